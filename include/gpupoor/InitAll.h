@@ -1,0 +1,24 @@
+//===- InitAll.h - register everything gpupoor provides ---------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_INITALL_H
+#define GPUPOOR_INITALL_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::gpupoor {
+
+inline void registerAllDialects(DialectRegistry &registry) {
+  registry.insert<GPUPoorDialect>();
+}
+
+inline void registerAllPasses() {
+}
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_INITALL_H

@@ -1,0 +1,23 @@
+//===- Passes.h - gpupoor transformation passes -----------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_TRANSFORMS_PASSES_H
+#define GPUPOOR_TRANSFORMS_PASSES_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::gpupoor {
+
+#define GEN_PASS_DECL
+#include "gpupoor/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "gpupoor/Transforms/Passes.h.inc"
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_TRANSFORMS_PASSES_H

@@ -1,0 +1,104 @@
+//===- GPUPoorDialect.cpp - gpupoor dialect and attributes ----------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoorDialect.cpp.inc"
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoorEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoorAttrs.cpp.inc"
+
+void GPUPoorDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoorAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoorOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Split-k rule
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
+  // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
+  int64_t root = 0;
+  while ((root + 1) * (root + 1) <= numKBlocks)
+    ++root;
+  int64_t splits = root <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(root));
+  return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
+}
+
+int64_t SplitKAttr::getSplitsFor(int64_t k) const {
+  if (std::optional<int64_t> splits = getSplits())
+    return *splits;
+  return defaultNumSplits(llvm::divideCeil(k, getTileK()), getMaxSplits());
+}
+
+//===----------------------------------------------------------------------===//
+// SplitKAttr verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   std::optional<int64_t> splits, int64_t maxSplits,
+                   ArrayRef<int64_t> tile, Type inner, Type outer,
+                   Epilogue epilogue, BLayout bLayout, Chip chip) {
+  if (splits && *splits < 1)
+    return emitError() << "splits must be at least 1, got " << *splits;
+  if (maxSplits < 1)
+    return emitError() << "max_splits must be at least 1, got " << maxSplits;
+  if (tile.size() != 3)
+    return emitError() << "tile must have 3 entries [BM, BN, BK], got "
+                       << tile.size();
+  static constexpr StringLiteral kTileNames[] = {"BM", "BN", "BK"};
+  for (auto [name, size] : llvm::zip_equal(kTileNames, tile))
+    if (size <= 0)
+      return emitError() << "tile size " << name << " must be positive, got "
+                         << size;
+
+  // The tile must decompose into whole MMA fragments of the chip.
+  int64_t bm = tile[0], bn = tile[1], bk = tile[2];
+  if (chip == Chip::SM90a) {
+    // wgmma: one warpgroup covers m64, n is a multiple of 8 up to 256.
+    if (bm % 64 != 0)
+      return emitError() << "tile BM = " << bm
+                         << " is not a multiple of 64 (wgmma m64nNk16)";
+    if (bn % 8 != 0 || bn > 256)
+      return emitError() << "tile BN = " << bn
+                         << " must be a multiple of 8 no larger than 256 "
+                            "(wgmma m64nNk16)";
+  } else {
+    if (bm % 16 != 0)
+      return emitError() << "tile BM = " << bm
+                         << " is not a multiple of 16 (mma.sync m16n8k16)";
+    if (bn % 8 != 0)
+      return emitError() << "tile BN = " << bn
+                         << " is not a multiple of 8 (mma.sync m16n8k16)";
+  }
+  if (bk % 16 != 0)
+    return emitError() << "tile BK = " << bk
+                       << " is not a multiple of 16 (the MMA k step)";
+
+  if (!inner.isF16())
+    return emitError() << "inner accumulator type must be f16, got " << inner;
+  if (!outer.isF16() && !outer.isF32())
+    return emitError() << "outer accumulator type must be f16 or f32, got "
+                       << outer;
+  return success();
+}

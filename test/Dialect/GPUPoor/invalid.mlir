@@ -1,0 +1,241 @@
+// RUN: gpupoor-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier diagnostic of #gpupoor.split_k and gpupoor.matmul.
+
+func.func @splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{splits must be at least 1, got 0}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<splits = 0, tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @max_splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{max_splits must be at least 1, got 0}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<max_splits = 0, tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_rank(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile must have 3 entries [BM, BN, BK], got 2}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_nonpositive(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile size BN must be positive, got 0}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 0, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_bm_mma(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile BM = 24 is not a multiple of 16 (mma.sync m16n8k16)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [24, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_bn_mma(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile BN = 12 is not a multiple of 8 (mma.sync m16n8k16)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 12, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_bk(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile BK = 24 is not a multiple of 16 (the MMA k step)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 24], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_bm_wgmma(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile BM = 32 is not a multiple of 64 (wgmma m64nNk16)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, chip = sm_90a>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tile_bn_wgmma(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{tile BN = 264 must be a multiple of 8 no larger than 256 (wgmma m64nNk16)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [64, 264, 32], inner = f16, outer = f32, chip = sm_90a>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @inner_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{inner accumulator type must be f16, got 'f32'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f32, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @outer_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{outer accumulator type must be f16 or f32, got 'bf16'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = bf16>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_kinds(%a: tensor<32x64xf16>, %b: memref<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operands must be all ranked tensors or all memrefs}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, memref<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @tensor_no_result(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op with tensor operands must return a tensor}}
+  gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16>
+  return
+}
+
+// -----
+
+func.func @memref_result(%a: memref<32x64xf16>, %b: memref<64x16xf16>, %c: memref<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op with memref operands must not return a value}}
+  %r = gpupoor.matmul %a, %b outs(%c : memref<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : memref<32x64xf16>, memref<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @result_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op result type 'tensor<32x16xf16>' does not match init type 'tensor<32x16xf32>'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf16>
+  return
+}
+
+// -----
+
+func.func @rank_a(%a: tensor<64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operand A must have rank 2 or 3 (batched), got rank 1}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @rank_b(%a: tensor<32x64xf16>, %b: tensor<2x64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operand B must have the rank of A (2), got rank 3}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<2x64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @rank_init(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<2x32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op init must have the rank of A (2), got rank 3}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<2x32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<2x32x16xf32>
+  return
+}
+
+// -----
+
+func.func @elt_a(%a: tensor<32x64xbf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operand A must have f16 elements, got 'bf16'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xbf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @elt_b(%a: tensor<32x64xf16>, %b: tensor<64x16xi8>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operand B must have f16 elements, got 'i8'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xi8> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @elt_init(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf64>) {
+  // expected-error @+1 {{'gpupoor.matmul' op init must have f16 or f32 elements, got 'f64'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf64>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf64>
+  return
+}
+
+// -----
+
+func.func @k_mismatch(%a: tensor<32x64xf16>, %b: tensor<48x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op reduction size K of operand B (48) does not match K of operand A (64)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<48x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @k_mismatch_nk(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op reduction size K of operand B (16) does not match K of operand A (64)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, b_layout = nk>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @init_rows(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<31x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op init has 31 rows, expected M = 32 from operand A}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<31x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<31x16xf32>
+  return
+}
+
+// -----
+
+func.func @init_cols(%a: tensor<?x64xf16>, %b: tensor<64x16xf16>, %c: tensor<?x8xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op init has 8 columns, expected N = 16 from operand B}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<?x8xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<?x64xf16>, tensor<64x16xf16> -> tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @batch_b(%a: tensor<2x32x64xf16>, %b: tensor<3x64x16xf16>, %c: tensor<2x32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op batch size of operand B (3) does not match operand A (2)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<2x32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<2x32x64xf16>, tensor<3x64x16xf16> -> tensor<2x32x16xf32>
+  return
+}
+
+// -----
+
+func.func @batch_init(%a: tensor<2x32x64xf16>, %b: tensor<?x64x16xf16>, %c: tensor<4x32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op batch size of init (4) does not match operand A (2)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<4x32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<2x32x64xf16>, tensor<?x64x16xf16> -> tensor<4x32x16xf32>
+  return
+}
+
+// -----
+
+func.func @bias_rank(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<1x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op bias must have rank 1 (N), got rank 2}}
+  %r = gpupoor.matmul %a, %b bias(%bias : tensor<1x16xf32>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @bias_size(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<32xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op bias has 32 elements, expected N = 16}}
+  %r = gpupoor.matmul %a, %b bias(%bias : tensor<32xf32>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @bias_elt(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<16xbf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op bias must have f16 or f32 elements, got 'bf16'}}
+  %r = gpupoor.matmul %a, %b bias(%bias : tensor<16xbf16>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}

@@ -8,6 +8,7 @@
 #define GPUPOOR_INITALL_H
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::gpupoor {
@@ -17,6 +18,7 @@ inline void registerAllDialects(DialectRegistry &registry) {
 }
 
 inline void registerAllPasses() {
+  registerGPUPoorTransformsPasses();
 }
 
 } // namespace mlir::gpupoor

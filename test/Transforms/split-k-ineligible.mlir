@@ -1,0 +1,80 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=report-ineligible -verify-diagnostics
+
+// Without report-ineligible, ineligible matmuls are left untouched, silently.
+// CHECK-NOT: gpupoor.matmul
+
+func.func @bf16(%a: tensor<16x32xbf16>, %b: tensor<32x16xbf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: bf16 operands: mma has no bf16 accumulator}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xbf16>, tensor<32x16xbf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @f32(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: 'f32' operands: only f16 operands are accumulated in f16}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @int8(%a: tensor<16x32xi8>, %b: tensor<32x16xi8>, %c: tensor<16x16xi32>) -> tensor<16x16xi32> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: integer operands ('i8')}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xi8>, tensor<32x16xi8>) outs(%c : tensor<16x16xi32>) -> tensor<16x16xi32>
+  return %r : tensor<16x16xi32>
+}
+
+// -----
+
+func.func @mixed(%a: tensor<16x32xf16>, %b: tensor<32x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: mixed operand element types 'f16' and 'f32'}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @f64_result(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<16x16xf64>
+  %c = linalg.fill ins(%zero : f64) outs(%e : tensor<16x16xf64>) -> tensor<16x16xf64>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: result element type 'f64' is not f16 or f32}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf64>) -> tensor<16x16xf64>
+  return %r : tensor<16x16xf64>
+}
+
+// -----
+
+// C += A*B on a live accumulator is not what gpupoor.matmul computes.
+func.func @not_zero_init(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is not a zero fill (gpupoor.matmul overwrites C)}}
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @transpose_a(%a: tensor<32x16xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: indexing maps are neither A*B nor A*B^T}}
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                      affine_map<(m, n, k) -> (k, n)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<32x16xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @matvec(%a: tensor<16x32xf16>, %x: tensor<32xf16>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: 'linalg.matvec' is not linalg.matmul or linalg.batch_matmul}}
+  %r = linalg.matvec ins(%a, %x : tensor<16x32xf16>, tensor<32xf16>) outs(%c : tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}

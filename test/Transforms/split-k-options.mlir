@@ -1,0 +1,15 @@
+// RUN: not gpupoor-opt %s -gpupoor-split-k=outer-type=bf16 2>&1 | FileCheck %s --check-prefix=OUTER
+// RUN: not gpupoor-opt %s -gpupoor-split-k=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not gpupoor-opt %s -gpupoor-split-k=tile=64,64,24 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not gpupoor-opt %s -gpupoor-split-k=splits=-1 2>&1 | FileCheck %s --check-prefix=SPLITS
+// RUN: not gpupoor-opt %s -gpupoor-split-k=max-splits=0 2>&1 | FileCheck %s --check-prefix=MAX
+
+// Bad pass options are reported before anything is rewritten.
+// OUTER: error: gpupoor-split-k: outer-type must be f16 or f32, got 'bf16'
+// CHIP: error: gpupoor-split-k: unknown chip 'sm_75' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)
+// TILE: error: gpupoor-split-k: invalid strategy options: tile BK = 24 is not a multiple of 16 (the MMA k step)
+// SPLITS: error: gpupoor-split-k: splits must be >= 0, got -1
+// MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be at least 1, got 0
+func.func @f() {
+  return
+}

@@ -7,7 +7,10 @@
 #ifndef GPUPOOR_INITALL_H
 #define GPUPOOR_INITALL_H
 
+#include "gpupoor/Conversion/Passes.h"
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Dialect/GPUPoor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "gpupoor/Pipelines/Pipelines.h"
 #include "gpupoor/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -15,10 +18,13 @@ namespace mlir::gpupoor {
 
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<GPUPoorDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 inline void registerAllPasses() {
   registerGPUPoorTransformsPasses();
+  registerGPUPoorConversionPasses();
+  registerPipelines();
 }
 
 } // namespace mlir::gpupoor

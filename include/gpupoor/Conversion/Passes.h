@@ -1,0 +1,34 @@
+//===- Passes.h - gpupoor conversion passes ---------------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_PASSES_H
+#define GPUPOOR_CONVERSION_PASSES_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+
+namespace gpupoor {
+
+#define GEN_PASS_DECL
+#include "gpupoor/Conversion/Passes.h.inc"
+
+/// Patterns lowering memref gpupoor.matmul to split-k loops.
+void populateGPUPoorToLoopsPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "gpupoor/Conversion/Passes.h.inc"
+
+} // namespace gpupoor
+} // namespace mlir
+
+#endif // GPUPOOR_CONVERSION_PASSES_H

@@ -1,0 +1,254 @@
+//===- GPUPoorToLoops.cpp - gpupoor.matmul to split-k loops ---------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The loop form is written by hand rather than produced by linalg tiling:
+// rounding the f16 accumulator once per 16-wide k step is not a reduction
+// linalg can express (it is neither an f16 nor an f64 sum), and this form
+// must model the tensor cores' numerics exactly, since the CPU tests compare
+// against it bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+
+namespace mlir::gpupoor {
+#define GEN_PASS_DEF_CONVERTGPUPOORTOLOOPS
+#include "gpupoor/Conversion/Passes.h.inc"
+} // namespace mlir::gpupoor
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+namespace {
+
+/// The k width of one m16n8k16 MMA: the f16 accumulator rounds once per
+/// this many products.
+constexpr int64_t kMmaK = 16;
+
+/// S at run time: gpu_poor's rule next_pow2(floor(sqrt(blocks))), clamped to
+/// [1, maxSplits]. The f64 square root is exact for blocks < 2^52.
+Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value numKBlocks,
+                        int64_t maxSplits) {
+  Type i64 = b.getI64Type();
+  Value n = arith::IndexCastOp::create(b, i64, numKBlocks);
+  Value nf = arith::SIToFPOp::create(b, b.getF64Type(), n);
+  Value root = arith::FPToSIOp::create(
+      b, i64, math::FloorOp::create(b, math::SqrtOp::create(b, nf)));
+  Value one = arith::ConstantIntOp::create(b, i64, 1);
+  // next_pow2(r) for r > 1: smear the top bit of r - 1 down, add one.
+  Value pow2 = arith::SubIOp::create(b, root, one);
+  for (int64_t shift : {1, 2, 4, 8, 16, 32})
+    pow2 = arith::OrIOp::create(
+        b, pow2,
+        arith::ShRUIOp::create(b, pow2,
+                               arith::ConstantIntOp::create(b, i64, shift)));
+  pow2 = arith::AddIOp::create(b, pow2, one);
+  Value isSmall = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, root, one);
+  Value splits = arith::SelectOp::create(b, isSmall, one, pow2);
+  splits = arith::MinSIOp::create(
+      b, splits, arith::ConstantIntOp::create(b, i64, maxSplits));
+  return arith::IndexCastOp::create(b, b.getIndexType(), splits);
+}
+
+struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(gpupoor::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.hasTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "expected memref operands");
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    SplitKAttr strategy = op.getStrategy();
+    bool batched = op.isBatched();
+    bool bTransposed = strategy.getBLayout() == BLayout::NK;
+    Type f16 = b.getF16Type(), f32 = b.getF32Type(), f64 = b.getF64Type();
+    Type outerType = strategy.getOuter();
+    Type cType = op.getInitType().getElementType();
+
+    auto cIdx = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, v);
+    };
+    Value c0 = cIdx(0), c1 = cIdx(1);
+    unsigned b0 = batched ? 1 : 0;
+    Value m = memref::DimOp::create(b, op.getA(), b0);
+    Value k = memref::DimOp::create(b, op.getA(), b0 + 1);
+    Value n = memref::DimOp::create(b, op.getInit(), b0 + 1);
+    Value batch = batched ? Value(memref::DimOp::create(b, op.getA(), 0)) : c1;
+
+    // Split geometry: chunk s covers K blocks [s*bps, (s+1)*bps).
+    int64_t bk = strategy.getTileK();
+    Value numKBlocks = arith::CeilDivSIOp::create(b, k, cIdx(bk));
+    Value splits = strategy.getSplits()
+                       ? cIdx(*strategy.getSplits())
+                       : emitDefaultSplits(b, numKBlocks,
+                                           strategy.getMaxSplits());
+    Value blocksPerSplit = arith::CeilDivSIOp::create(b, numKBlocks, splits);
+    Value chunkLen = arith::MulIOp::create(b, blocksPerSplit, cIdx(bk));
+
+    Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
+    Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));
+
+    auto tiles = scf::ParallelOp::create(
+        b, ValueRange{c0, c0, c0}, ValueRange{batch, m, n},
+        ValueRange{c1, cIdx(strategy.getTileM()), cIdx(strategy.getTileN())});
+    b.setInsertionPointToStart(tiles.getBody());
+    Value bt = tiles.getInductionVars()[0];
+    Value tm = tiles.getInductionVars()[1];
+    Value tn = tiles.getInductionVars()[2];
+    Value mEnd = arith::MinSIOp::create(
+        b, arith::AddIOp::create(b, tm, cIdx(strategy.getTileM())), m);
+    Value nEnd = arith::MinSIOp::create(
+        b, arith::AddIOp::create(b, tn, cIdx(strategy.getTileN())), n);
+
+    auto index = [&](Value row, Value col) {
+      SmallVector<Value, 3> idx;
+      if (batched)
+        idx.push_back(bt);
+      idx.append({row, col});
+      return idx;
+    };
+
+    auto rows = scf::ForOp::create(b, tm, mEnd, c1);
+    b.setInsertionPointToStart(rows.getBody());
+    Value i = rows.getInductionVar();
+    auto cols = scf::ForOp::create(b, tn, nEnd, c1);
+    b.setInsertionPointToStart(cols.getBody());
+    Value j = cols.getInductionVar();
+
+    // The split loop, carrying the outer accumulator.
+    auto splitLoop = scf::ForOp::create(b, c0, splits, c1, zeroOuter);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(splitLoop.getBody());
+      Value s = splitLoop.getInductionVar();
+      Value kBegin = arith::MinSIOp::create(
+          b, arith::MulIOp::create(b, s, chunkLen), k);
+      Value kEnd = arith::MinSIOp::create(
+          b, arith::AddIOp::create(b, kBegin, chunkLen), k);
+
+      // The f16 accumulator of this chunk, one rounding per k16 step.
+      auto kSteps = scf::ForOp::create(b, kBegin, kEnd, cIdx(kMmaK), zeroF16);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(kSteps.getBody());
+        Value k0 = kSteps.getInductionVar();
+        Value kStop = arith::MinSIOp::create(
+            b, arith::AddIOp::create(b, k0, cIdx(kMmaK)), kEnd);
+        Value acc64 =
+            arith::ExtFOp::create(b, f64, kSteps.getRegionIterArgs()[0]);
+        auto products = scf::ForOp::create(b, k0, kStop, c1, acc64);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(products.getBody());
+          Value kk = products.getInductionVar();
+          Value a = memref::LoadOp::create(b, op.getA(), index(i, kk));
+          Value bv = memref::LoadOp::create(
+              b, op.getB(), bTransposed ? index(j, kk) : index(kk, j));
+          // A product of two f16 values is exact in f64.
+          Value prod = arith::MulFOp::create(b, arith::ExtFOp::create(b, f64, a),
+                                             arith::ExtFOp::create(b, f64, bv));
+          Value sum =
+              arith::AddFOp::create(b, products.getRegionIterArgs()[0], prod);
+          scf::YieldOp::create(b, sum);
+        }
+        Value rounded = arith::TruncFOp::create(b, f16, products.getResult(0));
+        scf::YieldOp::create(b, rounded);
+      }
+
+      Value outer = splitLoop.getRegionIterArgs()[0];
+      Value chunk = kSteps.getResult(0);
+      Value next;
+      if (outerType.isF16()) {
+        // Sum in f64 (exact for two f16 values) and round once, as an f16
+        // add does; an f16 add lowered through f32 could round twice.
+        next = arith::TruncFOp::create(
+            b, f16,
+            arith::AddFOp::create(b, arith::ExtFOp::create(b, f64, outer),
+                                  arith::ExtFOp::create(b, f64, chunk)));
+      } else {
+        next = arith::AddFOp::create(b, outer,
+                                     arith::ExtFOp::create(b, outerType, chunk));
+      }
+      scf::YieldOp::create(b, next);
+    }
+
+    // Epilogue, in f32.
+    Value v = splitLoop.getResult(0);
+    if (!outerType.isF32())
+      v = arith::ExtFOp::create(b, f32, v);
+    if (Value bias = op.getBias()) {
+      Value bv = memref::LoadOp::create(b, bias, ValueRange{j});
+      if (!bv.getType().isF32())
+        bv = arith::ExtFOp::create(b, f32, bv);
+      v = arith::AddFOp::create(b, v, bv);
+    }
+    switch (strategy.getEpilogue()) {
+    case Epilogue::None:
+      break;
+    case Epilogue::Relu:
+      v = arith::MaximumFOp::create(
+          b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0f)));
+      break;
+    case Epilogue::Gelu: {
+      // Exact GELU: 0.5 * v * (1 + erf(v / sqrt(2))).
+      Value scaled = arith::MulFOp::create(
+          b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(M_SQRT1_2)));
+      Value onePlusErf = arith::AddFOp::create(
+          b, math::ErfOp::create(b, scaled),
+          arith::ConstantOp::create(b, b.getF32FloatAttr(1.0f)));
+      v = arith::MulFOp::create(
+          b,
+          arith::MulFOp::create(
+              b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5f))),
+          onePlusErf);
+      break;
+    }
+    }
+    if (!cType.isF32())
+      v = arith::TruncFOp::create(b, cType, v);
+    memref::StoreOp::create(b, v, op.getInit(), index(i, j));
+
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertGPUPoorToLoopsPass
+    : gpupoor::impl::ConvertGPUPoorToLoopsBase<ConvertGPUPoorToLoopsPass> {
+  void runOnOperation() override {
+    WalkResult tensorOps = getOperation()->walk([](gpupoor::MatmulOp op) {
+      if (!op.hasTensorSemantics())
+        return WalkResult::advance();
+      op.emitOpError("has tensor operands; bufferize before "
+                     "convert-gpupoor-to-loops");
+      return WalkResult::interrupt();
+    });
+    if (tensorOps.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateGPUPoorToLoopsPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::gpupoor::populateGPUPoorToLoopsPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatmulToLoops>(patterns.getContext());
+}

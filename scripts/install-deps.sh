@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what gpupoor needs to build and test on Debian 12, when missing:
+# LLVM/MLIR 22 from Debian's packages, CMake, Ninja, ccache, lld, a C++
+# compiler. Then reports where ptxas is (needed only to build cubins).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache lld g++ python3
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "install-deps: all Debian packages present"
+fi
+
+# ptxas: CUDA_HOME first, then /usr/local/cuda, then PATH.
+ptxas=""
+for candidate in ${CUDA_HOME:+"$CUDA_HOME/bin/ptxas"} /usr/local/cuda/bin/ptxas; do
+  if [[ -x "$candidate" ]]; then ptxas=$candidate; break; fi
+done
+if [[ -z "$ptxas" ]]; then ptxas=$(command -v ptxas || true); fi
+if [[ -n "$ptxas" ]]; then
+  echo "install-deps: ptxas found at $ptxas"
+else
+  echo "install-deps: no ptxas found (set CUDA_HOME, or put the CUDA toolkit's bin/ on PATH)." \
+       "Building cubins needs it; everything else builds and tests without it."
+fi

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the whole test suite (what CI runs).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${GPUPOOR_BUILD_DIR:-$root/build}
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+ctest --test-dir "$build" --output-on-failure -V

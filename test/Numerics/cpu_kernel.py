@@ -1,0 +1,171 @@
+"""Compiles gpupoor's CPU loop form to a shared library and calls it.
+
+The MLIR goes through `gpupoor-opt --gpupoor-cpu-pipeline` (split-k rewrite,
+bufferization, split-k loops, LLVM dialect), `mlir-translate --mlir-to-llvmir`
+and `llc`, then `cc -shared`; functions are called through their
+`_mlir_ciface_` wrappers with memref descriptors built here.
+"""
+
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+
+import numpy as np
+
+_TOOLS_DIR = "/usr/lib/llvm-22/bin"
+
+
+def _tool(env, name):
+    path = os.environ.get(env) or shutil.which(name) or os.path.join(_TOOLS_DIR, name)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{name} not found (set {env})")
+    return path
+
+
+GPUPOOR_OPT = _tool("GPUPOOR_OPT", "gpupoor-opt")
+MLIR_TRANSLATE = _tool("MLIR_TRANSLATE", os.path.join(_TOOLS_DIR, "mlir-translate"))
+LLC = _tool("LLC", os.path.join(_TOOLS_DIR, "llc"))
+CC = os.environ.get("CC", "cc")
+
+_WORK = tempfile.mkdtemp(prefix="gpupoor-cpu-")
+
+
+def _descriptor_type(rank):
+    fields = [
+        ("allocated", ctypes.c_void_p),
+        ("aligned", ctypes.c_void_p),
+        ("offset", ctypes.c_int64),
+    ]
+    if rank:
+        fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+    return type(f"MemRef{rank}D", (ctypes.Structure,), {"_fields_": fields})
+
+
+def memref(array):
+    """A memref descriptor viewing `array` (kept alive by the caller)."""
+    assert array.flags["C_CONTIGUOUS"]
+    desc = _descriptor_type(array.ndim)()
+    desc.allocated = desc.aligned = array.ctypes.data
+    desc.offset = 0
+    for i, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        desc.sizes[i] = size
+        desc.strides[i] = stride // array.itemsize
+    return desc
+
+
+def _run(cmd, **kw):
+    res = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if res.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{res.stderr}")
+    return res.stdout
+
+
+@lru_cache(maxsize=None)
+def compile_mlir(source, pipeline_options=""):
+    """Compiles MLIR source through the CPU pipeline; returns the ctypes library."""
+    key = abs(hash((source, pipeline_options)))
+    base = os.path.join(_WORK, f"k{key}")
+    with open(base + ".mlir", "w") as f:
+        f.write(source)
+    pipeline = "--gpupoor-cpu-pipeline" + (f"={pipeline_options}" if pipeline_options else "")
+    _run([GPUPOOR_OPT, base + ".mlir", pipeline, "-o", base + ".llvm.mlir"])
+    _run([MLIR_TRANSLATE, "--mlir-to-llvmir", base + ".llvm.mlir", "-o", base + ".ll"])
+    _run([LLC, "-O3", "-mcpu=native", "-filetype=obj", "-relocation-model=pic",
+          base + ".ll", "-o", base + ".o"])
+    _run([CC, "-shared", base + ".o", "-o", base + ".so", "-lm"])
+    return ctypes.CDLL(base + ".so")
+
+
+def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
+                  out_type="f16"):
+    """A linalg function `@kernel(A, B[, bias], C_out)` on dynamic shapes.
+
+    A and B (and bias) are tensors; the result is materialized into the
+    memref C_out. The matmul's init is a zero fill, as the rewrite requires;
+    bias and activation are linalg.generic ops it should fuse.
+    """
+    r = 3 if batched else 2
+    dyn = "x".join("?" * r)
+    ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
+    mc = f"memref<{dyn}x{out_type}>"
+    b0 = r - 2
+    params = [f"%a: {ta}", f"%b: {tb}"]
+    if bias:
+        params.append(f"%bias: tensor<?x{bias}>")
+    params.append(f"%out: {mc}")
+    lines = [f"func.func @kernel({', '.join(params)}) {{"]
+    for i in range(r):
+        lines.append(f"  %c{i} = arith.constant {i} : index")
+    dims = []
+    if batched:
+        lines.append("  %bt = tensor.dim %a, %c0 : " + ta)
+        dims.append("%bt")
+    lines.append(f"  %m = tensor.dim %a, %c{b0} : {ta}")
+    n_dim = b0 if b_layout == "nk" else b0 + 1
+    lines.append(f"  %n = tensor.dim %b, %c{n_dim} : {tb}")
+    dims += ["%m", "%n"]
+    lines.append(f"  %zero = arith.constant 0.0 : {out_type}")
+    lines.append(f"  %e = tensor.empty({', '.join(dims)}) : {tc}")
+    lines.append(f"  %f = linalg.fill ins(%zero : {out_type}) outs(%e : {tc}) -> {tc}")
+    op = "linalg.batch_matmul" if batched else "linalg.matmul"
+    maps = ""
+    if b_layout == "nk":
+        lead = "b, " if batched else ""
+        dl = "(b, m, n, k)" if batched else "(m, n, k)"
+        maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}m, k)>, "
+                f"affine_map<{dl} -> ({lead}n, k)>, affine_map<{dl} -> ({lead}m, n)>]")
+    lines.append(f"  %r0 = {op}{maps} ins(%a, %b : {ta}, {tb}) outs(%f : {tc}) -> {tc}")
+    cur = "%r0"
+    ids = ", ".join(f"d{i}" for i in range(r))
+    idmap = f"affine_map<({ids}) -> ({ids})>"
+    par = ", ".join(['"parallel"'] * r)
+    if bias:
+        rowmap = f"affine_map<({ids}) -> (d{r - 1})>"
+        ext = (f"    %bx = arith.extf %y : {bias} to {out_type}\n" if bias != out_type
+               else f"    %bx = arith.addf %y, %zero : {out_type}\n")
+        lines.append(
+            f"  %r1 = linalg.generic {{indexing_maps = [{idmap}, {rowmap}, {idmap}], "
+            f"iterator_types = [{par}]}} ins({cur}, %bias : {tc}, tensor<?x{bias}>) outs(%e : {tc}) {{\n"
+            f"  ^bb0(%x: {out_type}, %y: {bias}, %o: {out_type}):\n{ext}"
+            f"    %s = arith.addf %x, %bx : {out_type}\n"
+            f"    linalg.yield %s : {out_type}\n  }} -> {tc}")
+        cur = "%r1"
+    if epilogue != "none":
+        if epilogue == "relu":
+            body = f"    %v = arith.maximumf %x, %zero : {out_type}\n"
+        else:
+            body = (f"    %k = arith.constant 0.70710678118654752 : {out_type}\n"
+                    f"    %h = arith.constant 0.5 : {out_type}\n"
+                    f"    %one = arith.constant 1.0 : {out_type}\n"
+                    f"    %s = arith.mulf %x, %k : {out_type}\n"
+                    f"    %er = math.erf %s : {out_type}\n"
+                    f"    %p = arith.addf %er, %one : {out_type}\n"
+                    f"    %hx = arith.mulf %x, %h : {out_type}\n"
+                    f"    %v = arith.mulf %hx, %p : {out_type}\n")
+        lines.append(
+            f"  %r2 = linalg.generic {{indexing_maps = [{idmap}, {idmap}], iterator_types = [{par}]}} "
+            f"ins({cur} : {tc}) outs(%e : {tc}) {{\n  ^bb0(%x: {out_type}, %o: {out_type}):\n{body}"
+            f"    linalg.yield %v : {out_type}\n  }} -> {tc}")
+        cur = "%r2"
+    lines.append(f"  bufferization.materialize_in_destination {cur} in restrict writable %out "
+                 f": ({tc}, {mc}) -> ()")
+    lines.append("  return\n}")
+    return "\n".join(lines) + "\n"
+
+
+class Kernel:
+    """A compiled `@kernel` taking numpy arrays."""
+
+    def __init__(self, splits=0, outer="f32", max_splits=32, **source_kw):
+        self.source = matmul_source(**source_kw)
+        opts = f"splits={splits} outer-type={outer} max-splits={max_splits}"
+        self.lib = compile_mlir(self.source, opts)
+        self.fn = self.lib._mlir_ciface_kernel
+        self.fn.restype = None
+
+    def __call__(self, *arrays):
+        descs = [memref(np.ascontiguousarray(a)) for a in arrays]
+        self.fn(*[ctypes.byref(d) for d in descs])

@@ -29,6 +29,12 @@ else
   echo "install-deps: all Debian packages present"
 fi
 
+# Python packages of the numerics tests, from PyPI.
+if ! python3 -c "import numpy, pytest" 2>/dev/null; then
+  echo "install-deps: installing numpy and pytest with pip"
+  python3 -m pip install -q --disable-pip-version-check numpy pytest
+fi
+
 # ptxas: CUDA_HOME first, then /usr/local/cuda, then PATH.
 ptxas=""
 for candidate in ${CUDA_HOME:+"$CUDA_HOME/bin/ptxas"} /usr/local/cuda/bin/ptxas; do

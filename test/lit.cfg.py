@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "GPUPOOR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Numerics"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpupoor_obj_root, "test")
@@ -33,6 +33,7 @@ tools = [
     "gpupoor-opt",
     ToolSubst("mlir-opt", unresolved="ignore"),
     ToolSubst("mlir-runner", unresolved="ignore"),
+    ToolSubst("mlir-translate", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.gpupoor_tools_dir, config.llvm_tools_dir])
 

@@ -156,8 +156,9 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
           Value bv = memref::LoadOp::create(
               b, op.getB(), bTransposed ? index(j, kk) : index(kk, j));
           // A product of two f16 values is exact in f64.
-          Value prod = arith::MulFOp::create(b, arith::ExtFOp::create(b, f64, a),
-                                             arith::ExtFOp::create(b, f64, bv));
+          Value a64 = arith::ExtFOp::create(b, f64, a);
+          Value b64 = arith::ExtFOp::create(b, f64, bv);
+          Value prod = arith::MulFOp::create(b, a64, b64);
           Value sum =
               arith::AddFOp::create(b, products.getRegionIterArgs()[0], prod);
           scf::YieldOp::create(b, sum);
@@ -172,10 +173,10 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       if (outerType.isF16()) {
         // Sum in f64 (exact for two f16 values) and round once, as an f16
         // add does; an f16 add lowered through f32 could round twice.
+        Value outer64 = arith::ExtFOp::create(b, f64, outer);
+        Value chunk64 = arith::ExtFOp::create(b, f64, chunk);
         next = arith::TruncFOp::create(
-            b, f16,
-            arith::AddFOp::create(b, arith::ExtFOp::create(b, f64, outer),
-                                  arith::ExtFOp::create(b, f64, chunk)));
+            b, f16, arith::AddFOp::create(b, outer64, chunk64));
       } else {
         next = arith::AddFOp::create(b, outer,
                                      arith::ExtFOp::create(b, outerType, chunk));
@@ -204,14 +205,12 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       // Exact GELU: 0.5 * v * (1 + erf(v / sqrt(2))).
       Value scaled = arith::MulFOp::create(
           b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(M_SQRT1_2)));
-      Value onePlusErf = arith::AddFOp::create(
-          b, math::ErfOp::create(b, scaled),
-          arith::ConstantOp::create(b, b.getF32FloatAttr(1.0f)));
-      v = arith::MulFOp::create(
-          b,
-          arith::MulFOp::create(
-              b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5f))),
-          onePlusErf);
+      Value erf = math::ErfOp::create(b, scaled);
+      Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0f));
+      Value onePlusErf = arith::AddFOp::create(b, erf, one);
+      Value half = arith::ConstantOp::create(b, b.getF32FloatAttr(0.5f));
+      Value halfV = arith::MulFOp::create(b, v, half);
+      v = arith::MulFOp::create(b, halfV, onePlusErf);
       break;
     }
     }

@@ -1,0 +1,93 @@
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-loops | FileCheck %s
+
+// Static S: tile loops, split loop carrying the outer f32 sum, k16 steps
+// carrying the f16 accumulator, the f64 sum of one step rounded once.
+// CHECK-LABEL: func @static_splits
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[BK:.*]] = arith.constant 32 : index
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[BK]]
+// CHECK: %[[PER:.*]] = arith.ceildivsi %[[BLOCKS]], %[[C3]]
+// CHECK: %[[LEN:.*]] = arith.muli %[[PER]], %[[BK]]
+// CHECK: scf.parallel (%[[BT:.*]], %[[TM:.*]], %[[TN:.*]]) =
+// CHECK-SAME: step (%{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: scf.for %[[I:.*]] = %[[TM]] to
+// CHECK: scf.for %[[J:.*]] = %[[TN]] to
+// CHECK: %[[OUTER:.*]] = scf.for %[[S:.*]] = %[[C0]] to %[[C3]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[KB:.*]] = arith.minsi
+// CHECK: %[[KE:.*]] = arith.minsi
+// CHECK: %[[INNER:.*]] = scf.for %[[K0:.*]] = %[[KB]] to %[[KE]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (f16)
+// CHECK: %[[ACC64:.*]] = arith.extf %[[ACC]] : f16 to f64
+// CHECK: %[[SUM:.*]] = scf.for %[[KK:.*]] = %[[K0]] to %{{.*}} iter_args(%[[T:.*]] = %[[ACC64]]) -> (f64)
+// CHECK: memref.load %{{.*}}[%[[I]], %[[KK]]]
+// CHECK: memref.load %{{.*}}[%[[KK]], %[[J]]]
+// CHECK: arith.mulf %{{.*}} : f64
+// CHECK: arith.addf %[[T]], %{{.*}} : f64
+// CHECK: arith.truncf %[[SUM]] : f64 to f16
+// CHECK: %[[EXT:.*]] = arith.extf %[[INNER]] : f16 to f32
+// CHECK: arith.addf %[[O]], %[[EXT]] : f32
+// CHECK: %[[R:.*]] = arith.truncf %[[OUTER]] : f32 to f16
+// CHECK: memref.store %[[R]], %{{.*}}[%[[I]], %[[J]]]
+func.func @static_splits(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: memref<64x64xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<64x64xf16>)
+      strategy(#gpupoor.split_k<splits = 3, tile = [32, 32, 32], inner = f16, outer = f32>)
+      : memref<64x3104xf16>, memref<3104x64xf16>
+  return
+}
+
+// -----
+
+// No splits in the strategy: S is computed from K at run time, clamped to
+// max_splits; f16 outer sums round once through f64.
+// CHECK-LABEL: func @runtime_splits
+// CHECK: math.sqrt %{{.*}} : f64
+// CHECK: math.floor
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[S]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f16)
+// CHECK: %[[O64:.*]] = arith.extf %[[O]] : f16 to f64
+// CHECK: %[[I64:.*]] = arith.extf %{{.*}} : f16 to f64
+// CHECK: %[[ADD:.*]] = arith.addf %[[O64]], %[[I64]] : f64
+// CHECK: arith.truncf %[[ADD]] : f64 to f16
+func.func @runtime_splits(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf32>)
+      strategy(#gpupoor.split_k<max_splits = 8, tile = [128, 128, 32], inner = f16, outer = f16>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Batched, transposed B, bias and GELU in the f32 epilogue.
+// CHECK-LABEL: func @batched_epilogue
+// CHECK: scf.parallel (%[[BT:.*]], %{{.*}}, %{{.*}}) =
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: scf.for %[[J:.*]] =
+// CHECK: memref.load %{{.*}}[%[[BT]], %[[I]], %[[KK:.*]]] : memref<2x16x64xf16>
+// CHECK: memref.load %{{.*}}[%[[BT]], %[[J]], %[[KK]]] : memref<2x24x64xf16>
+// CHECK: %[[BIAS:.*]] = memref.load %{{.*}}[%[[J]]] : memref<24xf16>
+// CHECK: %[[BIAS32:.*]] = arith.extf %[[BIAS]] : f16 to f32
+// CHECK: %[[V:.*]] = arith.addf %{{.*}}, %[[BIAS32]] : f32
+// CHECK: math.erf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[BT]], %[[I]], %[[J]]] : memref<2x16x24xf32>
+func.func @batched_epilogue(%a: memref<2x16x64xf16>, %b: memref<2x24x64xf16>,
+                            %bias: memref<24xf16>, %c: memref<2x16x24xf32>) {
+  gpupoor.matmul %a, %b bias(%bias : memref<24xf16>) outs(%c : memref<2x16x24xf32>)
+      strategy(#gpupoor.split_k<splits = 2, tile = [16, 8, 16], inner = f16, outer = f32,
+                                epilogue = gelu, b_layout = nk>)
+      : memref<2x16x64xf16>, memref<2x24x64xf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @relu
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: arith.maximumf %{{.*}}, %[[ZERO]] : f32
+func.func @relu(%a: memref<16x16xf16>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
+  gpupoor.matmul %a, %b outs(%c : memref<16x8xf32>)
+      strategy(#gpupoor.split_k<splits = 1, tile = [16, 8, 16], inner = f16, outer = f32, epilogue = relu>)
+      : memref<16x16xf16>, memref<16x8xf16>
+  return
+}

@@ -1,0 +1,33 @@
+// RUN: gpupoor-opt %s -split-input-file -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
+
+// The op bufferizes in place into its init's buffer; since it does not read
+// the init, a tensor.empty init needs an allocation but no copy.
+// CHECK-LABEL: func @empty_init
+// CHECK-SAME: (%[[A:.*]]: memref<32x64xf16>, %[[B:.*]]: memref<64x16xf16>, %[[BIAS:.*]]: memref<16xf32>)
+// CHECK: %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<32x16xf32>
+// CHECK-NOT: memref.copy
+// CHECK: gpupoor.matmul %[[A]], %[[B]] bias(%[[BIAS]] : memref<16xf32>) outs(%[[ALLOC]] : memref<32x16xf32>)
+// CHECK-SAME: : memref<32x64xf16>, memref<64x16xf16>{{$}}
+// CHECK: return %[[ALLOC]]
+func.func @empty_init(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %bias: tensor<16xf32>) -> tensor<32x16xf32> {
+  %e = tensor.empty() : tensor<32x16xf32>
+  %r = gpupoor.matmul %a, %b bias(%bias : tensor<16xf32>) outs(%e : tensor<32x16xf32>)
+       strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>)
+       : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return %r : tensor<32x16xf32>
+}
+
+// -----
+
+// A writable function argument as init is written in place.
+// CHECK-LABEL: func @inplace
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<32x16xf16>
+// CHECK-NOT: memref.alloc
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : memref<32x16xf16>)
+func.func @inplace(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>,
+                   %c: tensor<32x16xf16> {bufferization.writable = true}) -> tensor<32x16xf16> {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf16>)
+       strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f16>)
+       : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf16>
+  return %r : tensor<32x16xf16>
+}

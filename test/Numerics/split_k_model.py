@@ -1,0 +1,69 @@
+"""An independent numpy model of gpupoor's split-k numerics.
+
+Written from the specification, not from the compiler's code:
+- K is cut into ceil(K / BK) blocks; chunk s takes blocks
+  [s * b, (s + 1) * b), b = ceil(blocks / S), clipped to K;
+- in a chunk, the f16 accumulator takes one 16-wide k step at a time: the
+  step's products and the accumulator are summed in f64 and rounded once to
+  f16 (m16n8k16 mma with f16 accumulators);
+- chunk results are summed in the outer type (f16: f64 sum rounded once);
+- the epilogue runs in f32 and rounds to the output type.
+"""
+
+import math
+
+import numpy as np
+
+
+def default_splits(k, bk=32, max_splits=32):
+    blocks = -(-k // bk)
+    root = math.isqrt(blocks)
+    splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
+    return max(1, min(splits, max_splits))
+
+
+def chunk_bounds(k, splits, bk=32):
+    blocks = -(-k // bk)
+    per = -(-blocks // splits) if splits else 0
+    length = per * bk
+    return [(min(s * length, k), min((s + 1) * length, k)) for s in range(splits)]
+
+
+def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn"):
+    """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum."""
+    a64 = a.astype(np.float64)
+    b64 = b.astype(np.float64)
+    if b_layout == "nk":
+        b64 = np.swapaxes(b64, -1, -2)
+    k = a.shape[-1]
+    shape = a.shape[:-1] + b64.shape[-1:]
+    outer_acc = np.zeros(shape, np.float16 if outer == "f16" else np.float32)
+    for lo, hi in chunk_bounds(k, splits, bk):
+        inner = np.zeros(shape, np.float16)
+        for k0 in range(lo, hi, 16):
+            k1 = min(k0 + 16, hi)
+            step = a64[..., k0:k1] @ b64[..., k0:k1, :]
+            inner = (inner.astype(np.float64) + step).astype(np.float16)
+        if outer == "f16":
+            outer_acc = (outer_acc.astype(np.float64) + inner.astype(np.float64)).astype(np.float16)
+        else:
+            outer_acc = outer_acc + inner.astype(np.float32)
+    return outer_acc.astype(np.float32)
+
+
+def epilogue(v, bias=None, act="none", out=np.float16):
+    """v (f32) + bias, activation, in f32, then rounded to `out`."""
+    v = v.astype(np.float32)
+    if bias is not None:
+        v = v + bias.astype(np.float32)
+    if act == "relu":
+        v = np.maximum(v, np.float32(0))
+    elif act == "gelu":
+        erf = np.vectorize(math.erf)
+        v = (np.float32(0.5) * v * (1 + erf(v.astype(np.float64) / math.sqrt(2)))).astype(np.float32)
+    return v.astype(out)
+
+
+def rel_error(c, ref):
+    c = c.astype(np.float64)
+    return float(np.linalg.norm(c - ref) / np.linalg.norm(ref))

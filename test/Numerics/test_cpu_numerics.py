@@ -1,0 +1,196 @@
+"""CPU numerics of gpupoor's split-k loop form (issue: split-k rewrite).
+
+Each case compiles f16 linalg IR with `gpupoor-opt --gpupoor-cpu-pipeline`,
+runs it, and checks it against a float64 reference computed independently:
+(a) every output written (outputs poisoned with NaN first);
+(b) integer inputs in {-1, 0, 1}: exact wherever every partial sum fits f16;
+(c) random normal inputs: the f32-outer error bound, and f16-outer error
+    falling from S = 1 to the default S;
+(d) bit-for-bit equality with the numpy model of the k16 rounding.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from cpu_kernel import Kernel
+import split_k_model as model
+
+# (batch, M, N, K); batch None = plain matmul.
+SHAPES = [
+    (None, 1, 14336, 4096),
+    (None, 16, 256, 4096),
+    (None, 33, 65, 1031),
+    (None, 127, 129, 4096),
+    (None, 64, 64, 3104),
+    (3, 40, 72, 520),
+]
+SPLITS = [1, 2, 3, "default", 32]
+OUTERS = ["f16", "f32"]
+BK = 32
+
+
+def shape_id(shape):
+    batch, m, n, k = shape
+    return (f"{batch}x" if batch else "") + f"{m}x{n}x{k}"
+
+
+def splits_of(s, k):
+    return model.default_splits(k, BK) if s == "default" else s
+
+
+_kernels = {}
+
+
+def kernel(splits, outer, batched=False, b_layout="kn", **kw):
+    key = (splits, outer, batched, b_layout, tuple(sorted(kw.items())))
+    if key not in _kernels:
+        # "default" leaves S to the rule, evaluated at run time (K is dynamic).
+        s = 0 if splits == "default" else splits
+        _kernels[key] = Kernel(splits=s, outer=outer, batched=batched, b_layout=b_layout, **kw)
+    return _kernels[key]
+
+
+def inputs(shape, kind, rng, b_layout="kn"):
+    batch, m, n, k = shape
+    lead = (batch,) if batch else ()
+    b_shape = lead + ((n, k) if b_layout == "nk" else (k, n))
+    if kind == "int":
+        a = rng.integers(-1, 2, lead + (m, k)).astype(np.float16)
+        b = rng.integers(-1, 2, b_shape).astype(np.float16)
+    else:
+        a = rng.standard_normal(lead + (m, k)).astype(np.float16)
+        b = rng.standard_normal(b_shape).astype(np.float16)
+    return a, b
+
+
+def reference(a, b, b_layout="kn"):
+    b64 = b.astype(np.float64)
+    if b_layout == "nk":
+        b64 = np.swapaxes(b64, -1, -2)
+    return a.astype(np.float64) @ b64
+
+
+def call(kern, a, b, n, bias=None, out_dtype=np.float16):
+    c = np.full(a.shape[:-1] + (n,), np.nan, dtype=out_dtype)
+    args = [a, b] + ([bias] if bias is not None else []) + [c]
+    kern(*args)
+    return c
+
+
+@pytest.fixture
+def rng(request):
+    # Fresh inputs per case, reproducible from the case's name.
+    return np.random.default_rng(abs(hash(request.node.name)) % (2**32))
+
+
+@pytest.mark.parametrize("outer", OUTERS)
+@pytest.mark.parametrize("splits", SPLITS, ids=str)
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_integer_inputs_exact(shape, splits, outer, rng):
+    batch, m, n, k = shape
+    s = splits_of(splits, k)
+    chunk = max(hi - lo for lo, hi in model.chunk_bounds(k, s, BK))
+    a, b = inputs(shape, "int", rng)
+    c = call(kernel(splits, outer, batched=bool(batch)), a, b, n)
+    assert not np.isnan(c).any(), "output elements left unwritten"
+    ref = reference(a, b)
+    # Bit-exact against the model in every case.
+    want = model.split_k_matmul(a, b, s, outer, BK).astype(np.float16)
+    np.testing.assert_array_equal(c.view(np.uint16), want.view(np.uint16))
+    # Exact against float64 whenever no partial sum can leave f16's integers.
+    if chunk <= 2048 and np.abs(ref).max() <= 2048:
+        partial = np.zeros(ref.shape)
+        fits = True
+        for lo, hi in model.chunk_bounds(k, s, BK):
+            partial += reference(a[..., lo:hi], b[..., lo:hi, :])
+            fits &= np.abs(partial).max() <= 2048
+        if outer == "f32" or fits:
+            np.testing.assert_array_equal(c.astype(np.float64), ref)
+
+
+@pytest.mark.parametrize("splits", SPLITS, ids=str)
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_random_inputs(shape, splits, rng):
+    batch, m, n, k = shape
+    s = splits_of(splits, k)
+    a, b = inputs(shape, "normal", rng)
+    ref = reference(a, b)
+    errors = {}
+    for outer in OUTERS:
+        c = call(kernel(splits, outer, batched=bool(batch)), a, b, n)
+        assert not np.isnan(c).any(), "output elements left unwritten"
+        want = model.split_k_matmul(a, b, s, outer, BK).astype(np.float16)
+        np.testing.assert_array_equal(c.view(np.uint16), want.view(np.uint16))
+        errors[outer] = model.rel_error(c, ref)
+    bound = 0.35 * 2.0**-11 * math.sqrt(k / (16 * s)) + 3e-4
+    assert errors["f32"] <= bound, f"f32-outer error {errors['f32']:.3e} > bound {bound:.3e}"
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_f16_outer_error_falls_with_splits(shape, rng):
+    batch, m, n, k = shape
+    s_default = model.default_splits(k, BK)
+    if s_default == 1:
+        pytest.skip("default S is 1 for this K")
+    a, b = inputs(shape, "normal", rng)
+    ref = reference(a, b)
+    err = {}
+    for splits in (1, "default"):
+        c = call(kernel(splits, "f16", batched=bool(batch)), a, b, n)
+        err[splits] = model.rel_error(c, ref)
+    assert err["default"] < err[1], err
+
+
+@pytest.mark.parametrize("shape", [(None, 33, 65, 1031), (None, 16, 256, 4096), (2, 17, 40, 200)], ids=shape_id)
+@pytest.mark.parametrize("splits", [1, 3, "default"], ids=str)
+def test_transposed_b(shape, splits, rng):
+    batch, m, n, k = shape
+    s = splits_of(splits, k)
+    a, b = inputs(shape, "int", rng, b_layout="nk")
+    c = call(kernel(splits, "f32", batched=bool(batch), b_layout="nk"), a, b, n)
+    np.testing.assert_array_equal(c.astype(np.float64), reference(a, b, "nk"))
+
+
+def test_s1_f16_outer_matches_naive_loop(rng):
+    """(d): S = 1, f16 outer, against a naive loop written here."""
+    m, n, k = 9, 11, 100
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = call(kernel(1, "f16"), a, b, n)
+    naive = np.zeros((m, n), np.float16)
+    for i in range(m):
+        for j in range(n):
+            acc = np.float16(0)
+            for k0 in range(0, k, 16):
+                total = float(acc)
+                for kk in range(k0, min(k0 + 16, k)):
+                    total += float(a[i, kk]) * float(b[kk, j])
+                acc = np.float16(total)
+            naive[i, j] = acc
+    np.testing.assert_array_equal(c.view(np.uint16), naive.view(np.uint16))
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+@pytest.mark.parametrize("bias_type", ["f16", "f32"])
+def test_fused_bias_activation(act, bias_type, rng):
+    m, n, k = 33, 65, 1031
+    a, b = inputs((None, m, n, k), "normal", rng)
+    bias = rng.standard_normal(n).astype(np.float16 if bias_type == "f16" else np.float32)
+    kern = kernel("default", "f32", bias=bias_type, epilogue=act, out_type="f32")
+    c = call(kern, a, b, n, bias=bias, out_dtype=np.float32)
+    acc = model.split_k_matmul(a, b, model.default_splits(k, BK), "f32", BK)
+    want = model.epilogue(acc, bias, act, out=np.float32)
+    np.testing.assert_allclose(c, want, rtol=2e-6, atol=2e-6)
+    # And close to the float64 truth.
+    ref = model.epilogue(reference(a, b), bias, act, out=np.float64)
+    assert model.rel_error(c, ref) < 1e-3
+
+
+def test_edge_shapes_exact(rng):
+    """Degenerate sizes: K below one block, K = 0 rows/cols, M or N = 1."""
+    for m, n, k, splits in [(1, 1, 1, 1), (5, 3, 7, 3), (1, 8, 16, 32), (16, 1, 33, 2), (4, 4, 0, 2)]:
+        a, b = inputs((None, m, n, k), "int", rng)
+        c = call(kernel(splits, "f32"), a, b, n)
+        np.testing.assert_array_equal(c.astype(np.float64), reference(a, b), err_msg=f"{m}x{n}x{k} S={splits}")

@@ -85,10 +85,8 @@ std::optional<double> evaluateBody(Block &body, ArrayRef<double> args) {
             .Case<math::TanhOp>([&](auto) { return std::tanh(in[0]); })
             .Case<math::SqrtOp>([&](auto) { return std::sqrt(in[0]); })
             .Case<math::ExpOp>([&](auto) { return std::exp(in[0]); })
-            .Case<math::PowFOp>(
-                [&](auto) { return std::pow(in[0], in[1]); })
-            .Case<math::FmaOp>(
-                [&](auto) { return in[0] * in[1] + in[2]; })
+            .Case<math::PowFOp>([&](auto) { return std::pow(in[0], in[1]); })
+            .Case<math::FmaOp>([&](auto) { return in[0] * in[1] + in[2]; })
             .Default([](Operation *) { return std::nullopt; });
     if (!out || op.getNumResults() != 1)
       return std::nullopt;
@@ -221,7 +219,8 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
   if (isa<IntegerType>(aElt))
     return fail("integer operands (" + typeStr(aElt) + ")");
   if (!aElt.isF16())
-    return fail(typeStr(aElt) + " operands: only f16 operands are accumulated in f16");
+    return fail(typeStr(aElt) +
+                " operands: only f16 operands are accumulated in f16");
   if (!cElt.isF16() && !cElt.isF32())
     return fail("result element type " + typeStr(cElt) + " is not f16 or f32");
 
@@ -384,7 +383,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (auto attr = op->getAttrOfType<IntegerAttr>("gpupoor.splits"))
       splits = attr.getInt();
     // With a static K the rule is evaluated now, so the IR says what runs.
-    int64_t k = cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape().back();
+    int64_t k =
+        cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape().back();
     int64_t bk = options.tile[2];
     if (!splits && !ShapedType::isDynamic(k))
       splits = defaultNumSplits(llvm::divideCeil(k, bk), options.maxSplits);
@@ -418,8 +418,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   StrategyOptions options;
 };
 
-struct GPUPoorSplitKPass
-    : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
+struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
   using Base::Base;
 
   LogicalResult resolveOptions(StrategyOptions &resolved) {
@@ -455,9 +454,8 @@ struct GPUPoorSplitKPass
     };
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
                                 ArrayRef<int64_t>(resolved.tile),
-                                Type(Float16Type::get(ctx)),
-                                resolved.outer, Epilogue::None, BLayout::KN,
-                                resolved.chip))
+                                Type(Float16Type::get(ctx)), resolved.outer,
+                                Epilogue::None, BLayout::KN, resolved.chip))
       return failure();
     return success();
   }
@@ -474,8 +472,8 @@ struct GPUPoorSplitKPass
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     config.enableFolding(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
 
     if (!reportIneligible && !strict)

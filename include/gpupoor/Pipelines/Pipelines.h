@@ -18,7 +18,8 @@ namespace gpupoor {
 
 /// Options shared by every pipeline that starts from linalg: the strategy
 /// that gpupoor-split-k picks.
-struct SplitKPipelineOptions : public PassPipelineOptions<SplitKPipelineOptions> {
+struct SplitKPipelineOptions
+    : public PassPipelineOptions<SplitKPipelineOptions> {
   PassOptions::Option<int64_t> splits{
       *this, "splits",
       llvm::cl::desc("Fixed number of K splits (0: gpu_poor's rule)"),
@@ -28,8 +29,7 @@ struct SplitKPipelineOptions : public PassPipelineOptions<SplitKPipelineOptions>
       llvm::cl::desc("Upper clamp of the default split rule"),
       llvm::cl::init(32)};
   PassOptions::Option<std::string> outerType{
-      *this, "outer-type",
-      llvm::cl::desc("Outer accumulator type: f16 or f32"),
+      *this, "outer-type", llvm::cl::desc("Outer accumulator type: f16 or f32"),
       llvm::cl::init("f32")};
   PassOptions::ListOption<int64_t> tile{
       *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};

@@ -53,7 +53,8 @@ Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value numKBlocks,
         arith::ShRUIOp::create(b, pow2,
                                arith::ConstantIntOp::create(b, i64, shift)));
   pow2 = arith::AddIOp::create(b, pow2, one);
-  Value isSmall = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, root, one);
+  Value isSmall =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sle, root, one);
   Value splits = arith::SelectOp::create(b, isSmall, one, pow2);
   splits = arith::MinSIOp::create(
       b, splits, arith::ConstantIntOp::create(b, i64, maxSplits));
@@ -89,10 +90,10 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     // Split geometry: chunk s covers K blocks [s*bps, (s+1)*bps).
     int64_t bk = strategy.getTileK();
     Value numKBlocks = arith::CeilDivSIOp::create(b, k, cIdx(bk));
-    Value splits = strategy.getSplits()
-                       ? cIdx(*strategy.getSplits())
-                       : emitDefaultSplits(b, numKBlocks,
-                                           strategy.getMaxSplits());
+    Value splits =
+        strategy.getSplits()
+            ? cIdx(*strategy.getSplits())
+            : emitDefaultSplits(b, numKBlocks, strategy.getMaxSplits());
     Value blocksPerSplit = arith::CeilDivSIOp::create(b, numKBlocks, splits);
     Value chunkLen = arith::MulIOp::create(b, blocksPerSplit, cIdx(bk));
 
@@ -132,8 +133,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(splitLoop.getBody());
       Value s = splitLoop.getInductionVar();
-      Value kBegin = arith::MinSIOp::create(
-          b, arith::MulIOp::create(b, s, chunkLen), k);
+      Value kBegin =
+          arith::MinSIOp::create(b, arith::MulIOp::create(b, s, chunkLen), k);
       Value kEnd = arith::MinSIOp::create(
           b, arith::AddIOp::create(b, kBegin, chunkLen), k);
 
@@ -178,8 +179,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
         next = arith::TruncFOp::create(
             b, f16, arith::AddFOp::create(b, outer64, chunk64));
       } else {
-        next = arith::AddFOp::create(b, outer,
-                                     arith::ExtFOp::create(b, outerType, chunk));
+        next = arith::AddFOp::create(
+            b, outer, arith::ExtFOp::create(b, outerType, chunk));
       }
       scf::YieldOp::create(b, next);
     }
@@ -240,14 +241,15 @@ struct ConvertGPUPoorToLoopsPass
     populateGPUPoorToLoopsPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
   }
 };
 
 } // namespace
 
-void mlir::gpupoor::populateGPUPoorToLoopsPatterns(RewritePatternSet &patterns) {
+void mlir::gpupoor::populateGPUPoorToLoopsPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<MatmulToLoops>(patterns.getContext());
 }

@@ -239,3 +239,12 @@ func.func @bias_elt(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x
   %r = gpupoor.matmul %a, %b bias(%bias : tensor<16xbf16>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
   return
 }
+
+// -----
+
+func.func @unknown_epilogue(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+2 {{expected one of [none, relu, gelu] for elementwise function applied to the result after the bias, got: tanh}}
+  // expected-error @+1 {{failed to parse GPUPoor_SplitKAttr parameter 'epilogue'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, epilogue = tanh>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}

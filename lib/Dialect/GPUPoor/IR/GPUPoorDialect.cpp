@@ -54,11 +54,11 @@ int64_t SplitKAttr::getSplitsFor(int64_t k) const {
 // SplitKAttr verification
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   std::optional<int64_t> splits, int64_t maxSplits,
-                   ArrayRef<int64_t> tile, Type inner, Type outer,
-                   Epilogue epilogue, BLayout bLayout, Chip chip) {
+LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 std::optional<int64_t> splits,
+                                 int64_t maxSplits, ArrayRef<int64_t> tile,
+                                 Type inner, Type outer, Epilogue epilogue,
+                                 BLayout bLayout, Chip chip) {
   if (splits && *splits < 1)
     return emitError() << "splits must be at least 1, got " << *splits;
   if (maxSplits < 1)

@@ -18,8 +18,7 @@ using namespace mlir::gpupoor;
 namespace {
 /// Dimension sizes are compatible when equal or when either is dynamic.
 bool compatible(int64_t lhs, int64_t rhs) {
-  return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) ||
-         lhs == rhs;
+  return ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs;
 }
 
 std::string dimStr(int64_t size) {
@@ -78,12 +77,12 @@ LogicalResult MatmulOp::verify() {
            << ")";
   if (!compatible(m, cType.getDimSize(b0)))
     return emitOpError("init has ")
-           << dimStr(cType.getDimSize(b0)) << " rows, expected M = "
-           << dimStr(m) << " from operand A";
+           << dimStr(cType.getDimSize(b0))
+           << " rows, expected M = " << dimStr(m) << " from operand A";
   if (!compatible(n, cType.getDimSize(b0 + 1)))
     return emitOpError("init has ")
-           << dimStr(cType.getDimSize(b0 + 1)) << " columns, expected N = "
-           << dimStr(n) << " from operand B";
+           << dimStr(cType.getDimSize(b0 + 1))
+           << " columns, expected N = " << dimStr(n) << " from operand B";
   if (rank == 3) {
     int64_t batch = aType.getDimSize(0);
     if (!compatible(batch, bType.getDimSize(0)))
@@ -103,12 +102,11 @@ LogicalResult MatmulOp::verify() {
              << biasType.getRank();
     if (!compatible(biasType.getDimSize(0), n))
       return emitOpError("bias has ")
-             << dimStr(biasType.getDimSize(0)) << " elements, expected N = "
-             << dimStr(n);
+             << dimStr(biasType.getDimSize(0))
+             << " elements, expected N = " << dimStr(n);
     Type biasElt = biasType.getElementType();
     if (!biasElt.isF16() && !biasElt.isF32())
-      return emitOpError("bias must have f16 or f32 elements, got ")
-             << biasElt;
+      return emitOpError("bias must have f16 or f32 elements, got ") << biasElt;
   }
   return success();
 }

@@ -42,4 +42,50 @@ def ConvertGPUPoorToLoops : Pass<"convert-gpupoor-to-loops"> {
   ];
 }
 
+def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp"> {
+  let summary = "Lower memref gpupoor.matmul to an mma.sync kernel and its launch";
+  let description = [{
+    Replaces each `gpupoor.matmul` on memrefs with a `gpu.launch_func` of a
+    kernel in a new `gpu.module`. The kernel takes the Triton ABI of gpu_poor's
+    `_matmul_kernel`: `(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am,
+    stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`, global pointers
+    and i32 sizes and element strides, on a 1-D grid of
+    `ceil(M/BM) * ceil(N/BN)` blocks of `32 * warps-m * warps-n` threads,
+    with `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory.
+
+    Inside: grouped block order; A and B tiles staged through a `stages`-deep
+    `nvgpu.device_async_copy` pipeline (16-byte copies with zero-filled
+    tails, L1 bypassed) in an XOR-swizzled shared layout;
+    `nvgpu.ldmatrix` fragments; `nvgpu.mma.sync` m16n8k16 with f16
+    accumulators; at each chunk end the f16 accumulators are added into the
+    outer accumulators; a guarded epilogue (bias, ReLU/GELU, conversion).
+    The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
+    so the kernel's results equal the CPU loop form's bit for bit.
+
+    The 16-byte copies need the inner strides of A and B to be 1 and rows
+    (and pointers) 16-byte aligned: a launcher checks that before choosing
+    this kernel. Batched matmuls and sm_90a (wgmma) are rejected for now.
+  }];
+  let options = [
+    Option<"warpsM", "warps-m", "int64_t", /*default=*/"2",
+           "Warps along M in a block">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"4",
+           "Warps along N in a block">,
+    Option<"stages", "stages", "int64_t", /*default=*/"3",
+           "Depth of the cp.async pipeline">,
+    Option<"groupM", "group-m", "int64_t", /*default=*/"8",
+           "Row tiles per group in the grouped block order">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // GPUPOOR_CONVERSION_PASSES_TD

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpupoor/Conversion/Passes.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -34,32 +35,6 @@ namespace {
 /// The k width of one m16n8k16 MMA: the f16 accumulator rounds once per
 /// this many products.
 constexpr int64_t kMmaK = 16;
-
-/// S at run time: gpu_poor's rule next_pow2(floor(sqrt(blocks))), clamped to
-/// [1, maxSplits]. The f64 square root is exact for blocks < 2^52.
-Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value numKBlocks,
-                        int64_t maxSplits) {
-  Type i64 = b.getI64Type();
-  Value n = arith::IndexCastOp::create(b, i64, numKBlocks);
-  Value nf = arith::SIToFPOp::create(b, b.getF64Type(), n);
-  Value root = arith::FPToSIOp::create(
-      b, i64, math::FloorOp::create(b, math::SqrtOp::create(b, nf)));
-  Value one = arith::ConstantIntOp::create(b, i64, 1);
-  // next_pow2(r) for r > 1: smear the top bit of r - 1 down, add one.
-  Value pow2 = arith::SubIOp::create(b, root, one);
-  for (int64_t shift : {1, 2, 4, 8, 16, 32})
-    pow2 = arith::OrIOp::create(
-        b, pow2,
-        arith::ShRUIOp::create(b, pow2,
-                               arith::ConstantIntOp::create(b, i64, shift)));
-  pow2 = arith::AddIOp::create(b, pow2, one);
-  Value isSmall =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::sle, root, one);
-  Value splits = arith::SelectOp::create(b, isSmall, one, pow2);
-  splits = arith::MinSIOp::create(
-      b, splits, arith::ConstantIntOp::create(b, i64, maxSplits));
-  return arith::IndexCastOp::create(b, b.getIndexType(), splits);
-}
 
 struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -87,15 +62,10 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value n = memref::DimOp::create(b, op.getInit(), b0 + 1);
     Value batch = batched ? Value(memref::DimOp::create(b, op.getA(), 0)) : c1;
 
-    // Split geometry: chunk s covers K blocks [s*bps, (s+1)*bps).
-    int64_t bk = strategy.getTileK();
-    Value numKBlocks = arith::CeilDivSIOp::create(b, k, cIdx(bk));
-    Value splits =
-        strategy.getSplits()
-            ? cIdx(*strategy.getSplits())
-            : emitDefaultSplits(b, numKBlocks, strategy.getMaxSplits());
-    Value blocksPerSplit = arith::CeilDivSIOp::create(b, numKBlocks, splits);
-    Value chunkLen = arith::MulIOp::create(b, blocksPerSplit, cIdx(bk));
+    // Chunk s covers K blocks [s*bps, (s+1)*bps).
+    SplitGeometry geometry = emitSplitGeometry(b, k, strategy);
+    Value splits = geometry.splits;
+    Value chunkLen = geometry.chunkLen;
 
     Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
     Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));

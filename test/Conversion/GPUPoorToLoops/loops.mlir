@@ -41,8 +41,9 @@ func.func @static_splits(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: m
 // No splits in the strategy: S is computed from K at run time, clamped to
 // max_splits; f16 outer sums round once through f64.
 // CHECK-LABEL: func @runtime_splits
-// CHECK: math.sqrt %{{.*}} : f64
-// CHECK: math.floor
+// CHECK-DAG: %[[BIT30:.*]] = arith.constant 1073741824 : i64
+// CHECK: arith.addi %{{.*}}, %[[BIT30]] : i64
+// CHECK: arith.cmpi uge
 // CHECK: arith.minsi %{{.*}}, %{{.*}} : i64
 // CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[S]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f16)

@@ -1,0 +1,695 @@
+//===- GPUPoorToNVGPU.cpp - gpupoor.matmul to an mma.sync kernel ----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces each memref gpupoor.matmul with a gpu.launch_func of a kernel that
+// takes the Triton ABI (raw pointers, sizes, element strides) and computes
+// the split-k product with nvgpu ops:
+//
+//   * a 1-D grid of ceil(M/BM) * ceil(N/BN) blocks in grouped (L2-friendly)
+//     order;
+//   * A and B tiles staged through dynamic shared memory by a `stages`-deep
+//     cp.async (nvgpu.device_async_copy) pipeline with zero-filled tails, in
+//     an XOR-swizzled layout that ldmatrix reads without bank conflicts;
+//   * nvgpu.ldmatrix fragments and nvgpu.mma.sync m16n8k16 with f16
+//     accumulators; at the end of each of the S chunks of K, the f16
+//     accumulators are added into the outer (f32 or f16) accumulators;
+//   * a guarded epilogue: bias, ReLU/GELU, conversion, store.
+//
+// Why not upstream tiling + vectorization + convert-vector-to-gpu: that path
+// takes static shapes only, keeps shared memory static (no 4+ stages), drops
+// the L1 bypass on predicated copies and cannot express the split-k
+// accumulator handover (see the project's notes); this generator emits the
+// same nvgpu ops directly, shaped for this one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/Passes.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+
+namespace mlir::gpupoor {
+#define GEN_PASS_DEF_CONVERTGPUPOORTONVGPU
+#include "gpupoor/Conversion/Passes.h.inc"
+} // namespace mlir::gpupoor
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr unsigned kGlobalSpace = 1;
+
+/// Everything that shapes one kernel.
+struct KernelConfig {
+  int64_t bm, bn, bk;
+  int64_t warpsM, warpsN;
+  int64_t stages;
+  int64_t groupM;
+  bool bTransposed;
+  bool hasBias;
+  Type biasType; // element type of the bias, when present
+  Type cType;
+  Type outerType;
+  Epilogue epilogue;
+  SplitKAttr strategy;
+
+  int64_t threads() const { return warpsM * warpsN * kWarpSize; }
+  int64_t warpM() const { return bm / warpsM; }
+  int64_t warpN() const { return bn / warpsN; }
+  int64_t mTiles() const { return warpM() / 16; }
+  int64_t nTiles() const { return warpN() / 8; }
+  // Shared tiles: A is BM x BK; B is BK x BN (kn) or BN x BK (nk).
+  int64_t aElems() const { return bm * bk; }
+  int64_t bElems() const { return bn * bk; }
+  int64_t sharedBytes() const { return stages * (aElems() + bElems()) * 2; }
+};
+
+/// Checks that the generator can map `config` onto warps and copies.
+LogicalResult checkConfig(const KernelConfig &c,
+                          function_ref<InFlightDiagnostic()> emitError) {
+  if (c.bm % (16 * c.warpsM) != 0)
+    return emitError() << "tile BM = " << c.bm << " does not split into "
+                       << c.warpsM << " warp rows of 16-row MMA tiles";
+  if (c.bn % (16 * c.warpsN) != 0)
+    return emitError() << "tile BN = " << c.bn << " does not split into "
+                       << c.warpsN << " warp columns of 16 columns";
+  if (c.bk % 16 != 0)
+    return emitError() << "tile BK = " << c.bk << " is not a multiple of 16";
+  if ((c.aElems() / 8) % c.threads() != 0 ||
+      (c.bElems() / 8) % c.threads() != 0)
+    return emitError() << "tile " << c.bm << "x" << c.bn << "x" << c.bk
+                       << " does not split into 16-byte copies over "
+                       << c.threads() << " threads";
+  if (c.stages < 2)
+    return emitError() << "the copy pipeline needs at least 2 stages, got "
+                       << c.stages;
+  // Opt-in dynamic shared memory limit of sm_80..sm_90.
+  if (c.sharedBytes() > 227 * 1024)
+    return emitError() << "shared memory of " << c.sharedBytes()
+                       << " bytes exceeds the 227 KiB a block can have";
+  return success();
+}
+
+/// The physical 16-byte chunk of logical chunk `chunk` in row `row` of a
+/// shared tile with `chunksPerRow` chunks a row: XOR-ing with a few row bits
+/// puts the 8 rows one ldmatrix phase reads in 8 different bank groups.
+Value swizzle(ImplicitLocOpBuilder &b, Value row, Value chunk,
+              int64_t chunksPerRow) {
+  int64_t rowsPerPhase = std::max<int64_t>(1, 8 / chunksPerRow);
+  int64_t phases = std::min<int64_t>(chunksPerRow, 8);
+  if (phases == 1)
+    return chunk;
+  Value phase = arith::RemUIOp::create(
+      b,
+      arith::DivUIOp::create(b, row,
+                             arith::ConstantIndexOp::create(b, rowsPerPhase)),
+      arith::ConstantIndexOp::create(b, phases));
+  return arith::XOrIOp::create(b, chunk, phase);
+}
+
+/// Builds a 2-D strided memref over raw global pointer `ptr`.
+Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Value rows,
+                        Value cols, Value rowStride, Value colStride,
+                        bool unitColStride) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
+  auto arr = LLVM::LLVMArrayType::get(i64, 2);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  auto descType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
+  Value desc = LLVM::PoisonOp::create(b, descType);
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(
+      b, desc, LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(0)),
+      ArrayRef<int64_t>{2});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(rows),
+                                     ArrayRef<int64_t>{3, 0});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(cols),
+                                     ArrayRef<int64_t>{3, 1});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(rowStride),
+                                     ArrayRef<int64_t>{4, 0});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(colStride),
+                                     ArrayRef<int64_t>{4, 1});
+  int64_t dyn = ShapedType::kDynamic;
+  auto layout = StridedLayoutAttr::get(
+      ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
+  auto type = MemRefType::get({dyn, dyn}, b.getF16Type(), layout,
+                              b.getI64IntegerAttr(kGlobalSpace));
+  // The memref-to-LLVM lowering folds this cast with its inverse.
+  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+}
+
+/// Emits the kernel body into `func`.
+class KernelBuilder {
+public:
+  KernelBuilder(const KernelConfig &config, gpu::GPUFuncOp func)
+      : c(config), func(func), b(func.getLoc(), func.getContext()) {}
+
+  void build();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, x, y); }
+  Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, x, y); }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::slt, x, y);
+  }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, cond, x, y);
+  }
+
+  void emitTileCopies(Value stage, Value kBlock);
+  SmallVector<Value> emitMmaStep(Value stage, ValueRange acc);
+  void emitEpilogue(ValueRange outer);
+
+  const KernelConfig &c;
+  gpu::GPUFuncOp func;
+  ImplicitLocOpBuilder b;
+
+  // Kernel-wide values.
+  Value aMem, bMem, cMem, biasPtr;
+  Value m, n, k;
+  Value smemA, smemB;
+  Value tid, lane, warpRow, warpCol;
+  Value m0, n0;
+};
+
+void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
+  auto bypass = b.getUnitAttr();
+  Value zero = idx(0), eight = idx(8);
+  Value kBase = mul(kBlock, idx(c.bk));
+  auto elems = [&](Value limit, Value at) {
+    return maxI(minI(arith::SubIOp::create(b, limit, at), eight), zero);
+  };
+  auto copy = [&](Value dst, ValueRange dstIdx, Value src, Value row,
+                  Value col, Value count) {
+    // A copy of zero elements reads nothing, but its address must still be
+    // a valid one: point it at the tile's first element.
+    Value any = lt(zero, count);
+    Value safeRow = select(any, row, zero), safeCol = select(any, col, zero);
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx, src,
+        ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
+  };
+
+  // A: BM rows of BK/8 chunks.
+  int64_t aChunksPerRow = c.bk / 8;
+  for (int64_t i = 0; i < c.aElems() / 8 / c.threads(); ++i) {
+    Value chunkId = add(tid, idx(i * c.threads()));
+    Value row = arith::DivUIOp::create(b, chunkId, idx(aChunksPerRow));
+    Value chunk = arith::RemUIOp::create(b, chunkId, idx(aChunksPerRow));
+    Value gRow = add(m0, row);
+    Value gCol = add(kBase, mul(chunk, eight));
+    Value count = select(lt(gRow, m), elems(k, gCol), zero);
+    Value phys = swizzle(b, row, chunk, aChunksPerRow);
+    copy(smemA, ValueRange{stage, row, mul(phys, eight)}, aMem, gRow, gCol,
+         count);
+  }
+
+  if (c.bTransposed) {
+    // B is N x K: BN rows of BK/8 chunks, like A.
+    for (int64_t i = 0; i < c.bElems() / 8 / c.threads(); ++i) {
+      Value chunkId = add(tid, idx(i * c.threads()));
+      Value row = arith::DivUIOp::create(b, chunkId, idx(aChunksPerRow));
+      Value chunk = arith::RemUIOp::create(b, chunkId, idx(aChunksPerRow));
+      Value gRow = add(n0, row);
+      Value gCol = add(kBase, mul(chunk, eight));
+      Value count = select(lt(gRow, n), elems(k, gCol), zero);
+      Value phys = swizzle(b, row, chunk, aChunksPerRow);
+      copy(smemB, ValueRange{stage, row, mul(phys, eight)}, bMem, gRow, gCol,
+           count);
+    }
+    return;
+  }
+  // B is K x N: BK rows of BN/8 chunks.
+  int64_t bChunksPerRow = c.bn / 8;
+  for (int64_t i = 0; i < c.bElems() / 8 / c.threads(); ++i) {
+    Value chunkId = add(tid, idx(i * c.threads()));
+    Value row = arith::DivUIOp::create(b, chunkId, idx(bChunksPerRow));
+    Value chunk = arith::RemUIOp::create(b, chunkId, idx(bChunksPerRow));
+    Value gRow = add(kBase, row);
+    Value gCol = add(n0, mul(chunk, eight));
+    Value count = select(lt(gRow, k), elems(n, gCol), zero);
+    Value phys = swizzle(b, row, chunk, bChunksPerRow);
+    copy(smemB, ValueRange{stage, row, mul(phys, eight)}, bMem, gRow, gCol,
+         count);
+  }
+}
+
+SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
+  Type f16 = b.getF16Type();
+  auto frag4 = VectorType::get({4, 2}, f16);
+  SmallVector<Value> next(acc.begin(), acc.end());
+  Value laneMod16 = arith::RemUIOp::create(b, lane, idx(16));
+  Value laneDiv16 = arith::DivUIOp::create(b, lane, idx(16));
+  Value laneMod8 = arith::RemUIOp::create(b, lane, idx(8));
+  Value laneBit3 =
+      arith::RemUIOp::create(b, arith::DivUIOp::create(b, lane, idx(8)), idx(2));
+  int64_t aChunksPerRow = c.bk / 8;
+  int64_t bChunksPerRow = c.bn / 8;
+
+  for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
+    // A fragments: lane l reads row l % 16 of the m16 tile at k-chunk l / 16.
+    SmallVector<Value> aFrag;
+    for (int64_t mt = 0; mt < c.mTiles(); ++mt) {
+      Value row = add(add(mul(warpRow, idx(c.warpM())), idx(mt * 16)),
+                      laneMod16);
+      Value chunk = add(laneDiv16, idx(ks * 2));
+      Value col = mul(swizzle(b, row, chunk, aChunksPerRow), idx(8));
+      aFrag.push_back(nvgpu::LdMatrixOp::create(
+          b, frag4, smemA, ValueRange{stage, row, col}, /*transpose=*/false,
+          /*numTiles=*/4));
+    }
+    // B fragments, two n8 tiles per ldmatrix.x4.
+    SmallVector<Value> bFrag;
+    for (int64_t np = 0; np < c.nTiles() / 2; ++np) {
+      Value nBase = add(mul(warpCol, idx(c.warpN())), idx(np * 16));
+      Value loaded;
+      if (c.bTransposed) {
+        // Rows are n: lanes 0-7 / 8-15 take k-chunks 0 / 1 of n 0-7, lanes
+        // 16-31 the same for n 8-15.
+        Value row = add(add(nBase, laneMod8), mul(laneDiv16, idx(8)));
+        Value chunk = add(laneBit3, idx(ks * 2));
+        Value col = mul(swizzle(b, row, chunk, aChunksPerRow), idx(8));
+        loaded = nvgpu::LdMatrixOp::create(b, frag4, smemB,
+                                           ValueRange{stage, row, col},
+                                           /*transpose=*/false, 4);
+      } else {
+        // Rows are k: lanes 0-15 take k 0-15 of n-chunk 0, lanes 16-31 of
+        // n-chunk 1; the transposed load yields the col-major fragment.
+        Value row = add(add(idx(ks * 16), laneMod8), mul(laneBit3, idx(8)));
+        Value chunk =
+            add(arith::DivUIOp::create(b, nBase, idx(8)), laneDiv16);
+        Value col = mul(swizzle(b, row, chunk, bChunksPerRow), idx(8));
+        loaded = nvgpu::LdMatrixOp::create(b, frag4, smemB,
+                                           ValueRange{stage, row, col},
+                                           /*transpose=*/true, 4);
+      }
+      for (int64_t half = 0; half < 2; ++half)
+        bFrag.push_back(vector::ExtractStridedSliceOp::create(
+            b, loaded, ArrayRef<int64_t>{half * 2, 0},
+            ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
+    }
+    for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+      for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
+        Value &accVal = next[mt * c.nTiles() + nt];
+        accVal = nvgpu::MmaSyncOp::create(b, aFrag[mt], bFrag[nt], accVal,
+                                          ArrayRef<int64_t>{16, 8, 16});
+      }
+  }
+  return next;
+}
+
+void KernelBuilder::emitEpilogue(ValueRange outer) {
+  Type f32 = b.getF32Type();
+  Value laneDiv4 = arith::DivUIOp::create(b, lane, idx(4));
+  Value laneMod4 = arith::RemUIOp::create(b, lane, idx(4));
+  Value rowBase = add(m0, mul(warpRow, idx(c.warpM())));
+  Value colBase = add(n0, mul(warpCol, idx(c.warpN())));
+  Value biasMem;
+  if (c.hasBias) {
+    // A 1 x N view of the bias, read with a clamped index.
+    auto layout = StridedLayoutAttr::get(b.getContext(), 0, {1});
+    auto type = MemRefType::get({ShapedType::kDynamic}, c.biasType, layout,
+                                b.getI64IntegerAttr(kGlobalSpace));
+    Type i64 = b.getI64Type();
+    auto arr = LLVM::LLVMArrayType::get(i64, 1);
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
+    auto descType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), {ptrType, ptrType, i64, arr, arr});
+    Value desc = LLVM::PoisonOp::create(b, descType);
+    desc = LLVM::InsertValueOp::create(b, desc, biasPtr, ArrayRef<int64_t>{0});
+    desc = LLVM::InsertValueOp::create(b, desc, biasPtr, ArrayRef<int64_t>{1});
+    Value zero64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(0));
+    Value one64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(1));
+    desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
+    desc = LLVM::InsertValueOp::create(
+        b, desc, arith::IndexCastOp::create(b, i64, n), ArrayRef<int64_t>{3, 0});
+    desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
+    biasMem = UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+  }
+  Value nMinus1 = arith::SubIOp::create(b, n, idx(1));
+
+  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
+      Value frag = outer[mt * c.nTiles() + nt];
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value row = add(add(rowBase, idx(mt * 16 + h * 8)), laneDiv4);
+          Value col = add(add(colBase, idx(nt * 8 + e)), mul(laneMod4, idx(2)));
+          Value v = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e});
+          if (!v.getType().isF32())
+            v = arith::ExtFOp::create(b, f32, v);
+          if (biasMem) {
+            Value bv = memref::LoadOp::create(b, biasMem,
+                                              ValueRange{minI(col, nMinus1)});
+            if (!bv.getType().isF32())
+              bv = arith::ExtFOp::create(b, f32, bv);
+            v = arith::AddFOp::create(b, v, bv);
+          }
+          if (c.epilogue == Epilogue::Relu) {
+            Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0));
+            v = arith::MaximumFOp::create(b, v, zero);
+          } else if (c.epilogue == Epilogue::Gelu) {
+            Value scaled = arith::MulFOp::create(
+                b, v,
+                arith::ConstantOp::create(b, b.getF32FloatAttr(M_SQRT1_2)));
+            Value erf = math::ErfOp::create(b, scaled);
+            Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1));
+            Value half = arith::ConstantOp::create(b, b.getF32FloatAttr(0.5));
+            Value onePlusErf = arith::AddFOp::create(b, erf, one);
+            Value halfV = arith::MulFOp::create(b, v, half);
+            v = arith::MulFOp::create(b, halfV, onePlusErf);
+          }
+          if (!c.cType.isF32())
+            v = arith::TruncFOp::create(b, c.cType, v);
+          Value inBounds =
+              arith::AndIOp::create(b, lt(row, m), lt(col, n));
+          auto ifOp = scf::IfOp::create(b, inBounds, /*withElse=*/false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          memref::StoreOp::create(b, v, cMem, ValueRange{row, col});
+        }
+    }
+}
+
+void KernelBuilder::build() {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  MLIRContext *ctx = b.getContext();
+  Type f16 = b.getF16Type();
+  Type indexType = b.getIndexType();
+  auto arg = [&](unsigned i) { return entry.getArgument(i); };
+  auto argIndex = [&](unsigned i) {
+    return arith::IndexCastOp::create(b, indexType, arg(i));
+  };
+
+  // Triton ABI: a, b, c, bias, M, N, K, am, ak, bk, bn, cm, cn.
+  m = argIndex(4);
+  n = argIndex(5);
+  k = argIndex(6);
+  Value strideAm = argIndex(7), strideAk = argIndex(8);
+  Value strideBk = argIndex(9), strideBn = argIndex(10);
+  Value strideCm = argIndex(11), strideCn = argIndex(12);
+  // The copies read 16 contiguous bytes: A's and B's inner strides are 1
+  // (the launcher checks; the manifest says so).
+  (void)strideAk;
+  aMem = memrefFromPointer(b, arg(0), m, k, strideAm, idx(1), true);
+  if (c.bTransposed) {
+    (void)strideBk;
+    bMem = memrefFromPointer(b, arg(1), n, k, strideBn, idx(1), true);
+  } else {
+    (void)strideBn;
+    bMem = memrefFromPointer(b, arg(1), k, n, strideBk, idx(1), true);
+  }
+  cMem = memrefFromPointer(b, arg(2), m, n, strideCm, strideCn, false);
+  biasPtr = arg(3);
+
+  // Dynamic shared memory, viewed as the A and B stage buffers.
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto rawType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), workgroup);
+  Value raw = gpu::DynamicSharedMemoryOp::create(b, rawType);
+  auto aType = MemRefType::get({c.stages, c.bm, c.bk}, f16,
+                               MemRefLayoutAttrInterface(), workgroup);
+  auto bType = MemRefType::get(
+      c.bTransposed ? SmallVector<int64_t>{c.stages, c.bn, c.bk}
+                    : SmallVector<int64_t>{c.stages, c.bk, c.bn},
+      f16, MemRefLayoutAttrInterface(), workgroup);
+  smemA = memref::ViewOp::create(b, aType, raw, idx(0), ValueRange{});
+  smemB = memref::ViewOp::create(b, bType, raw, idx(c.stages * c.aElems() * 2),
+                                 ValueRange{});
+
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(b, tid, idx(kWarpSize));
+  Value warp = arith::DivUIOp::create(b, tid, idx(kWarpSize));
+  warpRow = arith::DivUIOp::create(b, warp, idx(c.warpsN));
+  warpCol = arith::RemUIOp::create(b, warp, idx(c.warpsN));
+
+  // Grouped block order: GROUP_M row tiles share their B tiles in L2.
+  Value pid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value numPidM = arith::CeilDivSIOp::create(b, m, idx(c.bm));
+  Value numPidN = arith::CeilDivSIOp::create(b, n, idx(c.bn));
+  Value inGroup = mul(idx(c.groupM), numPidN);
+  Value groupId = arith::DivUIOp::create(b, pid, inGroup);
+  Value firstM = mul(groupId, idx(c.groupM));
+  Value groupSize =
+      minI(arith::SubIOp::create(b, numPidM, firstM), idx(c.groupM));
+  Value pidInGroup = arith::RemUIOp::create(b, pid, inGroup);
+  Value pidM = add(firstM, arith::RemUIOp::create(b, pidInGroup, groupSize));
+  Value pidN = arith::DivUIOp::create(b, pidInGroup, groupSize);
+  m0 = mul(pidM, idx(c.bm));
+  n0 = mul(pidN, idx(c.bn));
+
+  SplitGeometry geometry = emitSplitGeometry(b, k, c.strategy);
+  Value numKBlocks = geometry.numKBlocks;
+
+  // Prologue: blocks 0 .. stages-2 in flight, one commit group each (empty
+  // groups past the end keep the group count uniform).
+  Type tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+  Value token;
+  for (int64_t s = 0; s + 1 < c.stages; ++s) {
+    Value kb = idx(s);
+    auto ifOp = scf::IfOp::create(b, lt(kb, numKBlocks), false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      emitTileCopies(idx(s), kb);
+    }
+    token = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
+  }
+
+  Type outerElt = c.outerType;
+  auto innerType = VectorType::get({2, 2}, f16);
+  auto outerType = VectorType::get({2, 2}, outerElt);
+  int64_t numFrags = c.mTiles() * c.nTiles();
+  Value innerZero =
+      arith::ConstantOp::create(b, innerType, b.getZeroAttr(innerType));
+  Value outerZero =
+      arith::ConstantOp::create(b, outerType, b.getZeroAttr(outerType));
+  SmallVector<Value> init(numFrags, innerZero);
+  init.append(numFrags, outerZero);
+
+  auto loop = scf::ForOp::create(b, idx(0), numKBlocks, idx(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kb = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    SmallVector<Value> inner(iter.take_front(numFrags));
+    SmallVector<Value> outer(iter.drop_front(numFrags));
+
+    // Block kb has landed once at most stages-2 younger groups are pending.
+    // (The wait lowers to cp.async.wait_group; its token only orders IR.)
+    nvgpu::DeviceAsyncWaitOp::create(b, token,
+                                     b.getI32IntegerAttr(c.stages - 2));
+    gpu::BarrierOp::create(b);
+
+    // Refill the stage consumed last iteration with block kb + stages - 1.
+    Value nextKb = add(kb, idx(c.stages - 1));
+    auto ifOp = scf::IfOp::create(b, lt(nextKb, numKBlocks), false);
+    {
+      OpBuilder::InsertionGuard guard2(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      emitTileCopies(arith::RemUIOp::create(b, nextKb, idx(c.stages)), nextKb);
+    }
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
+
+    Value stage = arith::RemUIOp::create(b, kb, idx(c.stages));
+    inner = emitMmaStep(stage, inner);
+
+    // At the end of a chunk, hand the f16 sums over to the outer sums.
+    Value kbNext = add(kb, idx(1));
+    Value chunkEnd = arith::OrIOp::create(
+        b,
+        arith::CmpIOp::create(
+            b, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, kbNext, geometry.blocksPerSplit), idx(0)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kbNext, numKBlocks));
+    SmallVector<Type> types(numFrags, innerType);
+    types.append(numFrags, outerType);
+    auto handover = scf::IfOp::create(b, types, chunkEnd, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard2(b);
+      b.setInsertionPointToStart(handover.thenBlock());
+      SmallVector<Value> yielded(numFrags, innerZero);
+      for (int64_t i = 0; i < numFrags; ++i) {
+        Value widened = inner[i];
+        if (!outerElt.isF16())
+          widened = arith::ExtFOp::create(b, outerType, widened);
+        yielded.push_back(arith::AddFOp::create(b, outer[i], widened));
+      }
+      scf::YieldOp::create(b, yielded);
+      b.setInsertionPointToStart(handover.elseBlock());
+      SmallVector<Value> same(inner);
+      same.append(outer);
+      scf::YieldOp::create(b, same);
+    }
+    scf::YieldOp::create(b, handover.getResults());
+  }
+  // No copy may still be writing shared memory when the block exits.
+  nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(0));
+
+  emitEpilogue(loop.getResults().drop_front(numFrags));
+  gpu::ReturnOp::create(b);
+}
+
+/// The address of a memref's first element (its offset applied), as the
+/// global pointer a Triton-ABI kernel takes.
+Value pointerOf(ImplicitLocOpBuilder &b, Value memref) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, meta.getBaseBuffer());
+  int64_t eltBytes =
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value offsetBytes = arith::MulIOp::create(
+      b, meta.getOffset(), arith::ConstantIndexOp::create(b, eltBytes));
+  Type i64 = b.getI64Type();
+  Value addr = arith::IndexCastOp::create(
+      b, i64, arith::AddIOp::create(b, base, offsetBytes));
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
+  return LLVM::IntToPtrOp::create(b, ptrType, addr);
+}
+
+struct ConvertGPUPoorToNVGPUPass
+    : gpupoor::impl::ConvertGPUPoorToNVGPUBase<ConvertGPUPoorToNVGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpupoor::MatmulOp> ops;
+    module.walk([&](gpupoor::MatmulOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    SymbolTable symbols(module);
+    int counter = 0;
+    for (gpupoor::MatmulOp op : ops)
+      if (failed(lower(op, symbols, counter++)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lower(gpupoor::MatmulOp op, SymbolTable &symbols, int id) {
+    if (op.hasTensorSemantics())
+      return op.emitOpError("has tensor operands; bufferize before "
+                            "convert-gpupoor-to-nvgpu");
+    if (op.isBatched())
+      return op.emitOpError("batched matmuls are not lowered to GPU kernels "
+                            "yet");
+    SplitKAttr strategy = op.getStrategy();
+    if (strategy.getChip() == Chip::SM90a)
+      return op.emitOpError("the sm_90a (wgmma) kernel is not implemented "
+                            "yet; use chip sm_90 for mma.sync");
+    KernelConfig config;
+    config.bm = strategy.getTileM();
+    config.bn = strategy.getTileN();
+    config.bk = strategy.getTileK();
+    config.warpsM = warpsM;
+    config.warpsN = warpsN;
+    config.stages = stages;
+    config.groupM = groupM;
+    config.bTransposed = strategy.getBLayout() == BLayout::NK;
+    config.hasBias = static_cast<bool>(op.getBias());
+    config.biasType =
+        config.hasBias ? getElementTypeOrSelf(op.getBias().getType()) : Type();
+    config.cType = op.getInitType().getElementType();
+    config.outerType = strategy.getOuter();
+    config.epilogue = strategy.getEpilogue();
+    config.strategy = strategy;
+    if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
+      return failure();
+
+    MLIRContext *ctx = op.getContext();
+    ModuleOp module = getOperation();
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    std::string name = "gpupoor_matmul_" + std::to_string(id);
+    auto gpuModule = gpu::GPUModuleOp::create(mb, op.getLoc(), name + "_module");
+    symbols.insert(gpuModule);
+
+    Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+    Type i32 = IntegerType::get(ctx, 32);
+    SmallVector<Type> argTypes = {ptr, ptr, ptr, ptr};
+    argTypes.append(9, i32);
+    OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
+    auto func = gpu::GPUFuncOp::create(gb, op.getLoc(), name,
+                                       FunctionType::get(ctx, argTypes, {}));
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    func.setKnownBlockSizeAttr(
+        DenseI32ArrayAttr::get(ctx, {int32_t(config.threads()), 1, 1}));
+    static constexpr StringLiteral argNames[] = {
+        "a_ptr",     "b_ptr",     "c_ptr",     "bias_ptr",  "M",
+        "N",         "K",         "stride_am", "stride_ak", "stride_bk",
+        "stride_bn", "stride_cm", "stride_cn"};
+    for (auto [i, argName] : llvm::enumerate(argNames))
+      func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
+    // Describe the kernel for launchers and the manifest.
+    func->setAttr("gpupoor.shared_memory_bytes",
+                  IntegerAttr::get(i32, config.sharedBytes()));
+    func->setAttr("gpupoor.strategy", strategy);
+    KernelBuilder(config, func).build();
+
+    // Host side: the launch, with the Triton-ABI arguments.
+    ImplicitLocOpBuilder b(op.getLoc(), op);
+    auto i32Of = [&](Value v) {
+      return arith::IndexCastOp::create(b, i32, v).getResult();
+    };
+    auto strides = [&](Value memref) {
+      auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
+      return std::make_pair(i32Of(meta.getStrides()[0]),
+                            i32Of(meta.getStrides()[1]));
+    };
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    Value m = memref::DimOp::create(b, op.getA(), 0);
+    Value kDim = memref::DimOp::create(b, op.getA(), 1);
+    Value n = memref::DimOp::create(b, op.getInit(), 1);
+    auto [am, ak] = strides(op.getA());
+    auto [b0, b1] = strides(op.getB());
+    Value bk = config.bTransposed ? b1 : b0;
+    Value bn = config.bTransposed ? b0 : b1;
+    auto [cm, cn] = strides(op.getInit());
+    Value biasPtr =
+        op.getBias() ? pointerOf(b, op.getBias())
+                     : LLVM::ZeroOp::create(b, ptr).getResult();
+    SmallVector<Value> args = {pointerOf(b, op.getA()), pointerOf(b, op.getB()),
+                               pointerOf(b, op.getInit()), biasPtr,
+                               i32Of(m), i32Of(n), i32Of(kDim), am, ak, bk, bn,
+                               cm, cn};
+    Value gridM = arith::CeilDivSIOp::create(
+        b, m, arith::ConstantIndexOp::create(b, config.bm));
+    Value gridN = arith::CeilDivSIOp::create(
+        b, n, arith::ConstantIndexOp::create(b, config.bn));
+    Value grid = arith::MulIOp::create(b, gridM, gridN);
+    Value threads = arith::ConstantIndexOp::create(b, config.threads());
+    Value smem = arith::ConstantIntOp::create(b, i32, config.sharedBytes());
+    gpu::LaunchFuncOp::create(b, func, gpu::KernelDim3{grid, c1, c1},
+                              gpu::KernelDim3{threads, c1, c1}, smem, args);
+    op.erase();
+    return success();
+  }
+};
+
+} // namespace

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -63,7 +65,66 @@ void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
+                                       const CubinPipelineOptions &options) {
+  GPUPoorSplitKOptions splitK;
+  splitK.splits = options.splits;
+  splitK.maxSplits = options.maxSplits;
+  splitK.outerType = options.outerType;
+  splitK.tile.assign(options.tile.begin(), options.tile.end());
+  splitK.chip = options.chip;
+  pm.addPass(createGPUPoorSplitK(splitK));
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  ConvertGPUPoorToNVGPUOptions kernel;
+  kernel.stages = options.stages;
+  kernel.warpsM = options.warpsM;
+  kernel.warpsN = options.warpsN;
+  pm.addPass(createConvertGPUPoorToNVGPU(kernel));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertNVGPUToNVVMPass());
+  device.addPass(createConvertVectorToLLVMPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(arith::createArithExpandOpsPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.cubinFormat;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (!options.dumpDir.empty()) {
+    GPUPoorDumpKernelsOptions dump;
+    dump.dir = options.dumpDir;
+    pm.addPass(createGPUPoorDumpKernels(dump));
+  }
+}
+
 void mlir::gpupoor::registerPipelines() {
+  PassPipelineRegistration<CubinPipelineOptions>(
+      "gpupoor-to-cubin",
+      "Compile f16 linalg matmuls to split-k mma.sync kernels with f16 "
+      "accumulators, embedded as gpu.binary and launched by gpu.launch_func",
+      buildCubinPipeline);
   PassPipelineRegistration<SplitKPipelineOptions>(
       "gpupoor-cpu-pipeline",
       "Lower f16 linalg matmuls through gpupoor split-k loops to the LLVM "

@@ -35,6 +35,52 @@ struct SplitKPipelineOptions
       *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};
 };
 
+/// Options of gpupoor-to-cubin.
+struct CubinPipelineOptions : public PassPipelineOptions<CubinPipelineOptions> {
+  PassOptions::Option<int64_t> splits{
+      *this, "splits",
+      llvm::cl::desc("Fixed number of K splits (0: gpu_poor's rule)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> maxSplits{
+      *this, "max-splits",
+      llvm::cl::desc("Upper clamp of the default split rule"),
+      llvm::cl::init(32)};
+  PassOptions::Option<std::string> outerType{
+      *this, "outer-type",
+      llvm::cl::desc("Outer accumulator type: f16 or f32"),
+      llvm::cl::init("f32")};
+  PassOptions::ListOption<int64_t> tile{
+      *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target: sm_80, sm_86, sm_89 or sm_90"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages", llvm::cl::desc("Depth of the cp.async pipeline"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> warpsM{
+      *this, "warps-m", llvm::cl::desc("Warps along M"), llvm::cl::init(2)};
+  PassOptions::Option<int64_t> warpsN{
+      *this, "warps-n", llvm::cl::desc("Warps along N"), llvm::cl::init(4)};
+  PassOptions::Option<std::string> cubinFormat{
+      *this, "cubin-format",
+      llvm::cl::desc("gpu-module-to-binary format: bin (cubin), isa (PTX), "
+                     "fatbin"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose ptxas builds cubins"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<std::string> dumpDir{
+      *this, "dump-dir",
+      llvm::cl::desc("Also write each kernel and a JSON manifest here"),
+      llvm::cl::init("")};
+};
+
+/// linalg -> gpupoor.matmul -> memrefs -> mma.sync kernel (nvgpu) and its
+/// gpu.launch_func -> NVVM -> gpu.binary.
+void buildCubinPipeline(OpPassManager &pm, const CubinPipelineOptions &options);
+
 /// linalg (tensors or memrefs) -> gpupoor.matmul -> memrefs -> split-k loops
 /// -> LLVM dialect, with C-interface wrappers for every function. The result
 /// translates with mlir-translate --mlir-to-llvmir and runs on the host.

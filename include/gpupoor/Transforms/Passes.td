@@ -50,4 +50,20 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   ];
 }
 
+def GPUPoorDumpKernels : Pass<"gpupoor-dump-kernels", "::mlir::ModuleOp"> {
+  let summary = "Write the kernels of gpu.binary ops and a manifest to a directory";
+  let description = [{
+    For every `gpu.launch_func` of a gpupoor kernel, writes the kernel's
+    object from its `gpu.binary` (`<kernel>.cubin` for binaries,
+    `<kernel>.ptx` for assembly) and `<kernel>.json`, a manifest with the
+    kernel name, its parameter list (Triton ABI), block size, dynamic shared
+    memory, chip, tile, S and outer type, so that a launcher outside MLIR
+    (CUDA driver API, cuda-python) can run it. The IR is left unchanged.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Directory to write into (created if missing)">
+  ];
+}
+
 #endif // GPUPOOR_TRANSFORMS_PASSES_TD

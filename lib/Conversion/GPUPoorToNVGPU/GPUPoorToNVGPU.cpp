@@ -125,9 +125,9 @@ Value swizzle(ImplicitLocOpBuilder &b, Value row, Value chunk,
 }
 
 /// Builds a 2-D strided memref over raw global pointer `ptr`.
-Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Value rows,
-                        Value cols, Value rowStride, Value colStride,
-                        bool unitColStride) {
+Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
+                        Value rows, Value cols, Value rowStride,
+                        Value colStride, bool unitColStride) {
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
   auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
@@ -152,7 +152,7 @@ Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Value rows,
   int64_t dyn = ShapedType::kDynamic;
   auto layout = StridedLayoutAttr::get(
       ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
-  auto type = MemRefType::get({dyn, dyn}, b.getF16Type(), layout,
+  auto type = MemRefType::get({dyn, dyn}, elementType, layout,
                               b.getI64IntegerAttr(kGlobalSpace));
   // The memref-to-LLVM lowering folds this cast with its inverse.
   return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
@@ -415,15 +415,15 @@ void KernelBuilder::build() {
   // The copies read 16 contiguous bytes: A's and B's inner strides are 1
   // (the launcher checks; the manifest says so).
   (void)strideAk;
-  aMem = memrefFromPointer(b, arg(0), m, k, strideAm, idx(1), true);
+  aMem = memrefFromPointer(b, arg(0), f16, m, k, strideAm, idx(1), true);
   if (c.bTransposed) {
     (void)strideBk;
-    bMem = memrefFromPointer(b, arg(1), n, k, strideBn, idx(1), true);
+    bMem = memrefFromPointer(b, arg(1), f16, n, k, strideBn, idx(1), true);
   } else {
     (void)strideBn;
-    bMem = memrefFromPointer(b, arg(1), k, n, strideBk, idx(1), true);
+    bMem = memrefFromPointer(b, arg(1), f16, k, n, strideBk, idx(1), true);
   }
-  cMem = memrefFromPointer(b, arg(2), m, n, strideCm, strideCn, false);
+  cMem = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, strideCn, false);
   biasPtr = arg(3);
 
   // Dynamic shared memory, viewed as the A and B stage buffers.
@@ -685,8 +685,43 @@ struct ConvertGPUPoorToNVGPUPass
     Value grid = arith::MulIOp::create(b, gridM, gridN);
     Value threads = arith::ConstantIndexOp::create(b, config.threads());
     Value smem = arith::ConstantIntOp::create(b, i32, config.sharedBytes());
-    gpu::LaunchFuncOp::create(b, func, gpu::KernelDim3{grid, c1, c1},
-                              gpu::KernelDim3{threads, c1, c1}, smem, args);
+    auto launch =
+        gpu::LaunchFuncOp::create(b, func, gpu::KernelDim3{grid, c1, c1},
+                                  gpu::KernelDim3{threads, c1, c1}, smem, args);
+    // What a launcher outside MLIR needs (gpupoor-dump-kernels writes it).
+    SmallVector<Attribute> params;
+    for (StringRef argName : argNames)
+      params.push_back(StringAttr::get(ctx, argName));
+    std::string outer, cElt, bias;
+    llvm::raw_string_ostream(outer) << config.outerType;
+    llvm::raw_string_ostream(cElt) << config.cType;
+    if (config.hasBias)
+      llvm::raw_string_ostream(bias) << config.biasType;
+    NamedAttrList info;
+    info.append("params", ArrayAttr::get(ctx, params));
+    info.append("block_size", b.getI64IntegerAttr(config.threads()));
+    info.append("grid", b.getStringAttr("ceil(M/BM)*ceil(N/BN)"));
+    info.append("dynamic_shared_memory", b.getI64IntegerAttr(config.sharedBytes()));
+    info.append("chip", b.getStringAttr(stringifyChip(strategy.getChip())));
+    info.append("tile", b.getI64ArrayAttr({config.bm, config.bn, config.bk}));
+    info.append("stages", b.getI64IntegerAttr(config.stages));
+    info.append("splits", strategy.getSplits()
+                              ? Attribute(b.getI64IntegerAttr(*strategy.getSplits()))
+                              : Attribute(b.getStringAttr("default")));
+    info.append("max_splits", b.getI64IntegerAttr(strategy.getMaxSplits()));
+    info.append("outer", b.getStringAttr(outer));
+    info.append("c_type", b.getStringAttr(cElt));
+    info.append("bias", b.getStringAttr(config.hasBias ? bias : "none"));
+    info.append("epilogue",
+                b.getStringAttr(stringifyEpilogue(strategy.getEpilogue())));
+    info.append("b_layout",
+                b.getStringAttr(stringifyBLayout(strategy.getBLayout())));
+    info.append("requires",
+                b.getStringAttr("stride_ak == 1, " +
+                                std::string(config.bTransposed ? "stride_bk"
+                                                               : "stride_bn") +
+                                " == 1, A/B rows and pointers 16-byte aligned"));
+    launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();
     return success();
   }

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""TFLOP/s and error of gpupoor's kernels next to cuBLAS and gpu_poor, in one run.
+
+  python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--shapes ...]
+
+Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
+accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
+Triton split_k_sequential (when PATH to its package is given), and gpupoor's
+kernels (f32 and f16 outer sums, default S). Timing: CUDA events around each
+launch after warm-up, median over many launches, rotating over several
+random input sets so that caches do not hold the operands. Error: relative
+Frobenius error against an fp64 product.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
+from run_gpu_suite import GpupoorKernel  # noqa: E402
+
+SHAPES = [  # M, N, K
+    (4096, 4096, 4096),
+    (8192, 8192, 8192),
+    (512, 10240, 2048),
+    (512, 6144, 2048),
+    (512, 2048, 5120),
+    (16, 4096, 14336),
+    (4096, 14336, 4096),
+]
+
+
+def time_ms(fn, sets, warmup=10, reps=60):
+    for i in range(warmup):
+        fn(*sets[i % len(sets)])
+    torch.cuda.synchronize()
+    times = []
+    for i in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        args = sets[i % len(sets)]
+        start.record()
+        fn(*args)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("kernel_dir")
+    p.add_argument("--gpu-poor", help="directory holding gpu_poor's package")
+    p.add_argument("--gpu-poor-shapes", type=int, default=2, help="gpu_poor on the first N shapes only (autotuning is slow)")
+    p.add_argument("--reps", type=int, default=60)
+    args = p.parse_args()
+    kern = {name: GpupoorKernel(os.path.join(args.kernel_dir, name)) for name in ("kn_f32", "kn_f16")
+            if os.path.isdir(os.path.join(args.kernel_dir, name))}
+    split_k_sequential = None
+    if args.gpu_poor:
+        sys.path.insert(0, args.gpu_poor)
+        from gpu_poor.kernels import split_k_sequential  # noqa: F811
+    print(f"device: {torch.cuda.get_device_name()}")
+    header = ["shape MxNxK", "cuBLAS f32acc", "cuBLAS f16acc", "gpu_poor", "gpupoor f32outer",
+              "gpupoor f16outer", "ratio f32outer/cuBLAS f32acc"]
+    print(" | ".join(header))
+    for si, (m, n, k) in enumerate(SHAPES):
+        sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
+                for _ in range(3)]
+        flops = 2.0 * m * n * k
+        a0, b0 = sets[0]
+        ref = a0.double() @ b0.double()
+        err = lambda c: ((c.double() - ref).norm() / ref.norm()).item()
+        row = {}
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        row["cuBLAS f32acc"] = (time_ms(torch.matmul, sets, reps=args.reps), err(a0 @ b0))
+        torch.backends.cuda.matmul.allow_fp16_accumulation = True
+        row["cuBLAS f16acc"] = (time_ms(torch.matmul, sets, reps=args.reps), err(a0 @ b0))
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        if split_k_sequential and si < args.gpu_poor_shapes:
+            row["gpu_poor"] = (time_ms(lambda a, b: split_k_sequential(a, b), sets, reps=args.reps),
+                               err(split_k_sequential(a0, b0)))
+        for name, label in (("kn_f32", "gpupoor f32outer"), ("kn_f16", "gpupoor f16outer")):
+            if name in kern:
+                outs = [torch.empty(m, n, device="cuda", dtype=torch.float16) for _ in sets]
+                fn = lambda a, b, kk=kern[name], o=outs: kk(a, b, o[0])
+                row[label] = (time_ms(fn, sets, reps=args.reps), None)
+                c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+                kern[name](a0, b0, c)
+                torch.cuda.synchronize()
+                row[label] = (row[label][0], err(c))
+        cells = [f"{m}x{n}x{k}"]
+        for col in header[1:-1]:
+            if col in row:
+                ms, e = row[col]
+                cells.append(f"{flops / ms / 1e9:.1f} TF/s (err {e:.2e})")
+            else:
+                cells.append("-")
+        ratio = (row["cuBLAS f32acc"][0] / row["gpupoor f32outer"][0]) if "gpupoor f32outer" in row else float("nan")
+        cells.append(f"{ratio:.2f}")
+        print(" | ".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

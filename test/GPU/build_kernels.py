@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Builds the GPU suite's kernels with gpupoor-opt --gpupoor-to-cubin.
+
+Each variant is a linalg function (from ../Numerics/cpu_kernel.py) compiled
+to a cubin plus its JSON manifest in OUT_DIR. Runs on a machine with MLIR and
+ptxas; the cubins then travel to the GPU machine.
+
+  GPUPOOR_OPT=build/bin/gpupoor-opt python3 test/GPU/build_kernels.py OUT_DIR [--chip sm_90]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
+from cpu_kernel import GPUPOOR_OPT, matmul_source  # noqa: E402
+
+# name -> (source options, pipeline options)
+VARIANTS = {
+    "kn_f32": (dict(), "outer-type=f32"),
+    "kn_f16": (dict(), "outer-type=f16"),
+    "nk_f32": (dict(b_layout="nk"), "outer-type=f32"),
+    "nk_bias_relu": (dict(b_layout="nk", bias="f16", epilogue="relu"), "outer-type=f32"),
+    "kn_bias_gelu_f32out": (dict(bias="f32", epilogue="gelu", out_type="f32"), "outer-type=f32"),
+    "kn_f16_s1": (dict(), "outer-type=f16 splits=1"),
+    "kn_f32_s2": (dict(), "outer-type=f32 splits=2"),
+    "kn_f32_s3": (dict(), "outer-type=f32 splits=3"),
+    "kn_f32_s32": (dict(), "outer-type=f32 splits=32"),
+    "kn_f32_s33": (dict(), "outer-type=f32 splits=33"),
+    "kn_f32_st4": (dict(), "outer-type=f32 stages=4"),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out_dir")
+    parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--only", nargs="*")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    index = {}
+    for name, (src_kw, opts) in VARIANTS.items():
+        if args.only and name not in args.only:
+            continue
+        src = os.path.join(args.out_dir, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
+        kdir = os.path.join(args.out_dir, name)
+        for fmt in ("isa", "bin"):
+            pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "
+                        f"dump-dir={kdir}")
+            res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
+                                 capture_output=True, text=True)
+            if res.returncode:
+                sys.exit(f"{name}: gpupoor-opt failed:\n{res.stderr}")
+        ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
+                                os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
+                               capture_output=True, text=True)
+        with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
+            manifest = json.load(f)
+        manifest["ptxas"] = [l.split("info    : ")[-1] for l in ptxas.stderr.splitlines()
+                             if "registers" in l or "spill" in l]
+        with open(os.path.join(kdir, "gpupoor_matmul_0.ptx")) as f:
+            ptx = f.read()
+        manifest["counts"] = {op: ptx.count(op) for op in
+                              ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+                               "ldmatrix", "cp.async.cg")}
+        manifest["variant_options"] = {"source": src_kw, "pipeline": opts}
+        index[name] = manifest
+        print(f"{name}: {manifest['ptxas']} {manifest['counts']}")
+    with open(os.path.join(args.out_dir, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""gpupoor's GPU suite: runs cubins built by build_kernels.py on a CUDA GPU.
+
+  python3 test/GPU/run_gpu_suite.py KERNEL_DIR [--quick] [--bench] [--sanitize-shape]
+
+Checks, with outputs poisoned (NaN) and fresh inputs every run:
+  * exact results on integer inputs in {-1, 0, 1} over many shapes and split
+    counts (wherever every partial sum fits f16's integers);
+  * bit-for-bit equality with the independent numpy model of the split-k
+    numerics (test/Numerics/split_k_model.py) on random inputs;
+  * random normal error at M = N = 512, K in {4096, 8192, 16384}, next to
+    cuBLAS with f16 accumulation;
+  * identical results across two runs.
+Prints a summary line 'N passed, N failed'. Needs torch, cupy, numpy.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import cupy as cp
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
+import split_k_model as model  # noqa: E402
+
+BK = 32
+
+
+class GpupoorKernel:
+    def __init__(self, kdir):
+        with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
+            self.meta = json.load(f)
+        self.module = cp.RawModule(path=os.path.join(kdir, self.meta["cubin"]))
+        self.fn = self.module.get_function(self.meta["kernel"])
+        self.smem = self.meta["dynamic_shared_memory"]
+        self.fn.max_dynamic_shared_size_bytes = self.smem
+        self.bm, self.bn, _ = self.meta["tile"]
+        self.nk = self.meta["b_layout"] == "nk"
+
+    def __call__(self, a, b, c, bias=None):
+        m, k = a.shape
+        n = c.shape[1]
+        assert a.stride(1) == 1 and (b.stride(1) == 1)
+        if self.nk:
+            stride_bk, stride_bn = b.stride(1), b.stride(0)
+        else:
+            stride_bk, stride_bn = b.stride(0), b.stride(1)
+        grid = (-(-m // self.bm)) * (-(-n // self.bn))
+        if grid == 0:
+            return
+        ptr = lambda t: np.uint64(t.data_ptr() if t is not None else 0)
+        i32 = np.int32
+        args = (ptr(a), ptr(b), ptr(c), ptr(bias), i32(m), i32(n), i32(k),
+                i32(a.stride(0)), i32(a.stride(1)), i32(stride_bk), i32(stride_bn),
+                i32(c.stride(0)), i32(c.stride(1)))
+        with cp.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
+            self.fn((grid,), (self.meta["block_size"],), args, shared_mem=self.smem)
+
+
+def splits_for(meta, k):
+    s = meta["splits"]
+    return model.default_splits(k, BK, meta["max_splits"]) if s == "default" else s
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.failures = []
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(what)
+            print("FAIL", what, flush=True)
+
+
+def make(shape, kind, nk, gen):
+    m, n, k = shape
+    bshape = (n, k) if nk else (k, n)
+    if kind == "int":
+        a = torch.randint(-1, 2, (m, k), generator=gen, device="cuda").half()
+        b = torch.randint(-1, 2, bshape, generator=gen, device="cuda").half()
+    else:
+        a = torch.randn((m, k), generator=gen, device="cuda").half()
+        b = torch.randn(bshape, generator=gen, device="cuda").half()
+    return a, b
+
+
+def run(kern, a, b, n, bias=None, out_dtype=torch.float16):
+    c = torch.full((a.shape[0], n), float("nan"), dtype=out_dtype, device="cuda")
+    kern(a, b, c, bias)
+    torch.cuda.synchronize()
+    return c
+
+
+def ref64(a, b, nk):
+    return a.double() @ (b.double().T if nk else b.double())
+
+
+def exact_suite(kernels, res, quick, gen):
+    edges = [1, 8, 15, 16, 17, 127, 128, 129, 512 - 3 * 8]
+    ks = [8, 16, 24, 32, 40, 520, 1032, 3104, 4096]
+    shapes = []
+    for m in edges:
+        for n in [8, 16, 128, 136, 488]:
+            shapes.append((m, n, ks[(m + n) % len(ks)]))
+    shapes += [(m, 4096, 4096) for m in range(1, 17, 3)]  # skinny
+    shapes += [(64, 64, k) for k in ks]                   # K tails of every size
+    shapes += [(0, 16, 32), (16, 16, 0)]
+    if quick:
+        shapes = shapes[::4]
+    for name, kern in kernels.items():
+        meta = kern.meta
+        if meta["c_type"] != "f16" or meta["bias"] != "none":
+            continue
+        for shape in shapes:
+            m, n, k = shape
+            a, b = make(shape, "int", kern.nk, gen)
+            c = run(kern, a, b, n)
+            if m == 0 or n == 0:
+                res.check(c.numel() == 0, f"{name} {shape} empty")
+                continue
+            res.check(not torch.isnan(c).any().item(), f"{name} {shape}: unwritten outputs")
+            ref = ref64(a, b, kern.nk)
+            s = splits_for(meta, k)
+            chunk = max([hi - lo for lo, hi in model.chunk_bounds(k, s, BK)] or [0])
+            fits = chunk <= 2048 and ref.abs().max().item() <= 2048
+            if meta["outer"] == "f16":
+                partial = torch.zeros_like(ref)
+                for lo, hi in model.chunk_bounds(k, s, BK):
+                    partial += a[:, lo:hi].double() @ (b[:, lo:hi].double().T if kern.nk else b[lo:hi].double())
+                    fits &= partial.abs().max().item() <= 2048
+            if fits:
+                res.check(torch.equal(c.double(), ref), f"{name} {shape} S={s}: not exact "
+                          f"(max err {(c.double() - ref).abs().max().item()})")
+            c2 = run(kern, a, b, n)
+            res.check(torch.equal(c.view(torch.int16), c2.view(torch.int16)),
+                      f"{name} {shape}: two runs differ")
+
+
+def model_suite(kernels, res, quick, gen):
+    shapes = [(33, 72, 1032), (128, 128, 4096), (100, 200, 520)]
+    if quick:
+        shapes = shapes[:1]
+    for name, kern in kernels.items():
+        meta = kern.meta
+        if meta["c_type"] != "f16" or meta["bias"] != "none":
+            continue
+        for shape in shapes:
+            m, n, k = shape
+            a, b = make(shape, "normal", kern.nk, gen)
+            c = run(kern, a, b, n)
+            s = splits_for(meta, k)
+            want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], BK,
+                                        "nk" if kern.nk else "kn").astype(np.float16)
+            got = c.cpu().numpy()
+            same = np.array_equal(got.view(np.uint16), want.view(np.uint16))
+            diff = int((got.view(np.uint16) != want.view(np.uint16)).sum())
+            res.check(same, f"{name} {shape} S={s}: differs from the model in {diff} elements")
+
+
+def epilogue_suite(kernels, res, gen):
+    for name, kern in kernels.items():
+        meta = kern.meta
+        if meta["bias"] == "none":
+            continue
+        m, n, k = 100, 136, 1032
+        a, b = make((m, n, k), "normal", kern.nk, gen)
+        bias_dtype = torch.float16 if meta["bias"] == "f16" else torch.float32
+        bias = torch.randn(n, generator=gen, device="cuda").to(bias_dtype)
+        out_dtype = torch.float16 if meta["c_type"] == "f16" else torch.float32
+        c = run(kern, a, b, n, bias, out_dtype)
+        s = splits_for(meta, k)
+        acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], BK,
+                                   "nk" if kern.nk else "kn")
+        want = model.epilogue(acc, bias.cpu().numpy(), meta["epilogue"],
+                              out=np.float16 if out_dtype == torch.float16 else np.float32)
+        err = np.abs(c.cpu().numpy().astype(np.float64) - want.astype(np.float64)).max()
+        tol = 1e-3 if out_dtype == torch.float16 else 2e-5
+        res.check(not torch.isnan(c).any().item() and err <= tol * max(1, np.abs(want).max()),
+                  f"{name}: epilogue max error {err}")
+
+
+def error_table(kernels, gen):
+    rows = []
+    torch.backends.cuda.matmul.allow_fp16_accumulation = True
+    for k in (4096, 8192, 16384):
+        a, b = make((512, 512, k), "normal", False, gen)
+        ref = ref64(a, b, False)
+        cublas16 = (a @ b).double()
+        row = {"K": k, "cublas_fp16acc": ((cublas16 - ref).norm() / ref.norm()).item()}
+        for name in ("kn_f16", "kn_f32", "kn_f16_s1"):
+            if name in kernels:
+                c = run(kernels[name], a, b, 512)
+                row[name] = ((c.double() - ref).norm() / ref.norm()).item()
+        rows.append(row)
+    torch.backends.cuda.matmul.allow_fp16_accumulation = False
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kernel_dir")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--sanitize-shape", action="store_true",
+                        help="one small launch of every kernel (for compute-sanitizer)")
+    args = parser.parse_args()
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(int.from_bytes(os.urandom(4), "little"))
+    kernels = {}
+    for name in sorted(os.listdir(args.kernel_dir)):
+        kdir = os.path.join(args.kernel_dir, name)
+        if os.path.isfile(os.path.join(kdir, "gpupoor_matmul_0.json")):
+            kernels[name] = GpupoorKernel(kdir)
+    res = Results()
+    if args.sanitize_shape:
+        for name, kern in kernels.items():
+            m, n, k = 70, 136, 200
+            a, b = make((m, n, k), "int", kern.nk, gen)
+            bias = torch.randn(n, device="cuda").to(torch.float16 if kern.meta["bias"] == "f16" else torch.float32)
+            out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32
+            c = run(kern, a, b, n, bias if kern.meta["bias"] != "none" else None, out)
+            res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
+        print(f"{res.passed} passed, {res.failed} failed")
+        return 1 if res.failed else 0
+    exact_suite(kernels, res, args.quick, gen)
+    model_suite(kernels, res, args.quick, gen)
+    epilogue_suite(kernels, res, gen)
+    rows = error_table(kernels, gen)
+    print("random normal, M = N = 512: relative Frobenius error vs fp64")
+    for row in rows:
+        print("  " + "  ".join(f"{k}={v:.3e}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
+        if "kn_f16" in row:
+            res.check(row["kn_f16"] <= 2e-3, f"K={row['K']}: f16-outer error {row['kn_f16']:.3e} > 2e-3")
+    print(f"{res.passed} passed, {res.failed} failed")
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

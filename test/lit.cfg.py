@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "GPUPOOR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Numerics"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Numerics", "GPU"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpupoor_obj_root, "test")
@@ -41,6 +41,9 @@ llvm_config.add_tool_substitutions(tools, [config.gpupoor_tools_dir, config.llvm
 if config.gpupoor_ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.gpupoor_ptxas))
+    # The toolkit root, for gpu-module-to-binary's toolkit option.
+    config.substitutions.append(
+        ("%cuda_home", os.path.dirname(os.path.dirname(config.gpupoor_ptxas))))
 if config.gpupoor_plugins:
     config.available_features.add("plugins")
 

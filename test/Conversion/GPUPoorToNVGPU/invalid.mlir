@@ -1,0 +1,69 @@
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu -verify-diagnostics
+
+func.func @tensor(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'gpupoor.matmul' op has tensor operands; bufferize before convert-gpupoor-to-nvgpu}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<16x8xf32>)
+       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>)
+       : tensor<16x16xf16>, tensor<16x8xf16> -> tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
+func.func @batched(%a: memref<2x16x16xf16>, %b: memref<2x16x8xf16>, %c: memref<2x16x8xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op batched matmuls are not lowered to GPU kernels yet}}
+  gpupoor.matmul %a, %b outs(%c : memref<2x16x8xf32>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>)
+      : memref<2x16x16xf16>, memref<2x16x8xf16>
+  return
+}
+
+// -----
+
+func.func @wgmma(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a (wgmma) kernel is not implemented yet; use chip sm_90 for mma.sync}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @warp_split(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op tile BM = 16 does not split into 2 warp rows of 16-row MMA tiles}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [16, 128, 32], inner = f16, outer = f32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @warp_cols(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op tile BN = 32 does not split into 4 warp columns of 16 columns}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 32, 32], inner = f16, outer = f32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @copies(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op tile 32x64x16 does not split into 16-byte copies over 256 threads}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [32, 64, 16], inner = f16, outer = f32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @smem(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op shared memory of 393216 bytes exceeds the 227 KiB a block can have}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [256, 256, 128], inner = f16, outer = f32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -1,0 +1,64 @@
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+
+// linalg.matmul -> PTX, checked without ptxas (format isa).
+
+// MLIR-LABEL: func.func @linear
+// MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// MLIR-NOT: linalg.matmul
+// MLIR-NOT: gpupoor.matmul
+// MLIR: gpu.binary @gpupoor_matmul_0_module [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, assembly = "
+
+// The Triton ABI: four global pointers, then nine i32.
+// CHECK: .visible .entry gpupoor_matmul_0(
+// CHECK-COUNT-4: .param .u64 .ptr .global .align 1 gpupoor_matmul_0_param_{{[0-3]}},
+// CHECK-COUNT-8: .param .u32 gpupoor_matmul_0_param_{{[0-9]+}},
+// CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_12
+// CHECK-NEXT: )
+// CHECK: .maxntid 256, 1, 1
+// CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// CHECK-DAG: cp.async.commit_group;
+// CHECK-DAG: cp.async.wait_group 1;
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+
+// JSON: "b_layout": "nk",
+// JSON: "bias": "f16",
+// JSON: "block_size": 256,
+// JSON: "chip": "sm_90",
+// JSON: "dynamic_shared_memory": 49152,
+// JSON: "epilogue": "relu",
+// JSON: "outer": "f32",
+// JSON: "params": [
+// JSON-NEXT: "a_ptr",
+// JSON: "splits": 16,
+// JSON: "tile": [
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @linear(%x: tensor<64x4096xf16>, %w: tensor<256x4096xf16>, %b: tensor<256xf16>,
+                  %out: memref<64x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64x256xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<64x256xf16>) -> tensor<64x256xf16>
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                       affine_map<(m, n, k) -> (n, k)>,
+                                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<64x4096xf16>, tensor<256x4096xf16>) outs(%c : tensor<64x256xf16>) -> tensor<64x256xf16>
+  %biased = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<64x256xf16>, tensor<256xf16>) outs(%e : tensor<64x256xf16>) {
+  ^bb0(%v: f16, %bv: f16, %o: f16):
+    %s = arith.addf %v, %bv : f16
+    linalg.yield %s : f16
+  } -> tensor<64x256xf16>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%biased : tensor<64x256xf16>) outs(%e : tensor<64x256xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %r = arith.maximumf %v, %zero : f16
+    linalg.yield %r : f16
+  } -> tensor<64x256xf16>
+  bufferization.materialize_in_destination %relu in restrict writable %out
+      : (tensor<64x256xf16>, memref<64x256xf16>) -> ()
+  return
+}

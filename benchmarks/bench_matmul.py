@@ -55,7 +55,11 @@ def main():
     p.add_argument("--gpu-poor", help="directory holding gpu_poor's package")
     p.add_argument("--gpu-poor-shapes", type=int, default=2, help="gpu_poor on the first N shapes only (autotuning is slow)")
     p.add_argument("--reps", type=int, default=60)
+    p.add_argument("--sweep", action="store_true",
+                   help="time every sweep_* kernel of KERNEL_DIR on three shapes instead")
     args = p.parse_args()
+    if args.sweep:
+        return sweep(args)
     kern = {name: GpupoorKernel(os.path.join(args.kernel_dir, name)) for name in ("kn_f32", "kn_f16")
             if os.path.isdir(os.path.join(args.kernel_dir, name))}
     split_k_sequential = None
@@ -101,6 +105,23 @@ def main():
         ratio = (row["cuBLAS f32acc"][0] / row["gpupoor f32outer"][0]) if "gpupoor f32outer" in row else float("nan")
         cells.append(f"{ratio:.2f}")
         print(" | ".join(cells), flush=True)
+
+
+def sweep(args):
+    names = sorted(d for d in os.listdir(args.kernel_dir)
+                   if d.startswith("sweep_") and os.path.isdir(os.path.join(args.kernel_dir, d)))
+    kernels = {n: GpupoorKernel(os.path.join(args.kernel_dir, n)) for n in names}
+    print(f"device: {torch.cuda.get_device_name()}")
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192), (512, 10240, 2048)]:
+        sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
+                for _ in range(3)]
+        flops = 2.0 * m * n * k
+        cublas = flops / time_ms(torch.matmul, sets, reps=args.reps) / 1e9
+        print(f"{m}x{n}x{k}: cuBLAS f32acc {cublas:.1f} TF/s")
+        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        for name, kern in kernels.items():
+            tf = flops / time_ms(lambda a, b, kk=kern: kk(a, b, out), sets, reps=args.reps) / 1e9
+            print(f"  {name}: {tf:.1f} TF/s ({tf / cublas:.2f} of cuBLAS)", flush=True)
 
 
 if __name__ == "__main__":

@@ -32,16 +32,30 @@ VARIANTS = {
     "kn_f32_st4": (dict(), "outer-type=f32 stages=4"),
 }
 
+# Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
+SWEEP = {
+    "sweep_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
+    "sweep_128x128x32_s4": (dict(), "outer-type=f32 tile=128,128,32 stages=4"),
+    "sweep_128x128x64_s3": (dict(), "outer-type=f32 tile=128,128,64 stages=3"),
+    "sweep_128x128x64_s4": (dict(), "outer-type=f32 tile=128,128,64 stages=4"),
+    "sweep_128x256x32_s3": (dict(), "outer-type=f32 tile=128,256,32 stages=3"),
+    "sweep_256x128x32_s3_w4x2": (dict(), "outer-type=f32 tile=256,128,32 stages=3 warps-m=4 warps-n=2"),
+    "sweep_128x128x32_s4_f16": (dict(), "outer-type=f16 tile=128,128,32 stages=4"),
+    "sweep_64x128x64_s4_w2x2": (dict(), "outer-type=f32 tile=64,128,64 stages=4 warps-m=2 warps-n=2"),
+}
+
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--sweep", action="store_true", help="build the tile sweep too")
     args = parser.parse_args()
+    variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
     os.makedirs(args.out_dir, exist_ok=True)
     index = {}
-    for name, (src_kw, opts) in VARIANTS.items():
+    for name, (src_kw, opts) in variants.items():
         if args.only and name not in args.only:
             continue
         src = os.path.join(args.out_dir, name + ".mlir")

@@ -27,9 +27,6 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 import split_k_model as model  # noqa: E402
 
-BK = 32
-
-
 class GpupoorKernel:
     def __init__(self, kdir):
         with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
@@ -63,7 +60,12 @@ class GpupoorKernel:
 
 def splits_for(meta, k):
     s = meta["splits"]
-    return model.default_splits(k, BK, meta["max_splits"]) if s == "default" else s
+    return model.default_splits(k, bk_of(meta), meta["max_splits"]) if s == "default" else s
+
+
+def bk_of(meta):
+    """The K step of the kernel's tile: the split geometry counts in it."""
+    return meta["tile"][2]
 
 
 class Results:
@@ -129,11 +131,11 @@ def exact_suite(kernels, res, quick, gen):
             res.check(not torch.isnan(c).any().item(), f"{name} {shape}: unwritten outputs")
             ref = ref64(a, b, kern.nk)
             s = splits_for(meta, k)
-            chunk = max([hi - lo for lo, hi in model.chunk_bounds(k, s, BK)] or [0])
+            chunk = max([hi - lo for lo, hi in model.chunk_bounds(k, s, bk_of(meta))] or [0])
             fits = chunk <= 2048 and ref.abs().max().item() <= 2048
             if meta["outer"] == "f16":
                 partial = torch.zeros_like(ref)
-                for lo, hi in model.chunk_bounds(k, s, BK):
+                for lo, hi in model.chunk_bounds(k, s, bk_of(meta)):
                     partial += a[:, lo:hi].double() @ (b[:, lo:hi].double().T if kern.nk else b[lo:hi].double())
                     fits &= partial.abs().max().item() <= 2048
             if fits:
@@ -157,7 +159,7 @@ def model_suite(kernels, res, quick, gen):
             a, b = make(shape, "normal", kern.nk, gen)
             c = run(kern, a, b, n)
             s = splits_for(meta, k)
-            want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], BK,
+            want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
                                         "nk" if kern.nk else "kn").astype(np.float16)
             got = c.cpu().numpy()
             diff = int((got.view(np.uint16) != want.view(np.uint16)).sum())
@@ -185,7 +187,7 @@ def epilogue_suite(kernels, res, gen):
         out_dtype = torch.float16 if meta["c_type"] == "f16" else torch.float32
         c = run(kern, a, b, n, bias, out_dtype)
         s = splits_for(meta, k)
-        acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], BK,
+        acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
                                    "nk" if kern.nk else "kn")
         want = model.epilogue(acc, bias.cpu().numpy(), meta["epilogue"],
                               out=np.float16 if out_dtype == torch.float16 else np.float32)

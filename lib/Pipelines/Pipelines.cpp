@@ -26,6 +26,20 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+/// The front half every pipeline shares: rewrite eligible linalg matmuls,
+/// then bufferize (identity layouts at function boundaries, so that callers
+/// see plain memrefs) and free what bufferization allocated.
+static void addSplitKAndBufferize(OpPassManager &pm,
+                                  const GPUPoorSplitKOptions &splitK) {
+  pm.addPass(createGPUPoorSplitK(splitK));
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
 void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
                                      const SplitKPipelineOptions &options) {
   GPUPoorSplitKOptions splitK;
@@ -33,14 +47,7 @@ void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
   splitK.maxSplits = options.maxSplits;
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
-  pm.addPass(createGPUPoorSplitK(splitK));
-
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addSplitKAndBufferize(pm, splitK);
 
   pm.addPass(createConvertGPUPoorToLoops());
   // Whatever linalg is left (fills, matmuls that were not eligible) runs as
@@ -73,14 +80,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
   splitK.chip = options.chip;
-  pm.addPass(createGPUPoorSplitK(splitK));
-
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addSplitKAndBufferize(pm, splitK);
 
   ConvertGPUPoorToNVGPUOptions kernel;
   kernel.stages = options.stages;

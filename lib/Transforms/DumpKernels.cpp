@@ -26,8 +26,7 @@ LogicalResult writeFile(Operation *op, StringRef path, StringRef bytes) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return op->emitError() << "cannot write '" << path << "': "
-                           << ec.message();
+    return op->emitError() << "cannot write '" << path << "': " << ec.message();
   os << bytes;
   return success();
 }

@@ -46,14 +46,12 @@ struct CubinPipelineOptions : public PassPipelineOptions<CubinPipelineOptions> {
       llvm::cl::desc("Upper clamp of the default split rule"),
       llvm::cl::init(32)};
   PassOptions::Option<std::string> outerType{
-      *this, "outer-type",
-      llvm::cl::desc("Outer accumulator type: f16 or f32"),
+      *this, "outer-type", llvm::cl::desc("Outer accumulator type: f16 or f32"),
       llvm::cl::init("f32")};
   PassOptions::ListOption<int64_t> tile{
       *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};
   PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("Target: sm_80, sm_86, sm_89 or sm_90"),
+      *this, "chip", llvm::cl::desc("Target: sm_80, sm_86, sm_89 or sm_90"),
       llvm::cl::init("sm_80")};
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Depth of the cp.async pipeline"),

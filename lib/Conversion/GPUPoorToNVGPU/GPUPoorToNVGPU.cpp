@@ -150,8 +150,8 @@ Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
   desc = LLVM::InsertValueOp::create(b, desc, toI64(colStride),
                                      ArrayRef<int64_t>{4, 1});
   int64_t dyn = ShapedType::kDynamic;
-  auto layout = StridedLayoutAttr::get(
-      ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
+  auto layout =
+      StridedLayoutAttr::get(ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
   auto type = MemRefType::get({dyn, dyn}, elementType, layout,
                               b.getI64IntegerAttr(kGlobalSpace));
   // The memref-to-LLVM lowering folds this cast with its inverse.
@@ -202,8 +202,8 @@ void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
   auto elems = [&](Value limit, Value at) {
     return maxI(minI(arith::SubIOp::create(b, limit, at), eight), zero);
   };
-  auto copy = [&](Value dst, ValueRange dstIdx, Value src, Value row,
-                  Value col, Value count) {
+  auto copy = [&](Value dst, ValueRange dstIdx, Value src, Value row, Value col,
+                  Value count) {
     // A copy of zero elements reads nothing, but its address must still be
     // a valid one: point it at the tile's first element.
     Value any = lt(zero, count);
@@ -213,48 +213,32 @@ void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
         ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
   };
 
-  // A: BM rows of BK/8 chunks.
-  int64_t aChunksPerRow = c.bk / 8;
-  for (int64_t i = 0; i < c.aElems() / 8 / c.threads(); ++i) {
-    Value chunkId = add(tid, idx(i * c.threads()));
-    Value row = arith::DivUIOp::create(b, chunkId, idx(aChunksPerRow));
-    Value chunk = arith::RemUIOp::create(b, chunkId, idx(aChunksPerRow));
-    Value gRow = add(m0, row);
-    Value gCol = add(kBase, mul(chunk, eight));
-    Value count = select(lt(gRow, m), elems(k, gCol), zero);
-    Value phys = swizzle(b, row, chunk, aChunksPerRow);
-    copy(smemA, ValueRange{stage, row, mul(phys, eight)}, aMem, gRow, gCol,
-         count);
-  }
-
-  if (c.bTransposed) {
-    // B is N x K: BN rows of BK/8 chunks, like A.
-    for (int64_t i = 0; i < c.bElems() / 8 / c.threads(); ++i) {
+  // Copies a row-major tile of `tileElems` elements, rows of `chunksPerRow`
+  // 16-byte chunks, whose first element is (rowBase, colBase) of a global
+  // matrix with `rowLimit` rows and `colLimit` columns.
+  auto copyTile = [&](Value dst, Value src, int64_t tileElems,
+                      int64_t chunksPerRow, Value rowBase, Value rowLimit,
+                      Value colBase, Value colLimit) {
+    for (int64_t i = 0; i < tileElems / 8 / c.threads(); ++i) {
       Value chunkId = add(tid, idx(i * c.threads()));
-      Value row = arith::DivUIOp::create(b, chunkId, idx(aChunksPerRow));
-      Value chunk = arith::RemUIOp::create(b, chunkId, idx(aChunksPerRow));
-      Value gRow = add(n0, row);
-      Value gCol = add(kBase, mul(chunk, eight));
-      Value count = select(lt(gRow, n), elems(k, gCol), zero);
-      Value phys = swizzle(b, row, chunk, aChunksPerRow);
-      copy(smemB, ValueRange{stage, row, mul(phys, eight)}, bMem, gRow, gCol,
+      Value row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
+      Value chunk = arith::RemUIOp::create(b, chunkId, idx(chunksPerRow));
+      Value gRow = add(rowBase, row);
+      Value gCol = add(colBase, mul(chunk, eight));
+      Value count = select(lt(gRow, rowLimit), elems(colLimit, gCol), zero);
+      Value phys = swizzle(b, row, chunk, chunksPerRow);
+      copy(dst, ValueRange{stage, row, mul(phys, eight)}, src, gRow, gCol,
            count);
     }
-    return;
-  }
-  // B is K x N: BK rows of BN/8 chunks.
-  int64_t bChunksPerRow = c.bn / 8;
-  for (int64_t i = 0; i < c.bElems() / 8 / c.threads(); ++i) {
-    Value chunkId = add(tid, idx(i * c.threads()));
-    Value row = arith::DivUIOp::create(b, chunkId, idx(bChunksPerRow));
-    Value chunk = arith::RemUIOp::create(b, chunkId, idx(bChunksPerRow));
-    Value gRow = add(kBase, row);
-    Value gCol = add(n0, mul(chunk, eight));
-    Value count = select(lt(gRow, k), elems(n, gCol), zero);
-    Value phys = swizzle(b, row, chunk, bChunksPerRow);
-    copy(smemB, ValueRange{stage, row, mul(phys, eight)}, bMem, gRow, gCol,
-         count);
-  }
+  };
+
+  // A is BM rows of BK/8 chunks; B is BN rows of BK/8 chunks (nk) or BK
+  // rows of BN/8 chunks (kn).
+  copyTile(smemA, aMem, c.aElems(), c.bk / 8, m0, m, kBase, k);
+  if (c.bTransposed)
+    copyTile(smemB, bMem, c.bElems(), c.bk / 8, n0, n, kBase, k);
+  else
+    copyTile(smemB, bMem, c.bElems(), c.bn / 8, kBase, k, n0, n);
 }
 
 SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
@@ -264,8 +248,8 @@ SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
   Value laneMod16 = arith::RemUIOp::create(b, lane, idx(16));
   Value laneDiv16 = arith::DivUIOp::create(b, lane, idx(16));
   Value laneMod8 = arith::RemUIOp::create(b, lane, idx(8));
-  Value laneBit3 =
-      arith::RemUIOp::create(b, arith::DivUIOp::create(b, lane, idx(8)), idx(2));
+  Value laneBit3 = arith::RemUIOp::create(
+      b, arith::DivUIOp::create(b, lane, idx(8)), idx(2));
   int64_t aChunksPerRow = c.bk / 8;
   int64_t bChunksPerRow = c.bn / 8;
 
@@ -273,8 +257,8 @@ SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
     // A fragments: lane l reads row l % 16 of the m16 tile at k-chunk l / 16.
     SmallVector<Value> aFrag;
     for (int64_t mt = 0; mt < c.mTiles(); ++mt) {
-      Value row = add(add(mul(warpRow, idx(c.warpM())), idx(mt * 16)),
-                      laneMod16);
+      Value row =
+          add(add(mul(warpRow, idx(c.warpM())), idx(mt * 16)), laneMod16);
       Value chunk = add(laneDiv16, idx(ks * 2));
       Value col = mul(swizzle(b, row, chunk, aChunksPerRow), idx(8));
       aFrag.push_back(nvgpu::LdMatrixOp::create(
@@ -299,8 +283,7 @@ SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
         // Rows are k: lanes 0-15 take k 0-15 of n-chunk 0, lanes 16-31 of
         // n-chunk 1; the transposed load yields the col-major fragment.
         Value row = add(add(idx(ks * 16), laneMod8), mul(laneBit3, idx(8)));
-        Value chunk =
-            add(arith::DivUIOp::create(b, nBase, idx(8)), laneDiv16);
+        Value chunk = add(arith::DivUIOp::create(b, nBase, idx(8)), laneDiv16);
         Value col = mul(swizzle(b, row, chunk, bChunksPerRow), idx(8));
         loaded = nvgpu::LdMatrixOp::create(b, frag4, smemB,
                                            ValueRange{stage, row, col},
@@ -308,8 +291,8 @@ SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
       }
       for (int64_t half = 0; half < 2; ++half)
         bFrag.push_back(vector::ExtractStridedSliceOp::create(
-            b, loaded, ArrayRef<int64_t>{half * 2, 0},
-            ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
+            b, loaded, ArrayRef<int64_t>{half * 2, 0}, ArrayRef<int64_t>{2, 2},
+            ArrayRef<int64_t>{1, 1}));
     }
     for (int64_t mt = 0; mt < c.mTiles(); ++mt)
       for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
@@ -344,8 +327,9 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     Value zero64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(0));
     Value one64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(1));
     desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
-    desc = LLVM::InsertValueOp::create(
-        b, desc, arith::IndexCastOp::create(b, i64, n), ArrayRef<int64_t>{3, 0});
+    desc = LLVM::InsertValueOp::create(b, desc,
+                                       arith::IndexCastOp::create(b, i64, n),
+                                       ArrayRef<int64_t>{3, 0});
     desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
     biasMem = UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
   }
@@ -384,8 +368,7 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
           }
           if (!c.cType.isF32())
             v = arith::TruncFOp::create(b, c.cType, v);
-          Value inBounds =
-              arith::AndIOp::create(b, lt(row, m), lt(col, n));
+          Value inBounds = arith::AndIOp::create(b, lt(row, m), lt(col, n));
           auto ifOp = scf::IfOp::create(b, inBounds, /*withElse=*/false);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
@@ -427,17 +410,17 @@ void KernelBuilder::build() {
   biasPtr = arg(3);
 
   // Dynamic shared memory, viewed as the A and B stage buffers.
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   auto rawType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), workgroup);
   Value raw = gpu::DynamicSharedMemoryOp::create(b, rawType);
   auto aType = MemRefType::get({c.stages, c.bm, c.bk}, f16,
                                MemRefLayoutAttrInterface(), workgroup);
-  auto bType = MemRefType::get(
-      c.bTransposed ? SmallVector<int64_t>{c.stages, c.bn, c.bk}
-                    : SmallVector<int64_t>{c.stages, c.bk, c.bn},
-      f16, MemRefLayoutAttrInterface(), workgroup);
+  auto bType = MemRefType::get(c.bTransposed
+                                   ? SmallVector<int64_t>{c.stages, c.bn, c.bk}
+                                   : SmallVector<int64_t>{c.stages, c.bk, c.bn},
+                               f16, MemRefLayoutAttrInterface(), workgroup);
   smemA = memref::ViewOp::create(b, aType, raw, idx(0), ValueRange{});
   smemB = memref::ViewOp::create(b, bType, raw, idx(c.stages * c.aElems() * 2),
                                  ValueRange{});
@@ -627,7 +610,8 @@ struct ConvertGPUPoorToNVGPUPass
     ModuleOp module = getOperation();
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     std::string name = "gpupoor_matmul_" + std::to_string(id);
-    auto gpuModule = gpu::GPUModuleOp::create(mb, op.getLoc(), name + "_module");
+    auto gpuModule =
+        gpu::GPUModuleOp::create(mb, op.getLoc(), name + "_module");
     symbols.insert(gpuModule);
 
     Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
@@ -671,13 +655,21 @@ struct ConvertGPUPoorToNVGPUPass
     Value bk = config.bTransposed ? b1 : b0;
     Value bn = config.bTransposed ? b0 : b1;
     auto [cm, cn] = strides(op.getInit());
-    Value biasPtr =
-        op.getBias() ? pointerOf(b, op.getBias())
-                     : LLVM::ZeroOp::create(b, ptr).getResult();
-    SmallVector<Value> args = {pointerOf(b, op.getA()), pointerOf(b, op.getB()),
-                               pointerOf(b, op.getInit()), biasPtr,
-                               i32Of(m), i32Of(n), i32Of(kDim), am, ak, bk, bn,
-                               cm, cn};
+    Value biasPtr = op.getBias() ? pointerOf(b, op.getBias())
+                                 : LLVM::ZeroOp::create(b, ptr).getResult();
+    SmallVector<Value> args = {pointerOf(b, op.getA()),
+                               pointerOf(b, op.getB()),
+                               pointerOf(b, op.getInit()),
+                               biasPtr,
+                               i32Of(m),
+                               i32Of(n),
+                               i32Of(kDim),
+                               am,
+                               ak,
+                               bk,
+                               bn,
+                               cm,
+                               cn};
     Value gridM = arith::CeilDivSIOp::create(
         b, m, arith::ConstantIndexOp::create(b, config.bm));
     Value gridN = arith::CeilDivSIOp::create(
@@ -701,13 +693,15 @@ struct ConvertGPUPoorToNVGPUPass
     info.append("params", ArrayAttr::get(ctx, params));
     info.append("block_size", b.getI64IntegerAttr(config.threads()));
     info.append("grid", b.getStringAttr("ceil(M/BM)*ceil(N/BN)"));
-    info.append("dynamic_shared_memory", b.getI64IntegerAttr(config.sharedBytes()));
+    info.append("dynamic_shared_memory",
+                b.getI64IntegerAttr(config.sharedBytes()));
     info.append("chip", b.getStringAttr(stringifyChip(strategy.getChip())));
     info.append("tile", b.getI64ArrayAttr({config.bm, config.bn, config.bk}));
     info.append("stages", b.getI64IntegerAttr(config.stages));
-    info.append("splits", strategy.getSplits()
-                              ? Attribute(b.getI64IntegerAttr(*strategy.getSplits()))
-                              : Attribute(b.getStringAttr("default")));
+    info.append("splits",
+                strategy.getSplits()
+                    ? Attribute(b.getI64IntegerAttr(*strategy.getSplits()))
+                    : Attribute(b.getStringAttr("default")));
     info.append("max_splits", b.getI64IntegerAttr(strategy.getMaxSplits()));
     info.append("outer", b.getStringAttr(outer));
     info.append("c_type", b.getStringAttr(cElt));
@@ -716,11 +710,12 @@ struct ConvertGPUPoorToNVGPUPass
                 b.getStringAttr(stringifyEpilogue(strategy.getEpilogue())));
     info.append("b_layout",
                 b.getStringAttr(stringifyBLayout(strategy.getBLayout())));
-    info.append("requires",
-                b.getStringAttr("stride_ak == 1, " +
-                                std::string(config.bTransposed ? "stride_bk"
-                                                               : "stride_bn") +
-                                " == 1, A/B rows and pointers 16-byte aligned"));
+    info.append(
+        "requires",
+        b.getStringAttr(
+            "stride_ak == 1, " +
+            std::string(config.bTransposed ? "stride_bk" : "stride_bn") +
+            " == 1, A/B rows and pointers 16-byte aligned"));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();
     return success();

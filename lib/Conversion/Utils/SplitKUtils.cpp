@@ -19,9 +19,10 @@ static Value emitIntegerSqrt(ImplicitLocOpBuilder &b, Value n) {
   Value rest = n, root = cst(0), one = cst(1);
   for (int64_t bit = int64_t(1) << 30; bit > 0; bit >>= 2) {
     Value trial = arith::AddIOp::create(b, root, cst(bit));
-    Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::uge, rest, trial);
-    rest = arith::SelectOp::create(
-        b, fits, arith::SubIOp::create(b, rest, trial), rest);
+    Value fits =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, rest, trial);
+    rest = arith::SelectOp::create(b, fits,
+                                   arith::SubIOp::create(b, rest, trial), rest);
     Value halved = arith::ShRUIOp::create(b, root, one);
     root = arith::SelectOp::create(
         b, fits, arith::AddIOp::create(b, halved, cst(bit)), halved);
@@ -53,14 +54,15 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value numKBlocks,
   return arith::IndexCastOp::create(b, b.getIndexType(), splits);
 }
 
-SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b,
-                                               Value k, SplitKAttr strategy) {
+SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
+                                               SplitKAttr strategy) {
   Value bk = arith::ConstantIndexOp::create(b, strategy.getTileK());
   SplitGeometry g;
   g.numKBlocks = arith::CeilDivSIOp::create(b, k, bk);
-  g.splits = strategy.getSplits()
-                 ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
-                 : emitDefaultSplits(b, g.numKBlocks, strategy.getMaxSplits());
+  g.splits =
+      strategy.getSplits()
+          ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
+          : emitDefaultSplits(b, g.numKBlocks, strategy.getMaxSplits());
   g.blocksPerSplit = arith::CeilDivSIOp::create(b, g.numKBlocks, g.splits);
   g.chunkLen = arith::MulIOp::create(b, g.blocksPerSplit, bk);
   return g;

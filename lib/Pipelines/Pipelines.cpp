@@ -26,6 +26,18 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+/// The gpupoor-split-k options a pipeline's options ask for.
+template <typename Derived>
+static GPUPoorSplitKOptions
+splitKOptions(const SplitKOptionsBase<Derived> &options) {
+  GPUPoorSplitKOptions splitK;
+  splitK.splits = options.splits;
+  splitK.maxSplits = options.maxSplits;
+  splitK.outerType = options.outerType;
+  splitK.tile.assign(options.tile.begin(), options.tile.end());
+  return splitK;
+}
+
 /// The front half every pipeline shares: rewrite eligible linalg matmuls,
 /// then bufferize (identity layouts at function boundaries, so that callers
 /// see plain memrefs) and free what bufferization allocated.
@@ -42,12 +54,7 @@ static void addSplitKAndBufferize(OpPassManager &pm,
 
 void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
                                      const SplitKPipelineOptions &options) {
-  GPUPoorSplitKOptions splitK;
-  splitK.splits = options.splits;
-  splitK.maxSplits = options.maxSplits;
-  splitK.outerType = options.outerType;
-  splitK.tile.assign(options.tile.begin(), options.tile.end());
-  addSplitKAndBufferize(pm, splitK);
+  addSplitKAndBufferize(pm, splitKOptions(options));
 
   pm.addPass(createConvertGPUPoorToLoops());
   // Whatever linalg is left (fills, matmuls that were not eligible) runs as
@@ -74,11 +81,7 @@ void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
 
 void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
                                        const CubinPipelineOptions &options) {
-  GPUPoorSplitKOptions splitK;
-  splitK.splits = options.splits;
-  splitK.maxSplits = options.maxSplits;
-  splitK.outerType = options.outerType;
-  splitK.tile.assign(options.tile.begin(), options.tile.end());
+  GPUPoorSplitKOptions splitK = splitKOptions(options);
   splitK.chip = options.chip;
   addSplitKAndBufferize(pm, splitK);
 

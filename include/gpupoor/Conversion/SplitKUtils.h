@@ -29,6 +29,13 @@ struct SplitGeometry {
 SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
                                 SplitKAttr strategy);
 
+/// The epilogue of one accumulated value `acc` (f16 or f32): widened to f32,
+/// plus `bias` (any float type; null for none), ReLU or exact GELU, then
+/// converted to `resultType`. CPU and GPU lowerings share it so that their
+/// epilogues compute the same function.
+Value emitEpilogue(ImplicitLocOpBuilder &b, Value acc, Value bias,
+                   Epilogue epilogue, Type resultType);
+
 } // namespace mlir::gpupoor
 
 #endif // GPUPOOR_CONVERSION_SPLITKUTILS_H

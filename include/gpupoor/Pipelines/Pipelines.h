@@ -17,39 +17,30 @@ class OpPassManager;
 namespace gpupoor {
 
 /// Options shared by every pipeline that starts from linalg: the strategy
-/// that gpupoor-split-k picks.
-struct SplitKPipelineOptions
-    : public PassPipelineOptions<SplitKPipelineOptions> {
-  PassOptions::Option<int64_t> splits{
+/// that gpupoor-split-k picks. `Derived` is the pipeline's options type.
+template <typename Derived>
+struct SplitKOptionsBase : public PassPipelineOptions<Derived> {
+  ::mlir::detail::PassOptions::Option<int64_t> splits{
       *this, "splits",
       llvm::cl::desc("Fixed number of K splits (0: gpu_poor's rule)"),
       llvm::cl::init(0)};
-  PassOptions::Option<int64_t> maxSplits{
+  ::mlir::detail::PassOptions::Option<int64_t> maxSplits{
       *this, "max-splits",
       llvm::cl::desc("Upper clamp of the default split rule"),
       llvm::cl::init(32)};
-  PassOptions::Option<std::string> outerType{
+  ::mlir::detail::PassOptions::Option<std::string> outerType{
       *this, "outer-type", llvm::cl::desc("Outer accumulator type: f16 or f32"),
       llvm::cl::init("f32")};
-  PassOptions::ListOption<int64_t> tile{
+  ::mlir::detail::PassOptions::ListOption<int64_t> tile{
       *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};
 };
 
+/// Options of gpupoor-cpu-pipeline.
+struct SplitKPipelineOptions : public SplitKOptionsBase<SplitKPipelineOptions> {
+};
+
 /// Options of gpupoor-to-cubin.
-struct CubinPipelineOptions : public PassPipelineOptions<CubinPipelineOptions> {
-  PassOptions::Option<int64_t> splits{
-      *this, "splits",
-      llvm::cl::desc("Fixed number of K splits (0: gpu_poor's rule)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> maxSplits{
-      *this, "max-splits",
-      llvm::cl::desc("Upper clamp of the default split rule"),
-      llvm::cl::init(32)};
-  PassOptions::Option<std::string> outerType{
-      *this, "outer-type", llvm::cl::desc("Outer accumulator type: f16 or f32"),
-      llvm::cl::init("f32")};
-  PassOptions::ListOption<int64_t> tile{
-      *this, "tile", llvm::cl::desc("Tile [BM, BN, BK] (default 128,128,32)")};
+struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target: sm_80, sm_86, sm_89 or sm_90"),
       llvm::cl::init("sm_80")};

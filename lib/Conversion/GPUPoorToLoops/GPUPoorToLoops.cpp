@@ -20,8 +20,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <cmath>
-
 namespace mlir::gpupoor {
 #define GEN_PASS_DEF_CONVERTGPUPOORTOLOOPS
 #include "gpupoor/Conversion/Passes.h.inc"
@@ -48,7 +46,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     SplitKAttr strategy = op.getStrategy();
     bool batched = op.isBatched();
     bool bTransposed = strategy.getBLayout() == BLayout::NK;
-    Type f16 = b.getF16Type(), f32 = b.getF32Type(), f64 = b.getF64Type();
+    Type f16 = b.getF16Type(), f64 = b.getF64Type();
     Type outerType = strategy.getOuter();
     Type cType = op.getInitType().getElementType();
 
@@ -155,38 +153,11 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       scf::YieldOp::create(b, next);
     }
 
-    // Epilogue, in f32.
-    Value v = splitLoop.getResult(0);
-    if (!outerType.isF32())
-      v = arith::ExtFOp::create(b, f32, v);
-    if (Value bias = op.getBias()) {
-      Value bv = memref::LoadOp::create(b, bias, ValueRange{j});
-      if (!bv.getType().isF32())
-        bv = arith::ExtFOp::create(b, f32, bv);
-      v = arith::AddFOp::create(b, v, bv);
-    }
-    switch (strategy.getEpilogue()) {
-    case Epilogue::None:
-      break;
-    case Epilogue::Relu:
-      v = arith::MaximumFOp::create(
-          b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0f)));
-      break;
-    case Epilogue::Gelu: {
-      // Exact GELU: 0.5 * v * (1 + erf(v / sqrt(2))).
-      Value scaled = arith::MulFOp::create(
-          b, v, arith::ConstantOp::create(b, b.getF32FloatAttr(M_SQRT1_2)));
-      Value erf = math::ErfOp::create(b, scaled);
-      Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0f));
-      Value onePlusErf = arith::AddFOp::create(b, erf, one);
-      Value half = arith::ConstantOp::create(b, b.getF32FloatAttr(0.5f));
-      Value halfV = arith::MulFOp::create(b, v, half);
-      v = arith::MulFOp::create(b, halfV, onePlusErf);
-      break;
-    }
-    }
-    if (!cType.isF32())
-      v = arith::TruncFOp::create(b, cType, v);
+    Value bias;
+    if (op.getBias())
+      bias = memref::LoadOp::create(b, op.getBias(), ValueRange{j});
+    Value v = emitEpilogue(b, splitLoop.getResult(0), bias,
+                           strategy.getEpilogue(), cType);
     memref::StoreOp::create(b, v, op.getInit(), index(i, j));
 
     rewriter.eraseOp(op);

@@ -33,15 +33,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
-
-#include <cmath>
 
 namespace mlir::gpupoor {
 #define GEN_PASS_DEF_CONVERTGPUPOORTONVGPU
@@ -305,7 +302,6 @@ SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
 }
 
 void KernelBuilder::emitEpilogue(ValueRange outer) {
-  Type f32 = b.getF32Type();
   Value laneDiv4 = arith::DivUIOp::create(b, lane, idx(4));
   Value laneMod4 = arith::RemUIOp::create(b, lane, idx(4));
   Value rowBase = add(m0, mul(warpRow, idx(c.warpM())));
@@ -343,31 +339,11 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
           Value row = add(add(rowBase, idx(mt * 16 + h * 8)), laneDiv4);
           Value col = add(add(colBase, idx(nt * 8 + e)), mul(laneMod4, idx(2)));
           Value v = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e});
-          if (!v.getType().isF32())
-            v = arith::ExtFOp::create(b, f32, v);
-          if (biasMem) {
-            Value bv = memref::LoadOp::create(b, biasMem,
-                                              ValueRange{minI(col, nMinus1)});
-            if (!bv.getType().isF32())
-              bv = arith::ExtFOp::create(b, f32, bv);
-            v = arith::AddFOp::create(b, v, bv);
-          }
-          if (c.epilogue == Epilogue::Relu) {
-            Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0));
-            v = arith::MaximumFOp::create(b, v, zero);
-          } else if (c.epilogue == Epilogue::Gelu) {
-            Value scaled = arith::MulFOp::create(
-                b, v,
-                arith::ConstantOp::create(b, b.getF32FloatAttr(M_SQRT1_2)));
-            Value erf = math::ErfOp::create(b, scaled);
-            Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1));
-            Value half = arith::ConstantOp::create(b, b.getF32FloatAttr(0.5));
-            Value onePlusErf = arith::AddFOp::create(b, erf, one);
-            Value halfV = arith::MulFOp::create(b, v, half);
-            v = arith::MulFOp::create(b, halfV, onePlusErf);
-          }
-          if (!c.cType.isF32())
-            v = arith::TruncFOp::create(b, c.cType, v);
+          Value bias;
+          if (biasMem)
+            bias = memref::LoadOp::create(b, biasMem,
+                                          ValueRange{minI(col, nMinus1)});
+          v = gpupoor::emitEpilogue(b, v, bias, c.epilogue, c.cType);
           Value inBounds = arith::AndIOp::create(b, lt(row, m), lt(col, n));
           auto ifOp = scf::IfOp::create(b, inBounds, /*withElse=*/false);
           OpBuilder::InsertionGuard guard(b);

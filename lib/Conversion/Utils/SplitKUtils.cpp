@@ -7,6 +7,9 @@
 #include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -66,4 +69,36 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   g.blocksPerSplit = arith::CeilDivSIOp::create(b, g.numKBlocks, g.splits);
   g.chunkLen = arith::MulIOp::create(b, g.blocksPerSplit, bk);
   return g;
+}
+
+Value mlir::gpupoor::emitEpilogue(ImplicitLocOpBuilder &b, Value acc,
+                                  Value bias, Epilogue epilogue,
+                                  Type resultType) {
+  Type f32 = b.getF32Type();
+  auto widen = [&](Value v) {
+    return v.getType().isF32() ? v : arith::ExtFOp::create(b, f32, v);
+  };
+  auto cst = [&](float v) {
+    return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+  };
+  Value v = widen(acc);
+  if (bias)
+    v = arith::AddFOp::create(b, v, widen(bias));
+  switch (epilogue) {
+  case Epilogue::None:
+    break;
+  case Epilogue::Relu:
+    v = arith::MaximumFOp::create(b, v, cst(0.0f));
+    break;
+  case Epilogue::Gelu: {
+    // Exact GELU: 0.5 * v * (1 + erf(v / sqrt(2))).
+    Value erf =
+        math::ErfOp::create(b, arith::MulFOp::create(b, v, cst(M_SQRT1_2)));
+    Value onePlusErf = arith::AddFOp::create(b, erf, cst(1.0f));
+    Value halfV = arith::MulFOp::create(b, v, cst(0.5f));
+    v = arith::MulFOp::create(b, halfV, onePlusErf);
+    break;
+  }
+  }
+  return resultType.isF32() ? v : arith::TruncFOp::create(b, resultType, v);
 }

@@ -56,7 +56,7 @@ def main():
     p.add_argument("--gpu-poor-shapes", type=int, default=2, help="gpu_poor on the first N shapes only (autotuning is slow)")
     p.add_argument("--reps", type=int, default=60)
     p.add_argument("--sweep", action="store_true",
-                   help="time every sweep_* kernel of KERNEL_DIR on three shapes instead")
+                   help="time every sweep_* and gen_* kernel of KERNEL_DIR on three shapes instead")
     args = p.parse_args()
     if args.sweep:
         return sweep(args)
@@ -109,8 +109,10 @@ def main():
 
 def sweep(args):
     names = sorted(d for d in os.listdir(args.kernel_dir)
-                   if d.startswith("sweep_") and os.path.isdir(os.path.join(args.kernel_dir, d)))
+                   if d.startswith(("sweep_", "gen_")) and os.path.isdir(os.path.join(args.kernel_dir, d)))
     kernels = {n: GpupoorKernel(os.path.join(args.kernel_dir, n)) for n in names}
+    # Plain C = A*B kernels only: the timing loop passes no bias.
+    kernels = {n: kk for n, kk in kernels.items() if kk.meta["bias"] == "none" and not kk.nk}
     print(f"device: {torch.cuda.get_device_name()}")
     for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192), (512, 10240, 2048)]:
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())

@@ -89,6 +89,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.stages = options.stages;
   kernel.warpsM = options.warpsM;
   kernel.warpsN = options.warpsN;
+  kernel.asyncCopies = options.asyncCopies;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
@@ -102,11 +103,13 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertNVGPUToNVVMPass());
-  device.addPass(createConvertVectorToLLVMPass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(arith::createArithExpandOpsPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  // After the GPU conversion, which knows the GPU memory spaces: what is
+  // left are the multi-dimensional vector ops of the MMA fragments.
+  device.addPass(createConvertVectorToLLVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

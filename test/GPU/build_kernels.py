@@ -30,6 +30,11 @@ VARIANTS = {
     "kn_f32_s32": (dict(), "outer-type=f32 splits=32"),
     "kn_f32_s33": (dict(), "outer-type=f32 splits=33"),
     "kn_f32_st4": (dict(), "outer-type=f32 stages=4"),
+    # Element-wise tile loads: any alignment and strides.
+    "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
+    "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),
+    "gen_nk_bias_relu": (dict(b_layout="nk", bias="f16", epilogue="relu"),
+                         "outer-type=f32 async-copies=false"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
@@ -80,7 +85,7 @@ def main():
             ptx = f.read()
         manifest["counts"] = {op: ptx.count(op) for op in
                               ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
-                               "ldmatrix", "cp.async.cg")}
+                               "ldmatrix", "cp.async.cg", "st.shared.v4")}
         manifest["variant_options"] = {"source": src_kw, "pipeline": opts}
         index[name] = manifest
         print(f"{name}: {manifest['ptxas']} {manifest['counts']}")

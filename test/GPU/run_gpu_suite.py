@@ -37,11 +37,13 @@ class GpupoorKernel:
         self.fn.max_dynamic_shared_size_bytes = self.smem
         self.bm, self.bn, _ = self.meta["tile"]
         self.nk = self.meta["b_layout"] == "nk"
+        self.aligned = bool(self.meta.get("async_copies", True))
 
     def __call__(self, a, b, c, bias=None):
         m, k = a.shape
         n = c.shape[1]
-        assert a.stride(1) == 1 and (b.stride(1) == 1)
+        if self.aligned:
+            assert a.stride(1) == 1 and b.stride(1) == 1, "cp.async kernel needs unit inner strides"
         if self.nk:
             stride_bk, stride_bn = b.stride(1), b.stride(0)
         else:
@@ -115,13 +117,19 @@ def exact_suite(kernels, res, quick, gen):
     shapes += [(m, 4096, 4096) for m in range(1, 17, 3)]  # skinny
     shapes += [(64, 64, k) for k in ks]                   # K tails of every size
     shapes += [(0, 16, 32), (16, 16, 0)]
+    # Element-wise kernels take any alignment: odd sizes everywhere.
+    odd_edges = [1, 7, 8, 15, 16, 17, 127, 128, 129, 488]
+    odd_ks = [1, 7, 15, 17, 31, 33, 520, 1031, 3105]
+    unaligned = [(m, n, odd_ks[(m + 2 * n) % len(odd_ks)]) for m in odd_edges for n in odd_edges]
+    unaligned += [(33, 65, 1031), (127, 129, 4095), (1, 14336, 4095)]
     if quick:
         shapes = shapes[::4]
+        unaligned = unaligned[::4]
     for name, kern in kernels.items():
         meta = kern.meta
         if meta["c_type"] != "f16" or meta["bias"] != "none":
             continue
-        for shape in shapes:
+        for shape in (shapes if kern.aligned else shapes + unaligned):
             m, n, k = shape
             a, b = make(shape, "int", kern.nk, gen)
             c = run(kern, a, b, n)
@@ -146,6 +154,21 @@ def exact_suite(kernels, res, quick, gen):
                       f"{name} {shape}: two runs differ")
 
 
+def strided_suite(kernels, res, gen):
+    """Element-wise kernels on non-contiguous views (inner strides of 2)."""
+    for name, kern in kernels.items():
+        meta = kern.meta
+        if kern.aligned or meta["c_type"] != "f16" or meta["bias"] != "none":
+            continue
+        m, n, k = 45, 77, 301
+        a_big = torch.randint(-1, 2, (m, 2 * k), generator=gen, device="cuda").half()
+        b_big = torch.randint(-1, 2, ((n, 2 * k) if kern.nk else (k, 2 * n)), generator=gen,
+                              device="cuda").half()
+        a, b = a_big[:, ::2], b_big[:, ::2]
+        c = run(kern, a, b, n)
+        res.check(torch.equal(c.double(), ref64(a, b, kern.nk)), f"{name}: strided operands not exact")
+
+
 def model_suite(kernels, res, quick, gen):
     shapes = [(33, 72, 1032), (128, 128, 4096), (100, 200, 520)]
     if quick:
@@ -166,12 +189,15 @@ def model_suite(kernels, res, quick, gen):
             rel = float(np.linalg.norm(got.astype(np.float64) - want.astype(np.float64))
                         / np.linalg.norm(want.astype(np.float64)))
             # Measured on an H200: the tensor cores' f16 accumulation matches
-            # "sum the k16 step exactly, round once" except in rare elements
-            # (about 1 in 1000), where an inner partial sum lands one f16 ulp
-            # away. Bit equality is reported; the check bounds the rest.
+            # "sum the k16 step exactly, round once" except, per element and
+            # k16 step of a chunk, about 2e-5 of the time, when an inner
+            # partial sum lands one f16 ulp away (the differing element count
+            # grows with the chunk length: 0.49% at S = 1, K = 4096). Bit
+            # equality is reported; the check bounds the rest with 2x margin.
+            steps = -(-max(hi - lo for lo, hi in model.chunk_bounds(k, s, bk_of(meta))) // 16)
             print(f"  model {name} {shape} S={s}: {diff} of {got.size} elements differ, "
                   f"relative difference {rel:.1e}")
-            res.check(diff <= max(2, got.size // 200) and rel <= 1e-4,
+            res.check(diff <= max(4, got.size * steps * 4e-5) and rel <= 2e-4,
                       f"{name} {shape} S={s}: differs from the model in {diff} elements (rel {rel:.1e})")
 
 
@@ -192,9 +218,10 @@ def epilogue_suite(kernels, res, gen):
         want = model.epilogue(acc, bias.cpu().numpy(), meta["epilogue"],
                               out=np.float16 if out_dtype == torch.float16 else np.float32)
         got = c.cpu().numpy().astype(np.float64)
+        want = want.astype(np.float64)
         rel = float(np.linalg.norm(got - want) / np.linalg.norm(want))
         # Same rare one-ulp differences of the inner sums as in model_suite.
-        res.check(not torch.isnan(c).any().item() and rel <= 1e-4,
+        res.check(not torch.isnan(c).any().item() and rel <= 2e-4,
                   f"{name}: epilogue differs from the model by {rel:.1e}")
 
 
@@ -241,6 +268,7 @@ def main():
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)
+    strided_suite(kernels, res, gen)
     model_suite(kernels, res, args.quick, gen)
     epilogue_suite(kernels, res, gen)
     rows = error_table(kernels, gen)

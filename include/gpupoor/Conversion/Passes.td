@@ -64,7 +64,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
 
     The 16-byte copies need the inner strides of A and B to be 1 and rows
     (and pointers) 16-byte aligned: a launcher checks that before choosing
-    this kernel. Batched matmuls and sm_90a (wgmma) are rejected for now.
+    this kernel. With `async-copies=false` the kernel loads tiles element
+    by element instead and takes any strides and alignment (K = 1031, say),
+    at a lower speed. Batched matmuls and sm_90a (wgmma) are rejected for now.
   }];
   let options = [
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"2",
@@ -74,7 +76,11 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Option<"stages", "stages", "int64_t", /*default=*/"3",
            "Depth of the cp.async pipeline">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
-           "Row tiles per group in the grouped block order">
+           "Row tiles per group in the grouped block order">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Stage tiles with 16-byte cp.async (needs unit inner strides and "
+           "16-byte aligned rows); false loads element by element (any "
+           "strides and alignment, slower)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -51,6 +51,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "warps-m", llvm::cl::desc("Warps along M"), llvm::cl::init(2)};
   PassOptions::Option<int64_t> warpsN{
       *this, "warps-n", llvm::cl::desc("Warps along N"), llvm::cl::init(4)};
+  PassOptions::Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "
+                     "false: element loads for any operand"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> cubinFormat{
       *this, "cubin-format",
       llvm::cl::desc("gpu-module-to-binary format: bin (cubin), isa (PTX), "

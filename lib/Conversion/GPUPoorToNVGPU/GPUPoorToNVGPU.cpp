@@ -66,6 +66,8 @@ struct KernelConfig {
   Type outerType;
   Epilogue epilogue;
   SplitKAttr strategy;
+  // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
+  bool asyncCopies;
 
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
   int64_t warpM() const { return bm / warpsM; }
@@ -205,9 +207,27 @@ void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
     // a valid one: point it at the tile's first element.
     Value any = lt(zero, count);
     Value safeRow = select(any, row, zero), safeCol = select(any, col, zero);
-    nvgpu::DeviceAsyncCopyOp::create(
-        b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx, src,
-        ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
+    if (c.asyncCopies) {
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx,
+          src, ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
+      return;
+    }
+    // Element by element, for operands whose rows are not 16-byte aligned
+    // or not contiguous: `count` loads (clamped in bounds, masked to zero
+    // past it) and one 16-byte shared-memory store.
+    Type f16 = b.getF16Type();
+    Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));
+    SmallVector<Value> values;
+    for (int64_t e = 0; e < 8; ++e) {
+      Value inside = lt(idx(e), count);
+      Value colE = select(inside, add(safeCol, idx(e)), safeCol);
+      Value v = memref::LoadOp::create(b, src, ValueRange{safeRow, colE});
+      values.push_back(select(inside, v, zeroF16));
+    }
+    Value chunk =
+        vector::FromElementsOp::create(b, VectorType::get({8}, f16), values);
+    vector::StoreOp::create(b, chunk, dst, dstIdx);
   };
 
   // Copies a row-major tile of `tileElems` elements, rows of `chunksPerRow`
@@ -371,17 +391,19 @@ void KernelBuilder::build() {
   Value strideAm = argIndex(7), strideAk = argIndex(8);
   Value strideBk = argIndex(9), strideBn = argIndex(10);
   Value strideCm = argIndex(11), strideCn = argIndex(12);
-  // The copies read 16 contiguous bytes: A's and B's inner strides are 1
-  // (the launcher checks; the manifest says so).
-  (void)strideAk;
-  aMem = memrefFromPointer(b, arg(0), f16, m, k, strideAm, idx(1), true);
-  if (c.bTransposed) {
-    (void)strideBk;
-    bMem = memrefFromPointer(b, arg(1), f16, n, k, strideBn, idx(1), true);
-  } else {
-    (void)strideBn;
-    bMem = memrefFromPointer(b, arg(1), f16, k, n, strideBk, idx(1), true);
-  }
+  // cp.async reads 16 contiguous bytes: with async copies, A's and B's
+  // inner strides are 1 (the launcher checks; the manifest says so) and the
+  // memrefs say so too; element-wise copies take any strides.
+  bool unit = c.asyncCopies;
+  Value one = idx(1);
+  aMem = memrefFromPointer(b, arg(0), f16, m, k, strideAm,
+                           unit ? one : strideAk, unit);
+  if (c.bTransposed)
+    bMem = memrefFromPointer(b, arg(1), f16, n, k, strideBn,
+                             unit ? one : strideBk, unit);
+  else
+    bMem = memrefFromPointer(b, arg(1), f16, k, n, strideBk,
+                             unit ? one : strideBn, unit);
   cMem = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, strideCn, false);
   biasPtr = arg(3);
 
@@ -579,6 +601,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.outerType = strategy.getOuter();
     config.epilogue = strategy.getEpilogue();
     config.strategy = strategy;
+    config.asyncCopies = asyncCopies;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();
 
@@ -686,12 +709,14 @@ struct ConvertGPUPoorToNVGPUPass
                 b.getStringAttr(stringifyEpilogue(strategy.getEpilogue())));
     info.append("b_layout",
                 b.getStringAttr(stringifyBLayout(strategy.getBLayout())));
-    info.append(
-        "requires",
-        b.getStringAttr(
-            "stride_ak == 1, " +
-            std::string(config.bTransposed ? "stride_bk" : "stride_bn") +
-            " == 1, A/B rows and pointers 16-byte aligned"));
+    std::string requires_ =
+        config.asyncCopies
+            ? "stride_ak == 1, " +
+                  std::string(config.bTransposed ? "stride_bk" : "stride_bn") +
+                  " == 1, A/B rows and pointers 16-byte aligned"
+            : "none";
+    info.append("requires", b.getStringAttr(requires_));
+    info.append("async_copies", b.getBoolAttr(config.asyncCopies));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();
     return success();

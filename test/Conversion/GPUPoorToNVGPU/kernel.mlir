@@ -55,3 +55,24 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Element-wise tile loads for operands of any alignment and strides: no
+// cp.async, 16-byte shared stores of eight masked loads, strided memrefs.
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=async-copies=false | FileCheck %s --check-prefix=GEN
+// GEN-LABEL: func @any_alignment
+// GEN: gpu.launch_func
+// GEN-SAME: async_copies = false
+// GEN-SAME: requires = "none"
+// GEN-NOT: nvgpu.device_async_copy
+// GEN: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// GEN: vector.from_elements {{.*}} : vector<8xf16>
+// GEN: vector.store %{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// GEN: nvgpu.mma.sync
+func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_86>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -90,6 +90,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.warpsM = options.warpsM;
   kernel.warpsN = options.warpsN;
   kernel.asyncCopies = options.asyncCopies;
+  kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
@@ -102,13 +103,13 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
-  device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(arith::createArithExpandOpsPass());
-  device.addPass(createConvertGpuOpsToNVVMOps());
-  // After the GPU conversion, which knows the GPU memory spaces: what is
-  // left are the multi-dimensional vector ops of the MMA fragments.
+  ConvertGPUPoorKernelToNVVMOptions toNVVM;
+  toNVVM.indexBitwidth = options.indexBitwidth;
+  device.addPass(createConvertGPUPoorKernelToNVVM(toNVVM));
+  // What is left are the multi-dimensional vector ops of the MMA fragments.
   device.addPass(createConvertVectorToLLVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());

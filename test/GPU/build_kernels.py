@@ -29,7 +29,7 @@ VARIANTS = {
     "kn_f32_s3": (dict(), "outer-type=f32 splits=3"),
     "kn_f32_s32": (dict(), "outer-type=f32 splits=32"),
     "kn_f32_s33": (dict(), "outer-type=f32 splits=33"),
-    "kn_f32_st4": (dict(), "outer-type=f32 stages=4"),
+    "kn_f32_st3": (dict(), "outer-type=f32 stages=3"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
     "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),
@@ -73,7 +73,8 @@ def main():
             res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
                                  capture_output=True, text=True)
             if res.returncode:
-                sys.exit(f"{name}: gpupoor-opt failed:\n{res.stderr}")
+                head = "\n".join(res.stderr.splitlines()[:20])
+                sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
         ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
                                 os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
                                capture_output=True, text=True)

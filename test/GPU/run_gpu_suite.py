@@ -190,14 +190,14 @@ def model_suite(kernels, res, quick, gen):
                         / np.linalg.norm(want.astype(np.float64)))
             # Measured on an H200: the tensor cores' f16 accumulation matches
             # "sum the k16 step exactly, round once" except, per element and
-            # k16 step of a chunk, about 2e-5 of the time, when an inner
-            # partial sum lands one f16 ulp away (the differing element count
-            # grows with the chunk length: 0.49% at S = 1, K = 4096). Bit
-            # equality is reported; the check bounds the rest with 2x margin.
-            steps = -(-max(hi - lo for lo, hi in model.chunk_bounds(k, s, bk_of(meta))) // 16)
+            # k16 step, about 1e-5 to 2e-5 of the time, when an inner partial
+            # sum lands one f16 ulp away (0.1% to 0.5% of the elements at
+            # K = 4096, most at S = 1). Bit equality is reported; the check
+            # bounds the rest with a 2x margin on that rate.
+            steps = -(-k // 16)
             print(f"  model {name} {shape} S={s}: {diff} of {got.size} elements differ, "
                   f"relative difference {rel:.1e}")
-            res.check(diff <= max(4, got.size * steps * 4e-5) and rel <= 2e-4,
+            res.check(diff <= max(8, got.size * steps * 4e-5) and rel <= 2e-4,
                       f"{name} {shape} S={s}: differs from the model in {diff} elements (rel {rel:.1e})")
 
 

@@ -19,7 +19,7 @@
 // CHECK: .maxntid 256, 1, 1
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK-DAG: cp.async.commit_group;
-// CHECK-DAG: cp.async.wait_group 1;
+// CHECK-DAG: cp.async.wait_group 2;
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
 
@@ -27,7 +27,7 @@
 // JSON: "bias": "f16",
 // JSON: "block_size": 256,
 // JSON: "chip": "sm_90",
-// JSON: "dynamic_shared_memory": 49152,
+// JSON: "dynamic_shared_memory": 65536,
 // JSON: "epilogue": "relu",
 // JSON: "outer": "f32",
 // JSON: "params": [

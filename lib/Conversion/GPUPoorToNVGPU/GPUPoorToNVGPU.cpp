@@ -68,6 +68,8 @@ struct KernelConfig {
   SplitKAttr strategy;
   // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
   bool asyncCopies;
+  // Width of index in the lowered kernel (memref descriptors match it).
+  unsigned indexBitwidth;
 
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
   int64_t warpM() const { return bm / warpsM; }
@@ -126,9 +128,11 @@ Value swizzle(ImplicitLocOpBuilder &b, Value row, Value chunk,
 /// Builds a 2-D strided memref over raw global pointer `ptr`.
 Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                         Value rows, Value cols, Value rowStride,
-                        Value colStride, bool unitColStride) {
+                        Value colStride, bool unitColStride,
+                        unsigned indexBitwidth) {
   MLIRContext *ctx = b.getContext();
-  Type i64 = b.getI64Type();
+  // The descriptor's integers are as wide as the NVVM lowering's index.
+  Type i64 = b.getIntegerType(indexBitwidth);
   auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
   auto arr = LLVM::LLVMArrayType::get(i64, 2);
   auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
@@ -138,7 +142,7 @@ Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
   desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
   desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
   desc = LLVM::InsertValueOp::create(
-      b, desc, LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(0)),
+      b, desc, LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0)),
       ArrayRef<int64_t>{2});
   desc = LLVM::InsertValueOp::create(b, desc, toI64(rows),
                                      ArrayRef<int64_t>{3, 0});
@@ -209,8 +213,8 @@ void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
     Value safeRow = select(any, row, zero), safeCol = select(any, col, zero);
     if (c.asyncCopies) {
       nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx,
-          src, ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx, src,
+          ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
       return;
     }
     // Element by element, for operands whose rows are not 16-byte aligned
@@ -332,7 +336,7 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     auto layout = StridedLayoutAttr::get(b.getContext(), 0, {1});
     auto type = MemRefType::get({ShapedType::kDynamic}, c.biasType, layout,
                                 b.getI64IntegerAttr(kGlobalSpace));
-    Type i64 = b.getI64Type();
+    Type i64 = b.getIntegerType(c.indexBitwidth);
     auto arr = LLVM::LLVMArrayType::get(i64, 1);
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
     auto descType = LLVM::LLVMStructType::getLiteral(
@@ -340,8 +344,8 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     Value desc = LLVM::PoisonOp::create(b, descType);
     desc = LLVM::InsertValueOp::create(b, desc, biasPtr, ArrayRef<int64_t>{0});
     desc = LLVM::InsertValueOp::create(b, desc, biasPtr, ArrayRef<int64_t>{1});
-    Value zero64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(0));
-    Value one64 = LLVM::ConstantOp::create(b, i64, b.getI64IntegerAttr(1));
+    Value zero64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0));
+    Value one64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 1));
     desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
     desc = LLVM::InsertValueOp::create(b, desc,
                                        arith::IndexCastOp::create(b, i64, n),
@@ -397,14 +401,15 @@ void KernelBuilder::build() {
   bool unit = c.asyncCopies;
   Value one = idx(1);
   aMem = memrefFromPointer(b, arg(0), f16, m, k, strideAm,
-                           unit ? one : strideAk, unit);
+                           unit ? one : strideAk, unit, c.indexBitwidth);
   if (c.bTransposed)
     bMem = memrefFromPointer(b, arg(1), f16, n, k, strideBn,
-                             unit ? one : strideBk, unit);
+                             unit ? one : strideBk, unit, c.indexBitwidth);
   else
     bMem = memrefFromPointer(b, arg(1), f16, k, n, strideBk,
-                             unit ? one : strideBn, unit);
-  cMem = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, strideCn, false);
+                             unit ? one : strideBn, unit, c.indexBitwidth);
+  cMem = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, strideCn, false,
+                           c.indexBitwidth);
   biasPtr = arg(3);
 
   // Dynamic shared memory, viewed as the A and B stage buffers.
@@ -602,6 +607,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.epilogue = strategy.getEpilogue();
     config.strategy = strategy;
     config.asyncCopies = asyncCopies;
+    config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();
 
@@ -714,9 +720,15 @@ struct ConvertGPUPoorToNVGPUPass
             ? "stride_ak == 1, " +
                   std::string(config.bTransposed ? "stride_bk" : "stride_bn") +
                   " == 1, A/B rows and pointers 16-byte aligned"
-            : "none";
+            : "";
+    if (indexBitwidth == 32)
+      requires_ += std::string(requires_.empty() ? "" : ", ") +
+                   "every element offset below 2^31";
+    if (requires_.empty())
+      requires_ = "none";
     info.append("requires", b.getStringAttr(requires_));
     info.append("async_copies", b.getBoolAttr(config.asyncCopies));
+    info.append("index_bitwidth", b.getI64IntegerAttr(indexBitwidth));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();
     return success();

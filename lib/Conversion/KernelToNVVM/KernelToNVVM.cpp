@@ -1,0 +1,70 @@
+//===- KernelToNVVM.cpp - gpupoor kernels to NVVM, one index width --------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::gpupoor {
+#define GEN_PASS_DEF_CONVERTGPUPOORKERNELTONVVM
+#include "gpupoor/Conversion/Passes.h.inc"
+} // namespace mlir::gpupoor
+
+using namespace mlir;
+
+namespace {
+
+struct ConvertGPUPoorKernelToNVVMPass
+    : gpupoor::impl::ConvertGPUPoorKernelToNVVMBase<
+          ConvertGPUPoorKernelToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    LowerToLLVMOptions options(ctx, DataLayout(module));
+    options.overrideIndexBitwidth(indexBitwidth);
+    LLVMTypeConverter converter(ctx, options);
+    configureGpuToNVVMTypeConverter(converter);
+    // cp.async group tokens only order the IR; NVVM has no value for them.
+    converter.addConversion([&](nvgpu::DeviceAsyncTokenType) -> Type {
+      return IntegerType::get(ctx, 32);
+    });
+
+    RewritePatternSet patterns(ctx);
+    populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    populateGpuToNVVMConversionPatterns(converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    // erf has no NVVM instruction: libdevice's __nv_erff.
+    populateLibDeviceConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    // Vector loads and stores need this converter's memory spaces and index
+    // width; n-D vector ops this leaves are for convert-vector-to-llvm.
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*ctx);
+    configureGpuToNVVMConversionLegality(target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -635,10 +635,6 @@ struct ConvertGPUPoorToNVGPUPass
         "stride_bn", "stride_cm", "stride_cn"};
     for (auto [i, argName] : llvm::enumerate(argNames))
       func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
-    // Describe the kernel for launchers and the manifest.
-    func->setAttr("gpupoor.shared_memory_bytes",
-                  IntegerAttr::get(i32, config.sharedBytes()));
-    func->setAttr("gpupoor.strategy", strategy);
     KernelBuilder(config, func).build();
 
     // Host side: the launch, with the Triton-ABI arguments.

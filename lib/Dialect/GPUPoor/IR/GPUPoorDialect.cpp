@@ -44,12 +44,6 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
-int64_t SplitKAttr::getSplitsFor(int64_t k) const {
-  if (std::optional<int64_t> splits = getSplits())
-    return *splits;
-  return defaultNumSplits(llvm::divideCeil(k, getTileK()), getMaxSplits());
-}
-
 //===----------------------------------------------------------------------===//
 // SplitKAttr verification
 //===----------------------------------------------------------------------===//

@@ -127,10 +127,6 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     int64_t getTileM() const { return getTile()[0]; }
     int64_t getTileN() const { return getTile()[1]; }
     int64_t getTileK() const { return getTile()[2]; }
-
-    /// The number of splits for a reduction of `k` elements: the explicit
-    /// `splits` when present, else gpu_poor's rule.
-    int64_t getSplitsFor(int64_t k) const;
   }];
 }
 

@@ -162,6 +162,14 @@ Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
 }
 
 /// Emits the kernel body into `func`.
+///
+/// The main loop follows the multistage scheme of CUTLASS's sm80 GEMMs:
+/// fragments are double-buffered in registers, and the barrier that hands
+/// the next shared-memory stage to the warps sits before the last k16 step
+/// of a tile, so that the last step's mma.sync instructions keep the tensor
+/// cores busy while the warps meet and the next tile's first fragments
+/// load. All per-thread address arithmetic that does not depend on the K
+/// block is computed once, before the loop.
 class KernelBuilder {
 public:
   KernelBuilder(const KernelConfig &config, gpu::GPUFuncOp func)
@@ -172,6 +180,7 @@ public:
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
   Value minI(Value x, Value y) { return arith::MinSIOp::create(b, x, y); }
   Value maxI(Value x, Value y) { return arith::MaxSIOp::create(b, x, y); }
@@ -181,9 +190,29 @@ private:
   Value select(Value cond, Value x, Value y) {
     return arith::SelectOp::create(b, cond, x, y);
   }
+  Value clamp8(Value v) { return maxI(minI(v, idx(8)), idx(0)); }
 
-  void emitTileCopies(Value stage, Value kBlock);
-  SmallVector<Value> emitMmaStep(Value stage, ValueRange acc);
+  /// One thread's share of the copies of one operand's tile.
+  struct CopyPlan {
+    Value gmem;          // 2-D global memref
+    int64_t smemBase;    // element offset of stage 0 in shared memory
+    int64_t stageElems;  // elements per stage
+    bool kAlongRows;     // B in kn layout: the tile's rows are k
+    // Per copy: offset in the stage, and the K-independent coordinate.
+    SmallVector<Value> dstOff;
+    SmallVector<Value> fixedIdx; // clamped row (k along columns) or column
+    SmallVector<Value> fixedOk;  // row (or column chunk) inside the matrix
+    SmallVector<Value> fixedCount; // kn: elements of the column chunk
+    SmallVector<Value> kOff;       // k offset of the copy inside the tile
+  };
+  CopyPlan planCopies(Value gmem, int64_t smemBase, int64_t rows,
+                      int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
+                      Value fixedLimit);
+  void emitCopies(const CopyPlan &plan, Value tile);
+
+  /// Fragments of one k16 step: mTiles A fragments, nTiles/2 B pairs.
+  SmallVector<Value> loadFragments(Value tile, int64_t ks);
+  SmallVector<Value> emitMma(ArrayRef<Value> frags, ValueRange acc);
   void emitEpilogue(ValueRange outer);
 
   const KernelConfig &c;
@@ -191,31 +220,80 @@ private:
   ImplicitLocOpBuilder b;
 
   // Kernel-wide values.
-  Value aMem, bMem, cMem, biasPtr;
-  Value m, n, k;
-  Value smemA, smemB;
+  Value aMem, bMem, cMem, cMemUnit, biasPtr;
+  Value m, n, k, strideCm, strideCn;
+  Value smem;
   Value tid, lane, warpRow, warpCol;
   Value m0, n0;
+  Value numKBlocks;
+  CopyPlan aPlan, bPlan;
+  // Loop-invariant ldmatrix offsets: A per k step; B per k step (nk) or per
+  // n16 pair (kn). The other index is a constant offset from these.
+  SmallVector<Value> aFragOff, bFragOff;
 };
 
-void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
-  auto bypass = b.getUnitAttr();
-  Value zero = idx(0), eight = idx(8);
-  Value kBase = mul(kBlock, idx(c.bk));
-  auto elems = [&](Value limit, Value at) {
-    return maxI(minI(arith::SubIOp::create(b, limit, at), eight), zero);
-  };
-  auto copy = [&](Value dst, ValueRange dstIdx, Value src, Value row, Value col,
-                  Value count) {
-    // A copy of zero elements reads nothing, but its address must still be
-    // a valid one: point it at the tile's first element.
-    Value any = lt(zero, count);
-    Value safeRow = select(any, row, zero), safeCol = select(any, col, zero);
+KernelBuilder::CopyPlan
+KernelBuilder::planCopies(Value gmem, int64_t smemBase, int64_t rows,
+                          int64_t chunksPerRow, bool kAlongRows,
+                          Value fixedBase, Value fixedLimit) {
+  CopyPlan p;
+  p.gmem = gmem;
+  p.smemBase = smemBase;
+  p.stageElems = rows * chunksPerRow * 8;
+  p.kAlongRows = kAlongRows;
+  int64_t rowElems = chunksPerRow * 8;
+  for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
+    Value chunkId = add(tid, idx(i * c.threads()));
+    Value row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
+    Value chunk = arith::RemUIOp::create(b, chunkId, idx(chunksPerRow));
+    Value phys = swizzle(b, row, chunk, chunksPerRow);
+    p.dstOff.push_back(add(mul(row, idx(rowElems)), mul(phys, idx(8))));
+    if (!kAlongRows) {
+      // Rows are M (A) or N (B in nk); k runs along the row.
+      Value g = add(fixedBase, row);
+      Value ok = lt(g, fixedLimit);
+      p.fixedOk.push_back(ok);
+      p.fixedIdx.push_back(select(ok, g, idx(0)));
+      p.kOff.push_back(mul(chunk, idx(8)));
+    } else {
+      // Rows are k; the chunk is 8 columns of N.
+      Value g = add(fixedBase, mul(chunk, idx(8)));
+      Value count = clamp8(sub(fixedLimit, g));
+      p.fixedCount.push_back(count);
+      p.fixedIdx.push_back(select(lt(idx(0), count), g, idx(0)));
+      p.kOff.push_back(row);
+    }
+  }
+  return p;
+}
+
+void KernelBuilder::emitCopies(const CopyPlan &p, Value tile) {
+  Value kBase = mul(tile, idx(c.bk));
+  Value stageOff =
+      add(idx(p.smemBase),
+          mul(arith::RemUIOp::create(b, tile, idx(c.stages)), idx(p.stageElems)));
+  Value zero = idx(0);
+  Value kMinus1 = sub(k, idx(1));
+  for (size_t i = 0; i < p.dstOff.size(); ++i) {
+    Value kIdx = add(kBase, p.kOff[i]);
+    Value count, row, col;
+    if (!p.kAlongRows) {
+      count = select(p.fixedOk[i], clamp8(sub(k, kIdx)), zero);
+      row = p.fixedIdx[i];
+      // Past K nothing is read (count 0); the address stays inside A or B.
+      col = minI(kIdx, kMinus1);
+    } else {
+      count = select(lt(kIdx, k), p.fixedCount[i], zero);
+      row = minI(kIdx, kMinus1);
+      col = p.fixedIdx[i];
+    }
+    Value dst = add(stageOff, p.dstOff[i]);
     if (c.asyncCopies) {
       nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst, dstIdx, src,
-          ValueRange{safeRow, safeCol}, b.getIndexAttr(8), count, bypass);
-      return;
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), smem,
+          ValueRange{dst}, p.gmem, ValueRange{row, col}, b.getIndexAttr(8),
+          count, b.getUnitAttr());
+      continue;
     }
     // Element by element, for operands whose rows are not 16-byte aligned
     // or not contiguous: `count` loads (clamped in bounds, masked to zero
@@ -225,111 +303,70 @@ void KernelBuilder::emitTileCopies(Value stage, Value kBlock) {
     SmallVector<Value> values;
     for (int64_t e = 0; e < 8; ++e) {
       Value inside = lt(idx(e), count);
-      Value colE = select(inside, add(safeCol, idx(e)), safeCol);
-      Value v = memref::LoadOp::create(b, src, ValueRange{safeRow, colE});
+      // The 8 elements of a chunk are adjacent along the row in global
+      // memory for every layout.
+      Value cl = select(inside, add(col, idx(e)), col);
+      Value v = memref::LoadOp::create(b, p.gmem, ValueRange{row, cl});
       values.push_back(select(inside, v, zeroF16));
     }
     Value chunk =
         vector::FromElementsOp::create(b, VectorType::get({8}, f16), values);
-    vector::StoreOp::create(b, chunk, dst, dstIdx);
-  };
-
-  // Copies a row-major tile of `tileElems` elements, rows of `chunksPerRow`
-  // 16-byte chunks, whose first element is (rowBase, colBase) of a global
-  // matrix with `rowLimit` rows and `colLimit` columns.
-  auto copyTile = [&](Value dst, Value src, int64_t tileElems,
-                      int64_t chunksPerRow, Value rowBase, Value rowLimit,
-                      Value colBase, Value colLimit) {
-    for (int64_t i = 0; i < tileElems / 8 / c.threads(); ++i) {
-      Value chunkId = add(tid, idx(i * c.threads()));
-      Value row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
-      Value chunk = arith::RemUIOp::create(b, chunkId, idx(chunksPerRow));
-      Value gRow = add(rowBase, row);
-      Value gCol = add(colBase, mul(chunk, eight));
-      Value count = select(lt(gRow, rowLimit), elems(colLimit, gCol), zero);
-      Value phys = swizzle(b, row, chunk, chunksPerRow);
-      copy(dst, ValueRange{stage, row, mul(phys, eight)}, src, gRow, gCol,
-           count);
-    }
-  };
-
-  // A is BM rows of BK/8 chunks; B is BN rows of BK/8 chunks (nk) or BK
-  // rows of BN/8 chunks (kn).
-  copyTile(smemA, aMem, c.aElems(), c.bk / 8, m0, m, kBase, k);
-  if (c.bTransposed)
-    copyTile(smemB, bMem, c.bElems(), c.bk / 8, n0, n, kBase, k);
-  else
-    copyTile(smemB, bMem, c.bElems(), c.bn / 8, kBase, k, n0, n);
+    vector::StoreOp::create(b, chunk, smem, ValueRange{dst});
+  }
 }
 
-SmallVector<Value> KernelBuilder::emitMmaStep(Value stage, ValueRange acc) {
+SmallVector<Value> KernelBuilder::loadFragments(Value tile, int64_t ks) {
   Type f16 = b.getF16Type();
   auto frag4 = VectorType::get({4, 2}, f16);
-  SmallVector<Value> next(acc.begin(), acc.end());
-  Value laneMod16 = arith::RemUIOp::create(b, lane, idx(16));
-  Value laneDiv16 = arith::DivUIOp::create(b, lane, idx(16));
-  Value laneMod8 = arith::RemUIOp::create(b, lane, idx(8));
-  Value laneBit3 = arith::RemUIOp::create(
-      b, arith::DivUIOp::create(b, lane, idx(8)), idx(2));
-  int64_t aChunksPerRow = c.bk / 8;
-  int64_t bChunksPerRow = c.bn / 8;
-
-  for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
-    // A fragments: lane l reads row l % 16 of the m16 tile at k-chunk l / 16.
-    SmallVector<Value> aFrag;
-    for (int64_t mt = 0; mt < c.mTiles(); ++mt) {
-      Value row =
-          add(add(mul(warpRow, idx(c.warpM())), idx(mt * 16)), laneMod16);
-      Value chunk = add(laneDiv16, idx(ks * 2));
-      Value col = mul(swizzle(b, row, chunk, aChunksPerRow), idx(8));
-      aFrag.push_back(nvgpu::LdMatrixOp::create(
-          b, frag4, smemA, ValueRange{stage, row, col}, /*transpose=*/false,
-          /*numTiles=*/4));
-    }
-    // B fragments, two n8 tiles per ldmatrix.x4.
-    SmallVector<Value> bFrag;
-    for (int64_t np = 0; np < c.nTiles() / 2; ++np) {
-      Value nBase = add(mul(warpCol, idx(c.warpN())), idx(np * 16));
-      Value loaded;
-      if (c.bTransposed) {
-        // Rows are n: lanes 0-7 / 8-15 take k-chunks 0 / 1 of n 0-7, lanes
-        // 16-31 the same for n 8-15.
-        Value row = add(add(nBase, laneMod8), mul(laneDiv16, idx(8)));
-        Value chunk = add(laneBit3, idx(ks * 2));
-        Value col = mul(swizzle(b, row, chunk, aChunksPerRow), idx(8));
-        loaded = nvgpu::LdMatrixOp::create(b, frag4, smemB,
-                                           ValueRange{stage, row, col},
-                                           /*transpose=*/false, 4);
-      } else {
-        // Rows are k: lanes 0-15 take k 0-15 of n-chunk 0, lanes 16-31 of
-        // n-chunk 1; the transposed load yields the col-major fragment.
-        Value row = add(add(idx(ks * 16), laneMod8), mul(laneBit3, idx(8)));
-        Value chunk = add(arith::DivUIOp::create(b, nBase, idx(8)), laneDiv16);
-        Value col = mul(swizzle(b, row, chunk, bChunksPerRow), idx(8));
-        loaded = nvgpu::LdMatrixOp::create(b, frag4, smemB,
-                                           ValueRange{stage, row, col},
-                                           /*transpose=*/true, 4);
-      }
-      for (int64_t half = 0; half < 2; ++half)
-        bFrag.push_back(vector::ExtractStridedSliceOp::create(
-            b, loaded, ArrayRef<int64_t>{half * 2, 0}, ArrayRef<int64_t>{2, 2},
-            ArrayRef<int64_t>{1, 1}));
-    }
-    for (int64_t mt = 0; mt < c.mTiles(); ++mt)
-      for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
-        Value &accVal = next[mt * c.nTiles() + nt];
-        accVal = nvgpu::MmaSyncOp::create(b, aFrag[mt], bFrag[nt], accVal,
-                                          ArrayRef<int64_t>{16, 8, 16});
-      }
+  Value stage = arith::RemUIOp::create(b, tile, idx(c.stages));
+  Value aStage = mul(stage, idx(c.aElems()));
+  Value bStage = add(idx(c.stages * c.aElems()), mul(stage, idx(c.bElems())));
+  SmallVector<Value> frags;
+  // A: lane l reads row l % 16 of the m16 tile at k-chunk l / 16; m16 tiles
+  // are 16 rows apart, two swizzle periods, so their offsets differ by a
+  // constant.
+  Value aBase = add(aStage, aFragOff[ks]);
+  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+    frags.push_back(nvgpu::LdMatrixOp::create(
+        b, frag4, smem, ValueRange{add(aBase, idx(mt * 16 * c.bk))},
+        /*transpose=*/false, /*numTiles=*/4));
+  for (int64_t np = 0; np < c.nTiles() / 2; ++np) {
+    Value off;
+    if (c.bTransposed)
+      off = add(add(bStage, bFragOff[ks]), idx(np * 16 * c.bk));
+    else
+      off = add(add(bStage, bFragOff[np]), idx(ks * 16 * c.bn));
+    frags.push_back(nvgpu::LdMatrixOp::create(b, frag4, smem, ValueRange{off},
+                                              /*transpose=*/!c.bTransposed,
+                                              /*numTiles=*/4));
   }
+  return frags;
+}
+
+SmallVector<Value> KernelBuilder::emitMma(ArrayRef<Value> frags,
+                                          ValueRange acc) {
+  SmallVector<Value> next(acc.begin(), acc.end());
+  SmallVector<Value> bFrag;
+  for (int64_t np = 0; np < c.nTiles() / 2; ++np)
+    for (int64_t half = 0; half < 2; ++half)
+      bFrag.push_back(vector::ExtractStridedSliceOp::create(
+          b, frags[c.mTiles() + np], ArrayRef<int64_t>{half * 2, 0},
+          ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}));
+  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
+      Value &accVal = next[mt * c.nTiles() + nt];
+      accVal = nvgpu::MmaSyncOp::create(b, frags[mt], bFrag[nt], accVal,
+                                        ArrayRef<int64_t>{16, 8, 16});
+    }
   return next;
 }
 
 void KernelBuilder::emitEpilogue(ValueRange outer) {
   Value laneDiv4 = arith::DivUIOp::create(b, lane, idx(4));
   Value laneMod4 = arith::RemUIOp::create(b, lane, idx(4));
-  Value rowBase = add(m0, mul(warpRow, idx(c.warpM())));
-  Value colBase = add(n0, mul(warpCol, idx(c.warpN())));
+  Value rowBase = add(add(m0, mul(warpRow, idx(c.warpM()))), laneDiv4);
+  Value colBase =
+      add(add(n0, mul(warpCol, idx(c.warpN()))), mul(laneMod4, idx(2)));
   Value biasMem;
   if (c.hasBias) {
     // A 1 x N view of the bias, read with a clamped index.
@@ -353,27 +390,65 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
     biasMem = UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
   }
-  Value nMinus1 = arith::SubIOp::create(b, n, idx(1));
+  Value nMinus1 = sub(n, idx(1));
+  // A lane holds pairs of adjacent columns: one 2-element store each when C
+  // is contiguous along N and the pair is aligned (row stride and pointer
+  // even in elements), element stores otherwise.
+  Type i64 = b.getI64Type();
+  int64_t eltBytes = c.cType.getIntOrFloatBitWidth() / 8;
+  Value cAddr = LLVM::PtrToIntOp::create(b, i64, func.getArgument(2));
+  Value ptrAligned = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(
+          b, cAddr,
+          arith::ConstantIntOp::create(b, i64, 2 * eltBytes - 1)),
+      arith::ConstantIntOp::create(b, i64, 0));
+  Value pairs = arith::AndIOp::create(
+      b,
+      arith::AndIOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, strideCn, idx(1)),
+          arith::CmpIOp::create(
+              b, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, strideCm, idx(2)), idx(0))),
+      ptrAligned);
+  auto pairType = VectorType::get({2}, c.cType);
 
   for (int64_t mt = 0; mt < c.mTiles(); ++mt)
     for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
       Value frag = outer[mt * c.nTiles() + nt];
-      for (int64_t h = 0; h < 2; ++h)
+      Value col = add(colBase, idx(nt * 8));
+      Value col1 = add(col, idx(1));
+      SmallVector<Value> bias(2);
+      if (biasMem)
+        for (int64_t e = 0; e < 2; ++e)
+          bias[e] = memref::LoadOp::create(
+              b, biasMem, ValueRange{minI(e ? col1 : col, nMinus1)});
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(rowBase, idx(mt * 16 + h * 8));
+        SmallVector<Value> v;
+        for (int64_t e = 0; e < 2; ++e)
+          v.push_back(gpupoor::emitEpilogue(
+              b, vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
+              bias[e], c.epilogue, c.cType));
+        Value rowOk = lt(row, m);
+        Value both = arith::AndIOp::create(
+            b, arith::AndIOp::create(b, rowOk, lt(col1, n)), pairs);
+        auto ifPair = scf::IfOp::create(b, both, /*withElse=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifPair.thenBlock());
+        vector::StoreOp::create(
+            b, vector::FromElementsOp::create(b, pairType, v), cMemUnit,
+            ValueRange{row, col});
+        b.setInsertionPointToStart(ifPair.elseBlock());
         for (int64_t e = 0; e < 2; ++e) {
-          Value row = add(add(rowBase, idx(mt * 16 + h * 8)), laneDiv4);
-          Value col = add(add(colBase, idx(nt * 8 + e)), mul(laneMod4, idx(2)));
-          Value v = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e});
-          Value bias;
-          if (biasMem)
-            bias = memref::LoadOp::create(b, biasMem,
-                                          ValueRange{minI(col, nMinus1)});
-          v = gpupoor::emitEpilogue(b, v, bias, c.epilogue, c.cType);
-          Value inBounds = arith::AndIOp::create(b, lt(row, m), lt(col, n));
-          auto ifOp = scf::IfOp::create(b, inBounds, /*withElse=*/false);
-          OpBuilder::InsertionGuard guard(b);
+          Value ce = e ? col1 : col;
+          auto ifOp = scf::IfOp::create(
+              b, arith::AndIOp::create(b, rowOk, lt(ce, n)), false);
+          OpBuilder::InsertionGuard guard2(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
-          memref::StoreOp::create(b, v, cMem, ValueRange{row, col});
+          memref::StoreOp::create(b, v[e], cMem, ValueRange{row, ce});
         }
+      }
     }
 }
 
@@ -394,7 +469,8 @@ void KernelBuilder::build() {
   k = argIndex(6);
   Value strideAm = argIndex(7), strideAk = argIndex(8);
   Value strideBk = argIndex(9), strideBn = argIndex(10);
-  Value strideCm = argIndex(11), strideCn = argIndex(12);
+  strideCm = argIndex(11);
+  strideCn = argIndex(12);
   // cp.async reads 16 contiguous bytes: with async copies, A's and B's
   // inner strides are 1 (the launcher checks; the manifest says so) and the
   // memrefs say so too; element-wise copies take any strides.
@@ -410,23 +486,20 @@ void KernelBuilder::build() {
                              unit ? one : strideBn, unit, c.indexBitwidth);
   cMem = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, strideCn, false,
                            c.indexBitwidth);
+  cMemUnit = memrefFromPointer(b, arg(2), c.cType, m, n, strideCm, one, true,
+                               c.indexBitwidth);
   biasPtr = arg(3);
 
-  // Dynamic shared memory, viewed as the A and B stage buffers.
+  // Dynamic shared memory, one f16 array: A's stages, then B's.
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   auto rawType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), workgroup);
   Value raw = gpu::DynamicSharedMemoryOp::create(b, rawType);
-  auto aType = MemRefType::get({c.stages, c.bm, c.bk}, f16,
-                               MemRefLayoutAttrInterface(), workgroup);
-  auto bType = MemRefType::get(c.bTransposed
-                                   ? SmallVector<int64_t>{c.stages, c.bn, c.bk}
-                                   : SmallVector<int64_t>{c.stages, c.bk, c.bn},
-                               f16, MemRefLayoutAttrInterface(), workgroup);
-  smemA = memref::ViewOp::create(b, aType, raw, idx(0), ValueRange{});
-  smemB = memref::ViewOp::create(b, bType, raw, idx(c.stages * c.aElems() * 2),
-                                 ValueRange{});
+  auto smemType =
+      MemRefType::get({c.stages * (c.aElems() + c.bElems())}, f16,
+                      MemRefLayoutAttrInterface(), workgroup);
+  smem = memref::ViewOp::create(b, smemType, raw, idx(0), ValueRange{});
 
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, tid, idx(kWarpSize));
@@ -441,8 +514,7 @@ void KernelBuilder::build() {
   Value inGroup = mul(idx(c.groupM), numPidN);
   Value groupId = arith::DivUIOp::create(b, pid, inGroup);
   Value firstM = mul(groupId, idx(c.groupM));
-  Value groupSize =
-      minI(arith::SubIOp::create(b, numPidM, firstM), idx(c.groupM));
+  Value groupSize = minI(sub(numPidM, firstM), idx(c.groupM));
   Value pidInGroup = arith::RemUIOp::create(b, pid, inGroup);
   Value pidM = add(firstM, arith::RemUIOp::create(b, pidInGroup, groupSize));
   Value pidN = arith::DivUIOp::create(b, pidInGroup, groupSize);
@@ -450,22 +522,78 @@ void KernelBuilder::build() {
   n0 = mul(pidN, idx(c.bn));
 
   SplitGeometry geometry = emitSplitGeometry(b, k, c.strategy);
-  Value numKBlocks = geometry.numKBlocks;
+  numKBlocks = geometry.numKBlocks;
 
-  // Prologue: blocks 0 .. stages-2 in flight, one commit group each (empty
-  // groups past the end keep the group count uniform).
+  // Loop-invariant parts of the copies and of the fragment loads.
+  aPlan = planCopies(aMem, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, m0, m);
+  int64_t bBase = c.stages * c.aElems();
+  if (c.bTransposed)
+    bPlan = planCopies(bMem, bBase, c.bn, c.bk / 8, false, n0, n);
+  else
+    bPlan = planCopies(bMem, bBase, c.bk, c.bn / 8, true, n0, n);
+  Value laneMod16 = arith::RemUIOp::create(b, lane, idx(16));
+  Value laneDiv16 = arith::DivUIOp::create(b, lane, idx(16));
+  Value laneMod8 = arith::RemUIOp::create(b, lane, idx(8));
+  Value laneBit3 = arith::RemUIOp::create(
+      b, arith::DivUIOp::create(b, lane, idx(8)), idx(2));
+  int64_t kSteps = c.bk / 16;
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    Value row = add(mul(warpRow, idx(c.warpM())), laneMod16);
+    Value chunk = add(laneDiv16, idx(ks * 2));
+    aFragOff.push_back(add(mul(row, idx(c.bk)),
+                           mul(swizzle(b, row, chunk, c.bk / 8), idx(8))));
+  }
+  if (c.bTransposed) {
+    // Rows are n: lanes 0-7 / 8-15 take k-chunks 0 / 1 of n 0-7, lanes
+    // 16-31 the same for n 8-15.
+    for (int64_t ks = 0; ks < kSteps; ++ks) {
+      Value row = add(add(mul(warpCol, idx(c.warpN())), laneMod8),
+                      mul(laneDiv16, idx(8)));
+      Value chunk = add(laneBit3, idx(ks * 2));
+      bFragOff.push_back(add(mul(row, idx(c.bk)),
+                             mul(swizzle(b, row, chunk, c.bk / 8), idx(8))));
+    }
+  } else {
+    // Rows are k: lanes 0-15 take k 0-15 of n-chunk 0, lanes 16-31 of
+    // n-chunk 1; the transposed load yields the col-major fragment.
+    for (int64_t np = 0; np < c.nTiles() / 2; ++np) {
+      Value row = add(laneMod8, mul(laneBit3, idx(8)));
+      Value chunk = add(
+          arith::DivUIOp::create(
+              b, add(mul(warpCol, idx(c.warpN())), idx(np * 16)), idx(8)),
+          laneDiv16);
+      bFragOff.push_back(add(mul(row, idx(c.bn)),
+                             mul(swizzle(b, row, chunk, c.bn / 8), idx(8))));
+    }
+  }
+
+  // Prologue: tiles 0 .. stages-2 in flight, one commit group each (empty
+  // groups past the end keep the group count uniform); then tile 0's first
+  // fragments.
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+  // The waits name the prologue's last group; the token only orders IR.
   Value token;
-  for (int64_t s = 0; s + 1 < c.stages; ++s) {
-    Value kb = idx(s);
-    auto ifOp = scf::IfOp::create(b, lt(kb, numKBlocks), false);
+  auto emitCopyGroup = [&](Value tile) -> Value {
+    auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      emitTileCopies(idx(s), kb);
+      emitCopies(aPlan, tile);
+      emitCopies(bPlan, tile);
     }
-    token = nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
-  }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
+  };
+  // Tile t has landed once at most stages-2 younger groups are pending.
+  auto emitWaitAndBarrier = [&] {
+    nvgpu::DeviceAsyncWaitOp::create(b, token,
+                                     b.getI32IntegerAttr(c.stages - 2));
+    gpu::BarrierOp::create(b);
+  };
+  for (int64_t s = 0; s + 1 < c.stages; ++s)
+    token = emitCopyGroup(idx(s));
+  emitWaitAndBarrier();
+  SmallVector<Value> frags = loadFragments(idx(0), 0);
+  [[maybe_unused]] int64_t numLoads = frags.size();
 
   Type outerElt = c.outerType;
   auto innerType = VectorType::get({2, 2}, f16);
@@ -475,70 +603,71 @@ void KernelBuilder::build() {
       arith::ConstantOp::create(b, innerType, b.getZeroAttr(innerType));
   Value outerZero =
       arith::ConstantOp::create(b, outerType, b.getZeroAttr(outerType));
-  SmallVector<Value> init(numFrags, innerZero);
-  init.append(numFrags, outerZero);
 
-  auto loop = scf::ForOp::create(b, idx(0), numKBlocks, idx(1), init);
+  // for each chunk s: inner = 0; for each K block of the chunk: inner +=
+  // A_kb B_kb; outer += inner. The fragments of the next k step travel
+  // through both loops.
+  SmallVector<Value> splitInit(numFrags, outerZero);
+  splitInit.append(frags);
+  auto splitLoop =
+      scf::ForOp::create(b, idx(0), geometry.splits, idx(1), splitInit);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kb = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    SmallVector<Value> inner(iter.take_front(numFrags));
-    SmallVector<Value> outer(iter.drop_front(numFrags));
-
-    // Block kb has landed once at most stages-2 younger groups are pending.
-    // (The wait lowers to cp.async.wait_group; its token only orders IR.)
-    nvgpu::DeviceAsyncWaitOp::create(b, token,
-                                     b.getI32IntegerAttr(c.stages - 2));
-    gpu::BarrierOp::create(b);
-
-    // Refill the stage consumed last iteration with block kb + stages - 1.
-    Value nextKb = add(kb, idx(c.stages - 1));
-    auto ifOp = scf::IfOp::create(b, lt(nextKb, numKBlocks), false);
+    b.setInsertionPointToStart(splitLoop.getBody());
+    ValueRange iter = splitLoop.getRegionIterArgs();
+    SmallVector<Value> outer(iter.take_front(numFrags));
+    Value kbStart = mul(splitLoop.getInductionVar(), geometry.blocksPerSplit);
+    Value kbEnd = minI(add(kbStart, geometry.blocksPerSplit), numKBlocks);
+    SmallVector<Value> blockInit(numFrags, innerZero);
+    blockInit.append(iter.begin() + numFrags, iter.end());
+    auto blockLoop = scf::ForOp::create(b, kbStart, kbEnd, idx(1), blockInit);
     {
       OpBuilder::InsertionGuard guard2(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      emitTileCopies(arith::RemUIOp::create(b, nextKb, idx(c.stages)), nextKb);
-    }
-    nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
-
-    Value stage = arith::RemUIOp::create(b, kb, idx(c.stages));
-    inner = emitMmaStep(stage, inner);
-
-    // At the end of a chunk, hand the f16 sums over to the outer sums.
-    Value kbNext = add(kb, idx(1));
-    Value chunkEnd = arith::OrIOp::create(
-        b,
-        arith::CmpIOp::create(
-            b, arith::CmpIPredicate::eq,
-            arith::RemUIOp::create(b, kbNext, geometry.blocksPerSplit), idx(0)),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kbNext, numKBlocks));
-    SmallVector<Type> types(numFrags, innerType);
-    types.append(numFrags, outerType);
-    auto handover = scf::IfOp::create(b, types, chunkEnd, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard2(b);
-      b.setInsertionPointToStart(handover.thenBlock());
-      SmallVector<Value> yielded(numFrags, innerZero);
-      for (int64_t i = 0; i < numFrags; ++i) {
-        Value widened = inner[i];
-        if (!outerElt.isF16())
-          widened = arith::ExtFOp::create(b, outerType, widened);
-        yielded.push_back(arith::AddFOp::create(b, outer[i], widened));
+      b.setInsertionPointToStart(blockLoop.getBody());
+      Value kb = blockLoop.getInductionVar();
+      ValueRange biter = blockLoop.getRegionIterArgs();
+      SmallVector<Value> inner(biter.take_front(numFrags));
+      SmallVector<Value> cur(biter.drop_front(numFrags));
+      // With one k step per tile the refill must come before the wait.
+      int64_t copyStep = kSteps >= 2 ? 0 : kSteps - 1;
+      for (int64_t ks = 0; ks < kSteps; ++ks) {
+        // Refill the stage that the previous tile used with tile
+        // kb + stages - 1: every warp has passed the barrier after its last
+        // read of that stage.
+        if (ks == copyStep)
+          emitCopyGroup(add(kb, idx(c.stages - 1)));
+        if (ks == kSteps - 1)
+          emitWaitAndBarrier();
+        // Past the last tile this reads a stage no copy is writing; the
+        // values are never used.
+        SmallVector<Value> next = ks + 1 < kSteps
+                                      ? loadFragments(kb, ks + 1)
+                                      : loadFragments(add(kb, idx(1)), 0);
+        inner = emitMma(cur, inner);
+        cur = next;
       }
+      SmallVector<Value> yielded(inner);
+      yielded.append(cur);
       scf::YieldOp::create(b, yielded);
-      b.setInsertionPointToStart(handover.elseBlock());
-      SmallVector<Value> same(inner);
-      same.append(outer);
-      scf::YieldOp::create(b, same);
     }
-    scf::YieldOp::create(b, handover.getResults());
+    // The chunk's f16 sums go into the outer sums.
+    SmallVector<Value> yielded;
+    for (int64_t i = 0; i < numFrags; ++i) {
+      Value widened = blockLoop.getResult(i);
+      if (!outerElt.isF16())
+        widened = arith::ExtFOp::create(b, outerType, widened);
+      yielded.push_back(arith::AddFOp::create(b, outer[i], widened));
+    }
+    yielded.append(blockLoop.getResults().begin() + numFrags,
+                   blockLoop.getResults().end());
+    scf::YieldOp::create(b, yielded);
   }
+  assert(static_cast<int64_t>(splitLoop.getNumResults()) ==
+         numFrags + numLoads);
   // No copy may still be writing shared memory when the block exits.
   nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(0));
 
-  emitEpilogue(loop.getResults().drop_front(numFrags));
+  emitEpilogue(splitLoop.getResults().take_front(numFrags));
   gpu::ReturnOp::create(b);
 }
 

@@ -22,7 +22,9 @@
 constexpr int kChains = 8; // independent accumulators per warp
 constexpr int kIters = 4096;
 
+template <int Chains = kChains>
 __global__ void mmaF16(unsigned *out, unsigned seed) {
+  constexpr int kChains = Chains;
   unsigned a0 = seed ^ threadIdx.x, a1 = a0 * 3, a2 = a0 * 5, a3 = a0 * 7;
   unsigned b0 = a0 * 11, b1 = a0 * 13;
   unsigned c[kChains][2] = {};
@@ -121,6 +123,20 @@ int main() {
     std::printf("mma.sync m16n8k16, %2d warps/block, 4 blocks/SM: f16 acc "
                 "%.1f TFLOP/s, f32 acc %.1f TFLOP/s\n",
                 warps, mmas * 4096 / f16 / 1e9, mmas * 4096 / f32 / 1e9);
+  }
+  // One block per SM (the grid is one wave): the rate against warps per
+  // scheduler and independent accumulator chains per warp, as a GEMM main
+  // loop with 1 or 2 warps per scheduler sees it.
+  for (int warps : {4, 8, 16}) {
+    int threads = warps * 32;
+    auto rate = [&](auto kernel, int chains) {
+      float ms = timeIt([&] { kernel<<<sms, threads>>>(out, 1); });
+      return double(sms) * warps * kIters * chains * 4096 / ms / 1e9;
+    };
+    std::printf("one block/SM, %d warps/scheduler, f16 acc: 4 chains %.1f, 8 "
+                "chains %.1f, 16 chains %.1f, 32 chains %.1f TFLOP/s\n",
+                warps / 4, rate(mmaF16<4>, 4), rate(mmaF16<8>, 8),
+                rate(mmaF16<16>, 16), rate(mmaF16<32>, 32));
   }
   {
     int blocks = sms * 4, threads = 256;

@@ -39,14 +39,18 @@ VARIANTS = {
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
 SWEEP = {
-    "sweep_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
     "sweep_128x128x32_s4": (dict(), "outer-type=f32 tile=128,128,32 stages=4"),
-    "sweep_128x128x64_s3": (dict(), "outer-type=f32 tile=128,128,64 stages=3"),
-    "sweep_128x128x64_s4": (dict(), "outer-type=f32 tile=128,128,64 stages=4"),
-    "sweep_128x256x32_s3": (dict(), "outer-type=f32 tile=128,256,32 stages=3"),
-    "sweep_256x128x32_s3_w4x2": (dict(), "outer-type=f32 tile=256,128,32 stages=3 warps-m=4 warps-n=2"),
-    "sweep_128x128x32_s4_f16": (dict(), "outer-type=f16 tile=128,128,32 stages=4"),
-    "sweep_64x128x64_s4_w2x2": (dict(), "outer-type=f32 tile=64,128,64 stages=4 warps-m=2 warps-n=2"),
+    "sweep_128x128x32_s4_nopf": (dict(), "outer-type=f32 tile=128,128,32 stages=4 prefetch-fragments=false"),
+    "sweep_128x128x32_s4_w2x2_nopf": (dict(), "outer-type=f32 tile=128,128,32 stages=4 warps-m=2 warps-n=2 prefetch-fragments=false"),
+    "sweep_128x128x32_s4_w2x2_f16": (dict(), "outer-type=f16 tile=128,128,32 stages=4 warps-m=2 warps-n=2"),
+    "sweep_128x192x32_s4": (dict(), "outer-type=f32 tile=128,192,32 stages=4"),
+    "sweep_128x256x32_s4_nopf": (dict(), "outer-type=f32 tile=128,256,32 stages=4 prefetch-fragments=false"),
+    "sweep_256x128x32_s4_w4x2_nopf": (dict(), "outer-type=f32 tile=256,128,32 stages=4 warps-m=4 warps-n=2 prefetch-fragments=false"),
+    "sweep_128x256x64_s3_nopf": (dict(), "outer-type=f32 tile=128,256,64 stages=3 prefetch-fragments=false"),
+    "sweep_256x128x64_s3_w4x2_nopf": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2 prefetch-fragments=false"),
+    "sweep_128x256x32_s4_f16": (dict(), "outer-type=f16 tile=128,256,32 stages=4"),
+    "sweep_128x256x64_s3_f16": (dict(), "outer-type=f16 tile=128,256,64 stages=3"),
+    "sweep_256x128x64_s3_w4x2_f16": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
 }
 
 

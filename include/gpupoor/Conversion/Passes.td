@@ -81,6 +81,12 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "
            "strides and alignment, slower)">,
+    Option<"prefetchFragments", "prefetch-fragments", "bool",
+           /*default=*/"true",
+           "Double-buffer the ldmatrix fragments in registers: the next k "
+           "step's fragments load while this step's mma.sync run, across "
+           "the tile's barrier too. Costs the registers of one k step's "
+           "fragments; off for warp tiles whose accumulators leave no room">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

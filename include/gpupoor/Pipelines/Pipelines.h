@@ -53,6 +53,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "warps-m", llvm::cl::desc("Warps along M"), llvm::cl::init(2)};
   PassOptions::Option<int64_t> warpsN{
       *this, "warps-n", llvm::cl::desc("Warps along N"), llvm::cl::init(4)};
+  PassOptions::Option<bool> prefetchFragments{
+      *this, "prefetch-fragments",
+      llvm::cl::desc("Load the next k step's fragments while this step's "
+                     "mma.sync run (more registers)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

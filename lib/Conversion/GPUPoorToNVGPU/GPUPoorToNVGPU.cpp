@@ -68,6 +68,8 @@ struct KernelConfig {
   SplitKAttr strategy;
   // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
   bool asyncCopies;
+  // Register double-buffered fragments (see KernelBuilder).
+  bool prefetchFragments;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
 
@@ -200,15 +202,14 @@ private:
     bool kAlongRows;     // B in kn layout: the tile's rows are k
     // Per copy: offset in the stage, and the K-independent coordinate.
     SmallVector<Value> dstOff;
-    SmallVector<Value> fixedIdx; // clamped row (k along columns) or column
-    SmallVector<Value> fixedOk;  // row (or column chunk) inside the matrix
+    SmallVector<Value> fixedIdx;   // clamped row (k along columns) or column
     SmallVector<Value> fixedCount; // kn: elements of the column chunk
     SmallVector<Value> kOff;       // k offset of the copy inside the tile
   };
   CopyPlan planCopies(Value gmem, int64_t smemBase, int64_t rows,
                       int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
                       Value fixedLimit);
-  void emitCopies(const CopyPlan &plan, Value tile);
+  void emitCopies(const CopyPlan &plan, Value tile, bool full);
 
   /// Fragments of one k16 step: mTiles A fragments, nTiles/2 B pairs.
   SmallVector<Value> loadFragments(Value tile, int64_t ks);
@@ -242,6 +243,7 @@ KernelBuilder::planCopies(Value gmem, int64_t smemBase, int64_t rows,
   p.stageElems = rows * chunksPerRow * 8;
   p.kAlongRows = kAlongRows;
   int64_t rowElems = chunksPerRow * 8;
+  Value limitMinus1 = sub(fixedLimit, idx(1));
   for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
     Value chunkId = add(tid, idx(i * c.threads()));
     Value row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
@@ -249,41 +251,56 @@ KernelBuilder::planCopies(Value gmem, int64_t smemBase, int64_t rows,
     Value phys = swizzle(b, row, chunk, chunksPerRow);
     p.dstOff.push_back(add(mul(row, idx(rowElems)), mul(phys, idx(8))));
     if (!kAlongRows) {
-      // Rows are M (A) or N (B in nk); k runs along the row.
-      Value g = add(fixedBase, row);
-      Value ok = lt(g, fixedLimit);
-      p.fixedOk.push_back(ok);
-      p.fixedIdx.push_back(select(ok, g, idx(0)));
+      // Rows are M (A) or N (B in nk): a row past the edge reads the last
+      // row instead; the epilogue never stores what it feeds.
+      p.fixedIdx.push_back(minI(add(fixedBase, row), limitMinus1));
       p.kOff.push_back(mul(chunk, idx(8)));
     } else {
-      // Rows are k; the chunk is 8 columns of N.
+      // Rows are k; the chunk is 8 columns of N, fewer (zero-filled) or
+      // none at N's edge.
       Value g = add(fixedBase, mul(chunk, idx(8)));
       Value count = clamp8(sub(fixedLimit, g));
       p.fixedCount.push_back(count);
-      p.fixedIdx.push_back(select(lt(idx(0), count), g, idx(0)));
+      p.fixedIdx.push_back(minI(g, limitMinus1));
       p.kOff.push_back(row);
     }
   }
   return p;
 }
 
-void KernelBuilder::emitCopies(const CopyPlan &p, Value tile) {
+void KernelBuilder::emitCopies(const CopyPlan &p, Value tile, bool full) {
   Value kBase = mul(tile, idx(c.bk));
   Value stageOff =
       add(idx(p.smemBase),
           mul(arith::RemUIOp::create(b, tile, idx(c.stages)), idx(p.stageElems)));
-  Value zero = idx(0);
+  if (full) {
+    // The tile lies inside K (and, for B in kn, its columns inside N):
+    // plain 16-byte copies. A zero-filling copy costs about six more
+    // instructions: its fill count travels in the low address bits.
+    for (size_t i = 0; i < p.dstOff.size(); ++i) {
+      Value kIdx = add(kBase, p.kOff[i]);
+      Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
+      Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), smem,
+          ValueRange{add(stageOff, p.dstOff[i])}, p.gmem, ValueRange{row, col},
+          b.getIndexAttr(8), Value(), b.getUnitAttr());
+    }
+    return;
+  }
+  // Only K (and N's edge for B in kn) needs zero fill: a copy reads the
+  // elements before K and fills the rest of its 16 bytes with zeros; its
+  // address stays inside A or B.
   Value kMinus1 = sub(k, idx(1));
   for (size_t i = 0; i < p.dstOff.size(); ++i) {
     Value kIdx = add(kBase, p.kOff[i]);
     Value count, row, col;
     if (!p.kAlongRows) {
-      count = select(p.fixedOk[i], clamp8(sub(k, kIdx)), zero);
+      count = clamp8(sub(k, kIdx));
       row = p.fixedIdx[i];
-      // Past K nothing is read (count 0); the address stays inside A or B.
       col = minI(kIdx, kMinus1);
     } else {
-      count = select(lt(kIdx, k), p.fixedCount[i], zero);
+      count = select(lt(kIdx, k), p.fixedCount[i], idx(0));
       row = minI(kIdx, kMinus1);
       col = p.fixedIdx[i];
     }
@@ -573,13 +590,16 @@ void KernelBuilder::build() {
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
   // The waits name the prologue's last group; the token only orders IR.
   Value token;
-  auto emitCopyGroup = [&](Value tile) -> Value {
-    auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
-    {
+  auto emitCopyGroup = [&](Value tile, bool full) -> Value {
+    if (full) {
+      emitCopies(aPlan, tile, true);
+      emitCopies(bPlan, tile, true);
+    } else {
+      auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      emitCopies(aPlan, tile);
-      emitCopies(bPlan, tile);
+      emitCopies(aPlan, tile, false);
+      emitCopies(bPlan, tile, false);
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
   };
@@ -590,9 +610,12 @@ void KernelBuilder::build() {
     gpu::BarrierOp::create(b);
   };
   for (int64_t s = 0; s + 1 < c.stages; ++s)
-    token = emitCopyGroup(idx(s));
-  emitWaitAndBarrier();
-  SmallVector<Value> frags = loadFragments(idx(0), 0);
+    token = emitCopyGroup(idx(s), /*full=*/false);
+  SmallVector<Value> frags;
+  if (c.prefetchFragments) {
+    emitWaitAndBarrier();
+    frags = loadFragments(idx(0), 0);
+  }
   [[maybe_unused]] int64_t numLoads = frags.size();
 
   Type outerElt = c.outerType;
@@ -603,6 +626,61 @@ void KernelBuilder::build() {
       arith::ConstantOp::create(b, innerType, b.getZeroAttr(innerType));
   Value outerZero =
       arith::ConstantOp::create(b, outerType, b.getZeroAttr(outerType));
+
+  // One loop over the K blocks [lo, hi) of a chunk; `full` selects plain
+  // copies for the refills.
+  auto emitBlockLoop = [&](Value lo, Value hi, SmallVector<Value> init,
+                           bool full) {
+    auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kb = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    SmallVector<Value> inner(iter.take_front(numFrags));
+    SmallVector<Value> cur(iter.drop_front(numFrags));
+    Value refill = add(kb, idx(c.stages - 1));
+    if (!c.prefetchFragments) {
+      // Tile kb has landed and every warp is done with tile kb - 1, whose
+      // stage takes tile kb + stages - 1.
+      emitWaitAndBarrier();
+      emitCopyGroup(refill, full);
+      for (int64_t ks = 0; ks < kSteps; ++ks)
+        inner = emitMma(loadFragments(kb, ks), inner);
+    }
+    // With one k step per tile the refill must come before the wait.
+    int64_t copyStep = kSteps >= 2 ? 0 : kSteps - 1;
+    for (int64_t ks = 0; c.prefetchFragments && ks < kSteps; ++ks) {
+      // Refill the stage that the previous tile used with tile
+      // kb + stages - 1: every warp has passed the barrier after its last
+      // read of that stage.
+      if (ks == copyStep)
+        emitCopyGroup(refill, full);
+      if (ks == kSteps - 1)
+        emitWaitAndBarrier();
+      // Past the last tile this reads a stage no copy is writing; the
+      // values are never used.
+      SmallVector<Value> next = ks + 1 < kSteps
+                                    ? loadFragments(kb, ks + 1)
+                                    : loadFragments(add(kb, idx(1)), 0);
+      inner = emitMma(cur, inner);
+      cur = next;
+    }
+    SmallVector<Value> yielded(inner);
+    yielded.append(cur);
+    scf::YieldOp::create(b, yielded);
+    return loop;
+  };
+  // Refill tiles below fastEnd are whole: inside K and, for B in kn, inside
+  // N (A's and nk B's rows past M or N are clamped, never filled).
+  Value fastEnd;
+  if (c.asyncCopies) {
+    Value fullTiles = arith::DivUIOp::create(b, k, idx(c.bk));
+    fastEnd = sub(fullTiles, idx(c.stages - 1));
+    if (!c.bTransposed)
+      fastEnd = select(arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                             add(n0, idx(c.bn)), n),
+                       fastEnd, idx(0));
+  }
 
   // for each chunk s: inner = 0; for each K block of the chunk: inner +=
   // A_kb B_kb; outer += inner. The fragments of the next k step travel
@@ -620,36 +698,20 @@ void KernelBuilder::build() {
     Value kbEnd = minI(add(kbStart, geometry.blocksPerSplit), numKBlocks);
     SmallVector<Value> blockInit(numFrags, innerZero);
     blockInit.append(iter.begin() + numFrags, iter.end());
-    auto blockLoop = scf::ForOp::create(b, kbStart, kbEnd, idx(1), blockInit);
-    {
-      OpBuilder::InsertionGuard guard2(b);
-      b.setInsertionPointToStart(blockLoop.getBody());
-      Value kb = blockLoop.getInductionVar();
-      ValueRange biter = blockLoop.getRegionIterArgs();
-      SmallVector<Value> inner(biter.take_front(numFrags));
-      SmallVector<Value> cur(biter.drop_front(numFrags));
-      // With one k step per tile the refill must come before the wait.
-      int64_t copyStep = kSteps >= 2 ? 0 : kSteps - 1;
-      for (int64_t ks = 0; ks < kSteps; ++ks) {
-        // Refill the stage that the previous tile used with tile
-        // kb + stages - 1: every warp has passed the barrier after its last
-        // read of that stage.
-        if (ks == copyStep)
-          emitCopyGroup(add(kb, idx(c.stages - 1)));
-        if (ks == kSteps - 1)
-          emitWaitAndBarrier();
-        // Past the last tile this reads a stage no copy is writing; the
-        // values are never used.
-        SmallVector<Value> next = ks + 1 < kSteps
-                                      ? loadFragments(kb, ks + 1)
-                                      : loadFragments(add(kb, idx(1)), 0);
-        inner = emitMma(cur, inner);
-        cur = next;
-      }
-      SmallVector<Value> yielded(inner);
-      yielded.append(cur);
-      scf::YieldOp::create(b, yielded);
+    // Iterations whose refill tile lies wholly inside K (and, for B in kn,
+    // blocks inside N) issue plain copies; the last stages - 1 iterations
+    // of the K loop, and edge blocks, the guarded ones. Two loops rather
+    // than a branch per tile: ptxas if-converts such a branch and then
+    // issues both kinds of copies.
+    Value fastMid = kbStart;
+    if (c.asyncCopies) {
+      fastMid = maxI(minI(fastEnd, kbEnd), kbStart);
+      auto fastLoop =
+          emitBlockLoop(kbStart, fastMid, blockInit, /*full=*/true);
+      blockInit.assign(fastLoop.getResults().begin(),
+                       fastLoop.getResults().end());
     }
+    auto blockLoop = emitBlockLoop(fastMid, kbEnd, blockInit, /*full=*/false);
     // The chunk's f16 sums go into the outer sums.
     SmallVector<Value> yielded;
     for (int64_t i = 0; i < numFrags; ++i) {
@@ -736,6 +798,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.epilogue = strategy.getEpilogue();
     config.strategy = strategy;
     config.asyncCopies = asyncCopies;
+    config.prefetchFragments = prefetchFragments;
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();

@@ -629,15 +629,11 @@ void KernelBuilder::build() {
 
   // One loop over the K blocks [lo, hi) of a chunk; `full` selects plain
   // copies for the refills.
-  auto emitBlockLoop = [&](Value lo, Value hi, SmallVector<Value> init,
-                           bool full) {
-    auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kb = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    SmallVector<Value> inner(iter.take_front(numFrags));
-    SmallVector<Value> cur(iter.drop_front(numFrags));
+  // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
+  // copies for the refill. Updates `inner` and `cur` (the fragments of the
+  // next k step when they are prefetched).
+  auto emitTile = [&](Value kb, SmallVector<Value> &inner,
+                      SmallVector<Value> &cur, bool full) {
     Value refill = add(kb, idx(c.stages - 1));
     if (!c.prefetchFragments) {
       // Tile kb has landed and every warp is done with tile kb - 1, whose
@@ -646,10 +642,11 @@ void KernelBuilder::build() {
       emitCopyGroup(refill, full);
       for (int64_t ks = 0; ks < kSteps; ++ks)
         inner = emitMma(loadFragments(kb, ks), inner);
+      return;
     }
     // With one k step per tile the refill must come before the wait.
     int64_t copyStep = kSteps >= 2 ? 0 : kSteps - 1;
-    for (int64_t ks = 0; c.prefetchFragments && ks < kSteps; ++ks) {
+    for (int64_t ks = 0; ks < kSteps; ++ks) {
       // Refill the stage that the previous tile used with tile
       // kb + stages - 1: every warp has passed the barrier after its last
       // read of that stage.
@@ -665,6 +662,16 @@ void KernelBuilder::build() {
       inner = emitMma(cur, inner);
       cur = next;
     }
+  };
+  auto emitBlockLoop = [&](Value lo, Value hi, SmallVector<Value> init,
+                           bool full) {
+    auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange iter = loop.getRegionIterArgs();
+    SmallVector<Value> inner(iter.take_front(numFrags));
+    SmallVector<Value> cur(iter.drop_front(numFrags));
+    emitTile(loop.getInductionVar(), inner, cur, full);
     SmallVector<Value> yielded(inner);
     yielded.append(cur);
     scf::YieldOp::create(b, yielded);
@@ -687,15 +694,19 @@ void KernelBuilder::build() {
   // through both loops.
   SmallVector<Value> splitInit(numFrags, outerZero);
   splitInit.append(frags);
-  auto splitLoop =
-      scf::ForOp::create(b, idx(0), geometry.splits, idx(1), splitInit);
+  // Only non-empty chunks: with more splits than K blocks the last ones
+  // are empty, and each chunk below ends with its last tile peeled.
+  Value numChunks =
+      arith::CeilDivSIOp::create(b, numKBlocks, geometry.blocksPerSplit);
+  auto splitLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), splitInit);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(splitLoop.getBody());
     ValueRange iter = splitLoop.getRegionIterArgs();
     SmallVector<Value> outer(iter.take_front(numFrags));
     Value kbStart = mul(splitLoop.getInductionVar(), geometry.blocksPerSplit);
-    Value kbEnd = minI(add(kbStart, geometry.blocksPerSplit), numKBlocks);
+    Value kbLast =
+        sub(minI(add(kbStart, geometry.blocksPerSplit), numKBlocks), idx(1));
     SmallVector<Value> blockInit(numFrags, innerZero);
     blockInit.append(iter.begin() + numFrags, iter.end());
     // Iterations whose refill tile lies wholly inside K (and, for B in kn,
@@ -705,23 +716,28 @@ void KernelBuilder::build() {
     // issues both kinds of copies.
     Value fastMid = kbStart;
     if (c.asyncCopies) {
-      fastMid = maxI(minI(fastEnd, kbEnd), kbStart);
+      fastMid = maxI(minI(fastEnd, kbLast), kbStart);
       auto fastLoop =
           emitBlockLoop(kbStart, fastMid, blockInit, /*full=*/true);
       blockInit.assign(fastLoop.getResults().begin(),
                        fastLoop.getResults().end());
     }
-    auto blockLoop = emitBlockLoop(fastMid, kbEnd, blockInit, /*full=*/false);
-    // The chunk's f16 sums go into the outer sums.
+    auto blockLoop = emitBlockLoop(fastMid, kbLast, blockInit, /*full=*/false);
+    // The chunk's last tile, then its f16 sums go into the outer sums. In
+    // one basic block with that tile's mma.sync, ptxas interleaves the
+    // conversions and adds with them instead of stalling the warp on a
+    // long run of adds after the loop.
+    SmallVector<Value> inner(blockLoop.getResults().take_front(numFrags));
+    SmallVector<Value> cur(blockLoop.getResults().drop_front(numFrags));
+    emitTile(kbLast, inner, cur, /*full=*/false);
     SmallVector<Value> yielded;
     for (int64_t i = 0; i < numFrags; ++i) {
-      Value widened = blockLoop.getResult(i);
+      Value widened = inner[i];
       if (!outerElt.isF16())
         widened = arith::ExtFOp::create(b, outerType, widened);
       yielded.push_back(arith::AddFOp::create(b, outer[i], widened));
     }
-    yielded.append(blockLoop.getResults().begin() + numFrags,
-                   blockLoop.getResults().end());
+    yielded.append(cur);
     scf::YieldOp::create(b, yielded);
   }
   assert(static_cast<int64_t>(splitLoop.getNumResults()) ==

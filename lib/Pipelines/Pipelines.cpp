@@ -90,7 +90,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.warpsM = options.warpsM;
   kernel.warpsN = options.warpsN;
   kernel.asyncCopies = options.asyncCopies;
-  kernel.prefetchFragments = options.prefetchFragments;
+  kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

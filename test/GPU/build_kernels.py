@@ -30,6 +30,10 @@ VARIANTS = {
     "kn_f32_s32": (dict(), "outer-type=f32 splits=32"),
     "kn_f32_s33": (dict(), "outer-type=f32 splits=33"),
     "kn_f32_st3": (dict(), "outer-type=f32 stages=3"),
+    "kn_f32_pf0": (dict(), "outer-type=f32 fragment-prefetch=0"),
+    "kn_f32_pf2": (dict(), "outer-type=f32 fragment-prefetch=2"),
+    "kn_f16_w2x4": (dict(), "outer-type=f16 warps-m=2 warps-n=4"),
+    "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
     "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),
@@ -39,17 +43,13 @@ VARIANTS = {
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
 SWEEP = {
-    "sweep_128x128x32_s4": (dict(), "outer-type=f32 tile=128,128,32 stages=4"),
+    "sweep_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
+    "sweep_128x128x64_s3": (dict(), "outer-type=f32 tile=128,128,64 stages=3"),
     "sweep_128x192x32_s4": (dict(), "outer-type=f32 tile=128,192,32 stages=4"),
-    "sweep_128x192x32_s3": (dict(), "outer-type=f32 tile=128,192,32 stages=3"),
-    "sweep_128x192x64_s3": (dict(), "outer-type=f32 tile=128,192,64 stages=3"),
-    "sweep_192x128x32_s4_w4x2": (dict(), "outer-type=f32 tile=192,128,32 stages=4 warps-m=4 warps-n=2"),
-    "sweep_128x256x32_s4_nopf": (dict(), "outer-type=f32 tile=128,256,32 stages=4 prefetch-fragments=false"),
-    "sweep_128x192x32_s4_f16": (dict(), "outer-type=f16 tile=128,192,32 stages=4"),
-    "sweep_128x128x32_s4_w2x2_f16": (dict(), "outer-type=f16 tile=128,128,32 stages=4 warps-m=2 warps-n=2"),
-    "sweep_128x256x32_s4_f16": (dict(), "outer-type=f16 tile=128,256,32 stages=4"),
-    "sweep_128x256x64_s3_f16": (dict(), "outer-type=f16 tile=128,256,64 stages=3"),
-    "sweep_256x128x64_s3_w4x2_f16": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
+    "sweep_128x256x32_s4_pf0": (dict(), "outer-type=f32 tile=128,256,32 stages=4 fragment-prefetch=0"),
+    "sweep_128x128x32_s4_pf2": (dict(), "outer-type=f32 tile=128,128,32 stages=4 fragment-prefetch=2"),
+    "sweep_128x256x32_s4_f16": (dict(), "outer-type=f16 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
+    "sweep_256x128x64_s3_f16": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
 }
 
 

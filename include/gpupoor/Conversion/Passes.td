@@ -69,10 +69,11 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     at a lower speed. Batched matmuls and sm_90a (wgmma) are rejected for now.
   }];
   let options = [
-    Option<"warpsM", "warps-m", "int64_t", /*default=*/"2",
-           "Warps along M in a block">,
-    Option<"warpsN", "warps-n", "int64_t", /*default=*/"4",
-           "Warps along N in a block">,
+    Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
+           "Warps along M in a block (0: 2)">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
+           "Warps along N in a block (0: 4 with an f32 outer sum, 2 with an "
+           "f16 one)">,
     Option<"stages", "stages", "int64_t", /*default=*/"3",
            "Depth of the cp.async pipeline">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
@@ -81,12 +82,13 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "
            "strides and alignment, slower)">,
-    Option<"prefetchFragments", "prefetch-fragments", "bool",
-           /*default=*/"true",
-           "Double-buffer the ldmatrix fragments in registers: the next k "
-           "step's fragments load while this step's mma.sync run, across "
-           "the tile's barrier too. Costs the registers of one k step's "
-           "fragments; off for warp tiles whose accumulators leave no room">,
+    Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
+           /*default=*/"1",
+           "How many k16 steps ahead the ldmatrix fragments load (0 to "
+           "BK/16). With 1 or more they are double-buffered in registers "
+           "and the next tile's first fragments load across its barrier "
+           "while this tile's last mma.sync run; each step costs one k "
+           "step's fragments in registers">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

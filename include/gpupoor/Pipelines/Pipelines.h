@@ -50,14 +50,21 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
                      "than 3 on an H200)"),
       llvm::cl::init(4)};
   PassOptions::Option<int64_t> warpsM{
-      *this, "warps-m", llvm::cl::desc("Warps along M"), llvm::cl::init(2)};
+      *this, "warps-m",
+      llvm::cl::desc("Warps along M (0: by outer type, see "
+                     "convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> warpsN{
-      *this, "warps-n", llvm::cl::desc("Warps along N"), llvm::cl::init(4)};
-  PassOptions::Option<bool> prefetchFragments{
-      *this, "prefetch-fragments",
-      llvm::cl::desc("Load the next k step's fragments while this step's "
-                     "mma.sync run (more registers)"),
-      llvm::cl::init(true)};
+      *this, "warps-n",
+      llvm::cl::desc("Warps along N (0: by outer type, see "
+                     "convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> fragmentPrefetch{
+      *this, "fragment-prefetch",
+      llvm::cl::desc("k16 steps ahead that ldmatrix fragments load (0: none; "
+                     "at most BK/16; each step costs a fragment set of "
+                     "registers)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

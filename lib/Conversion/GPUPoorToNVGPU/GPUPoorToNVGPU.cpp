@@ -68,8 +68,8 @@ struct KernelConfig {
   SplitKAttr strategy;
   // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
   bool asyncCopies;
-  // Register double-buffered fragments (see KernelBuilder).
-  bool prefetchFragments;
+  // k16 steps ahead that fragments load (see KernelBuilder).
+  int64_t fragmentPrefetch;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
 
@@ -87,6 +87,9 @@ struct KernelConfig {
 /// Checks that the generator can map `config` onto warps and copies.
 LogicalResult checkConfig(const KernelConfig &c,
                           function_ref<InFlightDiagnostic()> emitError) {
+  if (c.warpsM < 1 || c.warpsN < 1)
+    return emitError() << "needs at least one warp along M and N, got "
+                       << c.warpsM << " x " << c.warpsN;
   if (c.bm % (16 * c.warpsM) != 0)
     return emitError() << "tile BM = " << c.bm << " does not split into "
                        << c.warpsM << " warp rows of 16-row MMA tiles";
@@ -100,6 +103,10 @@ LogicalResult checkConfig(const KernelConfig &c,
     return emitError() << "tile " << c.bm << "x" << c.bn << "x" << c.bk
                        << " does not split into 16-byte copies over "
                        << c.threads() << " threads";
+  if (c.fragmentPrefetch < 0 || c.fragmentPrefetch > c.bk / 16)
+    return emitError() << "fragment prefetch of " << c.fragmentPrefetch
+                       << " k steps is outside [0, BK/16 = " << c.bk / 16
+                       << "]";
   if (c.stages < 2)
     return emitError() << "the copy pipeline needs at least 2 stages, got "
                        << c.stages;
@@ -611,11 +618,12 @@ void KernelBuilder::build() {
   };
   for (int64_t s = 0; s + 1 < c.stages; ++s)
     token = emitCopyGroup(idx(s), /*full=*/false);
+  // Fragments of the first `fragmentPrefetch` k steps, all in tile 0.
   SmallVector<Value> frags;
-  if (c.prefetchFragments) {
+  if (c.fragmentPrefetch > 0)
     emitWaitAndBarrier();
-    frags = loadFragments(idx(0), 0);
-  }
+  for (int64_t ks = 0; ks < c.fragmentPrefetch; ++ks)
+    frags.append(loadFragments(idx(0), ks));
   [[maybe_unused]] int64_t numLoads = frags.size();
 
   Type outerElt = c.outerType;
@@ -632,10 +640,14 @@ void KernelBuilder::build() {
   // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
   // copies for the refill. Updates `inner` and `cur` (the fragments of the
   // next k step when they are prefetched).
+  // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
+  // copies for the refill. Updates `inner` and `ahead`, the fragments of
+  // the next `fragmentPrefetch` k steps (one set after another).
+  int64_t dist = c.fragmentPrefetch;
   auto emitTile = [&](Value kb, SmallVector<Value> &inner,
-                      SmallVector<Value> &cur, bool full) {
+                      SmallVector<Value> &ahead, bool full) {
     Value refill = add(kb, idx(c.stages - 1));
-    if (!c.prefetchFragments) {
+    if (dist == 0) {
       // Tile kb has landed and every warp is done with tile kb - 1, whose
       // stage takes tile kb + stages - 1.
       emitWaitAndBarrier();
@@ -644,23 +656,27 @@ void KernelBuilder::build() {
         inner = emitMma(loadFragments(kb, ks), inner);
       return;
     }
-    // With one k step per tile the refill must come before the wait.
-    int64_t copyStep = kSteps >= 2 ? 0 : kSteps - 1;
+    // Step ks loads the fragments of step ks + dist, in the next tile once
+    // that runs past this one: the barrier that publishes the next tile
+    // comes first, at step kSteps - dist. Every read of the stage that the
+    // refill overwrites (tile kb - 1's) was issued before the previous
+    // tile's barrier. With the barrier at step 0 the refill precedes it.
+    int64_t barrierStep = kSteps - dist;
+    int64_t setSize = static_cast<int64_t>(ahead.size()) / dist;
     for (int64_t ks = 0; ks < kSteps; ++ks) {
-      // Refill the stage that the previous tile used with tile
-      // kb + stages - 1: every warp has passed the barrier after its last
-      // read of that stage.
-      if (ks == copyStep)
+      if (ks == 0)
         emitCopyGroup(refill, full);
-      if (ks == kSteps - 1)
+      if (ks == barrierStep)
         emitWaitAndBarrier();
       // Past the last tile this reads a stage no copy is writing; the
       // values are never used.
-      SmallVector<Value> next = ks + 1 < kSteps
-                                    ? loadFragments(kb, ks + 1)
-                                    : loadFragments(add(kb, idx(1)), 0);
-      inner = emitMma(cur, inner);
-      cur = next;
+      SmallVector<Value> next =
+          ks + dist < kSteps ? loadFragments(kb, ks + dist)
+                             : loadFragments(add(kb, idx(1)), ks + dist - kSteps);
+      SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
+      inner = emitMma(now, inner);
+      ahead.erase(ahead.begin(), ahead.begin() + setSize);
+      ahead.append(next);
     }
   };
   auto emitBlockLoop = [&](Value lo, Value hi, SmallVector<Value> init,
@@ -801,8 +817,13 @@ struct ConvertGPUPoorToNVGPUPass
     config.bm = strategy.getTileM();
     config.bn = strategy.getTileN();
     config.bk = strategy.getTileK();
-    config.warpsM = warpsM;
-    config.warpsN = warpsN;
+    // Measured on an H100 (docs/GPU.md): with f32 outer sums a warp tile
+    // of 64 x 32 leaves room in 255 registers for the f16 and f32
+    // accumulators and double-buffered fragments; with f16 outer sums the
+    // 64 x 64 warp tile of 2 x 2 warps (128 threads, two blocks an SM)
+    // is fastest.
+    config.warpsM = warpsM ? warpsM : 2;
+    config.warpsN = warpsN ? warpsN : (strategy.getOuter().isF16() ? 2 : 4);
     config.stages = stages;
     config.groupM = groupM;
     config.bTransposed = strategy.getBLayout() == BLayout::NK;
@@ -814,7 +835,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.epilogue = strategy.getEpilogue();
     config.strategy = strategy;
     config.asyncCopies = asyncCopies;
-    config.prefetchFragments = prefetchFragments;
+    config.fragmentPrefetch = fragmentPrefetch;
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();

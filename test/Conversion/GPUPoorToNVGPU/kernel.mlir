@@ -1,7 +1,19 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
-// The second case asks for 4 stages through the pass option.
+// The second case asks for 4 stages through the pass option: 4 x (128 +
+// 128) x 32 halves of shared memory.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
-// ST4: memref<4x128x32xf16
+// ST4: memref<32768xf16, #gpu.address_space<workgroup>>
+// Without fragment prefetch each tile starts with its wait and barrier and
+// loads its own fragments; the loop carries no fragments.
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=fragment-prefetch=0 | FileCheck %s --check-prefix=PF0
+// PF0-LABEL: gpu.func @gpupoor_matmul_0
+// PF0: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>) {
+// PF0: scf.for {{.*}} -> (vector<2x2xf16>, {{.*}}vector<2x2xf16>) {
+// PF0: nvgpu.device_async_wait
+// PF0-NEXT: gpu.barrier
+// PF0: nvgpu.device_async_copy
+// PF0: nvgpu.ldmatrix
+// PF0: nvgpu.mma.sync
 
 // The host side launches a Triton-ABI kernel on a 1-D grid; the kernel
 // stages tiles with cp.async into dynamic shared memory, reads fragments with
@@ -15,21 +27,50 @@
 // CHECK: gpu.module @gpupoor_matmul_0_module
 // CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "bias_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
 // CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK: memref.view {{.*}} to memref<3x128x32xf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view {{.*}} to memref<3x32x128xf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<3x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[SMEM:.*]] = memref.view {{.*}} to memref<24576xf16, #gpu.address_space<workgroup>>
+// Prologue: stages - 1 = 2 commit groups of zero-filling copies (the
+// element count is the last operand), then tile 0's first fragments.
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[SMEM]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<24576xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_create_group
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<2x2xf16>,
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
-// CHECK: gpu.barrier
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<3x128x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<3x32x128xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: scf.if
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[SMEM]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<24576xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[SMEM]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<24576xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// The split loop over the chunks carries the f32 outer sums and the
+// prefetched fragments ...
+// CHECK: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
+// ... the main K loop the f16 sums; its refills are plain 16-byte copies
+// (no element count), then the barrier before the tile's last k step and
+// the next tile's first fragments.
+// CHECK: scf.for {{.*}} -> (vector<2x2xf16>, {{.*}}vector<2x2xf16>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
+// CHECK-NOT: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[SMEM]][%{{.*}}], 8 {bypassL1}
+// CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
-// The chunk-end handover widens the f16 sums into the f32 outer sums.
+// CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.ldmatrix
+// CHECK: nvgpu.mma.sync
+// CHECK: scf.yield
+// The tail loop refills with guarded, zero-filling copies.
+// CHECK: scf.for {{.*}} -> (vector<2x2xf16>,
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
+// CHECK: scf.yield
+// The chunk's last tile is peeled; its f16 sums are widened into the f32
+// outer sums.
+// CHECK: nvgpu.mma.sync
 // CHECK: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
 // CHECK: arith.addf %{{.*}} : vector<2x2xf32>
+// CHECK: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// Epilogue: a pair of adjacent columns per store where C allows it.
 // CHECK: scf.if
+// CHECK: vector.store %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
+// CHECK: } else {
 // CHECK: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
@@ -44,8 +85,8 @@ func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // bias is read in the epilogue.
 // CHECK-LABEL: func @linear
 // CHECK: gpu.func @gpupoor_matmul_0
-// CHECK: memref.view {{.*}} to memref<3x64x64xf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<24576xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<24576xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: transpose = true
 // CHECK: memref.load %{{.*}} : memref<?xf16, strided<[1]>, 1>
 // CHECK: arith.maximumf
@@ -68,7 +109,7 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>
 // GEN-NOT: nvgpu.device_async_copy
 // GEN: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 // GEN: vector.from_elements {{.*}} : vector<8xf16>
-// GEN: vector.store %{{.*}} : memref<3x128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// GEN: vector.store %{{.*}} : memref<24576xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // GEN: nvgpu.mma.sync
 func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

@@ -72,8 +72,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
            "Warps along M in a block (0: 2)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
-           "Warps along N in a block (0: 4 with an f32 outer sum, 2 with an "
-           "f16 one)">,
+           "Warps along N in a block (0: 2 with an f16 outer sum and async "
+           "copies, else 4)">,
     Option<"stages", "stages", "int64_t", /*default=*/"3",
            "Depth of the cp.async pipeline">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",

@@ -712,8 +712,9 @@ void KernelBuilder::build() {
   splitInit.append(frags);
   // Only non-empty chunks: with more splits than K blocks the last ones
   // are empty, and each chunk below ends with its last tile peeled.
-  Value numChunks =
-      arith::CeilDivSIOp::create(b, numKBlocks, geometry.blocksPerSplit);
+  // (With K = 0 a chunk has 0 blocks: no chunks, no division by zero.)
+  Value numChunks = arith::CeilDivSIOp::create(
+      b, numKBlocks, maxI(geometry.blocksPerSplit, idx(1)));
   auto splitLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), splitInit);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -821,9 +822,11 @@ struct ConvertGPUPoorToNVGPUPass
     // of 64 x 32 leaves room in 255 registers for the f16 and f32
     // accumulators and double-buffered fragments; with f16 outer sums the
     // 64 x 64 warp tile of 2 x 2 warps (128 threads, two blocks an SM)
-    // is fastest.
+    // is fastest. Element-wise copies need the registers of the 64 x 32
+    // tile.
+    bool wide = strategy.getOuter().isF16() && asyncCopies;
     config.warpsM = warpsM ? warpsM : 2;
-    config.warpsN = warpsN ? warpsN : (strategy.getOuter().isF16() ? 2 : 4);
+    config.warpsN = warpsN ? warpsN : (wide ? 2 : 4);
     config.stages = stages;
     config.groupM = groupM;
     config.bTransposed = strategy.getBLayout() == BLayout::NK;

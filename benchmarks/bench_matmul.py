@@ -6,9 +6,10 @@
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
 Triton split_k_sequential (when PATH to its package is given), and gpupoor's
-kernels (f32 and f16 outer sums, default S). Timing: CUDA events around each
-launch after warm-up, median over many launches, rotating over several
-random input sets so that caches do not hold the operands. Error: relative
+kernels (f32 and f16 outer sums, default S). Timing: CUDA events around
+batches of back-to-back launches after warm-up, median over many batches,
+rotating over several random input sets so that caches do not hold the
+operands. Error: relative
 Frobenius error against an fp64 product.
 """
 
@@ -33,19 +34,25 @@ SHAPES = [  # M, N, K
 ]
 
 
-def time_ms(fn, sets, warmup=10, reps=60):
+def time_ms(fn, sets, warmup=10, reps=60, batch=10):
+    """Median over `reps` of the mean time of `batch` back-to-back launches.
+
+    Events around a single launch after a synchronize also time the host's
+    launch latency (tens of microseconds from Python, 5-15% of a 4096^3
+    product); a batch keeps the GPU busy between the events.
+    """
     for i in range(warmup):
         fn(*sets[i % len(sets)])
     torch.cuda.synchronize()
     times = []
     for i in range(reps):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        args = sets[i % len(sets)]
         start.record()
-        fn(*args)
+        for j in range(batch):
+            fn(*sets[(i * batch + j) % len(sets)])
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end))
+        times.append(start.elapsed_time(end) / batch)
     return statistics.median(times)
 
 

@@ -54,11 +54,15 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     with `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory.
 
     Inside: grouped block order; A and B tiles staged through a `stages`-deep
-    `nvgpu.device_async_copy` pipeline (16-byte copies with zero-filled
-    tails, L1 bypassed) in an XOR-swizzled shared layout;
-    `nvgpu.ldmatrix` fragments; `nvgpu.mma.sync` m16n8k16 with f16
-    accumulators; at each chunk end the f16 accumulators are added into the
-    outer accumulators; a guarded epilogue (bias, ReLU/GELU, conversion).
+    `nvgpu.device_async_copy` pipeline (16-byte copies, L1 bypassed; plain
+    copies while the refilled tile lies inside K, zero-filling ones for the
+    K tail) in an XOR-swizzled shared layout; `nvgpu.ldmatrix` fragments
+    loaded `fragment-prefetch` k16 steps ahead, across the barrier that
+    publishes the next tile; `nvgpu.mma.sync` m16n8k16 with f16
+    accumulators; one loop per split-k chunk whose last tile is peeled, so
+    that adding the f16 accumulators into the outer accumulators overlaps
+    with its mma.sync; a guarded epilogue (bias, ReLU/GELU, conversion,
+    paired stores).
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
     so the kernel's results equal the CPU loop form's bit for bit.
 

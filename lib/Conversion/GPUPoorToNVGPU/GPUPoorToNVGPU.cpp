@@ -173,12 +173,15 @@ Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
 /// Emits the kernel body into `func`.
 ///
 /// The main loop follows the multistage scheme of CUTLASS's sm80 GEMMs:
-/// fragments are double-buffered in registers, and the barrier that hands
-/// the next shared-memory stage to the warps sits before the last k16 step
-/// of a tile, so that the last step's mma.sync instructions keep the tensor
-/// cores busy while the warps meet and the next tile's first fragments
-/// load. All per-thread address arithmetic that does not depend on the K
-/// block is computed once, before the loop.
+/// fragments load `fragmentPrefetch` k16 steps ahead (double-buffered in
+/// registers by default), and the barrier that hands the next shared-memory
+/// stage to the warps sits before the last such steps of a tile, so that
+/// the last step's mma.sync instructions keep the tensor cores busy while
+/// the warps meet and the next tile's first fragments load. All per-thread
+/// address arithmetic that does not depend on the K block is computed once,
+/// before the loop. Upstream's pipelining (`nvgpu` multi-buffering and
+/// `scf` pipelining) works on static shapes and static shared memory, and
+/// cannot express the split-k handover; hence this generator.
 class KernelBuilder {
 public:
   KernelBuilder(const KernelConfig &config, gpu::GPUFuncOp func)

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -29,6 +30,69 @@ LogicalResult writeFile(Operation *op, StringRef path, StringRef bytes) {
     return op->emitError() << "cannot write '" << path << "': " << ec.message();
   os << bytes;
   return success();
+}
+
+/// Resources of the kernel in a cubin, from its `.nv.info` section (the
+/// attributes ptxas writes for the driver): register count (EIATTR_REGCOUNT,
+/// 0x2f) and stack frame (EIATTR_FRAME_SIZE, 0x11; non-zero when registers
+/// spill to local memory). The cubin holds one kernel. Reading the ELF here
+/// spares running ptxas a second time with -v.
+struct CubinResources {
+  std::optional<uint32_t> registers, frameBytes;
+};
+
+CubinResources readCubinResources(StringRef elf) {
+  using namespace llvm::support;
+  CubinResources res;
+  auto u16 = [&](uint64_t at) {
+    return endian::read16le(elf.data() + at);
+  };
+  auto u32 = [&](uint64_t at) {
+    return endian::read32le(elf.data() + at);
+  };
+  auto u64 = [&](uint64_t at) {
+    return endian::read64le(elf.data() + at);
+  };
+  // ELF64, little endian (every cubin of sm_80 .. sm_90).
+  if (elf.size() < 64 || !elf.starts_with("\x7f" "ELF") || elf[4] != 2)
+    return res;
+  uint64_t shoff = u64(0x28);
+  uint16_t shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+  if (shentsize < 64 || shstrndx >= shnum ||
+      shoff + uint64_t(shnum) * shentsize > elf.size())
+    return res;
+  auto section = [&](unsigned i) {
+    uint64_t at = shoff + uint64_t(i) * shentsize;
+    return std::make_tuple(u32(at), u64(at + 0x18), u64(at + 0x20));
+  };
+  auto [strName, strOff, strSize] = section(shstrndx);
+  (void)strName;
+  if (strOff + strSize > elf.size())
+    return res;
+  StringRef names = elf.substr(strOff, strSize);
+  for (unsigned i = 0; i < shnum; ++i) {
+    auto [name, off, size] = section(i);
+    if (name >= names.size() || off + size > elf.size() ||
+        names.drop_front(name).split('\0').first != ".nv.info")
+      continue;
+    // Entries: format byte, attribute byte, then a 16-bit size and that
+    // many payload bytes (format 0x04) or a 16-bit value.
+    for (uint64_t at = off; at + 4 <= off + size;) {
+      uint8_t format = elf[at], attr = elf[at + 1];
+      uint64_t payload = at + 4;
+      uint64_t len = format == 0x04 ? u16(at + 2) : 0;
+      if (payload + len > off + size)
+        break;
+      if (format == 0x04 && len >= 8) {
+        if (attr == 0x2f)
+          res.registers = u32(payload + 4);
+        else if (attr == 0x11)
+          res.frameBytes = u32(payload + 4);
+      }
+      at = payload + len;
+    }
+  }
+  return res;
 }
 
 struct GPUPoorDumpKernelsPass
@@ -77,16 +141,47 @@ struct GPUPoorDumpKernelsPass
         }
       }
       manifest["kernel"] = kernel.str();
+      // The resource summary: what ptxas allotted, from a cubin, and the
+      // count of the key instructions, from PTX.
+      std::string summary;
+      llvm::raw_string_ostream sum(summary);
+      sum << kernel << ": "
+          << info.getAs<IntegerAttr>("dynamic_shared_memory").getInt()
+          << " bytes of dynamic shared memory, "
+          << info.getAs<IntegerAttr>("block_size").getInt() << " threads";
       for (Attribute attr : binary.getObjectsAttr()) {
         auto object = cast<gpu::ObjectAttr>(attr);
         bool isAsm = object.getFormat() == gpu::CompilationTarget::Assembly;
+        StringRef bytes = object.getObject().getValue();
         SmallString<128> path(dir);
         llvm::sys::path::append(path, kernel + (isAsm ? ".ptx" : ".cubin"));
-        if (failed(writeFile(launch, path, object.getObject().getValue())))
+        if (failed(writeFile(launch, path, bytes)))
           return WalkResult::interrupt();
         manifest[isAsm ? "ptx" : "cubin"] =
             llvm::sys::path::filename(path).str();
+        if (isAsm) {
+          llvm::json::Object counts;
+          for (StringRef op : {"mma.sync", "ldmatrix", "cp.async.cg"}) {
+            int64_t n = bytes.count(op);
+            counts[op] = n;
+            sum << ", " << n << " " << op;
+          }
+          sum << " in the PTX";
+          manifest["ptx_counts"] = std::move(counts);
+        } else if (object.getFormat() == gpu::CompilationTarget::Binary) {
+          CubinResources res = readCubinResources(bytes);
+          if (res.registers) {
+            manifest["registers"] = int64_t(*res.registers);
+            sum << ", " << *res.registers << " registers";
+          }
+          if (res.frameBytes) {
+            manifest["stack_frame_bytes"] = int64_t(*res.frameBytes);
+            sum << ", " << *res.frameBytes << "-byte stack frame"
+                << (*res.frameBytes ? " (spills)" : " (no spills)");
+          }
+        }
       }
+      mlir::emitRemark(launch.getLoc()) << summary;
       SmallString<128> path(dir);
       llvm::sys::path::append(path, kernel + ".json");
       std::string text;

@@ -1,6 +1,10 @@
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// The resource summary: a remark on the launch, and the counts in the
+// manifest.
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// SUMMARY: remark: gpupoor_matmul_0: 65536 bytes of dynamic shared memory, 256 threads, 96 mma.sync, 42 ldmatrix, 24 cp.async.cg in the PTX
 
 // linalg.matmul -> PTX, checked without ptxas (format isa).
 

@@ -1,6 +1,12 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_80 outer-type=f16 dump-dir=%t toolkit=%cuda_home" | FileCheck %s
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
+// The resource summary, read from the cubin: registers and stack frame.
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_80 outer-type=f16 dump-dir=%t toolkit=%cuda_home" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// SUMMARY: remark: gpupoor_matmul_0: {{[0-9]+}} bytes of dynamic shared memory, 128 threads, {{[0-9]+}} registers, 0-byte stack frame (no spills)
+// JSON-DAG: "registers": {{[1-9][0-9]*}}
+// JSON-DAG: "stack_frame_bytes": 0
 
 // With ptxas, the pipeline embeds a cubin and writes it out with its
 // manifest.

@@ -59,6 +59,12 @@ def GPUPoorDumpKernels : Pass<"gpupoor-dump-kernels", "::mlir::ModuleOp"> {
     kernel name, its parameter list (Triton ABI), block size, dynamic shared
     memory, chip, tile, S and outer type, so that a launcher outside MLIR
     (CUDA driver API, cuda-python) can run it. The IR is left unchanged.
+
+    It also reports each kernel's resources as a remark on its launch, and
+    in the manifest: dynamic shared memory and block size; for a cubin, the
+    registers and the stack frame ptxas allotted (read from the cubin's
+    `.nv.info` section; a non-zero frame means spills); for PTX, the
+    counts of `mma.sync`, `ldmatrix` and `cp.async.cg`.
   }];
   let options = [
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",

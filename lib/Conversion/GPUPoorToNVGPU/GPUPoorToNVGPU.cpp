@@ -627,7 +627,6 @@ void KernelBuilder::build() {
     emitWaitAndBarrier();
   for (int64_t ks = 0; ks < c.fragmentPrefetch; ++ks)
     frags.append(loadFragments(idx(0), ks));
-  [[maybe_unused]] int64_t numLoads = frags.size();
 
   Type outerElt = c.outerType;
   auto innerType = VectorType::get({2, 2}, f16);
@@ -665,7 +664,8 @@ void KernelBuilder::build() {
     // refill overwrites (tile kb - 1's) was issued before the previous
     // tile's barrier. With the barrier at step 0 the refill precedes it.
     int64_t barrierStep = kSteps - dist;
-    int64_t setSize = static_cast<int64_t>(ahead.size()) / dist;
+    // One k step's fragments: mTiles A fragments and nTiles/2 B pairs.
+    int64_t setSize = c.mTiles() + c.nTiles() / 2;
     for (int64_t ks = 0; ks < kSteps; ++ks) {
       if (ks == 0)
         emitCopyGroup(refill, full);
@@ -760,8 +760,6 @@ void KernelBuilder::build() {
     yielded.append(cur);
     scf::YieldOp::create(b, yielded);
   }
-  assert(static_cast<int64_t>(splitLoop.getNumResults()) ==
-         numFrags + numLoads);
   // No copy may still be writing shared memory when the block exits.
   nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(0));
 

@@ -64,6 +64,8 @@ def main():
     p.add_argument("--reps", type=int, default=60)
     p.add_argument("--sweep", action="store_true",
                    help="time every sweep_* and gen_* kernel of KERNEL_DIR on three shapes instead")
+    p.add_argument("--sweep-shapes", default="4096x4096x4096,8192x8192x8192,512x10240x2048",
+                   help="comma-separated MxNxK shapes of --sweep")
     args = p.parse_args()
     if args.sweep:
         return sweep(args)
@@ -121,7 +123,7 @@ def sweep(args):
     # Plain C = A*B kernels only: the timing loop passes no bias.
     kernels = {n: kk for n, kk in kernels.items() if kk.meta["bias"] == "none" and not kk.nk}
     print(f"device: {torch.cuda.get_device_name()}")
-    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192), (512, 10240, 2048)]:
+    for m, n, k in [tuple(map(int, s.split("x"))) for s in args.sweep_shapes.split(",")]:
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
                 for _ in range(3)]
         flops = 2.0 * m * n * k

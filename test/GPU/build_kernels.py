@@ -59,8 +59,16 @@ def main():
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--sweep", action="store_true", help="build the tile sweep too")
+    parser.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
+                        help="an extra sweep kernel (kn, no bias), e.g. "
+                             "'sweep_x=outer-type=f16 tile=128,128,64 stages=3'")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    for spec in args.config:
+        name, _, opts = spec.partition("=")
+        variants[name] = (dict(), opts)
+        if args.only is not None:
+            args.only.append(name)
     os.makedirs(args.out_dir, exist_ok=True)
     index = {}
     for name, (src_kw, opts) in variants.items():

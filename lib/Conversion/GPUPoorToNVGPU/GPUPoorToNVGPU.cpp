@@ -81,7 +81,9 @@ struct KernelConfig {
   // Shared tiles: A is BM x BK; B is BK x BN (kn) or BN x BK (nk).
   int64_t aElems() const { return bm * bk; }
   int64_t bElems() const { return bn * bk; }
-  int64_t sharedBytes() const { return stages * (aElems() + bElems()) * 2; }
+  // A stage holds A's tile, then B's.
+  int64_t stageElems() const { return aElems() + bElems(); }
+  int64_t sharedBytes() const { return stages * stageElems() * 2; }
 };
 
 /// Checks that the generator can map `config` onto warps and copies.
@@ -207,8 +209,6 @@ private:
   /// One thread's share of the copies of one operand's tile.
   struct CopyPlan {
     Value gmem;          // 2-D global memref
-    int64_t smemBase;    // element offset of stage 0 in shared memory
-    int64_t stageElems;  // elements per stage
     bool kAlongRows;     // B in kn layout: the tile's rows are k
     // Per copy: offset in the stage, and the K-independent coordinate.
     SmallVector<Value> dstOff;
@@ -219,10 +219,15 @@ private:
   CopyPlan planCopies(Value gmem, int64_t smemBase, int64_t rows,
                       int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
                       Value fixedLimit);
-  void emitCopies(const CopyPlan &plan, Value tile, bool full);
+  void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
 
+  /// The shared-memory stage of K tile `tile`, as a view whose base address
+  /// is the stage's: every per-thread offset into it is loop-invariant, so
+  /// each ldmatrix or cp.async address costs one add to the stage base (or
+  /// none, as an immediate).
+  Value stageView(Value tile);
   /// Fragments of one k16 step: mTiles A fragments, nTiles/2 B pairs.
-  SmallVector<Value> loadFragments(Value tile, int64_t ks);
+  SmallVector<Value> loadFragments(Value stage, int64_t ks);
   SmallVector<Value> emitMma(ArrayRef<Value> frags, ValueRange acc);
   void emitEpilogue(ValueRange outer);
 
@@ -233,7 +238,7 @@ private:
   // Kernel-wide values.
   Value aMem, bMem, cMem, cMemUnit, biasPtr;
   Value m, n, k, strideCm, strideCn;
-  Value smem;
+  Value rawSmem;
   Value tid, lane, warpRow, warpCol;
   Value m0, n0;
   Value numKBlocks;
@@ -249,17 +254,37 @@ KernelBuilder::planCopies(Value gmem, int64_t smemBase, int64_t rows,
                           Value fixedBase, Value fixedLimit) {
   CopyPlan p;
   p.gmem = gmem;
-  p.smemBase = smemBase;
-  p.stageElems = rows * chunksPerRow * 8;
   p.kAlongRows = kAlongRows;
   int64_t rowElems = chunksPerRow * 8;
   Value limitMinus1 = sub(fixedLimit, idx(1));
+  // Copy i takes chunk tid + i * threads. When the threads cover whole
+  // rows and a whole number of swizzle periods, copy i is copy 0 moved by
+  // a constant number of rows: same chunk, same swizzle, and a destination
+  // that is an immediate offset from copy 0's.
+  int64_t rowsPerPhase = std::max<int64_t>(1, 8 / chunksPerRow);
+  int64_t period = rowsPerPhase * std::min<int64_t>(chunksPerRow, 8);
+  bool uniform = c.threads() % chunksPerRow == 0 &&
+                 (c.threads() / chunksPerRow) % period == 0;
+  int64_t rowStep = c.threads() / chunksPerRow;
+  Value row0 = arith::DivUIOp::create(b, tid, idx(chunksPerRow));
+  Value chunk0 = arith::RemUIOp::create(b, tid, idx(chunksPerRow));
+  Value dst0 = add(idx(smemBase),
+                   add(mul(row0, idx(rowElems)),
+                       mul(swizzle(b, row0, chunk0, chunksPerRow), idx(8))));
   for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
-    Value chunkId = add(tid, idx(i * c.threads()));
-    Value row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
-    Value chunk = arith::RemUIOp::create(b, chunkId, idx(chunksPerRow));
-    Value phys = swizzle(b, row, chunk, chunksPerRow);
-    p.dstOff.push_back(add(mul(row, idx(rowElems)), mul(phys, idx(8))));
+    Value row, chunk;
+    if (uniform) {
+      row = add(row0, idx(i * rowStep));
+      chunk = chunk0;
+      p.dstOff.push_back(add(dst0, idx(i * rowStep * rowElems)));
+    } else {
+      Value chunkId = add(tid, idx(i * c.threads()));
+      row = arith::DivUIOp::create(b, chunkId, idx(chunksPerRow));
+      chunk = arith::RemUIOp::create(b, chunkId, idx(chunksPerRow));
+      Value phys = swizzle(b, row, chunk, chunksPerRow);
+      p.dstOff.push_back(add(idx(smemBase), add(mul(row, idx(rowElems)),
+                                                mul(phys, idx(8)))));
+    }
     if (!kAlongRows) {
       // Rows are M (A) or N (B in nk): a row past the edge reads the last
       // row instead; the epilogue never stores what it feeds.
@@ -278,11 +303,18 @@ KernelBuilder::planCopies(Value gmem, int64_t smemBase, int64_t rows,
   return p;
 }
 
-void KernelBuilder::emitCopies(const CopyPlan &p, Value tile, bool full) {
+Value KernelBuilder::stageView(Value tile) {
+  Value shift = mul(arith::RemUIOp::create(b, tile, idx(c.stages)),
+                    idx(c.stageElems() * 2));
+  auto type = MemRefType::get(
+      {c.stageElems()}, b.getF16Type(), MemRefLayoutAttrInterface(),
+      cast<MemRefType>(rawSmem.getType()).getMemorySpace());
+  return memref::ViewOp::create(b, type, rawSmem, shift, ValueRange{});
+}
+
+void KernelBuilder::emitCopies(const CopyPlan &p, Value stage, Value tile,
+                               bool full) {
   Value kBase = mul(tile, idx(c.bk));
-  Value stageOff =
-      add(idx(p.smemBase),
-          mul(arith::RemUIOp::create(b, tile, idx(c.stages)), idx(p.stageElems)));
   if (full) {
     // The tile lies inside K (and, for B in kn, its columns inside N):
     // plain 16-byte copies. A zero-filling copy costs about six more
@@ -292,8 +324,8 @@ void KernelBuilder::emitCopies(const CopyPlan &p, Value tile, bool full) {
       Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
       Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
       nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), smem,
-          ValueRange{add(stageOff, p.dstOff[i])}, p.gmem, ValueRange{row, col},
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
+          ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
           b.getIndexAttr(8), Value(), b.getUnitAttr());
     }
     return;
@@ -314,10 +346,10 @@ void KernelBuilder::emitCopies(const CopyPlan &p, Value tile, bool full) {
       row = minI(kIdx, kMinus1);
       col = p.fixedIdx[i];
     }
-    Value dst = add(stageOff, p.dstOff[i]);
+    Value dst = p.dstOff[i];
     if (c.asyncCopies) {
       nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), smem,
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
           ValueRange{dst}, p.gmem, ValueRange{row, col}, b.getIndexAttr(8),
           count, b.getUnitAttr());
       continue;
@@ -338,32 +370,29 @@ void KernelBuilder::emitCopies(const CopyPlan &p, Value tile, bool full) {
     }
     Value chunk =
         vector::FromElementsOp::create(b, VectorType::get({8}, f16), values);
-    vector::StoreOp::create(b, chunk, smem, ValueRange{dst});
+    vector::StoreOp::create(b, chunk, stage, ValueRange{dst});
   }
 }
 
-SmallVector<Value> KernelBuilder::loadFragments(Value tile, int64_t ks) {
+SmallVector<Value> KernelBuilder::loadFragments(Value stage, int64_t ks) {
   Type f16 = b.getF16Type();
   auto frag4 = VectorType::get({4, 2}, f16);
-  Value stage = arith::RemUIOp::create(b, tile, idx(c.stages));
-  Value aStage = mul(stage, idx(c.aElems()));
-  Value bStage = add(idx(c.stages * c.aElems()), mul(stage, idx(c.bElems())));
   SmallVector<Value> frags;
   // A: lane l reads row l % 16 of the m16 tile at k-chunk l / 16; m16 tiles
   // are 16 rows apart, two swizzle periods, so their offsets differ by a
   // constant.
-  Value aBase = add(aStage, aFragOff[ks]);
   for (int64_t mt = 0; mt < c.mTiles(); ++mt)
     frags.push_back(nvgpu::LdMatrixOp::create(
-        b, frag4, smem, ValueRange{add(aBase, idx(mt * 16 * c.bk))},
+        b, frag4, stage, ValueRange{add(aFragOff[ks], idx(mt * 16 * c.bk))},
         /*transpose=*/false, /*numTiles=*/4));
   for (int64_t np = 0; np < c.nTiles() / 2; ++np) {
+    // B follows A in the stage (bFragOff includes aElems).
     Value off;
     if (c.bTransposed)
-      off = add(add(bStage, bFragOff[ks]), idx(np * 16 * c.bk));
+      off = add(bFragOff[ks], idx(np * 16 * c.bk));
     else
-      off = add(add(bStage, bFragOff[np]), idx(ks * 16 * c.bn));
-    frags.push_back(nvgpu::LdMatrixOp::create(b, frag4, smem, ValueRange{off},
+      off = add(bFragOff[np], idx(ks * 16 * c.bn));
+    frags.push_back(nvgpu::LdMatrixOp::create(b, frag4, stage, ValueRange{off},
                                               /*transpose=*/!c.bTransposed,
                                               /*numTiles=*/4));
   }
@@ -517,16 +546,12 @@ void KernelBuilder::build() {
                                c.indexBitwidth);
   biasPtr = arg(3);
 
-  // Dynamic shared memory, one f16 array: A's stages, then B's.
+  // Dynamic shared memory: `stages` stages, each A's tile then B's.
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
   auto rawType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  MemRefLayoutAttrInterface(), workgroup);
-  Value raw = gpu::DynamicSharedMemoryOp::create(b, rawType);
-  auto smemType =
-      MemRefType::get({c.stages * (c.aElems() + c.bElems())}, f16,
-                      MemRefLayoutAttrInterface(), workgroup);
-  smem = memref::ViewOp::create(b, smemType, raw, idx(0), ValueRange{});
+  rawSmem = gpu::DynamicSharedMemoryOp::create(b, rawType);
 
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, tid, idx(kWarpSize));
@@ -553,7 +578,7 @@ void KernelBuilder::build() {
 
   // Loop-invariant parts of the copies and of the fragment loads.
   aPlan = planCopies(aMem, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, m0, m);
-  int64_t bBase = c.stages * c.aElems();
+  int64_t bBase = c.aElems();
   if (c.bTransposed)
     bPlan = planCopies(bMem, bBase, c.bn, c.bk / 8, false, n0, n);
   else
@@ -577,8 +602,9 @@ void KernelBuilder::build() {
       Value row = add(add(mul(warpCol, idx(c.warpN())), laneMod8),
                       mul(laneDiv16, idx(8)));
       Value chunk = add(laneBit3, idx(ks * 2));
-      bFragOff.push_back(add(mul(row, idx(c.bk)),
-                             mul(swizzle(b, row, chunk, c.bk / 8), idx(8))));
+      bFragOff.push_back(
+          add(idx(bBase), add(mul(row, idx(c.bk)),
+                              mul(swizzle(b, row, chunk, c.bk / 8), idx(8)))));
     }
   } else {
     // Rows are k: lanes 0-15 take k 0-15 of n-chunk 0, lanes 16-31 of
@@ -589,8 +615,9 @@ void KernelBuilder::build() {
           arith::DivUIOp::create(
               b, add(mul(warpCol, idx(c.warpN())), idx(np * 16)), idx(8)),
           laneDiv16);
-      bFragOff.push_back(add(mul(row, idx(c.bn)),
-                             mul(swizzle(b, row, chunk, c.bn / 8), idx(8))));
+      bFragOff.push_back(
+          add(idx(bBase), add(mul(row, idx(c.bn)),
+                              mul(swizzle(b, row, chunk, c.bn / 8), idx(8)))));
     }
   }
 
@@ -602,14 +629,16 @@ void KernelBuilder::build() {
   Value token;
   auto emitCopyGroup = [&](Value tile, bool full) -> Value {
     if (full) {
-      emitCopies(aPlan, tile, true);
-      emitCopies(bPlan, tile, true);
+      Value stage = stageView(tile);
+      emitCopies(aPlan, stage, tile, true);
+      emitCopies(bPlan, stage, tile, true);
     } else {
       auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      emitCopies(aPlan, tile, false);
-      emitCopies(bPlan, tile, false);
+      Value stage = stageView(tile);
+      emitCopies(aPlan, stage, tile, false);
+      emitCopies(bPlan, stage, tile, false);
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
   };
@@ -626,7 +655,7 @@ void KernelBuilder::build() {
   if (c.fragmentPrefetch > 0)
     emitWaitAndBarrier();
   for (int64_t ks = 0; ks < c.fragmentPrefetch; ++ks)
-    frags.append(loadFragments(idx(0), ks));
+    frags.append(loadFragments(stageView(idx(0)), ks));
 
   Type outerElt = c.outerType;
   auto innerType = VectorType::get({2, 2}, f16);
@@ -654,8 +683,9 @@ void KernelBuilder::build() {
       // stage takes tile kb + stages - 1.
       emitWaitAndBarrier();
       emitCopyGroup(refill, full);
+      Value stage = stageView(kb);
       for (int64_t ks = 0; ks < kSteps; ++ks)
-        inner = emitMma(loadFragments(kb, ks), inner);
+        inner = emitMma(loadFragments(stage, ks), inner);
       return;
     }
     // Step ks loads the fragments of step ks + dist, in the next tile once
@@ -666,16 +696,23 @@ void KernelBuilder::build() {
     int64_t barrierStep = kSteps - dist;
     // One k step's fragments: mTiles A fragments and nTiles/2 B pairs.
     int64_t setSize = c.mTiles() + c.nTiles() / 2;
+    Value stage = stageView(kb), nextStage;
     for (int64_t ks = 0; ks < kSteps; ++ks) {
-      if (ks == 0)
-        emitCopyGroup(refill, full);
-      if (ks == barrierStep)
+      if (ks == barrierStep) {
         emitWaitAndBarrier();
+        nextStage = stageView(add(kb, idx(1)));
+      }
       // Past the last tile this reads a stage no copy is writing; the
       // values are never used.
       SmallVector<Value> next =
-          ks + dist < kSteps ? loadFragments(kb, ks + dist)
-                             : loadFragments(add(kb, idx(1)), ks + dist - kSteps);
+          ks + dist < kSteps ? loadFragments(stage, ks + dist)
+                             : loadFragments(nextStage, ks + dist - kSteps);
+      // The refill follows the step's fragment loads: ptxas keeps shared
+      // memory accesses in program order and spreads the copies over the
+      // step's mma.sync, so loads placed after the copies would issue only
+      // once the last copy had.
+      if (ks == 0)
+        emitCopyGroup(refill, full);
       SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
       inner = emitMma(now, inner);
       ahead.erase(ahead.begin(), ahead.begin() + setSize);

@@ -1,8 +1,8 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
-// The second case asks for 4 stages through the pass option: 4 x (128 +
-// 128) x 32 halves of shared memory.
+// The first case asks for 4 stages through the pass option: 4 x (128 +
+// 128) x 32 halves of shared memory, 65536 bytes.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
-// ST4: memref<32768xf16, #gpu.address_space<workgroup>>
+// ST4: dynamic_shared_memory = 65536 : i64
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=fragment-prefetch=0 | FileCheck %s --check-prefix=PF0
@@ -26,28 +26,37 @@
 // CHECK-SAME: gpupoor.kernel = {{{.*}}block_size = 256 : i64{{.*}}dynamic_shared_memory = 49152 : i64
 // CHECK: gpu.module @gpupoor_matmul_0_module
 // CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "bias_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
-// CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK: %[[SMEM:.*]] = memref.view {{.*}} to memref<24576xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // Prologue: stages - 1 = 2 commit groups of zero-filling copies (the
-// element count is the last operand), then tile 0's first fragments.
+// element count is the last operand), then tile 0's first fragments. Each
+// stage is a view of A's 128 x 32 and B's 32 x 128 halves at the stage's
+// byte offset.
 // CHECK: scf.if
-// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[SMEM]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<24576xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[V0:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[V0]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_create_group
 // CHECK: scf.if
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group
 // CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
 // CHECK-NEXT: gpu.barrier
-// CHECK: nvgpu.ldmatrix %[[SMEM]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<24576xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix %[[SMEM]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<24576xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: %[[S0:.*]] = memref.view %[[RAW]]
+// CHECK: nvgpu.ldmatrix %[[S0]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<8192xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %[[S0]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<8192xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // The split loop over the chunks carries the f32 outer sums and the
 // prefetched fragments ...
 // CHECK: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
-// ... the main K loop the f16 sums; its refills are plain 16-byte copies
-// (no element count), then the barrier before the tile's last k step and
-// the next tile's first fragments.
+// ... the main K loop the f16 sums. The next k step's fragments load
+// first, then the refill's plain 16-byte copies (no element count); then
+// the barrier before the tile's last k step and the next tile's first
+// fragments.
 // CHECK: scf.for {{.*}} -> (vector<2x2xf16>, {{.*}}vector<2x2xf16>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
 // CHECK-NOT: scf.if
-// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[SMEM]][%{{.*}}], 8 {bypassL1}
+// CHECK: %[[CUR:.*]] = memref.view %[[RAW]]
+// CHECK: nvgpu.ldmatrix %[[CUR]]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: %[[W:.*]] = memref.view %[[RAW]]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[W]][%{{.*}}], 8 {bypassL1}
 // CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
 // CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
@@ -85,8 +94,8 @@ func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // bias is read in the epilogue.
 // CHECK-LABEL: func @linear
 // CHECK: gpu.func @gpupoor_matmul_0
-// CHECK: memref.view {{.*}} to memref<24576xf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<24576xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<8192xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<8192xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: transpose = true
 // CHECK: memref.load %{{.*}} : memref<?xf16, strided<[1]>, 1>
 // CHECK: arith.maximumf
@@ -109,7 +118,7 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>
 // GEN-NOT: nvgpu.device_async_copy
 // GEN: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 // GEN: vector.from_elements {{.*}} : vector<8xf16>
-// GEN: vector.store %{{.*}} : memref<24576xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// GEN: vector.store %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // GEN: nvgpu.mma.sync
 func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

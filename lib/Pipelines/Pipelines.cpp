@@ -91,6 +91,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.warpsN = options.warpsN;
   kernel.asyncCopies = options.asyncCopies;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
+  kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -112,6 +113,9 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   device.addPass(createConvertGPUPoorKernelToNVVM(toNVVM));
   // What is left are the multi-dimensional vector ops of the MMA fragments.
   device.addPass(createConvertVectorToLLVMPass());
+  // Unrolled vector casts (the shared-memory outer sums') start from
+  // ub.poison.
+  device.addPass(createUBToLLVMConversionPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

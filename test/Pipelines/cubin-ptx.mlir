@@ -4,7 +4,7 @@
 // The resource summary: a remark on the launch, and the counts in the
 // manifest.
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
-// SUMMARY: remark: gpupoor_matmul_0: 65536 bytes of dynamic shared memory, 256 threads, 96 mma.sync, 42 ldmatrix, 24 cp.async.cg in the PTX
+// SUMMARY: remark: gpupoor_matmul_0: 98304 bytes of dynamic shared memory, 128 threads, 192 mma.sync, 56 ldmatrix, 48 cp.async.cg in the PTX
 
 // linalg.matmul -> PTX, checked without ptxas (format isa).
 
@@ -20,22 +20,26 @@
 // CHECK-COUNT-8: .param .u32 gpupoor_matmul_0_param_{{[0-9]+}},
 // CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_12
 // CHECK-NEXT: )
-// CHECK: .maxntid 256, 1, 1
+// CHECK: .maxntid 128, 1, 1
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;
 // CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+// Half of the f32 outer sums live in shared memory after the four 16 KiB
+// stages: 16-byte accesses at chunk ends.
+// CHECK-DAG: ld.shared.v4.b32 {{.*}}+65536];
 
 // JSON: "b_layout": "nk",
 // JSON: "bias": "f16",
-// JSON: "block_size": 256,
+// JSON: "block_size": 128,
 // JSON: "chip": "sm_90",
-// JSON: "dynamic_shared_memory": 65536,
+// JSON: "dynamic_shared_memory": 98304,
 // JSON: "epilogue": "relu",
 // JSON: "outer": "f32",
 // JSON: "params": [
 // JSON-NEXT: "a_ptr",
+// JSON: "shared_outer_rows": 2,
 // JSON: "splits": 16,
 // JSON: "tile": [
 

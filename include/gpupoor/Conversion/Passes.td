@@ -76,8 +76,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
            "Warps along M in a block (0: 2)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
-           "Warps along N in a block (0: 2 with an f16 outer sum and async "
-           "copies, else 4)">,
+           "Warps along N in a block (0: 2 with async copies, unless f32 "
+           "outer sums then leave room for fewer than two blocks an SM; "
+           "else 4)">,
     Option<"stages", "stages", "int64_t", /*default=*/"3",
            "Depth of the cp.async pipeline">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
@@ -93,6 +94,13 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "and the next tile's first fragments load across its barrier "
            "while this tile's last mma.sync run; each step costs one k "
            "step's fragments in registers">,
+    Option<"sharedOuterRows", "shared-outer-rows", "int64_t",
+           /*default=*/"-1",
+           "How many of a warp's m16 rows of outer sums live in shared "
+           "memory instead of registers (0 to warp rows / 16; -1: half of "
+           "them for f32 outer sums of warp tiles 64 or more wide, else 0). "
+           "Each thread owns its slots, touched only at chunk ends; the "
+           "registers they free let 64 x 64 warp tiles keep f32 outer sums">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

@@ -65,6 +65,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
                      "at most BK/16; each step costs a fragment set of "
                      "registers)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> sharedOuterRows{
+      *this, "shared-outer-rows",
+      llvm::cl::desc("m16 rows of a warp's outer sums kept in shared memory "
+                     "(-1: by outer type, see convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init(-1)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

@@ -70,6 +70,9 @@ struct KernelConfig {
   bool asyncCopies;
   // k16 steps ahead that fragments load (see KernelBuilder).
   int64_t fragmentPrefetch;
+  // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
+  // memory (see KernelBuilder).
+  int64_t sharedOuterRows;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
 
@@ -83,8 +86,33 @@ struct KernelConfig {
   int64_t bElems() const { return bn * bk; }
   // A stage holds A's tile, then B's.
   int64_t stageElems() const { return aElems() + bElems(); }
-  int64_t sharedBytes() const { return stages * stageElems() * 2; }
+  int64_t stagesBytes() const { return stages * stageElems() * 2; }
+  // Outer-sum fragments (vector<2x2>) kept in shared memory, one slot per
+  // thread each, after the stages.
+  int64_t sharedOuterFrags() const { return sharedOuterRows * nTiles(); }
+  int64_t outerSlotElems() const { return sharedOuterFrags() * threads() * 4; }
+  int64_t sharedBytes() const {
+    return stagesBytes() +
+           outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
+  }
 };
+
+/// Shared memory an SM of `chip` has for blocks, and what the driver
+/// reserves of it per block (CUDA programming guide, compute capabilities).
+int64_t sharedPerSM(Chip chip) {
+  switch (chip) {
+  case Chip::SM80:
+    return 164 * 1024;
+  case Chip::SM86:
+  case Chip::SM89:
+    return 100 * 1024;
+  case Chip::SM90:
+  case Chip::SM90a:
+    return 228 * 1024;
+  }
+  llvm_unreachable("unknown chip");
+}
+constexpr int64_t kReservedSharedPerBlock = 1024;
 
 /// Checks that the generator can map `config` onto warps and copies.
 LogicalResult checkConfig(const KernelConfig &c,
@@ -112,6 +140,11 @@ LogicalResult checkConfig(const KernelConfig &c,
   if (c.stages < 2)
     return emitError() << "the copy pipeline needs at least 2 stages, got "
                        << c.stages;
+  if (c.sharedOuterRows < 0 || c.sharedOuterRows > c.mTiles())
+    return emitError() << c.sharedOuterRows
+                       << " m16 rows of outer sums in shared memory is "
+                          "outside [0, warp rows / 16 = "
+                       << c.mTiles() << "]";
   // Opt-in dynamic shared memory limit of sm_80..sm_90.
   if (c.sharedBytes() > 227 * 1024)
     return emitError() << "shared memory of " << c.sharedBytes()
@@ -666,6 +699,41 @@ void KernelBuilder::build() {
   Value outerZero =
       arith::ConstantOp::create(b, outerType, b.getZeroAttr(outerType));
 
+  // Outer sums of fragments below `numShared` live in shared memory: slot
+  // f of thread t holds 4 elements at (f * threads + t) * 4, so that a
+  // warp's 16-byte accesses to one slot are contiguous (no bank conflicts).
+  // Only this thread touches its slots, at chunk ends: no barrier.
+  int64_t numShared = c.sharedOuterFrags();
+  int64_t numRegOuter = numFrags - numShared;
+  Value outerSlots;
+  auto slotType = VectorType::get({4}, outerElt);
+  int64_t slotAlign = 4 * outerElt.getIntOrFloatBitWidth() / 8;
+  auto slotIndex = [&](int64_t f) {
+    return mul(add(idx(f * c.threads()), tid), idx(4));
+  };
+  auto loadSlot = [&](int64_t f) -> Value {
+    Value v = vector::LoadOp::create(b, slotType, outerSlots,
+                                     ValueRange{slotIndex(f)},
+                                     /*nontemporal=*/false,
+                                     llvm::MaybeAlign(slotAlign));
+    return vector::ShapeCastOp::create(b, outerType, v);
+  };
+  auto storeSlot = [&](int64_t f, Value v) {
+    vector::StoreOp::create(b, vector::ShapeCastOp::create(b, slotType, v),
+                            outerSlots, ValueRange{slotIndex(f)},
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(slotAlign));
+  };
+  if (numShared > 0) {
+    auto type = MemRefType::get(
+        {c.outerSlotElems()}, outerElt, MemRefLayoutAttrInterface(),
+        cast<MemRefType>(rawSmem.getType()).getMemorySpace());
+    outerSlots = memref::ViewOp::create(b, type, rawSmem,
+                                        idx(c.stagesBytes()), ValueRange{});
+    for (int64_t f = 0; f < numShared; ++f)
+      storeSlot(f, outerZero);
+  }
+
   // One loop over the K blocks [lo, hi) of a chunk; `full` selects plain
   // copies for the refills.
   // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
@@ -748,7 +816,7 @@ void KernelBuilder::build() {
   // for each chunk s: inner = 0; for each K block of the chunk: inner +=
   // A_kb B_kb; outer += inner. The fragments of the next k step travel
   // through both loops.
-  SmallVector<Value> splitInit(numFrags, outerZero);
+  SmallVector<Value> splitInit(numRegOuter, outerZero);
   splitInit.append(frags);
   // Only non-empty chunks: with more splits than K blocks the last ones
   // are empty, and each chunk below ends with its last tile peeled.
@@ -760,12 +828,12 @@ void KernelBuilder::build() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(splitLoop.getBody());
     ValueRange iter = splitLoop.getRegionIterArgs();
-    SmallVector<Value> outer(iter.take_front(numFrags));
+    SmallVector<Value> outer(iter.take_front(numRegOuter));
     Value kbStart = mul(splitLoop.getInductionVar(), geometry.blocksPerSplit);
     Value kbLast =
         sub(minI(add(kbStart, geometry.blocksPerSplit), numKBlocks), idx(1));
     SmallVector<Value> blockInit(numFrags, innerZero);
-    blockInit.append(iter.begin() + numFrags, iter.end());
+    blockInit.append(iter.begin() + numRegOuter, iter.end());
     // Iterations whose refill tile lies wholly inside K (and, for B in kn,
     // blocks inside N) issue plain copies; the last stages - 1 iterations
     // of the K loop, and edge blocks, the guarded ones. Two loops rather
@@ -792,7 +860,11 @@ void KernelBuilder::build() {
       Value widened = inner[i];
       if (!outerElt.isF16())
         widened = arith::ExtFOp::create(b, outerType, widened);
-      yielded.push_back(arith::AddFOp::create(b, outer[i], widened));
+      if (i < numShared)
+        storeSlot(i, arith::AddFOp::create(b, loadSlot(i), widened));
+      else
+        yielded.push_back(
+            arith::AddFOp::create(b, outer[i - numShared], widened));
     }
     yielded.append(cur);
     scf::YieldOp::create(b, yielded);
@@ -800,7 +872,11 @@ void KernelBuilder::build() {
   // No copy may still be writing shared memory when the block exits.
   nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(0));
 
-  emitEpilogue(splitLoop.getResults().take_front(numFrags));
+  SmallVector<Value> finalOuter;
+  for (int64_t i = 0; i < numShared; ++i)
+    finalOuter.push_back(loadSlot(i));
+  llvm::append_range(finalOuter, splitLoop.getResults().take_front(numRegOuter));
+  emitEpilogue(finalOuter);
   gpu::ReturnOp::create(b);
 }
 
@@ -856,23 +932,38 @@ struct ConvertGPUPoorToNVGPUPass
     config.bm = strategy.getTileM();
     config.bn = strategy.getTileN();
     config.bk = strategy.getTileK();
-    // Measured on an H100 (docs/GPU.md): with f32 outer sums a warp tile
-    // of 64 x 32 leaves room in 255 registers for the f16 and f32
-    // accumulators and double-buffered fragments; with f16 outer sums the
-    // 64 x 64 warp tile of 2 x 2 warps (128 threads, two blocks an SM)
-    // is fastest. Element-wise copies need the registers of the 64 x 32
-    // tile.
-    bool wide = strategy.getOuter().isF16() && asyncCopies;
-    config.warpsM = warpsM ? warpsM : 2;
-    config.warpsN = warpsN ? warpsN : (wide ? 2 : 4);
+    // Measured on an H100 (docs/GPU.md): 64 x 64 warp tiles of 2 x 2 warps
+    // (128 threads, two blocks an SM) are fastest. Their accumulators fit
+    // in 255 registers next to double-buffered fragments with f16 outer
+    // sums (64 + 64 registers); with f32 outer sums (64 + 128) only when
+    // half of the outer sums live in shared memory, which for two blocks
+    // an SM takes more than sm_80..sm_89 have. Otherwise 2 x 4 warps of
+    // 64 x 32. Element-wise copies need the registers of the 64 x 32 tile.
+    config.outerType = strategy.getOuter();
     config.stages = stages;
+    auto autoSharedRows = [&] {
+      return !config.outerType.isF16() && config.warpN() >= 64
+                 ? config.mTiles() / 2
+                 : 0;
+    };
+    config.warpsM = warpsM ? warpsM : 2;
+    config.warpsN = warpsN ? warpsN : (asyncCopies ? 2 : 4);
+    config.sharedOuterRows =
+        sharedOuterRows >= 0 ? sharedOuterRows : autoSharedRows();
+    if (!warpsN && asyncCopies && !config.outerType.isF16() &&
+        config.bm % 32 == 0 && config.bn % 32 == 0 &&
+        2 * (config.sharedBytes() + kReservedSharedPerBlock) >
+            sharedPerSM(strategy.getChip())) {
+      config.warpsN = 4;
+      config.sharedOuterRows =
+          sharedOuterRows >= 0 ? sharedOuterRows : autoSharedRows();
+    }
     config.groupM = groupM;
     config.bTransposed = strategy.getBLayout() == BLayout::NK;
     config.hasBias = static_cast<bool>(op.getBias());
     config.biasType =
         config.hasBias ? getElementTypeOrSelf(op.getBias().getType()) : Type();
     config.cType = op.getInitType().getElementType();
-    config.outerType = strategy.getOuter();
     config.epilogue = strategy.getEpilogue();
     config.strategy = strategy;
     config.asyncCopies = asyncCopies;
@@ -994,6 +1085,9 @@ struct ConvertGPUPoorToNVGPUPass
       requires_ = "none";
     info.append("requires", b.getStringAttr(requires_));
     info.append("async_copies", b.getBoolAttr(config.asyncCopies));
+    info.append("warps", b.getI64ArrayAttr({config.warpsM, config.warpsN}));
+    info.append("shared_outer_rows",
+                b.getI64IntegerAttr(config.sharedOuterRows));
     info.append("index_bitwidth", b.getI64IntegerAttr(indexBitwidth));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();

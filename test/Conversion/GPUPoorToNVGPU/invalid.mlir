@@ -1,4 +1,4 @@
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu -verify-diagnostics
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu="warps-n=4 shared-outer-rows=0" -verify-diagnostics
 
 func.func @tensor(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
   // expected-error @+1 {{'gpupoor.matmul' op has tensor operands; bufferize before convert-gpupoor-to-nvgpu}}

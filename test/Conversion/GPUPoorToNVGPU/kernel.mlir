@@ -22,8 +22,8 @@
 // CHECK: %[[GM:.*]] = arith.ceildivsi %{{.*}}, %[[BM:.*]] : index
 // CHECK: %[[GN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[GRID:.*]] = arith.muli %[[GM]], %[[GN]] : index
-// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c256, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c49152_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
-// CHECK-SAME: gpupoor.kernel = {{{.*}}block_size = 256 : i64{{.*}}dynamic_shared_memory = 49152 : i64
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c128{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c81920_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
+// CHECK-SAME: gpupoor.kernel = {{{.*}}block_size = 128 : i64{{.*}}dynamic_shared_memory = 81920 : i64{{.*}}shared_outer_rows = 2 : i64{{.*}}warps = [2, 2]
 // CHECK: gpu.module @gpupoor_matmul_0_module
 // CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "bias_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -42,9 +42,14 @@
 // CHECK: %[[S0:.*]] = memref.view %[[RAW]]
 // CHECK: nvgpu.ldmatrix %[[S0]][%{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<8192xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK: nvgpu.ldmatrix %[[S0]][%{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<8192xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// The split loop over the chunks carries the f32 outer sums and the
-// prefetched fragments ...
-// CHECK: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
+// With f32 outer sums, 2 x 2 warps of 64 x 64 keep half of them (the
+// first two m16 rows: 16 of 32 fragments) in shared memory after the 3
+// stages of 16 KiB, one 16-byte slot per thread and fragment, zeroed here.
+// CHECK: %[[SLOTS:.*]] = memref.view %[[RAW]][%c49152][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[SLOTS]][%{{.*}}] {alignment = 16 : i64} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// The split loop over the chunks carries the other 16 f32 outer sums and
+// the prefetched fragments ...
+// CHECK: scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<4x2xf16>, {{.*}}vector<4x2xf16>) {
 // ... the main K loop the f16 sums. The next k step's fragments load
 // first, then the refill's plain 16-byte copies (no element count); then
 // the barrier before the tile's last k step and the next tile's first
@@ -70,12 +75,16 @@
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK: scf.yield
 // The chunk's last tile is peeled; its f16 sums are widened into the f32
-// outer sums.
+// outer sums, in shared memory for the first 16.
 // CHECK: nvgpu.mma.sync
 // CHECK: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
+// CHECK: vector.load %[[SLOTS]]
+// CHECK: arith.addf %{{.*}} : vector<2x2xf32>
+// CHECK: vector.store %{{.*}}, %[[SLOTS]]
 // CHECK: arith.addf %{{.*}} : vector<2x2xf32>
 // CHECK: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK: vector.load %[[SLOTS]]
 // Epilogue: a pair of adjacent columns per store where C allows it.
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>

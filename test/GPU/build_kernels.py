@@ -33,6 +33,11 @@ VARIANTS = {
     "kn_f32_pf0": (dict(), "outer-type=f32 fragment-prefetch=0"),
     "kn_f32_pf2": (dict(), "outer-type=f32 fragment-prefetch=2"),
     "kn_f16_w2x4": (dict(), "outer-type=f16 warps-m=2 warps-n=4"),
+    # f32 outer sums: all in registers (2x4 warps of 64x32), all in shared
+    # memory; f16 outer sums half in shared memory.
+    "kn_f32_w2x4": (dict(), "outer-type=f32 warps-m=2 warps-n=4"),
+    "kn_f32_so4": (dict(), "outer-type=f32 warps-m=2 warps-n=2 shared-outer-rows=4 stages=3"),
+    "kn_f16_so2": (dict(), "outer-type=f16 shared-outer-rows=2"),
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
@@ -44,12 +49,12 @@ VARIANTS = {
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
 SWEEP = {
     "sweep_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
-    "sweep_128x128x64_s3": (dict(), "outer-type=f32 tile=128,128,64 stages=3"),
-    "sweep_128x192x32_s4": (dict(), "outer-type=f32 tile=128,192,32 stages=4"),
-    "sweep_128x256x32_s4_pf0": (dict(), "outer-type=f32 tile=128,256,32 stages=4 fragment-prefetch=0"),
-    "sweep_128x128x32_s4_pf2": (dict(), "outer-type=f32 tile=128,128,32 stages=4 fragment-prefetch=2"),
+    "sweep_128x128x32_s4_w2x4": (dict(), "outer-type=f32 tile=128,128,32 stages=4 warps-m=2 warps-n=4"),
+    "sweep_128x128x64_s4_w2x4": (dict(), "outer-type=f32 tile=128,128,64 stages=4 warps-m=2 warps-n=4"),
+    "sweep_128x256x32_s4_so2": (dict(), "outer-type=f32 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
+    "sweep_128x128x32_s3_so4": (dict(), "outer-type=f32 tile=128,128,32 stages=3 shared-outer-rows=4"),
+    "sweep_128x128x64_s3_f16": (dict(), "outer-type=f16 tile=128,128,64 stages=3"),
     "sweep_128x256x32_s4_f16": (dict(), "outer-type=f16 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
-    "sweep_256x128x64_s3_f16": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
 }
 
 

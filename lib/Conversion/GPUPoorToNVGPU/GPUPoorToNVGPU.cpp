@@ -766,6 +766,10 @@ void KernelBuilder::build() {
     int64_t setSize = c.mTiles() + c.nTiles() / 2;
     Value stage = stageView(kb), nextStage;
     for (int64_t ks = 0; ks < kSteps; ++ks) {
+      // The wait counts the refill's group among the pending ones: with the
+      // barrier at step 0 the refill comes first.
+      if (ks == 0 && barrierStep == 0)
+        emitCopyGroup(refill, full);
       if (ks == barrierStep) {
         emitWaitAndBarrier();
         nextStage = stageView(add(kb, idx(1)));
@@ -775,11 +779,11 @@ void KernelBuilder::build() {
       SmallVector<Value> next =
           ks + dist < kSteps ? loadFragments(stage, ks + dist)
                              : loadFragments(nextStage, ks + dist - kSteps);
-      // The refill follows the step's fragment loads: ptxas keeps shared
-      // memory accesses in program order and spreads the copies over the
-      // step's mma.sync, so loads placed after the copies would issue only
-      // once the last copy had.
-      if (ks == 0)
+      // Otherwise the refill follows the step's fragment loads: ptxas keeps
+      // shared memory accesses in program order and spreads the copies over
+      // the step's mma.sync, so loads placed after the copies would issue
+      // only once the last copy had.
+      if (ks == 0 && barrierStep != 0)
         emitCopyGroup(refill, full);
       SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
       inner = emitMma(now, inner);

@@ -14,6 +14,18 @@
 // PF0: nvgpu.device_async_copy
 // PF0: nvgpu.ldmatrix
 // PF0: nvgpu.mma.sync
+// With fragments two k steps (a whole tile) ahead, the barrier sits at the
+// tile's first step; the refill's group comes before its wait, which counts
+// it among the pending groups.
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=fragment-prefetch=2 | FileCheck %s --check-prefix=PF2
+// PF2-LABEL: gpu.func @gpupoor_matmul_0
+// PF2: scf.for {{.*}} -> (vector<2x2xf16>,
+// PF2-NOT: nvgpu.ldmatrix
+// PF2: nvgpu.device_async_copy
+// PF2: nvgpu.device_async_create_group
+// PF2-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// PF2-NEXT: gpu.barrier
+// PF2: nvgpu.ldmatrix
 
 // The host side launches a Triton-ABI kernel on a 1-D grid; the kernel
 // stages tiles with cp.async into dynamic shared memory, reads fragments with

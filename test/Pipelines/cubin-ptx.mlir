@@ -4,7 +4,7 @@
 // The resource summary: a remark on the launch, and the counts in the
 // manifest.
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
-// SUMMARY: remark: gpupoor_matmul_0: 98304 bytes of dynamic shared memory, 128 threads, 192 mma.sync, 56 ldmatrix, 48 cp.async.cg in the PTX
+// SUMMARY: remark: gpupoor_matmul_0: 98304 bytes of dynamic shared memory, 128 threads, 192 mma.sync, 56 ldmatrix, 56 cp.async.cg in the PTX
 
 // linalg.matmul -> PTX, checked without ptxas (format isa).
 

@@ -660,18 +660,27 @@ void KernelBuilder::build() {
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
   // The waits name the prologue's last group; the token only orders IR.
   Value token;
-  auto emitCopyGroup = [&](Value tile, bool full) -> Value {
+  // `full`: the tile is whole (plain copies). Otherwise guarded copies of
+  // a tile below numKBlocks, or, when `fullIf` holds, plain ones.
+  auto emitCopyGroup = [&](Value tile, bool full, Value fullIf = {}) -> Value {
+    auto emitBoth = [&](bool whole) {
+      Value stage = stageView(tile);
+      emitCopies(aPlan, stage, tile, whole);
+      emitCopies(bPlan, stage, tile, whole);
+    };
     if (full) {
-      Value stage = stageView(tile);
-      emitCopies(aPlan, stage, tile, true);
-      emitCopies(bPlan, stage, tile, true);
+      emitBoth(true);
     } else {
-      auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
       OpBuilder::InsertionGuard guard(b);
+      if (fullIf) {
+        auto ifFull = scf::IfOp::create(b, fullIf, /*withElse=*/true);
+        b.setInsertionPointToStart(ifFull.thenBlock());
+        emitBoth(true);
+        b.setInsertionPointToStart(ifFull.elseBlock());
+      }
+      auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value stage = stageView(tile);
-      emitCopies(aPlan, stage, tile, false);
-      emitCopies(bPlan, stage, tile, false);
+      emitBoth(false);
     }
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, ValueRange{});
   };
@@ -744,13 +753,14 @@ void KernelBuilder::build() {
   // the next `fragmentPrefetch` k steps (one set after another).
   int64_t dist = c.fragmentPrefetch;
   auto emitTile = [&](Value kb, SmallVector<Value> &inner,
-                      SmallVector<Value> &ahead, bool full) {
+                      SmallVector<Value> &ahead, bool full,
+                      Value fullIf = {}) {
     Value refill = add(kb, idx(c.stages - 1));
     if (dist == 0) {
       // Tile kb has landed and every warp is done with tile kb - 1, whose
       // stage takes tile kb + stages - 1.
       emitWaitAndBarrier();
-      emitCopyGroup(refill, full);
+      emitCopyGroup(refill, full, fullIf);
       Value stage = stageView(kb);
       for (int64_t ks = 0; ks < kSteps; ++ks)
         inner = emitMma(loadFragments(stage, ks), inner);
@@ -769,7 +779,7 @@ void KernelBuilder::build() {
       // The wait counts the refill's group among the pending ones: with the
       // barrier at step 0 the refill comes first.
       if (ks == 0 && barrierStep == 0)
-        emitCopyGroup(refill, full);
+        emitCopyGroup(refill, full, fullIf);
       if (ks == barrierStep) {
         emitWaitAndBarrier();
         nextStage = stageView(add(kb, idx(1)));
@@ -784,7 +794,7 @@ void KernelBuilder::build() {
       // the step's mma.sync, so loads placed after the copies would issue
       // only once the last copy had.
       if (ks == 0 && barrierStep != 0)
-        emitCopyGroup(refill, full);
+        emitCopyGroup(refill, full, fullIf);
       SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
       inner = emitMma(now, inner);
       ahead.erase(ahead.begin(), ahead.begin() + setSize);
@@ -858,7 +868,11 @@ void KernelBuilder::build() {
     // long run of adds after the loop.
     SmallVector<Value> inner(blockLoop.getResults().take_front(numFrags));
     SmallVector<Value> cur(blockLoop.getResults().drop_front(numFrags));
-    emitTile(kbLast, inner, cur, /*full=*/false);
+    // Its refill is a whole tile in every chunk but the last ones: plain
+    // copies then, behind a branch that ptxas keeps (each side is a block
+    // of copies).
+    emitTile(kbLast, inner, cur, /*full=*/false,
+             c.asyncCopies ? lt(kbLast, fastEnd) : Value());
     SmallVector<Value> yielded;
     for (int64_t i = 0; i < numFrags; ++i) {
       Value widened = inner[i];

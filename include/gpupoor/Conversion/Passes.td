@@ -51,7 +51,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`, global pointers
     and i32 sizes and element strides, on a 1-D grid of
     `ceil(M/BM) * ceil(N/BN)` blocks of `32 * warps-m * warps-n` threads,
-    with `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory.
+    with `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory, plus
+    16 bytes (8 with f16 outer sums) a thread for each outer-sum fragment
+    kept in shared memory (`shared-outer-rows`).
 
     Inside: grouped block order; A and B tiles staged through a `stages`-deep
     `nvgpu.device_async_copy` pipeline (16-byte copies, L1 bypassed; plain
@@ -63,6 +65,13 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     that adding the f16 accumulators into the outer accumulators overlaps
     with its mma.sync; a guarded epilogue (bias, ReLU/GELU, conversion,
     paired stores).
+
+    Warps default to 2 x 2 (64 x 64 warp tiles). With f32 outer sums half
+    of a warp's outer sums then live in shared memory, one 16-byte slot per
+    thread and fragment touched only at chunk ends, since 64 f16 and 128
+    f32 accumulators do not fit in 255 registers next to the fragments;
+    where two such blocks do not fit an SM's shared memory (sm_80..sm_89)
+    f32 outer sums take 2 x 4 warps of 64 x 32 with all sums in registers.
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
     so the kernel's results equal the CPU loop form's bit for bit.
 

@@ -125,7 +125,11 @@ struct GPUPoorDumpKernelsPass
       llvm::json::Object manifest;
       for (NamedAttribute entry : info) {
         Attribute v = entry.getValue();
-        if (auto i = dyn_cast<IntegerAttr>(v))
+        // Before IntegerAttr: a BoolAttr is an i1 IntegerAttr, whose
+        // getInt() reads true as -1.
+        if (auto flag = dyn_cast<BoolAttr>(v))
+          manifest[entry.getName().strref()] = flag.getValue();
+        else if (auto i = dyn_cast<IntegerAttr>(v))
           manifest[entry.getName().strref()] = i.getInt();
         else if (auto s = dyn_cast<StringAttr>(v))
           manifest[entry.getName().strref()] = s.getValue().str();

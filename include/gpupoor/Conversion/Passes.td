@@ -79,7 +79,10 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     (and pointers) 16-byte aligned: a launcher checks that before choosing
     this kernel. With `async-copies=false` the kernel loads tiles element
     by element instead and takes any strides and alignment (K = 1031, say),
-    at a lower speed. Batched matmuls and sm_90a (wgmma) are rejected for now.
+    at a lower speed. A batched matmul launches the same kernel once per
+    batch element, in an `scf.for` over rank-reduced `memref.subview`s of A,
+    B and C (the bias is shared); the launch's `gpupoor.kernel` info says
+    `batched = true`. sm_90a (wgmma) is rejected for now.
   }];
   let options = [
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",

@@ -939,9 +939,6 @@ struct ConvertGPUPoorToNVGPUPass
     if (op.hasTensorSemantics())
       return op.emitOpError("has tensor operands; bufferize before "
                             "convert-gpupoor-to-nvgpu");
-    if (op.isBatched())
-      return op.emitOpError("batched matmuls are not lowered to GPU kernels "
-                            "yet");
     SplitKAttr strategy = op.getStrategy();
     if (strategy.getChip() == Chip::SM90a)
       return op.emitOpError("the sm_90a (wgmma) kernel is not implemented "
@@ -1016,8 +1013,37 @@ struct ConvertGPUPoorToNVGPUPass
       func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
     KernelBuilder(config, func).build();
 
-    // Host side: the launch, with the Triton-ABI arguments.
+    // Host side: the launch, with the Triton-ABI arguments. A batched
+    // matmul launches the same kernel once per batch element, on rank-2
+    // slices of A, B and C (the bias is shared): the kernel keeps the
+    // Triton ABI, and each launch fills the GPU when M x N does.
     ImplicitLocOpBuilder b(op.getLoc(), op);
+    Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit();
+    if (op.isBatched()) {
+      Value zero = arith::ConstantIndexOp::create(b, 0);
+      Value one = arith::ConstantIndexOp::create(b, 1);
+      auto loop = scf::ForOp::create(
+          b, zero, memref::DimOp::create(b, aMem, 0), one);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      auto slice = [&](Value memref) -> Value {
+        auto type = cast<MemRefType>(memref.getType());
+        SmallVector<OpFoldResult> sizes =
+            memref::getMixedSizes(b, b.getLoc(), memref);
+        sizes[0] = b.getIndexAttr(1);
+        SmallVector<OpFoldResult> offsets = {loop.getInductionVar(),
+                                             b.getIndexAttr(0),
+                                             b.getIndexAttr(0)};
+        SmallVector<OpFoldResult> unit(3, b.getIndexAttr(1));
+        SmallVector<int64_t> shape = {type.getDimSize(1), type.getDimSize(2)};
+        auto sliceType = memref::SubViewOp::inferRankReducedResultType(
+            shape, type, offsets, sizes, unit);
+        return memref::SubViewOp::create(b, sliceType, memref, offsets, sizes,
+                                         unit);
+      };
+      aMem = slice(aMem);
+      bMem = slice(bMem);
+      cMem = slice(cMem);
+    }
     auto i32Of = [&](Value v) {
       return arith::IndexCastOp::create(b, i32, v).getResult();
     };
@@ -1027,19 +1053,19 @@ struct ConvertGPUPoorToNVGPUPass
                             i32Of(meta.getStrides()[1]));
     };
     Value c1 = arith::ConstantIndexOp::create(b, 1);
-    Value m = memref::DimOp::create(b, op.getA(), 0);
-    Value kDim = memref::DimOp::create(b, op.getA(), 1);
-    Value n = memref::DimOp::create(b, op.getInit(), 1);
-    auto [am, ak] = strides(op.getA());
-    auto [b0, b1] = strides(op.getB());
+    Value m = memref::DimOp::create(b, aMem, 0);
+    Value kDim = memref::DimOp::create(b, aMem, 1);
+    Value n = memref::DimOp::create(b, cMem, 1);
+    auto [am, ak] = strides(aMem);
+    auto [b0, b1] = strides(bMem);
     Value bk = config.bTransposed ? b1 : b0;
     Value bn = config.bTransposed ? b0 : b1;
-    auto [cm, cn] = strides(op.getInit());
+    auto [cm, cn] = strides(cMem);
     Value biasPtr = op.getBias() ? pointerOf(b, op.getBias())
                                  : LLVM::ZeroOp::create(b, ptr).getResult();
-    SmallVector<Value> args = {pointerOf(b, op.getA()),
-                               pointerOf(b, op.getB()),
-                               pointerOf(b, op.getInit()),
+    SmallVector<Value> args = {pointerOf(b, aMem),
+                               pointerOf(b, bMem),
+                               pointerOf(b, cMem),
                                biasPtr,
                                i32Of(m),
                                i32Of(n),
@@ -1073,6 +1099,8 @@ struct ConvertGPUPoorToNVGPUPass
     info.append("params", ArrayAttr::get(ctx, params));
     info.append("block_size", b.getI64IntegerAttr(config.threads()));
     info.append("grid", b.getStringAttr("ceil(M/BM)*ceil(N/BN)"));
+    // A batched matmul: one launch per batch element.
+    info.append("batched", b.getBoolAttr(op.isBatched()));
     info.append("dynamic_shared_memory",
                 b.getI64IntegerAttr(config.sharedBytes()));
     info.append("chip", b.getStringAttr(stringifyChip(strategy.getChip())));

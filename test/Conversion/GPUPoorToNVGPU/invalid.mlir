@@ -10,16 +10,6 @@ func.func @tensor(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf
 
 // -----
 
-func.func @batched(%a: memref<2x16x16xf16>, %b: memref<2x16x8xf16>, %c: memref<2x16x8xf32>) {
-  // expected-error @+1 {{'gpupoor.matmul' op batched matmuls are not lowered to GPU kernels yet}}
-  gpupoor.matmul %a, %b outs(%c : memref<2x16x8xf32>)
-      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>)
-      : memref<2x16x16xf16>, memref<2x16x8xf16>
-  return
-}
-
-// -----
-
 func.func @wgmma(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op the sm_90a (wgmma) kernel is not implemented yet; use chip sm_90 for mma.sync}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

@@ -147,3 +147,26 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A batched matmul launches the rank-2 kernel once per batch element, on
+// rank-reduced slices of A, B and C; the bias is shared.
+// CHECK-LABEL: func @batched
+// CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf16>, %[[B:.*]]: memref<?x?x?xf16>, %[[BIAS:.*]]: memref<?xf16>, %[[C:.*]]: memref<?x?x?xf32>)
+// CHECK: %[[NB:.*]] = memref.dim %[[A]], %c0
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[NB]] step
+// CHECK: memref.subview %[[A]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
+// CHECK: memref.subview %[[B]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
+// CHECK: memref.subview %[[C]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: batched = true
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: return
+// CHECK: gpu.module @gpupoor_matmul_0_module
+func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %bias: memref<?xf16>, %c: memref<?x?x?xf32>) {
+  gpupoor.matmul %a, %b bias(%bias : memref<?xf16>) outs(%c : memref<?x?x?xf32>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+      : memref<?x?x?xf16>, memref<?x?x?xf16>
+  return
+}

@@ -1,0 +1,30 @@
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+
+// linalg.batch_matmul becomes a loop over the batch that launches the
+// rank-2 kernel on slices of A, B and C, with the same Triton ABI.
+// CHECK-LABEL: func.func @bmm
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: memref.subview %{{.*}}[%[[I]], 0, 0]
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: batched = true
+// CHECK: gpu.binary @gpupoor_matmul_0_module
+// CHECK-NOT: gpu.binary
+
+// JSON: "async_copies": true,
+// JSON: "batched": true,
+// JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
+func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f16
+  %nb = tensor.dim %a, %c0 : tensor<?x?x?xf16>
+  %m = tensor.dim %a, %c1 : tensor<?x?x?xf16>
+  %n = tensor.dim %b, %c2 : tensor<?x?x?xf16>
+  %e = tensor.empty(%nb, %m, %n) : tensor<?x?x?xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf16>, tensor<?x?x?xf16>)
+                           outs(%f : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  return %r : tensor<?x?x?xf16>
+}

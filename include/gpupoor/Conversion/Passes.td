@@ -69,9 +69,10 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Warps default to 2 x 2 (64 x 64 warp tiles). With f32 outer sums half
     of a warp's outer sums then live in shared memory, one 16-byte slot per
     thread and fragment touched only at chunk ends, since 64 f16 and 128
-    f32 accumulators do not fit in 255 registers next to the fragments;
-    where two such blocks do not fit an SM's shared memory (sm_80..sm_89)
-    f32 outer sums take 2 x 4 warps of 64 x 32 with all sums in registers.
+    f32 accumulators do not fit in 255 registers next to the fragments.
+    Where two such blocks do not fit the chip's shared memory per SM (f32
+    outer sums on sm_80..sm_89, f16 ones with 4 stages on sm_86/sm_89),
+    the kernel takes 2 x 4 warps of 64 x 32 with all sums in registers.
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
     so the kernel's results equal the CPU loop form's bit for bit.
 
@@ -88,9 +89,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
            "Warps along M in a block (0: 2)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
-           "Warps along N in a block (0: 2 with async copies, unless f32 "
-           "outer sums then leave room for fewer than two blocks an SM; "
-           "else 4)">,
+           "Warps along N in a block (0: 2 with async copies, unless two "
+           "such blocks do not fit the SM's shared memory; else 4)">,
     Option<"stages", "stages", "int64_t", /*default=*/"3",
            "Depth of the cp.async pipeline">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",

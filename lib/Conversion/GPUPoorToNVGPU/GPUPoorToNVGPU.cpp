@@ -951,9 +951,12 @@ struct ConvertGPUPoorToNVGPUPass
     // (128 threads, two blocks an SM) are fastest. Their accumulators fit
     // in 255 registers next to double-buffered fragments with f16 outer
     // sums (64 + 64 registers); with f32 outer sums (64 + 128) only when
-    // half of the outer sums live in shared memory, which for two blocks
-    // an SM takes more than sm_80..sm_89 have. Otherwise 2 x 4 warps of
-    // 64 x 32. Element-wise copies need the registers of the 64 x 32 tile.
+    // half of the outer sums live in shared memory. Where two such blocks
+    // do not fit the SM's shared memory (f32 outer sums on sm_80..sm_89,
+    // 4 stages on sm_86/sm_89), 4 warps an SM would be too few to hide
+    // latency: 2 x 4 warps of 64 x 32 instead (chosen, not measured, on
+    // those chips). Element-wise copies need the registers of the 64 x 32
+    // tile.
     config.outerType = strategy.getOuter();
     config.stages = stages;
     auto autoSharedRows = [&] {
@@ -965,8 +968,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.warpsN = warpsN ? warpsN : (asyncCopies ? 2 : 4);
     config.sharedOuterRows =
         sharedOuterRows >= 0 ? sharedOuterRows : autoSharedRows();
-    if (!warpsN && asyncCopies && !config.outerType.isF16() &&
-        config.bm % 32 == 0 && config.bn % 32 == 0 &&
+    if (!warpsN && asyncCopies && config.bm % 32 == 0 && config.bn % 32 == 0 &&
         2 * (config.sharedBytes() + kReservedSharedPerBlock) >
             sharedPerSM(strategy.getChip())) {
       config.warpsN = 4;

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -42,52 +43,47 @@ struct CubinResources {
 };
 
 CubinResources readCubinResources(StringRef elf) {
-  using namespace llvm::support;
   CubinResources res;
-  auto u16 = [&](uint64_t at) {
-    return endian::read16le(elf.data() + at);
-  };
-  auto u32 = [&](uint64_t at) {
-    return endian::read32le(elf.data() + at);
-  };
-  auto u64 = [&](uint64_t at) {
-    return endian::read64le(elf.data() + at);
-  };
   // ELF64, little endian (every cubin of sm_80 .. sm_90).
-  if (elf.size() < 64 || !elf.starts_with("\x7f" "ELF") || elf[4] != 2)
+  auto file = llvm::object::ELF64LEFile::create(elf);
+  if (!file) {
+    llvm::consumeError(file.takeError());
     return res;
-  uint64_t shoff = u64(0x28);
-  uint16_t shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
-  if (shentsize < 64 || shstrndx >= shnum ||
-      shoff + uint64_t(shnum) * shentsize > elf.size())
+  }
+  auto sections = file->sections();
+  if (!sections) {
+    llvm::consumeError(sections.takeError());
     return res;
-  auto section = [&](unsigned i) {
-    uint64_t at = shoff + uint64_t(i) * shentsize;
-    return std::make_tuple(u32(at), u64(at + 0x18), u64(at + 0x20));
-  };
-  auto [strName, strOff, strSize] = section(shstrndx);
-  (void)strName;
-  if (strOff + strSize > elf.size())
-    return res;
-  StringRef names = elf.substr(strOff, strSize);
-  for (unsigned i = 0; i < shnum; ++i) {
-    auto [name, off, size] = section(i);
-    if (name >= names.size() || off + size > elf.size() ||
-        names.drop_front(name).split('\0').first != ".nv.info")
+  }
+  for (const auto &section : *sections) {
+    auto name = file->getSectionName(section);
+    if (!name) {
+      llvm::consumeError(name.takeError());
       continue;
+    }
+    if (*name != ".nv.info")
+      continue;
+    auto contents = file->getSectionContents(section);
+    if (!contents) {
+      llvm::consumeError(contents.takeError());
+      continue;
+    }
+    ArrayRef<uint8_t> info = *contents;
     // Entries: format byte, attribute byte, then a 16-bit size and that
     // many payload bytes (format 0x04) or a 16-bit value.
-    for (uint64_t at = off; at + 4 <= off + size;) {
-      uint8_t format = elf[at], attr = elf[at + 1];
-      uint64_t payload = at + 4;
-      uint64_t len = format == 0x04 ? u16(at + 2) : 0;
-      if (payload + len > off + size)
+    using llvm::support::endian::read16le;
+    using llvm::support::endian::read32le;
+    for (size_t at = 0; at + 4 <= info.size();) {
+      uint8_t format = info[at], attr = info[at + 1];
+      size_t payload = at + 4;
+      size_t len = format == 0x04 ? read16le(&info[at + 2]) : 0;
+      if (payload + len > info.size())
         break;
       if (format == 0x04 && len >= 8) {
         if (attr == 0x2f)
-          res.registers = u32(payload + 4);
+          res.registers = read32le(&info[payload + 4]);
         else if (attr == 0x11)
-          res.frameBytes = u32(payload + 4);
+          res.frameBytes = read32le(&info[payload + 4]);
       }
       at = payload + len;
     }

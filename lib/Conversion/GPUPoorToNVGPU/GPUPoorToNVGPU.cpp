@@ -743,14 +743,10 @@ void KernelBuilder::build() {
       storeSlot(f, outerZero);
   }
 
-  // One loop over the K blocks [lo, hi) of a chunk; `full` selects plain
-  // copies for the refills.
-  // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
-  // copies for the refill. Updates `inner` and `cur` (the fragments of the
-  // next k step when they are prefetched).
-  // One K tile: refill, wait, fragments and mma.sync; `full` selects plain
-  // copies for the refill. Updates `inner` and `ahead`, the fragments of
-  // the next `fragmentPrefetch` k steps (one set after another).
+  // One K tile: refill, wait, fragments and mma.sync; `full` and `fullIf`
+  // choose the refill's copies (see emitCopyGroup). Updates `inner` and
+  // `ahead`, the fragments of the next `fragmentPrefetch` k steps (one set
+  // after another).
   int64_t dist = c.fragmentPrefetch;
   auto emitTile = [&](Value kb, SmallVector<Value> &inner,
                       SmallVector<Value> &ahead, bool full,
@@ -801,6 +797,8 @@ void KernelBuilder::build() {
       ahead.append(next);
     }
   };
+  // One loop over the K blocks [lo, hi) of a chunk, carrying the f16 sums
+  // and the prefetched fragments.
   auto emitBlockLoop = [&](Value lo, Value hi, SmallVector<Value> init,
                            bool full) {
     auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);

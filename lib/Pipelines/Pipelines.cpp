@@ -92,6 +92,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.asyncCopies = options.asyncCopies;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
+  kernel.sharedEpilogue = options.sharedEpilogue;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

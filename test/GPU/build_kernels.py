@@ -38,6 +38,12 @@ VARIANTS = {
     "kn_f32_w2x4": (dict(), "outer-type=f32 warps-m=2 warps-n=4"),
     "kn_f32_so4": (dict(), "outer-type=f32 warps-m=2 warps-n=2 shared-outer-rows=4 stages=3"),
     "kn_f16_so2": (dict(), "outer-type=f16 shared-outer-rows=2"),
+    # Stores straight from the fragments instead of through shared memory;
+    # 8 warps of 64 x 64 (one block an SM); f32 C in two shared-memory
+    # passes (its 64 rows do not fit the stages at once).
+    "kn_f16_direct": (dict(), "outer-type=f16 shared-epilogue=false"),
+    "kn_f16_256x128": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
+    "kn_f32_256x128": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
@@ -48,13 +54,23 @@ VARIANTS = {
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
 SWEEP = {
-    "sweep_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
-    "sweep_128x128x32_s4_w2x4": (dict(), "outer-type=f32 tile=128,128,32 stages=4 warps-m=2 warps-n=4"),
-    "sweep_128x128x64_s4_w2x4": (dict(), "outer-type=f32 tile=128,128,64 stages=4 warps-m=2 warps-n=4"),
-    "sweep_128x256x32_s4_so2": (dict(), "outer-type=f32 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
-    "sweep_128x128x32_s3_so4": (dict(), "outer-type=f32 tile=128,128,32 stages=3 shared-outer-rows=4"),
-    "sweep_128x128x64_s3_f16": (dict(), "outer-type=f16 tile=128,128,64 stages=3"),
-    "sweep_128x256x32_s4_f16": (dict(), "outer-type=f16 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
+    # The default configurations with the epilogue storing straight from
+    # the fragments, against the shared-memory epilogue of kn_f32/kn_f16.
+    "sweep_f32_direct": (dict(), "outer-type=f32 shared-epilogue=false"),
+    "sweep_f16_direct": (dict(), "outer-type=f16 shared-epilogue=false"),
+    "sweep_f32_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
+    "sweep_f16_128x128x32_s3": (dict(), "outer-type=f16 tile=128,128,32 stages=3"),
+    "sweep_f16_128x128x64_s3": (dict(), "outer-type=f16 tile=128,128,64 stages=3"),
+    # One block of 8 warps (64 x 64 each) an SM.
+    "sweep_f32_128x256x32_s4": (dict(), "outer-type=f32 tile=128,256,32 stages=4 warps-m=2 warps-n=4"),
+    "sweep_f32_128x256x64_s3": (dict(), "outer-type=f32 tile=128,256,64 stages=3 warps-m=2 warps-n=4"),
+    "sweep_f32_256x128x32_s3": (dict(), "outer-type=f32 tile=256,128,32 stages=3 warps-m=4 warps-n=2"),
+    "sweep_f32_256x128x64_s3": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
+    "sweep_f16_128x256x32_s3": (dict(), "outer-type=f16 tile=128,256,32 stages=3 warps-m=2 warps-n=4"),
+    "sweep_f16_128x256x64_s3": (dict(), "outer-type=f16 tile=128,256,64 stages=3 warps-m=2 warps-n=4"),
+    "sweep_f16_256x128x32_s3": (dict(), "outer-type=f16 tile=256,128,32 stages=3 warps-m=4 warps-n=2"),
+    "sweep_f16_256x128x64_s3": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
+    "sweep_f16_256x128x64_s4": (dict(), "outer-type=f16 tile=256,128,64 stages=4 warps-m=4 warps-n=2"),
 }
 
 

@@ -113,6 +113,12 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "them for f32 outer sums of warp tiles 64 or more wide, else 0). "
            "Each thread owns its slots, touched only at chunk ends; the "
            "registers they free let 64 x 64 warp tiles keep f32 outer sums">,
+    Option<"sharedEpilogue", "shared-epilogue", "bool", /*default=*/"true",
+           "Store C through shared memory: each warp writes its fragments "
+           "into its own region of the idle stages and stores 16-byte row "
+           "vectors (element stores where C is not contiguous, aligned or "
+           "whole along N). Falls back to stores straight from the "
+           "fragments when the stages cannot hold a warp's 16 rows">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">
@@ -124,6 +130,7 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];

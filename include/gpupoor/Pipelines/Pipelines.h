@@ -70,6 +70,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::desc("m16 rows of a warp's outer sums kept in shared memory "
                      "(-1: by outer type, see convert-gpupoor-to-nvgpu)"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> sharedEpilogue{
+      *this, "shared-epilogue",
+      llvm::cl::desc("Store C through shared memory in 16-byte row vectors "
+                     "(see convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

@@ -73,6 +73,9 @@ struct KernelConfig {
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
   // memory (see KernelBuilder).
   int64_t sharedOuterRows;
+  // Stores C through shared memory (see KernelBuilder::emitEpilogue) when
+  // the stages can hold a warp's rows; else straight from the fragments.
+  bool sharedEpilogue;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
 
@@ -94,6 +97,39 @@ struct KernelConfig {
   int64_t sharedBytes() const {
     return stagesBytes() +
            outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
+  }
+
+  // The shared-memory epilogue: each warp writes its fragments into its
+  // own region of the (then idle) stages, rows padded so that the
+  // fragments' 8 rows of one store land in distinct banks, and reads them
+  // back as 16-byte row vectors.
+  int64_t cBytes() const { return cType.getIntOrFloatBitWidth() / 8; }
+  int64_t epilogueVector() const { return 16 / cBytes(); }
+  int64_t epilogueLanesPerRow() const { return warpN() * cBytes() / 16; }
+  int64_t epilogueRowElems() const {
+    // A store of 2 elements a lane covers 8 rows x 4 lanes (f16: one
+    // phase) or 4 rows x 4 lanes per half warp (f32): a row pitch of 4
+    // (f16) or 8 (f32) words modulo 32 banks keeps them apart.
+    int64_t rowWords = warpN() * cBytes() / 4;
+    int64_t padWords = ((2 * cBytes() - rowWords) % 32 + 32) % 32;
+    return warpN() + padWords * 4 / cBytes();
+  }
+  /// Passes over a warp's m16 rows such that every warp's region of one
+  /// pass fits the stages; 0 when the epilogue cannot go through shared
+  /// memory.
+  int64_t epiloguePasses() const {
+    int64_t lanesPerRow = epilogueLanesPerRow();
+    if (!sharedEpilogue || (warpN() * cBytes()) % 16 != 0 ||
+        lanesPerRow > kWarpSize || kWarpSize % lanesPerRow != 0)
+      return 0;
+    int64_t warps = warpsM * warpsN;
+    for (int64_t passes = 1; passes <= mTiles(); passes *= 2) {
+      int64_t rows = warpM() / passes;
+      if (mTiles() % passes == 0 && rows % (kWarpSize / lanesPerRow) == 0 &&
+          warps * rows * epilogueRowElems() * cBytes() <= stagesBytes())
+        return passes;
+    }
+    return 0;
   }
 };
 
@@ -263,6 +299,12 @@ private:
   SmallVector<Value> loadFragments(Value stage, int64_t ks);
   SmallVector<Value> emitMma(ArrayRef<Value> frags, ValueRange acc);
   void emitEpilogue(ValueRange outer);
+  /// Stores C tile values through shared memory in `passes` passes;
+  /// `value(mt, nt, h)` is a lane's vector<2> of fragment (mt, nt), row
+  /// half h.
+  void emitSharedStores(
+      int64_t passes,
+      function_ref<Value(int64_t, int64_t, int64_t)> value);
 
   const KernelConfig &c;
   gpu::GPUFuncOp func;
@@ -480,11 +522,34 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     biasMem = UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
   }
   Value nMinus1 = sub(n, idx(1));
+  // Bias of a lane's column pair of each n8 tile (clamped reads).
+  SmallVector<Value> bias(2 * c.nTiles());
+  if (biasMem)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+      for (int64_t e = 0; e < 2; ++e)
+        bias[2 * nt + e] = memref::LoadOp::create(
+            b, biasMem,
+            ValueRange{minI(add(colBase, idx(nt * 8 + e)), nMinus1)});
+  auto pairType = VectorType::get({2}, c.cType);
+  auto value = [&](int64_t mt, int64_t nt, int64_t h) -> Value {
+    Value frag = outer[mt * c.nTiles() + nt];
+    SmallVector<Value> v;
+    for (int64_t e = 0; e < 2; ++e)
+      v.push_back(gpupoor::emitEpilogue(
+          b, vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
+          bias[2 * nt + e], c.epilogue, c.cType));
+    return vector::FromElementsOp::create(b, pairType, v);
+  };
+  if (int64_t passes = c.epiloguePasses()) {
+    emitSharedStores(passes, value);
+    return;
+  }
+
   // A lane holds pairs of adjacent columns: one 2-element store each when C
   // is contiguous along N and the pair is aligned (row stride and pointer
   // even in elements), element stores otherwise.
   Type i64 = b.getI64Type();
-  int64_t eltBytes = c.cType.getIntOrFloatBitWidth() / 8;
+  int64_t eltBytes = c.cBytes();
   Value cAddr = LLVM::PtrToIntOp::create(b, i64, func.getArgument(2));
   Value ptrAligned = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
@@ -500,34 +565,24 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
               b, arith::CmpIPredicate::eq,
               arith::RemUIOp::create(b, strideCm, idx(2)), idx(0))),
       ptrAligned);
-  auto pairType = VectorType::get({2}, c.cType);
 
   for (int64_t mt = 0; mt < c.mTiles(); ++mt)
     for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
-      Value frag = outer[mt * c.nTiles() + nt];
       Value col = add(colBase, idx(nt * 8));
       Value col1 = add(col, idx(1));
-      SmallVector<Value> bias(2);
-      if (biasMem)
-        for (int64_t e = 0; e < 2; ++e)
-          bias[e] = memref::LoadOp::create(
-              b, biasMem, ValueRange{minI(e ? col1 : col, nMinus1)});
       for (int64_t h = 0; h < 2; ++h) {
         Value row = add(rowBase, idx(mt * 16 + h * 8));
-        SmallVector<Value> v;
-        for (int64_t e = 0; e < 2; ++e)
-          v.push_back(gpupoor::emitEpilogue(
-              b, vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
-              bias[e], c.epilogue, c.cType));
+        Value v = value(mt, nt, h);
         Value rowOk = lt(row, m);
         Value both = arith::AndIOp::create(
             b, arith::AndIOp::create(b, rowOk, lt(col1, n)), pairs);
         auto ifPair = scf::IfOp::create(b, both, /*withElse=*/true);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifPair.thenBlock());
-        vector::StoreOp::create(
-            b, vector::FromElementsOp::create(b, pairType, v), cMemUnit,
-            ValueRange{row, col});
+        // Without the alignment LLVM splits the pair into element stores.
+        vector::StoreOp::create(b, v, cMemUnit, ValueRange{row, col},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(2 * eltBytes));
         b.setInsertionPointToStart(ifPair.elseBlock());
         for (int64_t e = 0; e < 2; ++e) {
           Value ce = e ? col1 : col;
@@ -535,10 +590,105 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
               b, arith::AndIOp::create(b, rowOk, lt(ce, n)), false);
           OpBuilder::InsertionGuard guard2(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
-          memref::StoreOp::create(b, v[e], cMem, ValueRange{row, ce});
+          memref::StoreOp::create(
+              b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), cMem,
+              ValueRange{row, ce});
         }
       }
     }
+}
+
+void KernelBuilder::emitSharedStores(
+    int64_t passes, function_ref<Value(int64_t, int64_t, int64_t)> value) {
+  int64_t rowElems = c.epilogueRowElems();
+  int64_t passRows = c.warpM() / passes;
+  int64_t regionElems = passRows * rowElems;
+  int64_t warps = c.warpsM * c.warpsN;
+  int64_t vec = c.epilogueVector();
+  int64_t lanesPerRow = c.epilogueLanesPerRow();
+  int64_t rowsPerStore = kWarpSize / lanesPerRow;
+  auto regionType = MemRefType::get(
+      {warps * regionElems}, c.cType, MemRefLayoutAttrInterface(),
+      cast<MemRefType>(rawSmem.getType()).getMemorySpace());
+  Value regions =
+      memref::ViewOp::create(b, regionType, rawSmem, idx(0), ValueRange{});
+  Value warpBase =
+      mul(arith::DivUIOp::create(b, tid, idx(kWarpSize)), idx(regionElems));
+  // The stages become the warps' regions once no warp reads them any more
+  // (the copies have drained: every thread waited for them).
+  gpu::BarrierOp::create(b);
+  Value fullMask =
+      arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffffffff));
+
+  // Fragment element (row lane/4 + 8h, columns 2 (lane%4) + {0, 1}) of
+  // each m16 x n8 tile; row vectors read back by lanesPerRow lanes a row.
+  Value laneDiv4 = arith::DivUIOp::create(b, lane, idx(4));
+  Value laneMod4 = arith::RemUIOp::create(b, lane, idx(4));
+  Value writeBase = add(warpBase, add(mul(laneDiv4, idx(rowElems)),
+                                      mul(laneMod4, idx(2))));
+  Value laneRow = arith::DivUIOp::create(b, lane, idx(lanesPerRow));
+  Value laneCol =
+      mul(arith::RemUIOp::create(b, lane, idx(lanesPerRow)), idx(vec));
+  Value readBase = add(warpBase, add(mul(laneRow, idx(rowElems)), laneCol));
+  Value rowOrigin = add(add(m0, mul(warpRow, idx(c.warpM()))), laneRow);
+  Value col = add(add(n0, mul(warpCol, idx(c.warpN()))), laneCol);
+
+  // 16-byte row vectors when C is contiguous along N, its rows and pointer
+  // 16-byte aligned and the lane's vector inside N; element stores else.
+  Type i64 = b.getI64Type();
+  Value cAddr = LLVM::PtrToIntOp::create(b, i64, func.getArgument(2));
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+  auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
+  Value vectors = andI(
+      andI(eq(strideCn, idx(1)),
+           eq(arith::RemUIOp::create(b, strideCm, idx(vec)), idx(0))),
+      andI(eq(arith::AndIOp::create(
+                  b, cAddr, arith::ConstantIntOp::create(b, i64, 15)),
+              arith::ConstantIntOp::create(b, i64, 0)),
+           arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                 add(col, idx(vec)), n)));
+  auto vecType = VectorType::get({vec}, c.cType);
+  int64_t eltBytes = c.cBytes();
+  int64_t passTiles = c.mTiles() / passes;
+  for (int64_t p = 0; p < passes; ++p) {
+    // The previous pass's row vectors are read before they are overwritten.
+    if (p > 0)
+      NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t mtl = 0; mtl < passTiles; ++mtl)
+      for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+        for (int64_t h = 0; h < 2; ++h)
+          vector::StoreOp::create(
+              b, value(p * passTiles + mtl, nt, h), regions,
+              ValueRange{add(writeBase,
+                             idx((mtl * 16 + h * 8) * rowElems + nt * 8))},
+              /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
+    NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t r = 0; r < passRows; r += rowsPerStore) {
+      Value v = vector::LoadOp::create(
+          b, vecType, regions, ValueRange{add(readBase, idx(r * rowElems))},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      Value row = add(rowOrigin, idx(p * passRows + r));
+      Value rowOk = lt(row, m);
+      auto ifVec =
+          scf::IfOp::create(b, andI(rowOk, vectors), /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifVec.thenBlock());
+      vector::StoreOp::create(b, v, cMemUnit, ValueRange{row, col},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+      b.setInsertionPointToStart(ifVec.elseBlock());
+      for (int64_t e = 0; e < vec; ++e) {
+        Value ce = add(col, idx(e));
+        auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, n)), false);
+        OpBuilder::InsertionGuard guard2(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        memref::StoreOp::create(
+            b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), cMem,
+            ValueRange{row, ce});
+      }
+    }
+  }
 }
 
 void KernelBuilder::build() {
@@ -983,6 +1133,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.strategy = strategy;
     config.asyncCopies = asyncCopies;
     config.fragmentPrefetch = fragmentPrefetch;
+    config.sharedEpilogue = sharedEpilogue;
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();
@@ -1134,6 +1285,7 @@ struct ConvertGPUPoorToNVGPUPass
     info.append("warps", b.getI64ArrayAttr({config.warpsM, config.warpsN}));
     info.append("shared_outer_rows",
                 b.getI64IntegerAttr(config.sharedOuterRows));
+    info.append("shared_epilogue", b.getBoolAttr(config.epiloguePasses() > 0));
     info.append("index_bitwidth", b.getI64IntegerAttr(indexBitwidth));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();

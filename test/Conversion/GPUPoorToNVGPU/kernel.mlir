@@ -2,6 +2,7 @@
 // The first case asks for 4 stages through the pass option: 4 x (128 +
 // 128) x 32 halves of shared memory, 65536 bytes.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=shared-epilogue=false | FileCheck %s --check-prefix=DIRECT
 // ST4: dynamic_shared_memory = 65536 : i64
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
@@ -97,11 +98,34 @@
 // CHECK: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK: vector.load %[[SLOTS]]
-// Epilogue: a pair of adjacent columns per store where C allows it.
+// Epilogue through shared memory: once no warp reads the stages, each
+// warp writes its 32 fragments (two column pairs each) into its own region
+// of them, 64 rows of 64 + 8 halves (the padding keeps a store's 8 rows in
+// distinct banks), 4 x 4608 halves in all ...
+// CHECK: %[[EPI:.*]] = memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<18432xf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-64: vector.store %{{.*}}, %[[EPI]][%{{.*}}] {alignment = 4 : i64} : memref<18432xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK-NOT: vector.store %{{.*}}, %[[EPI]]
+// ... then reads 16 rows of 16-byte vectors back (8 lanes a row) and
+// stores them where C is contiguous and aligned, elements otherwise.
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: vector.store %{{.*}}, %[[EPI]]
+// CHECK: vector.load %[[EPI]][%{{.*}}] {alignment = 16 : i64} : memref<18432xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: scf.if
-// CHECK: vector.store %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<8xf16>
 // CHECK: } else {
 // CHECK: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// CHECK-COUNT-15: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<8xf16>
+// CHECK-NOT: vector.store
+// CHECK: gpu.return
+// Stores straight from the fragments: a pair of adjacent columns per
+// store where C allows it.
+// DIRECT-LABEL: func @mm
+// DIRECT-NOT: nvvm.bar.warp.sync
+// DIRECT: scf.if
+// DIRECT: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
+// DIRECT: } else {
+// DIRECT: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)

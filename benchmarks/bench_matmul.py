@@ -6,11 +6,12 @@
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
 Triton split_k_sequential (when PATH to its package is given), and gpupoor's
-kernels (f32 and f16 outer sums, default S). Timing: CUDA events around
-batches of back-to-back launches after warm-up, median over many batches,
-rotating over several random input sets so that caches do not hold the
-operands. Error: relative
-Frobenius error against an fp64 product.
+kernels (f32 and f16 outer sums, default S). Timing (time_many): CUDA
+events around batches of back-to-back launches after warm-up, the
+contestants taking turns batch by batch, median over many batches, the GPU
+kept busy while the host queues a batch, rotating over several random input
+sets so that caches do not hold the operands. Error: relative Frobenius
+error against an fp64 product.
 """
 
 import argparse
@@ -34,26 +35,40 @@ SHAPES = [  # M, N, K
 ]
 
 
-def time_ms(fn, sets, warmup=10, reps=60, batch=10):
-    """Median over `reps` of the mean time of `batch` back-to-back launches.
+def time_many(fns, sets, warmup=10, reps=60, batch=10, head_cycles=1_500_000):
+    """Median milliseconds per launch of each of `fns` (name -> callable).
 
-    Events around a single launch after a synchronize also time the host's
-    launch latency (tens of microseconds from Python, 5-15% of a 4096^3
-    product); a batch keeps the GPU busy between the events.
+    The contestants take turns, one batch of `batch` back-to-back launches
+    each per round, so that clock and thermal drift over the run hit them
+    alike. CUDA events around a batch; before each batch the GPU spins for
+    `head_cycles` (torch.cuda._sleep) while the host queues the batch, so
+    that no launch waits on the host (Python launches cost 20-50 us, up to
+    a sixth of a 4096^3 product). The launches rotate over `sets`.
     """
-    for i in range(warmup):
-        fn(*sets[i % len(sets)])
+    for fn in fns.values():
+        for i in range(warmup):
+            fn(*sets[i % len(sets)])
     torch.cuda.synchronize()
-    times = []
+    times = {name: [] for name in fns}
     for i in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for j in range(batch):
-            fn(*sets[(i * batch + j) % len(sets)])
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / batch)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            torch.cuda._sleep(head_cycles)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for j in range(batch):
+                fn(*sets[(i * batch + j) % len(sets)])
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) / batch)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def cublas(f16acc):
+    """torch.matmul with cuBLAS accumulating in f16 or f32."""
+    def fn(a, b):
+        torch.backends.cuda.matmul.allow_fp16_accumulation = f16acc
+        return torch.matmul(a, b)
+    return fn
 
 
 def main():
@@ -63,7 +78,7 @@ def main():
     p.add_argument("--gpu-poor-shapes", type=int, default=2, help="gpu_poor on the first N shapes only (autotuning is slow)")
     p.add_argument("--reps", type=int, default=60)
     p.add_argument("--sweep", action="store_true",
-                   help="time every sweep_* and gen_* kernel of KERNEL_DIR on three shapes instead")
+                   help="time kn_f32, kn_f16 and every sweep_* and gen_* kernel of KERNEL_DIR instead")
     p.add_argument("--sweep-shapes", default="4096x4096x4096,8192x8192x8192,512x10240x2048",
                    help="comma-separated MxNxK shapes of --sweep")
     args = p.parse_args()
@@ -86,24 +101,23 @@ def main():
         a0, b0 = sets[0]
         ref = a0.double() @ b0.double()
         err = lambda c: ((c.double() - ref).norm() / ref.norm()).item()
-        row = {}
-        torch.backends.cuda.matmul.allow_fp16_accumulation = False
-        row["cuBLAS f32acc"] = (time_ms(torch.matmul, sets, reps=args.reps), err(a0 @ b0))
-        torch.backends.cuda.matmul.allow_fp16_accumulation = True
-        row["cuBLAS f16acc"] = (time_ms(torch.matmul, sets, reps=args.reps), err(a0 @ b0))
+        fns = {"cuBLAS f32acc": cublas(False), "cuBLAS f16acc": cublas(True)}
+        errs = {"cuBLAS f32acc": err(cublas(False)(a0, b0)), "cuBLAS f16acc": err(cublas(True)(a0, b0))}
         torch.backends.cuda.matmul.allow_fp16_accumulation = False
         if split_k_sequential and si < args.gpu_poor_shapes:
-            row["gpu_poor"] = (time_ms(lambda a, b: split_k_sequential(a, b), sets, reps=args.reps),
-                               err(split_k_sequential(a0, b0)))
+            fns["gpu_poor"] = lambda a, b: split_k_sequential(a, b)
+            errs["gpu_poor"] = err(split_k_sequential(a0, b0))
         for name, label in (("kn_f32", "gpupoor f32outer"), ("kn_f16", "gpupoor f16outer")):
             if name in kern:
-                outs = [torch.empty(m, n, device="cuda", dtype=torch.float16) for _ in sets]
-                fn = lambda a, b, kk=kern[name], o=outs: kk(a, b, o[0])
-                row[label] = (time_ms(fn, sets, reps=args.reps), None)
+                out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+                fns[label] = lambda a, b, kk=kern[name], o=out: kk(a, b, o)
                 c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
                 kern[name](a0, b0, c)
                 torch.cuda.synchronize()
-                row[label] = (row[label][0], err(c))
+                errs[label] = err(c)
+        ms = time_many(fns, sets, reps=args.reps)
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        row = {name: (ms[name], errs[name]) for name in fns}
         cells = [f"{m}x{n}x{k}"]
         for col in header[1:-1]:
             if col in row:
@@ -118,7 +132,8 @@ def main():
 
 def sweep(args):
     names = sorted(d for d in os.listdir(args.kernel_dir)
-                   if d.startswith(("sweep_", "gen_")) and os.path.isdir(os.path.join(args.kernel_dir, d)))
+                   if (d.startswith(("sweep_", "gen_")) or d in ("kn_f32", "kn_f16"))
+                   and os.path.isdir(os.path.join(args.kernel_dir, d)))
     kernels = {n: GpupoorKernel(os.path.join(args.kernel_dir, n)) for n in names}
     # Plain C = A*B kernels only: the timing loop passes no bias.
     kernels = {n: kk for n, kk in kernels.items() if kk.meta["bias"] == "none" and not kk.nk}
@@ -127,13 +142,16 @@ def sweep(args):
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
                 for _ in range(3)]
         flops = 2.0 * m * n * k
-        cublas = flops / time_ms(torch.matmul, sets, reps=args.reps) / 1e9
-        print(f"{m}x{n}x{k}: cuBLAS f32acc {cublas:.1f} TF/s")
         out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        fns = {"cuBLAS": cublas(False)}
         for name, kern in kernels.items():
-            tf = flops / time_ms(lambda a, b, kk=kern: kk(a, b, out), sets, reps=args.reps) / 1e9
-            print(f"  {name}: {tf:.1f} TF/s ({tf / cublas:.2f} of cuBLAS)", flush=True)
-
+            fns[name] = lambda a, b, kk=kern: kk(a, b, out)
+        ms = time_many(fns, sets, reps=args.reps)
+        tf = {name: flops / t / 1e9 for name, t in ms.items()}
+        cublas_tf = tf.pop("cuBLAS")
+        print(f"{m}x{n}x{k}: cuBLAS f32acc {cublas_tf:.1f} TF/s")
+        for name, t in tf.items():
+            print(f"  {name}: {t:.1f} TF/s ({t / cublas_tf:.2f} of cuBLAS)", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -93,6 +93,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;
+  kernel.mmaHandover = options.mmaHandover;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -75,6 +75,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::desc("Store C through shared memory in 16-byte row vectors "
                      "(see convert-gpupoor-to-nvgpu)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> mmaHandover{
+      *this, "mma-handover",
+      llvm::cl::desc("Add chunk sums into f32 outer sums with mma.sync "
+                     "(see convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

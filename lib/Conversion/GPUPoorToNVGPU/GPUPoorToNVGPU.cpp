@@ -76,6 +76,9 @@ struct KernelConfig {
   // Stores C through shared memory (see KernelBuilder::emitEpilogue) when
   // the stages can hold a warp's rows; else straight from the fragments.
   bool sharedEpilogue;
+  // Chunk ends add f16 sums into f32 outer sums with mma.sync instead of
+  // conversions and adds (see KernelBuilder::build).
+  bool mmaHandover;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
 
@@ -883,6 +886,31 @@ void KernelBuilder::build() {
                             /*nontemporal=*/false,
                             llvm::MaybeAlign(slotAlign));
   };
+  // The handover on the tensor cores (f32 outer sums): B fragments of the
+  // 16 x 8 matrices [I; 0] and [0; I]. A lane holds B's rows 2 (lane % 4)
+  // + {0, 1} (+ 8 in its second register) of column lane / 4.
+  bool mmaHandover = c.mmaHandover && !outerElt.isF16();
+  auto pairFlat = VectorType::get({4}, f16);
+  auto aFragType = VectorType::get({4, 2}, f16);
+  Value identityLo, identityHi;
+  if (mmaHandover) {
+    Value col = arith::DivUIOp::create(b, lane, idx(4));
+    Value row = mul(arith::RemUIOp::create(b, lane, idx(4)), idx(2));
+    Value one = arith::ConstantOp::create(b, f16, b.getF16FloatAttr(1.0));
+    Value zero = arith::ConstantOp::create(b, f16, b.getF16FloatAttr(0.0));
+    Value d0 = select(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, row,
+                                            col),
+                      one, zero);
+    Value d1 = select(arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                            add(row, idx(1)), col),
+                      one, zero);
+    Value diag = vector::FromElementsOp::create(
+        b, VectorType::get({2}, f16), ValueRange{d0, d1});
+    identityLo = vector::InsertOp::create(b, diag, innerZero,
+                                          ArrayRef<int64_t>{0});
+    identityHi = vector::InsertOp::create(b, diag, innerZero,
+                                          ArrayRef<int64_t>{1});
+  }
   if (numShared > 0) {
     auto type = MemRefType::get(
         {c.outerSlotElems()}, outerElt, MemRefLayoutAttrInterface(),
@@ -1022,15 +1050,42 @@ void KernelBuilder::build() {
     emitTile(kbLast, inner, cur, /*full=*/false,
              c.asyncCopies ? lt(kbLast, fastEnd) : Value());
     SmallVector<Value> yielded;
-    for (int64_t i = 0; i < numFrags; ++i) {
-      Value widened = inner[i];
-      if (!outerElt.isF16())
-        widened = arith::ExtFOp::create(b, outerType, widened);
+    auto outerAt = [&](int64_t i) {
+      return i < numShared ? loadSlot(i) : outer[i - numShared];
+    };
+    auto setOuter = [&](int64_t i, Value v) {
       if (i < numShared)
-        storeSlot(i, arith::AddFOp::create(b, loadSlot(i), widened));
+        storeSlot(i, v);
       else
-        yielded.push_back(
-            arith::AddFOp::create(b, outer[i - numShared], widened));
+        yielded.push_back(v);
+    };
+    if (mmaHandover) {
+      // The f16 sums of n8 tiles j and j + 1 are, register for register,
+      // the A fragment of an m16 x k16 tile; times [I; 0] and [0; I] on
+      // the tensor cores they add into the f32 outer sums of tiles j and
+      // j + 1 (products by 1 and 0 are exact).
+      for (int64_t i = 0; i < numFrags; i += 2) {
+        Value lo = vector::ShapeCastOp::create(b, pairFlat, inner[i]);
+        Value hi = vector::ShapeCastOp::create(b, pairFlat, inner[i + 1]);
+        Value a = vector::ShapeCastOp::create(
+            b, aFragType,
+            vector::ShuffleOp::create(b, lo, hi,
+                                      ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6,
+                                                        7}));
+        Value sumLo = outerAt(i), sumHi = outerAt(i + 1);
+        setOuter(i, nvgpu::MmaSyncOp::create(b, a, identityLo, sumLo,
+                                             ArrayRef<int64_t>{16, 8, 16}));
+        setOuter(i + 1,
+                 nvgpu::MmaSyncOp::create(b, a, identityHi, sumHi,
+                                          ArrayRef<int64_t>{16, 8, 16}));
+      }
+    } else {
+      for (int64_t i = 0; i < numFrags; ++i) {
+        Value widened = inner[i];
+        if (!outerElt.isF16())
+          widened = arith::ExtFOp::create(b, outerType, widened);
+        setOuter(i, arith::AddFOp::create(b, outerAt(i), widened));
+      }
     }
     yielded.append(cur);
     scf::YieldOp::create(b, yielded);
@@ -1134,6 +1189,7 @@ struct ConvertGPUPoorToNVGPUPass
     config.asyncCopies = asyncCopies;
     config.fragmentPrefetch = fragmentPrefetch;
     config.sharedEpilogue = sharedEpilogue;
+    config.mmaHandover = mmaHandover;
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();
@@ -1286,6 +1342,8 @@ struct ConvertGPUPoorToNVGPUPass
     info.append("shared_outer_rows",
                 b.getI64IntegerAttr(config.sharedOuterRows));
     info.append("shared_epilogue", b.getBoolAttr(config.epiloguePasses() > 0));
+    info.append("mma_handover",
+                b.getBoolAttr(config.mmaHandover && !config.outerType.isF16()));
     info.append("index_bitwidth", b.getI64IntegerAttr(indexBitwidth));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();

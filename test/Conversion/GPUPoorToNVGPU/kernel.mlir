@@ -3,6 +3,7 @@
 // 128) x 32 halves of shared memory, 65536 bytes.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=shared-epilogue=false | FileCheck %s --check-prefix=DIRECT
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=mma-handover=false | FileCheck %s --check-prefix=ADD
 // ST4: dynamic_shared_memory = 65536 : i64
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
@@ -58,6 +59,10 @@
 // With f32 outer sums, 2 x 2 warps of 64 x 64 keep half of them (the
 // first two m16 rows: 16 of 32 fragments) in shared memory after the 3
 // stages of 16 KiB, one 16-byte slot per thread and fragment, zeroed here.
+// The B fragments of [I; 0] and [0; I] for the handover.
+// CHECK: %[[DIAG:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
+// CHECK: %[[ILO:.*]] = vector.insert %[[DIAG]], %{{.*}} [0] : vector<2xf16> into vector<2x2xf16>
+// CHECK: %[[IHI:.*]] = vector.insert %[[DIAG]], %{{.*}} [1] : vector<2xf16> into vector<2x2xf16>
 // CHECK: %[[SLOTS:.*]] = memref.view %[[RAW]][%c49152][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[SLOTS]][%{{.*}}] {alignment = 16 : i64} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // The split loop over the chunks carries the other 16 f32 outer sums and
@@ -87,15 +92,24 @@
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK: scf.yield
-// The chunk's last tile is peeled; its f16 sums are widened into the f32
-// outer sums, in shared memory for the first 16.
-// CHECK: nvgpu.mma.sync
-// CHECK: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
+// The chunk's last tile is peeled; its f16 sums go into the f32 outer sums
+// (in shared memory for the first 16) on the tensor cores: the sums of n8
+// tiles j and j + 1 are an A fragment, times [I; 0] and [0; I].
+// CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+// CHECK-NOT: arith.extf
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf16>, vector<4xf16>
 // CHECK: vector.load %[[SLOTS]]
-// CHECK: arith.addf %{{.*}} : vector<2x2xf32>
+// CHECK: nvgpu.mma.sync(%{{.*}}, %[[ILO]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: nvgpu.mma.sync(%{{.*}}, %[[IHI]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: vector.store %{{.*}}, %[[SLOTS]]
-// CHECK: arith.addf %{{.*}} : vector<2x2xf32>
+// CHECK-NOT: arith.addf
 // CHECK: scf.yield
+// Without mma-handover they are widened and added.
+// ADD-LABEL: func @mm
+// ADD-NOT: vector.shuffle
+// ADD: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
+// ADD: arith.addf %{{.*}} : vector<2x2xf32>
+// ADD: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK: vector.load %[[SLOTS]]
 // Epilogue through shared memory: once no warp reads the stages, each

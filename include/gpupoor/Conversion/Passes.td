@@ -119,11 +119,13 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "vectors (element stores where C is not contiguous, aligned or "
            "whole along N). Falls back to stores straight from the "
            "fragments when the stages cannot hold a warp's 16 rows">,
-    Option<"mmaHandover", "mma-handover", "bool", /*default=*/"true",
+    Option<"mmaHandover", "mma-handover", "bool", /*default=*/"false",
            "At chunk ends, add the f16 sums into f32 outer sums on the "
            "tensor cores (the sums of two n8 tiles form an A fragment; "
            "times [I; 0] and [0; I] with f32 accumulation) instead of "
-           "converting and adding them one by one">,
+           "converting and adding them one by one. Measured on an H100: "
+           "3% faster with 8 warps of 64 x 64, 1-2% slower with the "
+           "default 2 x 2 warps">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

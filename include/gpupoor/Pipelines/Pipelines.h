@@ -79,7 +79,7 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "mma-handover",
       llvm::cl::desc("Add chunk sums into f32 outer sums with mma.sync "
                      "(see convert-gpupoor-to-nvgpu)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

@@ -3,7 +3,7 @@
 // 128) x 32 halves of shared memory, 65536 bytes.
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=shared-epilogue=false | FileCheck %s --check-prefix=DIRECT
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=mma-handover=false | FileCheck %s --check-prefix=ADD
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=mma-handover=true | FileCheck %s --check-prefix=MMAH
 // ST4: dynamic_shared_memory = 65536 : i64
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
@@ -59,10 +59,6 @@
 // With f32 outer sums, 2 x 2 warps of 64 x 64 keep half of them (the
 // first two m16 rows: 16 of 32 fragments) in shared memory after the 3
 // stages of 16 KiB, one 16-byte slot per thread and fragment, zeroed here.
-// The B fragments of [I; 0] and [0; I] for the handover.
-// CHECK: %[[DIAG:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
-// CHECK: %[[ILO:.*]] = vector.insert %[[DIAG]], %{{.*}} [0] : vector<2xf16> into vector<2x2xf16>
-// CHECK: %[[IHI:.*]] = vector.insert %[[DIAG]], %{{.*}} [1] : vector<2xf16> into vector<2x2xf16>
 // CHECK: %[[SLOTS:.*]] = memref.view %[[RAW]][%c49152][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[SLOTS]][%{{.*}}] {alignment = 16 : i64} : memref<8192xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // The split loop over the chunks carries the other 16 f32 outer sums and
@@ -92,24 +88,32 @@
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK: scf.yield
-// The chunk's last tile is peeled; its f16 sums go into the f32 outer sums
-// (in shared memory for the first 16) on the tensor cores: the sums of n8
-// tiles j and j + 1 are an A fragment, times [I; 0] and [0; I].
-// CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
-// CHECK-NOT: arith.extf
-// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf16>, vector<4xf16>
+// The chunk's last tile is peeled; its f16 sums are widened into the f32
+// outer sums, in shared memory for the first 16.
+// CHECK: nvgpu.mma.sync
+// CHECK: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
 // CHECK: vector.load %[[SLOTS]]
-// CHECK: nvgpu.mma.sync(%{{.*}}, %[[ILO]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK: nvgpu.mma.sync(%{{.*}}, %[[IHI]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: arith.addf %{{.*}} : vector<2x2xf32>
 // CHECK: vector.store %{{.*}}, %[[SLOTS]]
-// CHECK-NOT: arith.addf
+// CHECK: arith.addf %{{.*}} : vector<2x2xf32>
 // CHECK: scf.yield
-// Without mma-handover they are widened and added.
-// ADD-LABEL: func @mm
-// ADD-NOT: vector.shuffle
-// ADD: arith.extf %{{.*}} : vector<2x2xf16> to vector<2x2xf32>
-// ADD: arith.addf %{{.*}} : vector<2x2xf32>
-// ADD: scf.yield
+// With mma-handover they go in on the tensor cores: the sums of n8 tiles
+// j and j + 1 are an A fragment, times [I; 0] and [0; I] (B fragments
+// built once) with f32 accumulation.
+// MMAH-LABEL: func @mm
+// MMAH: %[[DIAG:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
+// MMAH: %[[ILO:.*]] = vector.insert %[[DIAG]], %{{.*}} [0] : vector<2xf16> into vector<2x2xf16>
+// MMAH: %[[IHI:.*]] = vector.insert %[[DIAG]], %{{.*}} [1] : vector<2xf16> into vector<2x2xf16>
+// MMAH: %[[SLOTS:.*]] = memref.view
+// MMAH: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+// MMAH-NOT: arith.extf
+// MMAH: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf16>, vector<4xf16>
+// MMAH: vector.load %[[SLOTS]]
+// MMAH: nvgpu.mma.sync(%{{.*}}, %[[ILO]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMAH: nvgpu.mma.sync(%{{.*}}, %[[IHI]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMAH: vector.store %{{.*}}, %[[SLOTS]]
+// MMAH-NOT: arith.addf
+// MMAH: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK: vector.load %[[SLOTS]]
 // Epilogue through shared memory: once no warp reads the stages, each
@@ -142,6 +146,31 @@
 // DIRECT: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// f32 C: a warp's 64 rows of 64 + 8 floats do not fit the three 16 KiB
+// stages at once, so the epilogue takes two passes of 32 rows (4 x 2304
+// floats), each writing 32 fragment pairs and reading back 16 rows of
+// 4-float vectors a lane.
+// CHECK-LABEL: func @f32_out
+// CHECK: %[[EPI:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<9216xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-32: vector.store %{{.*}}, %[[EPI]][%{{.*}}] {alignment = 8 : i64} : memref<9216xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-16: vector.load %[[EPI]][%{{.*}}] {alignment = 16 : i64} : memref<9216xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-32: vector.store %{{.*}}, %[[EPI]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-16: vector.load %[[EPI]]
+// CHECK-NOT: nvvm.bar.warp.sync
+// CHECK: gpu.return
+func.func @f32_out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf32>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
       : memref<?x?xf16>, memref<?x?xf16>
   return

@@ -63,8 +63,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     publishes the next tile; `nvgpu.mma.sync` m16n8k16 with f16
     accumulators; one loop per split-k chunk whose last tile is peeled, so
     that adding the f16 accumulators into the outer accumulators overlaps
-    with its mma.sync; a guarded epilogue (bias, ReLU/GELU, conversion,
-    paired stores).
+    with its mma.sync; an epilogue (bias, ReLU/GELU, conversion) that
+    stages each warp's share of C through its own region of the idle
+    stages and stores guarded 16-byte row vectors (`shared-epilogue`).
 
     Warps default to 2 x 2 (64 x 64 warp tiles). With f32 outer sums half
     of a warp's outer sums then live in shared memory, one 16-byte slot per
@@ -74,7 +75,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     outer sums on sm_80..sm_89, f16 ones with 4 stages on sm_86/sm_89),
     the kernel takes 2 x 4 warps of 64 x 32 with all sums in registers.
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
-    so the kernel's results equal the CPU loop form's bit for bit.
+    so the kernel's results equal the CPU loop form's bit for bit (with
+    `mma-handover` the f32 outer adds run on the tensor cores, whose
+    rounding may differ in the last bit of an f32 sum).
 
     The 16-byte copies need the inner strides of A and B to be 1 and rows
     (and pointers) 16-byte aligned: a launcher checks that before choosing

@@ -110,12 +110,12 @@ struct KernelConfig {
   int64_t epilogueVector() const { return 16 / cBytes(); }
   int64_t epilogueLanesPerRow() const { return warpN() * cBytes() / 16; }
   int64_t epilogueRowElems() const {
-    // A store of 2 elements a lane covers 8 rows x 4 lanes (f16: one
-    // phase) or 4 rows x 4 lanes per half warp (f32): a row pitch of 4
-    // (f16) or 8 (f32) words modulo 32 banks keeps them apart.
-    int64_t rowWords = warpN() * cBytes() / 4;
-    int64_t padWords = ((2 * cBytes() - rowWords) % 32 + 32) % 32;
-    return warpN() + padWords * 4 / cBytes();
+    // A store of 2 elements a lane covers 8 rows x 4 words (f16: one
+    // phase) or, per half warp, 4 rows x 8 words (f32). Rows of an odd
+    // number of such 4- or 8-word units land those rows on distinct banks;
+    // warpN (a multiple of 16) makes an even number, and 8 more elements
+    // add one unit.
+    return warpN() + 8;
   }
   /// Passes over a warp's m16 rows such that every warp's region of one
   /// pass fits the stages; 0 when the epilogue cannot go through shared

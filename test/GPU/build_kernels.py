@@ -42,7 +42,7 @@ VARIANTS = {
     # 8 warps of 64 x 64 (one block an SM); f32 C in two shared-memory
     # passes (its 64 rows do not fit the stages at once).
     "kn_f16_direct": (dict(), "outer-type=f16 shared-epilogue=false"),
-    "kn_f32_add_handover": (dict(), "outer-type=f32 mma-handover=false"),
+    "kn_f32_mma_handover": (dict(), "outer-type=f32 mma-handover=true"),
     "kn_f16_256x128": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "kn_f32_256x128": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
@@ -59,8 +59,9 @@ SWEEP = {
     # the fragments, against the shared-memory epilogue of kn_f32/kn_f16.
     "sweep_f32_direct": (dict(), "outer-type=f32 shared-epilogue=false"),
     "sweep_f16_direct": (dict(), "outer-type=f16 shared-epilogue=false"),
-    # f32 outer sums added by conversions and adds instead of mma.sync.
-    "sweep_f32_add_handover": (dict(), "outer-type=f32 mma-handover=false"),
+    # f32 outer sums added by mma.sync instead of conversions and adds.
+    "sweep_f32_mma_handover": (dict(), "outer-type=f32 mma-handover=true"),
+    "sweep_f32_256x128x64_s3_mma_handover": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2 mma-handover=true"),
     "sweep_f32_128x128x32_s3": (dict(), "outer-type=f32 tile=128,128,32 stages=3"),
     "sweep_f16_128x128x32_s3": (dict(), "outer-type=f16 tile=128,128,32 stages=3"),
     "sweep_f16_128x128x64_s3": (dict(), "outer-type=f16 tile=128,128,64 stages=3"),

@@ -25,9 +25,10 @@
 
 #define CHECK(x)                                                               \
   do {                                                                         \
-    auto err_ = (x);                                                            \
+    auto err_ = (x);                                                           \
     if (err_ != 0) {                                                           \
-      std::fprintf(stderr, "%s:%d: error %d\n", __FILE__, __LINE__, int(err_));   \
+      std::fprintf(stderr, "%s:%d: error %d\n", __FILE__, __LINE__,            \
+                   int(err_));                                                 \
       std::exit(1);                                                            \
     }                                                                          \
   } while (0)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TFLOP/s and error of gpupoor's kernels next to cuBLAS and gpu_poor, in one run.
 
-  python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--shapes ...]
+  python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--sweep [--sweep-shapes MxNxK,...]]
 
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's

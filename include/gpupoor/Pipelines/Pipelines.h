@@ -77,7 +77,7 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> mmaHandover{
       *this, "mma-handover",
-      llvm::cl::desc("Add chunk sums into f32 outer sums with mma.sync "
+      llvm::cl::desc("Add chunk sums into f32 outer sums with m16n8k8 mma.sync "
                      "(see convert-gpupoor-to-nvgpu)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopies{

@@ -886,13 +886,11 @@ void KernelBuilder::build() {
                             /*nontemporal=*/false,
                             llvm::MaybeAlign(slotAlign));
   };
-  // The handover on the tensor cores (f32 outer sums): B fragments of the
-  // 16 x 8 matrices [I; 0] and [0; I]. A lane holds B's rows 2 (lane % 4)
-  // + {0, 1} (+ 8 in its second register) of column lane / 4.
+  // The handover on the tensor cores (f32 outer sums): the B fragment of
+  // the 8 x 8 identity. A lane holds B's rows 2 (lane % 4) + {0, 1} of
+  // column lane / 4.
   bool mmaHandover = c.mmaHandover && !outerElt.isF16();
-  auto pairFlat = VectorType::get({4}, f16);
-  auto aFragType = VectorType::get({4, 2}, f16);
-  Value identityLo, identityHi;
+  Value identity;
   if (mmaHandover) {
     Value col = arith::DivUIOp::create(b, lane, idx(4));
     Value row = mul(arith::RemUIOp::create(b, lane, idx(4)), idx(2));
@@ -904,12 +902,8 @@ void KernelBuilder::build() {
     Value d1 = select(arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
                                             add(row, idx(1)), col),
                       one, zero);
-    Value diag = vector::FromElementsOp::create(
-        b, VectorType::get({2}, f16), ValueRange{d0, d1});
-    identityLo = vector::InsertOp::create(b, diag, innerZero,
-                                          ArrayRef<int64_t>{0});
-    identityHi = vector::InsertOp::create(b, diag, innerZero,
-                                          ArrayRef<int64_t>{1});
+    identity = vector::FromElementsOp::create(
+        b, VectorType::get({1, 2}, f16), ValueRange{d0, d1});
   }
   if (numShared > 0) {
     auto type = MemRefType::get(
@@ -1060,25 +1054,13 @@ void KernelBuilder::build() {
         yielded.push_back(v);
     };
     if (mmaHandover) {
-      // The f16 sums of n8 tiles j and j + 1 are, register for register,
-      // the A fragment of an m16 x k16 tile; times [I; 0] and [0; I] on
-      // the tensor cores they add into the f32 outer sums of tiles j and
-      // j + 1 (products by 1 and 0 are exact).
-      for (int64_t i = 0; i < numFrags; i += 2) {
-        Value lo = vector::ShapeCastOp::create(b, pairFlat, inner[i]);
-        Value hi = vector::ShapeCastOp::create(b, pairFlat, inner[i + 1]);
-        Value a = vector::ShapeCastOp::create(
-            b, aFragType,
-            vector::ShuffleOp::create(b, lo, hi,
-                                      ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6,
-                                                        7}));
-        Value sumLo = outerAt(i), sumHi = outerAt(i + 1);
-        setOuter(i, nvgpu::MmaSyncOp::create(b, a, identityLo, sumLo,
-                                             ArrayRef<int64_t>{16, 8, 16}));
-        setOuter(i + 1,
-                 nvgpu::MmaSyncOp::create(b, a, identityHi, sumHi,
-                                          ArrayRef<int64_t>{16, 8, 16}));
-      }
+      // An n8 tile's f16 sums are, register for register, the A fragment
+      // of an m16 x k8 tile; times the 8 x 8 identity (m16n8k8, products
+      // by 1 and 0 are exact) they add into its f32 outer sums.
+      for (int64_t i = 0; i < numFrags; ++i)
+        setOuter(i, nvgpu::MmaSyncOp::create(b, inner[i], identity,
+                                             outerAt(i),
+                                             ArrayRef<int64_t>{16, 8, 8}));
     } else {
       for (int64_t i = 0; i < numFrags; ++i) {
         Value widened = inner[i];

@@ -97,21 +97,18 @@
 // CHECK: vector.store %{{.*}}, %[[SLOTS]]
 // CHECK: arith.addf %{{.*}} : vector<2x2xf32>
 // CHECK: scf.yield
-// With mma-handover they go in on the tensor cores: the sums of n8 tiles
-// j and j + 1 are an A fragment, times [I; 0] and [0; I] (B fragments
-// built once) with f32 accumulation.
+// With mma-handover they go in on the tensor cores: an n8 tile's f16 sums
+// are the A fragment of an m16 x k8 tile, times the 8 x 8 identity (its B
+// fragment built once) with f32 accumulation.
 // MMAH-LABEL: func @mm
-// MMAH: %[[DIAG:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
-// MMAH: %[[ILO:.*]] = vector.insert %[[DIAG]], %{{.*}} [0] : vector<2xf16> into vector<2x2xf16>
-// MMAH: %[[IHI:.*]] = vector.insert %[[DIAG]], %{{.*}} [1] : vector<2xf16> into vector<2x2xf16>
+// MMAH: %[[ID:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<1x2xf16>
 // MMAH: %[[SLOTS:.*]] = memref.view
 // MMAH: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
 // MMAH-NOT: arith.extf
-// MMAH: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf16>, vector<4xf16>
 // MMAH: vector.load %[[SLOTS]]
-// MMAH: nvgpu.mma.sync(%{{.*}}, %[[ILO]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// MMAH: nvgpu.mma.sync(%{{.*}}, %[[IHI]], %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMAH: nvgpu.mma.sync(%{{.*}}, %[[ID]], %{{.*}}) {mmaShape = [16, 8, 8]} : (vector<2x2xf16>, vector<1x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMAH: vector.store %{{.*}}, %[[SLOTS]]
+// MMAH-COUNT-31: nvgpu.mma.sync(%{{.*}}, %[[ID]], %{{.*}}) {mmaShape = [16, 8, 8]}
 // MMAH-NOT: arith.addf
 // MMAH: scf.yield
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}

@@ -127,8 +127,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "tensor cores (an n8 tile's sums are the A fragment of an "
            "m16n8k8 mma.sync; times the 8 x 8 identity with f32 "
            "accumulation) instead of converting and adding them one by "
-           "one. Measured on an H100: 4-11% faster with 8 warps of "
-           "64 x 64, 0-5% with the default 2 x 2 warps (one run)">,
+           "one. Measured on an H100: 4-6% faster with 8 warps of "
+           "64 x 64, no faster with the default 2 x 2 warps">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

@@ -22,43 +22,47 @@
 constexpr int kChains = 8; // independent accumulators per warp
 constexpr int kIters = 4096;
 
-template <int Chains = kChains>
-__global__ void mmaF16(unsigned *out, unsigned seed) {
-  constexpr int kChains = Chains;
+// One m16n8k16 accumulator of a lane, f16 or f32.
+struct F16Acc {
+  unsigned r[2] = {};
+  __device__ void mma(unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                      unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+                 "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
+                 : "+r"(r[0]), "+r"(r[1])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+  __device__ unsigned bits() const { return r[0] ^ r[1]; }
+};
+struct F32Acc {
+  float r[4] = {};
+  __device__ void mma(unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                      unsigned b0, unsigned b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(r[0]), "+f"(r[1]), "+f"(r[2]), "+f"(r[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+  __device__ unsigned bits() const {
+    return __float_as_uint(r[0] + r[1] + r[2] + r[3]);
+  }
+};
+
+// `Chains` independent accumulators per lane, fed from registers alone.
+template <typename Acc, int Chains = kChains>
+__global__ void mmaPeak(unsigned *out, unsigned seed) {
   unsigned a0 = seed ^ threadIdx.x, a1 = a0 * 3, a2 = a0 * 5, a3 = a0 * 7;
   unsigned b0 = a0 * 11, b1 = a0 * 13;
-  unsigned c[kChains][2] = {};
+  Acc c[Chains];
   for (int i = 0; i < kIters; ++i) {
 #pragma unroll
-    for (int j = 0; j < kChains; ++j)
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
-                   "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
-                   : "+r"(c[j][0]), "+r"(c[j][1])
-                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    for (int j = 0; j < Chains; ++j)
+      c[j].mma(a0, a1, a2, a3, b0, b1);
   }
   unsigned s = 0;
-  for (int j = 0; j < kChains; ++j)
-    s ^= c[j][0] ^ c[j][1];
+  for (int j = 0; j < Chains; ++j)
+    s ^= c[j].bits();
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-
-__global__ void mmaF32(unsigned *out, unsigned seed) {
-  unsigned a0 = seed ^ threadIdx.x, a1 = a0 * 3, a2 = a0 * 5, a3 = a0 * 7;
-  unsigned b0 = a0 * 11, b1 = a0 * 13;
-  float c[kChains][4] = {};
-  for (int i = 0; i < kIters; ++i) {
-#pragma unroll
-    for (int j = 0; j < kChains; ++j)
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                   : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]),
-                     "+f"(c[j][3])
-                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  }
-  float s = 0;
-  for (int j = 0; j < kChains; ++j)
-    s += c[j][0] + c[j][1] + c[j][2] + c[j][3];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = __float_as_uint(s);
 }
 
 // ldmatrix.x4 from a 16 KiB shared buffer, conflict-free addresses.
@@ -118,8 +122,8 @@ int main() {
   for (int warps : {4, 8, 16}) {
     int blocks = sms * 4, threads = warps * 32;
     double mmas = double(blocks) * warps * kIters * kChains;
-    float f16 = timeIt([&] { mmaF16<<<blocks, threads>>>(out, 1); });
-    float f32 = timeIt([&] { mmaF32<<<blocks, threads>>>(out, 1); });
+    float f16 = timeIt([&] { mmaPeak<F16Acc><<<blocks, threads>>>(out, 1); });
+    float f32 = timeIt([&] { mmaPeak<F32Acc><<<blocks, threads>>>(out, 1); });
     std::printf("mma.sync m16n8k16, %2d warps/block, 4 blocks/SM: f16 acc "
                 "%.1f TFLOP/s, f32 acc %.1f TFLOP/s\n",
                 warps, mmas * 4096 / f16 / 1e9, mmas * 4096 / f32 / 1e9);
@@ -135,8 +139,9 @@ int main() {
     };
     std::printf("one block/SM, %d warps/scheduler, f16 acc: 4 chains %.1f, 8 "
                 "chains %.1f, 16 chains %.1f, 32 chains %.1f TFLOP/s\n",
-                warps / 4, rate(mmaF16<4>, 4), rate(mmaF16<8>, 8),
-                rate(mmaF16<16>, 16), rate(mmaF16<32>, 32));
+                warps / 4, rate(mmaPeak<F16Acc, 4>, 4),
+                rate(mmaPeak<F16Acc, 8>, 8), rate(mmaPeak<F16Acc, 16>, 16),
+                rate(mmaPeak<F16Acc, 32>, 32));
   }
   {
     int blocks = sms * 4, threads = 256;

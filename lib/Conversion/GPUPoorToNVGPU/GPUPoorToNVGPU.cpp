@@ -302,6 +302,13 @@ private:
   SmallVector<Value> loadFragments(Value stage, int64_t ks);
   SmallVector<Value> emitMma(ArrayRef<Value> frags, ValueRange acc);
   void emitEpilogue(ValueRange outer);
+  /// Whether C takes `len`-element vector stores: contiguous along N, its
+  /// row stride a multiple of `len` and its pointer aligned to the vector.
+  Value cTakesVectors(int64_t len);
+  /// Stores `v` (a vector) at C[row, col...]: one vector store when the row
+  /// lies inside M, the vector inside N and `vectorsOk` holds; else the
+  /// elements inside M and N one by one.
+  void storeRow(Value v, Value row, Value col, Value vectorsOk);
   /// Stores C tile values through shared memory in `passes` passes;
   /// `value(mt, nt, h)` is a lane's vector<2> of fragment (mt, nt), row
   /// half h.
@@ -548,57 +555,61 @@ void KernelBuilder::emitEpilogue(ValueRange outer) {
     return;
   }
 
-  // A lane holds pairs of adjacent columns: one 2-element store each when C
-  // is contiguous along N and the pair is aligned (row stride and pointer
-  // even in elements), element stores otherwise.
+  // A lane holds pairs of adjacent columns: one 2-element store each where
+  // C allows it.
+  Value pairs = cTakesVectors(2);
+  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+      for (int64_t h = 0; h < 2; ++h)
+        storeRow(value(mt, nt, h), add(rowBase, idx(mt * 16 + h * 8)),
+                 add(colBase, idx(nt * 8)), pairs);
+}
+
+Value KernelBuilder::cTakesVectors(int64_t len) {
   Type i64 = b.getI64Type();
-  int64_t eltBytes = c.cBytes();
   Value cAddr = LLVM::PtrToIntOp::create(b, i64, func.getArgument(2));
-  Value ptrAligned = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(
-          b, cAddr,
-          arith::ConstantIntOp::create(b, i64, 2 * eltBytes - 1)),
-      arith::ConstantIntOp::create(b, i64, 0));
-  Value pairs = arith::AndIOp::create(
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+  Value aligned =
+      eq(arith::AndIOp::create(
+             b, cAddr,
+             arith::ConstantIntOp::create(b, i64, len * c.cBytes() - 1)),
+         arith::ConstantIntOp::create(b, i64, 0));
+  return arith::AndIOp::create(
       b,
       arith::AndIOp::create(
-          b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, strideCn, idx(1)),
-          arith::CmpIOp::create(
-              b, arith::CmpIPredicate::eq,
-              arith::RemUIOp::create(b, strideCm, idx(2)), idx(0))),
-      ptrAligned);
+          b, eq(strideCn, idx(1)),
+          eq(arith::RemUIOp::create(b, strideCm, idx(len)), idx(0))),
+      aligned);
+}
 
-  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
-    for (int64_t nt = 0; nt < c.nTiles(); ++nt) {
-      Value col = add(colBase, idx(nt * 8));
-      Value col1 = add(col, idx(1));
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(rowBase, idx(mt * 16 + h * 8));
-        Value v = value(mt, nt, h);
-        Value rowOk = lt(row, m);
-        Value both = arith::AndIOp::create(
-            b, arith::AndIOp::create(b, rowOk, lt(col1, n)), pairs);
-        auto ifPair = scf::IfOp::create(b, both, /*withElse=*/true);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifPair.thenBlock());
-        // Without the alignment LLVM splits the pair into element stores.
-        vector::StoreOp::create(b, v, cMemUnit, ValueRange{row, col},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(2 * eltBytes));
-        b.setInsertionPointToStart(ifPair.elseBlock());
-        for (int64_t e = 0; e < 2; ++e) {
-          Value ce = e ? col1 : col;
-          auto ifOp = scf::IfOp::create(
-              b, arith::AndIOp::create(b, rowOk, lt(ce, n)), false);
-          OpBuilder::InsertionGuard guard2(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          memref::StoreOp::create(
-              b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), cMem,
-              ValueRange{row, ce});
-        }
-      }
-    }
+void KernelBuilder::storeRow(Value v, Value row, Value col, Value vectorsOk) {
+  auto type = cast<VectorType>(v.getType());
+  int64_t len = type.getNumElements();
+  auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
+  Value rowOk = lt(row, m);
+  // The column test is the same for every row of a lane: CSE shares it.
+  Value whole = andI(rowOk, andI(vectorsOk, arith::CmpIOp::create(
+                                                b, arith::CmpIPredicate::sle,
+                                                add(col, idx(len)), n)));
+  auto ifVec = scf::IfOp::create(b, whole, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifVec.thenBlock());
+  // Without the alignment LLVM splits the vector into element stores.
+  vector::StoreOp::create(b, v, cMemUnit, ValueRange{row, col},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(len * c.cBytes()));
+  b.setInsertionPointToStart(ifVec.elseBlock());
+  for (int64_t e = 0; e < len; ++e) {
+    Value ce = add(col, idx(e));
+    auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, n)), false);
+    OpBuilder::InsertionGuard guard2(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(
+        b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), cMem,
+        ValueRange{row, ce});
+  }
 }
 
 void KernelBuilder::emitSharedStores(
@@ -636,22 +647,8 @@ void KernelBuilder::emitSharedStores(
   Value rowOrigin = add(add(m0, mul(warpRow, idx(c.warpM()))), laneRow);
   Value col = add(add(n0, mul(warpCol, idx(c.warpN()))), laneCol);
 
-  // 16-byte row vectors when C is contiguous along N, its rows and pointer
-  // 16-byte aligned and the lane's vector inside N; element stores else.
-  Type i64 = b.getI64Type();
-  Value cAddr = LLVM::PtrToIntOp::create(b, i64, func.getArgument(2));
-  auto eq = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
-  };
-  auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
-  Value vectors = andI(
-      andI(eq(strideCn, idx(1)),
-           eq(arith::RemUIOp::create(b, strideCm, idx(vec)), idx(0))),
-      andI(eq(arith::AndIOp::create(
-                  b, cAddr, arith::ConstantIntOp::create(b, i64, 15)),
-              arith::ConstantIntOp::create(b, i64, 0)),
-           arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                 add(col, idx(vec)), n)));
+  // 16-byte row vectors where C allows it.
+  Value vectors = cTakesVectors(vec);
   auto vecType = VectorType::get({vec}, c.cType);
   int64_t eltBytes = c.cBytes();
   int64_t passTiles = c.mTiles() / passes;
@@ -672,24 +669,7 @@ void KernelBuilder::emitSharedStores(
       Value v = vector::LoadOp::create(
           b, vecType, regions, ValueRange{add(readBase, idx(r * rowElems))},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
-      Value row = add(rowOrigin, idx(p * passRows + r));
-      Value rowOk = lt(row, m);
-      auto ifVec =
-          scf::IfOp::create(b, andI(rowOk, vectors), /*withElse=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifVec.thenBlock());
-      vector::StoreOp::create(b, v, cMemUnit, ValueRange{row, col},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
-      b.setInsertionPointToStart(ifVec.elseBlock());
-      for (int64_t e = 0; e < vec; ++e) {
-        Value ce = add(col, idx(e));
-        auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, n)), false);
-        OpBuilder::InsertionGuard guard2(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        memref::StoreOp::create(
-            b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), cMem,
-            ValueRange{row, ce});
-      }
+      storeRow(v, add(rowOrigin, idx(p * passRows + r)), col, vectors);
     }
   }
 }

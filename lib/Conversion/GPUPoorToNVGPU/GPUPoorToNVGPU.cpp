@@ -990,6 +990,11 @@ void KernelBuilder::build() {
   auto splitLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), splitInit);
   {
     OpBuilder::InsertionGuard guard(b);
+    // Without iter_args (every outer sum in shared memory, no prefetched
+    // fragments) the builder has already added the loop's scf.yield; the
+    // one below replaces it.
+    if (splitInit.empty())
+      splitLoop.getBody()->getTerminator()->erase();
     b.setInsertionPointToStart(splitLoop.getBody());
     ValueRange iter = splitLoop.getRegionIterArgs();
     SmallVector<Value> outer(iter.take_front(numRegOuter));

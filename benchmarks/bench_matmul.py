@@ -6,7 +6,11 @@
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
 Triton split_k_sequential (when PATH to its package is given), and gpupoor's
-kernels (f32 and f16 outer sums, default S). Timing (time_many): CUDA
+kernels (f32 and f16 outer sums, default S): kn_f32 and kn_f16 of
+KERNEL_DIR, compiled for dynamic shapes, and, where KERNEL_DIR holds them
+(build_kernels.py --static), static_f32_MxNxK and static_f16_MxNxK, compiled
+for the row's static shape with the pipeline's defaults (its tile choice).
+Each gpupoor cell also gives its ratio to cuBLAS f32acc. Timing (time_many): CUDA
 events around batches of back-to-back launches after warm-up, the
 contestants taking turns batch by batch, median over many batches, the GPU
 kept busy while the host queues a batch, rotating over several random input
@@ -92,7 +96,7 @@ def main():
         from gpu_poor.kernels import split_k_sequential  # noqa: F811
     print(f"device: {torch.cuda.get_device_name()}")
     header = ["shape MxNxK", "cuBLAS f32acc", "cuBLAS f16acc", "gpu_poor", "gpupoor f32outer",
-              "gpupoor f16outer", "ratio f32outer/cuBLAS f32acc"]
+              "gpupoor f16outer", "gpupoor f32outer static", "gpupoor f16outer static"]
     print(" | ".join(header))
     for si, (m, n, k) in enumerate(SHAPES):
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
@@ -107,7 +111,15 @@ def main():
         if split_k_sequential and si < args.gpu_poor_shapes:
             fns["gpu_poor"] = lambda a, b: split_k_sequential(a, b)
             errs["gpu_poor"] = err(split_k_sequential(a0, b0))
-        for name, label in (("kn_f32", "gpupoor f32outer"), ("kn_f16", "gpupoor f16outer")):
+        for outer in ("f32", "f16"):
+            static = os.path.join(args.kernel_dir, f"static_{outer}_{m}x{n}x{k}")
+            if os.path.isdir(static):
+                kern[f"static_{outer}"] = GpupoorKernel(static)
+            else:
+                kern.pop(f"static_{outer}", None)
+        for name, label in (("kn_f32", "gpupoor f32outer"), ("kn_f16", "gpupoor f16outer"),
+                            ("static_f32", "gpupoor f32outer static"),
+                            ("static_f16", "gpupoor f16outer static")):
             if name in kern:
                 out = torch.empty(m, n, device="cuda", dtype=torch.float16)
                 fns[label] = lambda a, b, kk=kern[name], o=out: kk(a, b, o)
@@ -119,14 +131,14 @@ def main():
         torch.backends.cuda.matmul.allow_fp16_accumulation = False
         row = {name: (ms[name], errs[name]) for name in fns}
         cells = [f"{m}x{n}x{k}"]
-        for col in header[1:-1]:
+        for col in header[1:]:
             if col in row:
-                ms, e = row[col]
-                cells.append(f"{flops / ms / 1e9:.1f} TF/s (err {e:.2e})")
+                t, e = row[col]
+                ratio = (f"{row['cuBLAS f32acc'][0] / t:.2f}, " if col.startswith("gpupoor")
+                         else "")
+                cells.append(f"{flops / t / 1e9:.1f} TF/s ({ratio}err {e:.2e})")
             else:
                 cells.append("-")
-        ratio = (row["cuBLAS f32acc"][0] / row["gpupoor f32outer"][0]) if "gpupoor f32outer" in row else float("nan")
-        cells.append(f"{ratio:.2f}")
         print(" | ".join(cells), flush=True)
 
 
@@ -146,6 +158,11 @@ def sweep(args):
         fns = {"cuBLAS": cublas(False)}
         for name, kern in kernels.items():
             fns[name] = lambda a, b, kk=kern: kk(a, b, out)
+        for outer in ("f32", "f16"):
+            static = f"static_{outer}_{m}x{n}x{k}"
+            if os.path.isdir(os.path.join(args.kernel_dir, static)):
+                kk = GpupoorKernel(os.path.join(args.kernel_dir, static))
+                fns[static] = lambda a, b, kk=kk: kk(a, b, out)
         ms = time_many(fns, sets, reps=args.reps)
         tf = {name: flops / t / 1e9 for name, t in ms.items()}
         cublas_tf = tf.pop("cuBLAS")

@@ -362,6 +362,31 @@ struct StrategyOptions {
   Chip chip;
 };
 
+/// Blocks of 256 x 128 tiles below which a static sm_90 matmul keeps the
+/// 128 x 128 tile: two waves of one-block-an-SM kernels on 132 SMs (H100
+/// SXM, H200). Fewer leave SMs idle in the last wave, where the small tile's
+/// twice as many (two an SM) fill them better.
+constexpr int64_t kLargeTileMinBlocks = 256;
+
+/// The tile of `op` when the options name none. On sm_90, 256 x 128 x 64
+/// tiles (eight 64 x 64 warps, one block an SM) ran 5-15% faster than
+/// 128 x 128 x 32 at 4096^3 and 8192^3 and a fifth slower at M = 512
+/// (docs/GPU.md); only a static shape tells which case holds, so dynamic
+/// shapes, and the other chips (not measured), keep 128 x 128 x 32.
+SmallVector<int64_t, 3> defaultTile(linalg::LinalgOp op, Chip chip) {
+  SmallVector<int64_t, 3> small = {128, 128, 32};
+  auto init = cast<ShapedType>(op.getDpsInits()[0].getType());
+  if (chip != Chip::SM90 || !init.hasStaticShape())
+    return small;
+  ArrayRef<int64_t> shape = init.getShape();
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  int64_t batch = shape.size() == 3 ? shape.front() : 1;
+  if (batch * llvm::divideCeil(m, 256) * llvm::divideCeil(n, 128) <
+      kLargeTileMinBlocks)
+    return small;
+  return {256, 128, 64};
+}
+
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   MatmulToSplitK(MLIRContext *ctx, const StrategyOptions &options)
       : OpInterfaceRewritePattern(ctx), options(options) {}
@@ -385,14 +410,15 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     // With a static K the rule is evaluated now, so the IR says what runs.
     int64_t k =
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape().back();
-    int64_t bk = options.tile[2];
+    SmallVector<int64_t, 3> tile =
+        options.tile.empty() ? defaultTile(op, options.chip) : options.tile;
     if (!splits && !ShapedType::isDynamic(k))
-      splits = defaultNumSplits(llvm::divideCeil(k, bk), options.maxSplits);
+      splits = defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
-        diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(options.tile),
+        diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outer, epilogue.epilogue,
         match->bLayout, options.chip);
     if (!strategy)
@@ -430,10 +456,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
-    if (tile.empty())
-      resolved.tile = {128, 128, 32};
-    else
-      resolved.tile.assign(tile.begin(), tile.end());
+    // Empty: chosen per matmul (defaultTile).
+    resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
       resolved.outer = Float16Type::get(ctx);
     else if (outerType == "f32")
@@ -452,8 +476,11 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     auto diag = [&]() {
       return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
     };
+    SmallVector<int64_t, 3> checkedTile = resolved.tile;
+    if (checkedTile.empty())
+      checkedTile = {128, 128, 32};
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
-                                ArrayRef<int64_t>(resolved.tile),
+                                ArrayRef<int64_t>(checkedTile),
                                 Type(Float16Type::get(ctx)), resolved.outer,
                                 Epilogue::None, BLayout::KN, resolved.chip))
       return failure();

@@ -84,6 +84,9 @@ def main():
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--sweep", action="store_true", help="build the tile sweep too")
+    parser.add_argument("--static", default="", metavar="MxNxK,...",
+                        help="also build static_f32_MxNxK and static_f16_MxNxK: C = A*B of that "
+                             "static shape with the pipeline's defaults (its tile choice)")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
                         help="an extra sweep kernel (kn, no bias), e.g. "
                              "'sweep_x=outer-type=f16 tile=128,128,64 stages=3'")
@@ -94,6 +97,13 @@ def main():
         variants[name] = (dict(), opts)
         if args.only is not None:
             args.only.append(name)
+    for shape in filter(None, args.static.split(",")):
+        for outer in ("f32", "f16"):
+            name = f"static_{outer}_{shape}"
+            variants[name] = (dict(shape=tuple(map(int, shape.split("x")))),
+                              f"outer-type={outer}")
+            if args.only is not None:
+                args.only.append(name)
     os.makedirs(args.out_dir, exist_ok=True)
     index = {}
     for name, (src_kw, opts) in variants.items():

@@ -80,8 +80,9 @@ def compile_mlir(source, pipeline_options=""):
 
 
 def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
-                  out_type="f16"):
-    """A linalg function `@kernel(A, B[, bias], C_out)` on dynamic shapes.
+                  out_type="f16", shape=None):
+    """A linalg function `@kernel(A, B[, bias], C_out)` on dynamic shapes, or
+    on the static (M, N, K) `shape` (2-D, no bias).
 
     A and B (and bias) are tensors; the result is materialized into the
     memref C_out. The matmul's init is a zero fill, as the rewrite requires;
@@ -91,6 +92,11 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     dyn = "x".join("?" * r)
     ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
     mc = f"memref<{dyn}x{out_type}>"
+    if shape:
+        assert not batched and not bias and b_layout == "kn"
+        m, n, k = shape
+        ta, tb = f"tensor<{m}x{k}xf16>", f"tensor<{k}x{n}xf16>"
+        tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
     b0 = r - 2
     params = [f"%a: {ta}", f"%b: {tb}"]
     if bias:
@@ -108,7 +114,7 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     lines.append(f"  %n = tensor.dim %b, %c{n_dim} : {tb}")
     dims += ["%m", "%n"]
     lines.append(f"  %zero = arith.constant 0.0 : {out_type}")
-    lines.append(f"  %e = tensor.empty({', '.join(dims)}) : {tc}")
+    lines.append(f"  %e = tensor.empty({'' if shape else ', '.join(dims)}) : {tc}")
     lines.append(f"  %f = linalg.fill ins(%zero : {out_type}) outs(%e : {tc}) -> {tc}")
     op = "linalg.batch_matmul" if batched else "linalg.matmul"
     maps = ""

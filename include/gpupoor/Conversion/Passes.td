@@ -67,7 +67,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     stages each warp's share of C through its own region of the idle
     stages and stores guarded 16-byte row vectors (`shared-epilogue`).
 
-    Warps default to 2 x 2 (64 x 64 warp tiles). With f32 outer sums half
+    Warps default to 2 x 2 (64 x 64 warp tiles), or eight 64 x 64 warp
+    tiles where the tile holds eight (256 x 128, 128 x 256). With f32 outer sums half
     of a warp's outer sums then live in shared memory, one 16-byte slot per
     thread and fragment touched only at chunk ends, since 64 f16 and 128
     f32 accumulators do not fit in 255 registers next to the fragments.
@@ -90,12 +91,15 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
   }];
   let options = [
     Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
-           "Warps along M in a block (0: 2)">,
+           "Warps along M in a block (0: BM / 64 for tiles of eight 64 x 64 "
+           "warp tiles, such as 256 x 128, with async copies; else 2)">,
     Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
-           "Warps along N in a block (0: 2 with async copies, unless two "
-           "such blocks do not fit the SM's shared memory; else 4)">,
+           "Warps along N in a block (0: BN / 64 for tiles of eight 64 x 64 "
+           "warp tiles with async copies; else 2 with async copies, unless "
+           "two such blocks do not fit the SM's shared memory; else 4)">,
     Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Depth of the cp.async pipeline">,
+           "Depth of the cp.async pipeline (0: 4 for BK = 32, 3 for BK of "
+           "64 or more)">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
            "Row tiles per group in the grouped block order">,
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",

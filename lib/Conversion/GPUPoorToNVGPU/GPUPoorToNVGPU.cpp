@@ -1127,18 +1127,30 @@ struct ConvertGPUPoorToNVGPUPass
     // latency: 2 x 4 warps of 64 x 32 instead (chosen, not measured, on
     // those chips). Element-wise copies need the registers of the 64 x 32
     // tile.
+    // Tiles larger than 128 x 128 (the split-k pass's choice for large
+    // static shapes on sm_90) take 64 x 64 warp tiles too: eight warps of
+    // them, one block an SM, as measured.
     config.outerType = strategy.getOuter();
-    config.stages = stages;
+    // 0: four stages of BK = 32 (5% faster than three on an H200); three of
+    // BK = 64, which already hold as many K elements and leave room for the
+    // f32 outer sums of a 256 x 128 tile.
+    config.stages = stages ? stages : (config.bk >= 64 ? 3 : 4);
     auto autoSharedRows = [&] {
       return !config.outerType.isF16() && config.warpN() >= 64
                  ? config.mTiles() / 2
                  : 0;
     };
-    config.warpsM = warpsM ? warpsM : 2;
-    config.warpsN = warpsN ? warpsN : (asyncCopies ? 2 : 4);
+    bool eightWarps = asyncCopies && config.bm % 64 == 0 &&
+                      config.bn % 64 == 0 &&
+                      (config.bm / 64) * (config.bn / 64) == 8;
+    config.warpsM = warpsM ? warpsM : (eightWarps ? config.bm / 64 : 2);
+    config.warpsN = warpsN ? warpsN
+                           : (eightWarps ? config.bn / 64
+                                         : (asyncCopies ? 2 : 4));
     config.sharedOuterRows =
         sharedOuterRows >= 0 ? sharedOuterRows : autoSharedRows();
-    if (!warpsN && asyncCopies && config.bm % 32 == 0 && config.bn % 32 == 0 &&
+    if (!warpsN && !eightWarps && asyncCopies && config.bm % 32 == 0 &&
+        config.bn % 32 == 0 &&
         2 * (config.sharedBytes() + kReservedSharedPerBlock) >
             sharedPerSM(strategy.getChip())) {
       config.warpsN = 4;

@@ -56,3 +56,29 @@ func.func @f16_sm89(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A tile of eight 64 x 64 warp tiles (the split-k pass's pick for large
+// static shapes on sm_90) runs as 4 x 2 warps, one block an SM.
+// CHECK-LABEL: func @f16_256x128
+// CHECK: gpu.launch_func
+// CHECK-SAME: block_size = 256 : i64{{.*}}dynamic_shared_memory = 196608 : i64{{.*}}shared_outer_rows = 0 : i64{{.*}}warps = [4, 2]
+func.func @f16_256x128(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [256, 128, 64], inner = f16, outer = f16, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @f16_128x256
+// CHECK: gpu.launch_func
+// CHECK-SAME: block_size = 256 : i64{{.*}}warps = [2, 4]
+func.func @f16_128x256(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 32], inner = f16, outer = f16, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

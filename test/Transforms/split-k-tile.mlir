@@ -1,0 +1,76 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_90 | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 tile=128,128,32" | FileCheck %s --check-prefix=FIXED
+
+// Without a tile option, a static sm_90 matmul of at least 256 tiles of
+// 256 x 128 takes that tile with BK = 64; S follows BK: K = 4096 is 64
+// blocks, sqrt = 8, 8 splits (16 with BK = 32).
+// CHECK-LABEL: func @large
+// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
+// SM80-LABEL: func @large
+// SM80: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 32], inner = f16, outer = f32>)
+// FIXED-LABEL: func @large
+// FIXED: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4096x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  return %r : tensor<4096x4096xf16>
+}
+
+// -----
+
+// 2 x 80 = 160 tiles of 256 x 128: too few to fill 132 SMs twice.
+// CHECK-LABEL: func @skinny
+// CHECK: tile = [128, 128, 32]
+func.func @skinny(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> tensor<512x10240xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x10240xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<512x2048xf16>, tensor<2048x10240xf16>)
+                     outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  return %r : tensor<512x10240xf16>
+}
+
+// -----
+
+// The batch counts: 2 x (8 x 16) = 256 tiles, exactly the threshold.
+// CHECK-LABEL: func @batched
+// CHECK: tile = [256, 128, 64]
+func.func @batched(%a: tensor<2x2048x1024xf16>, %b: tensor<2x1024x2048xf16>) -> tensor<2x2048x2048xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x2048x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<2x2048x2048xf16>) -> tensor<2x2048x2048xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x2048x1024xf16>, tensor<2x1024x2048xf16>)
+                           outs(%c : tensor<2x2048x2048xf16>) -> tensor<2x2048x2048xf16>
+  return %r : tensor<2x2048x2048xf16>
+}
+
+// -----
+
+// One batch element of the same shape: 128 tiles.
+// CHECK-LABEL: func @unbatched
+// CHECK: tile = [128, 128, 32]
+func.func @unbatched(%a: tensor<2048x1024xf16>, %b: tensor<1024x2048xf16>) -> tensor<2048x2048xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2048x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<2048x2048xf16>) -> tensor<2048x2048xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf16>, tensor<1024x2048xf16>)
+                     outs(%c : tensor<2048x2048xf16>) -> tensor<2048x2048xf16>
+  return %r : tensor<2048x2048xf16>
+}
+
+// -----
+
+// A dynamic shape may be small: the small tile.
+// CHECK-LABEL: func @dynamic
+// CHECK: tile = [128, 128, 32]
+func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %e: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %cst = arith.constant 0.0 : f16
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<?x?xf16>) -> tensor<?x?xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
+                     outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}

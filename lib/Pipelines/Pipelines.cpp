@@ -94,6 +94,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;
   kernel.mmaHandover = options.mmaHandover;
+  kernel.groupM = options.groupM;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createConvertGPUPoorToNVGPU(kernel));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

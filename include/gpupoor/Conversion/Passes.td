@@ -126,13 +126,14 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
            "vectors (element stores where C is not contiguous, aligned or "
            "whole along N). Falls back to stores straight from the "
            "fragments when the stages cannot hold a warp's 16 rows">,
-    Option<"mmaHandover", "mma-handover", "bool", /*default=*/"false",
+    Option<"mmaHandover", "mma-handover", "std::string", /*default=*/"\"auto\"",
            "At chunk ends, add the f16 sums into f32 outer sums on the "
            "tensor cores (an n8 tile's sums are the A fragment of an "
            "m16n8k8 mma.sync; times the 8 x 8 identity with f32 "
            "accumulation) instead of converting and adding them one by "
-           "one. Measured on an H100: 4-6% faster with 8 warps of "
-           "64 x 64, no faster with the default 2 x 2 warps">,
+           "one (true, false or auto). Measured on an H100: 3-6% faster "
+           "with 8 warps of 64 x 64, no faster with 2 x 2 warps; auto "
+           "takes it for f32 outer sums of 8 warps of 64 x 64">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
            "Width of index in the lowered kernel; must match the NVVM "
            "lowering's (gpupoor-kernel-to-nvvm)">

@@ -77,11 +77,17 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::desc("Store C through shared memory in 16-byte row vectors "
                      "(see convert-gpupoor-to-nvgpu)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> mmaHandover{
+  PassOptions::Option<std::string> mmaHandover{
       *this, "mma-handover",
-      llvm::cl::desc("Add chunk sums into f32 outer sums with m16n8k8 mma.sync "
-                     "(see convert-gpupoor-to-nvgpu)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Add chunk sums into f32 outer sums with m16n8k8 mma.sync: "
+                     "true, false or auto (for 8 warps of 64 x 64; see "
+                     "convert-gpupoor-to-nvgpu)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> groupM{
+      *this, "group-m",
+      llvm::cl::desc("Row tiles per group in the grouped (L2-friendly) block "
+                     "order"),
+      llvm::cl::init(8)};
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies",
       llvm::cl::desc("cp.async tile copies (aligned, unit-stride operands); "

@@ -176,6 +176,9 @@ LogicalResult checkConfig(const KernelConfig &c,
     return emitError() << "fragment prefetch of " << c.fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << c.bk / 16
                        << "]";
+  if (c.groupM < 1)
+    return emitError() << "the grouped block order needs group-m >= 1, got "
+                       << c.groupM;
   if (c.stages < 2)
     return emitError() << "the copy pipeline needs at least 2 stages, got "
                        << c.stages;
@@ -1095,6 +1098,13 @@ struct ConvertGPUPoorToNVGPUPass
     module.walk([&](gpupoor::MatmulOp op) { ops.push_back(op); });
     if (ops.empty())
       return;
+    if (mmaHandover != "auto" && mmaHandover != "true" &&
+        mmaHandover != "false") {
+      module.emitError() << "convert-gpupoor-to-nvgpu: mma-handover must be "
+                            "auto, true or false, got '"
+                         << mmaHandover << "'";
+      return signalPassFailure();
+    }
     MLIRContext *ctx = &getContext();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
@@ -1168,7 +1178,14 @@ struct ConvertGPUPoorToNVGPUPass
     config.asyncCopies = asyncCopies;
     config.fragmentPrefetch = fragmentPrefetch;
     config.sharedEpilogue = sharedEpilogue;
-    config.mmaHandover = mmaHandover;
+    // auto: on the tensor cores for eight 64 x 64 warps with f32 outer
+    // sums, where it measured 3-5% faster (docs/GPU.md); with 2 x 2 warps it
+    // was no faster.
+    config.mmaHandover =
+        mmaHandover == "true" ||
+        (mmaHandover == "auto" && !config.outerType.isF16() &&
+         config.warpsM * config.warpsN == 8 && config.warpM() == 64 &&
+         config.warpN() == 64);
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();

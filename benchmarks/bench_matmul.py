@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TFLOP/s and error of gpupoor's kernels next to cuBLAS and gpu_poor, in one run.
 
-  python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--sweep [--sweep-shapes MxNxK,...]]
+  python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--sustained] [--sweep [--sweep-shapes MxNxK,...]]
 
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
@@ -19,9 +19,13 @@ error against an fp64 product.
 """
 
 import argparse
+import datetime
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
+import time
 
 import torch
 
@@ -67,6 +71,72 @@ def time_many(fns, sets, warmup=10, reps=60, batch=10, head_cycles=1_500_000):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+class ClockSampler:
+    """SM clock and board power, sampled by nvidia-smi every 50 ms."""
+
+    def __init__(self):
+        self.path = os.path.join(tempfile.mkdtemp(), "smi.csv")
+        self.log = open(self.path, "w")
+        self.proc = subprocess.Popen(
+            ["nvidia-smi", "-i", str(torch.cuda.current_device()),
+             "--query-gpu=timestamp,clocks.sm,power.draw", "--format=csv,noheader,nounits",
+             "-lms", "50"], stdout=self.log, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        self.log.close()
+        rows = []
+        for line in open(self.path):
+            parts = [x.strip() for x in line.split(",")]
+            try:
+                t = datetime.datetime.strptime(parts[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
+                rows.append((t, float(parts[1]), float(parts[2])))
+            except (ValueError, IndexError):
+                pass
+        return rows
+
+
+def time_sustained(fns, sets, seconds=1.0, rounds=5):
+    """Per-launch milliseconds of each of `fns` under sustained load, with
+    the median SM clock (MHz) and board power (W) while it ran.
+
+    Each contestant runs back to back for about `seconds` (CUDA events
+    around the whole stretch, the host queuing ahead), in turns over
+    `rounds` rounds; median over the rounds. On an H100 a second of any of
+    these kernels at 4096^3 or above runs into the board's power cap, so
+    this is the clock a long training or inference run gets, unlike the
+    short batches of time_many, which start each batch from an idle GPU.
+    The clock statistics skip the first quarter of each stretch.
+    """
+    per_launch = time_many(fns, sets, warmup=5, reps=3)
+    sampler = ClockSampler()
+    time.sleep(0.5)
+    times = {name: [] for name in fns}
+    marks = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            count = max(20, int(seconds / (per_launch[name] / 1e3)))
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            t0 = time.time()
+            start.record()
+            for j in range(count):
+                fn(*sets[j % len(sets)])
+            end.record()
+            end.synchronize()
+            t1 = time.time()
+            times[name].append(start.elapsed_time(end) / count)
+            marks[name].append((t0 + (t1 - t0) / 4, t1))
+    rows = sampler.stop()
+    out = {}
+    for name in fns:
+        inside = [r for r in rows if any(a <= r[0] <= b for a, b in marks[name])]
+        clock = statistics.median(r[1] for r in inside) if inside else float("nan")
+        power = statistics.median(r[2] for r in inside) if inside else float("nan")
+        out[name] = (statistics.median(times[name]), clock, power)
+    return out
+
+
 def cublas(f16acc):
     """torch.matmul with cuBLAS accumulating in f16 or f32."""
     def fn(a, b):
@@ -85,6 +155,12 @@ def main():
                    help="time kn_f32, kn_f16 and every sweep_* and gen_* kernel of KERNEL_DIR instead")
     p.add_argument("--sweep-shapes", default="4096x4096x4096,8192x8192x8192,512x10240x2048",
                    help="comma-separated MxNxK shapes of --sweep")
+    p.add_argument("--sustained", action="store_true",
+                   help="time under sustained load instead (time_sustained), with SM clock and power")
+    p.add_argument("--sustained-shapes", default="4096x4096x4096,8192x8192x8192,4096x14336x4096",
+                   help="comma-separated MxNxK shapes of --sustained")
+    p.add_argument("--seconds", type=float, default=1.0, help="--sustained: seconds a stretch")
+    p.add_argument("--rounds", type=int, default=5, help="--sustained: rounds")
     args = p.parse_args()
     if args.sweep:
         return sweep(args)
@@ -95,10 +171,15 @@ def main():
         sys.path.insert(0, args.gpu_poor)
         from gpu_poor.kernels import split_k_sequential  # noqa: F811
     print(f"device: {torch.cuda.get_device_name()}")
+    shapes = SHAPES
+    if args.sustained:
+        shapes = [tuple(map(int, s.split("x"))) for s in args.sustained_shapes.split(",")]
+        print(f"sustained load: {args.rounds} rounds of {args.seconds} s a contestant; "
+              "cells add the median SM clock (MHz) and board power (W)")
     header = ["shape MxNxK", "cuBLAS f32acc", "cuBLAS f16acc", "gpu_poor", "gpupoor f32outer",
               "gpupoor f16outer", "gpupoor f32outer static", "gpupoor f16outer static"]
     print(" | ".join(header))
-    for si, (m, n, k) in enumerate(SHAPES):
+    for si, (m, n, k) in enumerate(shapes):
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())
                 for _ in range(3)]
         flops = 2.0 * m * n * k
@@ -127,16 +208,20 @@ def main():
                 kern[name](a0, b0, c)
                 torch.cuda.synchronize()
                 errs[label] = err(c)
-        ms = time_many(fns, sets, reps=args.reps)
+        if args.sustained:
+            timed = time_sustained(fns, sets, args.seconds, args.rounds)
+        else:
+            timed = {name: (t,) for name, t in time_many(fns, sets, reps=args.reps).items()}
         torch.backends.cuda.matmul.allow_fp16_accumulation = False
-        row = {name: (ms[name], errs[name]) for name in fns}
+        row = {name: (timed[name], errs[name]) for name in fns}
         cells = [f"{m}x{n}x{k}"]
         for col in header[1:]:
             if col in row:
-                t, e = row[col]
-                ratio = (f"{row['cuBLAS f32acc'][0] / t:.2f}, " if col.startswith("gpupoor")
+                (t, *clock), e = row[col]
+                ratio = (f"{row['cuBLAS f32acc'][0][0] / t:.2f}, " if col.startswith("gpupoor")
                          else "")
-                cells.append(f"{flops / t / 1e9:.1f} TF/s ({ratio}err {e:.2e})")
+                extra = f", {clock[0]:.0f} MHz, {clock[1]:.0f} W" if clock else ""
+                cells.append(f"{flops / t / 1e9:.1f} TF/s ({ratio}err {e:.2e}{extra})")
             else:
                 cells.append("-")
         print(" | ".join(cells), flush=True)

@@ -368,11 +368,14 @@ struct StrategyOptions {
 /// twice as many (two an SM) fill them better.
 constexpr int64_t kLargeTileMinBlocks = 256;
 
-/// The tile of `op` when the options name none. On sm_90, 256 x 128 x 64
+/// The tile of `op` when the options name none. On an H100, 256 x 128 x 64
 /// tiles (eight 64 x 64 warps, one block an SM) ran 5-15% faster than
-/// 128 x 128 x 32 at 4096^3 and 8192^3 and a fifth slower at M = 512
-/// (docs/GPU.md); only a static shape tells which case holds, so dynamic
-/// shapes, and the other chips (not measured), keep 128 x 128 x 32.
+/// 128 x 128 x 32 at 4096^3 and 8192^3 under sustained load (at the power
+/// cap, where they draw less power a product) and at 4096^3 in short
+/// batches, 5-10% slower at 8192^3 in short batches, and a fifth slower at
+/// M = 512 (docs/GPU.md). Only a static shape tells a large product from a
+/// small one, so dynamic shapes, and the other chips (not measured), keep
+/// 128 x 128 x 32.
 SmallVector<int64_t, 3> defaultTile(linalg::LinalgOp op, Chip chip) {
   SmallVector<int64_t, 3> small = {128, 128, 32};
   auto init = cast<ShapedType>(op.getDpsInits()[0].getType());
@@ -413,7 +416,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<int64_t, 3> tile =
         options.tile.empty() ? defaultTile(op, options.chip) : options.tile;
     if (!splits && !ShapedType::isDynamic(k))
-      splits = defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
+      splits =
+          defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };

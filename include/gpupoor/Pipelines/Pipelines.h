@@ -79,9 +79,10 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> mmaHandover{
       *this, "mma-handover",
-      llvm::cl::desc("Add chunk sums into f32 outer sums with m16n8k8 mma.sync: "
-                     "true, false or auto (for 8 warps of 64 x 64; see "
-                     "convert-gpupoor-to-nvgpu)"),
+      llvm::cl::desc(
+          "Add chunk sums into f32 outer sums with m16n8k8 mma.sync: "
+          "true, false or auto (for 8 warps of 64 x 64; see "
+          "convert-gpupoor-to-nvgpu)"),
       llvm::cl::init("auto")};
   PassOptions::Option<int64_t> groupM{
       *this, "group-m",

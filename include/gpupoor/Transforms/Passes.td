@@ -34,8 +34,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     (counting the batch): they take that tile, which
     `convert-gpupoor-to-nvgpu` runs as eight 64 x 64 warps, one block an
     SM. Measured on an H100 (docs/GPU.md), it is 5-15% faster on large
-    products and a fifth slower on ones too small to fill the SMs twice;
-    a dynamic shape could be either, so it keeps the small tile.
+    products under sustained load (at the board's power cap), 5-10% slower
+    at 8192^3 in short batches from an idle GPU, and a fifth slower on
+    products too small to fill the SMs twice; a dynamic shape could be
+    either, so it keeps the small tile.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

@@ -1137,9 +1137,6 @@ struct ConvertGPUPoorToNVGPUPass
     // latency: 2 x 4 warps of 64 x 32 instead (chosen, not measured, on
     // those chips). Element-wise copies need the registers of the 64 x 32
     // tile.
-    // Tiles larger than 128 x 128 (the split-k pass's choice for large
-    // static shapes on sm_90) take 64 x 64 warp tiles too: eight warps of
-    // them, one block an SM, as measured.
     config.outerType = strategy.getOuter();
     // 0: four stages of BK = 32 (5% faster than three on an H200); three of
     // BK = 64, which already hold as many K elements and leave room for the
@@ -1150,13 +1147,15 @@ struct ConvertGPUPoorToNVGPUPass
                  ? config.mTiles() / 2
                  : 0;
     };
+    // Tiles of eight 64 x 64 warp tiles (256 x 128, the split-k pass's
+    // choice for large static shapes on sm_90) take eight warps, one block
+    // an SM, as measured.
     bool eightWarps = asyncCopies && config.bm % 64 == 0 &&
                       config.bn % 64 == 0 &&
                       (config.bm / 64) * (config.bn / 64) == 8;
     config.warpsM = warpsM ? warpsM : (eightWarps ? config.bm / 64 : 2);
-    config.warpsN = warpsN ? warpsN
-                           : (eightWarps ? config.bn / 64
-                                         : (asyncCopies ? 2 : 4));
+    config.warpsN =
+        warpsN ? warpsN : (eightWarps ? config.bn / 64 : (asyncCopies ? 2 : 4));
     config.sharedOuterRows =
         sharedOuterRows >= 0 ? sharedOuterRows : autoSharedRows();
     if (!warpsN && !eightWarps && asyncCopies && config.bm % 32 == 0 &&
@@ -1181,11 +1180,10 @@ struct ConvertGPUPoorToNVGPUPass
     // auto: on the tensor cores for eight 64 x 64 warps with f32 outer
     // sums, where it measured 3-5% faster (docs/GPU.md); with 2 x 2 warps it
     // was no faster.
-    config.mmaHandover =
-        mmaHandover == "true" ||
-        (mmaHandover == "auto" && !config.outerType.isF16() &&
-         config.warpsM * config.warpsN == 8 && config.warpM() == 64 &&
-         config.warpN() == 64);
+    config.mmaHandover = mmaHandover == "true" ||
+                         (mmaHandover == "auto" && !config.outerType.isF16() &&
+                          config.warpsM * config.warpsN == 8 &&
+                          config.warpM() == 64 && config.warpN() == 64);
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();

@@ -137,6 +137,12 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5):
     return out
 
 
+def static_kernels(kernel_dir, m, n, k):
+    """outer type -> the static_<outer>_MxNxK kernel of KERNEL_DIR, where built."""
+    dirs = {outer: os.path.join(kernel_dir, f"static_{outer}_{m}x{n}x{k}") for outer in ("f32", "f16")}
+    return {outer: GpupoorKernel(d) for outer, d in dirs.items() if os.path.isdir(d)}
+
+
 def cublas(f16acc):
     """torch.matmul with cuBLAS accumulating in f16 or f32."""
     def fn(a, b):
@@ -193,11 +199,9 @@ def main():
             fns["gpu_poor"] = lambda a, b: split_k_sequential(a, b)
             errs["gpu_poor"] = err(split_k_sequential(a0, b0))
         for outer in ("f32", "f16"):
-            static = os.path.join(args.kernel_dir, f"static_{outer}_{m}x{n}x{k}")
-            if os.path.isdir(static):
-                kern[f"static_{outer}"] = GpupoorKernel(static)
-            else:
-                kern.pop(f"static_{outer}", None)
+            kern.pop(f"static_{outer}", None)
+        for outer, kk in static_kernels(args.kernel_dir, m, n, k).items():
+            kern[f"static_{outer}"] = kk
         for name, label in (("kn_f32", "gpupoor f32outer"), ("kn_f16", "gpupoor f16outer"),
                             ("static_f32", "gpupoor f32outer static"),
                             ("static_f16", "gpupoor f16outer static")):
@@ -243,11 +247,8 @@ def sweep(args):
         fns = {"cuBLAS": cublas(False)}
         for name, kern in kernels.items():
             fns[name] = lambda a, b, kk=kern: kk(a, b, out)
-        for outer in ("f32", "f16"):
-            static = f"static_{outer}_{m}x{n}x{k}"
-            if os.path.isdir(os.path.join(args.kernel_dir, static)):
-                kk = GpupoorKernel(os.path.join(args.kernel_dir, static))
-                fns[static] = lambda a, b, kk=kk: kk(a, b, out)
+        for outer, kk in static_kernels(args.kernel_dir, m, n, k).items():
+            fns[f"static_{outer}_{m}x{n}x{k}"] = lambda a, b, kk=kk: kk(a, b, out)
         ms = time_many(fns, sets, reps=args.reps)
         tf = {name: flops / t / 1e9 for name, t in ms.items()}
         cublas_tf = tf.pop("cuBLAS")

@@ -77,7 +77,7 @@ struct KernelConfig {
   // the stages can hold a warp's rows; else straight from the fragments.
   bool sharedEpilogue;
   // Chunk ends add f16 sums into f32 outer sums with mma.sync instead of
-  // conversions and adds (see KernelBuilder::build).
+  // conversions and adds (see KernelBuilder::build); never for f16 ones.
   bool mmaHandover;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth;
@@ -872,9 +872,8 @@ void KernelBuilder::build() {
   // The handover on the tensor cores (f32 outer sums): the B fragment of
   // the 8 x 8 identity. A lane holds B's rows 2 (lane % 4) + {0, 1} of
   // column lane / 4.
-  bool mmaHandover = c.mmaHandover && !outerElt.isF16();
   Value identity;
-  if (mmaHandover) {
+  if (c.mmaHandover) {
     Value col = arith::DivUIOp::create(b, lane, idx(4));
     Value row = mul(arith::RemUIOp::create(b, lane, idx(4)), idx(2));
     Value one = arith::ConstantOp::create(b, f16, b.getF16FloatAttr(1.0));
@@ -1041,7 +1040,7 @@ void KernelBuilder::build() {
       else
         yielded.push_back(v);
     };
-    if (mmaHandover) {
+    if (c.mmaHandover) {
       // An n8 tile's f16 sums are, register for register, the A fragment
       // of an m16 x k8 tile; times the 8 x 8 identity (m16n8k8, products
       // by 1 and 0 are exact) they add into its f32 outer sums.
@@ -1177,13 +1176,14 @@ struct ConvertGPUPoorToNVGPUPass
     config.asyncCopies = asyncCopies;
     config.fragmentPrefetch = fragmentPrefetch;
     config.sharedEpilogue = sharedEpilogue;
-    // auto: on the tensor cores for eight 64 x 64 warps with f32 outer
-    // sums, where it measured 3-5% faster (docs/GPU.md); with 2 x 2 warps it
-    // was no faster.
-    config.mmaHandover = mmaHandover == "true" ||
-                         (mmaHandover == "auto" && !config.outerType.isF16() &&
-                          config.warpsM * config.warpsN == 8 &&
-                          config.warpM() == 64 && config.warpN() == 64);
+    // Only f32 outer sums have a handover to move. auto: on the tensor cores
+    // for eight 64 x 64 warps, where it measured 3-5% faster (docs/GPU.md);
+    // with 2 x 2 warps it was no faster.
+    config.mmaHandover =
+        !config.outerType.isF16() &&
+        (mmaHandover == "true" ||
+         (mmaHandover == "auto" && config.warpsM * config.warpsN == 8 &&
+          config.warpM() == 64 && config.warpN() == 64));
     config.indexBitwidth = indexBitwidth;
     if (failed(checkConfig(config, [&] { return op.emitOpError(); })))
       return failure();
@@ -1336,8 +1336,7 @@ struct ConvertGPUPoorToNVGPUPass
     info.append("shared_outer_rows",
                 b.getI64IntegerAttr(config.sharedOuterRows));
     info.append("shared_epilogue", b.getBoolAttr(config.epiloguePasses() > 0));
-    info.append("mma_handover",
-                b.getBoolAttr(config.mmaHandover && !config.outerType.isF16()));
+    info.append("mma_handover", b.getBoolAttr(config.mmaHandover));
     info.append("index_bitwidth", b.getI64IntegerAttr(indexBitwidth));
     launch->setAttr("gpupoor.kernel", info.getDictionary(ctx));
     op.erase();

@@ -87,6 +87,8 @@ def main():
     parser.add_argument("--static", default="", metavar="MxNxK,...",
                         help="also build static_f32_MxNxK and static_f16_MxNxK: C = A*B of that "
                              "static shape with the pipeline's defaults (its tile choice)")
+    parser.add_argument("--formats", default="isa,bin",
+                        help="gpu-module-to-binary formats to build (isa: PTX only, no ptxas)")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
                         help="an extra sweep kernel (kn, no bias), e.g. "
                              "'sweep_x=outer-type=f16 tile=128,128,64 stages=3'")
@@ -113,7 +115,8 @@ def main():
         with open(src, "w") as f:
             f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
         kdir = os.path.join(args.out_dir, name)
-        for fmt in ("isa", "bin"):
+        formats = args.formats.split(",")
+        for fmt in formats:
             pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "
                         f"dump-dir={kdir}")
             res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
@@ -121,6 +124,9 @@ def main():
             if res.returncode:
                 head = "\n".join(res.stderr.splitlines()[:20])
                 sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
+        if "bin" not in formats:
+            print(name)
+            continue
         ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
                                 os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
                                capture_output=True, text=True)

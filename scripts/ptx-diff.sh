@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 base=${1:-HEAD}
 work=${GPUPOOR_PTX_DIFF_DIR:-${TMPDIR:-/tmp}/gpupoor-ptx-diff}
 shapes=${GPUPOOR_PTX_DIFF_SHAPES:-4096x4096x4096,8192x8192x8192,4096x14336x4096,512x10240x2048,512x6144x2048,512x2048x5120,16x4096x14336}
-chips=${GPUPOOR_PTX_DIFF_CHIPS:-sm_90 sm_80}
+chips=${GPUPOOR_PTX_DIFF_CHIPS:-sm_90}
 
 rev=$(git -C "$root" rev-parse --verify "$base^{commit}")
 mkdir -p "$work"

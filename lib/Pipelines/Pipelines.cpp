@@ -85,7 +85,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   splitK.chip = options.chip;
   addSplitKAndBufferize(pm, splitK);
 
-  ConvertGPUPoorToNVGPUOptions kernel;
+  GPUPoorSelectKernelConfigOptions kernel;
   kernel.stages = options.stages;
   kernel.warpsM = options.warpsM;
   kernel.warpsN = options.warpsN;
@@ -96,7 +96,8 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.mmaHandover = options.mmaHandover;
   kernel.groupM = options.groupM;
   kernel.indexBitwidth = options.indexBitwidth;
-  pm.addPass(createConvertGPUPoorToNVGPU(kernel));
+  pm.addPass(createGPUPoorSelectKernelConfig(kernel));
+  pm.addPass(createConvertGPUPoorToNVGPU());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -111,9 +112,8 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(arith::createArithExpandOpsPass());
-  ConvertGPUPoorKernelToNVVMOptions toNVVM;
-  toNVVM.indexBitwidth = options.indexBitwidth;
-  device.addPass(createConvertGPUPoorKernelToNVVM(toNVVM));
+  // Its index width is the kernel configuration's.
+  device.addPass(createConvertGPUPoorKernelToNVVM());
   // What is left are the multi-dimensional vector ops of the MMA fragments.
   device.addPass(createConvertVectorToLLVMPass());
   // Unrolled vector casts (the shared-memory outer sums') start from

@@ -6,6 +6,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Object/ELF.h"
@@ -107,7 +109,7 @@ struct GPUPoorDumpKernelsPass
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto info = launch->getAttrOfType<DictionaryAttr>("gpupoor.kernel");
+      auto info = launch->getAttrOfType<gpupoor::KernelAttr>("gpupoor.kernel");
       if (!info)
         return WalkResult::advance();
       auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
@@ -118,37 +120,15 @@ struct GPUPoorDumpKernelsPass
         return WalkResult::interrupt();
       }
       StringRef kernel = launch.getKernelName().getValue();
-      llvm::json::Object manifest;
-      for (NamedAttribute entry : info) {
-        Attribute v = entry.getValue();
-        // Before IntegerAttr: a BoolAttr is an i1 IntegerAttr, whose
-        // getInt() reads true as -1.
-        if (auto flag = dyn_cast<BoolAttr>(v))
-          manifest[entry.getName().strref()] = flag.getValue();
-        else if (auto i = dyn_cast<IntegerAttr>(v))
-          manifest[entry.getName().strref()] = i.getInt();
-        else if (auto s = dyn_cast<StringAttr>(v))
-          manifest[entry.getName().strref()] = s.getValue().str();
-        else if (auto a = dyn_cast<ArrayAttr>(v)) {
-          llvm::json::Array items;
-          for (Attribute item : a) {
-            if (auto s = dyn_cast<StringAttr>(item))
-              items.push_back(s.getValue().str());
-            else if (auto i = dyn_cast<IntegerAttr>(item))
-              items.push_back(i.getInt());
-          }
-          manifest[entry.getName().strref()] = std::move(items);
-        }
-      }
+      llvm::json::Object manifest = gpupoor::getKernelManifest(info);
       manifest["kernel"] = kernel.str();
       // The resource summary: what ptxas allotted, from a cubin, and the
       // count of the key instructions, from PTX.
       std::string summary;
       llvm::raw_string_ostream sum(summary);
-      sum << kernel << ": "
-          << info.getAs<IntegerAttr>("dynamic_shared_memory").getInt()
+      sum << kernel << ": " << *manifest.getInteger("dynamic_shared_memory")
           << " bytes of dynamic shared memory, "
-          << info.getAs<IntegerAttr>("block_size").getInt() << " threads";
+          << *manifest.getInteger("block_size") << " threads";
       for (Attribute attr : binary.getObjectsAttr()) {
         auto object = cast<gpu::ObjectAttr>(attr);
         bool isAsm = object.getFormat() == gpu::CompilationTarget::Assembly;

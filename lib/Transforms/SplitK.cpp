@@ -362,34 +362,6 @@ struct StrategyOptions {
   Chip chip;
 };
 
-/// Blocks of 256 x 128 tiles below which a static sm_90 matmul keeps the
-/// 128 x 128 tile: two waves of one-block-an-SM kernels on 132 SMs (H100
-/// SXM, H200). Fewer leave SMs idle in the last wave, where the small tile's
-/// twice as many (two an SM) fill them better.
-constexpr int64_t kLargeTileMinBlocks = 256;
-
-/// The tile of `op` when the options name none. On an H100, 256 x 128 x 64
-/// tiles (eight 64 x 64 warps, one block an SM) ran 5-15% faster than
-/// 128 x 128 x 32 at 4096^3 and 8192^3 under sustained load (at the power
-/// cap, where they draw less power a product) and at 4096^3 in short
-/// batches, 5-10% slower at 8192^3 in short batches, and a fifth slower at
-/// M = 512 (docs/GPU.md). Only a static shape tells a large product from a
-/// small one, so dynamic shapes, and the other chips (not measured), keep
-/// 128 x 128 x 32.
-SmallVector<int64_t, 3> defaultTile(linalg::LinalgOp op, Chip chip) {
-  SmallVector<int64_t, 3> small = {128, 128, 32};
-  auto init = cast<ShapedType>(op.getDpsInits()[0].getType());
-  if (chip != Chip::SM90 || !init.hasStaticShape())
-    return small;
-  ArrayRef<int64_t> shape = init.getShape();
-  int64_t m = shape[shape.size() - 2], n = shape.back();
-  int64_t batch = shape.size() == 3 ? shape.front() : 1;
-  if (batch * llvm::divideCeil(m, 256) * llvm::divideCeil(n, 128) <
-      kLargeTileMinBlocks)
-    return small;
-  return {256, 128, 64};
-}
-
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   MatmulToSplitK(MLIRContext *ctx, const StrategyOptions &options)
       : OpInterfaceRewritePattern(ctx), options(options) {}
@@ -414,7 +386,10 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t k =
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape().back();
     SmallVector<int64_t, 3> tile =
-        options.tile.empty() ? defaultTile(op, options.chip) : options.tile;
+        options.tile.empty()
+            ? selectTile(cast<ShapedType>(op.getDpsInits()[0].getType()),
+                         options.chip)
+            : options.tile;
     if (!splits && !ShapedType::isDynamic(k))
       splits =
           defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
@@ -431,7 +406,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     Type resultType = result ? result.getType() : Type();
     auto mm = gpupoor::MatmulOp::create(
         rewriter, op.getLoc(), resultType, op.getDpsInputs()[0],
-        op.getDpsInputs()[1], epilogue.bias, match->init, strategy);
+        op.getDpsInputs()[1], epilogue.bias, match->init, strategy,
+        /*config=*/KernelConfigAttr());
     if (!result) {
       rewriter.eraseOp(op);
       return success();
@@ -460,7 +436,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
-    // Empty: chosen per matmul (defaultTile).
+    // Empty: chosen per matmul (selectTile).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
       resolved.outer = Float16Type::get(ctx);
@@ -482,7 +458,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     };
     SmallVector<int64_t, 3> checkedTile = resolved.tile;
     if (checkedTile.empty())
-      checkedTile = {128, 128, 32};
+      checkedTile = defaultTile();
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
                                 ArrayRef<int64_t>(checkedTile),
                                 Type(Float16Type::get(ctx)), resolved.outer,

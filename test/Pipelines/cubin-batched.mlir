@@ -7,7 +7,7 @@
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: memref.subview %{{.*}}[%[[I]], 0, 0]
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: batched = true
+// CHECK-SAME: launch = per_batch_element
 // CHECK: gpu.binary @gpupoor_matmul_0_module
 // CHECK-NOT: gpu.binary
 

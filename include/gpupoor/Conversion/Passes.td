@@ -46,98 +46,46 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
   let summary = "Lower memref gpupoor.matmul to an mma.sync kernel and its launch";
   let description = [{
     Replaces each `gpupoor.matmul` on memrefs with a `gpu.launch_func` of a
-    kernel in a new `gpu.module`. The kernel takes the Triton ABI of gpu_poor's
-    `_matmul_kernel`: `(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am,
-    stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`, global pointers
-    and i32 sizes and element strides, on a 1-D grid of
-    `ceil(M/BM) * ceil(N/BN)` blocks of `32 * warps-m * warps-n` threads,
-    with `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory, plus
+    kernel in a new `gpu.module`, built exactly as the op's
+    `#gpupoor.kernel_config` says (`gpupoor-select-kernel-config` sets it;
+    an op without one is an error). The kernel takes the Triton ABI of
+    gpu_poor's `_matmul_kernel`: `(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K,
+    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`,
+    global pointers and i32 sizes and element strides, on a 1-D grid of
+    `ceil(M/BM) * ceil(N/BN)` blocks of `32 * WM * WN` threads, with
+    `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory, plus
     16 bytes (8 with f16 outer sums) a thread for each outer-sum fragment
-    kept in shared memory (`shared-outer-rows`).
+    kept in shared memory (`shared_outer_rows`).
 
     Inside: grouped block order; A and B tiles staged through a `stages`-deep
     `nvgpu.device_async_copy` pipeline (16-byte copies, L1 bypassed; plain
     copies while the refilled tile lies inside K, zero-filling ones for the
     K tail) in an XOR-swizzled shared layout; `nvgpu.ldmatrix` fragments
-    loaded `fragment-prefetch` k16 steps ahead, across the barrier that
+    loaded `fragment_prefetch` k16 steps ahead, across the barrier that
     publishes the next tile; `nvgpu.mma.sync` m16n8k16 with f16
     accumulators; one loop per split-k chunk whose last tile is peeled, so
     that adding the f16 accumulators into the outer accumulators overlaps
     with its mma.sync; an epilogue (bias, ReLU/GELU, conversion) that
     stages each warp's share of C through its own region of the idle
-    stages and stores guarded 16-byte row vectors (`shared-epilogue`).
-
-    Warps default to 2 x 2 (64 x 64 warp tiles), or eight 64 x 64 warp
-    tiles where the tile holds eight (256 x 128, 128 x 256). With f32 outer sums half
-    of a warp's outer sums then live in shared memory, one 16-byte slot per
-    thread and fragment touched only at chunk ends, since 64 f16 and 128
-    f32 accumulators do not fit in 255 registers next to the fragments.
-    Where two such blocks do not fit the chip's shared memory per SM (f32
-    outer sums on sm_80..sm_89, f16 ones with 4 stages on sm_86/sm_89),
-    the kernel takes 2 x 4 warps of 64 x 32 with all sums in registers.
+    stages and stores guarded 16-byte row vectors (`epilogue_passes`).
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
     so the kernel's results equal the CPU loop form's bit for bit (with
-    `mma-handover` the f32 outer adds run on the tensor cores, whose
+    `handover = mma` the f32 outer adds run on the tensor cores, whose
     rounding may differ in the last bit of an f32 sum).
 
-    The 16-byte copies need the inner strides of A and B to be 1 and rows
-    (and pointers) 16-byte aligned: a launcher checks that before choosing
-    this kernel. With `async-copies=false` the kernel loads tiles element
-    by element instead and takes any strides and alignment (K = 1031, say),
-    at a lower speed. A batched matmul launches the same kernel once per
-    batch element, in an `scf.for` over rank-reduced `memref.subview`s of A,
-    B and C (the bias is shared); the launch's `gpupoor.kernel` info says
-    `batched = true`. sm_90a (wgmma) is rejected for now.
+    With `copies = async` the 16-byte copies need the inner strides of A
+    and B to be 1 and rows (and pointers) 16-byte aligned: a launcher checks
+    that before choosing this kernel. With `copies = elements` the kernel
+    loads tiles element by element instead and takes any strides and
+    alignment (K = 1031, say), at a lower speed. A batched matmul launches
+    the same kernel once per batch element, in an `scf.for` over
+    rank-reduced `memref.subview`s of A, B and C (the bias is shared).
+    Each launch carries a `#gpupoor.kernel` attribute (strategy,
+    configuration, element types) that `gpupoor-dump-kernels` writes out as
+    the kernel's manifest; each `gpu.module` carries its kernel's
+    configuration as `gpupoor.kernel_config`. sm_90a (wgmma) is rejected
+    for now.
   }];
-  let options = [
-    Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
-           "Warps along M in a block (0: BM / 64 for tiles of eight 64 x 64 "
-           "warp tiles, such as 256 x 128, with async copies; else 2)">,
-    Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
-           "Warps along N in a block (0: BN / 64 for tiles of eight 64 x 64 "
-           "warp tiles with async copies; else 2 with async copies, unless "
-           "two such blocks do not fit the SM's shared memory; else 4)">,
-    Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Depth of the cp.async pipeline (0: 4 for BK = 32, 3 for BK of "
-           "64 or more)">,
-    Option<"groupM", "group-m", "int64_t", /*default=*/"8",
-           "Row tiles per group in the grouped block order">,
-    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
-           "Stage tiles with 16-byte cp.async (needs unit inner strides and "
-           "16-byte aligned rows); false loads element by element (any "
-           "strides and alignment, slower)">,
-    Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
-           /*default=*/"1",
-           "How many k16 steps ahead the ldmatrix fragments load (0 to "
-           "BK/16). With 1 or more they are double-buffered in registers "
-           "and the next tile's first fragments load across its barrier "
-           "while this tile's last mma.sync run; each step costs one k "
-           "step's fragments in registers">,
-    Option<"sharedOuterRows", "shared-outer-rows", "int64_t",
-           /*default=*/"-1",
-           "How many of a warp's m16 rows of outer sums live in shared "
-           "memory instead of registers (0 to warp rows / 16; -1: half of "
-           "them for f32 outer sums of warp tiles 64 or more wide, else 0). "
-           "Each thread owns its slots, touched only at chunk ends; the "
-           "registers they free let 64 x 64 warp tiles keep f32 outer sums">,
-    Option<"sharedEpilogue", "shared-epilogue", "bool", /*default=*/"true",
-           "Store C through shared memory: each warp writes its fragments "
-           "into its own region of the idle stages and stores 16-byte row "
-           "vectors (element stores where C is not contiguous, aligned or "
-           "whole along N). Falls back to stores straight from the "
-           "fragments when the stages cannot hold a warp's 16 rows">,
-    Option<"mmaHandover", "mma-handover", "std::string", /*default=*/"\"auto\"",
-           "At chunk ends, add the f16 sums into f32 outer sums on the "
-           "tensor cores (an n8 tile's sums are the A fragment of an "
-           "m16n8k8 mma.sync; times the 8 x 8 identity with f32 "
-           "accumulation) instead of converting and adding them one by "
-           "one (true, false or auto). Measured on an H100: 3-6% faster "
-           "with 8 warps of 64 x 64, no faster with 2 x 2 warps; auto "
-           "takes it for f32 outer sums of 8 warps of 64 x 64">,
-    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
-           "Width of index in the lowered kernel; must match the NVVM "
-           "lowering's (gpupoor-kernel-to-nvvm)">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
@@ -163,11 +111,16 @@ def ConvertGPUPoorKernelToNVVM
     descriptors. This pass reuses upstream's pattern sets; only the assembly
     is ours. Multi-dimensional vector ops (MMA fragments) are left to
     `convert-vector-to-llvm`.
+
+    The index width is the `index_bitwidth` of the module's
+    `gpupoor.kernel_config` (set by `convert-gpupoor-to-nvgpu`), so that it
+    matches the memref descriptors the kernel builds; 64 for a module
+    without one, unless the option says otherwise.
   }];
   let options = [
-    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
-           "Width of index in the kernel (32: cheaper address arithmetic, "
-           "element offsets below 2^31)">
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
+           "Width of index in the kernel (0: the module's kernel "
+           "configuration's, else 64)">
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

@@ -8,6 +8,7 @@
 #define GPUPOOR_TRANSFORMS_PASSES_H
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Transforms/KernelConfig.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::gpupoor {

@@ -29,7 +29,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `next_pow2(floor(sqrt(ceil(K / BK))))` clamped to `[1, max-splits]`;
     `splits` or a `gpupoor.splits` integer attribute on the matmul fixes it.
 
-    Without a `tile` option the tile is 128 x 128 x 32, except for sm_90
+    Without a `tile` option the tile is chosen with the kernel
+    configuration's heuristics (`gpupoor-select-kernel-config`): 128 x 128
+    x 32, except for sm_90
     matmuls whose static shape makes at least 256 tiles of 256 x 128 x 64
     (counting the batch): they take that tile, which
     `convert-gpupoor-to-nvgpu` runs as eight 64 x 64 warps, one block an
@@ -61,6 +63,88 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   ];
 }
 
+def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
+  let summary = "Choose the mma.sync kernel configuration of each gpupoor.matmul";
+  let description = [{
+    Sets the `config` of each `gpupoor.matmul` that has none to a
+    `#gpupoor.kernel_config` for the `nvgpu.mma.sync` kernel that
+    `convert-gpupoor-to-nvgpu` builds from it. This pass is the one place
+    where the kernel's heuristics live (the tile itself is chosen by
+    `gpupoor-split-k` through the same code); each option below overrides
+    one choice, and its default is the measured one (docs/GPU.md). Ops with
+    a `config` keep it; sm_90a ops (no mma.sync kernel) are left alone.
+
+    * Warps: 2 x 2 (64 x 64 warp tiles, 128 threads, two blocks an SM), or
+      eight 64 x 64 warp tiles where the tile holds eight (256 x 128,
+      128 x 256), one block an SM. Where two 2 x 2 blocks do not fit the
+      chip's shared memory per SM (f32 outer sums on sm_80..sm_89, f16 ones
+      with 4 stages on sm_86/sm_89), 2 x 4 warps of 64 x 32 (chosen, not
+      measured, on those chips). Element-wise copies take 2 x 4 warps: they
+      need the registers of the 64 x 32 tile.
+    * Stages: 4 for BK = 32 (5% faster than 3 on an H200), 3 for BK of 64
+      or more (as many K elements, and room for the f32 outer sums of a
+      256 x 128 tile).
+    * Outer sums in shared memory: with f32 outer sums and warp tiles 64 or
+      more wide, half of a warp's m16 rows (64 f16 and 128 f32 accumulators
+      do not fit in 255 registers next to the fragments).
+    * Epilogue: through shared memory in the fewest passes whose regions
+      fit the stages; stores from the fragments where none does.
+    * Handover: on the tensor cores for f32 outer sums of eight 64 x 64
+      warps (3-6% faster on an H100), by conversions and adds otherwise.
+
+    The configuration is checked against the tile, the types and the chip;
+    a choice that does not fit is an error on the op.
+  }];
+  let options = [
+    Option<"warpsM", "warps-m", "int64_t", /*default=*/"0",
+           "Warps along M in a block (0: chosen, see above)">,
+    Option<"warpsN", "warps-n", "int64_t", /*default=*/"0",
+           "Warps along N in a block (0: chosen, see above)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Depth of the cp.async pipeline (0: 4 for BK = 32, 3 for BK of "
+           "64 or more)">,
+    Option<"groupM", "group-m", "int64_t", /*default=*/"8",
+           "Row tiles per group in the grouped block order">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Stage tiles with 16-byte cp.async (needs unit inner strides and "
+           "16-byte aligned rows); false loads element by element (any "
+           "strides and alignment, slower)">,
+    Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
+           /*default=*/"1",
+           "How many k16 steps ahead the ldmatrix fragments load (0 to "
+           "BK/16). With 1 or more they are double-buffered in registers "
+           "and the next tile's first fragments load across its barrier "
+           "while this tile's last mma.sync run; each step costs one k "
+           "step's fragments in registers">,
+    Option<"sharedOuterRows", "shared-outer-rows", "int64_t",
+           /*default=*/"-1",
+           "How many of a warp's m16 rows of outer sums live in shared "
+           "memory instead of registers (0 to warp rows / 16; -1: chosen, "
+           "see above). Each thread owns its slots, touched only at chunk "
+           "ends">,
+    Option<"sharedEpilogue", "shared-epilogue", "bool", /*default=*/"true",
+           "Store C through shared memory: each warp writes its fragments "
+           "into its own region of the idle stages and stores 16-byte row "
+           "vectors (element stores where C is not contiguous, aligned or "
+           "whole along N). Falls back to stores straight from the "
+           "fragments when the stages cannot hold a warp's 16 rows">,
+    Option<"mmaHandover", "mma-handover", "::mlir::gpupoor::MmaHandoverChoice",
+           /*default=*/"::mlir::gpupoor::MmaHandoverChoice::Auto",
+           "At chunk ends, add the f16 sums into f32 outer sums on the "
+           "tensor cores (m16n8k8 mma.sync with the 8 x 8 identity) instead "
+           "of converting and adding them one by one: true, false or auto "
+           "(for f32 outer sums of eight 64 x 64 warps)",
+           "::mlir::gpupoor::mmaHandoverChoices()">,
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"32",
+           "Width of index in the kernel (32: cheaper address arithmetic "
+           "and fewer registers; element offsets must stay below 2^31, as "
+           "with Triton's default; or 64)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpupoor::GPUPoorDialect",
+  ];
+}
+
 def GPUPoorDumpKernels : Pass<"gpupoor-dump-kernels", "::mlir::ModuleOp"> {
   let summary = "Write the kernels of gpu.binary ops and a manifest to a directory";
   let description = [{
@@ -68,7 +152,8 @@ def GPUPoorDumpKernels : Pass<"gpupoor-dump-kernels", "::mlir::ModuleOp"> {
     object from its `gpu.binary` (`<kernel>.cubin` for binaries,
     `<kernel>.ptx` for assembly) and `<kernel>.json`, a manifest with the
     kernel name, its parameter list (Triton ABI), block size, dynamic shared
-    memory, chip, tile, S and outer type, so that a launcher outside MLIR
+    memory, chip, tile, S, outer type and the rest of the kernel's
+    `#gpupoor.kernel` attribute, so that a launcher outside MLIR
     (CUDA driver API, cuda-python) can run it. The IR is left unchanged.
 
     It also reports each kernel's resources as a remark on its launch, and

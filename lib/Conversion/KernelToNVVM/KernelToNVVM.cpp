@@ -6,6 +6,8 @@
 
 #include "gpupoor/Conversion/Passes.h"
 
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -34,11 +36,22 @@ struct ConvertGPUPoorKernelToNVVMPass
           ConvertGPUPoorKernelToNVVMPass> {
   using Base::Base;
 
+  /// The option's width, else the kernel configuration's: the descriptors
+  /// convert-gpupoor-to-nvgpu built have its width.
+  unsigned resolveIndexBitwidth(gpu::GPUModuleOp module) {
+    if (indexBitwidth)
+      return indexBitwidth;
+    if (auto config = module->getAttrOfType<gpupoor::KernelConfigAttr>(
+            gpupoor::getKernelConfigAttrName()))
+      return config.getIndexBitwidth();
+    return 64;
+  }
+
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     LowerToLLVMOptions options(ctx, DataLayout(module));
-    options.overrideIndexBitwidth(indexBitwidth);
+    options.overrideIndexBitwidth(resolveIndexBitwidth(module));
     LLVMTypeConverter converter(ctx, options);
     configureGpuToNVVMTypeConverter(converter);
     // cp.async group tokens only order the IR; NVVM has no value for them.

@@ -1,4 +1,4 @@
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu="warps-n=4 shared-outer-rows=0" -verify-diagnostics
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="warps-n=4 shared-outer-rows=0" -convert-gpupoor-to-nvgpu -verify-diagnostics
 
 func.func @tensor(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
   // expected-error @+1 {{'gpupoor.matmul' op has tensor operands; bufferize before convert-gpupoor-to-nvgpu}}
@@ -51,7 +51,7 @@ func.func @copies(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // -----
 
 func.func @smem(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op shared memory of 393216 bytes exceeds the 227 KiB a block can have}}
+  // expected-error @+1 {{'gpupoor.matmul' op shared memory of 393216 bytes exceeds the 163 KiB a block can have on sm_80}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [256, 256, 128], inner = f16, outer = f32>)
       : memref<?x?xf16>, memref<?x?xf16>

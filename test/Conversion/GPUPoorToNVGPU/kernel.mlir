@@ -1,13 +1,13 @@
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s
 // The first case asks for 4 stages through the pass option: 4 x (128 +
 // 128) x 32 halves of shared memory, 65536 bytes.
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=stages=4 | FileCheck %s --check-prefix=ST4
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=shared-epilogue=false | FileCheck %s --check-prefix=DIRECT
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=mma-handover=true | FileCheck %s --check-prefix=MMAH
-// ST4: dynamic_shared_memory = 65536 : i64
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=4 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=ST4
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="shared-epilogue=false stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=DIRECT
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="mma-handover=true stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=MMAH
+// ST4: dynamic_shared_memory_size %c65536_i32
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=fragment-prefetch=0 | FileCheck %s --check-prefix=PF0
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=0 stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF0
 // PF0-LABEL: gpu.func @gpupoor_matmul_0
 // PF0: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>) {
 // PF0: scf.for {{.*}} -> (vector<2x2xf16>, {{.*}}vector<2x2xf16>) {
@@ -19,7 +19,7 @@
 // With fragments two k steps (a whole tile) ahead, the barrier sits at the
 // tile's first step; the refill's group comes before its wait, which counts
 // it among the pending groups.
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=fragment-prefetch=2 | FileCheck %s --check-prefix=PF2
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=2 stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF2
 // PF2-LABEL: gpu.func @gpupoor_matmul_0
 // PF2: scf.for {{.*}} -> (vector<2x2xf16>,
 // PF2-NOT: nvgpu.ldmatrix
@@ -37,7 +37,7 @@
 // CHECK: %[[GN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[GRID:.*]] = arith.muli %[[GM]], %[[GN]] : index
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c128{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c81920_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
-// CHECK-SAME: gpupoor.kernel = {{{.*}}block_size = 128 : i64{{.*}}dynamic_shared_memory = 81920 : i64{{.*}}shared_outer_rows = 2 : i64{{.*}}warps = [2, 2]
+// CHECK-SAME: #gpupoor.kernel<{{.*}}warps = [2, 2],{{.*}}shared_outer_rows = 2,
 // CHECK: gpu.module @gpupoor_matmul_0_module
 // CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "bias_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -195,11 +195,10 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>
 
 // Element-wise tile loads for operands of any alignment and strides: no
 // cp.async, 16-byte shared stores of eight masked loads, strided memrefs.
-// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu=async-copies=false | FileCheck %s --check-prefix=GEN
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN
 // GEN-LABEL: func @any_alignment
 // GEN: gpu.launch_func
-// GEN-SAME: async_copies = false
-// GEN-SAME: requires = "none"
+// GEN-SAME: #gpupoor.kernel<{{.*}}copies = elements,
 // GEN-NOT: nvgpu.device_async_copy
 // GEN: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 // GEN: vector.from_elements {{.*}} : vector<8xf16>
@@ -224,7 +223,7 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // CHECK: memref.subview %[[B]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
 // CHECK: memref.subview %[[C]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: batched = true
+// CHECK-SAME: #gpupoor.kernel<{{.*}}launch = per_batch_element
 // CHECK-NEXT: {{^ *[}]$}}
 // CHECK-NEXT: return
 // CHECK: gpu.module @gpupoor_matmul_0_module

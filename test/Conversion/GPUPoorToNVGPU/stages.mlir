@@ -1,4 +1,4 @@
-// RUN: not gpupoor-opt %s -convert-gpupoor-to-nvgpu=stages=1 2>&1 | FileCheck %s
+// RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=stages=1 -convert-gpupoor-to-nvgpu 2>&1 | FileCheck %s
 
 // CHECK: error: 'gpupoor.matmul' op the copy pipeline needs at least 2 stages, got 1
 func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {

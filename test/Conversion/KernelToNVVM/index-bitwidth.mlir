@@ -1,5 +1,5 @@
-// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(convert-gpupoor-to-nvgpu{index-bitwidth=32}, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm{index-bitwidth=32}))" | FileCheck %s
-// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm))" | FileCheck %s --check-prefix=I64
+// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=32 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm{index-bitwidth=32}))" | FileCheck %s
+// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=64 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm))" | FileCheck %s --check-prefix=I64
 
 // One conversion lowers the kernel's nvgpu, gpu, memref and arith ops with a
 // single index width: the memref descriptors, the address arithmetic and the

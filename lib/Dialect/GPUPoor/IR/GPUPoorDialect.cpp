@@ -96,3 +96,43 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << outer;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// KernelConfigAttr verification
+//===----------------------------------------------------------------------===//
+
+// Each field on its own; whether the fields fit the tile, the types and the
+// chip together is checked where the kernel is built (KernelSpec::verify).
+LogicalResult
+KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> warps, int64_t stages,
+                         int64_t groupM, CopyMode copies,
+                         int64_t fragmentPrefetch, int64_t sharedOuterRows,
+                         int64_t epiloguePasses, Handover handover,
+                         int64_t indexBitwidth) {
+  if (warps.size() != 2)
+    return emitError() << "warps must have 2 entries [WM, WN], got "
+                       << warps.size();
+  if (warps[0] < 1 || warps[1] < 1)
+    return emitError() << "needs at least one warp along M and N, got "
+                       << warps[0] << " x " << warps[1];
+  if (stages < 2)
+    return emitError() << "the copy pipeline needs at least 2 stages, got "
+                       << stages;
+  if (groupM < 1)
+    return emitError() << "the grouped block order needs group_m >= 1, got "
+                       << groupM;
+  if (fragmentPrefetch < 0)
+    return emitError() << "fragment_prefetch must be >= 0, got "
+                       << fragmentPrefetch;
+  if (sharedOuterRows < 0)
+    return emitError() << "shared_outer_rows must be >= 0, got "
+                       << sharedOuterRows;
+  if (epiloguePasses < 0)
+    return emitError() << "epilogue_passes must be >= 0, got "
+                       << epiloguePasses;
+  if (indexBitwidth != 32 && indexBitwidth != 64)
+    return emitError() << "index_bitwidth must be 32 or 64, got "
+                       << indexBitwidth;
+  return success();
+}

@@ -50,6 +50,40 @@ def GPUPoor_Chip : I32EnumAttr<"Chip",
   let cppNamespace = "::mlir::gpupoor";
 }
 
+def GPUPoor_CopyMode : I32EnumAttr<"CopyMode",
+    "how a kernel stages A and B tiles in shared memory", [
+      // 16-byte cp.async copies: A's and B's inner strides are 1, their
+      // rows and pointers 16-byte aligned.
+      I32EnumAttrCase<"Async", 0, "async">,
+      // Element loads and 16-byte shared stores: any strides and alignment.
+      I32EnumAttrCase<"Elements", 1, "elements">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::gpupoor";
+}
+
+def GPUPoor_Handover : I32EnumAttr<"Handover",
+    "how a chunk's f16 sums are added into the outer sums", [
+      // Widened (f32 outer sums) and added element by element.
+      I32EnumAttrCase<"Convert", 0, "convert">,
+      // On the tensor cores: an n8 tile's f16 sums are the A fragment of
+      // an m16n8k8 mma.sync times the 8 x 8 identity (f32 outer sums only).
+      I32EnumAttrCase<"Mma", 1, "mma">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::gpupoor";
+}
+
+def GPUPoor_Launch : I32EnumAttr<"Launch",
+    "how many launches of a kernel one gpupoor.matmul takes", [
+      I32EnumAttrCase<"Single", 0, "single">,
+      // One launch per batch element, on rank-2 views of A, B and C.
+      I32EnumAttrCase<"PerBatchElement", 1, "per_batch_element">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::gpupoor";
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -61,7 +95,7 @@ class GPUPoor_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 
 // A list of integers printed and parsed in square brackets, so that it reads
 // as one value inside a struct-format attribute.
-def GPUPoor_TileParameter : ArrayRefParameter<"int64_t", "[BM, BN, BK]"> {
+class GPUPoor_IntListParameter<string desc> : ArrayRefParameter<"int64_t", desc> {
   let parser = [{
     [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
       ::llvm::SmallVector<int64_t> sizes;
@@ -79,6 +113,7 @@ def GPUPoor_TileParameter : ArrayRefParameter<"int64_t", "[BM, BN, BK]"> {
     $_printer << ']';
   }];
 }
+def GPUPoor_TileParameter : GPUPoor_IntListParameter<"[BM, BN, BK]">;
 
 def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
   let summary = "How a matmul is split along K and accumulated";
@@ -128,6 +163,83 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     int64_t getTileN() const { return getTile()[1]; }
     int64_t getTileK() const { return getTile()[2]; }
   }];
+}
+
+def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
+  let summary = "How the GPU kernel of a gpupoor.matmul is built";
+  let description = [{
+    The configuration `gpupoor-select-kernel-config` chooses for the
+    `nvgpu.mma.sync` kernel of one `gpupoor.matmul`, on top of its split-k
+    strategy (which fixes the tile, S and the accumulator types).
+    `convert-gpupoor-to-nvgpu` builds exactly this kernel, and
+    `gpupoor-dump-kernels` writes it into the kernel's manifest.
+
+    * `warps`: `[WM, WN]`, the block's warps along M and N; a warp computes
+      a `BM / WM x BN / WN` tile of C in m16n8k16 fragments.
+    * `stages`: depth of the shared-memory copy pipeline.
+    * `group_m`: row tiles per group in the grouped (L2-friendly) block
+      order.
+    * `copies`: `async` (16-byte `cp.async`; unit inner strides of A and B,
+      16-byte aligned rows and pointers) or `elements` (element loads; any
+      strides and alignment).
+    * `fragment_prefetch`: how many k16 steps ahead ldmatrix fragments load
+      (0 to BK / 16).
+    * `shared_outer_rows`: how many of a warp's m16 rows of outer sums live
+      in shared memory instead of registers.
+    * `epilogue_passes`: C goes through shared memory in this many passes
+      over a warp's rows, as 16-byte row vectors; 0 stores straight from
+      the fragments.
+    * `handover`: how chunk sums enter the outer sums (`convert` or `mma`).
+    * `index_bitwidth`: width of `index` in the kernel (32 or 64); every
+      element offset must stay below 2^31 with 32.
+
+    Example:
+
+    ```mlir
+    #gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8,
+                           copies = async, fragment_prefetch = 1,
+                           shared_outer_rows = 2, epilogue_passes = 1,
+                           handover = convert, index_bitwidth = 32>
+    ```
+  }];
+  let parameters = (ins
+    GPUPoor_IntListParameter<"[WM, WN]">:$warps,
+    "int64_t":$stages,
+    "int64_t":$group_m,
+    "::mlir::gpupoor::CopyMode":$copies,
+    "int64_t":$fragment_prefetch,
+    "int64_t":$shared_outer_rows,
+    "int64_t":$epilogue_passes,
+    "::mlir::gpupoor::Handover":$handover,
+    "int64_t":$index_bitwidth
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getWarpsM() const { return getWarps()[0]; }
+    int64_t getWarpsN() const { return getWarps()[1]; }
+    bool hasAsyncCopies() const { return getCopies() == CopyMode::Async; }
+  }];
+}
+
+def GPUPoor_KernelAttr : GPUPoor_Attr<"Kernel", "kernel"> {
+  let summary = "What a launcher needs to know of a gpupoor kernel";
+  let description = [{
+    Set by `convert-gpupoor-to-nvgpu` on each `gpu.launch_func` of a gpupoor
+    kernel and read by `gpupoor-dump-kernels`, which writes it out as the
+    kernel's JSON manifest: the split-k strategy, the kernel configuration,
+    C's and the bias's element types, and whether the matmul launches the
+    kernel once per batch element. The kernel's parameters are the Triton
+    ABI of `convert-gpupoor-to-nvgpu`.
+  }];
+  let parameters = (ins
+    "::mlir::gpupoor::SplitKAttr":$strategy,
+    "::mlir::gpupoor::KernelConfigAttr":$config,
+    "::mlir::Type":$c_type,
+    OptionalParameter<"::mlir::Type", "bias element type">:$bias_type,
+    "::mlir::gpupoor::Launch":$launch
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 #endif // GPUPOOR_DIALECT_GPUPOOR_IR_GPUPOORATTRS_TD

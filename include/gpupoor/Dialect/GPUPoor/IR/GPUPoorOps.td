@@ -37,6 +37,9 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     | bias    | N                | N                      |
     | init    | M x N            | batch x M x N          |
 
+    `config`, when present, is the GPU kernel's configuration
+    (`gpupoor-select-kernel-config` sets it; see `#gpupoor.kernel_config`).
+
     `init` provides C's element type (f16 or f32); its values are not read:
     the op overwrites C, as `linalg.matmul` does on a zero-filled init.
 
@@ -56,7 +59,8 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     GPUPoor_RankedTensorOrMemRef:$b,
     Optional<GPUPoor_RankedTensorOrMemRef>:$bias,
     GPUPoor_RankedTensorOrMemRef:$init,
-    GPUPoor_SplitKAttr:$strategy
+    GPUPoor_SplitKAttr:$strategy,
+    OptionalAttr<GPUPoor_KernelConfigAttr>:$config
   );
   let results = (outs Optional<AnyRankedTensor>:$result);
 
@@ -64,6 +68,7 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     $a `,` $b (`bias` `(` $bias^ `:` type($bias) `)`)?
     `outs` `(` $init `:` type($init) `)`
     `strategy` `(` qualified($strategy) `)`
+    (`config` `(` qualified($config)^ `)`)?
     attr-dict `:` type($a) `,` type($b) (`->` type($result)^)?
   }];
 

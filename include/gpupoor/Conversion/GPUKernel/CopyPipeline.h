@@ -1,0 +1,79 @@
+//===- CopyPipeline.h - the cp.async ring of A and B tiles ------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// A and B tiles reach shared memory through a `stages`-deep ring of
+// nvgpu.device_async_copy groups (16-byte copies, L1 bypassed), or, for
+// operands without unit inner strides or 16-byte alignment, through element
+// loads. Every per-thread address that does not depend on the K tile is
+// computed once, when the pipeline is planned.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_COPYPIPELINE_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_COPYPIPELINE_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
+namespace mlir::gpupoor {
+
+class CopyPipeline : public KernelPart {
+public:
+  /// Plans one thread's copies of A's and B's tiles; tiles at or past
+  /// `numKBlocks` are never copied.
+  CopyPipeline(KernelContext &kc, const KernelArgs &args, Value numKBlocks);
+
+  /// The shared-memory stage of K tile `tile`, as a view whose base address
+  /// is the stage's: every per-thread offset into it is loop-invariant, so
+  /// each ldmatrix or cp.async address costs one add to the stage base (or
+  /// none, as an immediate).
+  Value stageView(Value tile);
+
+  /// Issues the copies of K tile `tile` as one commit group and returns its
+  /// token. `full`: the tile is whole (plain copies). Otherwise guarded
+  /// copies of a tile below numKBlocks, or, when `fullIf` holds, plain ones.
+  Value emitGroup(Value tile, bool full, Value fullIf = {});
+
+  /// Waits until the tile of the group `stages - 2` groups before the
+  /// newest has landed, then a block barrier.
+  void emitWaitAndBarrier();
+  /// Waits for every copy (none may write shared memory when the block
+  /// exits).
+  void emitDrain();
+
+  /// Tiles below the returned index, as refills, lie inside K and, for B in
+  /// kn, inside N: they take plain copies. Null without async copies.
+  Value emitWholeTilesEnd();
+
+  /// The token the waits name (the prologue's last group's): the wait
+  /// counts groups, the token only orders IR.
+  Value token;
+
+private:
+  /// One thread's share of the copies of one operand's tile.
+  struct CopyPlan {
+    Value gmem;      // 2-D global memref
+    bool kAlongRows; // B in kn layout: the tile's rows are k
+    // Per copy: offset in the stage, and the K-independent coordinate.
+    SmallVector<Value> dstOff;
+    SmallVector<Value> fixedIdx;   // clamped row (k along columns) or column
+    SmallVector<Value> fixedCount; // kn: elements of the column chunk
+    SmallVector<Value> kOff;       // k offset of the copy inside the tile
+  };
+  CopyPlan plan(Value gmem, int64_t smemBase, int64_t rows,
+                int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
+                Value fixedLimit);
+  void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
+  /// Element loads of one chunk and a 16-byte shared-memory store.
+  void emitElementCopy(const CopyPlan &plan, size_t i, Value stage,
+                       Value row, Value col, Value count);
+
+  Value numKBlocks;
+  CopyPlan aPlan, bPlan;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_COPYPIPELINE_H

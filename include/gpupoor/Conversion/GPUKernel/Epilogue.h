@@ -1,0 +1,46 @@
+//===- Epilogue.h - bias, activation, conversion and C stores ---*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_EPILOGUE_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_EPILOGUE_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
+namespace mlir::gpupoor {
+
+/// The kernel's end: each outer sum goes through the strategy's epilogue
+/// (bias, activation, conversion to C's type; emitEpilogue, shared with the
+/// CPU lowering) and into C, guarded at M's and N's edges. With
+/// `epilogue_passes`, each warp stages its C tile through its own region of
+/// the idle stages and stores 16-byte row vectors; otherwise lanes store
+/// their fragments' column pairs directly.
+class EpilogueEmitter : public KernelPart {
+public:
+  EpilogueEmitter(KernelContext &kc, const KernelArgs &args)
+      : KernelPart(kc), args(args) {}
+
+  /// Stores C from the warp's outer-sum fragments (mt * nTiles + nt).
+  void emit(ValueRange outer);
+
+private:
+  /// Whether C takes `len`-element vector stores: contiguous along N, its
+  /// row stride a multiple of `len` and its pointer aligned to the vector.
+  Value cTakesVectors(int64_t len);
+  /// Stores `v` (a vector) at C[row, col...]: one vector store when the row
+  /// lies inside M, the vector inside N and `vectorsOk` holds; else the
+  /// elements inside M and N one by one.
+  void storeRow(Value v, Value row, Value col, Value vectorsOk);
+  /// Stores C tile values through shared memory in the spec's passes;
+  /// `value(mt, nt, h)` is a lane's vector<2> of fragment (mt, nt), row
+  /// half h.
+  void emitSharedStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
+
+  const KernelArgs &args;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_EPILOGUE_H

@@ -1,0 +1,60 @@
+//===- KernelABI.h - the Triton ABI of gpupoor kernels ----------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpupoor's kernels take gpu_poor's Triton ABI: (a_ptr, b_ptr, c_ptr,
+// bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+// stride_cn), global pointers and i32 sizes and element strides. This part
+// declares such a kernel and gives its body the arguments as memrefs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_KERNELABI_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_KERNELABI_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelPart.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::gpupoor {
+
+/// The address space of global memory in NVVM.
+constexpr unsigned kGlobalSpace = 1;
+
+/// The name of the discardable attribute that carries a kernel's
+/// #gpupoor.kernel_config on its gpu.module (the NVVM lowering reads the
+/// index width from it).
+inline StringRef getKernelConfigAttrName() { return "gpupoor.kernel_config"; }
+
+/// Declares `gpu.module @<name>_module { gpu.func @<name>(Triton ABI) }` at
+/// the end of `module`: a kernel of `spec.threads()` threads, its arguments
+/// named after the ABI, the module carrying the kernel's configuration.
+gpu::GPUFuncOp createKernelFunc(ModuleOp module, SymbolTable &symbols,
+                                Location loc, StringRef name,
+                                const KernelSpec &spec);
+
+/// The kernel's arguments, as its body reads them.
+struct KernelArgs {
+  /// 2-D global memrefs of A, B (K x N or N x K) and C; `cUnit` is C with a
+  /// unit column stride, for vector stores once that is checked.
+  Value a, b, c, cUnit;
+  /// C's and the bias's pointers (the bias's may be null).
+  Value cPtr, biasPtr;
+  Value strideCm, strideCn;
+};
+
+/// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n and
+/// kc.k. With async copies, A's and B's inner strides are taken to be 1
+/// (the launcher checks; the manifest says so).
+KernelArgs readKernelArgs(KernelContext &kc, gpu::GPUFuncOp func);
+
+/// A 1-D unit-stride memref of `size` elements at global pointer `ptr`.
+Value vectorFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
+                        Value size, unsigned indexBitwidth);
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_KERNELABI_H

@@ -1,0 +1,115 @@
+//===- KernelSpec.h - the resolved shape of an mma.sync kernel --*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// A gpupoor.matmul's strategy, kernel configuration and element types,
+// resolved into the numbers every part of the mma.sync kernel reads: warp
+// tiles, fragment counts, shared-memory layout and size. Configuration
+// selection, the lowering and the manifest all derive them here, so that
+// they agree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELSPEC_H
+#define GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELSPEC_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+
+namespace mlir::gpupoor {
+
+/// Everything that shapes one mma.sync kernel.
+struct KernelSpec {
+  /// The strategy's part: tile, layout, types; the configuration's fields
+  /// keep neutral values until applyConfig sets them.
+  KernelSpec(SplitKAttr strategy, Type cType, Type biasType);
+  /// The spec of a configured kernel.
+  KernelSpec(SplitKAttr strategy, KernelConfigAttr config, Type cType,
+             Type biasType);
+
+  /// Takes the configuration's fields.
+  void applyConfig(KernelConfigAttr config);
+  /// The configuration fields as an attribute.
+  KernelConfigAttr getConfig(MLIRContext *ctx) const;
+
+  /// Checks that the kernel maps onto warps, copies and the chip's shared
+  /// memory and threads.
+  LogicalResult verify(function_ref<InFlightDiagnostic()> emitError) const;
+
+  SplitKAttr strategy;
+  Chip chip;
+  int64_t bm, bn, bk;
+  bool bTransposed;
+  Type cType;
+  Type outerType;
+  /// The bias's element type; null without a bias.
+  Type biasType;
+  Epilogue epilogue;
+
+  int64_t warpsM = 1, warpsN = 1;
+  int64_t stages = 2;
+  int64_t groupM = 1;
+  // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
+  bool asyncCopies = true;
+  // k16 steps ahead that fragments load.
+  int64_t fragmentPrefetch = 0;
+  // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
+  // memory.
+  int64_t sharedOuterRows = 0;
+  // Passes of the shared-memory epilogue; 0: stores from the fragments.
+  int64_t epiloguePasses = 0;
+  // Chunk ends add f16 sums into f32 outer sums with mma.sync instead of
+  // conversions and adds.
+  bool mmaHandover = false;
+  // Width of index in the lowered kernel (memref descriptors match it).
+  unsigned indexBitwidth = 64;
+
+  bool hasBias() const { return static_cast<bool>(biasType); }
+  int64_t threads() const { return warpsM * warpsN * kWarpSize; }
+  int64_t warpM() const { return bm / warpsM; }
+  int64_t warpN() const { return bn / warpsN; }
+  int64_t mTiles() const { return warpM() / 16; }
+  int64_t nTiles() const { return warpN() / 8; }
+  // Shared tiles: A is BM x BK; B is BK x BN (kn) or BN x BK (nk).
+  int64_t aElems() const { return bm * bk; }
+  int64_t bElems() const { return bn * bk; }
+  // A stage holds A's tile, then B's.
+  int64_t stageElems() const { return aElems() + bElems(); }
+  int64_t stagesBytes() const { return stages * stageElems() * 2; }
+  // Outer-sum fragments (vector<2x2>) kept in shared memory, one slot per
+  // thread each, after the stages.
+  int64_t sharedOuterFrags() const { return sharedOuterRows * nTiles(); }
+  int64_t outerSlotElems() const { return sharedOuterFrags() * threads() * 4; }
+  int64_t sharedBytes() const {
+    return stagesBytes() +
+           outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
+  }
+
+  // The shared-memory epilogue: each warp writes its fragments into its
+  // own region of the (then idle) stages, rows padded so that the
+  // fragments' 8 rows of one store land in distinct banks, and reads them
+  // back as 16-byte row vectors.
+  int64_t cBytes() const { return cType.getIntOrFloatBitWidth() / 8; }
+  int64_t epilogueVector() const { return 16 / cBytes(); }
+  int64_t epilogueLanesPerRow() const { return warpN() * cBytes() / 16; }
+  int64_t epilogueRowElems() const {
+    // A store of 2 elements a lane covers 8 rows x 4 words (f16: one
+    // phase) or, per half warp, 4 rows x 8 words (f32). Rows of an odd
+    // number of such 4- or 8-word units land those rows on distinct banks;
+    // warpN (a multiple of 16) makes an even number, and 8 more elements
+    // add one unit.
+    return warpN() + 8;
+  }
+  /// Whether the shared-memory epilogue can run in `passes` passes over a
+  /// warp's m16 rows: every warp's region of one pass fits the stages and
+  /// the row vectors map onto whole lanes.
+  bool epiloguePassesFit(int64_t passes) const;
+  /// The fewest passes (a power of two) that fit; 0 when none does.
+  int64_t fewestEpiloguePasses() const;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELSPEC_H

@@ -1,0 +1,42 @@
+//===- KernelConfig.h - choosing tiles and kernel configurations -*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every heuristic that shapes a gpupoor kernel: the tile (asked for by
+// gpupoor-split-k, since S follows the tile's K step) and the kernel
+// configuration (gpupoor-select-kernel-config).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_TRANSFORMS_KERNELCONFIG_H
+#define GPUPOOR_TRANSFORMS_KERNELCONFIG_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "llvm/Support/CommandLine.h"
+
+namespace mlir::gpupoor {
+
+/// The mma-handover option: auto (measured choice), true or false.
+enum class MmaHandoverChoice { Auto, Always, Never };
+
+/// The option's spellings, for the pass and the pipelines alike.
+inline auto mmaHandoverChoices() {
+  return llvm::cl::values(
+      clEnumValN(MmaHandoverChoice::Auto, "auto",
+                 "for f32 outer sums of eight 64 x 64 warps"),
+      clEnumValN(MmaHandoverChoice::Always, "true", "for f32 outer sums"),
+      clEnumValN(MmaHandoverChoice::Never, "false", "never"));
+}
+
+/// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
+/// none, for a matmul of C type `init` on `chip`.
+SmallVector<int64_t, 3> selectTile(ShapedType init, Chip chip);
+
+/// The tile that stands for every matmul where no shape is known.
+inline SmallVector<int64_t, 3> defaultTile() { return {128, 128, 32}; }
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_TRANSFORMS_KERNELCONFIG_H

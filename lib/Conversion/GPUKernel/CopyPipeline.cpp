@@ -1,0 +1,202 @@
+//===- CopyPipeline.cpp - the cp.async ring of A and B tiles --------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/CopyPipeline.h"
+
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
+                           Value numKBlocks)
+    : KernelPart(kc), numKBlocks(numKBlocks) {
+  aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
+  int64_t bBase = c.aElems();
+  if (c.bTransposed)
+    bPlan = plan(args.b, bBase, c.bn, c.bk / 8, false, kc.n0, kc.n);
+  else
+    bPlan = plan(args.b, bBase, c.bk, c.bn / 8, true, kc.n0, kc.n);
+}
+
+CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
+                                          int64_t rows, int64_t chunksPerRow,
+                                          bool kAlongRows, Value fixedBase,
+                                          Value fixedLimit) {
+  CopyPlan p;
+  p.gmem = gmem;
+  p.kAlongRows = kAlongRows;
+  int64_t rowElems = chunksPerRow * 8;
+  Value limitMinus1 = sub(fixedLimit, idx(1));
+  // Copy i takes chunk tid + i * threads. When the threads cover whole
+  // rows and a whole number of swizzle periods, copy i is copy 0 moved by
+  // a constant number of rows: same chunk, same swizzle, and a destination
+  // that is an immediate offset from copy 0's.
+  int64_t period = swizzlePeriod(chunksPerRow);
+  bool uniform = c.threads() % chunksPerRow == 0 &&
+                 (c.threads() / chunksPerRow) % period == 0;
+  int64_t rowStep = c.threads() / chunksPerRow;
+  Value row0 = divU(kc.tid, idx(chunksPerRow));
+  Value chunk0 = remU(kc.tid, idx(chunksPerRow));
+  Value dst0 = add(idx(smemBase),
+                   add(mul(row0, idx(rowElems)),
+                       mul(swizzle(b, row0, chunk0, chunksPerRow), idx(8))));
+  for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
+    Value row, chunk;
+    if (uniform) {
+      row = add(row0, idx(i * rowStep));
+      chunk = chunk0;
+      p.dstOff.push_back(add(dst0, idx(i * rowStep * rowElems)));
+    } else {
+      Value chunkId = add(kc.tid, idx(i * c.threads()));
+      row = divU(chunkId, idx(chunksPerRow));
+      chunk = remU(chunkId, idx(chunksPerRow));
+      Value phys = swizzle(b, row, chunk, chunksPerRow);
+      p.dstOff.push_back(add(idx(smemBase), add(mul(row, idx(rowElems)),
+                                                mul(phys, idx(8)))));
+    }
+    if (!kAlongRows) {
+      // Rows are M (A) or N (B in nk): a row past the edge reads the last
+      // row instead; the epilogue never stores what it feeds.
+      p.fixedIdx.push_back(minI(add(fixedBase, row), limitMinus1));
+      p.kOff.push_back(mul(chunk, idx(8)));
+    } else {
+      // Rows are k; the chunk is 8 columns of N, fewer (zero-filled) or
+      // none at N's edge.
+      Value g = add(fixedBase, mul(chunk, idx(8)));
+      Value count = clamp8(sub(fixedLimit, g));
+      p.fixedCount.push_back(count);
+      p.fixedIdx.push_back(minI(g, limitMinus1));
+      p.kOff.push_back(row);
+    }
+  }
+  return p;
+}
+
+Value CopyPipeline::stageView(Value tile) {
+  Value shift = mul(remU(tile, idx(c.stages)), idx(c.stageElems() * 2));
+  return sharedView(b, kc.rawSmem, b.getF16Type(), c.stageElems(), shift);
+}
+
+void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
+                              bool full) {
+  Value kBase = mul(tile, idx(c.bk));
+  if (full) {
+    // The tile lies inside K (and, for B in kn, its columns inside N):
+    // plain 16-byte copies. A zero-filling copy costs about six more
+    // instructions: its fill count travels in the low address bits.
+    for (size_t i = 0; i < p.dstOff.size(); ++i) {
+      Value kIdx = add(kBase, p.kOff[i]);
+      Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
+      Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
+          ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
+          b.getIndexAttr(8), Value(), b.getUnitAttr());
+    }
+    return;
+  }
+  // Only K (and N's edge for B in kn) needs zero fill: a copy reads the
+  // elements before K and fills the rest of its 16 bytes with zeros; its
+  // address stays inside A or B.
+  Value kMinus1 = sub(kc.k, idx(1));
+  for (size_t i = 0; i < p.dstOff.size(); ++i) {
+    Value kIdx = add(kBase, p.kOff[i]);
+    Value count, row, col;
+    if (!p.kAlongRows) {
+      count = clamp8(sub(kc.k, kIdx));
+      row = p.fixedIdx[i];
+      col = minI(kIdx, kMinus1);
+    } else {
+      count = select(lt(kIdx, kc.k), p.fixedCount[i], idx(0));
+      row = minI(kIdx, kMinus1);
+      col = p.fixedIdx[i];
+    }
+    if (c.asyncCopies) {
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
+          ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
+          b.getIndexAttr(8), count, b.getUnitAttr());
+      continue;
+    }
+    emitElementCopy(p, i, stage, row, col, count);
+  }
+}
+
+void CopyPipeline::emitElementCopy(const CopyPlan &p, size_t i, Value stage,
+                                   Value row, Value col, Value count) {
+  // For operands whose rows are not 16-byte aligned or not contiguous:
+  // `count` loads (clamped in bounds, masked to zero past it) and one
+  // 16-byte shared-memory store.
+  Type f16 = b.getF16Type();
+  Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));
+  SmallVector<Value> values;
+  for (int64_t e = 0; e < 8; ++e) {
+    Value inside = lt(idx(e), count);
+    // The 8 elements of a chunk are adjacent along the row in global
+    // memory for every layout.
+    Value cl = select(inside, add(col, idx(e)), col);
+    Value v = memref::LoadOp::create(b, p.gmem, ValueRange{row, cl});
+    values.push_back(select(inside, v, zeroF16));
+  }
+  Value chunk =
+      vector::FromElementsOp::create(b, VectorType::get({8}, f16), values);
+  vector::StoreOp::create(b, chunk, stage, ValueRange{p.dstOff[i]});
+}
+
+Value CopyPipeline::emitGroup(Value tile, bool full, Value fullIf) {
+  auto emitBoth = [&](bool whole) {
+    Value stage = stageView(tile);
+    emitCopies(aPlan, stage, tile, whole);
+    emitCopies(bPlan, stage, tile, whole);
+  };
+  if (full) {
+    emitBoth(true);
+  } else {
+    OpBuilder::InsertionGuard guard(b);
+    if (fullIf) {
+      auto ifFull = scf::IfOp::create(b, fullIf, /*withElse=*/true);
+      b.setInsertionPointToStart(ifFull.thenBlock());
+      emitBoth(true);
+      b.setInsertionPointToStart(ifFull.elseBlock());
+    }
+    auto ifOp = scf::IfOp::create(b, lt(tile, numKBlocks), false);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emitBoth(false);
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
+}
+
+void CopyPipeline::emitWaitAndBarrier() {
+  // Tile t has landed once at most stages-2 younger groups are pending.
+  nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(c.stages - 2));
+  gpu::BarrierOp::create(b);
+}
+
+void CopyPipeline::emitDrain() {
+  nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(0));
+}
+
+Value CopyPipeline::emitWholeTilesEnd() {
+  if (!c.asyncCopies)
+    return Value();
+  Value fullTiles = divU(kc.k, idx(c.bk));
+  Value end = sub(fullTiles, idx(c.stages - 1));
+  // A's and nk B's rows past M or N are clamped, never filled; kn B's
+  // columns past N are.
+  if (!c.bTransposed)
+    end = select(arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                       add(kc.n0, idx(c.bn)), kc.n),
+                 end, idx(0));
+  return end;
+}

@@ -1,0 +1,169 @@
+//===- Epilogue.cpp - bias, activation, conversion and C stores -----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/Epilogue.h"
+
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+void EpilogueEmitter::emit(ValueRange outer) {
+  Value laneDiv4 = divU(kc.lane, idx(4));
+  Value laneMod4 = remU(kc.lane, idx(4));
+  Value rowBase = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneDiv4);
+  Value colBase =
+      add(add(kc.n0, mul(kc.warpCol, idx(c.warpN()))), mul(laneMod4, idx(2)));
+  // A 1 x N view of the bias, read with a clamped index.
+  Value biasMem;
+  if (c.hasBias())
+    biasMem = vectorFromPointer(b, args.biasPtr, c.biasType, kc.n,
+                                c.indexBitwidth);
+  Value nMinus1 = sub(kc.n, idx(1));
+  // Bias of a lane's column pair of each n8 tile (clamped reads).
+  SmallVector<Value> bias(2 * c.nTiles());
+  if (biasMem)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+      for (int64_t e = 0; e < 2; ++e)
+        bias[2 * nt + e] = memref::LoadOp::create(
+            b, biasMem,
+            ValueRange{minI(add(colBase, idx(nt * 8 + e)), nMinus1)});
+  auto pairType = VectorType::get({2}, c.cType);
+  auto value = [&](int64_t mt, int64_t nt, int64_t h) -> Value {
+    Value frag = outer[mt * c.nTiles() + nt];
+    SmallVector<Value> v;
+    for (int64_t e = 0; e < 2; ++e)
+      v.push_back(gpupoor::emitEpilogue(
+          b, vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
+          bias[2 * nt + e], c.epilogue, c.cType));
+    return vector::FromElementsOp::create(b, pairType, v);
+  };
+  if (c.epiloguePasses) {
+    emitSharedStores(value);
+    return;
+  }
+  // A lane holds pairs of adjacent columns: one 2-element store each where
+  // C allows it.
+  Value pairs = cTakesVectors(2);
+  for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+    for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+      for (int64_t h = 0; h < 2; ++h)
+        storeRow(value(mt, nt, h), add(rowBase, idx(mt * 16 + h * 8)),
+                 add(colBase, idx(nt * 8)), pairs);
+}
+
+Value EpilogueEmitter::cTakesVectors(int64_t len) {
+  Type i64 = b.getI64Type();
+  Value cAddr = LLVM::PtrToIntOp::create(b, i64, args.cPtr);
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+  Value aligned =
+      eq(arith::AndIOp::create(
+             b, cAddr,
+             arith::ConstantIntOp::create(b, i64, len * c.cBytes() - 1)),
+         arith::ConstantIntOp::create(b, i64, 0));
+  return arith::AndIOp::create(
+      b,
+      arith::AndIOp::create(b, eq(args.strideCn, idx(1)),
+                            eq(remU(args.strideCm, idx(len)), idx(0))),
+      aligned);
+}
+
+void EpilogueEmitter::storeRow(Value v, Value row, Value col,
+                               Value vectorsOk) {
+  auto type = cast<VectorType>(v.getType());
+  int64_t len = type.getNumElements();
+  auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
+  Value rowOk = lt(row, kc.m);
+  // The column test is the same for every row of a lane: CSE shares it.
+  Value whole = andI(rowOk, andI(vectorsOk, arith::CmpIOp::create(
+                                                b, arith::CmpIPredicate::sle,
+                                                add(col, idx(len)), kc.n)));
+  auto ifVec = scf::IfOp::create(b, whole, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifVec.thenBlock());
+  // Without the alignment LLVM splits the vector into element stores.
+  vector::StoreOp::create(b, v, args.cUnit, ValueRange{row, col},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(len * c.cBytes()));
+  b.setInsertionPointToStart(ifVec.elseBlock());
+  for (int64_t e = 0; e < len; ++e) {
+    Value ce = add(col, idx(e));
+    auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, kc.n)), false);
+    OpBuilder::InsertionGuard guard2(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(
+        b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), args.c,
+        ValueRange{row, ce});
+  }
+}
+
+void EpilogueEmitter::emitSharedStores(
+    function_ref<Value(int64_t, int64_t, int64_t)> value) {
+  int64_t passes = c.epiloguePasses;
+  int64_t rowElems = c.epilogueRowElems();
+  int64_t passRows = c.warpM() / passes;
+  int64_t regionElems = passRows * rowElems;
+  int64_t warps = c.warpsM * c.warpsN;
+  int64_t vec = c.epilogueVector();
+  int64_t lanesPerRow = c.epilogueLanesPerRow();
+  int64_t rowsPerStore = kWarpSize / lanesPerRow;
+  Value regions =
+      sharedView(b, kc.rawSmem, c.cType, warps * regionElems, idx(0));
+  Value warpBase = mul(divU(kc.tid, idx(kWarpSize)), idx(regionElems));
+  // The stages become the warps' regions once no warp reads them any more
+  // (the copies have drained: every thread waited for them).
+  gpu::BarrierOp::create(b);
+  Value fullMask =
+      arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffffffff));
+
+  // Fragment element (row lane/4 + 8h, columns 2 (lane%4) + {0, 1}) of
+  // each m16 x n8 tile; row vectors read back by lanesPerRow lanes a row.
+  Value laneDiv4 = divU(kc.lane, idx(4));
+  Value laneMod4 = remU(kc.lane, idx(4));
+  Value writeBase = add(warpBase, add(mul(laneDiv4, idx(rowElems)),
+                                      mul(laneMod4, idx(2))));
+  Value laneRow = divU(kc.lane, idx(lanesPerRow));
+  Value laneCol = mul(remU(kc.lane, idx(lanesPerRow)), idx(vec));
+  Value readBase = add(warpBase, add(mul(laneRow, idx(rowElems)), laneCol));
+  Value rowOrigin = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneRow);
+  Value col = add(add(kc.n0, mul(kc.warpCol, idx(c.warpN()))), laneCol);
+
+  // 16-byte row vectors where C allows it.
+  Value vectors = cTakesVectors(vec);
+  auto vecType = VectorType::get({vec}, c.cType);
+  int64_t eltBytes = c.cBytes();
+  int64_t passTiles = c.mTiles() / passes;
+  for (int64_t p = 0; p < passes; ++p) {
+    // The previous pass's row vectors are read before they are overwritten.
+    if (p > 0)
+      NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t mtl = 0; mtl < passTiles; ++mtl)
+      for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+        for (int64_t h = 0; h < 2; ++h)
+          vector::StoreOp::create(
+              b, value(p * passTiles + mtl, nt, h), regions,
+              ValueRange{add(writeBase,
+                             idx((mtl * 16 + h * 8) * rowElems + nt * 8))},
+              /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
+    NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t r = 0; r < passRows; r += rowsPerStore) {
+      Value v = vector::LoadOp::create(
+          b, vecType, regions, ValueRange{add(readBase, idx(r * rowElems))},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      storeRow(v, add(rowOrigin, idx(p * passRows + r)), col, vectors);
+    }
+  }
+}

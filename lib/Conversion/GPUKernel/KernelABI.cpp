@@ -1,0 +1,140 @@
+//===- KernelABI.cpp - the Triton ABI of gpupoor kernels ------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
+                                               SymbolTable &symbols,
+                                               Location loc, StringRef name,
+                                               const KernelSpec &spec) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(mb, loc, (name + "_module").str());
+  symbols.insert(gpuModule);
+  gpuModule->setAttr(getKernelConfigAttrName(), spec.getConfig(ctx));
+
+  Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  Type i32 = IntegerType::get(ctx, 32);
+  SmallVector<Type> argTypes = {ptr, ptr, ptr, ptr};
+  argTypes.append(9, i32);
+  OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(gb, loc, name,
+                                     FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  func.setKnownBlockSizeAttr(
+      DenseI32ArrayAttr::get(ctx, {int32_t(spec.threads()), 1, 1}));
+  for (auto [i, argName] : llvm::enumerate(getKernelParamNames()))
+    func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
+  return func;
+}
+
+/// Builds a 2-D strided memref over raw global pointer `ptr`.
+static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
+                               Type elementType, Value rows, Value cols,
+                               Value rowStride, Value colStride,
+                               bool unitColStride, unsigned indexBitwidth) {
+  MLIRContext *ctx = b.getContext();
+  // The descriptor's integers are as wide as the NVVM lowering's index.
+  Type i64 = b.getIntegerType(indexBitwidth);
+  auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
+  auto arr = LLVM::LLVMArrayType::get(i64, 2);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  auto descType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
+  Value desc = LLVM::PoisonOp::create(b, descType);
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(
+      b, desc, LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0)),
+      ArrayRef<int64_t>{2});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(rows),
+                                     ArrayRef<int64_t>{3, 0});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(cols),
+                                     ArrayRef<int64_t>{3, 1});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(rowStride),
+                                     ArrayRef<int64_t>{4, 0});
+  desc = LLVM::InsertValueOp::create(b, desc, toI64(colStride),
+                                     ArrayRef<int64_t>{4, 1});
+  int64_t dyn = ShapedType::kDynamic;
+  auto layout =
+      StridedLayoutAttr::get(ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
+  auto type = MemRefType::get({dyn, dyn}, elementType, layout,
+                              b.getI64IntegerAttr(kGlobalSpace));
+  // The memref-to-LLVM lowering folds this cast with its inverse.
+  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+}
+
+Value mlir::gpupoor::vectorFromPointer(ImplicitLocOpBuilder &b, Value ptr,
+                                       Type elementType, Value size,
+                                       unsigned indexBitwidth) {
+  MLIRContext *ctx = b.getContext();
+  auto layout = StridedLayoutAttr::get(ctx, 0, {1});
+  auto type = MemRefType::get({ShapedType::kDynamic}, elementType, layout,
+                              b.getI64IntegerAttr(kGlobalSpace));
+  Type i64 = b.getIntegerType(indexBitwidth);
+  auto arr = LLVM::LLVMArrayType::get(i64, 1);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  auto descType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
+  Value desc = LLVM::PoisonOp::create(b, descType);
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+  Value zero64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0));
+  Value one64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 1));
+  desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
+  desc = LLVM::InsertValueOp::create(
+      b, desc, arith::IndexCastOp::create(b, i64, size),
+      ArrayRef<int64_t>{3, 0});
+  desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
+  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+}
+
+KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
+                                         gpu::GPUFuncOp func) {
+  ImplicitLocOpBuilder &b = kc.b;
+  const KernelSpec &spec = kc.spec;
+  Block &entry = func.getBody().front();
+  Type f16 = b.getF16Type();
+  auto arg = [&](unsigned i) { return entry.getArgument(i); };
+  auto argIndex = [&](unsigned i) -> Value {
+    return arith::IndexCastOp::create(b, b.getIndexType(), arg(i));
+  };
+  KernelArgs args;
+  kc.m = argIndex(4);
+  kc.n = argIndex(5);
+  kc.k = argIndex(6);
+  Value strideAm = argIndex(7), strideAk = argIndex(8);
+  Value strideBk = argIndex(9), strideBn = argIndex(10);
+  args.strideCm = argIndex(11);
+  args.strideCn = argIndex(12);
+  // cp.async reads 16 contiguous bytes: with async copies the memrefs say
+  // that A's and B's inner strides are 1; element-wise copies take any.
+  bool unit = spec.asyncCopies;
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  unsigned width = spec.indexBitwidth;
+  args.a = memrefFromPointer(b, arg(0), f16, kc.m, kc.k, strideAm,
+                             unit ? one : strideAk, unit, width);
+  if (spec.bTransposed)
+    args.b = memrefFromPointer(b, arg(1), f16, kc.n, kc.k, strideBn,
+                               unit ? one : strideBk, unit, width);
+  else
+    args.b = memrefFromPointer(b, arg(1), f16, kc.k, kc.n, strideBk,
+                               unit ? one : strideBn, unit, width);
+  args.c = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n, args.strideCm,
+                             args.strideCn, false, width);
+  args.cUnit = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n,
+                                 args.strideCm, one, true, width);
+  args.cPtr = arg(2);
+  args.biasPtr = arg(3);
+  return args;
+}

@@ -1,0 +1,193 @@
+//===- MmaKernelBuilder.cpp - the mma.sync split-k kernel's body ----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MmaKernelBuilder.h"
+
+#include "gpupoor/Conversion/GPUKernel/Epilogue.h"
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+#include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+void MmaKernelBuilder::emitThreadIds() {
+  kc.tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  kc.lane = remU(kc.tid, idx(kWarpSize));
+  Value warp = divU(kc.tid, idx(kWarpSize));
+  kc.warpRow = divU(warp, idx(c.warpsN));
+  kc.warpCol = remU(warp, idx(c.warpsN));
+}
+
+SmallVector<Value> MmaKernelBuilder::emitPrologue() {
+  // One commit group per tile; empty groups past the end keep the group
+  // count uniform.
+  for (int64_t s = 0; s + 1 < c.stages; ++s)
+    copies->token = copies->emitGroup(idx(s), /*full=*/false);
+  // Fragments of the first `fragmentPrefetch` k steps, all in tile 0.
+  SmallVector<Value> frags;
+  if (c.fragmentPrefetch > 0)
+    copies->emitWaitAndBarrier();
+  for (int64_t ks = 0; ks < c.fragmentPrefetch; ++ks)
+    frags.append(mma->load(copies->stageView(idx(0)), ks));
+  return frags;
+}
+
+void MmaKernelBuilder::emitTile(Value kb, SmallVector<Value> &inner,
+                                SmallVector<Value> &ahead, bool full,
+                                Value fullIf) {
+  int64_t kSteps = c.bk / 16;
+  int64_t dist = c.fragmentPrefetch;
+  Value refill = add(kb, idx(c.stages - 1));
+  if (dist == 0) {
+    // Tile kb has landed and every warp is done with tile kb - 1, whose
+    // stage takes tile kb + stages - 1.
+    copies->emitWaitAndBarrier();
+    copies->emitGroup(refill, full, fullIf);
+    Value stage = copies->stageView(kb);
+    for (int64_t ks = 0; ks < kSteps; ++ks)
+      inner = mma->emitMma(mma->load(stage, ks), inner);
+    return;
+  }
+  // Step ks loads the fragments of step ks + dist, in the next tile once
+  // that runs past this one: the barrier that publishes the next tile
+  // comes first, at step kSteps - dist. Every read of the stage that the
+  // refill overwrites (tile kb - 1's) was issued before the previous
+  // tile's barrier. With the barrier at step 0 the refill precedes it.
+  int64_t barrierStep = kSteps - dist;
+  int64_t setSize = mma->setSize();
+  Value stage = copies->stageView(kb), nextStage;
+  for (int64_t ks = 0; ks < kSteps; ++ks) {
+    // The wait counts the refill's group among the pending ones: with the
+    // barrier at step 0 the refill comes first.
+    if (ks == 0 && barrierStep == 0)
+      copies->emitGroup(refill, full, fullIf);
+    if (ks == barrierStep) {
+      copies->emitWaitAndBarrier();
+      nextStage = copies->stageView(add(kb, idx(1)));
+    }
+    // Past the last tile this reads a stage no copy is writing; the
+    // values are never used.
+    SmallVector<Value> next = ks + dist < kSteps
+                                  ? mma->load(stage, ks + dist)
+                                  : mma->load(nextStage, ks + dist - kSteps);
+    // Otherwise the refill follows the step's fragment loads: ptxas keeps
+    // shared memory accesses in program order and spreads the copies over
+    // the step's mma.sync, so loads placed after the copies would issue
+    // only once the last copy had.
+    if (ks == 0 && barrierStep != 0)
+      copies->emitGroup(refill, full, fullIf);
+    SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
+    inner = mma->emitMma(now, inner);
+    ahead.erase(ahead.begin(), ahead.begin() + setSize);
+    ahead.append(next);
+  }
+}
+
+scf::ForOp MmaKernelBuilder::emitTileLoop(Value lo, Value hi,
+                                          ArrayRef<Value> init, bool full) {
+  int64_t numFrags = outer->numFrags();
+  auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  ValueRange iter = loop.getRegionIterArgs();
+  SmallVector<Value> inner(iter.take_front(numFrags));
+  SmallVector<Value> cur(iter.drop_front(numFrags));
+  emitTile(loop.getInductionVar(), inner, cur, full);
+  SmallVector<Value> yielded(inner);
+  yielded.append(cur);
+  scf::YieldOp::create(b, yielded);
+  return loop;
+}
+
+void MmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
+  int64_t numFrags = outer->numFrags();
+  int64_t numRegOuter = outer->numInRegisters();
+  ValueRange iter = chunkLoop.getRegionIterArgs();
+  SmallVector<Value> regs(iter.take_front(numRegOuter));
+  Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
+  Value kbLast =
+      sub(minI(add(kbStart, blocksPerSplit), numKBlocks), idx(1));
+  SmallVector<Value> blockInit(numFrags, innerZero);
+  blockInit.append(iter.begin() + numRegOuter, iter.end());
+  // Iterations whose refill tile lies wholly inside K (and, for B in kn,
+  // blocks inside N) issue plain copies; the last stages - 1 iterations
+  // of the K loop, and edge blocks, the guarded ones. Two loops rather
+  // than a branch per tile: ptxas if-converts such a branch and then
+  // issues both kinds of copies.
+  Value fastMid = kbStart;
+  if (wholeTilesEnd) {
+    fastMid = maxI(minI(wholeTilesEnd, kbLast), kbStart);
+    auto fastLoop = emitTileLoop(kbStart, fastMid, blockInit, /*full=*/true);
+    blockInit.assign(fastLoop.getResults().begin(),
+                     fastLoop.getResults().end());
+  }
+  auto blockLoop = emitTileLoop(fastMid, kbLast, blockInit, /*full=*/false);
+  // The chunk's last tile, then its f16 sums go into the outer sums. In
+  // one basic block with that tile's mma.sync, ptxas interleaves the
+  // handover with them instead of stalling the warp on a long run of adds
+  // after the loop.
+  SmallVector<Value> inner(blockLoop.getResults().take_front(numFrags));
+  SmallVector<Value> cur(blockLoop.getResults().drop_front(numFrags));
+  // Its refill is a whole tile in every chunk but the last ones: plain
+  // copies then, behind a branch that ptxas keeps (each side is a block
+  // of copies).
+  emitTile(kbLast, inner, cur, /*full=*/false,
+           wholeTilesEnd ? lt(kbLast, wholeTilesEnd) : Value());
+  SmallVector<Value> yielded = outer->emitHandover(inner, regs);
+  yielded.append(cur);
+  scf::YieldOp::create(b, yielded);
+}
+
+void MmaKernelBuilder::build() {
+  b.setInsertionPointToStart(&func.getBody().front());
+  KernelArgs args = readKernelArgs(kc, func);
+  // Dynamic shared memory: `stages` stages, each A's tile then B's.
+  kc.rawSmem = createDynamicSharedMemory(b);
+  emitThreadIds();
+  GroupedTileOrder(kc).emitTileOrigin();
+  SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
+  numKBlocks = geometry.numKBlocks;
+  blocksPerSplit = geometry.blocksPerSplit;
+
+  // Loop-invariant parts of the copies and of the fragment loads.
+  copies.emplace(kc, args, numKBlocks);
+  mma.emplace(kc);
+  SmallVector<Value> frags = emitPrologue();
+  auto innerType = VectorType::get({2, 2}, b.getF16Type());
+  innerZero = arith::ConstantOp::create(b, innerType, b.getZeroAttr(innerType));
+  outer.emplace(kc);
+  wholeTilesEnd = copies->emitWholeTilesEnd();
+
+  // for each chunk s: inner = 0; for each K tile of the chunk: inner +=
+  // A_kb B_kb; outer += inner. The fragments of the next k step travel
+  // through both loops. Only non-empty chunks: with more splits than K
+  // blocks the last ones are empty, and each chunk below ends with its last
+  // tile peeled. (With K = 0 a chunk has 0 blocks: no chunks, no division
+  // by zero.)
+  SmallVector<Value> chunkInit = outer->initialRegisters();
+  chunkInit.append(frags);
+  Value numChunks = arith::CeilDivSIOp::create(b, numKBlocks,
+                                               maxI(blocksPerSplit, idx(1)));
+  auto chunkLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), chunkInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    // Without iter_args (every outer sum in shared memory, no prefetched
+    // fragments) the builder has already added the loop's scf.yield; the
+    // chunk's own replaces it.
+    if (chunkInit.empty())
+      chunkLoop.getBody()->getTerminator()->erase();
+    b.setInsertionPointToStart(chunkLoop.getBody());
+    emitChunk(chunkLoop);
+  }
+  copies->emitDrain();
+  SmallVector<Value> finalOuter = outer->emitFinal(
+      chunkLoop.getResults().take_front(outer->numInRegisters()));
+  EpilogueEmitter(kc, args).emit(finalOuter);
+  gpu::ReturnOp::create(b);
+}

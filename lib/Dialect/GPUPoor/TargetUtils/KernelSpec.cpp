@@ -1,0 +1,113 @@
+//===- KernelSpec.cpp - the resolved shape of an mma.sync kernel ----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+KernelSpec::KernelSpec(SplitKAttr strategy, Type cType, Type biasType)
+    : strategy(strategy), chip(strategy.getChip()), bm(strategy.getTileM()),
+      bn(strategy.getTileN()), bk(strategy.getTileK()),
+      bTransposed(strategy.getBLayout() == BLayout::NK), cType(cType),
+      outerType(strategy.getOuter()), biasType(biasType),
+      epilogue(strategy.getEpilogue()) {}
+
+KernelSpec::KernelSpec(SplitKAttr strategy, KernelConfigAttr config,
+                       Type cType, Type biasType)
+    : KernelSpec(strategy, cType, biasType) {
+  applyConfig(config);
+}
+
+void KernelSpec::applyConfig(KernelConfigAttr config) {
+  warpsM = config.getWarpsM();
+  warpsN = config.getWarpsN();
+  stages = config.getStages();
+  groupM = config.getGroupM();
+  asyncCopies = config.hasAsyncCopies();
+  fragmentPrefetch = config.getFragmentPrefetch();
+  sharedOuterRows = config.getSharedOuterRows();
+  epiloguePasses = config.getEpiloguePasses();
+  mmaHandover = config.getHandover() == Handover::Mma;
+  indexBitwidth = config.getIndexBitwidth();
+}
+
+KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
+  return KernelConfigAttr::get(
+      ctx, {warpsM, warpsN}, stages, groupM,
+      asyncCopies ? CopyMode::Async : CopyMode::Elements, fragmentPrefetch,
+      sharedOuterRows, epiloguePasses,
+      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth);
+}
+
+bool KernelSpec::epiloguePassesFit(int64_t passes) const {
+  int64_t lanesPerRow = epilogueLanesPerRow();
+  if (passes < 1 || (warpN() * cBytes()) % 16 != 0 || lanesPerRow < 1 ||
+      lanesPerRow > kWarpSize || kWarpSize % lanesPerRow != 0 ||
+      mTiles() % passes != 0)
+    return false;
+  int64_t rows = warpM() / passes;
+  int64_t warps = warpsM * warpsN;
+  return rows % (kWarpSize / lanesPerRow) == 0 &&
+         warps * rows * epilogueRowElems() * cBytes() <= stagesBytes();
+}
+
+int64_t KernelSpec::fewestEpiloguePasses() const {
+  for (int64_t passes = 1; passes <= mTiles(); passes *= 2)
+    if (epiloguePassesFit(passes))
+      return passes;
+  return 0;
+}
+
+LogicalResult
+KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
+  if (warpsM < 1 || warpsN < 1)
+    return emitError() << "needs at least one warp along M and N, got "
+                       << warpsM << " x " << warpsN;
+  const ChipInfo &info = getChipInfo(chip);
+  if (warpsM * warpsN > info.maxThreadsPerBlock / kWarpSize)
+    return emitError() << warpsM << " x " << warpsN << " warps exceed the "
+                       << info.maxThreadsPerBlock << " threads a block can have";
+  if (bm % (16 * warpsM) != 0)
+    return emitError() << "tile BM = " << bm << " does not split into "
+                       << warpsM << " warp rows of 16-row MMA tiles";
+  if (bn % (16 * warpsN) != 0)
+    return emitError() << "tile BN = " << bn << " does not split into "
+                       << warpsN << " warp columns of 16 columns";
+  if (bk % 16 != 0)
+    return emitError() << "tile BK = " << bk << " is not a multiple of 16";
+  if ((aElems() / 8) % threads() != 0 || (bElems() / 8) % threads() != 0)
+    return emitError() << "tile " << bm << "x" << bn << "x" << bk
+                       << " does not split into 16-byte copies over "
+                       << threads() << " threads";
+  if (fragmentPrefetch < 0 || fragmentPrefetch > bk / 16)
+    return emitError() << "fragment prefetch of " << fragmentPrefetch
+                       << " k steps is outside [0, BK/16 = " << bk / 16 << "]";
+  if (groupM < 1)
+    return emitError() << "the grouped block order needs group-m >= 1, got "
+                       << groupM;
+  if (stages < 2)
+    return emitError() << "the copy pipeline needs at least 2 stages, got "
+                       << stages;
+  if (sharedOuterRows < 0 || sharedOuterRows > mTiles())
+    return emitError() << sharedOuterRows
+                       << " m16 rows of outer sums in shared memory is "
+                          "outside [0, warp rows / 16 = "
+                       << mTiles() << "]";
+  if (epiloguePasses != 0 && !epiloguePassesFit(epiloguePasses))
+    return emitError() << "the shared-memory epilogue cannot run in "
+                       << epiloguePasses << " passes over a warp's "
+                       << mTiles() << " m16 rows";
+  if (mmaHandover && !outerType.isF32())
+    return emitError() << "the mma handover adds into f32 outer sums, got "
+                       << outerType;
+  if (sharedBytes() > info.maxSharedPerBlock)
+    return emitError() << "shared memory of " << sharedBytes()
+                       << " bytes exceeds the "
+                       << info.maxSharedPerBlock / 1024 << " KiB a block can "
+                       << "have on " << stringifyChip(chip);
+  return success();
+}

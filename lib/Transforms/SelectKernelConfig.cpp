@@ -1,0 +1,147 @@
+//===- SelectKernelConfig.cpp - tiles and kernel configurations -----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place where gpupoor's kernel heuristics live: the tile (for
+// gpupoor-split-k) and the kernel configuration of each gpupoor.matmul
+// (gpupoor-select-kernel-config), which convert-gpupoor-to-nvgpu then builds
+// as it is. Measurements behind each choice: docs/GPU.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
+#include "gpupoor/Transforms/KernelConfig.h"
+#include "gpupoor/Transforms/Passes.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+namespace mlir::gpupoor {
+#define GEN_PASS_DEF_GPUPOORSELECTKERNELCONFIG
+#include "gpupoor/Transforms/Passes.h.inc"
+} // namespace mlir::gpupoor
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+/// Blocks of 256 x 128 tiles below which a static sm_90 matmul keeps the
+/// 128 x 128 tile: about two waves of one-block-an-SM kernels on 132 SMs
+/// (H100 SXM, H200). Fewer leave SMs idle in the last wave, where the small
+/// tile's twice as many (two an SM) fill them better.
+static constexpr int64_t kLargeTileMinBlocks = 256;
+
+/// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
+/// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
+/// load (at the power cap, where they draw less power a product) and at
+/// 4096^3 in short batches, 5-10% slower at 8192^3 in short batches, and a
+/// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
+/// product from a small one, so dynamic shapes, and the other chips (not
+/// measured), keep 128 x 128 x 32.
+SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, Chip chip) {
+  if (chip != Chip::SM90 || !init.hasStaticShape())
+    return defaultTile();
+  ArrayRef<int64_t> shape = init.getShape();
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  int64_t batch = shape.size() == 3 ? shape.front() : 1;
+  if (batch * llvm::divideCeil(m, 256) * llvm::divideCeil(n, 128) <
+      kLargeTileMinBlocks)
+    return defaultTile();
+  return {256, 128, 64};
+}
+
+namespace {
+
+/// Half of a warp's m16 rows of f32 outer sums in shared memory for warp
+/// tiles 64 or more wide: 64 f16 and 128 f32 accumulators do not fit in 255
+/// registers next to double-buffered fragments.
+int64_t autoSharedOuterRows(const KernelSpec &spec) {
+  return !spec.outerType.isF16() && spec.warpN() >= 64 ? spec.mTiles() / 2
+                                                       : 0;
+}
+
+struct GPUPoorSelectKernelConfigPass
+    : gpupoor::impl::GPUPoorSelectKernelConfigBase<
+          GPUPoorSelectKernelConfigPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+  /// The configuration of `op`'s kernel under the pass's options (0 or -1:
+  /// choose).
+  KernelSpec select(MatmulOp op) const;
+};
+
+} // namespace
+
+KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
+  Type biasType =
+      op.getBias() ? getElementTypeOrSelf(op.getBias().getType()) : Type();
+  KernelSpec spec(op.getStrategy(), op.getInitType().getElementType(),
+                  biasType);
+  // Measured on an H100: 64 x 64 warp tiles of 2 x 2 warps (128 threads,
+  // two blocks an SM) are fastest. Element-wise copies need the registers
+  // of the 64 x 32 tile.
+  spec.stages = stages ? stages : (spec.bk >= 64 ? 3 : 4);
+  bool async = asyncCopies;
+  // Tiles of eight 64 x 64 warp tiles (256 x 128, the split-k pass's choice
+  // for large static shapes on sm_90) take eight warps, one block an SM.
+  bool eightWarps = async && spec.bm % 64 == 0 && spec.bn % 64 == 0 &&
+                    (spec.bm / 64) * (spec.bn / 64) == 8;
+  spec.warpsM =
+      warpsM ? warpsM : (eightWarps ? spec.bm / 64 : 2);
+  spec.warpsN = warpsN ? warpsN
+                               : (eightWarps ? spec.bn / 64 : (async ? 2 : 4));
+  auto pickSharedOuterRows = [&] {
+    return sharedOuterRows >= 0 ? sharedOuterRows
+                                        : autoSharedOuterRows(spec);
+  };
+  spec.sharedOuterRows = pickSharedOuterRows();
+  // Where two such blocks do not fit the SM's shared memory, 4 warps an SM
+  // would be too few to hide latency: 2 x 4 warps of 64 x 32 instead.
+  const ChipInfo &chip = getChipInfo(spec.chip);
+  if (!warpsN && !eightWarps && async && spec.bm % 32 == 0 &&
+      spec.bn % 32 == 0 &&
+      2 * (spec.sharedBytes() + chip.reservedSharedPerBlock) >
+          chip.sharedPerSM) {
+    spec.warpsN = 4;
+    spec.sharedOuterRows = pickSharedOuterRows();
+  }
+  spec.groupM = groupM;
+  spec.asyncCopies = async;
+  spec.fragmentPrefetch = fragmentPrefetch;
+  spec.epiloguePasses =
+      sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
+  // Only f32 outer sums have a handover to move. auto: on the tensor cores
+  // for eight 64 x 64 warps, where it measured 3-5% faster; with 2 x 2
+  // warps it was no faster.
+  MmaHandoverChoice handover = mmaHandover;
+  spec.mmaHandover = !spec.outerType.isF16() &&
+                     (handover == MmaHandoverChoice::Always ||
+                      (handover == MmaHandoverChoice::Auto &&
+                       spec.warpsM * spec.warpsN == 8 && spec.warpM() == 64 &&
+                       spec.warpN() == 64));
+  spec.indexBitwidth = indexBitwidth;
+  return spec;
+}
+
+void GPUPoorSelectKernelConfigPass::runOnOperation() {
+    if (indexBitwidth != 32 && indexBitwidth != 64) {
+      emitError(getOperation()->getLoc())
+          << "gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, "
+             "got "
+          << indexBitwidth;
+      return signalPassFailure();
+    }
+    WalkResult result = getOperation()->walk([&](MatmulOp op) {
+      if (op.getConfig() || op.getStrategy().getChip() == Chip::SM90a)
+        return WalkResult::advance();
+      KernelSpec spec = select(op);
+      if (failed(spec.verify([&] { return op.emitOpError(); })))
+        return WalkResult::interrupt();
+      op.setConfigAttr(spec.getConfig(op.getContext()));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+}

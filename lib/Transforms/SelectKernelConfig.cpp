@@ -130,7 +130,7 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
       emitError(getOperation()->getLoc())
           << "gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, "
              "got "
-          << indexBitwidth;
+          << static_cast<unsigned>(indexBitwidth);
       return signalPassFailure();
     }
     WalkResult result = getOperation()->walk([&](MatmulOp op) {

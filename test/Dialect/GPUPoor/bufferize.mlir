@@ -31,3 +31,18 @@ func.func @inplace(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>,
        : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf16>
   return %r : tensor<32x16xf16>
 }
+
+// -----
+
+// The kernel configuration survives bufferization.
+// CHECK-LABEL: func @config
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : memref<128x128xf16>)
+// CHECK-SAME: config(#gpupoor.kernel_config<warps = [2, 2], stages = 3, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+func.func @config(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>,
+                  %c: tensor<128x128xf16> {bufferization.writable = true}) -> tensor<128x128xf16> {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<128x128xf16>)
+       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f16>)
+       config(#gpupoor.kernel_config<warps = [2, 2], stages = 3, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+       : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf16>
+  return %r : tensor<128x128xf16>
+}

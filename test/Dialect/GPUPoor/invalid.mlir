@@ -1,6 +1,7 @@
 // RUN: gpupoor-opt %s -split-input-file -verify-diagnostics
 
-// One case per verifier diagnostic of #gpupoor.split_k and gpupoor.matmul.
+// One case per verifier diagnostic of #gpupoor.split_k, #gpupoor.kernel_config
+// and gpupoor.matmul.
 
 func.func @splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
   // expected-error @+1 {{splits must be at least 1, got 0}}
@@ -246,5 +247,71 @@ func.func @unknown_epilogue(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: te
   // expected-error @+2 {{expected one of [none, relu, gelu] for elementwise function applied to the result after the bias, got: tanh}}
   // expected-error @+1 {{failed to parse GPUPoor_SplitKAttr parameter 'epilogue'}}
   %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, epilogue = tanh>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+// #gpupoor.kernel_config checks each field on its own (how they fit the tile
+// and the chip is checked where the kernel is built).
+func.func @config_0(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{warps must have 2 entries [WM, WN], got 1}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_1(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{needs at least one warp along M and N, got 0 x 2}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [0, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_2(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{the copy pipeline needs at least 2 stages, got 1}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 1, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_3(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{the grouped block order needs group_m >= 1, got 0}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 0, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_4(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{fragment_prefetch must be >= 0, got -1}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = -1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_5(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{shared_outer_rows must be >= 0, got -1}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = -1, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_6(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{epilogue_passes must be >= 0, got -1}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = -1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_7(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{index_bitwidth must be 32 or 64, got 16}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 16>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }

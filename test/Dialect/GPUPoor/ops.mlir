@@ -106,3 +106,18 @@ func.func @attr_alone() attributes {
                                         inner = f16, outer = f16>} {
   return
 }
+
+// -----
+
+// A kernel configuration, as gpupoor-select-kernel-config sets it.
+// CHECK-LABEL: func @with_config
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : memref<?x?xf16>)
+// CHECK-SAME: strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-SAME: config(#gpupoor.kernel_config<warps = [2, 4], stages = 3, group_m = 4, copies = elements, fragment_prefetch = 0, shared_outer_rows = 1, epilogue_passes = 2, handover = mma, index_bitwidth = 64>)
+func.func @with_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 4], stages = 3, group_m = 4, copies = elements, fragment_prefetch = 0, shared_outer_rows = 1, epilogue_passes = 2, handover = mma, index_bitwidth = 64>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

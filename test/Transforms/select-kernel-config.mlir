@@ -1,0 +1,87 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 outer-type=f32" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM90-F32
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 outer-type=f16" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM90-F16
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_80 outer-type=f32" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM80-F32
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_80 outer-type=f16" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM80-F16
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_86 outer-type=f16" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM86-F16
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_89 outer-type=f32" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM89-F32
+
+// The kernel configuration gpupoor-select-kernel-config picks per chip and
+// shape (with the tile gpupoor-split-k picks through the same heuristics).
+// sm_90 has 228 KiB of shared memory an SM: two 2 x 2 blocks of 4 stages of
+// 16 KiB fit with 32 KiB of f32 outer sums each; sm_80 (164 KiB) fits them
+// only with f16 outer sums; sm_86/sm_89 (100 KiB) fit neither: 2 x 4 warps
+// of 64 x 32, all sums in registers.
+
+// A large static product on sm_90 takes 256 x 128 x 64 tiles as eight
+// 64 x 64 warps, 3 stages; f32 outer sums half in shared memory, handed
+// over on the tensor cores.
+// SM90-F32-LABEL: func @large
+// SM90-F32: config(#gpupoor.kernel_config<warps = [4, 2], stages = 3, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = mma, index_bitwidth = 32>)
+// SM90-F16-LABEL: func @large
+// SM90-F16: config(#gpupoor.kernel_config<warps = [4, 2], stages = 3, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM80-F32-LABEL: func @large
+// SM80-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM80-F16-LABEL: func @large
+// SM80-F16: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM86-F16-LABEL: func @large
+// SM86-F16: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM89-F32-LABEL: func @large
+// SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4096x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  return %r : tensor<4096x4096xf16>
+}
+
+// -----
+
+// Too few 256 x 128 tiles to fill the SMs twice: 128 x 128 x 32. f32 C: the
+// shared-memory epilogue takes two passes over a warp's rows.
+// SM90-F32-LABEL: func @skinny
+// SM90-F32: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+// SM90-F16-LABEL: func @skinny
+// SM90-F16: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+// SM80-F32-LABEL: func @skinny
+// SM80-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+// SM80-F16-LABEL: func @skinny
+// SM80-F16: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+// SM86-F16-LABEL: func @skinny
+// SM86-F16: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+// SM89-F32-LABEL: func @skinny
+// SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+
+func.func @skinny(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> tensor<512x10240xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x10240xf32>
+  %c = linalg.fill ins(%cst : f32) outs(%e : tensor<512x10240xf32>) -> tensor<512x10240xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<512x2048xf16>, tensor<2048x10240xf16>)
+                     outs(%c : tensor<512x10240xf32>) -> tensor<512x10240xf32>
+  return %r : tensor<512x10240xf32>
+}
+
+// -----
+
+// A dynamic shape could be small: 128 x 128 x 32.
+// SM90-F32-LABEL: func @dynamic
+// SM90-F32: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM90-F16-LABEL: func @dynamic
+// SM90-F16: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM80-F32-LABEL: func @dynamic
+// SM80-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM80-F16-LABEL: func @dynamic
+// SM80-F16: config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM86-F16-LABEL: func @dynamic
+// SM86-F16: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+// SM89-F32-LABEL: func @dynamic
+// SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+
+func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %cst = arith.constant 0.0 : f16
+  %z = linalg.fill ins(%cst : f16) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
+                     outs(%z : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}

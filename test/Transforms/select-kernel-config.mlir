@@ -4,6 +4,9 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_80 outer-type=f16" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM80-F16
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_86 outer-type=f16" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM86-F16
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_89 outer-type=f32" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM89-F32
+// The pipeline's defaults are the passes': the same configurations.
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-to-cubin="chip=sm_90 cubin-format=isa" -mlir-print-ir-after=gpupoor-select-kernel-config -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90-F32
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-to-cubin="chip=sm_86 outer-type=f16 cubin-format=isa" -mlir-print-ir-after=gpupoor-select-kernel-config -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM86-F16
 
 // The kernel configuration gpupoor-select-kernel-config picks per chip and
 // shape (with the tile gpupoor-split-k picks through the same heuristics).

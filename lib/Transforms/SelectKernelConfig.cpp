@@ -56,8 +56,7 @@ namespace {
 /// tiles 64 or more wide: 64 f16 and 128 f32 accumulators do not fit in 255
 /// registers next to double-buffered fragments.
 int64_t autoSharedOuterRows(const KernelSpec &spec) {
-  return !spec.outerType.isF16() && spec.warpN() >= 64 ? spec.mTiles() / 2
-                                                       : 0;
+  return !spec.outerType.isF16() && spec.warpN() >= 64 ? spec.mTiles() / 2 : 0;
 }
 
 struct GPUPoorSelectKernelConfigPass
@@ -88,13 +87,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   // for large static shapes on sm_90) take eight warps, one block an SM.
   bool eightWarps = async && spec.bm % 64 == 0 && spec.bn % 64 == 0 &&
                     (spec.bm / 64) * (spec.bn / 64) == 8;
-  spec.warpsM =
-      warpsM ? warpsM : (eightWarps ? spec.bm / 64 : 2);
-  spec.warpsN = warpsN ? warpsN
-                               : (eightWarps ? spec.bn / 64 : (async ? 2 : 4));
+  spec.warpsM = warpsM ? warpsM : (eightWarps ? spec.bm / 64 : 2);
+  spec.warpsN = warpsN ? warpsN : (eightWarps ? spec.bn / 64 : (async ? 2 : 4));
   auto pickSharedOuterRows = [&] {
-    return sharedOuterRows >= 0 ? sharedOuterRows
-                                        : autoSharedOuterRows(spec);
+    return sharedOuterRows >= 0 ? sharedOuterRows : autoSharedOuterRows(spec);
   };
   spec.sharedOuterRows = pickSharedOuterRows();
   // Where two such blocks do not fit the SM's shared memory, 4 warps an SM
@@ -110,38 +106,37 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   spec.groupM = groupM;
   spec.asyncCopies = async;
   spec.fragmentPrefetch = fragmentPrefetch;
-  spec.epiloguePasses =
-      sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
+  spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
   // Only f32 outer sums have a handover to move. auto: on the tensor cores
   // for eight 64 x 64 warps, where it measured 3-5% faster; with 2 x 2
   // warps it was no faster.
   MmaHandoverChoice handover = mmaHandover;
-  spec.mmaHandover = !spec.outerType.isF16() &&
-                     (handover == MmaHandoverChoice::Always ||
-                      (handover == MmaHandoverChoice::Auto &&
-                       spec.warpsM * spec.warpsN == 8 && spec.warpM() == 64 &&
-                       spec.warpN() == 64));
+  spec.mmaHandover =
+      !spec.outerType.isF16() &&
+      (handover == MmaHandoverChoice::Always ||
+       (handover == MmaHandoverChoice::Auto && spec.warpsM * spec.warpsN == 8 &&
+        spec.warpM() == 64 && spec.warpN() == 64));
   spec.indexBitwidth = indexBitwidth;
   return spec;
 }
 
 void GPUPoorSelectKernelConfigPass::runOnOperation() {
-    if (indexBitwidth != 32 && indexBitwidth != 64) {
-      emitError(getOperation()->getLoc())
-          << "gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, "
-             "got "
-          << static_cast<unsigned>(indexBitwidth);
-      return signalPassFailure();
-    }
-    WalkResult result = getOperation()->walk([&](MatmulOp op) {
-      if (op.getConfig() || op.getStrategy().getChip() == Chip::SM90a)
-        return WalkResult::advance();
-      KernelSpec spec = select(op);
-      if (failed(spec.verify([&] { return op.emitOpError(); })))
-        return WalkResult::interrupt();
-      op.setConfigAttr(spec.getConfig(op.getContext()));
+  if (indexBitwidth != 32 && indexBitwidth != 64) {
+    emitError(getOperation()->getLoc())
+        << "gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, "
+           "got "
+        << static_cast<unsigned>(indexBitwidth);
+    return signalPassFailure();
+  }
+  WalkResult result = getOperation()->walk([&](MatmulOp op) {
+    if (op.getConfig() || op.getStrategy().getChip() == Chip::SM90a)
       return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    KernelSpec spec = select(op);
+    if (failed(spec.verify([&] { return op.emitOpError(); })))
+      return WalkResult::interrupt();
+    op.setConfigAttr(spec.getConfig(op.getContext()));
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    signalPassFailure();
 }

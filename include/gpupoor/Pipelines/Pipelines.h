@@ -74,15 +74,13 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().sharedEpilogue)};
   PassOptions::Option<MmaHandoverChoice> mmaHandover{
-      *this, "mma-handover",
-      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      *this, "mma-handover", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().mmaHandover), mmaHandoverChoices()};
   PassOptions::Option<int64_t> groupM{
       *this, "group-m", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().groupM)};
   PassOptions::Option<bool> asyncCopies{
-      *this, "async-copies",
-      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      *this, "async-copies", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().asyncCopies)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

@@ -1,4 +1,5 @@
-//===- KernelConfig.h - choosing tiles and kernel configurations -*- C++ -*-===//
+//===- KernelConfig.h - choosing tiles and kernel configurations -*- C++
+//-*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

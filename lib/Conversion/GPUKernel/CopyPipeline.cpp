@@ -61,8 +61,8 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
       row = divU(chunkId, idx(chunksPerRow));
       chunk = remU(chunkId, idx(chunksPerRow));
       Value phys = swizzle(b, row, chunk, chunksPerRow);
-      p.dstOff.push_back(add(idx(smemBase), add(mul(row, idx(rowElems)),
-                                                mul(phys, idx(8)))));
+      p.dstOff.push_back(
+          add(idx(smemBase), add(mul(row, idx(rowElems)), mul(phys, idx(8)))));
     }
     if (!kAlongRows) {
       // Rows are M (A) or N (B in nk): a row past the edge reads the last

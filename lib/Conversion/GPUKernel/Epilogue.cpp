@@ -28,8 +28,8 @@ void EpilogueEmitter::emit(ValueRange outer) {
   // A 1 x N view of the bias, read with a clamped index.
   Value biasMem;
   if (c.hasBias())
-    biasMem = vectorFromPointer(b, args.biasPtr, c.biasType, kc.n,
-                                c.indexBitwidth);
+    biasMem =
+        vectorFromPointer(b, args.biasPtr, c.biasType, kc.n, c.indexBitwidth);
   Value nMinus1 = sub(kc.n, idx(1));
   // Bias of a lane's column pair of each n8 tile (clamped reads).
   SmallVector<Value> bias(2 * c.nTiles());
@@ -69,11 +69,10 @@ Value EpilogueEmitter::cTakesVectors(int64_t len) {
   auto eq = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
   };
-  Value aligned =
-      eq(arith::AndIOp::create(
-             b, cAddr,
-             arith::ConstantIntOp::create(b, i64, len * c.cBytes() - 1)),
-         arith::ConstantIntOp::create(b, i64, 0));
+  Value aligned = eq(
+      arith::AndIOp::create(
+          b, cAddr, arith::ConstantIntOp::create(b, i64, len * c.cBytes() - 1)),
+      arith::ConstantIntOp::create(b, i64, 0));
   return arith::AndIOp::create(
       b,
       arith::AndIOp::create(b, eq(args.strideCn, idx(1)),
@@ -81,16 +80,15 @@ Value EpilogueEmitter::cTakesVectors(int64_t len) {
       aligned);
 }
 
-void EpilogueEmitter::storeRow(Value v, Value row, Value col,
-                               Value vectorsOk) {
+void EpilogueEmitter::storeRow(Value v, Value row, Value col, Value vectorsOk) {
   auto type = cast<VectorType>(v.getType());
   int64_t len = type.getNumElements();
   auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
   Value rowOk = lt(row, kc.m);
   // The column test is the same for every row of a lane: CSE shares it.
-  Value whole = andI(rowOk, andI(vectorsOk, arith::CmpIOp::create(
-                                                b, arith::CmpIPredicate::sle,
-                                                add(col, idx(len)), kc.n)));
+  Value whole = andI(
+      rowOk, andI(vectorsOk, arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                                   add(col, idx(len)), kc.n)));
   auto ifVec = scf::IfOp::create(b, whole, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifVec.thenBlock());
@@ -133,8 +131,8 @@ void EpilogueEmitter::emitSharedStores(
   // each m16 x n8 tile; row vectors read back by lanesPerRow lanes a row.
   Value laneDiv4 = divU(kc.lane, idx(4));
   Value laneMod4 = remU(kc.lane, idx(4));
-  Value writeBase = add(warpBase, add(mul(laneDiv4, idx(rowElems)),
-                                      mul(laneMod4, idx(2))));
+  Value writeBase =
+      add(warpBase, add(mul(laneDiv4, idx(rowElems)), mul(laneMod4, idx(2))));
   Value laneRow = divU(kc.lane, idx(lanesPerRow));
   Value laneCol = mul(remU(kc.lane, idx(lanesPerRow)), idx(vec));
   Value readBase = add(warpBase, add(mul(laneRow, idx(rowElems)), laneCol));
@@ -155,8 +153,8 @@ void EpilogueEmitter::emitSharedStores(
         for (int64_t h = 0; h < 2; ++h)
           vector::StoreOp::create(
               b, value(p * passTiles + mtl, nt, h), regions,
-              ValueRange{add(writeBase,
-                             idx((mtl * 16 + h * 8) * rowElems + nt * 8))},
+              ValueRange{
+                  add(writeBase, idx((mtl * 16 + h * 8) * rowElems + nt * 8))},
               /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
     NVVM::SyncWarpOp::create(b, fullMask);
     for (int64_t r = 0; r < passRows; r += rowsPerStore) {

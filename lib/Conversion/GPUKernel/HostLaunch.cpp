@@ -94,11 +94,19 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op, gpu::GPUFuncOp func,
   Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
   Value biasPtr = op.getBias() ? pointerOf(b, op.getBias())
                                : LLVM::ZeroOp::create(b, ptr).getResult();
-  SmallVector<Value> args = {
-      pointerOf(b, aMem), pointerOf(b, bMem), pointerOf(b, cMem), biasPtr,
-      i32Of(m),           i32Of(n),           i32Of(kDim),        am,
-      ak,                 bk,                 bn,                 cm,
-      cn};
+  SmallVector<Value> args = {pointerOf(b, aMem),
+                             pointerOf(b, bMem),
+                             pointerOf(b, cMem),
+                             biasPtr,
+                             i32Of(m),
+                             i32Of(n),
+                             i32Of(kDim),
+                             am,
+                             ak,
+                             bk,
+                             bn,
+                             cm,
+                             cn};
   Value gridM = arith::CeilDivSIOp::create(
       b, m, arith::ConstantIndexOp::create(b, spec.bm));
   Value gridN = arith::CeilDivSIOp::create(

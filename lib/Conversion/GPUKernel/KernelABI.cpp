@@ -38,6 +38,20 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   return func;
 }
 
+/// A memref descriptor of `rank` dimensions (integers of type `i64`) whose
+/// allocated and aligned pointers are `ptr`, the rest still to fill.
+static Value descriptorOf(ImplicitLocOpBuilder &b, Value ptr, int64_t rank,
+                          Type i64) {
+  MLIRContext *ctx = b.getContext();
+  auto arr = LLVM::LLVMArrayType::get(i64, rank);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  auto descType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
+  Value desc = LLVM::PoisonOp::create(b, descType);
+  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
+  return LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+}
+
 /// Builds a 2-D strided memref over raw global pointer `ptr`.
 static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
                                Type elementType, Value rows, Value cols,
@@ -47,13 +61,7 @@ static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
   // The descriptor's integers are as wide as the NVVM lowering's index.
   Type i64 = b.getIntegerType(indexBitwidth);
   auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
-  auto arr = LLVM::LLVMArrayType::get(i64, 2);
-  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
-  auto descType =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
-  Value desc = LLVM::PoisonOp::create(b, descType);
-  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+  Value desc = descriptorOf(b, ptr, 2, i64);
   desc = LLVM::InsertValueOp::create(
       b, desc, LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0)),
       ArrayRef<int64_t>{2});
@@ -82,19 +90,13 @@ Value mlir::gpupoor::vectorFromPointer(ImplicitLocOpBuilder &b, Value ptr,
   auto type = MemRefType::get({ShapedType::kDynamic}, elementType, layout,
                               b.getI64IntegerAttr(kGlobalSpace));
   Type i64 = b.getIntegerType(indexBitwidth);
-  auto arr = LLVM::LLVMArrayType::get(i64, 1);
-  auto ptrType = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
-  auto descType =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64, arr, arr});
-  Value desc = LLVM::PoisonOp::create(b, descType);
-  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
+  Value desc = descriptorOf(b, ptr, 1, i64);
   Value zero64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0));
   Value one64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 1));
   desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
-  desc = LLVM::InsertValueOp::create(
-      b, desc, arith::IndexCastOp::create(b, i64, size),
-      ArrayRef<int64_t>{3, 0});
+  desc = LLVM::InsertValueOp::create(b, desc,
+                                     arith::IndexCastOp::create(b, i64, size),
+                                     ArrayRef<int64_t>{3, 0});
   desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
   return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
 }

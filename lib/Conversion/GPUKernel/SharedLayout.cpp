@@ -50,8 +50,8 @@ Value mlir::gpupoor::createDynamicSharedMemory(ImplicitLocOpBuilder &b) {
 Value mlir::gpupoor::sharedView(ImplicitLocOpBuilder &b, Value rawSmem,
                                 Type elementType, int64_t elems,
                                 Value byteShift) {
-  auto type = MemRefType::get(
-      {elems}, elementType, MemRefLayoutAttrInterface(),
-      cast<MemRefType>(rawSmem.getType()).getMemorySpace());
+  auto type =
+      MemRefType::get({elems}, elementType, MemRefLayoutAttrInterface(),
+                      cast<MemRefType>(rawSmem.getType()).getMemorySpace());
   return memref::ViewOp::create(b, type, rawSmem, byteShift, ValueRange{});
 }

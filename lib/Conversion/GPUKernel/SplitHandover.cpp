@@ -35,14 +35,14 @@ OuterSums::OuterSums(KernelContext &kc) : KernelPart(kc) {
     Value row = mul(remU(kc.lane, idx(4)), idx(2));
     Value one = arith::ConstantOp::create(b, f16, b.getF16FloatAttr(1.0));
     Value zero = arith::ConstantOp::create(b, f16, b.getF16FloatAttr(0.0));
-    Value d0 = select(
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, row, col), one,
-        zero);
+    Value d0 =
+        select(arith::CmpIOp::create(b, arith::CmpIPredicate::eq, row, col),
+               one, zero);
     Value d1 = select(arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
                                             add(row, idx(1)), col),
                       one, zero);
-    identity = vector::FromElementsOp::create(
-        b, VectorType::get({1, 2}, f16), ValueRange{d0, d1});
+    identity = vector::FromElementsOp::create(b, VectorType::get({1, 2}, f16),
+                                              ValueRange{d0, d1});
   }
   // Slot f of thread t holds 4 elements at (f * threads + t) * 4, so that a
   // warp's 16-byte accesses to one slot are contiguous (no bank conflicts).
@@ -64,10 +64,9 @@ Value OuterSums::slotIndex(int64_t f) {
 }
 
 Value OuterSums::loadSlot(int64_t f) {
-  Value v = vector::LoadOp::create(b, slotType(c), slots,
-                                   ValueRange{slotIndex(f)},
-                                   /*nontemporal=*/false,
-                                   llvm::MaybeAlign(slotAlign(c)));
+  Value v = vector::LoadOp::create(
+      b, slotType(c), slots, ValueRange{slotIndex(f)},
+      /*nontemporal=*/false, llvm::MaybeAlign(slotAlign(c)));
   return vector::ShapeCastOp::create(b, outerFragType(c), v);
 }
 

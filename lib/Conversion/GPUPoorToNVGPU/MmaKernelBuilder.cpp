@@ -111,8 +111,7 @@ void MmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   ValueRange iter = chunkLoop.getRegionIterArgs();
   SmallVector<Value> regs(iter.take_front(numRegOuter));
   Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
-  Value kbLast =
-      sub(minI(add(kbStart, blocksPerSplit), numKBlocks), idx(1));
+  Value kbLast = sub(minI(add(kbStart, blocksPerSplit), numKBlocks), idx(1));
   SmallVector<Value> blockInit(numFrags, innerZero);
   blockInit.append(iter.begin() + numRegOuter, iter.end());
   // Iterations whose refill tile lies wholly inside K (and, for B in kn,
@@ -172,8 +171,8 @@ void MmaKernelBuilder::build() {
   // by zero.)
   SmallVector<Value> chunkInit = outer->initialRegisters();
   chunkInit.append(frags);
-  Value numChunks = arith::CeilDivSIOp::create(b, numKBlocks,
-                                               maxI(blocksPerSplit, idx(1)));
+  Value numChunks =
+      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
   auto chunkLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), chunkInit);
   {
     OpBuilder::InsertionGuard guard(b);

@@ -67,8 +67,8 @@ private:
                 Value fixedLimit);
   void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
   /// Element loads of one chunk and a 16-byte shared-memory store.
-  void emitElementCopy(const CopyPlan &plan, size_t i, Value stage,
-                       Value row, Value col, Value count);
+  void emitElementCopy(const CopyPlan &plan, size_t i, Value stage, Value row,
+                       Value col, Value count);
 
   Value numKBlocks;
   CopyPlan aPlan, bPlan;

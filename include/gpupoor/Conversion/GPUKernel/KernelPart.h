@@ -1,4 +1,5 @@
-//===- KernelPart.h - what every part of a gpupoor kernel shares -*- C++ -*-===//
+//===- KernelPart.h - what every part of a gpupoor kernel shares -*- C++
+//-*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

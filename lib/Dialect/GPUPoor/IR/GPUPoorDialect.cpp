@@ -103,13 +103,11 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 // Each field on its own; whether the fields fit the tile, the types and the
 // chip together is checked where the kernel is built (KernelSpec::verify).
-LogicalResult
-KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         ArrayRef<int64_t> warps, int64_t stages,
-                         int64_t groupM, CopyMode copies,
-                         int64_t fragmentPrefetch, int64_t sharedOuterRows,
-                         int64_t epiloguePasses, Handover handover,
-                         int64_t indexBitwidth) {
+LogicalResult KernelConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> warps,
+    int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
+    int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
+    int64_t indexBitwidth) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();

@@ -16,8 +16,8 @@ KernelSpec::KernelSpec(SplitKAttr strategy, Type cType, Type biasType)
       outerType(strategy.getOuter()), biasType(biasType),
       epilogue(strategy.getEpilogue()) {}
 
-KernelSpec::KernelSpec(SplitKAttr strategy, KernelConfigAttr config,
-                       Type cType, Type biasType)
+KernelSpec::KernelSpec(SplitKAttr strategy, KernelConfigAttr config, Type cType,
+                       Type biasType)
     : KernelSpec(strategy, cType, biasType) {
   applyConfig(config);
 }
@@ -70,7 +70,8 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   const ChipInfo &info = getChipInfo(chip);
   if (warpsM * warpsN > info.maxThreadsPerBlock / kWarpSize)
     return emitError() << warpsM << " x " << warpsN << " warps exceed the "
-                       << info.maxThreadsPerBlock << " threads a block can have";
+                       << info.maxThreadsPerBlock
+                       << " threads a block can have";
   if (bm % (16 * warpsM) != 0)
     return emitError() << "tile BM = " << bm << " does not split into "
                        << warpsM << " warp rows of 16-row MMA tiles";
@@ -99,15 +100,15 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                        << mTiles() << "]";
   if (epiloguePasses != 0 && !epiloguePassesFit(epiloguePasses))
     return emitError() << "the shared-memory epilogue cannot run in "
-                       << epiloguePasses << " passes over a warp's "
-                       << mTiles() << " m16 rows";
+                       << epiloguePasses << " passes over a warp's " << mTiles()
+                       << " m16 rows";
   if (mmaHandover && !outerType.isF32())
     return emitError() << "the mma handover adds into f32 outer sums, got "
                        << outerType;
   if (sharedBytes() > info.maxSharedPerBlock)
     return emitError() << "shared memory of " << sharedBytes()
-                       << " bytes exceeds the "
-                       << info.maxSharedPerBlock / 1024 << " KiB a block can "
+                       << " bytes exceeds the " << info.maxSharedPerBlock / 1024
+                       << " KiB a block can "
                        << "have on " << stringifyChip(chip);
   return success();
 }

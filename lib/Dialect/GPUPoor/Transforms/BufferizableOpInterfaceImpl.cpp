@@ -48,7 +48,8 @@ struct MatmulOpInterface
     }
     rewriter.setInsertionPoint(op);
     gpupoor::MatmulOp::create(rewriter, op->getLoc(), Type(), *a, *b, bias,
-                              *init, matmul.getStrategy(), matmul.getConfigAttr());
+                              *init, matmul.getStrategy(),
+                              matmul.getConfigAttr());
     replaceOpWithBufferizedValues(rewriter, op, *init);
     return success();
   }

@@ -22,6 +22,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -134,12 +136,47 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   }
 }
 
+LogicalResult mlir::gpupoor::checkCubinPipelineOptions(
+    const CubinPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  StringRef format = options.cubinFormat;
+  if (format != "bin" && format != "isa" && format != "fatbin")
+    return error("gpupoor-to-cubin: cubin-format must be bin, isa or fatbin, "
+                 "got '" +
+                 format + "'");
+  if (!symbolizeChip(options.chip))
+    return error("gpupoor-to-cubin: unknown chip '" + options.chip +
+                 "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+  // Only cubins need ptxas; upstream's serializer reports a missing toolkit
+  // without failing the pass.
+  if (format != "isa") {
+    SmallString<128> ptxas(options.toolkit.getValue());
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (!llvm::sys::fs::can_execute(ptxas))
+      return error("gpupoor-to-cubin: toolkit '" + options.toolkit +
+                   "' has no bin/ptxas, which cubin-format=" + format +
+                   " needs (cubin-format=isa needs none)");
+  }
+  return success();
+}
+
 void mlir::gpupoor::registerPipelines() {
-  PassPipelineRegistration<CubinPipelineOptions>(
+  registerPassPipeline(
       "gpupoor-to-cubin",
       "Compile f16 linalg matmuls to split-k mma.sync kernels with f16 "
       "accumulators, embedded as gpu.binary and launched by gpu.launch_func",
-      buildCubinPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> error) {
+        CubinPipelineOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(checkCubinPipelineOptions(options, error)))
+          return failure();
+        buildCubinPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const ::mlir::detail::PassOptions &)> printOptions) {
+        printOptions(CubinPipelineOptions());
+      });
   PassPipelineRegistration<SplitKPipelineOptions>(
       "gpupoor-cpu-pipeline",
       "Lower f16 linalg matmuls through gpupoor split-k loops to the LLVM "

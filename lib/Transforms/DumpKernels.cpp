@@ -109,7 +109,8 @@ struct GPUPoorDumpKernelsPass
       return signalPassFailure();
     }
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto info = launch->getAttrOfType<gpupoor::KernelAttr>("gpupoor.kernel");
+      auto info = launch->getAttrOfType<gpupoor::KernelAttr>(
+          gpupoor::getKernelAttrName());
       if (!info)
         return WalkResult::advance();
       auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(

@@ -87,6 +87,9 @@ def main():
     parser.add_argument("--static", default="", metavar="MxNxK,...",
                         help="also build static_f32_MxNxK and static_f16_MxNxK: C = A*B of that "
                              "static shape with the pipeline's defaults (its tile choice)")
+    parser.add_argument("--skip-rejected", action="store_true",
+                        help="skip variants gpupoor-opt rejects (e.g. more shared memory than "
+                             "the chip has) instead of stopping")
     parser.add_argument("--formats", default="isa,bin",
                         help="gpu-module-to-binary formats to build (isa: PTX only, no ptxas)")
     parser.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
@@ -116,14 +119,21 @@ def main():
             f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
         kdir = os.path.join(args.out_dir, name)
         formats = args.formats.split(",")
+        rejected = False
         for fmt in formats:
             pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "
                         f"dump-dir={kdir}")
             res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
                                  capture_output=True, text=True)
             if res.returncode:
-                head = "\n".join(res.stderr.splitlines()[:20])
-                sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
+                if not args.skip_rejected:
+                    head = "\n".join(res.stderr.splitlines()[:20])
+                    sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
+                print(f"{name}: rejected: {(res.stderr.splitlines() or [''])[0]}")
+                rejected = True
+                break
+        if rejected:
+            continue
         if "bin" not in formats:
             print(name)
             continue

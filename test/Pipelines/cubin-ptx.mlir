@@ -32,19 +32,31 @@
 // stages: 16-byte accesses at chunk ends.
 // CHECK-DAG: ld.shared.v4.b32 {{.*}}+65536];
 
+// JSON: "async_copies": true,
 // JSON: "b_layout": "nk",
+// JSON: "batched": false,
 // JSON: "bias": "f16",
 // JSON: "block_size": 128,
+// JSON: "c_type": "f16",
 // JSON: "chip": "sm_90",
 // JSON: "dynamic_shared_memory": 98304,
 // JSON: "epilogue": "relu",
+// JSON: "epilogue_passes": 1,
+// JSON: "fragment_prefetch": 1,
+// JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
+// JSON: "group_m": 8,
+// JSON: "index_bitwidth": 32,
+// JSON: "kernel": "gpupoor_matmul_0",
+// JSON: "max_splits": 32,
 // JSON: "mma_handover": false,
 // JSON: "outer": "f32",
 // JSON: "params": [
 // JSON-NEXT: "a_ptr",
+// JSON: "requires": "stride_ak == 1, stride_bk == 1, A/B rows and pointers 16-byte aligned, every element offset below 2^31",
 // JSON: "shared_epilogue": true,
 // JSON: "shared_outer_rows": 2,
 // JSON: "splits": 16,
+// JSON: "stages": 4,
 // JSON: "tile": [
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

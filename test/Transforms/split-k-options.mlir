@@ -9,7 +9,7 @@
 // CHIP: error: gpupoor-split-k: unknown chip 'sm_75' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)
 // TILE: error: gpupoor-split-k: invalid strategy options: tile BK = 24 is not a multiple of 16 (the MMA k step)
 // SPLITS: error: gpupoor-split-k: splits must be >= 0, got -1
-// MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be at least 1, got 0
+// MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be in [1, 65536], got 0
 func.func @f() {
   return
 }

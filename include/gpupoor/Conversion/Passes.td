@@ -114,8 +114,9 @@ def ConvertGPUPoorKernelToNVVM
 
     The index width is the `index_bitwidth` of the module's
     `gpupoor.kernel_config` (set by `convert-gpupoor-to-nvgpu`), so that it
-    matches the memref descriptors the kernel builds; 64 for a module
-    without one, unless the option says otherwise.
+    matches the memref descriptors the kernel builds (an `index-bitwidth`
+    option that says otherwise is an error); for a module without one, the
+    option's width, or 64.
   }];
   let options = [
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",

@@ -102,6 +102,13 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Checks the options that no pass of the pipeline checks in time: the
+/// binary format, the chip, and (for cubins) that the toolkit has ptxas;
+/// reports the first bad one through `error`.
+LogicalResult
+checkCubinPipelineOptions(const CubinPipelineOptions &options,
+                          function_ref<LogicalResult(const Twine &)> error);
+
 /// linalg -> gpupoor.matmul -> memrefs -> mma.sync kernel (nvgpu) and its
 /// gpu.launch_func -> NVVM -> gpu.binary.
 void buildCubinPipeline(OpPassManager &pm, const CubinPipelineOptions &options);

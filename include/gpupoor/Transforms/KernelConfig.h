@@ -1,5 +1,4 @@
-//===- KernelConfig.h - choosing tiles and kernel configurations -*- C++
-//-*-===//
+//===- KernelConfig.h - tiles and kernel configurations ---------*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

@@ -34,7 +34,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     x 32, except for sm_90
     matmuls whose static shape makes at least 256 tiles of 256 x 128 x 64
     (counting the batch): they take that tile, which
-    `convert-gpupoor-to-nvgpu` runs as eight 64 x 64 warps, one block an
+    `gpupoor-select-kernel-config` gives eight 64 x 64 warps, one block an
     SM. Measured on an H100 (docs/GPU.md), it is 5-15% faster on large
     products under sustained load (at the board's power cap), 5-10% slower
     at 8192^3 in short batches from an idle GPU, and a fifth slower on

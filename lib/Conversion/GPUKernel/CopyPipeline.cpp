@@ -177,6 +177,11 @@ Value CopyPipeline::emitGroup(Value tile, bool full, Value fullIf) {
       b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), ValueRange{});
 }
 
+void CopyPipeline::emitPrologue() {
+  for (int64_t s = 0; s + 1 < c.stages; ++s)
+    token = emitGroup(idx(s), /*full=*/false);
+}
+
 void CopyPipeline::emitWaitAndBarrier() {
   // Tile t has landed once at most stages-2 younger groups are pending.
   nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(c.stages - 2));

@@ -25,10 +25,7 @@ void MmaKernelBuilder::emitThreadIds() {
 }
 
 SmallVector<Value> MmaKernelBuilder::emitPrologue() {
-  // One commit group per tile; empty groups past the end keep the group
-  // count uniform.
-  for (int64_t s = 0; s + 1 < c.stages; ++s)
-    copies->token = copies->emitGroup(idx(s), /*full=*/false);
+  copies->emitPrologue();
   // Fragments of the first `fragmentPrefetch` k steps, all in tile 0.
   SmallVector<Value> frags;
   if (c.fragmentPrefetch > 0)

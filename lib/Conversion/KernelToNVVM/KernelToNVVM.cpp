@@ -6,8 +6,6 @@
 
 #include "gpupoor/Conversion/Passes.h"
 
-#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
-
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -36,22 +34,32 @@ struct ConvertGPUPoorKernelToNVVMPass
           ConvertGPUPoorKernelToNVVMPass> {
   using Base::Base;
 
-  /// The option's width, else the kernel configuration's: the descriptors
-  /// convert-gpupoor-to-nvgpu built have its width.
-  unsigned resolveIndexBitwidth(gpu::GPUModuleOp module) {
-    if (indexBitwidth)
-      return indexBitwidth;
-    if (auto config = module->getAttrOfType<gpupoor::KernelConfigAttr>(
-            gpupoor::getKernelConfigAttrName()))
-      return config.getIndexBitwidth();
-    return 64;
+  /// The kernel configuration's width (the descriptors that
+  /// convert-gpupoor-to-nvgpu built have it), else the option's, else 64.
+  /// An option that contradicts the configuration is an error.
+  FailureOr<unsigned> resolveIndexBitwidth(gpu::GPUModuleOp module) {
+    auto config = module->getAttrOfType<gpupoor::KernelConfigAttr>(
+        gpupoor::getKernelConfigAttrName());
+    if (!config)
+      return indexBitwidth ? unsigned(indexBitwidth) : 64u;
+    unsigned width = config.getIndexBitwidth();
+    if (indexBitwidth && indexBitwidth != width)
+      return module.emitError()
+             << "convert-gpupoor-kernel-to-nvvm: index-bitwidth="
+             << unsigned(indexBitwidth)
+             << " contradicts the kernel configuration's index_bitwidth = "
+             << width;
+    return width;
   }
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    FailureOr<unsigned> width = resolveIndexBitwidth(module);
+    if (failed(width))
+      return signalPassFailure();
     LowerToLLVMOptions options(ctx, DataLayout(module));
-    options.overrideIndexBitwidth(resolveIndexBitwidth(module));
+    options.overrideIndexBitwidth(*width);
     LLVMTypeConverter converter(ctx, options);
     configureGpuToNVVMTypeConverter(converter);
     // cp.async group tokens only order the IR; NVVM has no value for them.

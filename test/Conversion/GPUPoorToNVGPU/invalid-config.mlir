@@ -4,17 +4,6 @@
 // fit the tile, the types or the chip is an error, one case per check that
 // selection cannot already fail.
 
-func.func @threads(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op 8 x 8 warps exceed the 1024 threads a block can have}}
-  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [256, 256, 32], inner = f16, outer = f16, chip = sm_90>)
-      config(#gpupoor.kernel_config<warps = [8, 8], stages = 2, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
-      : memref<?x?xf16>, memref<?x?xf16>
-  return
-}
-
-// -----
-
 func.func @epilogue_passes(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op the shared-memory epilogue cannot run in 3 passes over a warp's 4 m16 rows}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

@@ -1,4 +1,7 @@
-// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=32 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm{index-bitwidth=32}))" | FileCheck %s
+// RUN: gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=32 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm))" | FileCheck %s
+// An explicit width that contradicts the kernel's configuration:
+// RUN: not gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=32 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-gpupoor-kernel-to-nvvm{index-bitwidth=64}))" 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// MISMATCH: error: convert-gpupoor-kernel-to-nvvm: index-bitwidth=64 contradicts the kernel configuration's index_bitwidth = 32
 // RUN: gpupoor-opt %s --pass-pipeline="builtin.module(gpupoor-select-kernel-config{index-bitwidth=64 stages=3}, convert-gpupoor-to-nvgpu, gpu.module(convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, convert-gpupoor-kernel-to-nvvm))" | FileCheck %s --check-prefix=I64
 
 // One conversion lowers the kernel's nvgpu, gpu, memref and arith ops with a

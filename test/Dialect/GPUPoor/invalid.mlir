@@ -4,7 +4,7 @@
 // and gpupoor.matmul.
 
 func.func @splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+1 {{splits must be at least 1, got 0}}
+  // expected-error @+1 {{splits must be in [1, 65536], got 0}}
   %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<splits = 0, tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
   return
 }
@@ -12,7 +12,7 @@ func.func @splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<
 // -----
 
 func.func @max_splits_zero(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+1 {{max_splits must be at least 1, got 0}}
+  // expected-error @+1 {{max_splits must be in [1, 65536], got 0}}
   %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<max_splits = 0, tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
   return
 }
@@ -28,7 +28,7 @@ func.func @tile_rank(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32
 // -----
 
 func.func @tile_nonpositive(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+1 {{tile size BN must be positive, got 0}}
+  // expected-error @+1 {{tile size BN must be in [1, 4096], got 0}}
   %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 0, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
   return
 }
@@ -271,7 +271,7 @@ func.func @config_1(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<1
 // -----
 
 func.func @config_2(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{the copy pipeline needs at least 2 stages, got 1}}
+  // expected-error @+1 {{the copy pipeline needs 2 to 32 stages, got 1}}
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 1, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }
@@ -279,7 +279,7 @@ func.func @config_2(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<1
 // -----
 
 func.func @config_3(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{the grouped block order needs group_m >= 1, got 0}}
+  // expected-error @+1 {{group_m must be in [1, 65536], got 0}}
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 0, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }
@@ -313,5 +313,53 @@ func.func @config_6(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<1
 func.func @config_7(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
   // expected-error @+1 {{index_bitwidth must be 32 or 64, got 16}}
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 16>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_bound_0(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{64 x 1 warps exceed the 32 warps (1024 threads) a block can have}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [64, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_bound_1(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{8 x 8 warps exceed the 32 warps (1024 threads) a block can have}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [8, 8], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_bound_2(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{the copy pipeline needs 2 to 32 stages, got 33}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 33, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_bound_3(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{group_m must be in [1, 65536], got 65537}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 65537, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @strategy_bound_0(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{splits must be in [1, 65536], got 65537}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<splits = 65537, tile = [128, 128, 32], inner = f16, outer = f32>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @strategy_bound_1(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{tile size BN must be in [1, 4096], got 8192}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 8192, 32], inner = f16, outer = f32>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }

@@ -36,6 +36,10 @@ public:
   /// copies of a tile below numKBlocks, or, when `fullIf` holds, plain ones.
   Value emitGroup(Value tile, bool full, Value fullIf = {});
 
+  /// Tiles 0 .. stages-2 in flight, one commit group each (empty groups past
+  /// the end keep the group count uniform).
+  void emitPrologue();
+
   /// Waits until the tile of the group `stages - 2` groups before the
   /// newest has landed, then a block barrier.
   void emitWaitAndBarrier();
@@ -46,10 +50,6 @@ public:
   /// Tiles below the returned index, as refills, lie inside K and, for B in
   /// kn, inside N: they take plain copies. Null without async copies.
   Value emitWholeTilesEnd();
-
-  /// The token the waits name (the prologue's last group's): the wait
-  /// counts groups, the token only orders IR.
-  Value token;
 
 private:
   /// One thread's share of the copies of one operand's tile.
@@ -72,6 +72,9 @@ private:
 
   Value numKBlocks;
   CopyPlan aPlan, bPlan;
+  /// The token the waits name (the prologue's last group's): the wait
+  /// counts groups, the token only orders IR.
+  Value token;
 };
 
 } // namespace mlir::gpupoor

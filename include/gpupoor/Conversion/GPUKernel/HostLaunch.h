@@ -13,9 +13,6 @@
 
 namespace mlir::gpupoor {
 
-/// The name of the #gpupoor.kernel attribute on a kernel's launches.
-inline StringRef getKernelAttrName() { return "gpupoor.kernel"; }
-
 /// Emits, before memref `op`, the gpu.launch_func of `func` that computes
 /// it, with the Triton-ABI arguments taken from op's memrefs, a 1-D grid of
 /// ceil(M/BM) * ceil(N/BN) blocks and the spec's dynamic shared memory.

@@ -24,11 +24,6 @@ namespace mlir::gpupoor {
 /// The address space of global memory in NVVM.
 constexpr unsigned kGlobalSpace = 1;
 
-/// The name of the discardable attribute that carries a kernel's
-/// #gpupoor.kernel_config on its gpu.module (the NVVM lowering reads the
-/// index width from it).
-inline StringRef getKernelConfigAttrName() { return "gpupoor.kernel_config"; }
-
 /// Declares `gpu.module @<name>_module { gpu.func @<name>(Triton ABI) }` at
 /// the end of `module`: a kernel of `spec.threads()` threads, its arguments
 /// named after the ABI, the module carrying the kernel's configuration.

@@ -1,5 +1,4 @@
-//===- KernelPart.h - what every part of a gpupoor kernel shares -*- C++
-//-*-===//
+//===- KernelPart.h - what the parts of a kernel share ----------*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

@@ -7,8 +7,8 @@
 // Split-k's outer accumulator: each chunk of K is summed in f16 fragments;
 // at the chunk's end those sums are added into the outer sums (f32, or f16
 // with one rounding an add). A configuration may keep a warp's first m16
-// rows of outer sums in shared memory, one 16-byte slot per thread and
-// fragment, touched only at chunk ends; the rest travel as loop values.
+// rows of outer sums in shared memory, one slot of 4 elements per thread
+// and fragment, touched only at chunk ends; the rest travel as loop values.
 //
 //===----------------------------------------------------------------------===//
 

@@ -53,18 +53,20 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
                                  Type inner, Type outer, Epilogue epilogue,
                                  BLayout bLayout, Chip chip) {
-  if (splits && *splits < 1)
-    return emitError() << "splits must be at least 1, got " << *splits;
-  if (maxSplits < 1)
-    return emitError() << "max_splits must be at least 1, got " << maxSplits;
+  if (splits && (*splits < 1 || *splits > kMaxSplits))
+    return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
+                       << *splits;
+  if (maxSplits < 1 || maxSplits > kMaxSplits)
+    return emitError() << "max_splits must be in [1, " << kMaxSplits
+                       << "], got " << maxSplits;
   if (tile.size() != 3)
     return emitError() << "tile must have 3 entries [BM, BN, BK], got "
                        << tile.size();
   static constexpr StringLiteral kTileNames[] = {"BM", "BN", "BK"};
   for (auto [name, size] : llvm::zip_equal(kTileNames, tile))
-    if (size <= 0)
-      return emitError() << "tile size " << name << " must be positive, got "
-                         << size;
+    if (size <= 0 || size > kMaxTileSize)
+      return emitError() << "tile size " << name << " must be in [1, "
+                         << kMaxTileSize << "], got " << size;
 
   // The tile must decompose into whole MMA fragments of the chip.
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
@@ -114,11 +116,15 @@ LogicalResult KernelConfigAttr::verify(
   if (warps[0] < 1 || warps[1] < 1)
     return emitError() << "needs at least one warp along M and N, got "
                        << warps[0] << " x " << warps[1];
-  if (stages < 2)
-    return emitError() << "the copy pipeline needs at least 2 stages, got "
-                       << stages;
-  if (groupM < 1)
-    return emitError() << "the grouped block order needs group_m >= 1, got "
+  if (warps[0] > kMaxWarps || warps[1] > kMaxWarps ||
+      warps[0] * warps[1] > kMaxWarps)
+    return emitError() << warps[0] << " x " << warps[1] << " warps exceed the "
+                       << kMaxWarps << " warps (1024 threads) a block can have";
+  if (stages < 2 || stages > kMaxStages)
+    return emitError() << "the copy pipeline needs 2 to " << kMaxStages
+                       << " stages, got " << stages;
+  if (groupM < 1 || groupM > kMaxGroupM)
+    return emitError() << "group_m must be in [1, " << kMaxGroupM << "], got "
                        << groupM;
   if (fragmentPrefetch < 0)
     return emitError() << "fragment_prefetch must be >= 0, got "

@@ -64,36 +64,24 @@ int64_t KernelSpec::fewestEpiloguePasses() const {
 
 LogicalResult
 KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
-  if (warpsM < 1 || warpsN < 1)
-    return emitError() << "needs at least one warp along M and N, got "
-                       << warpsM << " x " << warpsN;
+  // The fields' own ranges are the attribute's (KernelConfigAttr::verify)
+  // and the options' (gpupoor-select-kernel-config); this checks how they
+  // fit together.
   const ChipInfo &info = getChipInfo(chip);
-  if (warpsM * warpsN > info.maxThreadsPerBlock / kWarpSize)
-    return emitError() << warpsM << " x " << warpsN << " warps exceed the "
-                       << info.maxThreadsPerBlock
-                       << " threads a block can have";
   if (bm % (16 * warpsM) != 0)
     return emitError() << "tile BM = " << bm << " does not split into "
                        << warpsM << " warp rows of 16-row MMA tiles";
   if (bn % (16 * warpsN) != 0)
     return emitError() << "tile BN = " << bn << " does not split into "
                        << warpsN << " warp columns of 16 columns";
-  if (bk % 16 != 0)
-    return emitError() << "tile BK = " << bk << " is not a multiple of 16";
   if ((aElems() / 8) % threads() != 0 || (bElems() / 8) % threads() != 0)
     return emitError() << "tile " << bm << "x" << bn << "x" << bk
                        << " does not split into 16-byte copies over "
                        << threads() << " threads";
-  if (fragmentPrefetch < 0 || fragmentPrefetch > bk / 16)
+  if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";
-  if (groupM < 1)
-    return emitError() << "the grouped block order needs group-m >= 1, got "
-                       << groupM;
-  if (stages < 2)
-    return emitError() << "the copy pipeline needs at least 2 stages, got "
-                       << stages;
-  if (sharedOuterRows < 0 || sharedOuterRows > mTiles())
+  if (sharedOuterRows > mTiles())
     return emitError() << sharedOuterRows
                        << " m16 rows of outer sums in shared memory is "
                           "outside [0, warp rows / 16 = "

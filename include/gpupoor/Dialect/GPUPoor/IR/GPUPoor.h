@@ -26,6 +26,23 @@
 
 namespace mlir::gpupoor {
 
+/// Bounds of the strategy's and the kernel configuration's fields, checked
+/// by the attribute verifiers and the options alike, so that no product of
+/// them overflows.
+constexpr int64_t kMaxWarps = 32; // 1024 threads
+constexpr int64_t kMaxStages = 32;
+constexpr int64_t kMaxGroupM = 65536;
+constexpr int64_t kMaxTileSize = 4096; // each of BM, BN, BK
+constexpr int64_t kMaxSplits = 65536;
+
+/// The discardable attribute that carries a kernel's #gpupoor.kernel_config
+/// on its gpu.module (the NVVM lowering reads the index width from it).
+inline StringRef getKernelConfigAttrName() { return "gpupoor.kernel_config"; }
+
+/// The #gpupoor.kernel attribute on each launch of a gpupoor kernel (what
+/// gpupoor-dump-kernels writes out as the manifest).
+inline StringRef getKernelAttrName() { return "gpupoor.kernel"; }
+
 /// gpu_poor's default number of K splits for `numKBlocks` = ceil(K / BK)
 /// blocks: next_pow2(floor(sqrt(numKBlocks))), clamped to [1, maxSplits].
 int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);

@@ -22,8 +22,9 @@ namespace mlir::gpupoor {
 
 /// Everything that shapes one mma.sync kernel.
 struct KernelSpec {
-  /// The strategy's part: tile, layout, types; the configuration's fields
-  /// keep neutral values until applyConfig sets them.
+  /// The strategy's part: tile, layout, types. The configuration's fields
+  /// keep their defaults below until applyConfig (or the selection) sets
+  /// them.
   KernelSpec(SplitKAttr strategy, Type cType, Type biasType);
   /// The spec of a configured kernel.
   KernelSpec(SplitKAttr strategy, KernelConfigAttr config, Type cType,

@@ -11,16 +11,16 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "EpilogueMatch.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/TypeSwitch.h"
 
-#include <cmath>
 
 namespace mlir::gpupoor {
 #define GEN_PASS_DEF_GPUPOORSPLITK
@@ -31,107 +31,6 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Elementwise body classification
-//===----------------------------------------------------------------------===//
-
-/// Evaluates a linalg body on doubles. Classifying bodies by their values,
-/// rather than by their op structure, accepts every spelling of ReLU, GELU
-/// and a bias add (maxnumf or maximumf, erf written with divf or mulf, casts
-/// in between) without a pattern per spelling. Casts are the identity: the
-/// epilogue computes in the outer accumulator type, never less precisely.
-std::optional<double> evaluateBody(Block &body, ArrayRef<double> args) {
-  DenseMap<Value, double> values;
-  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
-    values[arg] = v;
-  auto get = [&](Value v) -> std::optional<double> {
-    auto it = values.find(v);
-    if (it != values.end())
-      return it->second;
-    FloatAttr cst;
-    if (matchPattern(v, m_Constant(&cst)))
-      return cst.getValueAsDouble();
-    return std::nullopt;
-  };
-  for (Operation &op : body) {
-    if (auto yield = dyn_cast<linalg::YieldOp>(op)) {
-      if (yield.getNumOperands() != 1)
-        return std::nullopt;
-      return get(yield.getOperand(0));
-    }
-    if (isa<arith::ConstantOp>(op))
-      continue;
-    SmallVector<double, 3> in;
-    for (Value operand : op.getOperands()) {
-      std::optional<double> v = get(operand);
-      if (!v)
-        return std::nullopt;
-      in.push_back(*v);
-    }
-    std::optional<double> out =
-        TypeSwitch<Operation *, std::optional<double>>(&op)
-            .Case<arith::AddFOp>([&](auto) { return in[0] + in[1]; })
-            .Case<arith::SubFOp>([&](auto) { return in[0] - in[1]; })
-            .Case<arith::MulFOp>([&](auto) { return in[0] * in[1]; })
-            .Case<arith::DivFOp>([&](auto) { return in[0] / in[1]; })
-            .Case<arith::NegFOp>([&](auto) { return -in[0]; })
-            .Case<arith::MaximumFOp, arith::MaxNumFOp>(
-                [&](auto) { return std::max(in[0], in[1]); })
-            .Case<arith::MinimumFOp, arith::MinNumFOp>(
-                [&](auto) { return std::min(in[0], in[1]); })
-            .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { return in[0]; })
-            .Case<math::ErfOp>([&](auto) { return std::erf(in[0]); })
-            .Case<math::TanhOp>([&](auto) { return std::tanh(in[0]); })
-            .Case<math::SqrtOp>([&](auto) { return std::sqrt(in[0]); })
-            .Case<math::ExpOp>([&](auto) { return std::exp(in[0]); })
-            .Case<math::PowFOp>([&](auto) { return std::pow(in[0], in[1]); })
-            .Case<math::FmaOp>([&](auto) { return in[0] * in[1] + in[2]; })
-            .Default([](Operation *) { return std::nullopt; });
-    if (!out || op.getNumResults() != 1)
-      return std::nullopt;
-    values[op.getResult(0)] = *out;
-  }
-  return std::nullopt;
-}
-
-/// Loose enough for constants spelled in f32 (1/sqrt(2) has 8 digits there),
-/// tight enough to tell erf-GELU from its tanh approximation (they differ by
-/// 4e-4 at x = -3).
-bool closeTo(double got, double want) {
-  return std::abs(got - want) <= 1e-5 * std::max(1.0, std::abs(want));
-}
-
-/// The activation a unary body computes, if it is one the epilogue has.
-std::optional<Epilogue> classifyUnary(Block &body) {
-  static constexpr double kSamples[] = {-3.0, -1.5, -0.5, -0.1, 0.0,
-                                        0.3,  1.0,  2.5,  7.0};
-  bool relu = true, gelu = true;
-  for (double x : kSamples) {
-    std::optional<double> y = evaluateBody(body, {x, 0.0});
-    if (!y)
-      return std::nullopt;
-    relu &= closeTo(*y, std::max(x, 0.0));
-    gelu &= closeTo(*y, 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))));
-  }
-  if (relu)
-    return Epilogue::Relu;
-  if (gelu)
-    return Epilogue::Gelu;
-  return std::nullopt;
-}
-
-/// Whether a binary body computes x + y.
-bool isAddBody(Block &body) {
-  static constexpr double kSamples[][2] = {
-      {-3.0, 0.5}, {0.25, -1.75}, {1.0, 2.0}, {0.0, -0.125}};
-  for (auto [x, y] : kSamples) {
-    std::optional<double> z = evaluateBody(body, {x, y, 0.0});
-    if (!z || !closeTo(*z, x + y))
-      return false;
-  }
-  return true;
-}
 
 //===----------------------------------------------------------------------===//
 // Matmul analysis
@@ -182,6 +81,9 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
                 "' is not linalg.matmul or linalg.batch_matmul");
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return fail("expected two inputs and one init");
+  // gpupoor.matmul launches kernels: it is host code.
+  if (operation->getParentOfType<gpu::GPUModuleOp>())
+    return fail("inside a gpu.module (device code)");
 
   // A*B or A*B^T, nothing else (transposed A, broadcasts, ...).
   MLIRContext *ctx = op.getContext();
@@ -233,123 +135,6 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
 }
 
 //===----------------------------------------------------------------------===//
-// Epilogue analysis
-//===----------------------------------------------------------------------===//
-
-/// The ops after the matmul that fold into the epilogue.
-struct EpilogueMatch {
-  Value bias;
-  Epilogue epilogue = Epilogue::None;
-  /// The last op folded in; its result is what the gpupoor op replaces.
-  Operation *last = nullptr;
-  SmallVector<Operation *> folded;
-};
-
-bool allParallel(linalg::LinalgOp op) {
-  return op.getNumLoops() == op.getNumParallelLoops();
-}
-
-/// The only user of `v`, if it is a linalg op of the same result type.
-linalg::LinalgOp soleElementwiseUser(Value v) {
-  if (!v.hasOneUse())
-    return nullptr;
-  auto user = dyn_cast<linalg::LinalgOp>(*v.getUsers().begin());
-  if (!user || user->getNumResults() != 1 ||
-      user->getResult(0).getType() != v.getType() || !allParallel(user) ||
-      user.hasIndexSemantics())
-    return nullptr;
-  return user;
-}
-
-/// Matches `user` as `v + bias[n]`: a generic whose body adds with a bias
-/// broadcast along the last dimension, or linalg.add with a linalg.broadcast
-/// of a rank-1 bias.
-Value matchBiasAdd(linalg::LinalgOp user, Value v) {
-  if (user.getNumDpsInputs() != 2)
-    return nullptr;
-  unsigned vIdx = user.getDpsInputs()[0] == v ? 0 : 1;
-  if (user.getDpsInputs()[vIdx] != v)
-    return nullptr;
-  Value other = user.getDpsInputs()[1 - vIdx];
-  unsigned rank = user.getNumLoops();
-  MLIRContext *ctx = user.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap lastDim = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));
-  SmallVector<AffineMap> maps = user.getIndexingMapsArray();
-  if (maps[vIdx] != id || maps[2] != id)
-    return nullptr;
-
-  if (isa<linalg::GenericOp>(user.getOperation())) {
-    if (maps[1 - vIdx] != lastDim || !isAddBody(*user.getBlock()))
-      return nullptr;
-    return other;
-  }
-  if (isa<linalg::AddOp>(user.getOperation())) {
-    auto bcast = other.getDefiningOp<linalg::BroadcastOp>();
-    if (!bcast || !bcast->hasOneUse() ||
-        cast<ShapedType>(bcast.getInput().getType()).getRank() != 1)
-      return nullptr;
-    // The kept dimension must be the last one: dimensions lists the added.
-    SmallVector<int64_t> added = llvm::to_vector(bcast.getDimensions());
-    SmallVector<int64_t> expected =
-        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
-    if (added != expected)
-      return nullptr;
-    return bcast.getInput();
-  }
-  return nullptr;
-}
-
-/// Matches `user` as an activation of `v`: a unary generic whose body
-/// computes ReLU or GELU, or linalg.max against a zero fill.
-std::optional<Epilogue> matchActivation(linalg::LinalgOp user, Value v) {
-  unsigned rank = user.getNumLoops();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, user.getContext());
-  if (!llvm::all_of(user.getIndexingMapsArray(),
-                    [&](AffineMap m) { return m == id; }))
-    return std::nullopt;
-  if (isa<linalg::GenericOp>(user.getOperation())) {
-    if (user.getNumDpsInputs() != 1 || user.getDpsInputs()[0] != v)
-      return std::nullopt;
-    return classifyUnary(*user.getBlock());
-  }
-  if (isa<linalg::MaxOp>(user.getOperation())) {
-    Value other = user.getDpsInputs()[0] == v ? user.getDpsInputs()[1]
-                                              : user.getDpsInputs()[0];
-    auto fill = other.getDefiningOp<linalg::FillOp>();
-    if (fill && isZero(fill.value()))
-      return Epilogue::Relu;
-  }
-  return std::nullopt;
-}
-
-/// Finds the bias add and activation that consume `result` alone, in that
-/// order. Only on tensors: on memrefs the consumers' buffers would need an
-/// alias analysis to prove the fold safe.
-EpilogueMatch analyzeEpilogue(Value result) {
-  EpilogueMatch match;
-  if (!result)
-    return match;
-  Value current = result;
-  if (linalg::LinalgOp user = soleElementwiseUser(current)) {
-    if (Value bias = matchBiasAdd(user, current)) {
-      match.bias = bias;
-      match.folded.push_back(user);
-      current = user->getResult(0);
-    }
-  }
-  if (linalg::LinalgOp user = soleElementwiseUser(current)) {
-    if (std::optional<Epilogue> act = matchActivation(user, current)) {
-      match.epilogue = *act;
-      match.folded.push_back(user);
-      current = user->getResult(0);
-    }
-  }
-  match.last = current.getDefiningOp();
-  return match;
-}
-
-//===----------------------------------------------------------------------===//
 // Rewrite
 //===----------------------------------------------------------------------===//
 
@@ -376,7 +161,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op, why);
 
     Value result = op->getNumResults() ? op->getResult(0) : Value();
-    EpilogueMatch epilogue = analyzeEpilogue(result);
+    EpilogueMatch epilogue = analyzeEpilogue(op, result);
 
     // An explicit per-op attribute beats the pass option.
     std::optional<int64_t> splits = options.splits;

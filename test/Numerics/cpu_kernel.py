@@ -131,26 +131,36 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     if bias:
         rowmap = f"affine_map<({ids}) -> (d{r - 1})>"
         ext = (f"    %bx = arith.extf %y : {bias} to {out_type}\n" if bias != out_type
-               else f"    %bx = arith.addf %y, %zero : {out_type}\n")
+               else "")
+        addend = "%bx" if bias != out_type else "%y"
         lines.append(
             f"  %r1 = linalg.generic {{indexing_maps = [{idmap}, {rowmap}, {idmap}], "
             f"iterator_types = [{par}]}} ins({cur}, %bias : {tc}, tensor<?x{bias}>) outs(%e : {tc}) {{\n"
             f"  ^bb0(%x: {out_type}, %y: {bias}, %o: {out_type}):\n{ext}"
-            f"    %s = arith.addf %x, %bx : {out_type}\n"
+            f"    %s = arith.addf %x, {addend} : {out_type}\n"
             f"    linalg.yield %s : {out_type}\n  }} -> {tc}")
         cur = "%r1"
     if epilogue != "none":
         if epilogue == "relu":
             body = f"    %v = arith.maximumf %x, %zero : {out_type}\n"
         else:
-            body = (f"    %k = arith.constant 0.70710678118654752 : {out_type}\n"
-                    f"    %h = arith.constant 0.5 : {out_type}\n"
-                    f"    %one = arith.constant 1.0 : {out_type}\n"
-                    f"    %s = arith.mulf %x, %k : {out_type}\n"
-                    f"    %er = math.erf %s : {out_type}\n"
-                    f"    %p = arith.addf %er, %one : {out_type}\n"
-                    f"    %hx = arith.mulf %x, %h : {out_type}\n"
-                    f"    %v = arith.mulf %hx, %p : {out_type}\n")
+            # Exact GELU computed in f32 (an f16 result is widened, then
+            # rounded once), the form the epilogue fuses.
+            x, tail = "%x", ""
+            if out_type != "f32":
+                x = "%xf"
+                body = f"    %xf = arith.extf %x : {out_type} to f32\n"
+                tail = f"    %v = arith.truncf %g : f32 to {out_type}\n"
+            else:
+                body = ""
+            body += ("    %k = arith.constant 0.70710678118654752 : f32\n"
+                     "    %h = arith.constant 0.5 : f32\n"
+                     "    %one = arith.constant 1.0 : f32\n"
+                     f"    %s = arith.mulf {x}, %k : f32\n"
+                     "    %er = math.erf %s : f32\n"
+                     "    %p = arith.addf %er, %one : f32\n"
+                     f"    %hx = arith.mulf {x}, %h : f32\n"
+                     f"    %{'g' if tail else 'v'} = arith.mulf %hx, %p : f32\n" + tail)
         lines.append(
             f"  %r2 = linalg.generic {{indexing_maps = [{idmap}, {idmap}], iterator_types = [{par}]}} "
             f"ins({cur} : {tc}) outs(%e : {tc}) {{\n  ^bb0(%x: {out_type}, %o: {out_type}):\n{body}"

@@ -52,10 +52,16 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn"):
 
 
 def epilogue(v, bias=None, act="none", out=np.float16):
-    """v (f32) + bias, activation, in f32, then rounded to `out`."""
+    """v (f32) + bias, activation, in f32, rounded to `out` after the matmul,
+    the bias add and the activation, as the fused linalg ops round theirs."""
+    def round_out(x):
+        return x.astype(out).astype(np.float32) if out == np.float16 else x
+
     v = v.astype(np.float32)
+    if bias is not None or act != "none":
+        v = round_out(v)
     if bias is not None:
-        v = v + bias.astype(np.float32)
+        v = round_out(v + bias.astype(np.float32))
     if act == "relu":
         v = np.maximum(v, np.float32(0))
     elif act == "gelu":

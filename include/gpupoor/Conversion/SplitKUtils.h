@@ -30,9 +30,10 @@ SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
                                 SplitKAttr strategy);
 
 /// The epilogue of one accumulated value `acc` (f16 or f32): widened to f32,
-/// plus `bias` (any float type; null for none), ReLU or exact GELU, then
-/// converted to `resultType`. CPU and GPU lowerings share it so that their
-/// epilogues compute the same function.
+/// plus `bias` (f16 or f32; null for none), ReLU or exact GELU, computed in
+/// f32 and rounded to `resultType` after the matmul, the bias add and the
+/// activation, as the fused linalg ops round their results. CPU and GPU
+/// lowerings share it so that their epilogues compute the same function.
 Value emitEpilogue(ImplicitLocOpBuilder &b, Value acc, Value bias,
                    Epilogue epilogue, Type resultType);
 

@@ -82,8 +82,19 @@ Value mlir::gpupoor::emitEpilogue(ImplicitLocOpBuilder &b, Value acc,
     return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
   };
   Value v = widen(acc);
+  // The matmul, the bias add and the activation each produce a value of the
+  // result type in the IR the epilogue fuses (see EpilogueMatch.cpp): round
+  // to it after each, as the IR does. (For f32 results that is no rounding.)
+  auto roundToResult = [&](Value x) -> Value {
+    if (resultType.isF32())
+      return x;
+    return arith::ExtFOp::create(
+        b, f32, arith::TruncFOp::create(b, resultType, x).getResult());
+  };
+  if (bias || epilogue != Epilogue::None)
+    v = roundToResult(v);
   if (bias)
-    v = arith::AddFOp::create(b, v, widen(bias));
+    v = roundToResult(arith::AddFOp::create(b, v, widen(bias)));
   switch (epilogue) {
   case Epilogue::None:
     break;

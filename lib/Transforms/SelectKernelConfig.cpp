@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 #include "gpupoor/Transforms/KernelConfig.h"
 #include "gpupoor/Transforms/Passes.h"
@@ -85,7 +86,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   // two blocks an SM) are fastest. Element-wise copies need the registers
   // of the 64 x 32 tile.
   spec.stages = stages ? stages : (spec.bk >= 64 ? 3 : 4);
-  bool async = asyncCopies;
+  // What the operand types rule out is not chosen: element copies for
+  // strides that 16-byte copies cannot take, 64-bit indices for operands of
+  // 2^31 elements or more.
+  bool async = asyncCopies && asyncCopiesHold(op) != std::optional<bool>(false);
   // Tiles of eight 64 x 64 warp tiles (256 x 128, the split-k pass's choice
   // for large static shapes on sm_90) take eight warps, one block an SM.
   bool eightWarps = async && spec.bm % 64 == 0 && spec.bn % 64 == 0 &&
@@ -119,7 +123,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
       (handover == MmaHandoverChoice::Always ||
        (handover == MmaHandoverChoice::Auto && spec.warpsM * spec.warpsN == 8 &&
         spec.warpM() == 64 && spec.warpN() == 64));
-  spec.indexBitwidth = indexBitwidth;
+  spec.indexBitwidth =
+      offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   return spec;
 }
 

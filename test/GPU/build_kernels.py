@@ -46,6 +46,11 @@ VARIANTS = {
     "kn_f16_256x128": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "kn_f32_256x128": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
+    # 64-bit indices and sizes: operands of 2^31 elements and more
+    # (run_gpu_suite.py --big).
+    "kn_f16_i64": (dict(), "outer-type=f16 index-bitwidth=64"),
+    "nk_f16_i64": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64"),
+    "gen_nk_f16_i64": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64 async-copies=false"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
     "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),

@@ -39,23 +39,39 @@ class GpupoorKernel:
         self.nk = self.meta["b_layout"] == "nk"
         self.aligned = bool(self.meta.get("async_copies", True))
 
+    def check_requires(self, a, b, c, stride_bk, stride_bn):
+        """Raises ValueError when the operands break the manifest's `requires`
+        (as a launcher outside MLIR must check; the MLIR host code does)."""
+        if self.aligned:
+            inner_b = stride_bk if self.nk else stride_bn
+            outer_b = stride_bn if self.nk else stride_bk
+            if a.stride(1) != 1 or inner_b != 1:
+                raise ValueError("cp.async kernel needs unit inner strides")
+            if a.stride(0) % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
+                raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
+        if self.meta.get("size_type", "i32") == "i32":
+            limit = 2**31 - 1
+            for t in (a, b, c):
+                last = sum((d - 1) * s for d, s in zip(t.shape, t.stride()))
+                if max(list(t.shape) + list(t.stride()) + [last]) > limit - 512:
+                    raise ValueError("32-bit kernel needs sizes, strides and offsets below 2^31")
+
     def __call__(self, a, b, c, bias=None):
         m, k = a.shape
         n = c.shape[1]
-        if self.aligned:
-            assert a.stride(1) == 1 and b.stride(1) == 1, "cp.async kernel needs unit inner strides"
         if self.nk:
             stride_bk, stride_bn = b.stride(1), b.stride(0)
         else:
             stride_bk, stride_bn = b.stride(0), b.stride(1)
+        self.check_requires(a, b, c, stride_bk, stride_bn)
         grid = (-(-m // self.bm)) * (-(-n // self.bn))
         if grid == 0:
             return
         ptr = lambda t: np.uint64(t.data_ptr() if t is not None else 0)
-        i32 = np.int32
-        args = (ptr(a), ptr(b), ptr(c), ptr(bias), i32(m), i32(n), i32(k),
-                i32(a.stride(0)), i32(a.stride(1)), i32(stride_bk), i32(stride_bn),
-                i32(c.stride(0)), i32(c.stride(1)))
+        size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
+        args = (ptr(a), ptr(b), ptr(c), ptr(bias), size(m), size(n), size(k),
+                size(a.stride(0)), size(a.stride(1)), size(stride_bk), size(stride_bn),
+                size(c.stride(0)), size(c.stride(1)))
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid,), (self.meta["block_size"],), args, shared_mem=self.smem)
 
@@ -242,10 +258,47 @@ def error_table(kernels, gen):
     return rows
 
 
+def big_suite(kernels, res, gen):
+    """A, B and C each of more than 2^31 elements, on 64-bit kernels, exact
+    on {-1, 0, 1} inputs against cuBLAS (exact there too: every partial sum
+    is an integer below 2048); the 32-bit kernels refuse such operands."""
+    shapes = {"a": (2**21 + 77, 136, 1032), "b": (136, 2**21 + 77, 1032), "c": (46349, 46349, 64)}
+    for name, kern in kernels.items():
+        if kern.meta.get("size_type") != "i64" or kern.meta["bias"] != "none" \
+                or kern.meta["c_type"] != "f16":
+            continue
+        for which, (m, n, k) in shapes.items():
+            if which == "b" and not kern.nk:
+                continue  # B of 2^31 elements in kn layout: K x N, same path as nk's
+            a = torch.randint(-1, 2, (m, k), generator=gen, device="cuda", dtype=torch.float16)
+            b = torch.randint(-1, 2, (n, k) if kern.nk else (k, n), generator=gen,
+                              device="cuda", dtype=torch.float16)
+            c = run(kern, a, b, n)
+            ref = a @ (b.T if kern.nk else b)
+            big = {"a": a, "b": b, "c": c}[which]
+            res.check(big.numel() > 2**31 and torch.equal(c, ref),
+                      f"{name} {which} of {big.numel()} elements ({m}x{n}x{k}): not exact")
+            del c, ref
+            narrow = kernels.get(name.replace("_i64", ""))
+            if narrow is not None:
+                c = torch.empty((m, n), dtype=torch.float16, device="cuda")
+                try:
+                    narrow(a, b, c)
+                    refused = False
+                except ValueError:
+                    refused = True
+                res.check(refused, f"{name}: the 32-bit kernel took {which} of {big.numel()} elements")
+                del c
+            del a, b
+            torch.cuda.empty_cache()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kernel_dir")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--big", action="store_true",
+                        help="only the operands of more than 2^31 elements (64-bit kernels)")
     parser.add_argument("--sanitize-shape", action="store_true",
                         help="one small launch of every kernel (for compute-sanitizer)")
     args = parser.parse_args()
@@ -265,6 +318,10 @@ def main():
             out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32
             c = run(kern, a, b, n, bias if kern.meta["bias"] != "none" else None, out)
             res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
+        print(f"{res.passed} passed, {res.failed} failed")
+        return 1 if res.failed else 0
+    if args.big:
+        big_suite(kernels, res, gen)
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)

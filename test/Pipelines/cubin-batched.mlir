@@ -8,7 +8,12 @@
 // CHECK: memref.subview %{{.*}}[%[[I]], 0, 0]
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-SAME: launch = per_batch_element
+// The cp.async kernel, and for operands its requirements do not fit (checked
+// per batch element), element copies, with 64-bit indices for 2^31 elements
+// and more:
 // CHECK: gpu.binary @gpupoor_matmul_0_module
+// CHECK: gpu.binary @gpupoor_matmul_0_elements_module
+// CHECK: gpu.binary @gpupoor_matmul_0_i64_module
 // CHECK-NOT: gpu.binary
 
 // JSON: "async_copies": true,

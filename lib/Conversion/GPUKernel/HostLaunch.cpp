@@ -7,6 +7,7 @@
 #include "gpupoor/Conversion/GPUKernel/HostLaunch.h"
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -62,9 +63,138 @@ static std::array<Value, 3> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
   return {a, bMem, c};
 }
 
-void mlir::gpupoor::emitHostLaunch(MatmulOp op, gpu::GPUFuncOp func,
-                                   const KernelSpec &spec) {
-  MLIRContext *ctx = op.getContext();
+namespace {
+
+/// What the host knows of one launch's operands: rank-2 views of A, B and
+/// C, their sizes and strides (index) and pointers.
+struct LaunchOperands {
+  Value a, b, c;
+  Value m, n, k;
+  Value am, ak, b0, b1, cm, cn;
+  Value aPtr, bPtr, cPtr, biasPtr;
+};
+
+LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
+                            Value bMem, Value cMem) {
+  LaunchOperands o{aMem, bMem, cMem};
+  auto strides = [&](Value memref) {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
+    return std::make_pair(meta.getStrides()[0], meta.getStrides()[1]);
+  };
+  o.m = memref::DimOp::create(b, aMem, 0);
+  o.k = memref::DimOp::create(b, aMem, 1);
+  o.n = memref::DimOp::create(b, cMem, 1);
+  std::tie(o.am, o.ak) = strides(aMem);
+  std::tie(o.b0, o.b1) = strides(bMem);
+  std::tie(o.cm, o.cn) = strides(cMem);
+  o.aPtr = pointerOf(b, aMem);
+  o.bPtr = pointerOf(b, bMem);
+  o.cPtr = pointerOf(b, cMem);
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
+  o.biasPtr = op.getBias() ? pointerOf(b, op.getBias())
+                           : LLVM::ZeroOp::create(b, ptr).getResult();
+  return o;
+}
+
+Value cmp(ImplicitLocOpBuilder &b, arith::CmpIPredicate pred, Value x,
+          int64_t y) {
+  Value cst = x.getType().isIndex()
+                  ? Value(arith::ConstantIndexOp::create(b, y))
+                  : Value(arith::ConstantIntOp::create(b, x.getType(), y));
+  return arith::CmpIOp::create(b, pred, x, cst);
+}
+Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
+  Value all = conds.front();
+  for (Value c : conds.drop_front())
+    all = arith::AndIOp::create(b, all, c);
+  return all;
+}
+
+/// i1: the cp.async kernel's requirements hold: unit inner strides of A and
+/// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers.
+Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
+  using P = arith::CmpIPredicate;
+  auto aligned = [&](Value ptr) {
+    Value addr = LLVM::PtrToIntOp::create(b, b.getI64Type(), ptr);
+    Value low = arith::AndIOp::create(
+        b, addr, arith::ConstantIntOp::create(b, b.getI64Type(), 15));
+    return cmp(b, P::eq, low, 0);
+  };
+  auto multipleOf8 = [&](Value stride) {
+    Value low =
+        arith::AndIOp::create(b, stride, arith::ConstantIndexOp::create(b, 7));
+    return cmp(b, P::eq, low, 0);
+  };
+  return allOf(b, {cmp(b, P::eq, o.ak, 1), cmp(b, P::eq, o.b1, 1),
+                   multipleOf8(o.am), multipleOf8(o.b0), aligned(o.aPtr),
+                   aligned(o.bPtr)});
+}
+
+/// i1: every size, stride and last element offset of A, B and C fits the
+/// 32-bit kernel (kMax32BitSize, kMax32BitOffset). Every term is below 2^62
+/// once the sizes and strides are checked.
+Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
+  using P = arith::CmpIPredicate;
+  SmallVector<Value> conds;
+  for (Value v : {o.m, o.n, o.k, o.am, o.ak, o.b0, o.b1, o.cm, o.cn}) {
+    conds.push_back(cmp(b, P::sge, v, 0));
+    conds.push_back(cmp(b, P::sle, v, kMax32BitSize));
+  }
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto last = [&](Value rows, Value rowStride, Value cols, Value colStride) {
+    Value r = arith::MulIOp::create(b, arith::SubIOp::create(b, rows, one),
+                                    rowStride);
+    Value c = arith::MulIOp::create(b, arith::SubIOp::create(b, cols, one),
+                                    colStride);
+    return cmp(b, P::sle, arith::AddIOp::create(b, r, c), kMax32BitOffset);
+  };
+  Value bRows = memref::DimOp::create(b, o.b, 0);
+  Value bCols = memref::DimOp::create(b, o.b, 1);
+  conds.push_back(last(o.m, o.am, o.k, o.ak));
+  conds.push_back(last(bRows, o.b0, bCols, o.b1));
+  conds.push_back(last(o.m, o.cm, o.n, o.cn));
+  return allOf(b, conds);
+}
+
+/// Launches `v` on `o` with the Triton-ABI arguments (sizes and strides as
+/// wide as the kernel's index) on ceil(M/BM) * ceil(N/BN) blocks.
+void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
+                const LaunchOperands &o) {
+  const KernelSpec &spec = v.spec;
+  MLIRContext *ctx = b.getContext();
+  Type intType = b.getIntegerType(spec.indexBitwidth);
+  auto cast = [&](Value x) {
+    return arith::IndexCastOp::create(b, intType, x).getResult();
+  };
+  Value bk = spec.bTransposed ? o.b1 : o.b0;
+  Value bn = spec.bTransposed ? o.b0 : o.b1;
+  SmallVector<Value> args = {o.aPtr,     o.bPtr,    o.cPtr,    o.biasPtr,
+                             cast(o.m),  cast(o.n), cast(o.k), cast(o.am),
+                             cast(o.ak), cast(bk),  cast(bn),  cast(o.cm),
+                             cast(o.cn)};
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value gridM = arith::CeilDivSIOp::create(
+      b, o.m, arith::ConstantIndexOp::create(b, spec.bm));
+  Value gridN = arith::CeilDivSIOp::create(
+      b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
+  Value grid = arith::MulIOp::create(b, gridM, gridN);
+  Value threads = arith::ConstantIndexOp::create(b, spec.threads());
+  Value smem =
+      arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
+  auto launch =
+      gpu::LaunchFuncOp::create(b, v.func, gpu::KernelDim3{grid, c1, c1},
+                                gpu::KernelDim3{threads, c1, c1}, smem, args);
+  launch->setAttr(getKernelAttrName(),
+                  KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx),
+                                  spec.cType, spec.biasType,
+                                  op.isBatched() ? Launch::PerBatchElement
+                                                 : Launch::Single));
+}
+
+} // namespace
+
+void mlir::gpupoor::emitHostLaunch(MatmulOp op,
+                                   ArrayRef<KernelVariant> variants) {
   ImplicitLocOpBuilder b(op.getLoc(), op);
   Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit();
   if (op.isBatched()) {
@@ -73,53 +203,36 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op, gpu::GPUFuncOp func,
     bMem = views[1];
     cMem = views[2];
   }
-  Type i32 = b.getI32Type();
-  auto i32Of = [&](Value v) {
-    return arith::IndexCastOp::create(b, i32, v).getResult();
+  LaunchOperands o = readOperands(b, op, aMem, bMem, cMem);
+  // Each requirement the types leave open is checked once.
+  Value asyncOk, fits;
+  bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
+  auto requirement = [&](const KernelSpec &spec) -> Value {
+    SmallVector<Value> conds;
+    if (spec.asyncCopies) {
+      if (!asyncOk)
+        asyncOk = emitAsyncCopiesHold(b, o);
+      conds.push_back(asyncOk);
+    }
+    if (spec.indexBitwidth == 32 && !fitsProven) {
+      if (!fits)
+        fits = emitOffsetsFit32Bits(b, o);
+      conds.push_back(fits);
+    }
+    return conds.empty() ? Value() : allOf(b, conds);
   };
-  auto strides = [&](Value memref) {
-    auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
-    return std::make_pair(i32Of(meta.getStrides()[0]),
-                          i32Of(meta.getStrides()[1]));
-  };
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value m = memref::DimOp::create(b, aMem, 0);
-  Value kDim = memref::DimOp::create(b, aMem, 1);
-  Value n = memref::DimOp::create(b, cMem, 1);
-  auto [am, ak] = strides(aMem);
-  auto [b0, b1] = strides(bMem);
-  Value bk = spec.bTransposed ? b1 : b0;
-  Value bn = spec.bTransposed ? b0 : b1;
-  auto [cm, cn] = strides(cMem);
-  Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
-  Value biasPtr = op.getBias() ? pointerOf(b, op.getBias())
-                               : LLVM::ZeroOp::create(b, ptr).getResult();
-  SmallVector<Value> args = {pointerOf(b, aMem),
-                             pointerOf(b, bMem),
-                             pointerOf(b, cMem),
-                             biasPtr,
-                             i32Of(m),
-                             i32Of(n),
-                             i32Of(kDim),
-                             am,
-                             ak,
-                             bk,
-                             bn,
-                             cm,
-                             cn};
-  Value gridM = arith::CeilDivSIOp::create(
-      b, m, arith::ConstantIndexOp::create(b, spec.bm));
-  Value gridN = arith::CeilDivSIOp::create(
-      b, n, arith::ConstantIndexOp::create(b, spec.bn));
-  Value grid = arith::MulIOp::create(b, gridM, gridN);
-  Value threads = arith::ConstantIndexOp::create(b, spec.threads());
-  Value smem = arith::ConstantIntOp::create(b, i32, spec.sharedBytes());
-  auto launch =
-      gpu::LaunchFuncOp::create(b, func, gpu::KernelDim3{grid, c1, c1},
-                                gpu::KernelDim3{threads, c1, c1}, smem, args);
-  launch->setAttr(getKernelAttrName(),
-                  KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx),
-                                  spec.cType, spec.biasType,
-                                  op.isBatched() ? Launch::PerBatchElement
-                                                 : Launch::Single));
+  // The first variant whose requirements hold; the last needs nothing.
+  for (const KernelVariant &v : variants) {
+    Value cond = requirement(v.spec);
+    if (!cond) {
+      emitLaunch(b, op, v, o);
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, cond, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emitLaunch(b, op, v, o);
+    // The rest of the chain goes into the else block.
+    b.setInsertionPointToStart(ifOp.elseBlock());
+  }
+  llvm_unreachable("the last kernel variant must need nothing");
 }

@@ -24,9 +24,11 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   gpuModule->setAttr(getKernelConfigAttrName(), spec.getConfig(ctx));
 
   Type ptr = LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
-  Type i32 = IntegerType::get(ctx, 32);
+  // Sizes and strides are as wide as the kernel's index: 64-bit kernels take
+  // operands of 2^31 elements and more.
+  Type intType = IntegerType::get(ctx, spec.indexBitwidth);
   SmallVector<Type> argTypes = {ptr, ptr, ptr, ptr};
-  argTypes.append(9, i32);
+  argTypes.append(9, intType);
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));

@@ -37,6 +37,7 @@
 #include "MmaKernelBuilder.h"
 #include "gpupoor/Conversion/GPUKernel/HostLaunch.h"
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
 namespace mlir::gpupoor {
 #define GEN_PASS_DEF_CONVERTGPUPOORTONVGPU
@@ -85,16 +86,56 @@ struct ConvertGPUPoorToNVGPUPass
                     biasType);
     if (failed(spec.verify([&] { return op.emitOpError(); })))
       return failure();
+    FailureOr<SmallVector<std::pair<std::string, KernelSpec>>> variants =
+        kernelVariants(op, spec);
+    if (failed(variants))
+      return failure();
 
+    SmallVector<KernelVariant> kernels;
     std::string name = "gpupoor_matmul_" + std::to_string(id);
-    gpu::GPUFuncOp func =
-        createKernelFunc(getOperation(), symbols, op.getLoc(), name, spec);
-    ImplicitLocOpBuilder b(func.getLoc(), func.getContext());
-    KernelContext kc(b, spec);
-    MmaKernelBuilder(kc, func).build();
-    emitHostLaunch(op, func, spec);
+    for (auto &[suffix, variant] : *variants) {
+      gpu::GPUFuncOp func = createKernelFunc(
+          getOperation(), symbols, op.getLoc(), name + suffix, variant);
+      kernels.push_back({func, variant});
+      ImplicitLocOpBuilder b(func.getLoc(), func.getContext());
+      KernelContext kc(b, kernels.back().spec);
+      MmaKernelBuilder(kc, func).build();
+    }
+    emitHostLaunch(op, kernels);
     op.erase();
     return success();
+  }
+
+  /// The configured kernel, then kernels that need less of the operands,
+  /// for what the types leave to run time (HostLaunch.cpp checks which one
+  /// a launch takes): element copies for a cp.async kernel, whose pointer
+  /// alignment no type proves; element copies with 64-bit indices for a
+  /// 32-bit kernel unless the static shape proves its offsets fit. A
+  /// configuration that the static types rule out is an error.
+  FailureOr<SmallVector<std::pair<std::string, KernelSpec>>>
+  kernelVariants(MatmulOp op, const KernelSpec &spec) {
+    if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
+      return op.emitOpError(
+          "copies = async needs unit inner strides and rows of a multiple "
+          "of 8 elements in A and B, which their types rule out");
+    std::optional<bool> fits = offsetsFit32Bits(op);
+    if (spec.indexBitwidth == 32 && fits == std::optional<bool>(false))
+      return op.emitOpError("index_bitwidth = 32 needs every size, stride and "
+                            "element offset below 2^31, which the operand "
+                            "types rule out");
+    SmallVector<std::pair<std::string, KernelSpec>> variants = {{"", spec}};
+    if (spec.asyncCopies) {
+      KernelSpec elements = spec;
+      elements.asyncCopies = false;
+      variants.push_back({"_elements", elements});
+    }
+    if (spec.indexBitwidth == 32 && fits != std::optional<bool>(true)) {
+      KernelSpec wide = spec;
+      wide.asyncCopies = false;
+      wide.indexBitwidth = 64;
+      variants.push_back({"_i64", wide});
+    }
+    return variants;
   }
 };
 

@@ -44,3 +44,25 @@ func.func @no_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+func.func @async_strided(%a: memref<128x64xf16, strided<[128, 2]>>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op copies = async needs unit inner strides and rows of a multiple of 8 elements in A and B, which their types rule out}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<128x64xf16, strided<[128, 2]>>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @narrow_huge(%a: memref<65536x65536xf16>, %b: memref<65536x128xf16>, %c: memref<65536x128xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op index_bitwidth = 32 needs every size, stride and element offset below 2^31, which the operand types rule out}}
+  gpupoor.matmul %a, %b outs(%c : memref<65536x128xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<65536x65536xf16>, memref<65536x128xf16>
+  return
+}

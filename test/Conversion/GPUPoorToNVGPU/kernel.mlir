@@ -1,13 +1,13 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s
 // The first case asks for 4 stages through the pass option: 4 x (128 +
 // 128) x 32 halves of shared memory, 65536 bytes.
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=4 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=ST4
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="shared-epilogue=false stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=DIRECT
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="mma-handover=true stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=MMAH
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="stages=4" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=ST4
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="shared-epilogue=false stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=DIRECT
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="mma-handover=true stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=MMAH
 // ST4: dynamic_shared_memory_size %c65536_i32
 // Without fragment prefetch each tile starts with its wait and barrier and
 // loads its own fragments; the loop carries no fragments.
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=0 stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF0
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=0 stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF0
 // PF0-LABEL: gpu.func @gpupoor_matmul_0
 // PF0: scf.for {{.*}} -> (vector<2x2xf32>, {{.*}}vector<2x2xf32>) {
 // PF0: scf.for {{.*}} -> (vector<2x2xf16>, {{.*}}vector<2x2xf16>) {
@@ -19,7 +19,7 @@
 // With fragments two k steps (a whole tile) ahead, the barrier sits at the
 // tile's first step; the refill's group comes before its wait, which counts
 // it among the pending groups.
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=2 stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF2
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="fragment-prefetch=2 stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=PF2
 // PF2-LABEL: gpu.func @gpupoor_matmul_0
 // PF2: scf.for {{.*}} -> (vector<2x2xf16>,
 // PF2-NOT: nvgpu.ldmatrix
@@ -195,7 +195,7 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>
 
 // Element-wise tile loads for operands of any alignment and strides: no
 // cp.async, 16-byte shared stores of eight masked loads, strided memrefs.
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false stages=3 index-bitwidth=64" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN
 // GEN-LABEL: func @any_alignment
 // GEN: gpu.launch_func
 // GEN-SAME: #gpupoor.kernel<{{.*}}copies = elements,
@@ -224,8 +224,10 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // CHECK: memref.subview %[[C]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-SAME: #gpupoor.kernel<{{.*}}launch = per_batch_element
-// CHECK-NEXT: {{^ *[}]$}}
-// CHECK-NEXT: return
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK: gpu.launch_func @gpupoor_matmul_0_i64_module::@gpupoor_matmul_0_i64
+// CHECK-SAME: #gpupoor.kernel<{{.*}}copies = elements,{{.*}}index_bitwidth = 64>{{.*}}launch = per_batch_element
+// CHECK: return
 // CHECK: gpu.module @gpupoor_matmul_0_module
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %bias: memref<?xf16>, %c: memref<?x?x?xf32>) {
   gpupoor.matmul %a, %b bias(%bias : memref<?xf16>) outs(%c : memref<?x?x?xf32>)

@@ -13,14 +13,25 @@
 
 namespace mlir::gpupoor {
 
-/// Emits, before memref `op`, the gpu.launch_func of `func` that computes
-/// it, with the Triton-ABI arguments taken from op's memrefs, a 1-D grid of
-/// ceil(M/BM) * ceil(N/BN) blocks and the spec's dynamic shared memory.
-/// A batched matmul launches the kernel once per batch element on rank-2
-/// views of A, B and C (the bias is shared): the kernel keeps the ABI, and
-/// each launch fills the GPU when M x N does. Each launch carries a
-/// #gpupoor.kernel attribute for gpupoor-dump-kernels.
-void emitHostLaunch(MatmulOp op, gpu::GPUFuncOp func, const KernelSpec &spec);
+/// One kernel a matmul may launch.
+struct KernelVariant {
+  gpu::GPUFuncOp func;
+  KernelSpec spec;
+};
+
+/// Emits, before memref `op`, the host code that computes it: it launches
+/// the first of `variants` whose requirements hold (cp.async copies: unit
+/// inner strides, 16-byte rows and pointers; 32-bit indices: sizes,
+/// strides and offsets below 2^31), checking at run time what the types do
+/// not prove; the last variant must need nothing the types do not prove.
+/// Each launch takes the Triton-ABI arguments from op's memrefs (sizes and
+/// strides as wide as the kernel's index), a 1-D grid of ceil(M/BM) *
+/// ceil(N/BN) blocks and the spec's dynamic shared memory, and carries a
+/// #gpupoor.kernel attribute for gpupoor-dump-kernels. A batched matmul
+/// launches once per batch element on rank-2 views of A, B and C (the bias
+/// is shared): the kernel keeps the ABI, and each launch fills the GPU when
+/// M x N does.
+void emitHostLaunch(MatmulOp op, ArrayRef<KernelVariant> variants);
 
 } // namespace mlir::gpupoor
 

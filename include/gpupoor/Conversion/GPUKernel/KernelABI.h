@@ -6,7 +6,8 @@
 //
 // gpupoor's kernels take gpu_poor's Triton ABI: (a_ptr, b_ptr, c_ptr,
 // bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-// stride_cn), global pointers and i32 sizes and element strides. This part
+// stride_cn), global pointers and i32 sizes and element strides (i64 for
+// kernels with 64-bit indices). This part
 // declares such a kernel and gives its body the arguments as memrefs.
 //
 //===----------------------------------------------------------------------===//

@@ -76,5 +76,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["group_m"] = spec.groupM;
   m["mma_handover"] = spec.mmaHandover;
   m["index_bitwidth"] = int64_t(spec.indexBitwidth);
+  // The type of M, N, K and the strides among the parameters.
+  m["size_type"] = spec.indexBitwidth == 64 ? "i64" : "i32";
   return m;
 }

@@ -1,0 +1,40 @@
+//===- KernelRequirements.h - what kernels need of operands -----*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// A kernel with 16-byte cp.async copies needs unit inner strides of A and B,
+// rows and pointers aligned to 16 bytes; a kernel with 32-bit indices needs
+// every size, stride and element offset below 2^31. This proves or
+// disproves them from a gpupoor.matmul's memref types where the types tell;
+// the host code checks the rest at run time and then launches a kernel
+// variant that needs less (HostLaunch.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELREQUIREMENTS_H
+#define GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELREQUIREMENTS_H
+
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+
+namespace mlir::gpupoor {
+
+/// The largest value a 32-bit kernel's sizes, strides and element offsets
+/// may take; sizes keep room for a tile's overhang past M and N.
+constexpr int64_t kMax32BitOffset = (int64_t(1) << 31) - 1;
+constexpr int64_t kMax32BitSize = kMax32BitOffset - 512;
+
+/// Whether A and B of memref `op` meet the cp.async kernel's requirements:
+/// false when a static stride breaks them, nullopt when only run time can
+/// tell (pointer alignment is never in the type).
+std::optional<bool> asyncCopiesHold(MatmulOp op);
+
+/// Whether every size, stride and element offset of A, B and C (of one
+/// batch element) stays within the 32-bit limits above: true or false when
+/// the types tell, nullopt otherwise.
+std::optional<bool> offsetsFit32Bits(MatmulOp op);
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELREQUIREMENTS_H

@@ -1,0 +1,90 @@
+//===- KernelRequirements.cpp - what kernels need of operands -------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+namespace {
+
+/// The last two sizes and strides of a memref (one batch element's matrix);
+/// kDynamic where the type does not say.
+struct MatrixLayout {
+  int64_t rows, cols, rowStride, colStride;
+};
+
+std::optional<MatrixLayout> matrixLayout(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type)
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  int64_t rank = type.getRank();
+  return MatrixLayout{type.getDimSize(rank - 2), type.getDimSize(rank - 1),
+                      strides[rank - 2], strides[rank - 1]};
+}
+
+bool isStatic(int64_t v) { return !ShapedType::isDynamic(v); }
+
+/// Whether the matrix fits 32-bit indexing: true/false when every number
+/// is static or one static number already breaks it, nullopt otherwise.
+std::optional<bool> fits32Bits(const MatrixLayout &l) {
+  int64_t numbers[] = {l.rows, l.cols, l.rowStride, l.colStride};
+  bool allStatic = true;
+  for (int64_t v : numbers) {
+    if (!isStatic(v)) {
+      allStatic = false;
+      continue;
+    }
+    if (v < 0 || v > kMax32BitSize)
+      return false;
+  }
+  if (!allStatic)
+    return std::nullopt;
+  if (l.rows == 0 || l.cols == 0)
+    return true;
+  // Each term is below 2^62: no overflow.
+  int64_t last = (l.rows - 1) * l.rowStride + (l.cols - 1) * l.colStride;
+  return last <= kMax32BitOffset;
+}
+
+} // namespace
+
+std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
+  for (Value v : {op.getA(), op.getB()}) {
+    std::optional<MatrixLayout> l = matrixLayout(v);
+    if (!l)
+      return std::nullopt;
+    // Rows of 16-byte chunks: a unit inner stride, a row stride of a
+    // multiple of 8 f16 elements.
+    if (isStatic(l->colStride) && l->colStride != 1)
+      return false;
+    if (isStatic(l->rowStride) && l->rowStride % 8 != 0)
+      return false;
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> mlir::gpupoor::offsetsFit32Bits(MatmulOp op) {
+  bool allTrue = true;
+  for (Value v : {op.getA(), op.getB(), op.getInit()}) {
+    std::optional<MatrixLayout> l = matrixLayout(v);
+    if (!l)
+      return std::nullopt;
+    std::optional<bool> fits = fits32Bits(*l);
+    if (fits && !*fits)
+      return false;
+    allTrue &= fits.value_or(false);
+  }
+  if (allTrue)
+    return true;
+  return std::nullopt;
+}

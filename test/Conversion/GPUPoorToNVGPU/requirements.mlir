@@ -1,0 +1,97 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config -convert-gpupoor-to-nvgpu | FileCheck %s
+
+// What a kernel needs of its operands is proven from the types where they
+// tell and checked by the host code at run time otherwise; the host then
+// launches a kernel that needs less. cp.async copies need unit inner
+// strides, rows of a multiple of 8 elements and 16-byte aligned pointers
+// (never in the type); 32-bit indices need every size, stride and offset
+// below 2^31.
+
+// Static shapes that fit 32 bits: the host checks the cp.async requirements
+// only, and falls back to element copies.
+// CHECK-LABEL: func @static_fits
+// CHECK-NOT: 2147483135
+// CHECK: llvm.ptrtoint
+// CHECK: scf.if
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 {{.*}}args({{.*}} : i32
+// CHECK-SAME: copies = async
+// CHECK: } else {
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK-SAME: copies = elements,{{.*}}index_bitwidth = 32>
+// CHECK-NOT: gpupoor_matmul_0_i64
+func.func @static_fits(%a: memref<256x512xf16>, %b: memref<512x256xf16>, %c: memref<256x256xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<256x256xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<256x512xf16>, memref<512x256xf16>
+  return
+}
+
+// -----
+
+// A static inner stride of 2: cp.async cannot take A; the selection picks
+// element copies, and the one kernel needs nothing more.
+// CHECK-LABEL: func @strided
+// CHECK-NOT: scf.if
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: copies = elements,{{.*}}index_bitwidth = 32>
+// CHECK-NOT: gpu.launch_func
+func.func @strided(%a: memref<128x64xf16, strided<[128, 2]>>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<128x64xf16, strided<[128, 2]>>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+// A static row of 1031 elements (not a multiple of 8): element copies too.
+// CHECK-LABEL: func @odd_rows
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: copies = elements
+// CHECK-NOT: gpu.launch_func
+func.func @odd_rows(%a: memref<64x1031xf16>, %b: memref<1031x64xf16>, %c: memref<64x64xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<64x64xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<64x1031xf16>, memref<1031x64xf16>
+  return
+}
+
+// -----
+
+// A of 2^32 elements: the selection takes 64-bit indices, and the kernel
+// takes its sizes and strides as i64.
+// CHECK-LABEL: func @huge
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 {{.*}}args({{.*}} : !llvm.ptr<1>, %{{.*}} : i64
+// CHECK-SAME: copies = async,{{.*}}index_bitwidth = 64>
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK-SAME: copies = elements,{{.*}}index_bitwidth = 64>
+// CHECK: gpu.func @gpupoor_matmul_0({{.*}}: i64 {gpupoor.name = "M"}
+func.func @huge(%a: memref<65536x65536xf16>, %b: memref<65536x128xf16>, %c: memref<65536x128xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<65536x128xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<65536x65536xf16>, memref<65536x128xf16>
+  return
+}
+
+// -----
+
+// Dynamic shapes: both requirements at run time. The cp.async kernel where
+// both hold, element copies where the operands fit 32 bits, else element
+// copies with 64-bit indices.
+// CHECK-LABEL: func @dynamic
+// CHECK: llvm.ptrtoint
+// CHECK: arith.constant 2147483135 : index
+// CHECK: scf.if
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK: } else {
+// CHECK: gpu.launch_func @gpupoor_matmul_0_i64_module::@gpupoor_matmul_0_i64 {{.*}}args({{.*}} : i64
+// CHECK-SAME: copies = elements,{{.*}}index_bitwidth = 64>
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -48,9 +48,9 @@ VARIANTS = {
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
     # 64-bit indices and sizes: operands of 2^31 elements and more
     # (run_gpu_suite.py --big).
-    "kn_f16_i64": (dict(), "outer-type=f16 index-bitwidth=64"),
-    "nk_f16_i64": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64"),
-    "gen_nk_f16_i64": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64 async-copies=false"),
+    "kn_f16_wide": (dict(), "outer-type=f16 index-bitwidth=64"),
+    "nk_f16_wide": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64"),
+    "gen_nk_f16_wide": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64 async-copies=false"),
     # Element-wise tile loads: any alignment and strides.
     "gen_kn_f32": (dict(), "outer-type=f32 async-copies=false"),
     "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),

@@ -110,6 +110,9 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // linalg the user wrote in device code (gpupoor-split-k leaves it alone:
+  // gpupoor.matmul is host code) runs as loops in its thread.
+  device.addNestedPass<gpu::GPUFuncOp>(createConvertLinalgToLoopsPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());

@@ -1,0 +1,242 @@
+"""Random valid matmul programs for differential testing.
+
+Each program is a function `@kernel(A, B, extra..., OUT)` on tensors whose
+result is materialized into the memref OUT: a linalg.matmul (A*B or A*B^T
+through indexing maps) or linalg.batch_matmul on static or dynamic shapes,
+with a zero-filled init (what gpupoor rewrites) or an init read as C += A*B
+(what it must leave alone), then a chain of elementwise consumers drawn from
+the forms front ends emit, fusable or not. Inputs (see `inputs`) make the
+matmul exact in any summation order, so that any two correct compilations
+of a program agree bit for bit.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Consumers: name -> (result types it applies to, extra input kind).
+# Extra kinds: None, "bias" (rank-1, along N; element type in the form),
+# "full" (a tensor of the result's shape).
+STAGES = {
+    "bias": ("f16 f32", "bias"),           # addf(x, b) in T
+    "bias_ext": ("f32", "bias16"),         # addf(x, extf(b16)) in f32
+    "bias_wide": ("f16", "bias16"),        # truncf(addf(extf x, extf b)) for f16
+    "bias_trunc": ("f16", "bias32"),       # addf(x, truncf(b32)): not fusable
+    "named_bias": ("f16 f32", "bias"),     # linalg.add of a linalg.broadcast
+    "relu": ("f16 f32", None),
+    "relu_commuted": ("f16 f32", None),
+    "relu_wide": ("f16", None),
+    "named_relu": ("f16 f32", None),       # linalg.max against a zero fill
+    "relu_maxnum": ("f16 f32", None),      # not ReLU under NaN: not fusable
+    "relu_select": ("f16 f32", None),
+    "relu6": ("f16 f32", None),
+    "clamp_1000": ("f16 f32", None),
+    "leaky": ("f16 f32", None),
+    "gelu": ("f16 f32", None),             # exact erf form, in f32
+    "gelu_div": ("f32", None),             # x / sqrt(2): not fusable
+    "scale": ("f16 f32", None),
+    "residual": ("f16 f32", "full"),
+    "reads_init": ("f16 f32", "full"),     # the generic's init is read
+}
+
+
+@dataclass
+class Program:
+    source: str
+    # (name, kind, shape, numpy dtype) of each argument before OUT, in order.
+    args: list = field(default_factory=list)
+    out_shape: tuple = ()
+    out_dtype: type = np.float16
+    stages: list = field(default_factory=list)
+    description: str = ""
+
+
+def _np(t):
+    return np.float16 if t == "f16" else np.float32
+
+
+def generate(rng: random.Random) -> Program:
+    batched = rng.random() < 0.2
+    nk = rng.random() < 0.4
+    static = rng.random() < 0.5
+    t = rng.choice(["f16", "f32"])
+    zero_init = rng.random() < 0.85
+    bt = rng.randint(1, 3) if batched else None
+    m, n, k = rng.randint(1, 70), rng.randint(1, 70), rng.randint(1, 300)
+    lead = (bt,) if batched else ()
+    r = len(lead) + 2
+    dims = "x".join(["?"] * r)
+
+    def ty(shape, elt):
+        return f"tensor<{'x'.join(map(str, shape)) if static else dims}x{elt}>"
+
+    a_shape, b_shape, c_shape = lead + (m, k), lead + ((n, k) if nk else (k, n)), lead + (m, n)
+    p = Program("", out_shape=c_shape, out_dtype=_np(t))
+    params = [f"%a: {ty(a_shape, 'f16')}", f"%b: {ty(b_shape, 'f16')}"]
+    p.args = [("a", "int", a_shape, np.float16), ("b", "int", b_shape, np.float16)]
+    tc = ty(c_shape, t)
+    body = []
+    for i in range(r):
+        body.append(f"  %c{i} = arith.constant {i} : index")
+    if static:
+        body.append(f"  %e = tensor.empty() : {tc}")
+    else:
+        dim_ops = []
+        for i in range(r - 2):
+            body.append(f"  %d{i} = tensor.dim %a, %c{i} : {ty(a_shape, 'f16')}")
+            dim_ops.append(f"%d{i}")
+        body.append(f"  %dm = tensor.dim %a, %c{r - 2} : {ty(a_shape, 'f16')}")
+        body.append(f"  %dn = tensor.dim %b, %c{r - 2 if nk else r - 1} : {ty(b_shape, 'f16')}")
+        dim_ops += ["%dm", "%dn"]
+        body.append(f"  %e = tensor.empty({', '.join(dim_ops)}) : {tc}")
+    body.append(f"  %zero = arith.constant 0.0 : {t}")
+    if zero_init:
+        body.append(f"  %init = linalg.fill ins(%zero : {t}) outs(%e : {tc}) -> {tc}")
+    else:
+        params.append(f"%cin: {tc}")
+        p.args.append(("cin", "int", c_shape, _np(t)))
+    op = "linalg.batch_matmul" if batched else "linalg.matmul"
+    maps = ""
+    if nk:
+        ld = "b, " if batched else ""
+        dl = "(b, m, n, k)" if batched else "(m, n, k)"
+        maps = (f" indexing_maps = [affine_map<{dl} -> ({ld}m, k)>, affine_map<{dl} -> ({ld}n, k)>, "
+                f"affine_map<{dl} -> ({ld}m, n)>]")
+    init = "%init" if zero_init else "%cin"
+    body.append(f"  %v0 = {op}{maps} ins(%a, %b : {ty(a_shape, 'f16')}, {ty(b_shape, 'f16')}) "
+                f"outs({init} : {tc}) -> {tc}")
+    cur = "%v0"
+    names = [s for s, (types, _) in STAGES.items() if t in types.split()]
+    ids = ", ".join(f"d{i}" for i in range(r))
+    idmap = f"affine_map<({ids}) -> ({ids})>"
+    rowmap = f"affine_map<({ids}) -> (d{r - 1})>"
+    par = ", ".join(['"parallel"'] * r)
+    for si in range(rng.choice([0, 1, 1, 2, 2, 3])):
+        stage = rng.choice(names)
+        p.stages.append(stage)
+        out = f"%v{si + 1}"
+        extra = STAGES[stage][1]
+        xname = f"%x{si}"
+        if extra and extra.startswith("bias"):
+            bty = {"bias": t, "bias16": "f16", "bias32": "f32"}[extra]
+            btype = f"tensor<{n if static else '?'}x{bty}>"
+            params.append(f"{xname}: {btype}")
+            p.args.append((xname[1:], "int", (n,), _np(bty)))
+        elif extra == "full":
+            params.append(f"{xname}: {tc}")
+            p.args.append((xname[1:], "int", c_shape, _np(t)))
+        body += _stage(stage, cur, out, xname, t, tc, idmap, rowmap, par, r, static, n)
+        cur = out
+    mc = f"memref<{'x'.join(map(str, c_shape)) if static else dims}x{t}>"
+    params.append(f"%out: {mc}")
+    body.append(f"  bufferization.materialize_in_destination {cur} in restrict writable %out "
+                f": ({tc}, {mc}) -> ()")
+    body.append("  return")
+    p.source = f"func.func @kernel({', '.join(params)}) {{\n" + "\n".join(body) + "\n}\n"
+    p.description = (f"{'batch ' if batched else ''}{'nk' if nk else 'kn'} "
+                     f"{'static' if static else 'dynamic'} {c_shape}x{k} {t} "
+                     f"{'zero init' if zero_init else 'C += A*B'} stages={p.stages}")
+    return p
+
+
+def _generic(ins, outs, maps, par, args, body_lines, t, tc, out):
+    return [f"  {out} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+            f"iterator_types = [{par}]}} ins({ins}) outs({outs}) {{",
+            f"  ^bb0({args}):", *[f"    {l}" for l in body_lines], f"  }} -> {tc}"]
+
+
+def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n):
+    un = lambda lines: _generic(f"{cur} : {tc}", f"%e : {tc}", [idmap, idmap], par,
+                                f"%in: {t}, %o: {t}", lines, t, tc, out)
+    if stage in ("bias", "bias_ext", "bias_wide", "bias_trunc"):
+        bty = {"bias": t, "bias_ext": "f16", "bias_wide": "f16", "bias_trunc": "f32"}[stage]
+        btype = f"tensor<{n if static else '?'}x{bty}>"
+        lines = {
+            "bias": [f"%s = arith.addf %in, %y : {t}", f"linalg.yield %s : {t}"],
+            "bias_ext": ["%yx = arith.extf %y : f16 to f32", "%s = arith.addf %in, %yx : f32",
+                         "linalg.yield %s : f32"],
+            "bias_wide": ["%xw = arith.extf %in : f16 to f32", "%yw = arith.extf %y : f16 to f32",
+                          "%s = arith.addf %yw, %xw : f32", "%st = arith.truncf %s : f32 to f16",
+                          "linalg.yield %st : f16"],
+            "bias_trunc": ["%yt = arith.truncf %y : f32 to f16", "%s = arith.addf %in, %yt : f16",
+                           "linalg.yield %s : f16"],
+        }[stage]
+        return _generic(f"{cur}, {x} : {tc}, {btype}", f"%e : {tc}", [idmap, rowmap, idmap], par,
+                        f"%in: {t}, %y: {bty}, %o: {t}", lines, t, tc, out)
+    if stage == "named_bias":
+        btype = f"tensor<{n if static else '?'}x{t}>"
+        added = ", ".join(str(i) for i in range(r - 1))
+        return [f"  %bc{out[2:]} = linalg.broadcast ins({x} : {btype}) outs(%e : {tc}) dimensions = [{added}]",
+                f"  {out} = linalg.add ins({cur}, %bc{out[2:]} : {tc}, {tc}) outs(%e : {tc}) -> {tc}"]
+    if stage == "named_relu":
+        return [f"  %z{out[2:]} = linalg.fill ins(%zero : {t}) outs(%e : {tc}) -> {tc}",
+                f"  {out} = linalg.max ins({cur}, %z{out[2:]} : {tc}, {tc}) outs(%e : {tc}) -> {tc}"]
+    if stage in ("residual", "reads_init"):
+        if stage == "residual":
+            return _generic(f"{cur}, {x} : {tc}, {tc}", f"%e : {tc}", [idmap, idmap, idmap], par,
+                            f"%in: {t}, %y: {t}, %o: {t}",
+                            [f"%s = arith.addf %in, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out)
+        return _generic(f"{cur} : {tc}", f"{x} : {tc}", [idmap, idmap], par, f"%in: {t}, %o: {t}",
+                        [f"%s = arith.addf %in, %o : {t}", f"linalg.yield %s : {t}"], t, tc, out)
+    c = lambda name, v, ty=t: f"%{name} = arith.constant {v} : {ty}"
+    if stage == "relu":
+        return un([c("z", "0.0"), f"%y = arith.maximumf %in, %z : {t}", f"linalg.yield %y : {t}"])
+    if stage == "relu_commuted":
+        return un([c("z", "0.0"), f"%y = arith.maximumf %z, %in : {t}", f"linalg.yield %y : {t}"])
+    if stage == "relu_wide":
+        return un([c("z", "0.0", "f32"), "%w = arith.extf %in : f16 to f32",
+                   "%y = arith.maximumf %w, %z : f32", "%yt = arith.truncf %y : f32 to f16",
+                   "linalg.yield %yt : f16"])
+    if stage == "relu_maxnum":
+        return un([c("z", "0.0"), f"%y = arith.maxnumf %in, %z : {t}", f"linalg.yield %y : {t}"])
+    if stage == "relu_select":
+        return un([c("z", "0.0"), f"%p = arith.cmpf ogt, %in, %z : {t}",
+                   f"%y = arith.select %p, %in, %z : {t}", f"linalg.yield %y : {t}"])
+    if stage in ("relu6", "clamp_1000"):
+        hi = "6.0" if stage == "relu6" else "1000.0"
+        return un([c("z", "0.0"), c("h", hi), f"%m = arith.maximumf %in, %z : {t}",
+                   f"%y = arith.minimumf %m, %h : {t}", f"linalg.yield %y : {t}"])
+    if stage == "leaky":
+        return un([c("z", "0.0"), c("s", "0.125"), f"%p = arith.cmpf ogt, %in, %z : {t}",
+                   f"%n = arith.mulf %in, %s : {t}", f"%y = arith.select %p, %in, %n : {t}",
+                   f"linalg.yield %y : {t}"])
+    if stage == "scale":
+        return un([c("s", "0.5"), f"%y = arith.mulf %in, %s : {t}", f"linalg.yield %y : {t}"])
+    if stage in ("gelu", "gelu_div"):
+        lines, x32 = [], "%in"
+        if t == "f16":
+            lines.append("%w = arith.extf %in : f16 to f32")
+            x32 = "%w"
+        lines += [c("h", "0.5", "f32"), c("one", "1.0", "f32")]
+        if stage == "gelu":
+            lines += [c("k", "0.70710678118654752", "f32"), f"%s = arith.mulf {x32}, %k : f32"]
+        else:
+            lines += [c("k", "1.41421356237309504", "f32"), f"%s = arith.divf {x32}, %k : f32"]
+        lines += ["%er = math.erf %s : f32", "%pp = arith.addf %er, %one : f32",
+                  f"%hx = arith.mulf {x32}, %h : f32", "%g = arith.mulf %hx, %pp : f32"]
+        if t == "f16":
+            lines += ["%gt = arith.truncf %g : f32 to f16", "linalg.yield %gt : f16"]
+        else:
+            lines += ["linalg.yield %g : f32"]
+        return un(lines)
+    raise ValueError(stage)
+
+
+def inputs(p: Program, rng: np.random.Generator):
+    """Arguments for the program. A holds integers and B multiples of 1/8 in
+    [-2, 2], so that every product and partial sum (|sum| < 256) is exact in
+    f16 and any summation order gives the same matmul result; what follows
+    the matmul gets arbitrary values (normal, some large, some NaN), so that
+    every rounding, clamp and NaN rule of the epilogue shows."""
+    arrays = []
+    for name, _, shape, dtype in p.args:
+        if name == "a":
+            v = rng.integers(-2, 3, size=shape)
+        elif name == "b":
+            v = rng.integers(-16, 17, size=shape) / 8.0
+        else:
+            v = rng.standard_normal(size=shape) * rng.choice([1.0, 30.0, 3000.0])
+            v[rng.random(size=shape) < 0.02] = np.nan
+        arrays.append(np.asarray(v).astype(dtype))
+    return arrays

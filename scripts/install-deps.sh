@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what gpupoor needs to build and test on Debian 12, when missing:
 # LLVM/MLIR 22 from Debian's packages, CMake, Ninja, ccache, lld, a C++
-# compiler. Then reports where ptxas is (needed only to build cubins).
+# compiler, and clang 22 with its sanitizer runtimes. Then reports where ptxas is (needed only to build cubins).
 set -euo pipefail
 
 packages=(
   cmake ninja-build ccache lld g++ python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  # The sanitized build (scripts/test-sanitized.sh).
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -6,3 +6,5 @@ build=${GPUPOOR_BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -V
+# The lit suite again, on an AddressSanitizer + UBSan build.
+"$root/scripts/test-sanitized.sh"

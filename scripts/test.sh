@@ -6,5 +6,7 @@ build=${GPUPOOR_BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -V
-# The lit suite again, on an AddressSanitizer + UBSan build.
+# The lit suite again, on an AddressSanitizer + UBSan build, then a short
+# fuzzing run of the passes on that build (docs/Testing.md).
 "$root/scripts/test-sanitized.sh"
+"$root/scripts/fuzz.sh" -runs=${GPUPOOR_FUZZ_RUNS:-20000}

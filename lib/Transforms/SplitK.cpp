@@ -79,8 +79,6 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(operation))
     return fail("'" + operation->getName().getStringRef() +
                 "' is not linalg.matmul or linalg.batch_matmul");
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return fail("expected two inputs and one init");
   // gpupoor.matmul launches kernels: it is host code.
   if (operation->getParentOfType<gpu::GPUModuleOp>())
     return fail("inside a gpu.module (device code)");
@@ -252,9 +250,26 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     return success();
   }
 
+  /// A `gpupoor.splits` attribute names S for its matmul: it must be an
+  /// integer S can be, or the pass fails (rather than skip the op).
+  LogicalResult checkSplitsAttributes() {
+    WalkResult result = getOperation()->walk([&](linalg::LinalgOp op) {
+      Attribute attr = op->getAttr("gpupoor.splits");
+      if (!attr)
+        return WalkResult::advance();
+      auto splits = dyn_cast<IntegerAttr>(attr);
+      if (splits && splits.getInt() >= 1 && splits.getInt() <= kMaxSplits)
+        return WalkResult::advance();
+      op->emitOpError() << "gpupoor.splits must be an integer in [1, "
+                        << kMaxSplits << "], got " << attr;
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void runOnOperation() override {
     StrategyOptions resolved;
-    if (failed(resolveOptions(resolved)))
+    if (failed(resolveOptions(resolved)) || failed(checkSplitsAttributes()))
       return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());

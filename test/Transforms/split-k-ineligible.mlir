@@ -78,3 +78,30 @@ func.func @matvec(%a: tensor<16x32xf16>, %x: tensor<32xf16>) -> tensor<16xf32> {
   %r = linalg.matvec ins(%a, %x : tensor<16x32xf16>, tensor<32xf16>) outs(%c : tensor<16xf32>) -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// -----
+
+func.func @broadcast_b(%a: tensor<16x32xf16>, %b: tensor<32xf16>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: indexing maps are neither A*B nor A*B^T}}
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<16x32xf16>, tensor<32xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// gpupoor.matmul launches kernels: a matmul in device code stays.
+gpu.module @kernels {
+  gpu.func @device(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+    %zero = arith.constant 0.0 : f16
+    linalg.fill ins(%zero : f16) outs(%c : memref<32x32xf16>)
+    // expected-remark @+1 {{not rewritten to gpupoor.matmul: inside a gpu.module (device code)}}
+    linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16>)
+    gpu.return
+  }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Fuzzes gpupoor's passes with libFuzzer under ASan and UBSan
+# (tools/gpupoor-fuzz): crashes, undefined behaviour and IR that fails to
+# verify after a pass stop it with a reproducer (crash-* in the working
+# directory). The seed corpus is every lit test input and a set of generated
+# programs (test/Differential/programs.py); what the fuzzer adds is kept in
+# $build/fuzz-corpus between runs.
+#
+#   scripts/fuzz.sh -runs=2000                 (what CI runs)
+#   scripts/fuzz.sh -max_total_time=36000      (a long campaign)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${GPUPOOR_SAN_BUILD_DIR:-$root/build-san}
+"$root/scripts/build-sanitized.sh" gpupoor-fuzz >/dev/null
+seeds="$build/fuzz-seeds"
+rm -rf "$seeds" && mkdir -p "$seeds" "$build/fuzz-corpus"
+python3 - "$root" "$seeds" <<'PY'
+import glob, os, random, sys
+root, out = sys.argv[1], sys.argv[2]
+n = 0
+for path in glob.glob(os.path.join(root, "test", "**", "*.mlir"), recursive=True):
+    for chunk in open(path).read().split("// -----"):
+        with open(os.path.join(out, f"lit{n}.mlir"), "w") as f:
+            f.write(chunk)
+        n += 1
+sys.path.insert(0, os.path.join(root, "test", "Differential"))
+import programs
+rng = random.Random(1)
+for i in range(200):
+    with open(os.path.join(out, f"gen{i}.mlir"), "w") as f:
+        f.write(programs.generate(rng).source)
+PY
+source "$root/scripts/sanitizer-env.sh"
+"$build/bin/gpupoor-fuzz" "$build/fuzz-corpus" "$seeds" -max_len=16384 -timeout=60 \
+  -print_final_stats=1 "$@"

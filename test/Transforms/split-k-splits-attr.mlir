@@ -1,0 +1,23 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k -verify-diagnostics
+
+// A gpupoor.splits attribute S cannot be fails the pass (it used to print an
+// error and exit 0 with the matmul left alone).
+func.func @zero(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-error @+1 {{'linalg.matmul' op gpupoor.splits must be an integer in [1, 65536], got 0 : i64}}
+  %r = linalg.matmul {gpupoor.splits = 0 : i64} ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @not_integer(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-error @+1 {{'linalg.matmul' op gpupoor.splits must be an integer in [1, 65536], got "four"}}
+  %r = linalg.matmul {gpupoor.splits = "four"} ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}

@@ -88,7 +88,9 @@ void runPipeline(ModuleOp module, const std::string &pipeline) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer relies on a nul after the buffer, as files have; the
+  // fuzzer's bytes have none: a std::string's copy does.
+  std::string text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   if (!module || failed(verify(*module))) {
     if (verbose())

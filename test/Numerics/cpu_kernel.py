@@ -88,6 +88,99 @@ def compile_with(source, passes):
     return ctypes.CDLL(base + ".so")
 
 
+def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
+                  out_type="f16", shape=None):
+    """A linalg function `@kernel(A, B[, bias], C_out)` on dynamic shapes, or
+    on the static (M, N, K) `shape` (2-D, no bias).
+
+    A and B (and bias) are tensors; the result is materialized into the
+    memref C_out. The matmul's init is a zero fill, as the rewrite requires;
+    bias and activation are linalg.generic ops it should fuse.
+    """
+    r = 3 if batched else 2
+    dyn = "x".join("?" * r)
+    ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
+    mc = f"memref<{dyn}x{out_type}>"
+    if shape:
+        assert not batched and not bias and b_layout == "kn"
+        m, n, k = shape
+        ta, tb = f"tensor<{m}x{k}xf16>", f"tensor<{k}x{n}xf16>"
+        tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
+    b0 = r - 2
+    params = [f"%a: {ta}", f"%b: {tb}"]
+    if bias:
+        params.append(f"%bias: tensor<?x{bias}>")
+    params.append(f"%out: {mc}")
+    lines = [f"func.func @kernel({', '.join(params)}) {{"]
+    for i in range(r):
+        lines.append(f"  %c{i} = arith.constant {i} : index")
+    dims = []
+    if batched:
+        lines.append("  %bt = tensor.dim %a, %c0 : " + ta)
+        dims.append("%bt")
+    lines.append(f"  %m = tensor.dim %a, %c{b0} : {ta}")
+    n_dim = b0 if b_layout == "nk" else b0 + 1
+    lines.append(f"  %n = tensor.dim %b, %c{n_dim} : {tb}")
+    dims += ["%m", "%n"]
+    lines.append(f"  %zero = arith.constant 0.0 : {out_type}")
+    lines.append(f"  %e = tensor.empty({'' if shape else ', '.join(dims)}) : {tc}")
+    lines.append(f"  %f = linalg.fill ins(%zero : {out_type}) outs(%e : {tc}) -> {tc}")
+    op = "linalg.batch_matmul" if batched else "linalg.matmul"
+    maps = ""
+    if b_layout == "nk":
+        lead = "b, " if batched else ""
+        dl = "(b, m, n, k)" if batched else "(m, n, k)"
+        maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}m, k)>, "
+                f"affine_map<{dl} -> ({lead}n, k)>, affine_map<{dl} -> ({lead}m, n)>]")
+    lines.append(f"  %r0 = {op}{maps} ins(%a, %b : {ta}, {tb}) outs(%f : {tc}) -> {tc}")
+    cur = "%r0"
+    ids = ", ".join(f"d{i}" for i in range(r))
+    idmap = f"affine_map<({ids}) -> ({ids})>"
+    par = ", ".join(['"parallel"'] * r)
+    if bias:
+        rowmap = f"affine_map<({ids}) -> (d{r - 1})>"
+        ext = (f"    %bx = arith.extf %y : {bias} to {out_type}\n" if bias != out_type
+               else "")
+        addend = "%bx" if bias != out_type else "%y"
+        lines.append(
+            f"  %r1 = linalg.generic {{indexing_maps = [{idmap}, {rowmap}, {idmap}], "
+            f"iterator_types = [{par}]}} ins({cur}, %bias : {tc}, tensor<?x{bias}>) outs(%e : {tc}) {{\n"
+            f"  ^bb0(%x: {out_type}, %y: {bias}, %o: {out_type}):\n{ext}"
+            f"    %s = arith.addf %x, {addend} : {out_type}\n"
+            f"    linalg.yield %s : {out_type}\n  }} -> {tc}")
+        cur = "%r1"
+    if epilogue != "none":
+        if epilogue == "relu":
+            body = f"    %v = arith.maximumf %x, %zero : {out_type}\n"
+        else:
+            # Exact GELU computed in f32 (an f16 result is widened, then
+            # rounded once), the form the epilogue fuses.
+            x, tail = "%x", ""
+            if out_type != "f32":
+                x = "%xf"
+                body = f"    %xf = arith.extf %x : {out_type} to f32\n"
+                tail = f"    %v = arith.truncf %g : f32 to {out_type}\n"
+            else:
+                body = ""
+            body += ("    %k = arith.constant 0.70710678118654752 : f32\n"
+                     "    %h = arith.constant 0.5 : f32\n"
+                     "    %one = arith.constant 1.0 : f32\n"
+                     f"    %s = arith.mulf {x}, %k : f32\n"
+                     "    %er = math.erf %s : f32\n"
+                     "    %p = arith.addf %er, %one : f32\n"
+                     f"    %hx = arith.mulf {x}, %h : f32\n"
+                     f"    %{'g' if tail else 'v'} = arith.mulf %hx, %p : f32\n" + tail)
+        lines.append(
+            f"  %r2 = linalg.generic {{indexing_maps = [{idmap}, {idmap}], iterator_types = [{par}]}} "
+            f"ins({cur} : {tc}) outs(%e : {tc}) {{\n  ^bb0(%x: {out_type}, %o: {out_type}):\n{body}"
+            f"    linalg.yield %v : {out_type}\n  }} -> {tc}")
+        cur = "%r2"
+    lines.append(f"  bufferization.materialize_in_destination {cur} in restrict writable %out "
+                 f": ({tc}, {mc}) -> ()")
+    lines.append("  return\n}")
+    return "\n".join(lines) + "\n"
+
+
 class Kernel:
     """A compiled `@kernel` taking numpy arrays."""
 

@@ -4,16 +4,19 @@
 # verify after a pass stop it with a reproducer (crash-* in the working
 # directory). The seed corpus is every lit test input and a set of generated
 # programs (test/Differential/programs.py); what the fuzzer adds is kept in
-# $build/fuzz-corpus between runs.
+# ${GPUPOOR_FUZZ_CORPUS:-$build/fuzz-corpus} between runs. An upstream MLIR
+# crash (the parser's, say) stops a run like ours; a long campaign goes on
+# past crashes with -fork=N -ignore_crashes=1 and leaves each as crash-*.
 #
-#   scripts/fuzz.sh -runs=2000                 (what CI runs)
-#   scripts/fuzz.sh -max_total_time=36000      (a long campaign)
+#   scripts/fuzz.sh -seed=1 -runs=20000        (what CI runs, on a fresh corpus)
+#   scripts/fuzz.sh -fork=2 -ignore_crashes=1 -max_total_time=36000
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GPUPOOR_SAN_BUILD_DIR:-$root/build-san}
 "$root/scripts/build-sanitized.sh" gpupoor-fuzz >/dev/null
 seeds="$build/fuzz-seeds"
-rm -rf "$seeds" && mkdir -p "$seeds" "$build/fuzz-corpus"
+corpus=${GPUPOOR_FUZZ_CORPUS:-$build/fuzz-corpus}
+rm -rf "$seeds" && mkdir -p "$seeds" "$corpus"
 python3 - "$root" "$seeds" <<'PY'
 import glob, os, random, sys
 root, out = sys.argv[1], sys.argv[2]
@@ -31,5 +34,5 @@ for i in range(200):
         f.write(programs.generate(rng).source)
 PY
 source "$root/scripts/sanitizer-env.sh"
-"$build/bin/gpupoor-fuzz" "$build/fuzz-corpus" "$seeds" -max_len=16384 -timeout=60 \
+"$build/bin/gpupoor-fuzz" "$corpus" "$seeds" -max_len=16384 -timeout=60 \
   -print_final_stats=1 "$@"

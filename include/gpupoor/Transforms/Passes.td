@@ -16,9 +16,13 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `linalg.matmul_transpose_b` and `linalg.batch_matmul` with f16 operands
     and an f16 or f32 result, on tensors or memrefs, static or dynamic, and
     rewrites each into a `gpupoor.matmul` carrying a `#gpupoor.split_k`
-    strategy. The init must be a zero fill (the gpupoor op overwrites C).
-    A bias add and a ReLU/GELU that are the matmul's only users are fused
-    into the op's epilogue.
+    strategy. The init must be a zero fill (the gpupoor op overwrites C);
+    a matmul in a `gpu.module` (device code) is left alone. A bias add and
+    a ReLU or erf-GELU that are the matmul's only users are fused into the
+    op's epilogue when, and only when, it computes exactly what they do:
+    their bodies are matched by structure (docs/Numerics.md lists the
+    forms); anything else stays a separate op. A `gpupoor.splits` attribute
+    that is not an integer in [1, 65536] is an error.
 
     Matmuls that are not eligible (integer, f32/f64 or bf16 operands, mixed
     operand types, other contractions) are left as they are. With

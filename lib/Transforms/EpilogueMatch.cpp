@@ -78,8 +78,11 @@ std::optional<BodyResult> bodyResult(Block &body, Type t) {
   Value v = yield.getOperand(0);
   if (v.getType() != t)
     return std::nullopt;
+  // A truncation with its own rounding mode is not the epilogue's (to
+  // nearest even).
   if (auto trunc = v.getDefiningOp<arith::TruncFOp>())
-    if (t.isF16() && trunc.getIn().getType().isF32())
+    if (t.isF16() && trunc.getIn().getType().isF32() &&
+        !trunc.getRoundingmodeAttr())
       return BodyResult{trunc.getIn(), trunc.getIn().getType()};
   return BodyResult{v, t};
 }
@@ -135,20 +138,19 @@ bool allParallel(linalg::LinalgOp op) {
 }
 
 /// The only user of `v`, if it is an elementwise linalg op of the same
-/// result type whose maps take `v` and its result whole.
+/// result type that reads `v` whole as one of its inputs (not as its init,
+/// which the fused op would not compute from) and writes its result whole.
 linalg::LinalgOp soleElementwiseUser(Value v) {
   if (!v.hasOneUse())
     return nullptr;
-  auto user = dyn_cast<linalg::LinalgOp>(*v.getUsers().begin());
-  if (!user || user->getNumResults() != 1 ||
+  OpOperand *in = &*v.getUses().begin();
+  auto user = dyn_cast<linalg::LinalgOp>(in->getOwner());
+  if (!user || !user.isDpsInput(in) || user->getNumResults() != 1 ||
       user->getResult(0).getType() != v.getType() || !allParallel(user) ||
       user.hasIndexSemantics() || user.getNumDpsInits() != 1)
     return nullptr;
   AffineMap id =
       AffineMap::getMultiDimIdentityMap(user.getNumLoops(), user.getContext());
-  OpOperand *in = &*llvm::find_if(user->getOpOperands(), [&](OpOperand &o) {
-    return o.get() == v;
-  });
   if (user.getMatchingIndexingMap(in) != id ||
       user.getMatchingIndexingMap(user.getDpsInitOperand(0)) != id)
     return nullptr;
@@ -161,10 +163,9 @@ linalg::LinalgOp soleElementwiseUser(Value v) {
 Value matchBiasAdd(Operation *matmul, linalg::LinalgOp user, Value v) {
   if (user.getNumDpsInputs() != 2)
     return nullptr;
+  // soleElementwiseUser made `v` one of the two inputs.
   unsigned vIdx = user.getDpsInputs()[0] == v ? 0 : 1;
   Value other = user.getDpsInputs()[1 - vIdx];
-  if (other == v)
-    return nullptr;
   unsigned rank = user.getNumLoops();
   MLIRContext *ctx = user.getContext();
   AffineMap lastDim = AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx));

@@ -6,6 +6,8 @@
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=warps-m=-1 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=warps-n=4611686018427387904 2>&1 | FileCheck %s --check-prefix=WARPSN
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config="warps-m=8 warps-n=8" 2>&1 | FileCheck %s --check-prefix=THREADS
+// A given warp count with a chosen one can still exceed a block:
+// RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=warps-n=32 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=stages=1 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=stages=100000 2>&1 | FileCheck %s --check-prefix=STAGES-BIG
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=group-m=0 2>&1 | FileCheck %s --check-prefix=GROUP
@@ -19,11 +21,12 @@
 // WARPS: error: gpupoor-select-kernel-config: warps-m must be 0 (chosen) or in [1, 32], got -1
 // WARPSN: error: gpupoor-select-kernel-config: warps-n must be 0 (chosen) or in [1, 32], got 4611686018427387904
 // THREADS: error: gpupoor-select-kernel-config: warps-m x warps-n must be at most 32 warps (1024 threads), got 64
+// BLOCK: error: 'gpupoor.matmul' op 2 x 32 warps exceed the 1024 threads a block can have
 // STAGES: error: gpupoor-select-kernel-config: stages must be 0 (chosen) or in [2, 32], got 1
 // STAGES-BIG: error: gpupoor-select-kernel-config: stages must be 0 (chosen) or in [2, 32], got 100000
 // GROUP: error: gpupoor-select-kernel-config: group-m must be in [1, 65536], got 0
 // PREFETCH: error: gpupoor-select-kernel-config: fragment-prefetch must be >= 0, got -1
-// ROWS: error: gpupoor-select-kernel-config: shared-outer-rows must be -1 (chosen) or >= 0, got -2
+// ROWS: error: gpupoor-select-kernel-config: shared-outer-rows must be -1 (chosen) or in [0, 256], got -2
 // WIDTH: error: gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, got 16
 // HANDOVER: for the --mma-handover option: Cannot find option named 'yes'!
 // BK = 32 has two k16 steps: fragments can load at most two steps ahead.

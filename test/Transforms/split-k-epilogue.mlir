@@ -409,3 +409,52 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The matmul result as the consumer's init, not an input: the consumer never
+// reads it (it used to be fused as if it did).
+// CHECK-LABEL: func @result_as_init
+// CHECK: gpupoor.matmul
+// CHECK-SAME: inner = f16, outer = f32>)
+// CHECK: linalg.generic
+func.func @result_as_init(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %y: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>)
+                      outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<32x32xf32>) outs(%mm : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %m = arith.maximumf %x, %c0 : f32
+    linalg.yield %m : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// A truncation toward zero is not the epilogue's rounding to nearest.
+// CHECK-LABEL: func @gelu_trunc_mode
+// CHECK: gpupoor.matmul
+// CHECK-SAME: inner = f16, outer = f32>)
+// CHECK: linalg.generic
+func.func @gelu_trunc_mode(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x32xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>)
+                      outs(%c : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<32x32xf16>) outs(%e : tensor<32x32xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %xf = arith.extf %x : f16 to f32
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %xf, %z : f32
+    %t = arith.truncf %m toward_zero : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<32x32xf16>
+  return %r : tensor<32x32xf16>
+}

@@ -178,6 +178,13 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   Value gridN = arith::CeilDivSIOp::create(
       b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
   Value grid = arith::MulIOp::create(b, gridM, gridN);
+  // An empty C launches nothing (a grid of 0 blocks is a launch error).
+  auto nonEmpty = scf::IfOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid,
+                               arith::ConstantIndexOp::create(b, 0)),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(nonEmpty.thenBlock());
   Value threads = arith::ConstantIndexOp::create(b, spec.threads());
   Value smem =
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
@@ -218,6 +225,17 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
       if (!fits)
         fits = emitOffsetsFit32Bits(b, o);
       conds.push_back(fits);
+    }
+    // The grouped block order multiplies group_m by the column tiles in
+    // the kernel's index width (for a static N the conversion has checked).
+    if (spec.indexBitwidth == 32 &&
+        ShapedType::isDynamic(op.getInitType().getShape().back())) {
+      Value tilesN = arith::CeilDivSIOp::create(
+          b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
+      Value product = arith::MulIOp::create(
+          b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
+      conds.push_back(cmp(b, arith::CmpIPredicate::sle, product,
+                          kMax32BitOffset));
     }
     return conds.empty() ? Value() : allOf(b, conds);
   };

@@ -123,6 +123,21 @@ struct ConvertGPUPoorToNVGPUPass
       return op.emitOpError("index_bitwidth = 32 needs every size, stride and "
                             "element offset below 2^31, which the operand "
                             "types rule out");
+    // The kernel reads the bias as a contiguous vector.
+    if (Value bias = op.getBias()) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(cast<MemRefType>(bias.getType())
+                     .getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1)
+        return op.emitOpError("the kernel reads the bias contiguously; its "
+                              "type does not give it a unit stride");
+    }
+    int64_t n = op.getInitType().getShape().back();
+    if (spec.indexBitwidth == 32 && !ShapedType::isDynamic(n) &&
+        llvm::divideCeil(n, spec.bn) * spec.groupM > kMax32BitOffset)
+      return op.emitOpError("index_bitwidth = 32 needs group_m * ceil(N / BN) "
+                            "below 2^31");
     SmallVector<std::pair<std::string, KernelSpec>> variants = {{"", spec}};
     if (spec.asyncCopies) {
       KernelSpec elements = spec;

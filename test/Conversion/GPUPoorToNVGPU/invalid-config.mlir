@@ -66,3 +66,25 @@ func.func @narrow_huge(%a: memref<65536x65536xf16>, %b: memref<65536x128xf16>, %
       : memref<65536x65536xf16>, memref<65536x128xf16>
   return
 }
+
+// -----
+
+func.func @strided_bias(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<64xf16, strided<[2]>>, %c: memref<?x64xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the kernel reads the bias contiguously; its type does not give it a unit stride}}
+  gpupoor.matmul %a, %b bias(%bias : memref<64xf16, strided<[2]>>) outs(%c : memref<?x64xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @group_product(%a: memref<16x64xf16>, %b: memref<64x16777216xf16>, %c: memref<16x16777216xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op index_bitwidth = 32 needs group_m * ceil(N / BN) below 2^31}}
+  gpupoor.matmul %a, %b outs(%c : memref<16x16777216xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 65536, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<16x64xf16>, memref<64x16777216xf16>
+  return
+}

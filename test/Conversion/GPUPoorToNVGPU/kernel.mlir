@@ -33,6 +33,7 @@
 // stages tiles with cp.async into dynamic shared memory, reads fragments with
 // ldmatrix and accumulates in f16 with mma.sync.
 // CHECK-LABEL: func @mm
+// CHECK: scf.if
 // CHECK: %[[GM:.*]] = arith.ceildivsi %{{.*}}, %[[BM:.*]] : index
 // CHECK: %[[GN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[GRID:.*]] = arith.muli %[[GM]], %[[GN]] : index

@@ -68,6 +68,12 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   // and the options' (gpupoor-select-kernel-config); this checks how they
   // fit together.
   const ChipInfo &info = getChipInfo(chip);
+  // Each warp count is bounded; a chosen one with a given one may still
+  // exceed a block.
+  if (threads() > info.maxThreadsPerBlock)
+    return emitError() << warpsM << " x " << warpsN << " warps exceed the "
+                       << info.maxThreadsPerBlock
+                       << " threads a block can have";
   if (bm % (16 * warpsM) != 0)
     return emitError() << "tile BM = " << bm << " does not split into "
                        << warpsM << " warp rows of 16-row MMA tiles";

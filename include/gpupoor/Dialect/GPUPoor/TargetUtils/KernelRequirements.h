@@ -21,9 +21,10 @@
 namespace mlir::gpupoor {
 
 /// The largest value a 32-bit kernel's sizes, strides and element offsets
-/// may take; sizes keep room for a tile's overhang past M and N.
+/// may take; sizes keep room for two tiles past M, N and K (a block's origin
+/// plus a row of its tile, the K tile past the last), whatever the tile.
 constexpr int64_t kMax32BitOffset = (int64_t(1) << 31) - 1;
-constexpr int64_t kMax32BitSize = kMax32BitOffset - 512;
+constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
 
 /// Whether A and B of memref `op` meet the cp.async kernel's requirements:
 /// false when a static stride breaks them, nullopt when only run time can

@@ -47,8 +47,19 @@ artifacts=$(mktemp -d)
 "${fuzz[@]}" -fork=1 -ignore_crashes=1 -artifact_prefix="$artifacts/" "$@" \
   >"$artifacts/log" 2>&1 || true
 grep -E "^(stat::|Done|INFO: fuzzed)|#[0-9]+ +DONE" "$artifacts/log" || tail -5 "$artifacts/log"
+if ! grep -qE "INFO: fuzzed for [1-9][0-9]* iterations" "$artifacts/log"; then
+  echo "fuzz: the fuzzer ran no input"
+  exit 1
+fi
 ours=0
-for crash in "$artifacts"/crash-* "$artifacts"/timeout-* "$artifacts"/oom-*; do
+# A hang or a blow-up is ours until shown otherwise.
+for slow in "$artifacts"/timeout-* "$artifacts"/oom-*; do
+  [[ -e $slow ]] || continue
+  echo "fuzz: $(basename "$slow") (a hang or an out-of-memory):"
+  head -c 2000 "$slow"
+  ours=1
+done
+for crash in "$artifacts"/crash-*; do
   [[ -e $crash ]] || continue
   trace=$("$build/bin/gpupoor-fuzz" "$crash" 2>&1 || true)
   frames=$(sed -n '/ERROR: \|invalid IR after\|runtime error/,/LLVMFuzzerTestOneInput/p' <<<"$trace" |

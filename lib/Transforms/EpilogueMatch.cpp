@@ -58,8 +58,8 @@ bool isConstant(Value v, double want) {
 template <typename OpTy>
 bool matchCommutative(Value v, function_ref<bool(Value, Value)> match) {
   auto op = v.getDefiningOp<OpTy>();
-  return op && (match(op.getLhs(), op.getRhs()) ||
-                match(op.getRhs(), op.getLhs()));
+  return op &&
+         (match(op.getLhs(), op.getRhs()) || match(op.getRhs(), op.getLhs()));
 }
 
 /// A body's computation: the value it yields before any final truncation
@@ -93,8 +93,7 @@ bool isArgument(Value v, BlockArgument arg, Type u) {
   if (v == arg)
     return arg.getType() == u;
   auto ext = v.getDefiningOp<arith::ExtFOp>();
-  return ext && ext.getIn() == arg && u.isF32() &&
-         arg.getType().isF16();
+  return ext && ext.getIn() == arg && u.isF32() && arg.getType().isF16();
 }
 
 bool isRelu(BodyResult r, BlockArgument x) {
@@ -108,9 +107,8 @@ bool isGelu(BodyResult r, BlockArgument x) {
     return false;
   auto isX = [&](Value v) { return isArgument(v, x, r.type); };
   auto isHalfX = [&](Value v) {
-    return matchCommutative<arith::MulFOp>(v, [&](Value a, Value b) {
-      return isX(a) && isConstant(b, 0.5);
-    });
+    return matchCommutative<arith::MulFOp>(
+        v, [&](Value a, Value b) { return isX(a) && isConstant(b, 0.5); });
   };
   auto isOnePlusErf = [&](Value v) {
     return matchCommutative<arith::AddFOp>(v, [&](Value a, Value b) {
@@ -122,9 +120,8 @@ bool isGelu(BodyResult r, BlockArgument x) {
                  });
     });
   };
-  return matchCommutative<arith::MulFOp>(r.value, [&](Value a, Value b) {
-    return isHalfX(a) && isOnePlusErf(b);
-  });
+  return matchCommutative<arith::MulFOp>(
+      r.value, [&](Value a, Value b) { return isHalfX(a) && isOnePlusErf(b); });
 }
 
 bool isBiasAdd(BodyResult r, BlockArgument x, BlockArgument bias) {
@@ -230,8 +227,7 @@ std::optional<Epilogue> matchActivation(linalg::LinalgOp user, Value v) {
 
 } // namespace
 
-EpilogueMatch mlir::gpupoor::analyzeEpilogue(Operation *matmul,
-                                             Value result) {
+EpilogueMatch mlir::gpupoor::analyzeEpilogue(Operation *matmul, Value result) {
   EpilogueMatch match;
   if (!result)
     return match;

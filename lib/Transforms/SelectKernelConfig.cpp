@@ -154,9 +154,9 @@ LogicalResult GPUPoorSelectKernelConfigPass::checkOptions() {
   if (prefetch < 0)
     return error("fragment-prefetch") << ">= 0, got " << prefetch;
   if (outerRows < -1 || outerRows > kMaxTileSize / 16)
-    return error("shared-outer-rows") << "-1 (chosen) or in [0, "
-                                      << kMaxTileSize / 16 << "], got "
-                                      << outerRows;
+    return error("shared-outer-rows")
+           << "-1 (chosen) or in [0, " << kMaxTileSize / 16 << "], got "
+           << outerRows;
   if (width != 32 && width != 64)
     return error("index-bitwidth") << "32 or 64, got " << width;
   return success();

@@ -50,6 +50,8 @@ class Program:
     out_dtype: type = np.float16
     stages: list = field(default_factory=list)
     description: str = ""
+    # Whether gpupoor-split-k must rewrite the matmul (a zero-filled init).
+    rewritten: bool = False
 
 
 def _np(t):
@@ -72,7 +74,7 @@ def generate(rng: random.Random) -> Program:
         return f"tensor<{'x'.join(map(str, shape)) if static else dims}x{elt}>"
 
     a_shape, b_shape, c_shape = lead + (m, k), lead + ((n, k) if nk else (k, n)), lead + (m, n)
-    p = Program("", out_shape=c_shape, out_dtype=_np(t))
+    p = Program("", out_shape=c_shape, out_dtype=_np(t), rewritten=zero_init)
     params = [f"%a: {ty(a_shape, 'f16')}", f"%b: {ty(b_shape, 'f16')}"]
     p.args = [("a", "int", a_shape, np.float16), ("b", "int", b_shape, np.float16)]
     tc = ty(c_shape, t)

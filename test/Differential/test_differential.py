@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
-from cpu_kernel import compile_with, memref  # noqa: E402
+from cpu_kernel import GPUPOOR_OPT, _run, compile_with, memref  # noqa: E402
 
 import programs  # noqa: E402
 
@@ -59,6 +59,10 @@ def test_program(index):
     rng = random.Random(SEED * 1000003 + index)
     p = programs.generate(rng)
     arrays = programs.inputs(p, np.random.default_rng(SEED * 7 + index))
+    # Not vacuous: a zero-filled init is rewritten, so the comparison below
+    # exercises gpupoor's code; C += A*B is left alone.
+    rewritten = "gpupoor.matmul" in _run([GPUPOOR_OPT, "-", "--gpupoor-split-k"], input=p.source)
+    assert rewritten == p.rewritten, f"seed {SEED} index {index}: rewritten={rewritten}\n{p.source}"
     got = run(compile_with(p.source, GPUPOOR), arrays, p.out_shape, p.out_dtype)
     want = run(compile_with(p.source, REFERENCE), arrays, p.out_shape, p.out_dtype)
     # Bit for bit, but any NaN equals any NaN (payloads may differ).

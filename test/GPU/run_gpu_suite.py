@@ -328,6 +328,7 @@ def main():
         return 1 if res.failed else 0
     if args.big:
         big_suite(kernels, res, gen)
+        res.check(res.passed + res.failed > 0, "--big found no 64-bit kernel to run")
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)

@@ -7,11 +7,12 @@
 // Parses each input as MLIR and, when it is valid IR, runs it through
 // gpupoor's GPU flow (split-k rewrite, bufferization, kernel configuration,
 // the mma.sync kernel and its NVVM lowering) and its CPU pipeline, with
-// options picked from the input's hash. Diagnostics are fine: a pass may
-// refuse an input. Crashes (under ASan and UBSan) and IR that fails to verify
-// after a pass that succeeded are bugs: the harness aborts on them.
-// scripts/fuzz.sh builds it and runs it on a corpus of the lit tests and
-// generated programs.
+// options (chip, outer type, tile, copies, index width, warps, stages,
+// group-m, outer sums in shared memory) picked from the input's hash.
+// Diagnostics are fine: a pass may refuse an input. Crashes (under ASan and
+// UBSan) and IR that fails to verify after a pass that succeeded are bugs: the
+// harness aborts on them. scripts/fuzz.sh builds it and runs it on a corpus of
+// the lit tests and generated programs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,11 +101,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t h = llvm::hash_value(text);
   static constexpr const char *kChips[] = {"sm_80", "sm_86", "sm_89", "sm_90",
                                            "sm_90a"};
+  static constexpr const char *kTiles[] = {
+      "", " tile=64,64,32", " tile=256,128,64", " tile=128,256,32"};
+  static constexpr const char *kWarps[] = {"", "warps-n=4 ", "warps-m=4 ",
+                                           "warps-m=8 warps-n=8 "};
   std::string splitK = std::string("gpupoor-split-k{chip=") + kChips[h % 5] +
-                       " outer-type=" + ((h >> 3) & 1 ? "f16" : "f32") + "}";
+                       " outer-type=" + ((h >> 3) & 1 ? "f16" : "f32") +
+                       kTiles[(h >> 6) & 3] + "}";
   std::string select = std::string("gpupoor-select-kernel-config{") +
                        ((h >> 4) & 1 ? "async-copies=false " : "") +
-                       ((h >> 5) & 1 ? "index-bitwidth=64" : "") + "}";
+                       ((h >> 5) & 1 ? "index-bitwidth=64 " : "") +
+                       kWarps[(h >> 8) & 3] +
+                       ((h >> 10) & 1 ? "stages=2 group-m=1 " : "") +
+                       ((h >> 11) & 1 ? "shared-outer-rows=1" : "") + "}";
   runPipeline(*module,
               "builtin.module(" + splitK +
                   ", one-shot-bufferize{bufferize-function-boundaries "

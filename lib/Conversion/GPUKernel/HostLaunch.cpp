@@ -180,8 +180,9 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   Value grid = arith::MulIOp::create(b, gridM, gridN);
   // An empty C launches nothing (a grid of 0 blocks is a launch error).
   auto nonEmpty = scf::IfOp::create(
-      b, arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid,
-                               arith::ConstantIndexOp::create(b, 0)),
+      b,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid,
+                            arith::ConstantIndexOp::create(b, 0)),
       /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(nonEmpty.thenBlock());
@@ -234,8 +235,8 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
           b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
       Value product = arith::MulIOp::create(
           b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
-      conds.push_back(cmp(b, arith::CmpIPredicate::sle, product,
-                          kMax32BitOffset));
+      conds.push_back(
+          cmp(b, arith::CmpIPredicate::sle, product, kMax32BitOffset));
     }
     return conds.empty() ? Value() : allOf(b, conds);
   };

@@ -37,8 +37,10 @@ void GPUPoorDialect::initialize() {
 
 int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
   // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
+  // Past maxSplits the result clamps to maxSplits: stop there (a static K
+  // near 2^63 would otherwise take billions of steps).
   int64_t root = 0;
-  while ((root + 1) * (root + 1) <= numKBlocks)
+  while (root < maxSplits && (root + 1) * (root + 1) <= numKBlocks)
     ++root;
   int64_t splits = root <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(root));
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));

@@ -258,7 +258,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       if (!attr)
         return WalkResult::advance();
       auto splits = dyn_cast<IntegerAttr>(attr);
-      if (splits && splits.getInt() >= 1 && splits.getInt() <= kMaxSplits)
+      if (splits && splits.getValue().getSignificantBits() <= 64 &&
+          splits.getInt() >= 1 && splits.getInt() <= kMaxSplits)
         return WalkResult::advance();
       op->emitOpError() << "gpupoor.splits must be an integer in [1, "
                         << kMaxSplits << "], got " << attr;

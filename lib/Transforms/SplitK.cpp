@@ -21,7 +21,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-
 namespace mlir::gpupoor {
 #define GEN_PASS_DEF_GPUPOORSPLITK
 #include "gpupoor/Transforms/Passes.h.inc"

@@ -213,7 +213,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   }
   LaunchOperands o = readOperands(b, op, aMem, bMem, cMem);
   // Each requirement the types leave open is checked once.
-  Value asyncOk, fits;
+  Value asyncOk, fits, groupOk;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
     SmallVector<Value> conds;
@@ -229,14 +229,17 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     }
     // The grouped block order multiplies group_m by the column tiles in
     // the kernel's index width (for a static N the conversion has checked).
+    // Every variant shares the configured tile and group_m.
     if (spec.indexBitwidth == 32 &&
         ShapedType::isDynamic(op.getInitType().getShape().back())) {
-      Value tilesN = arith::CeilDivSIOp::create(
-          b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
-      Value product = arith::MulIOp::create(
-          b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
-      conds.push_back(
-          cmp(b, arith::CmpIPredicate::sle, product, kMax32BitOffset));
+      if (!groupOk) {
+        Value tilesN = arith::CeilDivSIOp::create(
+            b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
+        Value product = arith::MulIOp::create(
+            b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
+        groupOk = cmp(b, arith::CmpIPredicate::sle, product, kMax32BitOffset);
+      }
+      conds.push_back(groupOk);
     }
     return conds.empty() ? Value() : allOf(b, conds);
   };

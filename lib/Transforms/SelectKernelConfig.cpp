@@ -78,10 +78,7 @@ struct GPUPoorSelectKernelConfigPass
 } // namespace
 
 KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
-  Type biasType =
-      op.getBias() ? getElementTypeOrSelf(op.getBias().getType()) : Type();
-  KernelSpec spec(op.getStrategy(), op.getInitType().getElementType(),
-                  biasType);
+  KernelSpec spec(op);
   // Measured on an H100: 64 x 64 warp tiles of 2 x 2 warps (128 threads,
   // two blocks an SM) are fastest. Element-wise copies need the registers
   // of the 64 x 32 tile.

@@ -4,14 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Rewrites eligible f16 linalg matmuls into gpupoor.matmul, fusing a bias
-// add and an activation that consume the matmul alone into the epilogue.
+// Rewrites eligible f16 linalg matmuls into gpupoor.matmul, moving the
+// elementwise ops that consume the matmul alone into its epilogue region
+// (EpilogueFusion.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "gpupoor/Transforms/Passes.h"
 
-#include "EpilogueMatch.h"
+#include "EpilogueFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,9 +39,11 @@ namespace {
 /// What the rewrite needs to know about one eligible matmul.
 struct MatmulMatch {
   BLayout bLayout;
-  /// The tensor the gpupoor op writes into (the zero fill's destination), or
-  /// the memref that the matmul writes.
-  Value init;
+  /// Where the product goes: the zero fill's destination, or the init.
+  Value dest;
+  /// The init when the matmul adds to it (C += A * B); null when it is
+  /// zero-filled.
+  Value cIn;
 };
 
 bool isZero(Value v) {
@@ -125,10 +128,10 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
 
   Value init = op.getDpsInits()[0];
   if (!isZeroFilled(op, init))
-    return fail("init is not a zero fill (gpupoor.matmul overwrites C)");
+    return MatmulMatch{bLayout, init, init};
   if (isa<RankedTensorType>(init.getType()))
     init = init.getDefiningOp<linalg::FillOp>().output();
-  return MatmulMatch{bLayout, init};
+  return MatmulMatch{bLayout, init, Value()};
 }
 
 //===----------------------------------------------------------------------===//
@@ -157,8 +160,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (failed(match))
       return rewriter.notifyMatchFailure(op, why);
 
-    Value result = op->getNumResults() ? op->getResult(0) : Value();
-    EpilogueMatch epilogue = analyzeEpilogue(op, result);
+    EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
 
     // An explicit per-op attribute beats the pass option.
     std::optional<int64_t> splits = options.splits;
@@ -180,26 +182,11 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
-        Type(Float16Type::get(ctx)), options.outer, epilogue.epilogue,
-        match->bLayout, options.chip);
+        Type(Float16Type::get(ctx)), options.outer, match->bLayout,
+        options.chip);
     if (!strategy)
       return failure();
-
-    Type resultType = result ? result.getType() : Type();
-    auto mm = gpupoor::MatmulOp::create(
-        rewriter, op.getLoc(), resultType, op.getDpsInputs()[0],
-        op.getDpsInputs()[1], epilogue.bias, match->init, strategy,
-        /*config=*/KernelConfigAttr());
-    if (!result) {
-      rewriter.eraseOp(op);
-      return success();
-    }
-    rewriter.replaceOp(epilogue.last, mm.getResult());
-    for (Operation *folded : llvm::reverse(epilogue.folded))
-      if (folded != epilogue.last)
-        rewriter.eraseOp(folded);
-    if (op.getOperation() != epilogue.last)
-      rewriter.eraseOp(op);
+    buildFusedMatmul(rewriter, op, fusion, strategy);
     return success();
   }
 
@@ -244,7 +231,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
                                 ArrayRef<int64_t>(checkedTile),
                                 Type(Float16Type::get(ctx)), resolved.outer,
-                                Epilogue::None, BLayout::KN, resolved.chip))
+                                BLayout::KN, resolved.chip))
       return failure();
     return success();
   }

@@ -28,8 +28,9 @@ def ConvertGPUPoorToLoops : Pass<"convert-gpupoor-to-loops"> {
       and rounded once, to nearest, into f16;
     * each chunk's f16 result is added to the outer accumulator (f32, or f16
       with one rounding per add);
-    * the epilogue converts to f32, adds the bias, applies ReLU or GELU
-      (erf form) and converts to C's element type.
+    * the epilogue rounds the outer sum to the epilogue's `acc` type, loads
+      each `ins` operand's element (and C's, when the region reads it) and
+      computes the op's epilogue region, cloned into the loop.
 
     When the strategy has no `splits`, S is computed from K at run time with
     gpu_poor's rule. Tensor-semantics ops are rejected: bufferize first.
@@ -49,9 +50,11 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     kernel in a new `gpu.module`, built exactly as the op's
     `#gpupoor.kernel_config` says (`gpupoor-select-kernel-config` sets it;
     an op without one is an error). The kernel takes the Triton ABI of
-    gpu_poor's `_matmul_kernel`: `(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K,
-    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`,
-    global pointers and i32 sizes and element strides, on a 1-D grid of
+    gpu_poor's `_matmul_kernel`: `(a_ptr, b_ptr, c_ptr, M, N, K, stride_am,
+    stride_ak, stride_bk, stride_bn, stride_cm, stride_cn)`, global
+    pointers and i32 sizes and element strides, then `(in<i>_ptr,
+    stride_in<i>m, stride_in<i>n)` for each epilogue operand (its strides
+    along C's rows and columns, 0 where it broadcasts), on a 1-D grid of
     `ceil(M/BM) * ceil(N/BN)` blocks of `32 * WM * WN` threads, with
     `stages * (BM + BN) * BK * 2` bytes of dynamic shared memory, plus
     16 bytes (8 with f16 outer sums) a thread for each outer-sum fragment
@@ -65,7 +68,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     publishes the next tile; `nvgpu.mma.sync` m16n8k16 with f16
     accumulators; one loop per split-k chunk whose last tile is peeled, so
     that adding the f16 accumulators into the outer accumulators overlaps
-    with its mma.sync; an epilogue (bias, ReLU/GELU, conversion) that
+    with its mma.sync; an epilogue (the op's region, cloned per element, its
+    operands read at clamped indices, C read where the region reads it) that
     stages each warp's share of C through its own region of the idle
     stages and stores guarded 16-byte row vectors (`epilogue_passes`).
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),
@@ -79,7 +83,8 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     loads tiles element by element instead and takes any strides and
     alignment (K = 1031, say), at a lower speed. A batched matmul launches
     the same kernel once per batch element, in an `scf.for` over
-    rank-reduced `memref.subview`s of A, B and C (the bias is shared).
+    rank-reduced `memref.subview`s of A, B and C (epilogue operands
+    advance by their stride along the batch, 0 where they broadcast).
     Each launch carries a `#gpupoor.kernel` attribute (strategy,
     configuration, element types) that `gpupoor-dump-kernels` writes out as
     the kernel's manifest; each `gpu.module` carries its kernel's

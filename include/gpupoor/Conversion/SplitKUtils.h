@@ -9,6 +9,7 @@
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::gpupoor {
 
@@ -29,13 +30,14 @@ struct SplitGeometry {
 SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
                                 SplitKAttr strategy);
 
-/// The epilogue of one accumulated value `acc` (f16 or f32): widened to f32,
-/// plus `bias` (f16 or f32; null for none), ReLU or exact GELU, computed in
-/// f32 and rounded to `resultType` after the matmul, the bias add and the
-/// activation, as the fused linalg ops round their results. CPU and GPU
-/// lowerings share it so that their epilogues compute the same function.
-Value emitEpilogue(ImplicitLocOpBuilder &b, Value acc, Value bias,
-                   Epilogue epilogue, Type resultType);
+/// The epilogue of one element: the outer sum `outer` (f16 or f32) rounded
+/// once to `accType`, then `epilogue`'s ops (a gpupoor.matmul's epilogue
+/// block; null for none) cloned with that value, the element `ins[i]` of
+/// each ins operand and C's element `cIn` as arguments; returns the value
+/// it yields. `cIn` may be null when the block does not read it. CPU and GPU
+/// lowerings share it, so that their epilogues compute the same function.
+Value emitEpilogue(OpBuilder &b, Location loc, Value outer, Type accType,
+                   Block *epilogue, ValueRange ins, Value cIn);
 
 } // namespace mlir::gpupoor
 

@@ -16,13 +16,18 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `linalg.matmul_transpose_b` and `linalg.batch_matmul` with f16 operands
     and an f16 or f32 result, on tensors or memrefs, static or dynamic, and
     rewrites each into a `gpupoor.matmul` carrying a `#gpupoor.split_k`
-    strategy. The init must be a zero fill (the gpupoor op overwrites C);
-    a matmul in a `gpu.module` (device code) is left alone. A bias add and
-    a ReLU or erf-GELU that are the matmul's only users are fused into the
-    op's epilogue when, and only when, it computes exactly what they do:
-    their bodies are matched by structure (docs/Numerics.md lists the
-    forms); anything else stays a separate op. A `gpupoor.splits` attribute
-    that is not an integer in [1, 65536] is an error.
+    strategy; a matmul in a `gpu.module` (device code) is left alone. A
+    zero-filled init is not read; any other init is (`C += A * B`: the
+    epilogue adds it). On tensors, the chain of elementwise linalg ops that
+    consume the matmul's result alone (all-parallel, no `linalg.index`,
+    bodies of side-effect free scalar `arith`/`math` ops; any other operand
+    read through a projected-permutation map: bias, scale, residual, 0-d
+    bounds) is moved into the op's epilogue region, body by body, so the
+    fused op computes exactly what the chain did (docs/Numerics.md);
+    operands produced by `linalg.broadcast` or by a `linalg.fill` of a
+    constant are read through the broadcast's input or the constant. The
+    chain stops at the first op that does not qualify. A `gpupoor.splits`
+    attribute that is not an integer in [1, 65536] is an error.
 
     Matmuls that are not eligible (integer, f32/f64 or bf16 operands, mixed
     operand types, other contractions) are left as they are. With

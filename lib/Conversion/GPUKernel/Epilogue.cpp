@@ -1,4 +1,4 @@
-//===- Epilogue.cpp - bias, activation, conversion and C stores -----------===//
+//===- Epilogue.cpp - the epilogue region and C stores ---------------------===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
@@ -19,34 +19,58 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+Value EpilogueEmitter::epilogueElement(unsigned input, int64_t rowOff,
+                                       int64_t colOff) {
+  // An operand that does not vary along M (N) is read in row (column) 0:
+  // fragment elements in one column (row) share the load.
+  AffineMap map = c.epilogueMaps[input];
+  unsigned rank = map.getNumDims();
+  bool alongM = map.isFunctionOfDim(rank - 2);
+  bool alongN = map.isFunctionOfDim(rank - 1);
+  auto key = std::make_tuple(input, alongM ? rowOff : -1, alongN ? colOff : -1);
+  auto it = loadedInputs.find(key);
+  if (it != loadedInputs.end())
+    return it->second;
+  // Clamped to C's last row and column: elements past M or N are computed
+  // but never stored, and read inside the operand.
+  Value row = alongM ? minI(add(rowBase, idx(rowOff)), sub(kc.m, idx(1)))
+                     : idx(0);
+  Value col = alongN ? minI(add(colBase, idx(colOff)), sub(kc.n, idx(1)))
+                     : idx(0);
+  Value v = memref::LoadOp::create(b, args.epilogueInputs[input],
+                                   ValueRange{row, col});
+  loadedInputs[key] = v;
+  return v;
+}
+
+Value EpilogueEmitter::epilogue(Value outer, int64_t rowOff, int64_t colOff) {
+  SmallVector<Value> ins;
+  for (unsigned i = 0; i < args.epilogueInputs.size(); ++i)
+    ins.push_back(epilogueElement(i, rowOff, colOff));
+  Value cIn;
+  if (c.readsC)
+    cIn = memref::LoadOp::create(
+        b, args.c,
+        ValueRange{minI(add(rowBase, idx(rowOff)), sub(kc.m, idx(1))),
+                   minI(add(colBase, idx(colOff)), sub(kc.n, idx(1)))});
+  return emitEpilogue(b, b.getLoc(), outer, c.accType, c.epilogueBlock, ins,
+                      cIn);
+}
+
 void EpilogueEmitter::emit(ValueRange outer) {
   Value laneDiv4 = divU(kc.lane, idx(4));
   Value laneMod4 = remU(kc.lane, idx(4));
-  Value rowBase = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneDiv4);
-  Value colBase =
+  rowBase = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneDiv4);
+  colBase =
       add(add(kc.n0, mul(kc.warpCol, idx(c.warpN()))), mul(laneMod4, idx(2)));
-  // A 1 x N view of the bias, read with a clamped index.
-  Value biasMem;
-  if (c.hasBias())
-    biasMem =
-        vectorFromPointer(b, args.biasPtr, c.biasType, kc.n, c.indexBitwidth);
-  Value nMinus1 = sub(kc.n, idx(1));
-  // Bias of a lane's column pair of each n8 tile (clamped reads).
-  SmallVector<Value> bias(2 * c.nTiles());
-  if (biasMem)
-    for (int64_t nt = 0; nt < c.nTiles(); ++nt)
-      for (int64_t e = 0; e < 2; ++e)
-        bias[2 * nt + e] = memref::LoadOp::create(
-            b, biasMem,
-            ValueRange{minI(add(colBase, idx(nt * 8 + e)), nMinus1)});
   auto pairType = VectorType::get({2}, c.cType);
   auto value = [&](int64_t mt, int64_t nt, int64_t h) -> Value {
     Value frag = outer[mt * c.nTiles() + nt];
     SmallVector<Value> v;
     for (int64_t e = 0; e < 2; ++e)
-      v.push_back(gpupoor::emitEpilogue(
-          b, vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
-          bias[2 * nt + e], c.epilogue, c.cType));
+      v.push_back(
+          epilogue(vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{h, e}),
+                   mt * 16 + h * 8, nt * 8 + e));
     return vector::FromElementsOp::create(b, pairType, v);
   };
   if (c.epiloguePasses) {

@@ -18,16 +18,21 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-/// The address of a memref's first element (its offset applied), as the
-/// global pointer a Triton-ABI kernel takes.
-static Value pointerOf(ImplicitLocOpBuilder &b, Value memref) {
+/// The address of a memref's first element (its offset applied) plus
+/// `extra` elements (null: none), as the global pointer a Triton-ABI kernel
+/// takes.
+static Value pointerOf(ImplicitLocOpBuilder &b, Value memref,
+                       Value extra = {}) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
   Value base =
       memref::ExtractAlignedPointerAsIndexOp::create(b, meta.getBaseBuffer());
   int64_t eltBytes =
       cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value offset = meta.getOffset();
+  if (extra)
+    offset = arith::AddIOp::create(b, offset, extra);
   Value offsetBytes = arith::MulIOp::create(
-      b, meta.getOffset(), arith::ConstantIndexOp::create(b, eltBytes));
+      b, offset, arith::ConstantIndexOp::create(b, eltBytes));
   Type i64 = b.getI64Type();
   Value addr = arith::IndexCastOp::create(
       b, i64, arith::AddIOp::create(b, base, offsetBytes));
@@ -36,8 +41,8 @@ static Value pointerOf(ImplicitLocOpBuilder &b, Value memref) {
 }
 
 /// Opens an scf.for over the batch of `op` at `b` and returns the rank-2
-/// views of element `i` of A, B and C.
-static std::array<Value, 3> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
+/// views of element `i` of A, B and C, and `i`.
+static std::array<Value, 4> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
   Value zero = arith::ConstantIndexOp::create(b, 0);
   Value one = arith::ConstantIndexOp::create(b, 1);
   auto loop =
@@ -60,7 +65,7 @@ static std::array<Value, 3> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
   Value a = slice(op.getA());
   Value bMem = slice(op.getB());
   Value c = slice(op.getInit());
-  return {a, bMem, c};
+  return {a, bMem, c, loop.getInductionVar()};
 }
 
 namespace {
@@ -71,11 +76,27 @@ struct LaunchOperands {
   Value a, b, c;
   Value m, n, k;
   Value am, ak, b0, b1, cm, cn;
-  Value aPtr, bPtr, cPtr, biasPtr;
+  Value aPtr, bPtr, cPtr;
+  /// Each epilogue operand's pointer (at the launch's batch element) and
+  /// its element strides along C's rows and columns.
+  SmallVector<Value> inPtrs, inStridesM, inStridesN;
 };
 
+/// The element strides of epilogue operand `in` along each of C's
+/// dimensions (b, m, n or m, n): its stride in the dimension `map` sends
+/// that one to, 0 where it broadcasts.
+SmallVector<Value> loopStrides(ImplicitLocOpBuilder &b, Value in,
+                               AffineMap map) {
+  SmallVector<Value> strides(map.getNumDims(),
+                             arith::ConstantIndexOp::create(b, 0));
+  auto meta = memref::ExtractStridedMetadataOp::create(b, in);
+  for (auto [r, e] : llvm::enumerate(map.getResults()))
+    strides[cast<AffineDimExpr>(e).getPosition()] = meta.getStrides()[r];
+  return strides;
+}
+
 LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
-                            Value bMem, Value cMem) {
+                            Value bMem, Value cMem, Value batchIndex) {
   LaunchOperands o{aMem, bMem, cMem};
   auto strides = [&](Value memref) {
     auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
@@ -90,9 +111,16 @@ LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
   o.aPtr = pointerOf(b, aMem);
   o.bPtr = pointerOf(b, bMem);
   o.cPtr = pointerOf(b, cMem);
-  Type ptr = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
-  o.biasPtr = op.getBias() ? pointerOf(b, op.getBias())
-                           : LLVM::ZeroOp::create(b, ptr).getResult();
+  for (auto [in, map] :
+       llvm::zip_equal(op.getEpilogueIns(),
+                       op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
+    SmallVector<Value> strides = loopStrides(b, in, map);
+    Value extra = batchIndex ? arith::MulIOp::create(b, batchIndex, strides[0])
+                             : Value();
+    o.inPtrs.push_back(pointerOf(b, in, extra));
+    o.inStridesM.push_back(strides[strides.size() - 2]);
+    o.inStridesN.push_back(strides.back());
+  }
   return o;
 }
 
@@ -153,6 +181,14 @@ Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   conds.push_back(last(o.m, o.am, o.k, o.ak));
   conds.push_back(last(bRows, o.b0, bCols, o.b1));
   conds.push_back(last(o.m, o.cm, o.n, o.cn));
+  // The kernel reads epilogue operands as M x N views.
+  for (auto [sm, sn] : llvm::zip_equal(o.inStridesM, o.inStridesN)) {
+    for (Value v : {sm, sn}) {
+      conds.push_back(cmp(b, P::sge, v, 0));
+      conds.push_back(cmp(b, P::sle, v, kMax32BitSize));
+    }
+    conds.push_back(last(o.m, sm, o.n, sn));
+  }
   return allOf(b, conds);
 }
 
@@ -168,10 +204,12 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   };
   Value bk = spec.bTransposed ? o.b1 : o.b0;
   Value bn = spec.bTransposed ? o.b0 : o.b1;
-  SmallVector<Value> args = {o.aPtr,     o.bPtr,    o.cPtr,    o.biasPtr,
-                             cast(o.m),  cast(o.n), cast(o.k), cast(o.am),
-                             cast(o.ak), cast(bk),  cast(bn),  cast(o.cm),
-                             cast(o.cn)};
+  SmallVector<Value> args = {o.aPtr,     o.bPtr,    o.cPtr,    cast(o.m),
+                             cast(o.n),  cast(o.k), cast(o.am), cast(o.ak),
+                             cast(bk),   cast(bn),  cast(o.cm), cast(o.cn)};
+  for (auto [ptr, sm, sn] :
+       llvm::zip_equal(o.inPtrs, o.inStridesM, o.inStridesN))
+    args.append({ptr, cast(sm), cast(sn)});
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value gridM = arith::CeilDivSIOp::create(
       b, o.m, arith::ConstantIndexOp::create(b, spec.bm));
@@ -192,9 +230,14 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   auto launch =
       gpu::LaunchFuncOp::create(b, v.func, gpu::KernelDim3{grid, c1, c1},
                                 gpu::KernelDim3{threads, c1, c1}, smem, args);
+  SmallVector<Attribute> inputs;
+  for (Type t : spec.epilogueInputTypes)
+    inputs.push_back(TypeAttr::get(t));
   launch->setAttr(getKernelAttrName(),
                   KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx),
-                                  spec.cType, spec.biasType,
+                                  spec.cType, spec.accType,
+                                  ArrayAttr::get(ctx, inputs),
+                                  BoolAttr::get(ctx, spec.readsC),
                                   op.isBatched() ? Launch::PerBatchElement
                                                  : Launch::Single));
 }
@@ -204,14 +247,15 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
 void mlir::gpupoor::emitHostLaunch(MatmulOp op,
                                    ArrayRef<KernelVariant> variants) {
   ImplicitLocOpBuilder b(op.getLoc(), op);
-  Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit();
+  Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit(), batchIndex;
   if (op.isBatched()) {
-    std::array<Value, 3> views = sliceBatch(b, op);
+    std::array<Value, 4> views = sliceBatch(b, op);
     aMem = views[0];
     bMem = views[1];
     cMem = views[2];
+    batchIndex = views[3];
   }
-  LaunchOperands o = readOperands(b, op, aMem, bMem, cMem);
+  LaunchOperands o = readOperands(b, op, aMem, bMem, cMem, batchIndex);
   // Each requirement the types leave open is checked once.
   Value asyncOk, fits, groupOk;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);

@@ -27,15 +27,18 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   // Sizes and strides are as wide as the kernel's index: 64-bit kernels take
   // operands of 2^31 elements and more.
   Type intType = IntegerType::get(ctx, spec.indexBitwidth);
-  SmallVector<Type> argTypes = {ptr, ptr, ptr, ptr};
+  SmallVector<Type> argTypes = {ptr, ptr, ptr};
   argTypes.append(9, intType);
+  for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i)
+    argTypes.append({ptr, intType, intType});
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(spec.threads()), 1, 1}));
-  for (auto [i, argName] : llvm::enumerate(getKernelParamNames()))
+  for (auto [i, argName] :
+       llvm::enumerate(getKernelParamNames(spec.numEpilogueInputs())))
     func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
   return func;
 }
@@ -84,25 +87,6 @@ static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
   return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
 }
 
-Value mlir::gpupoor::vectorFromPointer(ImplicitLocOpBuilder &b, Value ptr,
-                                       Type elementType, Value size,
-                                       unsigned indexBitwidth) {
-  MLIRContext *ctx = b.getContext();
-  auto layout = StridedLayoutAttr::get(ctx, 0, {1});
-  auto type = MemRefType::get({ShapedType::kDynamic}, elementType, layout,
-                              b.getI64IntegerAttr(kGlobalSpace));
-  Type i64 = b.getIntegerType(indexBitwidth);
-  Value desc = descriptorOf(b, ptr, 1, i64);
-  Value zero64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0));
-  Value one64 = LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 1));
-  desc = LLVM::InsertValueOp::create(b, desc, zero64, ArrayRef<int64_t>{2});
-  desc = LLVM::InsertValueOp::create(b, desc,
-                                     arith::IndexCastOp::create(b, i64, size),
-                                     ArrayRef<int64_t>{3, 0});
-  desc = LLVM::InsertValueOp::create(b, desc, one64, ArrayRef<int64_t>{4, 0});
-  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
-}
-
 KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
                                          gpu::GPUFuncOp func) {
   ImplicitLocOpBuilder &b = kc.b;
@@ -114,13 +98,13 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
     return arith::IndexCastOp::create(b, b.getIndexType(), arg(i));
   };
   KernelArgs args;
-  kc.m = argIndex(4);
-  kc.n = argIndex(5);
-  kc.k = argIndex(6);
-  Value strideAm = argIndex(7), strideAk = argIndex(8);
-  Value strideBk = argIndex(9), strideBn = argIndex(10);
-  args.strideCm = argIndex(11);
-  args.strideCn = argIndex(12);
+  kc.m = argIndex(3);
+  kc.n = argIndex(4);
+  kc.k = argIndex(5);
+  Value strideAm = argIndex(6), strideAk = argIndex(7);
+  Value strideBk = argIndex(8), strideBn = argIndex(9);
+  args.strideCm = argIndex(10);
+  args.strideCn = argIndex(11);
   // cp.async reads 16 contiguous bytes: with async copies the memrefs say
   // that A's and B's inner strides are 1; element-wise copies take any.
   bool unit = spec.asyncCopies;
@@ -139,6 +123,13 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   args.cUnit = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n,
                                  args.strideCm, one, true, width);
   args.cPtr = arg(2);
-  args.biasPtr = arg(3);
+  // Each epilogue operand as an M x N view with its (possibly zero)
+  // strides along C's rows and columns.
+  for (auto [i, type] : llvm::enumerate(spec.epilogueInputTypes)) {
+    unsigned first = 12 + 3 * i;
+    args.epilogueInputs.push_back(
+        memrefFromPointer(b, arg(first), type, kc.m, kc.n, argIndex(first + 1),
+                          argIndex(first + 2), false, width));
+  }
   return args;
 }

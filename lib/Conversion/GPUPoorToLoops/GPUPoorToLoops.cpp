@@ -48,7 +48,6 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     bool bTransposed = strategy.getBLayout() == BLayout::NK;
     Type f16 = b.getF16Type(), f64 = b.getF64Type();
     Type outerType = strategy.getOuter();
-    Type cType = op.getInitType().getElementType();
 
     auto cIdx = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, v);
@@ -153,11 +152,23 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       scf::YieldOp::create(b, next);
     }
 
-    Value bias;
-    if (op.getBias())
-      bias = memref::LoadOp::create(b, op.getBias(), ValueRange{j});
-    Value v = emitEpilogue(b, splitLoop.getResult(0), bias,
-                           strategy.getEpilogue(), cType);
+    // The epilogue's operands at (bt, i, j) through their maps, and C_in
+    // where the epilogue reads it.
+    SmallVector<Value, 3> loops = index(i, j);
+    SmallVector<Value> ins;
+    for (auto [in, map] :
+         llvm::zip_equal(op.getEpilogueIns(),
+                         op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
+      SmallVector<Value> at;
+      for (AffineExpr e : map.getResults())
+        at.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+      ins.push_back(memref::LoadOp::create(b, in, at));
+    }
+    Value cIn = op.readsInit()
+                    ? Value(memref::LoadOp::create(b, op.getInit(), loops))
+                    : Value();
+    Value v = emitEpilogue(b, b.getLoc(), splitLoop.getResult(0),
+                           op.getAccType(), op.getEpilogueBlock(), ins, cIn);
     memref::StoreOp::create(b, v, op.getInit(), index(i, j));
 
     rewriter.eraseOp(op);

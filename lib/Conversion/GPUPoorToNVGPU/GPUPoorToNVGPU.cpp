@@ -17,7 +17,8 @@
 //   * nvgpu.ldmatrix fragments and nvgpu.mma.sync m16n8k16 with f16
 //     accumulators; at the end of each of the S chunks of K, the f16
 //     accumulators are added into the outer (f32 or f16) accumulators;
-//   * a guarded epilogue: bias, ReLU/GELU, conversion, store.
+//   * a guarded epilogue: the op's epilogue region cloned per element
+//     (its operands read through their strides), conversion, store.
 //
 // Why not upstream tiling + vectorization + convert-vector-to-gpu: that path
 // takes static shapes only, keeps shared memory static (no 4+ stages), drops
@@ -80,10 +81,7 @@ struct ConvertGPUPoorToNVGPUPass
     if (!config)
       return op.emitOpError("has no kernel configuration; run "
                             "gpupoor-select-kernel-config first");
-    Type biasType =
-        op.getBias() ? getElementTypeOrSelf(op.getBias().getType()) : Type();
-    KernelSpec spec(strategy, config, op.getInitType().getElementType(),
-                    biasType);
+    KernelSpec spec(op);
     if (failed(spec.verify([&] { return op.emitOpError(); })))
       return failure();
     FailureOr<SmallVector<std::pair<std::string, KernelSpec>>> variants =
@@ -123,16 +121,6 @@ struct ConvertGPUPoorToNVGPUPass
       return op.emitOpError("index_bitwidth = 32 needs every size, stride and "
                             "element offset below 2^31, which the operand "
                             "types rule out");
-    // The kernel reads the bias as a contiguous vector.
-    if (Value bias = op.getBias()) {
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(cast<MemRefType>(bias.getType())
-                     .getStridesAndOffset(strides, offset)) ||
-          strides.back() != 1)
-        return op.emitOpError("the kernel reads the bias contiguously; its "
-                              "type does not give it a unit stride");
-    }
     int64_t n = op.getInitType().getShape().back();
     if (spec.indexBitwidth == 32 && !ShapedType::isDynamic(n) &&
         llvm::divideCeil(n, spec.bn) * spec.groupM > kMax32BitOffset)

@@ -7,9 +7,6 @@
 #include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -71,45 +68,28 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   return g;
 }
 
-Value mlir::gpupoor::emitEpilogue(ImplicitLocOpBuilder &b, Value acc,
-                                  Value bias, Epilogue epilogue,
-                                  Type resultType) {
-  Type f32 = b.getF32Type();
-  auto widen = [&](Value v) {
-    return v.getType().isF32() ? v : arith::ExtFOp::create(b, f32, v);
-  };
-  auto cst = [&](float v) {
-    return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
-  };
-  Value v = widen(acc);
-  // The matmul, the bias add and the activation each produce a value of the
-  // result type in the IR the epilogue fuses (see EpilogueMatch.cpp): round
-  // to it after each, as the IR does. (For f32 results that is no rounding.)
-  auto roundToResult = [&](Value x) -> Value {
-    if (resultType.isF32())
-      return x;
-    return arith::ExtFOp::create(
-        b, f32, arith::TruncFOp::create(b, resultType, x).getResult());
-  };
-  if (bias || epilogue != Epilogue::None)
-    v = roundToResult(v);
-  if (bias)
-    v = roundToResult(arith::AddFOp::create(b, v, widen(bias)));
-  switch (epilogue) {
-  case Epilogue::None:
-    break;
-  case Epilogue::Relu:
-    v = arith::MaximumFOp::create(b, v, cst(0.0f));
-    break;
-  case Epilogue::Gelu: {
-    // Exact GELU: 0.5 * v * (1 + erf(v / sqrt(2))).
-    Value erf =
-        math::ErfOp::create(b, arith::MulFOp::create(b, v, cst(M_SQRT1_2)));
-    Value onePlusErf = arith::AddFOp::create(b, erf, cst(1.0f));
-    Value halfV = arith::MulFOp::create(b, v, cst(0.5f));
-    v = arith::MulFOp::create(b, halfV, onePlusErf);
-    break;
-  }
-  }
-  return resultType.isF32() ? v : arith::TruncFOp::create(b, resultType, v);
+Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,
+                                  Type accType, Block *epilogue, ValueRange ins,
+                                  Value cIn) {
+  Value acc = outer;
+  unsigned have = outer.getType().getIntOrFloatBitWidth();
+  unsigned want = accType.getIntOrFloatBitWidth();
+  if (have > want)
+    acc = arith::TruncFOp::create(b, loc, accType, outer);
+  else if (have < want)
+    acc = arith::ExtFOp::create(b, loc, accType, outer);
+  if (!epilogue)
+    return acc;
+  IRMapping mapping;
+  mapping.map(epilogue->getArgument(0), acc);
+  for (auto [arg, in] : llvm::zip_equal(
+           epilogue->getArguments().drop_front().drop_back(), ins))
+    mapping.map(arg, in);
+  BlockArgument cArg = epilogue->getArguments().back();
+  assert((cIn || cArg.use_empty()) && "the epilogue reads C");
+  if (cIn)
+    mapping.map(cArg, cIn);
+  for (Operation &op : epilogue->without_terminator())
+    b.clone(op, mapping);
+  return mapping.lookup(epilogue->getTerminator()->getOperand(0));
 }

@@ -1,4 +1,4 @@
-//===- Epilogue.h - bias, activation, conversion and C stores ---*- C++ -*-===//
+//===- Epilogue.h - the epilogue region and C stores ------------*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
@@ -9,11 +9,15 @@
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
 
+#include <map>
+#include <tuple>
+
 namespace mlir::gpupoor {
 
-/// The kernel's end: each outer sum goes through the strategy's epilogue
-/// (bias, activation, conversion to C's type; emitEpilogue, shared with the
-/// CPU lowering) and into C, guarded at M's and N's edges. With
+/// The kernel's end: each outer sum is rounded to the epilogue's type and
+/// goes through the op's epilogue region (emitEpilogue, shared with the CPU
+/// lowering; its operands read at the element's row and column, C too when
+/// the region reads it) and into C, guarded at M's and N's edges. With
 /// `epilogue_passes`, each warp stages its C tile through its own region of
 /// the idle stages and stores 16-byte row vectors; otherwise lanes store
 /// their fragments' column pairs directly.
@@ -26,6 +30,11 @@ public:
   void emit(ValueRange outer);
 
 private:
+  /// Element (row, column) = (rowBase + rowOff, colBase + colOff) of
+  /// epilogue operand `input`, loaded once per element it reads.
+  Value epilogueElement(unsigned input, int64_t rowOff, int64_t colOff);
+  /// The epilogue of outer sum `outer` at that element.
+  Value epilogue(Value outer, int64_t rowOff, int64_t colOff);
   /// Whether C takes `len`-element vector stores: contiguous along N, its
   /// row stride a multiple of `len` and its pointer aligned to the vector.
   Value cTakesVectors(int64_t len);
@@ -39,6 +48,11 @@ private:
   void emitSharedStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
 
   const KernelArgs &args;
+  /// A lane's first fragment element (row, column) in C.
+  Value rowBase, colBase;
+  /// Epilogue operand elements loaded so far, by (operand, row offset,
+  /// column offset), -1 along a dimension the operand does not vary in.
+  std::map<std::tuple<unsigned, int64_t, int64_t>, Value> loadedInputs;
 };
 
 } // namespace mlir::gpupoor

@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gpupoor's kernels take gpu_poor's Triton ABI: (a_ptr, b_ptr, c_ptr,
-// bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
-// stride_cn), global pointers and i32 sizes and element strides (i64 for
-// kernels with 64-bit indices). This part
-// declares such a kernel and gives its body the arguments as memrefs.
+// gpupoor's kernels take gpu_poor's Triton ABI: (a_ptr, b_ptr, c_ptr, M, N,
+// K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn),
+// global pointers and i32 sizes and element strides (i64 for kernels with
+// 64-bit indices), then a pointer and two strides per epilogue operand
+// (getKernelParamNames). This part declares such a kernel and gives its
+// body the arguments as memrefs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,19 +38,18 @@ struct KernelArgs {
   /// 2-D global memrefs of A, B (K x N or N x K) and C; `cUnit` is C with a
   /// unit column stride, for vector stores once that is checked.
   Value a, b, c, cUnit;
-  /// C's and the bias's pointers (the bias's may be null).
-  Value cPtr, biasPtr;
+  /// C's pointer.
+  Value cPtr;
   Value strideCm, strideCn;
+  /// The epilogue's operands as M x N memrefs (strides 0 where they
+  /// broadcast).
+  SmallVector<Value> epilogueInputs;
 };
 
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n and
 /// kc.k. With async copies, A's and B's inner strides are taken to be 1
 /// (the launcher checks; the manifest says so).
 KernelArgs readKernelArgs(KernelContext &kc, gpu::GPUFuncOp func);
-
-/// A 1-D unit-stride memref of `size` elements at global pointer `ptr`.
-Value vectorFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
-                        Value size, unsigned indexBitwidth);
 
 } // namespace mlir::gpupoor
 

@@ -7,6 +7,8 @@
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -26,6 +28,49 @@ std::string dimStr(int64_t size) {
 }
 } // namespace
 
+/// The ins operands against their maps and C's shape.
+static LogicalResult verifyEpilogueOperands(MatmulOp op) {
+  ShapedType cType = op.getInitType();
+  int64_t rank = cType.getRank();
+  ArrayRef<Attribute> maps = op.getEpilogueMaps().getValue();
+  if (maps.size() != op.getEpilogueIns().size())
+    return op.emitOpError("has ")
+           << op.getEpilogueIns().size() << " ins operands but " << maps.size()
+           << " maps";
+  if (!op.getEpilogueIns().empty() && op.getEpilogue().empty())
+    return op.emitOpError("has ins operands but no epilogue to read them");
+  for (auto [i, in, attr] : llvm::enumerate(op.getEpilogueIns(), maps)) {
+    AffineMap map = cast<AffineMapAttr>(attr).getValue();
+    auto type = cast<ShapedType>(in.getType());
+    // Kernels address the operands in whole bytes.
+    Type elt = type.getElementType();
+    if (!isa<IntegerType, FloatType>(elt) ||
+        elt.getIntOrFloatBitWidth() % 8 != 0)
+      return op.emitOpError("ins operand ")
+             << i << " must have integer or float elements of whole bytes, got "
+             << elt;
+    if (map.getNumDims() != rank || map.getNumSymbols() != 0 ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return op.emitOpError("map ")
+             << i << " must be a projected permutation of the " << rank
+             << " dimensions of C, got " << AffineMapAttr::get(map);
+    if (map.getNumResults() != type.getRank())
+      return op.emitOpError("map ")
+             << i << " has " << map.getNumResults()
+             << " results for ins operand of rank " << type.getRank();
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+      if (!compatible(type.getDimSize(d), cType.getDimSize(dim)))
+        return op.emitOpError("ins operand ")
+               << i << " has size " << dimStr(type.getDimSize(d))
+               << " in dimension " << d << ", expected "
+               << dimStr(cType.getDimSize(dim)) << " (C's dimension " << dim
+               << ")";
+    }
+  }
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   ShapedType aType = getAType(), bType = getBType(), cType = getInitType();
   bool isTensor = isa<RankedTensorType>(aType);
@@ -33,7 +78,7 @@ LogicalResult MatmulOp::verify() {
   // One world at a time: all tensors with a result, or all memrefs without.
   auto sameKind = [&](Type t) { return isa<RankedTensorType>(t) == isTensor; };
   if (!sameKind(bType) || !sameKind(cType) ||
-      (getBias() && !sameKind(getBias().getType())))
+      !llvm::all_of(getEpilogueIns().getTypes(), sameKind))
     return emitOpError("operands must be all ranked tensors or all memrefs");
   if (isTensor && !getResult())
     return emitOpError("with tensor operands must return a tensor");
@@ -61,8 +106,11 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("operand B must have f16 elements, got ")
            << bType.getElementType();
   Type cElt = cType.getElementType();
-  if (!cElt.isF16() && !cElt.isF32())
-    return emitOpError("init must have f16 or f32 elements, got ") << cElt;
+  // Without an epilogue C receives the product itself.
+  if (!getEpilogueBlock() && !cElt.isF16() && !cElt.isF32())
+    return emitOpError("init must have f16 or f32 elements without an "
+                       "epilogue, got ")
+           << cElt;
 
   // Trailing two dims are the matrix; a leading one is the batch.
   int64_t b0 = rank - 2;
@@ -95,19 +143,77 @@ LogicalResult MatmulOp::verify() {
              << dimStr(batch) << ")";
   }
 
-  if (Value bias = getBias()) {
-    auto biasType = cast<ShapedType>(bias.getType());
-    if (biasType.getRank() != 1)
-      return emitOpError("bias must have rank 1 (N), got rank ")
-             << biasType.getRank();
-    if (!compatible(biasType.getDimSize(0), n))
-      return emitOpError("bias has ")
-             << dimStr(biasType.getDimSize(0))
-             << " elements, expected N = " << dimStr(n);
-    Type biasElt = biasType.getElementType();
-    if (!biasElt.isF16() && !biasElt.isF32())
-      return emitOpError("bias must have f16 or f32 elements, got ") << biasElt;
+  return verifyEpilogueOperands(*this);
+}
+
+Type MatmulOp::getAccType() {
+  Block *block = getEpilogueBlock();
+  return block ? block->getArgument(0).getType()
+               : getInitType().getElementType();
+}
+
+bool MatmulOp::readsInit() {
+  Block *block = getEpilogueBlock();
+  return block && !block->getArguments().back().use_empty();
+}
+
+bool mlir::gpupoor::isValidEpilogueOp(Operation *op) {
+  StringRef dialect = op->getName().getDialectNamespace();
+  if ((dialect != "arith" && dialect != "math") || op->getNumRegions() ||
+      !isMemoryEffectFree(op))
+    return false;
+  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  return llvm::all_of(op->getOperandTypes(), scalar) &&
+         llvm::all_of(op->getResultTypes(), scalar);
+}
+
+LogicalResult MatmulOp::verifyRegions() {
+  Block *block = getEpilogueBlock();
+  if (!block)
+    return success();
+  unsigned numIns = getEpilogueIns().size();
+  if (block->getNumArguments() != numIns + 2)
+    return emitOpError("epilogue must have ")
+           << numIns + 2 << " arguments (acc, one per ins operand, init), got "
+           << block->getNumArguments();
+  Type acc = block->getArgument(0).getType();
+  if (!acc.isF16() && !acc.isF32())
+    return emitOpError("epilogue's acc argument must be f16 or f32, got ")
+           << acc;
+  for (auto [i, in] : llvm::enumerate(getEpilogueIns())) {
+    Type want = getElementTypeOrSelf(in.getType());
+    Type got = block->getArgument(i + 1).getType();
+    if (got != want)
+      return emitOpError("epilogue argument ")
+             << i + 1 << " has type " << got << ", expected " << want
+             << " (the element type of ins operand " << i << ")";
   }
+  Type cElt = getInitType().getElementType();
+  if (block->getArguments().back().getType() != cElt)
+    return emitOpError("epilogue's last argument has type ")
+           << block->getArguments().back().getType() << ", expected " << cElt
+           << " (init's element type)";
+  auto yield = dyn_cast<YieldOp>(block->getTerminator());
+  if (!yield)
+    return emitOpError("epilogue must end with gpupoor.yield");
+  if (yield.getValue().getType() != cElt)
+    return yield.emitOpError("yields ")
+           << yield.getValue().getType() << ", expected " << cElt
+           << " (init's element type)";
+  for (Operation &op : block->without_terminator())
+    if (!isValidEpilogueOp(&op))
+      return op.emitOpError("cannot be in a gpupoor.matmul epilogue: only "
+                            "side-effect free arith and math ops on scalars");
+  // Values from outside the region would have to be passed to the kernel.
+  WalkResult captured = block->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!getEpilogue().isAncestor(operand.getParentRegion()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (captured.wasInterrupted())
+    return emitOpError("epilogue uses a value defined outside it; pass it as "
+                       "an ins operand");
   return success();
 }
 
@@ -117,11 +223,15 @@ void MatmulOp::getEffects(
   if (hasTensorSemantics())
     return;
   for (OpOperand &operand : getOperation()->getOpOperands()) {
-    if (&operand == &getInitMutable())
-      effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                           SideEffects::DefaultResource::get());
-    else
+    if (&operand != &getInitMutable()) {
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
+      continue;
+    }
+    if (readsInit())
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
   }
 }

@@ -11,12 +11,17 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-ArrayRef<StringLiteral> mlir::gpupoor::getKernelParamNames() {
-  static constexpr StringLiteral kNames[] = {
-      "a_ptr",     "b_ptr",     "c_ptr",     "bias_ptr",  "M",
-      "N",         "K",         "stride_am", "stride_ak", "stride_bk",
-      "stride_bn", "stride_cm", "stride_cn"};
-  return kNames;
+SmallVector<std::string>
+mlir::gpupoor::getKernelParamNames(int64_t numEpilogueInputs) {
+  SmallVector<std::string> names = {
+      "a_ptr",     "b_ptr",     "c_ptr",     "M",         "N",
+      "K",         "stride_am", "stride_ak", "stride_bk", "stride_bn",
+      "stride_cm", "stride_cn"};
+  for (int64_t i = 0; i < numEpilogueInputs; ++i) {
+    std::string in = "in" + std::to_string(i);
+    names.append({in + "_ptr", "stride_" + in + "m", "stride_" + in + "n"});
+  }
+  return names;
 }
 
 static std::string str(Type t) {
@@ -36,16 +41,17 @@ static std::string requirements(const KernelSpec &spec) {
   if (spec.indexBitwidth == 32)
     req += std::string(req.empty() ? "" : ", ") +
            "every element offset below 2^31";
+  if (spec.readsC)
+    req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
   return req.empty() ? "none" : req;
 }
 
 llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   SplitKAttr strategy = kernel.getStrategy();
-  KernelSpec spec(strategy, kernel.getConfig(), kernel.getCType(),
-                  kernel.getBiasType());
+  KernelSpec spec(kernel);
   llvm::json::Array params;
-  for (StringLiteral name : getKernelParamNames())
-    params.push_back(name.str());
+  for (std::string &name : getKernelParamNames(spec.numEpilogueInputs()))
+    params.push_back(std::move(name));
   llvm::json::Object m;
   m["params"] = std::move(params);
   m["block_size"] = spec.threads();
@@ -63,8 +69,14 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["max_splits"] = strategy.getMaxSplits();
   m["outer"] = str(spec.outerType);
   m["c_type"] = str(spec.cType);
-  m["bias"] = spec.hasBias() ? str(spec.biasType) : "none";
-  m["epilogue"] = stringifyEpilogue(spec.epilogue).str();
+  // The epilogue: the type it receives the product in, its operands'
+  // element types (in parameter order) and whether it reads C.
+  m["acc_type"] = str(spec.accType);
+  llvm::json::Array inputs;
+  for (Type t : spec.epilogueInputTypes)
+    inputs.push_back(str(t));
+  m["epilogue_inputs"] = std::move(inputs);
+  m["reads_c"] = spec.readsC;
   m["b_layout"] = stringifyBLayout(strategy.getBLayout()).str();
   m["requires"] = requirements(spec);
   m["async_copies"] = spec.asyncCopies;

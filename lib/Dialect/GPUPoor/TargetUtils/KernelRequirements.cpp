@@ -73,10 +73,41 @@ std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
   return std::nullopt;
 }
 
+/// Epilogue operand `in`, read through `map`, as the M x N view the kernel
+/// reads: C's last two sizes, its strides along them (0 where it
+/// broadcasts).
+static std::optional<MatrixLayout>
+epilogueLayout(MatmulOp op, Value in, AffineMap map) {
+  auto type = dyn_cast<MemRefType>(in.getType());
+  if (!type)
+    return std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  ShapedType c = op.getInitType();
+  int64_t rank = c.getRank();
+  MatrixLayout l{c.getDimSize(rank - 2), c.getDimSize(rank - 1), 0, 0};
+  for (auto [r, e] : llvm::enumerate(map.getResults())) {
+    unsigned dim = cast<AffineDimExpr>(e).getPosition();
+    if (dim == rank - 2)
+      l.rowStride = strides[r];
+    else if (dim == rank - 1)
+      l.colStride = strides[r];
+  }
+  return l;
+}
+
 std::optional<bool> mlir::gpupoor::offsetsFit32Bits(MatmulOp op) {
   bool allTrue = true;
-  for (Value v : {op.getA(), op.getB(), op.getInit()}) {
-    std::optional<MatrixLayout> l = matrixLayout(v);
+  SmallVector<std::optional<MatrixLayout>> layouts;
+  for (Value v : {op.getA(), op.getB(), op.getInit()})
+    layouts.push_back(matrixLayout(v));
+  for (auto [in, map] :
+       llvm::zip_equal(op.getEpilogueIns(),
+                       op.getEpilogueMaps().getAsValueRange<AffineMapAttr>()))
+    layouts.push_back(epilogueLayout(op, in, map));
+  for (std::optional<MatrixLayout> l : layouts) {
     if (!l)
       return std::nullopt;
     std::optional<bool> fits = fits32Bits(*l);

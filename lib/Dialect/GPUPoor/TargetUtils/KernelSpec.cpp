@@ -6,20 +6,37 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-KernelSpec::KernelSpec(SplitKAttr strategy, Type cType, Type biasType)
+KernelSpec::KernelSpec(SplitKAttr strategy, Type cType)
     : strategy(strategy), chip(strategy.getChip()), bm(strategy.getTileM()),
       bn(strategy.getTileN()), bk(strategy.getTileK()),
       bTransposed(strategy.getBLayout() == BLayout::NK), cType(cType),
-      outerType(strategy.getOuter()), biasType(biasType),
-      epilogue(strategy.getEpilogue()) {}
+      outerType(strategy.getOuter()), accType(cType) {}
 
-KernelSpec::KernelSpec(SplitKAttr strategy, KernelConfigAttr config, Type cType,
-                       Type biasType)
-    : KernelSpec(strategy, cType, biasType) {
-  applyConfig(config);
+KernelSpec::KernelSpec(MatmulOp op)
+    : KernelSpec(op.getStrategy(), op.getInitType().getElementType()) {
+  accType = op.getAccType();
+  for (Value in : op.getEpilogueIns())
+    epilogueInputTypes.push_back(getElementTypeOrSelf(in.getType()));
+  readsC = op.readsInit();
+  epilogueBlock = op.getEpilogueBlock();
+  for (AffineMap map : op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())
+    epilogueMaps.push_back(map);
+  if (KernelConfigAttr config = op.getConfigAttr())
+    applyConfig(config);
+}
+
+KernelSpec::KernelSpec(KernelAttr kernel)
+    : KernelSpec(kernel.getStrategy(), kernel.getCType()) {
+  accType = kernel.getAccType();
+  for (Attribute t : kernel.getEpilogueInputs())
+    epilogueInputTypes.push_back(cast<TypeAttr>(t).getValue());
+  readsC = kernel.getReadsC().getValue();
+  applyConfig(kernel.getConfig());
 }
 
 void KernelSpec::applyConfig(KernelConfigAttr config) {

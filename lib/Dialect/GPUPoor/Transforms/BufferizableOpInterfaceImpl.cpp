@@ -19,11 +19,32 @@ namespace {
 struct MatmulOpInterface
     : DstBufferizableOpInterfaceExternalModel<MatmulOpInterface,
                                               gpupoor::MatmulOp> {
-  /// The op overwrites C without reading it, so One-Shot Bufferize need not
-  /// keep (or copy) the init's contents.
+  /// C is read only by an epilogue that uses its argument (C += A * B);
+  /// otherwise the op overwrites C, and One-Shot Bufferize need not keep
+  /// (or copy) the init's contents.
   bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
                               const AnalysisState &state) const {
-    return &opOperand != &cast<gpupoor::MatmulOp>(op).getInitMutable();
+    auto matmul = cast<gpupoor::MatmulOp>(op);
+    return &opOperand != &matmul.getInitMutable() || matmul.readsInit();
+  }
+
+  /// An ins operand read at C's own element (an identity map) may share
+  /// C's buffer: each element is read before the same thread writes it.
+  bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &state,
+                                     ArrayRef<OpOperand *> opOperands) const {
+    auto matmul = cast<gpupoor::MatmulOp>(op);
+    unsigned firstIn = matmul.getEpilogueIns().getBeginOperandIndex();
+    for (OpOperand *operand : opOperands) {
+      if (operand == &matmul.getInitMutable())
+        continue;
+      unsigned i = operand->getOperandNumber();
+      if (i < firstIn || i >= firstIn + matmul.getEpilogueIns().size())
+        return false;
+      auto map = cast<AffineMapAttr>(matmul.getEpilogueMaps()[i - firstIn]);
+      if (!map.getValue().isIdentity())
+        return false;
+    }
+    return true;
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -32,25 +53,23 @@ struct MatmulOpInterface
     auto matmul = cast<gpupoor::MatmulOp>(op);
     if (!matmul.hasTensorSemantics())
       return success();
-    auto buffer = [&](Value v) -> FailureOr<Value> {
-      return v ? getBuffer(rewriter, v, options, state) : FailureOr<Value>();
-    };
-    FailureOr<Value> a = buffer(matmul.getA()), b = buffer(matmul.getB()),
-                     init = buffer(matmul.getInit());
-    if (failed(a) || failed(b) || failed(init))
-      return failure();
-    Value bias;
-    if (matmul.getBias()) {
-      FailureOr<Value> biasBuffer = buffer(matmul.getBias());
-      if (failed(biasBuffer))
+    SmallVector<Value> buffers;
+    for (Value v : matmul->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, v, options, state);
+      if (failed(buffer))
         return failure();
-      bias = *biasBuffer;
+      buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    gpupoor::MatmulOp::create(rewriter, op->getLoc(), Type(), *a, *b, bias,
-                              *init, matmul.getStrategy(),
-                              matmul.getConfigAttr());
-    replaceOpWithBufferizedValues(rewriter, op, *init);
+    unsigned numIns = matmul.getEpilogueIns().size();
+    auto bufferized = gpupoor::MatmulOp::create(
+        rewriter, op->getLoc(), Type(), buffers[0], buffers[1],
+        ArrayRef<Value>(buffers).slice(2, numIns), buffers.back(),
+        matmul.getStrategy(), matmul.getConfigAttr(),
+        matmul.getEpilogueMaps());
+    rewriter.inlineRegionBefore(matmul.getEpilogue(), bufferized.getEpilogue(),
+                                bufferized.getEpilogue().end());
+    replaceOpWithBufferizedValues(rewriter, op, buffers.back());
     return success();
   }
 };

@@ -43,6 +43,11 @@ inline StringRef getKernelConfigAttrName() { return "gpupoor.kernel_config"; }
 /// gpupoor-dump-kernels writes out as the manifest).
 inline StringRef getKernelAttrName() { return "gpupoor.kernel"; }
 
+/// Whether `op` may be in a gpupoor.matmul epilogue: a side-effect free
+/// arith or math op without regions on scalars, which every lowering can
+/// clone per element.
+bool isValidEpilogueOp(Operation *op);
+
 /// gpu_poor's default number of K splits for `numKBlocks` = ceil(K / BK)
 /// blocks: next_pow2(floor(sqrt(numKBlocks))), clamped to [1, maxSplits].
 int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);

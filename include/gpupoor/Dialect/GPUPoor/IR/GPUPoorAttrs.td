@@ -16,16 +16,6 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 // Enums
 //===----------------------------------------------------------------------===//
 
-def GPUPoor_Epilogue : I32EnumAttr<"Epilogue",
-    "elementwise function applied to the result after the bias", [
-      I32EnumAttrCase<"None", 0, "none">,
-      I32EnumAttrCase<"Relu", 1, "relu">,
-      I32EnumAttrCase<"Gelu", 2, "gelu">
-    ]> {
-  let genSpecializedAttr = 0;
-  let cppNamespace = "::mlir::gpupoor";
-}
-
 def GPUPoor_BLayout : I32EnumAttr<"BLayout",
     "storage layout of the B operand", [
       // B is K x N (row-major), as in C = A * B.
@@ -131,7 +121,6 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       the project (mma has no bf16 accumulator).
     * `outer`: the type the chunk results are summed in: f16 (gpu_poor's
       choice) or f32.
-    * `epilogue`: `none`, `relu` or `gelu`, applied after the bias.
     * `b_layout`: `kn` when B is K x N, `nk` when B is N x K.
     * `chip`: the target the tile was chosen for.
 
@@ -139,7 +128,7 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
 
     ```mlir
     #gpupoor.split_k<splits = 4, tile = [128, 128, 32], inner = f16,
-                     outer = f32, epilogue = relu, b_layout = nk,
+                     outer = f32, b_layout = nk,
                      chip = sm_80>
     ```
   }];
@@ -149,8 +138,6 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     GPUPoor_TileParameter:$tile,
     "::mlir::Type":$inner,
     "::mlir::Type":$outer,
-    DefaultValuedParameter<"::mlir::gpupoor::Epilogue",
-        "::mlir::gpupoor::Epilogue::None", "epilogue">:$epilogue,
     DefaultValuedParameter<"::mlir::gpupoor::BLayout",
         "::mlir::gpupoor::BLayout::KN", "layout of B">:$b_layout,
     DefaultValuedParameter<"::mlir::gpupoor::Chip",
@@ -228,15 +215,20 @@ def GPUPoor_KernelAttr : GPUPoor_Attr<"Kernel", "kernel"> {
     Set by `convert-gpupoor-to-nvgpu` on each `gpu.launch_func` of a gpupoor
     kernel and read by `gpupoor-dump-kernels`, which writes it out as the
     kernel's JSON manifest: the split-k strategy, the kernel configuration,
-    C's and the bias's element types, and whether the matmul launches the
-    kernel once per batch element. The kernel's parameters are the Triton
-    ABI of `convert-gpupoor-to-nvgpu`.
+    C's element type, the type the epilogue receives the product in, the
+    element types of the epilogue's operands (each a pointer and two
+    strides among the kernel's parameters), whether the epilogue reads C
+    (`C += A * B`), and whether the matmul launches the kernel once per
+    batch element. The kernel's parameters are the Triton ABI of
+    `convert-gpupoor-to-nvgpu`.
   }];
   let parameters = (ins
     "::mlir::gpupoor::SplitKAttr":$strategy,
     "::mlir::gpupoor::KernelConfigAttr":$config,
     "::mlir::Type":$c_type,
-    OptionalParameter<"::mlir::Type", "bias element type">:$bias_type,
+    "::mlir::Type":$acc_type,
+    "::mlir::ArrayAttr":$epilogue_inputs,
+    "::mlir::BoolAttr":$reads_c,
     "::mlir::gpupoor::Launch":$launch
   );
   let assemblyFormat = "`<` struct(params) `>`";

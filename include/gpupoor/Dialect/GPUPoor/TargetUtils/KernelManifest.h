@@ -12,10 +12,13 @@
 
 namespace mlir::gpupoor {
 
-/// The parameters of gpupoor's kernels, in order: the Triton ABI of
-/// gpu_poor's `_matmul_kernel` (four global pointers, then i32 sizes and
-/// element strides).
-ArrayRef<StringLiteral> getKernelParamNames();
+/// The parameters of a gpupoor kernel with `numEpilogueInputs` epilogue
+/// operands, in order: the Triton ABI of gpu_poor's `_matmul_kernel` (A's,
+/// B's and C's global pointers, then sizes and element strides, i32 or
+/// i64), then for each epilogue operand i its pointer and its element
+/// strides along C's rows and columns (`in<i>_ptr`, `stride_in<i>m`,
+/// `stride_in<i>n`; 0 along a broadcast dimension).
+SmallVector<std::string> getKernelParamNames(int64_t numEpilogueInputs);
 
 /// What a launcher outside MLIR needs to run the kernel `kernel` describes:
 /// parameters, grid, block, dynamic shared memory, the strategy, the

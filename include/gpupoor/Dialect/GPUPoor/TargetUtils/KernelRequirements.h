@@ -32,8 +32,9 @@ constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
 std::optional<bool> asyncCopiesHold(MatmulOp op);
 
 /// Whether every size, stride and element offset of A, B and C (of one
-/// batch element) stays within the 32-bit limits above: true or false when
-/// the types tell, nullopt otherwise.
+/// batch element) and of the M x N views of the epilogue's operands stays
+/// within the 32-bit limits above: true or false when the types tell,
+/// nullopt otherwise.
 std::optional<bool> offsetsFit32Bits(MatmulOp op);
 
 } // namespace mlir::gpupoor

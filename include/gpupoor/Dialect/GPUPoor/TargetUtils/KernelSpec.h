@@ -25,10 +25,12 @@ struct KernelSpec {
   /// The strategy's part: tile, layout, types. The configuration's fields
   /// keep their defaults below until applyConfig (or the selection) sets
   /// them.
-  KernelSpec(SplitKAttr strategy, Type cType, Type biasType);
-  /// The spec of a configured kernel.
-  KernelSpec(SplitKAttr strategy, KernelConfigAttr config, Type cType,
-             Type biasType);
+  KernelSpec(SplitKAttr strategy, Type cType);
+  /// The spec of `op`'s kernel: its strategy, types and epilogue, and its
+  /// configuration when it has one.
+  explicit KernelSpec(MatmulOp op);
+  /// The spec a launch's #gpupoor.kernel describes (no epilogue block).
+  explicit KernelSpec(KernelAttr kernel);
 
   /// Takes the configuration's fields.
   void applyConfig(KernelConfigAttr config);
@@ -45,9 +47,17 @@ struct KernelSpec {
   bool bTransposed;
   Type cType;
   Type outerType;
-  /// The bias's element type; null without a bias.
-  Type biasType;
-  Epilogue epilogue;
+  /// The type the epilogue receives the product in (C's without one).
+  Type accType;
+  /// The element types of the epilogue's ins operands, each a pointer and
+  /// two strides among the kernel's parameters.
+  SmallVector<Type, 2> epilogueInputTypes;
+  /// Whether the epilogue reads C (C += A * B).
+  bool readsC = false;
+  /// The epilogue the kernel clones (null: C = acc) and its operands' maps
+  /// from C's dimensions; set from an op only.
+  Block *epilogueBlock = nullptr;
+  SmallVector<AffineMap, 2> epilogueMaps;
 
   int64_t warpsM = 1, warpsN = 1;
   int64_t stages = 2;
@@ -67,7 +77,7 @@ struct KernelSpec {
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth = 64;
 
-  bool hasBias() const { return static_cast<bool>(biasType); }
+  int64_t numEpilogueInputs() const { return epilogueInputTypes.size(); }
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
   int64_t warpM() const { return bm / warpsM; }
   int64_t warpN() const { return bn / warpsN; }

@@ -1,0 +1,318 @@
+//===- EpilogueFusion.cpp - elementwise chains into matmul epilogues ------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Moves the elementwise linalg ops that consume a matmul into the epilogue
+// region of the gpupoor.matmul that replaces it. Nothing is recognised by
+// what it computes: each consumer's body is cloned as it is, its block
+// arguments bound to the previous consumer's value at the same element, to
+// the other operands' elements (read through their indexing maps, which
+// are projected permutations: per-row, per-column, transposed, full-size or
+// 0-d) or to constants. Every element of a chain of all-parallel ops without
+// linalg.index is a function of those elements alone, so the region
+// computes exactly what the chain did, in the chain's own types (see
+// docs/Numerics.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EpilogueFusion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+namespace {
+
+/// Where the epilogue takes one operand of a consumer's body from.
+struct Source {
+  enum Kind { Chain, Constant, Tensor, Out } kind;
+  /// Constant: the scalar constant; Tensor: the tensor read.
+  Value value;
+  /// Tensor: from C's dimensions to the tensor's.
+  AffineMap map;
+};
+
+bool isScalarConstant(Value v) {
+  return v.getType().isIntOrIndexOrFloat() && matchPattern(v, m_Constant());
+}
+
+/// Where the epilogue reads `x` (through `map`) from: the chain's value, a
+/// constant (a linalg.fill of one), the input of a linalg.broadcast, the
+/// fused op's own init (`out`, at the same element), or `x` itself.
+/// `folded` collects the fills and broadcasts looked through.
+Source resolve(Value x, AffineMap map, Value chainValue, Value out,
+               SetVector<Operation *> *folded = nullptr) {
+  if (x == chainValue)
+    return {Source::Chain, {}, {}};
+  while (true) {
+    if (auto fill = x.getDefiningOp<linalg::FillOp>()) {
+      if (!fill.hasPureTensorSemantics() || !isScalarConstant(fill.value()))
+        break;
+      if (folded)
+        folded->insert(fill);
+      return {Source::Constant, fill.value(), {}};
+    }
+    auto bcast = x.getDefiningOp<linalg::BroadcastOp>();
+    if (!bcast || !bcast.hasPureTensorSemantics())
+      break;
+    // `dimensions` lists the output dimensions the broadcast adds; the
+    // others are the input's, in order.
+    SmallVector<AffineExpr> kept;
+    for (auto [j, e] : llvm::enumerate(map.getResults()))
+      if (!llvm::is_contained(bcast.getDimensions(), int64_t(j)))
+        kept.push_back(e);
+    map = AffineMap::get(map.getNumDims(), 0, kept, map.getContext());
+    x = bcast.getInput();
+    if (folded)
+      folded->insert(bcast);
+  }
+  if (x == out && map.isIdentity())
+    return {Source::Out, {}, {}};
+  return {Source::Tensor, x, map};
+}
+
+/// Kernels address epilogue operands in whole bytes.
+bool readableElementType(Type t) {
+  return isa<IntegerType, FloatType>(t) && t.getIntOrFloatBitWidth() % 8 == 0;
+}
+
+/// Whether `g`'s body can be cloned into an epilogue: scalar arith and math
+/// ops without side effects, reading the body's arguments, each other and
+/// constants.
+bool clonableBody(linalg::LinalgOp g) {
+  Block *body = g.getBlock();
+  auto inside = [&](Value v) {
+    return v.getParentBlock() == body || isScalarConstant(v);
+  };
+  for (Operation &op : body->without_terminator())
+    if (!isValidEpilogueOp(&op) || !llvm::all_of(op.getOperands(), inside))
+      return false;
+  Operation *yield = body->getTerminator();
+  return yield->getNumOperands() == 1 && inside(yield->getOperand(0));
+}
+
+/// Whether consumer `g` of the chain's value `v` can join the chain.
+bool fusible(linalg::LinalgOp g, Value v, Block *block) {
+  auto vType = cast<RankedTensorType>(v.getType());
+  int64_t rank = vType.getRank();
+  if (g->getBlock() != block || !g.hasPureTensorSemantics() ||
+      g->getNumResults() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != g.getNumParallelLoops() || g.hasIndexSemantics() ||
+      g.getNumLoops() != rank)
+    return false;
+  auto rType = cast<RankedTensorType>(g->getResult(0).getType());
+  // The kernels store f16 or f32 elements.
+  if (rType.getShape() != vType.getShape() ||
+      (!rType.getElementType().isF16() && !rType.getElementType().isF32()))
+    return false;
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
+  if (g.getMatchingIndexingMap(g.getDpsInitOperand(0)) != id)
+    return false;
+  // Every read of the chain's value is at the element being computed.
+  for (OpOperand &use : v.getUses())
+    if (use.getOwner() != g.getOperation() ||
+        g.getMatchingIndexingMap(&use) != id)
+      return false;
+  for (OpOperand &operand : g->getOpOperands()) {
+    if (operand.get() == v || g.getMatchingBlockArgument(&operand).use_empty())
+      continue;
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    AffineMap map = g.getMatchingIndexingMap(&operand);
+    if (!type || map.getNumSymbols() != 0 ||
+        map.getNumResults() != type.getRank() ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return false;
+    Source s = resolve(operand.get(), map, v, Value());
+    if (s.kind == Source::Tensor &&
+        !readableElementType(
+            cast<ShapedType>(s.value.getType()).getElementType()))
+      return false;
+  }
+  return clonableBody(g);
+}
+
+/// Builds the epilogue block of `fusion` and collects its ins operands.
+class EpilogueBuilder {
+public:
+  EpilogueBuilder(linalg::LinalgOp matmul, const EpilogueFusion &fusion)
+      : matmul(matmul), fusion(fusion), block(new Block),
+        b(matmul.getContext()) {
+    // The block has no region yet: the builder takes the context from the
+    // op.
+    b.setInsertionPointToEnd(block);
+  }
+
+  /// The block: (acc, ins..., out) -> yield of the chain's last value.
+  Block *build();
+
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  /// The fills and broadcasts read through.
+  SetVector<Operation *> folded;
+
+private:
+  /// The block argument of ins operand (x, map), added on first use.
+  Value insArgument(Value x, AffineMap map);
+  /// The region's value of `x` read through `map` at the current element.
+  Value read(Value x, AffineMap map, Value chainValue, Value current);
+  /// Clones `g`'s body; returns the value it yields.
+  Value cloneBody(linalg::LinalgOp g, Value chainValue, Value current);
+  /// `v` inside the region: mapped, or a constant from outside cloned.
+  Value inRegion(Value v, IRMapping &mapping);
+
+  linalg::LinalgOp matmul;
+  const EpilogueFusion &fusion;
+  Block *block;
+  OpBuilder b;
+};
+
+Value EpilogueBuilder::insArgument(Value x, AffineMap map) {
+  for (auto [i, in] : llvm::enumerate(ins))
+    if (in == x && maps[i] == map)
+      return block->getArgument(i + 1);
+  ins.push_back(x);
+  maps.push_back(map);
+  // Before the last argument, `out`.
+  return block->insertArgument(block->getNumArguments() - 1,
+                               getElementTypeOrSelf(x.getType()), x.getLoc());
+}
+
+Value EpilogueBuilder::read(Value x, AffineMap map, Value chainValue,
+                            Value current) {
+  Source s = resolve(x, map, chainValue, fusion.init, &folded);
+  switch (s.kind) {
+  case Source::Chain:
+    return current;
+  case Source::Constant:
+    return b.clone(*s.value.getDefiningOp())->getResult(0);
+  case Source::Out:
+    return block->getArguments().back();
+  case Source::Tensor:
+    return insArgument(s.value, s.map);
+  }
+  llvm_unreachable("unknown source");
+}
+
+Value EpilogueBuilder::inRegion(Value v, IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(v))
+    return mapped;
+  // A constant from outside the body (clonableBody checked).
+  Value cst = b.clone(*v.getDefiningOp())->getResult(0);
+  mapping.map(v, cst);
+  return cst;
+}
+
+Value EpilogueBuilder::cloneBody(linalg::LinalgOp g, Value chainValue,
+                                 Value current) {
+  IRMapping mapping;
+  for (OpOperand &operand : g->getOpOperands()) {
+    BlockArgument arg = g.getMatchingBlockArgument(&operand);
+    if (!arg.use_empty())
+      mapping.map(arg, read(operand.get(), g.getMatchingIndexingMap(&operand),
+                            chainValue, current));
+  }
+  Block *body = g.getBlock();
+  for (Operation &op : body->without_terminator()) {
+    for (Value operand : op.getOperands())
+      inRegion(operand, mapping);
+    b.clone(op, mapping);
+  }
+  return inRegion(body->getTerminator()->getOperand(0), mapping);
+}
+
+Block *EpilogueBuilder::build() {
+  Location loc = matmul.getLoc();
+  Type accType = getElementTypeOrSelf(matmul.getDpsInits()[0].getType());
+  Type cType = getElementTypeOrSelf(fusion.init.getType());
+  block->addArgument(accType, loc);
+  block->addArgument(cType, loc);
+  Value current = block->getArgument(0);
+  if (fusion.cIn) {
+    int64_t rank = cast<ShapedType>(fusion.cIn.getType()).getRank();
+    Value c = read(fusion.cIn,
+                   AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
+                   Value(), current);
+    // linalg.matmul's C + sum(A * B), with the sum as split-k computes it.
+    current = arith::AddFOp::create(b, loc, c, current);
+  }
+  Value chainValue = matmul->getNumResults() ? matmul->getResult(0) : Value();
+  for (linalg::LinalgOp g : fusion.chain) {
+    current = cloneBody(g, chainValue, current);
+    chainValue = g->getResult(0);
+  }
+  YieldOp::create(b, loc, current);
+  return block;
+}
+
+} // namespace
+
+EpilogueFusion mlir::gpupoor::analyzeEpilogueFusion(linalg::LinalgOp matmul,
+                                                    Value cIn, Value dest) {
+  EpilogueFusion fusion;
+  fusion.cIn = cIn;
+  fusion.init = dest;
+  if (matmul->getNumResults() != 1)
+    return fusion;
+  Value v = matmul->getResult(0);
+  while (!v.use_empty()) {
+    auto g = dyn_cast<linalg::LinalgOp>(v.getUses().begin()->getOwner());
+    if (!g || !fusible(g, v, matmul->getBlock()))
+      break;
+    fusion.chain.push_back(g);
+    // An op that updates the chain's value in place keeps the destination.
+    Value gInit = g.getDpsInits()[0];
+    if (gInit != v)
+      fusion.init = gInit;
+    v = g->getResult(0);
+  }
+  return fusion;
+}
+
+void mlir::gpupoor::buildFusedMatmul(RewriterBase &rewriter,
+                                     linalg::LinalgOp matmul,
+                                     const EpilogueFusion &fusion,
+                                     SplitKAttr strategy) {
+  Operation *last =
+      fusion.chain.empty() ? matmul.getOperation() : fusion.chain.back();
+  Value oldResult = last->getNumResults() ? last->getResult(0) : Value();
+  Type accType = getElementTypeOrSelf(matmul.getDpsInits()[0].getType());
+  Type cType = getElementTypeOrSelf(fusion.init.getType());
+  // A plain product needs no region.
+  bool plain = fusion.chain.empty() && !fusion.cIn && accType == cType;
+  EpilogueBuilder builder(matmul, fusion);
+  Block *block = plain ? nullptr : builder.build();
+
+  rewriter.setInsertionPoint(last);
+  auto fused = MatmulOp::create(
+      rewriter, matmul.getLoc(), oldResult ? fusion.init.getType() : Type(),
+      matmul.getDpsInputs()[0], matmul.getDpsInputs()[1], builder.ins,
+      fusion.init, strategy, KernelConfigAttr(),
+      rewriter.getAffineMapArrayAttr(builder.maps));
+  if (block)
+    fused.getEpilogue().push_back(block);
+  if (oldResult)
+    rewriter.replaceAllUsesWith(oldResult, fused.getResult());
+  for (linalg::LinalgOp g : llvm::reverse(fusion.chain))
+    rewriter.eraseOp(g);
+  rewriter.eraseOp(matmul);
+  // Broadcasts and fills that only the chain read (a broadcast may read a
+  // fill: erase until nothing more is dead).
+  SmallVector<Operation *> pending(builder.folded.begin(),
+                                   builder.folded.end());
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : pending) {
+      if (!op || !op->use_empty())
+        continue;
+      rewriter.eraseOp(op);
+      op = nullptr;
+      erased = true;
+    }
+  }
+}

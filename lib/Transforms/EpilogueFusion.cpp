@@ -52,7 +52,9 @@ Source resolve(Value x, AffineMap map, Value chainValue, Value out,
     return {Source::Chain, {}, {}};
   while (true) {
     if (auto fill = x.getDefiningOp<linalg::FillOp>()) {
-      if (!fill.hasPureTensorSemantics() || !isScalarConstant(fill.value()))
+      // A fill may convert its value to the element type: not then.
+      if (!fill.hasPureTensorSemantics() || !isScalarConstant(fill.value()) ||
+          fill.value().getType() != getElementTypeOrSelf(x.getType()))
         break;
       if (folded)
         folded->insert(fill);

@@ -127,11 +127,19 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
     return fail("result element type " + typeStr(cElt) + " is not f16 or f32");
 
   Value init = op.getDpsInits()[0];
-  if (!isZeroFilled(op, init))
-    return MatmulMatch{bLayout, init, init};
-  if (isa<RankedTensorType>(init.getType()))
-    init = init.getDefiningOp<linalg::FillOp>().output();
-  return MatmulMatch{bLayout, init, Value()};
+  if (isZeroFilled(op, init)) {
+    if (isa<RankedTensorType>(init.getType()))
+      init = init.getDefiningOp<linalg::FillOp>().output();
+    return MatmulMatch{bLayout, init, Value()};
+  }
+  // A fill of another constant is read as that constant (EpilogueFusion):
+  // the product goes into the fill's destination.
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && fill.hasPureTensorSemantics() &&
+      matchPattern(fill.value(), m_Constant()) &&
+      fill.value().getType() == getElementTypeOrSelf(init.getType()))
+    return MatmulMatch{bLayout, fill.output(), init};
+  return MatmulMatch{bLayout, init, init};
 }
 
 //===----------------------------------------------------------------------===//

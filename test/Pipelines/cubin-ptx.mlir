@@ -16,11 +16,14 @@
 // MLIR-NOT: gpupoor.matmul
 // MLIR: gpu.binary @gpupoor_matmul_0_module [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, assembly = "
 
-// The Triton ABI: four global pointers, then nine i32.
+// The Triton ABI: three global pointers, nine i32, then the bias's pointer
+// and its two strides.
 // CHECK: .visible .entry gpupoor_matmul_0(
-// CHECK-COUNT-4: .param .u64 .ptr .global .align 1 gpupoor_matmul_0_param_{{[0-3]}},
-// CHECK-COUNT-8: .param .u32 gpupoor_matmul_0_param_{{[0-9]+}},
-// CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_12
+// CHECK-COUNT-3: .param .u64 .ptr .global .align 1 gpupoor_matmul_0_param_{{[0-2]}},
+// CHECK-COUNT-9: .param .u32 gpupoor_matmul_0_param_{{[0-9]+}},
+// CHECK-NEXT: .param .u64 .ptr .global .align 1 gpupoor_matmul_0_param_12,
+// CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_13,
+// CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_14
 // CHECK-NEXT: )
 // CHECK: .maxntid 128, 1, 1
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
@@ -32,15 +35,17 @@
 // stages: 16-byte accesses at chunk ends.
 // CHECK-DAG: ld.shared.v4.b32 {{.*}}+65536];
 
+// JSON: "acc_type": "f16",
 // JSON: "async_copies": true,
 // JSON: "b_layout": "nk",
 // JSON: "batched": false,
-// JSON: "bias": "f16",
 // JSON: "block_size": 128,
 // JSON: "c_type": "f16",
 // JSON: "chip": "sm_90",
 // JSON: "dynamic_shared_memory": 98304,
-// JSON: "epilogue": "relu",
+// JSON: "epilogue_inputs": [
+// JSON-NEXT: "f16"
+// JSON-NEXT: ],
 // JSON: "epilogue_passes": 1,
 // JSON: "fragment_prefetch": 1,
 // JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
@@ -52,6 +57,12 @@
 // JSON: "outer": "f32",
 // JSON: "params": [
 // JSON-NEXT: "a_ptr",
+// JSON: "stride_cn",
+// JSON-NEXT: "in0_ptr",
+// JSON-NEXT: "stride_in0m",
+// JSON-NEXT: "stride_in0n"
+// JSON-NEXT: ],
+// JSON: "reads_c": false,
 // JSON: "requires": "stride_ak == 1, stride_bk == 1, A/B rows and pointers 16-byte aligned, every element offset below 2^31",
 // JSON: "shared_epilogue": true,
 // JSON: "shared_outer_rows": 2,

@@ -47,15 +47,6 @@ func.func @f64_result(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16
 
 // -----
 
-// C += A*B on a live accumulator is not what gpupoor.matmul computes.
-func.func @not_zero_init(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is not a zero fill (gpupoor.matmul overwrites C)}}
-  %r = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
-  return %r : tensor<16x16xf32>
-}
-
-// -----
-
 func.func @transpose_a(%a: tensor<32x16xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x16xf32>

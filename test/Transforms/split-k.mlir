@@ -98,8 +98,11 @@ func.func @memref(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: memref<6
 // CHECK-LABEL: func @bias_relu_generic
 // CHECK-SAME: %[[BIAS:[a-z0-9]+]]: tensor<256xf16>
 // CHECK-NOT: linalg.generic
-// CHECK: %[[R:.*]] = gpupoor.matmul %{{.*}}, %{{.*}} bias(%[[BIAS]] : tensor<256xf16>)
-// CHECK-SAME: epilogue = relu
+// CHECK: %[[R:.*]] = gpupoor.matmul %{{.*}}, %{{.*}} ins(%[[BIAS]] : tensor<256xf16>) maps([#{{.*}}])
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: gpupoor.yield
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[R]]
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -131,7 +134,9 @@ func.func @bias_relu_generic(%a: tensor<128x512xf16>, %b: tensor<512x256xf16>, %
 // Exact (erf) GELU written out in a generic, no bias.
 // CHECK-LABEL: func @gelu
 // CHECK: gpupoor.matmul
-// CHECK-SAME: epilogue = gelu
+// CHECK: math.erf
+// CHECK: arith.truncf
+// CHECK: gpupoor.yield
 // CHECK-NOT: linalg.generic
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @gelu(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf16> {
@@ -164,8 +169,9 @@ func.func @gelu(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf1
 // CHECK-LABEL: func @named_bias_relu
 // CHECK-SAME: %[[BIAS:[a-z0-9]+]]: tensor<64xf32>
 // CHECK-NOT: linalg.add
-// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} bias(%[[BIAS]] : tensor<64xf32>)
-// CHECK-SAME: epilogue = relu
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} ins(%[[BIAS]] : tensor<64xf32>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
 // CHECK-NOT: linalg.max
 func.func @named_bias_relu(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -182,20 +188,20 @@ func.func @named_bias_relu(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>, %bias: 
 
 // -----
 
-// The tanh approximation of GELU is not the epilogue's GELU: it stays.
-// A matmul result with a second user keeps its activation separate too.
-// CHECK-LABEL: func @not_fused
-// CHECK: %[[MM:.*]] = gpupoor.matmul
-// CHECK-SAME: inner = f16, outer = f32>)
-// CHECK: linalg.generic
+// The tanh approximation of GELU is fused as written; a matmul result with
+// a second user keeps its activation separate.
+// CHECK-LABEL: func @tanh_gelu
+// CHECK: gpupoor.matmul
 // CHECK: math.tanh
+// CHECK: gpupoor.yield
+// CHECK-NOT: linalg.generic
 // CHECK-LABEL: func @two_users
 // CHECK: %[[MM:.*]] = gpupoor.matmul
 // CHECK-SAME: inner = f16, outer = f32>)
 // CHECK: linalg.generic
 // CHECK: return
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @not_fused(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
+func.func @tanh_gelu(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
   %zero = arith.constant 0.0 : f32
   %half = arith.constant 0.5 : f32
   %one = arith.constant 1.0 : f32
@@ -229,4 +235,35 @@ func.func @two_users(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> (tensor<32
     linalg.yield %m : f32
   } -> tensor<32x32xf32>
   return %r, %mm : tensor<32x32xf32>, tensor<32x32xf32>
+}
+
+// -----
+
+// C += A * B on memrefs, the form front ends emit for an accumulator: the
+// epilogue reads C (its last argument) and adds the product to it.
+// CHECK-LABEL: func @accumulate_memref
+// CHECK-SAME: %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %[[C:[a-z0-9]+]]: memref<?x?xf16>
+// CHECK-NOT: linalg.matmul
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : memref<?x?xf16>)
+// CHECK-SAME: : memref<?x?xf16>, memref<?x?xf16> epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f16, %[[CIN:.*]]: f16):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[CIN]], %[[ACC]] : f16
+// CHECK-NEXT: gpupoor.yield %[[S]] : f16
+func.func @accumulate_memref(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// C += A * B on a tensor function argument, no consumers: the op's init is
+// that tensor, read through the last argument.
+// CHECK-LABEL: func @accumulate_tensor
+// CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<16x16xf32>
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : tensor<16x16xf32>)
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[CIN:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[CIN]], %[[ACC]] : f32
+func.func @accumulate_tensor(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
 }

@@ -60,7 +60,8 @@ func.func @runtime_splits(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?
 
 // -----
 
-// Batched, transposed B, bias and GELU in the f32 epilogue.
+// Batched, transposed B; the epilogue reads a bias per column and a scale
+// per batch element and row through their maps, and erf-GELU.
 // CHECK-LABEL: func @batched_epilogue
 // CHECK: scf.parallel (%[[BT:.*]], %{{.*}}, %{{.*}}) =
 // CHECK: scf.for %[[I:.*]] =
@@ -68,27 +69,56 @@ func.func @runtime_splits(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?
 // CHECK: memref.load %{{.*}}[%[[BT]], %[[I]], %[[KK:.*]]] : memref<2x16x64xf16>
 // CHECK: memref.load %{{.*}}[%[[BT]], %[[J]], %[[KK]]] : memref<2x24x64xf16>
 // CHECK: %[[BIAS:.*]] = memref.load %{{.*}}[%[[J]]] : memref<24xf16>
+// CHECK: %[[SCALE:.*]] = memref.load %{{.*}}[%[[I]], %[[BT]]] : memref<16x2xf32>
+// CHECK-NOT: memref.load
 // CHECK: %[[BIAS32:.*]] = arith.extf %[[BIAS]] : f16 to f32
 // CHECK: %[[V:.*]] = arith.addf %{{.*}}, %[[BIAS32]] : f32
+// CHECK: %[[W:.*]] = arith.mulf %[[V]], %[[SCALE]] : f32
 // CHECK: math.erf
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[BT]], %[[I]], %[[J]]] : memref<2x16x24xf32>
 func.func @batched_epilogue(%a: memref<2x16x64xf16>, %b: memref<2x24x64xf16>,
-                            %bias: memref<24xf16>, %c: memref<2x16x24xf32>) {
-  gpupoor.matmul %a, %b bias(%bias : memref<24xf16>) outs(%c : memref<2x16x24xf32>)
+                            %bias: memref<24xf16>, %scale: memref<16x2xf32>,
+                            %c: memref<2x16x24xf32>) {
+  gpupoor.matmul %a, %b ins(%bias, %scale : memref<24xf16>, memref<16x2xf32>)
+      maps([affine_map<(b, m, n) -> (n)>, affine_map<(b, m, n) -> (m, b)>])
+      outs(%c : memref<2x16x24xf32>)
       strategy(#gpupoor.split_k<splits = 2, tile = [16, 8, 16], inner = f16, outer = f32,
-                                epilogue = gelu, b_layout = nk>)
-      : memref<2x16x64xf16>, memref<2x24x64xf16>
+                                b_layout = nk>)
+      : memref<2x16x64xf16>, memref<2x24x64xf16> epilogue {
+  ^bb0(%acc: f32, %bv: f16, %s: f32, %o: f32):
+    %b32 = arith.extf %bv : f16 to f32
+    %v = arith.addf %acc, %b32 : f32
+    %w = arith.mulf %v, %s : f32
+    %k = arith.constant 0.70710678 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %x = arith.mulf %w, %k : f32
+    %e = math.erf %x : f32
+    %p = arith.addf %e, %one : f32
+    %h = arith.mulf %w, %half : f32
+    %g = arith.mulf %h, %p : f32
+    gpupoor.yield %g : f32
+  }
   return
 }
 
 // -----
 
-// CHECK-LABEL: func @relu
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: arith.maximumf %{{.*}}, %[[ZERO]] : f32
-func.func @relu(%a: memref<16x16xf16>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
+// C += A * B: C's element is loaded, the f16 outer sum widened to C's f32
+// and added to it, the sum stored back in place.
+// CHECK-LABEL: func @accumulate
+// CHECK: %[[OUTER:.*]] = scf.for
+// CHECK: %[[CIN:.*]] = memref.load %[[C:.*]][%[[I:.*]], %[[J:.*]]] : memref<16x8xf32>
+// CHECK: %[[ACC:.*]] = arith.extf %[[OUTER]] : f16 to f32
+// CHECK: %[[S:.*]] = arith.addf %[[CIN]], %[[ACC]] : f32
+// CHECK: memref.store %[[S]], %[[C]][%[[I]], %[[J]]] : memref<16x8xf32>
+func.func @accumulate(%a: memref<16x16xf16>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
   gpupoor.matmul %a, %b outs(%c : memref<16x8xf32>)
-      strategy(#gpupoor.split_k<splits = 1, tile = [16, 8, 16], inner = f16, outer = f32, epilogue = relu>)
-      : memref<16x16xf16>, memref<16x8xf16>
+      strategy(#gpupoor.split_k<splits = 1, tile = [16, 8, 16], inner = f16, outer = f16>)
+      : memref<16x16xf16>, memref<16x8xf16> epilogue {
+  ^bb0(%acc: f32, %cin: f32):
+    %s = arith.addf %cin, %acc : f32
+    gpupoor.yield %s : f32
+  }
   return
 }

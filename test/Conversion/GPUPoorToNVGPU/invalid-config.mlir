@@ -69,12 +69,17 @@ func.func @narrow_huge(%a: memref<65536x65536xf16>, %b: memref<65536x128xf16>, %
 
 // -----
 
-func.func @strided_bias(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<64xf16, strided<[2]>>, %c: memref<?x64xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the kernel reads the bias contiguously; its type does not give it a unit stride}}
-  gpupoor.matmul %a, %b bias(%bias : memref<64xf16, strided<[2]>>) outs(%c : memref<?x64xf16>)
+// An epilogue operand whose static stride puts its last element past 2^31.
+func.func @huge_ins(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<64xf16, strided<[67108864]>>, %c: memref<?x64xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op index_bitwidth = 32 needs every size, stride and element offset below 2^31, which the operand types rule out}}
+  gpupoor.matmul %a, %b ins(%bias : memref<64xf16, strided<[67108864]>>) maps([affine_map<(m, n) -> (n)>]) outs(%c : memref<?x64xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
       config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
-      : memref<?x?xf16>, memref<?x?xf16>
+      : memref<?x?xf16>, memref<?x?xf16> epilogue {
+  ^bb0(%acc: f16, %bv: f16, %o: f16):
+    %s = arith.addf %acc, %bv : f16
+    gpupoor.yield %s : f16
+  }
   return
 }
 

@@ -37,10 +37,10 @@
 // CHECK: %[[GM:.*]] = arith.ceildivsi %{{.*}}, %[[BM:.*]] : index
 // CHECK: %[[GN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[GRID:.*]] = arith.muli %[[GM]], %[[GN]] : index
-// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c128{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c81920_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c128{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c81920_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
 // CHECK-SAME: #gpupoor.kernel<{{.*}}warps = [2, 2],{{.*}}shared_outer_rows = 2,
 // CHECK: gpu.module @gpupoor_matmul_0_module
-// CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "bias_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
+// CHECK: gpu.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1> {gpupoor.name = "a_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "b_ptr"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "c_ptr"}, %{{.*}}: i32 {gpupoor.name = "M"}, %{{.*}}: i32 {gpupoor.name = "N"}, %{{.*}}: i32 {gpupoor.name = "K"}, %{{.*}}: i32 {gpupoor.name = "stride_am"}, %{{.*}}: i32 {gpupoor.name = "stride_ak"}, %{{.*}}: i32 {gpupoor.name = "stride_bk"}, %{{.*}}: i32 {gpupoor.name = "stride_bn"}, %{{.*}}: i32 {gpupoor.name = "stride_cm"}, %{{.*}}: i32 {gpupoor.name = "stride_cn"}) kernel
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // Prologue: stages - 1 = 2 commit groups of zero-filling copies (the
 // element count is the last operand), then tile 0's first fragments. Each
@@ -176,19 +176,56 @@ func.func @f32_out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>
 
 // -----
 
-// Transposed B (nn.Linear weight) is read with non-transposing ldmatrix; the
-// bias is read in the epilogue.
+// Transposed B (nn.Linear weight) is read with non-transposing ldmatrix. The
+// epilogue operand is a pointer and its strides along C's rows (0: a
+// per-column bias) and columns; the host passes them after C's. The kernel
+// reads it as an M x N view, in row 0 only (it does not vary along M), and
+// clones the region after the rounding to its acc type.
 // CHECK-LABEL: func @linear
+// CHECK-SAME: %[[BIAS:[a-z0-9]+]]: memref<?xf16, strided<[?]>>
+// CHECK: memref.extract_strided_metadata %[[BIAS]]
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32)
 // CHECK: gpu.func @gpupoor_matmul_0
+// CHECK-SAME: {gpupoor.name = "stride_cn"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "in0_ptr"}, %{{.*}}: i32 {gpupoor.name = "stride_in0m"}, %{{.*}}: i32 {gpupoor.name = "stride_in0n"})
 // CHECK: memref.view {{.*}} to memref<8192xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<8192xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: transpose = true
-// CHECK: memref.load %{{.*}} : memref<?xf16, strided<[1]>, 1>
-// CHECK: arith.maximumf
-func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16>, %c: memref<?x?xf16>) {
-  gpupoor.matmul %a, %b bias(%bias : memref<?xf16>) outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [64, 64, 64], inner = f16, outer = f16, epilogue = relu, b_layout = nk, chip = sm_80>)
-      : memref<?x?xf16>, memref<?x?xf16>
+// CHECK: %[[B:.*]] = memref.load %{{.*}}[%c0{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, ?]>, 1>
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[B]] : f16
+// CHECK: arith.maximumf %[[S]], %{{.*}} : f16
+func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf16, strided<[?]>>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b ins(%bias : memref<?xf16, strided<[?]>>) maps([affine_map<(m, n) -> (n)>])
+      outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 64], inner = f16, outer = f16, b_layout = nk, chip = sm_80>)
+      : memref<?x?xf16>, memref<?x?xf16> epilogue {
+  ^bb0(%acc: f16, %bv: f16, %o: f16):
+    %s = arith.addf %acc, %bv : f16
+    %z = arith.constant 0.0 : f16
+    %r = arith.maximumf %s, %z : f16
+    gpupoor.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+// C += A * B: the kernel loads C's element (clamped into C) before the
+// epilogue's add; the manifest says the kernel reads C.
+// CHECK-LABEL: func @accumulate
+// CHECK: gpu.launch_func
+// CHECK-SAME: reads_c = true
+// CHECK: gpu.func @gpupoor_matmul_0
+// CHECK: %[[CIN:.*]] = memref.load %{{.*}} : memref<?x?xf32, strided<[?, ?]>, 1>
+// CHECK: arith.addf %[[CIN]], %{{.*}} : f32
+func.func @accumulate(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf32>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16> epilogue {
+  ^bb0(%acc: f32, %cin: f32):
+    %s = arith.addf %cin, %acc : f32
+    gpupoor.yield %s : f32
+  }
   return
 }
 
@@ -215,7 +252,8 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // -----
 
 // A batched matmul launches the rank-2 kernel once per batch element, on
-// rank-reduced slices of A, B and C; the bias is shared.
+// rank-reduced slices of A, B and C; a bias shared by the batch advances by
+// its batch stride, 0.
 // CHECK-LABEL: func @batched
 // CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf16>, %[[B:.*]]: memref<?x?x?xf16>, %[[BIAS:.*]]: memref<?xf16>, %[[C:.*]]: memref<?x?x?xf32>)
 // CHECK: %[[NB:.*]] = memref.dim %[[A]], %c0
@@ -231,8 +269,14 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // CHECK: return
 // CHECK: gpu.module @gpupoor_matmul_0_module
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %bias: memref<?xf16>, %c: memref<?x?x?xf32>) {
-  gpupoor.matmul %a, %b bias(%bias : memref<?xf16>) outs(%c : memref<?x?x?xf32>)
+  gpupoor.matmul %a, %b ins(%bias : memref<?xf16>) maps([affine_map<(b, m, n) -> (n)>])
+      outs(%c : memref<?x?x?xf32>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
-      : memref<?x?x?xf16>, memref<?x?x?xf16>
+      : memref<?x?x?xf16>, memref<?x?x?xf16> epilogue {
+  ^bb0(%acc: f32, %bv: f16, %o: f32):
+    %b32 = arith.extf %bv : f16 to f32
+    %s = arith.addf %acc, %b32 : f32
+    gpupoor.yield %s : f32
+  }
   return
 }

@@ -8,7 +8,7 @@
 // single index width: the memref descriptors, the address arithmetic and the
 // NVVM ops agree on it.
 // CHECK: gpu.module @gpupoor_matmul_0_module
-// CHECK: llvm.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32
+// CHECK: llvm.func @gpupoor_matmul_0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32
 // CHECK: llvm.mlir.poison : !llvm.struct<(ptr<1>, ptr<1>, i32, array<2 x i32>, array<2 x i32>)>
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group

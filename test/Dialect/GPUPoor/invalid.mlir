@@ -219,34 +219,156 @@ func.func @batch_init(%a: tensor<2x32x64xf16>, %b: tensor<?x64x16xf16>, %c: tens
 
 // -----
 
-func.func @bias_rank(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<1x16xf32>) {
-  // expected-error @+1 {{'gpupoor.matmul' op bias must have rank 1 (N), got rank 2}}
-  %r = gpupoor.matmul %a, %b bias(%bias : tensor<1x16xf32>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+func.func @ins_without_maps(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op has 1 ins operands but 0 maps}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xf32>) maps([]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: f32, %o: f32):
+    gpupoor.yield %acc : f32
+  }
   return
 }
 
 // -----
 
-func.func @bias_size(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<32xf32>) {
-  // expected-error @+1 {{'gpupoor.matmul' op bias has 32 elements, expected N = 16}}
-  %r = gpupoor.matmul %a, %b bias(%bias : tensor<32xf32>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+func.func @map_not_permutation(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op map 0 must be a projected permutation of the 2 dimensions of C, got affine_map<(d0, d1) -> (d0 + d1)>}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xf32>) maps([affine_map<(m, n) -> (m + n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: f32, %o: f32):
+    gpupoor.yield %acc : f32
+  }
   return
 }
 
 // -----
 
-func.func @bias_elt(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %bias: tensor<16xbf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op bias must have f16 or f32 elements, got 'bf16'}}
-  %r = gpupoor.matmul %a, %b bias(%bias : tensor<16xbf16>) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+func.func @map_rank(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op map 0 has 2 results for ins operand of rank 1}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xf32>) maps([affine_map<(m, n) -> (m, n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: f32, %o: f32):
+    gpupoor.yield %acc : f32
+  }
   return
 }
 
 // -----
 
-func.func @unknown_epilogue(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+2 {{expected one of [none, relu, gelu] for elementwise function applied to the result after the bias, got: tanh}}
-  // expected-error @+1 {{failed to parse GPUPoor_SplitKAttr parameter 'epilogue'}}
-  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, epilogue = tanh>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+func.func @ins_size(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<32xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op ins operand 0 has size 32 in dimension 0, expected 16 (C's dimension 1)}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<32xf32>) maps([affine_map<(m, n) -> (n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: f32, %o: f32):
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ins_elt(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xi1>) {
+  // expected-error @+1 {{'gpupoor.matmul' op ins operand 0 must have integer or float elements of whole bytes, got 'i1'}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xi1>) maps([affine_map<(m, n) -> (n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: i1, %o: f32):
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_args(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op epilogue must have 2 arguments (acc, one per ins operand, init), got 1}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32):
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_acc(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op epilogue's acc argument must be f16 or f32, got 'f64'}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f64, %o: f32):
+    gpupoor.yield %o : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_in_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op epilogue argument 1 has type 'f16', expected 'f32' (the element type of ins operand 0)}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xf32>) maps([affine_map<(m, n) -> (n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %v: f16, %o: f32):
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_out_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op epilogue's last argument has type 'f16', expected 'f32' (init's element type)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f16):
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_captures(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %s: f32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'arith.mulf' op using value defined outside the region}}
+    %y = arith.mulf %acc, %s : f32
+    gpupoor.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ins_without_epilogue(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op has ins operands but no epilogue to read them}}
+  %r = gpupoor.matmul %a, %b ins(%x : tensor<16xf32>) maps([affine_map<(m, n) -> (n)>]) outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @yield_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f16, %o: f32):
+    // expected-error @+1 {{'gpupoor.yield' op yields 'f16', expected 'f32' (init's element type)}}
+    gpupoor.yield %acc : f16
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_op(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'memref.alloca' op cannot be in a gpupoor.matmul epilogue: only side-effect free arith and math ops on scalars}}
+    %m = memref.alloca() : memref<f32>
+    gpupoor.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_vector_op(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'arith.constant' op cannot be in a gpupoor.matmul epilogue: only side-effect free arith and math ops on scalars}}
+    %v = arith.constant dense<1.0> : vector<2xf32>
+    gpupoor.yield %acc : f32
+  }
   return
 }
 

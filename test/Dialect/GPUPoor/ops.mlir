@@ -18,20 +18,36 @@ func.func @tensor_matmul(%a: tensor<128x512xf16>, %b: tensor<512x256xf16>,
 
 // -----
 
-// Every strategy parameter spelled out, with a bias and a transposed B.
+// Every strategy parameter spelled out, with a transposed B and an epilogue:
+// a per-column bias, a 0-d bound and a per-row scale.
 // CHECK-LABEL: func @full_strategy
-// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} bias(%{{.*}} : tensor<256xf16>) outs(%{{.*}} : tensor<128x256xf16>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 4, max_splits = 16, tile = [64, 64, 64], inner = f16, outer = f16, epilogue = relu, b_layout = nk, chip = sm_89>
-// CHECK-SAME: : tensor<128x512xf16>, tensor<256x512xf16> -> tensor<128x256xf16>
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<256xf16>, tensor<f16>, tensor<128xf32>)
+// CHECK-SAME: maps([#[[COL:.*]], #[[SCALAR:.*]], #[[ROW:.*]]]) outs(%{{.*}} : tensor<128x256xf16>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 4, max_splits = 16, tile = [64, 64, 64], inner = f16, outer = f16, b_layout = nk, chip = sm_89>
+// CHECK-SAME: : tensor<128x512xf16>, tensor<256x512xf16> -> tensor<128x256xf16> epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[BIAS:.*]]: f16, %[[LO:.*]]: f16, %[[S:.*]]: f32, %{{.*}}: f16):
+// CHECK: gpupoor.yield %{{.*}} : f16
 func.func @full_strategy(%a: tensor<128x512xf16>, %b: tensor<256x512xf16>,
-                         %bias: tensor<256xf16>, %c: tensor<128x256xf16>)
+                         %bias: tensor<256xf16>, %lo: tensor<f16>,
+                         %scale: tensor<128xf32>, %c: tensor<128x256xf16>)
     -> tensor<128x256xf16> {
-  %r = gpupoor.matmul %a, %b bias(%bias : tensor<256xf16>)
+  %r = gpupoor.matmul %a, %b
+       ins(%bias, %lo, %scale : tensor<256xf16>, tensor<f16>, tensor<128xf32>)
+       maps([affine_map<(m, n) -> (n)>, affine_map<(m, n) -> ()>,
+             affine_map<(m, n) -> (m)>])
        outs(%c : tensor<128x256xf16>)
        strategy(#gpupoor.split_k<splits = 4, max_splits = 16, tile = [64, 64, 64],
-                        inner = f16, outer = f16, epilogue = relu,
-                        b_layout = nk, chip = sm_89>)
+                        inner = f16, outer = f16, b_layout = nk, chip = sm_89>)
        : tensor<128x512xf16>, tensor<256x512xf16> -> tensor<128x256xf16>
+       epilogue {
+  ^bb0(%acc: f32, %bv: f16, %l: f16, %s: f32, %out: f16):
+    %x = arith.mulf %acc, %s : f32
+    %t = arith.truncf %x : f32 to f16
+    %y = arith.addf %t, %bv : f16
+    %p = arith.cmpf ugt, %y, %l : f16
+    %z = arith.select %p, %y, %l : f16
+    gpupoor.yield %z : f16
+  }
   return %r : tensor<128x256xf16>
 }
 
@@ -39,28 +55,34 @@ func.func @full_strategy(%a: tensor<128x512xf16>, %b: tensor<256x512xf16>,
 
 // Default-valued parameters are elided when printed.
 // CHECK-LABEL: func @defaults_elided
-// CHECK: #gpupoor.split_k<tile = [16, 8, 16], inner = f16, outer = f32, epilogue = gelu>
+// CHECK: #gpupoor.split_k<tile = [16, 8, 16], inner = f16, outer = f32>
 func.func @defaults_elided(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>,
                            %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
   %r = gpupoor.matmul %a, %b outs(%c : tensor<16x8xf32>)
        strategy(#gpupoor.split_k<max_splits = 32, tile = [16, 8, 16], inner = f16,
-                        outer = f32, epilogue = gelu, b_layout = kn,
-                        chip = sm_80>)
+                        outer = f32, b_layout = kn, chip = sm_80>)
        : tensor<16x16xf16>, tensor<16x8xf16> -> tensor<16x8xf32>
   return %r : tensor<16x8xf32>
 }
 
 // -----
 
-// Memref form: writes init in place, no result.
+// Memref form: writes init in place, no result; C += A * B reads init.
 // CHECK-LABEL: func @memref_matmul
-// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?xf32>) outs(%{{.*}} : memref<?x?xf32>)
-// CHECK-SAME: : memref<?x?xf16>, memref<?x?xf16>{{$}}
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : memref<?x?xf32>)
+// CHECK-SAME: : memref<?x?xf16>, memref<?x?xf16> epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[C:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[C]], %[[ACC]] : f32
+// CHECK-NEXT: gpupoor.yield %[[S]] : f32
 func.func @memref_matmul(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
-                         %bias: memref<?xf32>, %c: memref<?x?xf32>) {
-  gpupoor.matmul %a, %b bias(%bias : memref<?xf32>) outs(%c : memref<?x?xf32>)
+                         %c: memref<?x?xf32>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf32>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>)
-      : memref<?x?xf16>, memref<?x?xf16>
+      : memref<?x?xf16>, memref<?x?xf16> epilogue {
+  ^bb0(%acc: f32, %cin: f32):
+    %s = arith.addf %cin, %acc : f32
+    gpupoor.yield %s : f32
+  }
   return
 }
 

@@ -106,11 +106,9 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("operand B must have f16 elements, got ")
            << bType.getElementType();
   Type cElt = cType.getElementType();
-  // Without an epilogue C receives the product itself.
-  if (!getEpilogueBlock() && !cElt.isF16() && !cElt.isF32())
-    return emitOpError("init must have f16 or f32 elements without an "
-                       "epilogue, got ")
-           << cElt;
+  // The kernels store f16 or f32 elements.
+  if (!cElt.isF16() && !cElt.isF32())
+    return emitOpError("init must have f16 or f32 elements, got ") << cElt;
 
   // Trailing two dims are the matrix; a leading one is the batch.
   int64_t b0 = rank - 2;
@@ -204,16 +202,6 @@ LogicalResult MatmulOp::verifyRegions() {
     if (!isValidEpilogueOp(&op))
       return op.emitOpError("cannot be in a gpupoor.matmul epilogue: only "
                             "side-effect free arith and math ops on scalars");
-  // Values from outside the region would have to be passed to the kernel.
-  WalkResult captured = block->walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (!getEpilogue().isAncestor(operand.getParentRegion()))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (captured.wasInterrupted())
-    return emitOpError("epilogue uses a value defined outside it; pass it as "
-                       "an ins operand");
   return success();
 }
 

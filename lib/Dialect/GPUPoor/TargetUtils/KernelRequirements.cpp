@@ -38,22 +38,30 @@ bool isStatic(int64_t v) { return !ShapedType::isDynamic(v); }
 /// is static or one static number already breaks it, nullopt otherwise.
 std::optional<bool> fits32Bits(const MatrixLayout &l) {
   int64_t numbers[] = {l.rows, l.cols, l.rowStride, l.colStride};
-  bool allStatic = true;
-  for (int64_t v : numbers) {
-    if (!isStatic(v)) {
-      allStatic = false;
+  for (int64_t v : numbers)
+    if (isStatic(v) && (v < 0 || v > kMax32BitSize))
+      return false;
+  // The last element's offset, (rows - 1) * rowStride + (cols - 1) *
+  // colStride, term by term: a zero stride (a broadcast) makes its term 0
+  // whatever the size. Each term is below 2^62: no overflow.
+  int64_t last = 0;
+  bool known = true;
+  for (auto [size, stride] : {std::pair(l.rows, l.rowStride),
+                              std::pair(l.cols, l.colStride)}) {
+    if (stride == 0 || size == 0)
+      continue;
+    if (!isStatic(size) || !isStatic(stride)) {
+      known = false;
       continue;
     }
-    if (v < 0 || v > kMax32BitSize)
-      return false;
+    last += (size - 1) * stride;
   }
-  if (!allStatic)
+  if (last > kMax32BitOffset)
+    return false;
+  // Sizes the kernel indexes with must fit too, even along a zero stride.
+  if (!known || !isStatic(l.rows) || !isStatic(l.cols))
     return std::nullopt;
-  if (l.rows == 0 || l.cols == 0)
-    return true;
-  // Each term is below 2^62: no overflow.
-  int64_t last = (l.rows - 1) * l.rowStride + (l.cols - 1) * l.colStride;
-  return last <= kMax32BitOffset;
+  return true;
 }
 
 } // namespace

@@ -17,6 +17,10 @@ def GPUPoor_RankedTensorOrMemRef
     : AnyTypeOf<[AnyRankedTensor, AnyMemRef], "ranked tensor or memref">;
 
 def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
+    // The epilogue computes each element from its block arguments alone
+    // (and keeps its constants: rewrite drivers hoist constants to the
+    // nearest isolated region).
+    IsolatedFromAbove,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DestinationStyleOpInterface]> {
   let summary = "f16 matrix multiplication with a split-k strategy and an "

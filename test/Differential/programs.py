@@ -3,9 +3,9 @@
 Each program is a function `@kernel(A, B, extra..., OUT)` on tensors whose
 result is materialized into the memref OUT: a linalg.matmul (A*B or A*B^T
 through indexing maps) or linalg.batch_matmul on static or dynamic shapes,
-with a zero-filled init (what gpupoor rewrites) or an init read as C += A*B
-(what it must leave alone), then a chain of elementwise consumers drawn from
-the forms front ends emit, fusable or not. Inputs (see `inputs`) make the
+with a zero-filled init or an init read as C += A*B, then a chain of
+elementwise consumers drawn from the forms front ends emit (and one,
+reading linalg.index, that ends what the epilogue fuses). Inputs (see `inputs`) make the
 matmul exact in any summation order, so that any two correct compilations
 of a program agree bit for bit.
 """
@@ -38,7 +38,18 @@ STAGES = {
     "scale": ("f16 f32", None),
     "residual": ("f16 f32", "full"),
     "reads_init": ("f16 f32", "full"),     # the generic's init is read
+    "trunc": ("f32", None),                # f32 -> f16: the front ends' truncf generic
+    "relu_ugt": ("f16 f32", None),         # ReLU as the ONNX importer spells it
+    "silu": ("f16 f32", None),
+    "sigmoid": ("f16 f32", None),
+    "tanh_gelu": ("f16 f32", None),
+    "clamp_0d": ("f16 f32", "scalars"),    # bounds as 0-d tensors
+    "row_scale": ("f16 f32", "row"),       # an operand per row (along M)
+    "index_shift": ("f16 f32", None),      # reads linalg.index: ends the fused chain
 }
+
+# Stages that end the fused chain (the ones after stay separate ops too).
+UNFUSABLE = {"index_shift"}
 
 
 @dataclass
@@ -50,8 +61,10 @@ class Program:
     out_dtype: type = np.float16
     stages: list = field(default_factory=list)
     description: str = ""
-    # Whether gpupoor-split-k must rewrite the matmul (a zero-filled init).
-    rewritten: bool = False
+    # How many of the stages the epilogue fuses, and the linalg ops that
+    # stay after the rewrite.
+    fused: int = 0
+    unfused_ops: int = 0
 
 
 def _np(t):
@@ -74,7 +87,7 @@ def generate(rng: random.Random) -> Program:
         return f"tensor<{'x'.join(map(str, shape)) if static else dims}x{elt}>"
 
     a_shape, b_shape, c_shape = lead + (m, k), lead + ((n, k) if nk else (k, n)), lead + (m, n)
-    p = Program("", out_shape=c_shape, out_dtype=_np(t), rewritten=zero_init)
+    p = Program("", out_shape=c_shape, out_dtype=_np(t))
     params = [f"%a: {ty(a_shape, 'f16')}", f"%b: {ty(b_shape, 'f16')}"]
     p.args = [("a", "int", a_shape, np.float16), ("b", "int", b_shape, np.float16)]
     tc = ty(c_shape, t)
@@ -82,7 +95,8 @@ def generate(rng: random.Random) -> Program:
     for i in range(r):
         body.append(f"  %c{i} = arith.constant {i} : index")
     if static:
-        body.append(f"  %e = tensor.empty() : {tc}")
+        for et in ("f16", "f32"):
+            body.append(f"  %e_{et} = tensor.empty() : {ty(c_shape, et)}")
     else:
         dim_ops = []
         for i in range(r - 2):
@@ -91,10 +105,11 @@ def generate(rng: random.Random) -> Program:
         body.append(f"  %dm = tensor.dim %a, %c{r - 2} : {ty(a_shape, 'f16')}")
         body.append(f"  %dn = tensor.dim %b, %c{r - 2 if nk else r - 1} : {ty(b_shape, 'f16')}")
         dim_ops += ["%dm", "%dn"]
-        body.append(f"  %e = tensor.empty({', '.join(dim_ops)}) : {tc}")
+        for et in ("f16", "f32"):
+            body.append(f"  %e_{et} = tensor.empty({', '.join(dim_ops)}) : {ty(c_shape, et)}")
     body.append(f"  %zero = arith.constant 0.0 : {t}")
     if zero_init:
-        body.append(f"  %init = linalg.fill ins(%zero : {t}) outs(%e : {tc}) -> {tc}")
+        body.append(f"  %init = linalg.fill ins(%zero : {t}) outs(%e_{t} : {tc}) -> {tc}")
     else:
         params.append(f"%cin: {tc}")
         p.args.append(("cin", "int", c_shape, _np(t)))
@@ -109,14 +124,20 @@ def generate(rng: random.Random) -> Program:
     body.append(f"  %v0 = {op}{maps} ins(%a, %b : {ty(a_shape, 'f16')}, {ty(b_shape, 'f16')}) "
                 f"outs({init} : {tc}) -> {tc}")
     cur = "%v0"
-    names = [s for s, (types, _) in STAGES.items() if t in types.split()]
     ids = ", ".join(f"d{i}" for i in range(r))
     idmap = f"affine_map<({ids}) -> ({ids})>"
     rowmap = f"affine_map<({ids}) -> (d{r - 1})>"
     par = ", ".join(['"parallel"'] * r)
+    chain_open = True
     for si in range(rng.choice([0, 1, 1, 2, 2, 3])):
+        names = [s for s, (types, _) in STAGES.items() if t in types.split()]
         stage = rng.choice(names)
         p.stages.append(stage)
+        chain_open &= stage not in UNFUSABLE
+        if chain_open:
+            p.fused += 1
+        else:
+            p.unfused_ops += 2 if stage == "named_bias" else 1
         out = f"%v{si + 1}"
         extra = STAGES[stage][1]
         xname = f"%x{si}"
@@ -128,8 +149,19 @@ def generate(rng: random.Random) -> Program:
         elif extra == "full":
             params.append(f"{xname}: {tc}")
             p.args.append((xname[1:], "int", c_shape, _np(t)))
-        body += _stage(stage, cur, out, xname, t, tc, idmap, rowmap, par, r, static, n)
+        elif extra == "scalars":
+            for bound in ("lo", "hi"):
+                params.append(f"{xname}{bound}: tensor<{t}>")
+                p.args.append((xname[1:] + bound, "int", (), _np(t)))
+        elif extra == "row":
+            params.append(f"{xname}: tensor<{m if static else '?'}x{t}>")
+            p.args.append((xname[1:], "int", (m,), _np(t)))
+        body += _stage(stage, cur, out, xname, t, tc, idmap, rowmap, par, r, static, n, m)
         cur = out
+        if stage == "trunc":
+            t = "f16"
+            tc = ty(c_shape, t)
+    p.out_dtype = _np(t)
     mc = f"memref<{'x'.join(map(str, c_shape)) if static else dims}x{t}>"
     params.append(f"%out: {mc}")
     body.append(f"  bufferization.materialize_in_destination {cur} in restrict writable %out "
@@ -148,8 +180,8 @@ def _generic(ins, outs, maps, par, args, body_lines, t, tc, out):
             f"  ^bb0({args}):", *[f"    {l}" for l in body_lines], f"  }} -> {tc}"]
 
 
-def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n):
-    un = lambda lines: _generic(f"{cur} : {tc}", f"%e : {tc}", [idmap, idmap], par,
+def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n, m):
+    un = lambda lines: _generic(f"{cur} : {tc}", f"%e_{t} : {tc}", [idmap, idmap], par,
                                 f"%in: {t}, %o: {t}", lines, t, tc, out)
     if stage in ("bias", "bias_ext", "bias_wide", "bias_trunc"):
         bty = {"bias": t, "bias_ext": "f16", "bias_wide": "f16", "bias_trunc": "f32"}[stage]
@@ -164,19 +196,19 @@ def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n):
             "bias_trunc": ["%yt = arith.truncf %y : f32 to f16", "%s = arith.addf %in, %yt : f16",
                            "linalg.yield %s : f16"],
         }[stage]
-        return _generic(f"{cur}, {x} : {tc}, {btype}", f"%e : {tc}", [idmap, rowmap, idmap], par,
+        return _generic(f"{cur}, {x} : {tc}, {btype}", f"%e_{t} : {tc}", [idmap, rowmap, idmap], par,
                         f"%in: {t}, %y: {bty}, %o: {t}", lines, t, tc, out)
     if stage == "named_bias":
         btype = f"tensor<{n if static else '?'}x{t}>"
         added = ", ".join(str(i) for i in range(r - 1))
-        return [f"  %bc{out[2:]} = linalg.broadcast ins({x} : {btype}) outs(%e : {tc}) dimensions = [{added}]",
-                f"  {out} = linalg.add ins({cur}, %bc{out[2:]} : {tc}, {tc}) outs(%e : {tc}) -> {tc}"]
+        return [f"  %bc{out[2:]} = linalg.broadcast ins({x} : {btype}) outs(%e_{t} : {tc}) dimensions = [{added}]",
+                f"  {out} = linalg.add ins({cur}, %bc{out[2:]} : {tc}, {tc}) outs(%e_{t} : {tc}) -> {tc}"]
     if stage == "named_relu":
-        return [f"  %z{out[2:]} = linalg.fill ins(%zero : {t}) outs(%e : {tc}) -> {tc}",
-                f"  {out} = linalg.max ins({cur}, %z{out[2:]} : {tc}, {tc}) outs(%e : {tc}) -> {tc}"]
+        return [f"  %z{out[2:]} = linalg.fill ins(%zero : {t}) outs(%e_{t} : {tc}) -> {tc}",
+                f"  {out} = linalg.max ins({cur}, %z{out[2:]} : {tc}, {tc}) outs(%e_{t} : {tc}) -> {tc}"]
     if stage in ("residual", "reads_init"):
         if stage == "residual":
-            return _generic(f"{cur}, {x} : {tc}, {tc}", f"%e : {tc}", [idmap, idmap, idmap], par,
+            return _generic(f"{cur}, {x} : {tc}, {tc}", f"%e_{t} : {tc}", [idmap, idmap, idmap], par,
                             f"%in: {t}, %y: {t}, %o: {t}",
                             [f"%s = arith.addf %in, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out)
         return _generic(f"{cur} : {tc}", f"{x} : {tc}", [idmap, idmap], par, f"%in: {t}, %o: {t}",
@@ -222,13 +254,52 @@ def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n):
         else:
             lines += ["linalg.yield %g : f32"]
         return un(lines)
+    if stage == "trunc":
+        t16 = tc.replace("xf32>", "xf16>")
+        return _generic(f"{cur} : {tc}", f"%e_f16 : {t16}", [idmap, idmap], par, "%in: f32, %o: f16",
+                        ["%y = arith.truncf %in : f32 to f16", "linalg.yield %y : f16"], t, t16, out)
+    if stage == "relu_ugt":
+        return un([c("z", "0.0"), f"%p = arith.cmpf ugt, %in, %z : {t}",
+                   f"%y = arith.select %p, %in, %z : {t}", f"linalg.yield %y : {t}"])
+    if stage in ("silu", "sigmoid"):
+        lines = [c("one", "1.0"), f"%ng = arith.negf %in : {t}", f"%ex = math.exp %ng : {t}",
+                 f"%d = arith.addf %one, %ex : {t}"]
+        lines += ([f"%y = arith.divf %in, %d : {t}"] if stage == "silu"
+                  else [f"%y = arith.divf %one, %d : {t}"])
+        return un(lines + [f"linalg.yield %y : {t}"])
+    if stage == "tanh_gelu":
+        return un([c("h", "0.5"), c("one", "1.0"), c("k", "0.7978845608"), c("k3", "0.044715"),
+                   f"%x3 = arith.mulf %in, %in : {t}", f"%x3b = arith.mulf %x3, %in : {t}",
+                   f"%s3 = arith.mulf %x3b, %k3 : {t}", f"%u = arith.addf %in, %s3 : {t}",
+                   f"%v = arith.mulf %u, %k : {t}", f"%th = math.tanh %v : {t}",
+                   f"%p = arith.addf %th, %one : {t}", f"%hx = arith.mulf %in, %h : {t}",
+                   f"%y = arith.mulf %hx, %p : {t}", f"linalg.yield %y : {t}"])
+    if stage == "clamp_0d":
+        s0 = f"tensor<{t}>"
+        smap = idmap.split("->")[0] + "-> ()>"
+        return _generic(f"{cur}, {x}lo, {x}hi : {tc}, {s0}, {s0}", f"%e_{t} : {tc}",
+                        [idmap, smap, smap, idmap], par, f"%in: {t}, %l: {t}, %h: {t}, %o: {t}",
+                        [f"%p = arith.cmpf ult, %in, %l : {t}", f"%y = arith.select %p, %l, %in : {t}",
+                         f"%q = arith.cmpf ugt, %y, %h : {t}", f"%z = arith.select %q, %h, %y : {t}",
+                         f"linalg.yield %z : {t}"], t, tc, out)
+    if stage == "row_scale":
+        mmap = idmap.split("->")[0] + f"-> (d{r - 2})>"
+        rtype = f"tensor<{m if static else '?'}x{t}>"
+        return _generic(f"{cur}, {x} : {tc}, {rtype}", f"%e_{t} : {tc}", [idmap, mmap, idmap], par,
+                        f"%in: {t}, %y: {t}, %o: {t}",
+                        [f"%s = arith.mulf %in, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out)
+    if stage == "index_shift":
+        return un([f"%i = linalg.index {r - 1} : index", "%ii = arith.index_cast %i : index to i32",
+                   f"%f = arith.sitofp %ii : i32 to {t}", f"%y = arith.addf %in, %f : {t}",
+                   f"linalg.yield %y : {t}"])
     raise ValueError(stage)
 
 
 def inputs(p: Program, rng: np.random.Generator):
     """Arguments for the program. A holds integers and B multiples of 1/8 in
-    [-2, 2], so that every product and partial sum (|sum| < 256) is exact in
-    f16 and any summation order gives the same matmul result; what follows
+    [-2, 2], C_in (C += A*B) integers, so that every product and partial sum
+    (|sum| < 256) is exact in f16 and any summation order gives the same
+    matmul result; what follows
     the matmul gets arbitrary values (normal, some large, some NaN), so that
     every rounding, clamp and NaN rule of the epilogue shows."""
     arrays = []
@@ -237,8 +308,11 @@ def inputs(p: Program, rng: np.random.Generator):
             v = rng.integers(-2, 3, size=shape)
         elif name == "b":
             v = rng.integers(-16, 17, size=shape) / 8.0
+        elif name == "cin":
+            # C += A*B: an integer C_in keeps every partial sum exact.
+            v = rng.integers(-16, 17, size=shape)
         else:
-            v = rng.standard_normal(size=shape) * rng.choice([1.0, 30.0, 3000.0])
-            v[rng.random(size=shape) < 0.02] = np.nan
+            v = np.asarray(rng.standard_normal(size=shape) * rng.choice([1.0, 30.0, 3000.0]))
+            v[np.asarray(rng.random(size=shape) < 0.02)] = np.nan
         arrays.append(np.asarray(v).astype(dtype))
     return arrays

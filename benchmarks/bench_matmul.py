@@ -236,8 +236,8 @@ def sweep(args):
                    if (d.startswith(("sweep_", "gen_")) or d in ("kn_f32", "kn_f16"))
                    and os.path.isdir(os.path.join(args.kernel_dir, d)))
     kernels = {n: GpupoorKernel(os.path.join(args.kernel_dir, n)) for n in names}
-    # Plain C = A*B kernels only: the timing loop passes no bias.
-    kernels = {n: kk for n, kk in kernels.items() if kk.meta["bias"] == "none" and not kk.nk}
+    # Plain C = A*B kernels only: the timing loop passes no epilogue operands.
+    kernels = {n: kk for n, kk in kernels.items() if kk.plain and not kk.nk}
     print(f"device: {torch.cuda.get_device_name()}")
     for m, n, k in [tuple(map(int, s.split("x"))) for s in args.sweep_shapes.split(",")]:
         sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(k, n, device="cuda").half())

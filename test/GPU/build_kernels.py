@@ -56,6 +56,17 @@ VARIANTS = {
     "gen_kn_f16_s3": (dict(), "outer-type=f16 splits=3 async-copies=false"),
     "gen_nk_bias_relu": (dict(b_layout="nk", bias="f16", epilogue="relu"),
                          "outer-type=f32 async-copies=false"),
+    # C += A*B: the kernel reads C.
+    "kn_acc_f32": (dict(accumulate=True, out_type="f32"), "outer-type=f32"),
+    "gen_nk_acc_f16": (dict(b_layout="nk", accumulate=True), "outer-type=f16 async-copies=false"),
+    # Epilogue regions with four operands (C_in, a bias per column, a scale
+    # per row, a full-size residual), read through strides; f32 C stored
+    # straight from the fragments.
+    "kn_full_epilogue": (dict(accumulate=True, bias="f16", epilogue="relu", row_scale=True,
+                              residual=True), "outer-type=f32"),
+    "nk_full_epilogue_f32_direct": (dict(b_layout="nk", bias="f32", epilogue="gelu",
+                                         row_scale=True, residual=True, out_type="f32"),
+                                    "outer-type=f32 shared-epilogue=false"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
@@ -155,6 +166,11 @@ def main():
                               ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
                                "ldmatrix", "cp.async.cg", "st.shared.v4")}
         manifest["variant_options"] = {"source": src_kw, "pipeline": opts}
+        # What the source computes after the matmul, for the GPU suite's
+        # references (the manifest has the epilogue's operands, not what
+        # each one is).
+        with open(os.path.join(kdir, "variant.json"), "w") as f:
+            json.dump(manifest["variant_options"], f, indent=1)
         index[name] = manifest
         print(f"{name}: {manifest['ptxas']} {manifest['counts']}")
     with open(os.path.join(args.out_dir, "index.json"), "w") as f:

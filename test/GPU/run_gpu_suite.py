@@ -38,8 +38,16 @@ class GpupoorKernel:
         self.bm, self.bn, _ = self.meta["tile"]
         self.nk = self.meta["b_layout"] == "nk"
         self.aligned = bool(self.meta.get("async_copies", True))
+        variant = os.path.join(kdir, "variant.json")
+        self.source = {}
+        if os.path.isfile(variant):
+            with open(variant) as f:
+                self.source = json.load(f)["source"]
+        # C = A*B, nothing after: what the exact and model suites check.
+        self.plain = (not self.meta["epilogue_inputs"] and not self.meta["epilogue"]
+                      and not self.meta["reads_c"])
 
-    def check_requires(self, a, b, c, stride_bk, stride_bn):
+    def check_requires(self, a, b, c, stride_bk, stride_bn, ins=()):
         """Raises ValueError when the operands break the manifest's `requires`
         (as a launcher outside MLIR must check; the MLIR host code does)."""
         if self.aligned and a.numel() and b.numel():
@@ -51,27 +59,37 @@ class GpupoorKernel:
                 raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
-            for t in (a, b, c):
-                last = sum((d - 1) * s for d, s in zip(t.shape, t.stride()))
-                if max(list(t.shape) + list(t.stride()) + [last]) > limit - 512:
+            views = [(t.shape, t.stride()) for t in (a, b, c)]
+            views += [(c.shape, (sm, sn)) for _, sm, sn in ins]
+            for shape, strides in views:
+                last = sum((d - 1) * s for d, s in zip(shape, strides))
+                if max(list(shape) + list(strides) + [last]) > limit - 8192:
                     raise ValueError("32-bit kernel needs sizes, strides and offsets below 2^31")
 
-    def __call__(self, a, b, c, bias=None):
+    def __call__(self, a, b, c, ins=()):
+        """C = epilogue(A*B, ...) with `ins` the epilogue's operands, each
+        (tensor, stride along C's rows, stride along C's columns), in the
+        manifest's order; C must hold C_in where the manifest says reads_c."""
         m, k = a.shape
         n = c.shape[1]
         if self.nk:
             stride_bk, stride_bn = b.stride(1), b.stride(0)
         else:
             stride_bk, stride_bn = b.stride(0), b.stride(1)
-        self.check_requires(a, b, c, stride_bk, stride_bn)
+        if len(ins) != len(self.meta["epilogue_inputs"]):
+            raise ValueError(f"the kernel takes {len(self.meta['epilogue_inputs'])} epilogue "
+                             f"operands, got {len(ins)}")
+        self.check_requires(a, b, c, stride_bk, stride_bn, ins)
         grid = (-(-m // self.bm)) * (-(-n // self.bn))
         if grid == 0:
             return
-        ptr = lambda t: np.uint64(t.data_ptr() if t is not None else 0)
+        ptr = lambda t: np.uint64(t.data_ptr())
         size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
-        args = (ptr(a), ptr(b), ptr(c), ptr(bias), size(m), size(n), size(k),
+        args = (ptr(a), ptr(b), ptr(c), size(m), size(n), size(k),
                 size(a.stride(0)), size(a.stride(1)), size(stride_bk), size(stride_bn),
                 size(c.stride(0)), size(c.stride(1)))
+        for t, sm, sn in ins:
+            args += (ptr(t), size(sm), size(sn))
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid,), (self.meta["block_size"],), args, shared_mem=self.smem)
 
@@ -112,9 +130,11 @@ def make(shape, kind, nk, gen):
     return a, b
 
 
-def run(kern, a, b, n, bias=None, out_dtype=torch.float16):
+def run(kern, a, b, n, ins=(), out_dtype=torch.float16, c_in=None):
     c = torch.full((a.shape[0], n), float("nan"), dtype=out_dtype, device="cuda")
-    kern(a, b, c, bias)
+    if c_in is not None:
+        c.copy_(c_in)
+    kern(a, b, c, ins)
     torch.cuda.synchronize()
     return c
 
@@ -143,7 +163,7 @@ def exact_suite(kernels, res, quick, gen):
         unaligned = unaligned[::4]
     for name, kern in kernels.items():
         meta = kern.meta
-        if meta["c_type"] != "f16" or meta["bias"] != "none":
+        if meta["c_type"] != "f16" or not kern.plain:
             continue
         for shape in (shapes if kern.aligned else shapes + unaligned):
             m, n, k = shape
@@ -174,7 +194,7 @@ def strided_suite(kernels, res, gen):
     """Element-wise kernels on non-contiguous views (inner strides of 2)."""
     for name, kern in kernels.items():
         meta = kern.meta
-        if kern.aligned or meta["c_type"] != "f16" or meta["bias"] != "none":
+        if kern.aligned or meta["c_type"] != "f16" or not kern.plain:
             continue
         m, n, k = 45, 77, 301
         a_big = torch.randint(-1, 2, (m, 2 * k), generator=gen, device="cuda").half()
@@ -191,7 +211,7 @@ def model_suite(kernels, res, quick, gen):
         shapes = shapes[:1]
     for name, kern in kernels.items():
         meta = kern.meta
-        if meta["c_type"] != "f16" or meta["bias"] != "none":
+        if meta["c_type"] != "f16" or not kern.plain:
             continue
         for shape in shapes:
             m, n, k = shape
@@ -217,28 +237,79 @@ def model_suite(kernels, res, quick, gen):
                       f"{name} {shape} S={s}: differs from the model in {diff} elements (rel {rel:.1e})")
 
 
+def epilogue_inputs(kern, m, n, gen):
+    """The epilogue's operands of kern's source (cpu_kernel.matmul_source),
+    in the order the fusion reads them, as strided views: C_in, the bias,
+    a per-row scale (every other element of a longer vector) and a
+    residual (a transposed view); plus C_in itself (or None)."""
+    src = kern.source
+    out_dtype = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32
+    ins, named = [], {}
+    c_in = None
+    chain = any(src.get(key) for key in ("bias", "row_scale", "residual")) \
+        or src.get("epilogue", "none") != "none"
+    if src.get("accumulate"):
+        c_in = torch.randn((m, n), generator=gen, device="cuda").to(out_dtype)
+        named["c_in"] = c_in
+        if chain:
+            ins.append((c_in, c_in.stride(0), c_in.stride(1)))
+    if src.get("bias"):
+        dt = torch.float16 if src["bias"] == "f16" else torch.float32
+        bias = torch.randn(n, generator=gen, device="cuda").to(dt)
+        named["bias"] = bias
+        ins.append((bias, 0, bias.stride(0)))
+    if src.get("row_scale"):
+        scale = torch.randn(2 * m, generator=gen, device="cuda")[::2]
+        named["scale"] = scale
+        ins.append((scale, scale.stride(0), 0))
+    if src.get("residual"):
+        res = torch.randn((n, m), generator=gen, device="cuda").to(out_dtype).t()
+        named["res"] = res
+        ins.append((res, res.stride(0), res.stride(1)))
+    return ins, named, c_in
+
+
+def epilogue_reference(kern, acc, named, out):
+    """What the source computes from the split-k sum `acc` (the model's),
+    each linalg op rounding its result to C's type."""
+    src = kern.source
+    rnd = lambda x: x.astype(out).astype(np.float32) if out == np.float16 else x.astype(np.float32)
+    v = rnd(acc.astype(np.float32))
+    if "c_in" in named:
+        v = rnd(named["c_in"].cpu().numpy().astype(np.float32) + v)
+    bias = named["bias"].cpu().numpy() if "bias" in named else None
+    v = model.epilogue(v, bias, src.get("epilogue", "none"), out=out).astype(np.float32)
+    if "scale" in named:
+        v = rnd(v * named["scale"].cpu().numpy()[:, None])
+    if "res" in named:
+        v = rnd(v + named["res"].cpu().numpy().astype(np.float32))
+    return v.astype(out)
+
+
 def epilogue_suite(kernels, res, gen):
+    """Kernels with an epilogue region (bias, activation, C += A*B, per-row
+    and full-size operands through strided views) against the model."""
     for name, kern in kernels.items():
         meta = kern.meta
-        if meta["bias"] == "none":
+        if kern.plain:
             continue
-        m, n, k = 100, 136, 1032
-        a, b = make((m, n, k), "normal", kern.nk, gen)
-        bias_dtype = torch.float16 if meta["bias"] == "f16" else torch.float32
-        bias = torch.randn(n, generator=gen, device="cuda").to(bias_dtype)
-        out_dtype = torch.float16 if meta["c_type"] == "f16" else torch.float32
-        c = run(kern, a, b, n, bias, out_dtype)
-        s = splits_for(meta, k)
-        acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
-                                   "nk" if kern.nk else "kn")
-        want = model.epilogue(acc, bias.cpu().numpy(), meta["epilogue"],
-                              out=np.float16 if out_dtype == torch.float16 else np.float32)
-        got = c.cpu().numpy().astype(np.float64)
-        want = want.astype(np.float64)
-        rel = float(np.linalg.norm(got - want) / np.linalg.norm(want))
-        # Same rare one-ulp differences of the inner sums as in model_suite.
-        res.check(not torch.isnan(c).any().item() and rel <= 2e-4,
-                  f"{name}: epilogue differs from the model by {rel:.1e}")
+        for m, n, k in ((100, 136, 1032), (1, 72, 40), (129, 7, 520)):
+            if kern.aligned and n % 8:
+                continue
+            a, b = make((m, n, k), "normal", kern.nk, gen)
+            out_dtype = torch.float16 if meta["c_type"] == "f16" else torch.float32
+            ins, named, c_in = epilogue_inputs(kern, m, n, gen)
+            c = run(kern, a, b, n, ins, out_dtype, c_in)
+            s = splits_for(meta, k)
+            acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"],
+                                       bk_of(meta), "nk" if kern.nk else "kn")
+            out = np.float16 if out_dtype == torch.float16 else np.float32
+            want = epilogue_reference(kern, acc, named, out).astype(np.float64)
+            got = c.cpu().numpy().astype(np.float64)
+            rel = float(np.linalg.norm(got - want) / np.linalg.norm(want))
+            # Same rare one-ulp differences of the inner sums as in model_suite.
+            res.check(not torch.isnan(c).any().item() and rel <= 2e-4,
+                      f"{name} {(m, n, k)}: epilogue differs from the model by {rel:.1e}")
 
 
 def error_table(kernels, gen):
@@ -264,7 +335,7 @@ def big_suite(kernels, res, gen):
     is an integer below 2048); the 32-bit kernels refuse such operands."""
     shapes = {"a": (2**21 + 77, 136, 1032), "b": (136, 2**21 + 77, 1032), "c": (46352, 46352, 64)}
     for name, kern in kernels.items():
-        if kern.meta.get("size_type") != "i64" or kern.meta["bias"] != "none" \
+        if kern.meta.get("size_type") != "i64" or not kern.plain \
                 or kern.meta["c_type"] != "f16":
             continue
         for which, (m, n, k) in shapes.items():
@@ -320,9 +391,9 @@ def main():
         for name, kern in kernels.items():
             m, n, k = 70, 136, 200
             a, b = make((m, n, k), "int", kern.nk, gen)
-            bias = torch.randn(n, device="cuda").to(torch.float16 if kern.meta["bias"] == "f16" else torch.float32)
+            ins, _, c_in = epilogue_inputs(kern, m, n, gen)
             out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32
-            c = run(kern, a, b, n, bias if kern.meta["bias"] != "none" else None, out)
+            c = run(kern, a, b, n, ins, out, c_in)
             res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0

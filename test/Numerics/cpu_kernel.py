@@ -89,27 +89,36 @@ def compile_with(source, passes):
 
 
 def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
-                  out_type="f16", shape=None):
-    """A linalg function `@kernel(A, B[, bias], C_out)` on dynamic shapes, or
-    on the static (M, N, K) `shape` (2-D, no bias).
+                  out_type="f16", shape=None, accumulate=False, row_scale=False,
+                  residual=False):
+    """A linalg function `@kernel(A, B[, C_in][, bias][, scale][, res], C_out)`
+    on dynamic shapes, or on the static (M, N, K) `shape` (2-D, no extras).
 
-    A and B (and bias) are tensors; the result is materialized into the
-    memref C_out. The matmul's init is a zero fill, as the rewrite requires;
-    bias and activation are linalg.generic ops it should fuse.
+    A and B (and the extras) are tensors; the result is materialized into
+    the memref C_out. The matmul's init is a zero fill, or C_in with
+    `accumulate` (C += A*B); then come, as linalg.generic ops the rewrite
+    fuses, a per-column bias, the activation, a per-row f32 scale and a
+    full-size residual of C's type.
     """
     r = 3 if batched else 2
     dyn = "x".join("?" * r)
     ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
     mc = f"memref<{dyn}x{out_type}>"
     if shape:
-        assert not batched and not bias and b_layout == "kn"
+        assert not (batched or bias or accumulate or row_scale or residual) and b_layout == "kn"
         m, n, k = shape
         ta, tb = f"tensor<{m}x{k}xf16>", f"tensor<{k}x{n}xf16>"
         tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
     b0 = r - 2
     params = [f"%a: {ta}", f"%b: {tb}"]
+    if accumulate:
+        params.append(f"%cin: {tc}")
     if bias:
         params.append(f"%bias: tensor<?x{bias}>")
+    if row_scale:
+        params.append("%scale: tensor<?xf32>")
+    if residual:
+        params.append(f"%res: {tc}")
     params.append(f"%out: {mc}")
     lines = [f"func.func @kernel({', '.join(params)}) {{"]
     for i in range(r):
@@ -132,7 +141,8 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
         dl = "(b, m, n, k)" if batched else "(m, n, k)"
         maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}m, k)>, "
                 f"affine_map<{dl} -> ({lead}n, k)>, affine_map<{dl} -> ({lead}m, n)>]")
-    lines.append(f"  %r0 = {op}{maps} ins(%a, %b : {ta}, {tb}) outs(%f : {tc}) -> {tc}")
+    init = "%cin" if accumulate else "%f"
+    lines.append(f"  %r0 = {op}{maps} ins(%a, %b : {ta}, {tb}) outs({init} : {tc}) -> {tc}")
     cur = "%r0"
     ids = ", ".join(f"d{i}" for i in range(r))
     idmap = f"affine_map<({ids}) -> ({ids})>"
@@ -175,6 +185,26 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
             f"ins({cur} : {tc}) outs(%e : {tc}) {{\n  ^bb0(%x: {out_type}, %o: {out_type}):\n{body}"
             f"    linalg.yield %v : {out_type}\n  }} -> {tc}")
         cur = "%r2"
+    if row_scale:
+        mmap = f"affine_map<({ids}) -> (d{r - 2})>"
+        cast = (f"    %yt = arith.truncf %sm : f32 to {out_type}\n" if out_type != "f32"
+                else "")
+        lines.append(
+            f"  %r3 = linalg.generic {{indexing_maps = [{idmap}, {mmap}, {idmap}], "
+            f"iterator_types = [{par}]}} ins({cur}, %scale : {tc}, tensor<?xf32>) outs(%e : {tc}) {{\n"
+            f"  ^bb0(%x: {out_type}, %y: f32, %o: {out_type}):\n"
+            + (f"    %xw = arith.extf %x : {out_type} to f32\n" if out_type != "f32" else "")
+            + f"    %sm = arith.mulf {'%xw' if out_type != 'f32' else '%x'}, %y : f32\n{cast}"
+            f"    linalg.yield {'%yt' if out_type != 'f32' else '%sm'} : {out_type}\n  }} -> {tc}")
+        cur = "%r3"
+    if residual:
+        lines.append(
+            f"  %r4 = linalg.generic {{indexing_maps = [{idmap}, {idmap}, {idmap}], "
+            f"iterator_types = [{par}]}} ins({cur}, %res : {tc}, {tc}) outs(%e : {tc}) {{\n"
+            f"  ^bb0(%x: {out_type}, %y: {out_type}, %o: {out_type}):\n"
+            f"    %s = arith.addf %x, %y : {out_type}\n"
+            f"    linalg.yield %s : {out_type}\n  }} -> {tc}")
+        cur = "%r4"
     lines.append(f"  bufferization.materialize_in_destination {cur} in restrict writable %out "
                  f": ({tc}, {mc}) -> ()")
     lines.append("  return\n}")

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 using namespace mlir;
@@ -233,11 +234,19 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   SmallVector<Attribute> inputs;
   for (Type t : spec.epilogueInputTypes)
     inputs.push_back(TypeAttr::get(t));
+  // The region as a launcher reads it, in the manifest.
+  std::string epilogue;
+  if (Block *block = op.getEpilogueBlock()) {
+    llvm::raw_string_ostream os(epilogue);
+    AsmState state(op, OpPrintingFlags().useLocalScope());
+    block->print(os, state);
+  }
   launch->setAttr(getKernelAttrName(),
                   KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx),
                                   spec.cType, spec.accType,
                                   ArrayAttr::get(ctx, inputs),
                                   BoolAttr::get(ctx, spec.readsC),
+                                  StringAttr::get(ctx, epilogue),
                                   op.isBatched() ? Launch::PerBatchElement
                                                  : Launch::Single));
 }

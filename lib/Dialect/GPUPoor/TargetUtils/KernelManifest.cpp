@@ -77,6 +77,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
     inputs.push_back(str(t));
   m["epilogue_inputs"] = std::move(inputs);
   m["reads_c"] = spec.readsC;
+  // What the kernel computes from acc, the inputs' elements and C's.
+  m["epilogue"] = kernel.getEpilogue().str();
   m["b_layout"] = stringifyBLayout(strategy.getBLayout()).str();
   m["requires"] = requirements(spec);
   m["async_copies"] = spec.asyncCopies;

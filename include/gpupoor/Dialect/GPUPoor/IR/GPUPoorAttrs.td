@@ -218,8 +218,8 @@ def GPUPoor_KernelAttr : GPUPoor_Attr<"Kernel", "kernel"> {
     C's element type, the type the epilogue receives the product in, the
     element types of the epilogue's operands (each a pointer and two
     strides among the kernel's parameters), whether the epilogue reads C
-    (`C += A * B`), and whether the matmul launches the kernel once per
-    batch element. The kernel's parameters are the Triton ABI of
+    (`C += A * B`), the epilogue region as text (empty without one), and
+    whether the matmul launches the kernel once per batch element. The kernel's parameters are the Triton ABI of
     `convert-gpupoor-to-nvgpu`.
   }];
   let parameters = (ins
@@ -229,6 +229,7 @@ def GPUPoor_KernelAttr : GPUPoor_Attr<"Kernel", "kernel"> {
     "::mlir::Type":$acc_type,
     "::mlir::ArrayAttr":$epilogue_inputs,
     "::mlir::BoolAttr":$reads_c,
+    "::mlir::StringAttr":$epilogue,
     "::mlir::gpupoor::Launch":$launch
   );
   let assemblyFormat = "`<` struct(params) `>`";

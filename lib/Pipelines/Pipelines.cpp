@@ -42,10 +42,14 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
 
 /// The front half every pipeline shares: rewrite eligible linalg matmuls,
 /// then bufferize (identity layouts at function boundaries, so that callers
-/// see plain memrefs) and free what bufferization allocated.
+/// see plain memrefs) and free what bufferization allocated. A result that
+/// is materialized into a destination is computed there: the tensor.empty
+/// it was built on becomes that destination, instead of a new buffer
+/// copied into it (for a GPU kernel, a host copy of device memory).
 static void addSplitKAndBufferize(OpPassManager &pm,
                                   const GPUPoorSplitKOptions &splitK) {
   pm.addPass(createGPUPoorSplitK(splitK));
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

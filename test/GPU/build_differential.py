@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Builds the GPU leg of the differential tests (test/Differential).
+
+Generates programs with test/Differential/programs.py, compiles each with
+`gpupoor-opt --gpupoor-to-cubin` and lowers its host code with upstream's
+passes (gpu-to-llvm among them) to an object file that launches the
+embedded cubin through the mgpu* calls of mgpu_runtime.cpp. Each program's
+inputs and its expected output, computed here by upstream MLIR's own CPU
+lowering of the same program (an independent reference), are saved next to
+it; run_differential.py runs the programs on the GPU and compares.
+
+Programs whose host code would touch operand memory (unfused linalg ops left
+as host loops, copies, allocations) are skipped and counted: their buffers
+live on the GPU.
+
+  GPUPOOR_OPT=build/bin/gpupoor-opt python3 test/GPU/build_differential.py OUT \\
+      [--count 200] [--seed 1] [--chip sm_90]
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Numerics"))
+sys.path.insert(0, os.path.join(HERE, "..", "Differential"))
+from cpu_kernel import GPUPOOR_OPT, LLC, MLIR_TRANSLATE, compile_with  # noqa: E402
+import programs  # noqa: E402
+from test_differential import REFERENCE, run  # noqa: E402
+
+HOST = ("--pass-pipeline=builtin.module(expand-strided-metadata, convert-scf-to-cf, "
+        "lower-affine, arith-expand, func.func(llvm-request-c-wrappers), "
+        "convert-arith-to-llvm, convert-index-to-llvm, finalize-memref-to-llvm, "
+        "convert-func-to-llvm, convert-cf-to-llvm, gpu-to-llvm, reconcile-unrealized-casts)")
+
+# Stages whose math functions differ between libm and libdevice by an ulp.
+TRANSCENDENTAL = {"gelu", "gelu_div", "silu", "sigmoid", "tanh_gelu"}
+
+
+def sh(cmd, **kw):
+    res = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if res.returncode:
+        raise RuntimeError(f"{' '.join(cmd[:2])} failed:\n{res.stderr[-3000:]}")
+    return res.stdout
+
+
+def build(p, base, chip):
+    """Compiles program `p` to `base`.o; returns why it was skipped, or None."""
+    dev = sh([GPUPOOR_OPT, "-", f"--gpupoor-to-cubin=chip={chip} cubin-format=bin"],
+             input=p.source)
+    host = sh([GPUPOOR_OPT, "-", HOST], input=dev)
+    ll = sh([MLIR_TRANSLATE, "--mlir-to-llvmir"], input=host)
+    for sym in ("@malloc", "@free", "memrefCopy", "@aligned_alloc"):
+        if sym in ll:
+            return f"host code calls {sym}"
+    with open(base + ".ll", "w") as f:
+        f.write(ll)
+    sh([LLC, "-O2", "-filetype=obj", "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
+    os.remove(base + ".ll")
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out_dir")
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--chip", default="sm_90")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    index, skipped = [], {}
+    for i in range(args.count):
+        rng = random.Random(args.seed * 1000003 + i)
+        p = programs.generate(rng)
+        name = f"p{i:05d}"
+        base = os.path.join(args.out_dir, name)
+        if p.unfused_ops:
+            skipped["unfused ops run on the host"] = skipped.get("unfused ops run on the host", 0) + 1
+            continue
+        why = build(p, base, args.chip)
+        if why:
+            skipped[why] = skipped.get(why, 0) + 1
+            continue
+        arrays = programs.inputs(p, np.random.default_rng(args.seed * 7 + i))
+        want = run(compile_with(p.source, REFERENCE), arrays, p.out_shape, p.out_dtype)
+        np.savez(base + ".npz", *arrays, want=want)
+        index.append({"name": name, "description": p.description, "source": p.source,
+                      "args": [[a[0], list(a[2]), np.dtype(a[3]).name] for a in p.args],
+                      "out_shape": list(p.out_shape), "out_dtype": np.dtype(p.out_dtype).name,
+                      "exact": not (set(p.stages) & TRANSCENDENTAL)})
+    with open(os.path.join(args.out_dir, "index.json"), "w") as f:
+        json.dump({"seed": args.seed, "chip": args.chip, "programs": index,
+                   "skipped": skipped}, f, indent=1)
+    print(f"{len(index)} programs built, skipped: {skipped}")
+
+
+if __name__ == "__main__":
+    main()

@@ -74,8 +74,12 @@ struct ConvertGPUPoorKernelToNVVMPass
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
-    // erf has no NVVM instruction: libdevice's __nv_erff.
-    populateLibDeviceConversionPatterns(converter, patterns);
+    // Math functions with no NVVM instruction (erf, exp, tanh, ...) call
+    // libdevice. Its patterns come first: MathToLLVM would turn some of the
+    // same ops into LLVM intrinsics the NVPTX backend cannot select (it
+    // aborts on llvm.tanh.f32), as upstream's GPU-to-NVVM lowering orders
+    // them too.
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     populateMathToLLVMConversionPatterns(converter, patterns);
     // Vector loads and stores need this converter's memory spaces and index
     // width; n-D vector ops this leaves are for convert-vector-to-llvm.

@@ -307,6 +307,8 @@ def epilogue_suite(kernels, res, gen):
             want = epilogue_reference(kern, acc, named, out).astype(np.float64)
             got = c.cpu().numpy().astype(np.float64)
             rel = float(np.linalg.norm(got - want) / np.linalg.norm(want))
+            print(f"  epilogue {name} {(m, n, k)}: {len(ins)} operands"
+                  f"{', reads C' if c_in is not None else ''}: relative difference {rel:.1e}")
             # Same rare one-ulp differences of the inner sums as in model_suite.
             res.check(not torch.isnan(c).any().item() and rel <= 2e-4,
                       f"{name} {(m, n, k)}: epilogue differs from the model by {rel:.1e}")

@@ -350,6 +350,17 @@ func.func @yield_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<3
 
 // -----
 
+func.func @epilogue_terminator(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  // expected-error @+1 {{'gpupoor.matmul' op epilogue must end with gpupoor.yield}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
 func.func @epilogue_op(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
   %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
   ^bb0(%acc: f32, %o: f32):

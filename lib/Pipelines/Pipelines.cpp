@@ -104,6 +104,9 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createGPUPoorSelectKernelConfig(kernel));
   pm.addPass(createConvertGPUPoorToNVGPU());
+  // The host code only launches kernels: what else would touch a buffer
+  // there runs on the host, over device memory.
+  pm.addPass(createGPUPoorCheckHostMemory());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

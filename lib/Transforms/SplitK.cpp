@@ -194,7 +194,16 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         options.chip);
     if (!strategy)
       return failure();
+    // On memrefs, the zero fill right before the matmul only fed the sum
+    // the op now starts from zero itself; the op overwrites every element
+    // of C, so the fill goes (in a GPU program it would be a host loop over
+    // device memory).
+    Operation *memrefFill = nullptr;
+    if (!match->cIn && !isa<RankedTensorType>(match->dest.getType()))
+      memrefFill = op->getPrevNode();
     buildFusedMatmul(rewriter, op, fusion, strategy);
+    if (memrefFill)
+      rewriter.eraseOp(memrefFill);
     return success();
   }
 

@@ -56,10 +56,15 @@ def compare(got, want, exact):
         bits = np.uint16 if got.dtype == np.float16 else np.uint32
         bad = (got.view(bits) != want.view(bits)) & ~nan
     else:
-        # A few ulps of the output type, or a tiny absolute error near 0.
-        eps = np.finfo(got.dtype).eps
+        # libdevice's and libm's exp, tanh and erf differ by an ulp or two of
+        # their result, which the ops after them carry: 1 + erf(x) near
+        # x = -3 cancels to a tiny value whose relative error is large, but
+        # whose absolute error stays a few ulps of the magnitudes involved.
+        eps = float(np.finfo(got.dtype).eps)
         g, w = got.astype(np.float64), want.astype(np.float64)
-        close = np.abs(g - w) <= 4 * eps * np.abs(w) + 1e-30
+        finite = np.isfinite(w)
+        scale = np.abs(w[finite]).max() if finite.any() else 1.0
+        close = np.abs(g - w) <= 4 * eps * np.abs(w) + 16 * eps * max(scale, 1.0)
         close |= (g == w)  # equal infinities
         bad = ~(close | nan)
     return bad
@@ -68,6 +73,7 @@ def compare(got, want, exact):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dir")
+    parser.add_argument("--verbose", action="store_true", help="name each program before it runs")
     args = parser.parse_args()
     with open(os.path.join(args.dir, "index.json")) as f:
         index = json.load(f)
@@ -80,11 +86,14 @@ def main():
     passed = failed = 0
     for prog in index["programs"]:
         name = prog["name"]
+        if args.verbose:
+            print(f"{name}: {prog['description']}", flush=True)
         lib_path = os.path.join(work, name + ".so")
         link(os.path.join(args.dir, name + ".o"), runtime, lib_path)
         lib = ctypes.CDLL(lib_path)
         data = np.load(os.path.join(args.dir, name + ".npz"))
-        inputs = [torch.from_numpy(np.ascontiguousarray(data[f"arr_{i}"])).cuda()
+        # (np.ascontiguousarray would make 0-d arrays 1-d.)
+        inputs = [torch.from_numpy(np.array(data[f"arr_{i}"], order="C")).cuda()
                   for i in range(len(prog["args"]))]
         want = data["want"]
         out = torch.full(prog["out_shape"], float("nan"),

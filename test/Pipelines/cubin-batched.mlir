@@ -19,7 +19,7 @@
 // JSON: "async_copies": true,
 // JSON: "batched": true,
 // JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
-func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -31,5 +31,8 @@ func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>) -> tensor<?x?x?xf16
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
   %r = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf16>, tensor<?x?x?xf16>)
                            outs(%f : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
-  return %r : tensor<?x?x?xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out
+      : (tensor<?x?x?xf16>, memref<?x?x?xf16>) -> ()
+  return
 }
+

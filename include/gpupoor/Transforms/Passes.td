@@ -72,6 +72,25 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   ];
 }
 
+def GPUPoorCheckHostMemory
+    : Pass<"gpupoor-check-host-memory", "::mlir::ModuleOp"> {
+  let summary = "Fail where host code would access GPU memory";
+  let description = [{
+    In `gpupoor-to-cubin`, every memref a host function receives or creates
+    is GPU memory: kernels read and write it, and the host code only
+    computes the pointers, sizes and strides of their launches. This pass,
+    run on the host code after the matmuls became launches, reports each op
+    outside a `gpu.module` that reads, writes, allocates or frees memref
+    memory as an error: an elementwise op the epilogue could not take (it
+    would run as host loops over device buffers), a copy bufferization
+    made (a `C += A * B` result materialized into another buffer), an
+    allocation. Such host code would fault, or read garbage, at run time.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
   let summary = "Choose the mma.sync kernel configuration of each gpupoor.matmul";
   let description = [{

@@ -1,0 +1,58 @@
+//===- CheckHostMemory.cpp - host code must not touch GPU memory ----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::gpupoor {
+#define GEN_PASS_DEF_GPUPOORCHECKHOSTMEMORY
+#include "gpupoor/Transforms/Passes.h.inc"
+} // namespace mlir::gpupoor
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` reads, writes, allocates or frees memref memory (not
+/// through a call or a launch: those name no memref effect).
+bool touchesMemRefMemory(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    Value v = e.getValue();
+    return v && isa<BaseMemRefType>(v.getType());
+  });
+}
+
+struct GPUPoorCheckHostMemoryPass
+    : gpupoor::impl::GPUPoorCheckHostMemoryBase<GPUPoorCheckHostMemoryPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (touchesMemRefMemory(op)) {
+        op->emitError()
+            << "host code would access GPU memory here: in gpupoor-to-cubin "
+               "every memref is device memory, which only kernels read and "
+               "write (an op after a matmul that its epilogue could not "
+               "take runs here as host code)";
+        failed = true;
+      }
+      return WalkResult::advance();
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -91,12 +91,12 @@ def compile_with(source, passes):
 def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
                   out_type="f16", shape=None, accumulate=False, row_scale=False,
                   residual=False):
-    """A linalg function `@kernel(A, B[, C_in][, bias][, scale][, res], C_out)`
+    """A linalg function `@kernel(A, B[, bias][, scale][, res], C_out)`
     on dynamic shapes, or on the static (M, N, K) `shape` (2-D, no extras).
 
     A and B (and the extras) are tensors; the result is materialized into
-    the memref C_out. The matmul's init is a zero fill, or C_in with
-    `accumulate` (C += A*B); then come, as linalg.generic ops the rewrite
+    the memref C_out. The matmul's init is a zero fill, or, with
+    `accumulate`, C_out's contents (C += A*B in place); then come, as linalg.generic ops the rewrite
     fuses, a per-column bias, the activation, a per-row f32 scale and a
     full-size residual of C's type.
     """
@@ -111,8 +111,6 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
         tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
     b0 = r - 2
     params = [f"%a: {ta}", f"%b: {tb}"]
-    if accumulate:
-        params.append(f"%cin: {tc}")
     if bias:
         params.append(f"%bias: tensor<?x{bias}>")
     if row_scale:
@@ -141,6 +139,9 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
         dl = "(b, m, n, k)" if batched else "(m, n, k)"
         maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}m, k)>, "
                 f"affine_map<{dl} -> ({lead}n, k)>, affine_map<{dl} -> ({lead}m, n)>]")
+    if accumulate:
+        # C += A*B in place: C_in is what C_out holds.
+        lines.append(f"  %cin = bufferization.to_tensor %out restrict writable : {mc} to {tc}")
     init = "%cin" if accumulate else "%f"
     lines.append(f"  %r0 = {op}{maps} ins(%a, %b : {ta}, {tb}) outs({init} : {tc}) -> {tc}")
     cur = "%r0"

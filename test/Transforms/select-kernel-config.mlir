@@ -30,13 +30,14 @@
 // SM86-F16: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
 // SM89-F32-LABEL: func @large
 // SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
-func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %out: memref<4096x4096xf16>) {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<4096x4096xf16>
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>)
                      outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
-  return %r : tensor<4096x4096xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<4096x4096xf16>, memref<4096x4096xf16>) -> ()
+  return
 }
 
 // -----
@@ -56,13 +57,14 @@ func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor
 // SM89-F32-LABEL: func @skinny
 // SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
 
-func.func @skinny(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> tensor<512x10240xf32> {
+func.func @skinny(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>, %out: memref<512x10240xf32>) {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<512x10240xf32>
   %c = linalg.fill ins(%cst : f32) outs(%e : tensor<512x10240xf32>) -> tensor<512x10240xf32>
   %r = linalg.matmul ins(%a, %b : tensor<512x2048xf16>, tensor<2048x10240xf16>)
                      outs(%c : tensor<512x10240xf32>) -> tensor<512x10240xf32>
-  return %r : tensor<512x10240xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<512x10240xf32>, memref<512x10240xf32>) -> ()
+  return
 }
 
 // -----
@@ -81,10 +83,16 @@ func.func @skinny(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> tenso
 // SM89-F32-LABEL: func @dynamic
 // SM89-F32: config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
 
-func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>) -> tensor<?x?xf16> {
+func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %out: memref<?x?xf16>) {
   %cst = arith.constant 0.0 : f16
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf16>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf16>
+  %c = tensor.empty(%m, %n) : tensor<?x?xf16>
   %z = linalg.fill ins(%cst : f16) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
                      outs(%z : tensor<?x?xf16>) -> tensor<?x?xf16>
-  return %r : tensor<?x?xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?xf16>, memref<?x?xf16>) -> ()
+  return
 }

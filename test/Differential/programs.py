@@ -107,9 +107,11 @@ def generate(rng: random.Random) -> Program:
         dim_ops += ["%dm", "%dn"]
         for et in ("f16", "f32"):
             body.append(f"  %e_{et} = tensor.empty({', '.join(dim_ops)}) : {ty(c_shape, et)}")
-    body.append(f"  %zero = arith.constant 0.0 : {t}")
+    # One zero per type: a truncf stage changes the type of what follows.
+    for zt in ("f16", "f32"):
+        body.append(f"  %zero_{zt} = arith.constant 0.0 : {zt}")
     if zero_init:
-        body.append(f"  %init = linalg.fill ins(%zero : {t}) outs(%e_{t} : {tc}) -> {tc}")
+        body.append(f"  %init = linalg.fill ins(%zero_{t} : {t}) outs(%e_{t} : {tc}) -> {tc}")
     else:
         params.append(f"%cin: {tc}")
         p.args.append(("cin", "int", c_shape, _np(t)))
@@ -204,7 +206,7 @@ def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n, m):
         return [f"  %bc{out[2:]} = linalg.broadcast ins({x} : {btype}) outs(%e_{t} : {tc}) dimensions = [{added}]",
                 f"  {out} = linalg.add ins({cur}, %bc{out[2:]} : {tc}, {tc}) outs(%e_{t} : {tc}) -> {tc}"]
     if stage == "named_relu":
-        return [f"  %z{out[2:]} = linalg.fill ins(%zero : {t}) outs(%e_{t} : {tc}) -> {tc}",
+        return [f"  %z{out[2:]} = linalg.fill ins(%zero_{t} : {t}) outs(%e_{t} : {tc}) -> {tc}",
                 f"  {out} = linalg.max ins({cur}, %z{out[2:]} : {tc}, {tc}) outs(%e_{t} : {tc}) -> {tc}"]
     if stage in ("residual", "reads_init"):
         if stage == "residual":

@@ -61,6 +61,9 @@ class Program:
     out_dtype: type = np.float16
     stages: list = field(default_factory=list)
     description: str = ""
+    # gpupoor-cpu-pipeline options: any of them leaves the result of an
+    # exact matmul unchanged.
+    options: str = ""
     # How many of the stages the epilogue fuses, and the linalg ops that
     # stay after the rewrite.
     fused: int = 0
@@ -170,7 +173,13 @@ def generate(rng: random.Random) -> Program:
                 f": ({tc}, {mc}) -> ()")
     body.append("  return")
     p.source = f"func.func @kernel({', '.join(params)}) {{\n" + "\n".join(body) + "\n}\n"
-    p.description = (f"{'batch ' if batched else ''}{'nk' if nk else 'kn'} "
+    opts = [f"outer-type={rng.choice(['f16', 'f32'])}"]
+    if rng.random() < 0.5:
+        opts.append(f"splits={rng.choice([1, 2, 3, 5, 32])}")
+    if rng.random() < 0.3:
+        opts.append(f"tile={rng.choice(['16,8,16', '64,64,32', '128,128,64', '32,16,48'])}")
+    p.options = " ".join(opts)
+    p.description = (f"[{p.options}] {'batch ' if batched else ''}{'nk' if nk else 'kn'} "
                      f"{'static' if static else 'dynamic'} {c_shape}x{k} {t} "
                      f"{'zero init' if zero_init else 'C += A*B'} stages={p.stages}")
     return p

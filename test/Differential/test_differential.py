@@ -37,7 +37,6 @@ REFERENCE = ("--pass-pipeline=builtin.module("
              "func.func(llvm-request-c-wrappers), convert-math-to-llvm, convert-math-to-libm, "
              "convert-arith-to-llvm, finalize-memref-to-llvm, convert-func-to-llvm, "
              "convert-cf-to-llvm, reconcile-unrealized-casts)",)
-GPUPOOR = ("--gpupoor-cpu-pipeline",)
 
 COUNT = int(os.environ.get("GPUPOOR_DIFF_COUNT", "24"))
 SEED = int(os.environ.get("GPUPOOR_DIFF_SEED", str(random.SystemRandom().randrange(1 << 30))))
@@ -63,13 +62,14 @@ def test_program(index):
     # Not vacuous: every matmul is rewritten, and exactly the stages before
     # the first unfusable one move into its epilogue, so the comparison
     # below exercises gpupoor's code.
-    split = _run([GPUPOOR_OPT, "-", "--gpupoor-split-k"], input=p.source)
+    split = _run([GPUPOOR_OPT, "-", f"--gpupoor-split-k={p.options}"], input=p.source)
     left = len(re.findall(r"linalg\.(generic|add|max|broadcast)\b", split))
     assert "gpupoor.matmul" in split and "linalg.matmul" not in split \
         and "linalg.batch_matmul" not in split and left == p.unfused_ops, \
         (f"seed {SEED} index {index}: {left} linalg ops left, expected {p.unfused_ops}\n"
          f"{p.source}\n{split}")
-    got = run(compile_with(p.source, GPUPOOR), arrays, p.out_shape, p.out_dtype)
+    got = run(compile_with(p.source, (f"--gpupoor-cpu-pipeline={p.options}",)), arrays,
+              p.out_shape, p.out_dtype)
     want = run(compile_with(p.source, REFERENCE), arrays, p.out_shape, p.out_dtype)
     # Bit for bit, but any NaN equals any NaN (payloads may differ).
     bits = np.uint16 if p.out_dtype == np.float16 else np.uint32

@@ -1,4 +1,4 @@
-//===- EpilogueFusion.h - elementwise chains into matmul epilogues -*- C++ -*-===//
+//===- EpilogueFusion.h - consumer chains into epilogues --------*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

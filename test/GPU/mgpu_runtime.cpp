@@ -61,8 +61,7 @@ extern "C" void mgpuModuleUnload(CUmodule module) {
   cuModuleUnload(module);
 }
 
-extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   CUfunction function = nullptr;
   check(cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
   return function;
@@ -71,14 +70,13 @@ extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
 extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem,
-                                 CUstream stream, void **params, void **extra,
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
                                  size_t /*paramsCount*/) {
   useContext();
   // Dynamic shared memory beyond 48 KiB must be opted into per kernel.
-  check(cuFuncSetAttribute(function,
-                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                           smem),
+  check(cuFuncSetAttribute(
+            function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
         "cuFuncSetAttribute");
   check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra),

@@ -8,8 +8,8 @@
 #define GPUPOOR_CONVERSION_SPLITKUTILS_H
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::gpupoor {
 

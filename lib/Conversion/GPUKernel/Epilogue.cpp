@@ -1,4 +1,5 @@
-//===- Epilogue.cpp - the epilogue region and C stores ---------------------===//
+//===- Epilogue.cpp - the epilogue region and C stores
+//---------------------===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
@@ -33,10 +34,10 @@ Value EpilogueEmitter::epilogueElement(unsigned input, int64_t rowOff,
     return it->second;
   // Clamped to C's last row and column: elements past M or N are computed
   // but never stored, and read inside the operand.
-  Value row = alongM ? minI(add(rowBase, idx(rowOff)), sub(kc.m, idx(1)))
-                     : idx(0);
-  Value col = alongN ? minI(add(colBase, idx(colOff)), sub(kc.n, idx(1)))
-                     : idx(0);
+  Value row =
+      alongM ? minI(add(rowBase, idx(rowOff)), sub(kc.m, idx(1))) : idx(0);
+  Value col =
+      alongN ? minI(add(colBase, idx(colOff)), sub(kc.n, idx(1))) : idx(0);
   Value v = memref::LoadOp::create(b, args.epilogueInputs[input],
                                    ValueRange{row, col});
   loadedInputs[key] = v;

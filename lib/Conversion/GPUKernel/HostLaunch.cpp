@@ -116,8 +116,8 @@ LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
        llvm::zip_equal(op.getEpilogueIns(),
                        op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
     SmallVector<Value> strides = loopStrides(b, in, map);
-    Value extra = batchIndex ? arith::MulIOp::create(b, batchIndex, strides[0])
-                             : Value();
+    Value extra =
+        batchIndex ? arith::MulIOp::create(b, batchIndex, strides[0]) : Value();
     o.inPtrs.push_back(pointerOf(b, in, extra));
     o.inStridesM.push_back(strides[strides.size() - 2]);
     o.inStridesN.push_back(strides.back());
@@ -205,9 +205,9 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   };
   Value bk = spec.bTransposed ? o.b1 : o.b0;
   Value bn = spec.bTransposed ? o.b0 : o.b1;
-  SmallVector<Value> args = {o.aPtr,     o.bPtr,    o.cPtr,    cast(o.m),
-                             cast(o.n),  cast(o.k), cast(o.am), cast(o.ak),
-                             cast(bk),   cast(bn),  cast(o.cm), cast(o.cn)};
+  SmallVector<Value> args = {o.aPtr,    o.bPtr,    o.cPtr,     cast(o.m),
+                             cast(o.n), cast(o.k), cast(o.am), cast(o.ak),
+                             cast(bk),  cast(bn),  cast(o.cm), cast(o.cn)};
   for (auto [ptr, sm, sn] :
        llvm::zip_equal(o.inPtrs, o.inStridesM, o.inStridesN))
     args.append({ptr, cast(sm), cast(sn)});
@@ -241,14 +241,13 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     AsmState state(op, OpPrintingFlags().useLocalScope());
     block->print(os, state);
   }
-  launch->setAttr(getKernelAttrName(),
-                  KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx),
-                                  spec.cType, spec.accType,
-                                  ArrayAttr::get(ctx, inputs),
-                                  BoolAttr::get(ctx, spec.readsC),
-                                  StringAttr::get(ctx, epilogue),
-                                  op.isBatched() ? Launch::PerBatchElement
-                                                 : Launch::Single));
+  launch->setAttr(
+      getKernelAttrName(),
+      KernelAttr::get(
+          ctx, spec.strategy, spec.getConfig(ctx), spec.cType, spec.accType,
+          ArrayAttr::get(ctx, inputs), BoolAttr::get(ctx, spec.readsC),
+          StringAttr::get(ctx, epilogue),
+          op.isBatched() ? Launch::PerBatchElement : Launch::Single));
 }
 
 } // namespace

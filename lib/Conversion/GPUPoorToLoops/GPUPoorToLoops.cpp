@@ -156,9 +156,9 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     // where the epilogue reads it.
     SmallVector<Value, 3> loops = index(i, j);
     SmallVector<Value> ins;
-    for (auto [in, map] :
-         llvm::zip_equal(op.getEpilogueIns(),
-                         op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
+    for (auto [in, map] : llvm::zip_equal(
+             op.getEpilogueIns(),
+             op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
       SmallVector<Value> at;
       for (AffineExpr e : map.getResults())
         at.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);

@@ -82,8 +82,8 @@ Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,
     return acc;
   IRMapping mapping;
   mapping.map(epilogue->getArgument(0), acc);
-  for (auto [arg, in] : llvm::zip_equal(
-           epilogue->getArguments().drop_front().drop_back(), ins))
+  for (auto [arg, in] :
+       llvm::zip_equal(epilogue->getArguments().drop_front().drop_back(), ins))
     mapping.map(arg, in);
   BlockArgument cArg = epilogue->getArguments().back();
   assert((cIn || cArg.use_empty()) && "the epilogue reads C");

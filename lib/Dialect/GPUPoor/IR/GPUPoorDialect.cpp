@@ -53,8 +53,8 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
 LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> splits,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
-                                 Type inner, Type outer,
-                                 BLayout bLayout, Chip chip) {
+                                 Type inner, Type outer, BLayout bLayout,
+                                 Chip chip) {
   if (splits && (*splits < 1 || *splits > kMaxSplits))
     return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
                        << *splits;

@@ -13,10 +13,10 @@ using namespace mlir::gpupoor;
 
 SmallVector<std::string>
 mlir::gpupoor::getKernelParamNames(int64_t numEpilogueInputs) {
-  SmallVector<std::string> names = {
-      "a_ptr",     "b_ptr",     "c_ptr",     "M",         "N",
-      "K",         "stride_am", "stride_ak", "stride_bk", "stride_bn",
-      "stride_cm", "stride_cn"};
+  SmallVector<std::string> names = {"a_ptr",     "b_ptr",     "c_ptr",
+                                    "M",         "N",         "K",
+                                    "stride_am", "stride_ak", "stride_bk",
+                                    "stride_bn", "stride_cm", "stride_cn"};
   for (int64_t i = 0; i < numEpilogueInputs; ++i) {
     std::string in = "in" + std::to_string(i);
     names.append({in + "_ptr", "stride_" + in + "m", "stride_" + in + "n"});

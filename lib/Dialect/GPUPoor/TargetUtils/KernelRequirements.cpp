@@ -46,8 +46,8 @@ std::optional<bool> fits32Bits(const MatrixLayout &l) {
   // whatever the size. Each term is below 2^62: no overflow.
   int64_t last = 0;
   bool known = true;
-  for (auto [size, stride] : {std::pair(l.rows, l.rowStride),
-                              std::pair(l.cols, l.colStride)}) {
+  for (auto [size, stride] :
+       {std::pair(l.rows, l.rowStride), std::pair(l.cols, l.colStride)}) {
     if (stride == 0 || size == 0)
       continue;
     if (!isStatic(size) || !isStatic(stride)) {
@@ -84,8 +84,8 @@ std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
 /// Epilogue operand `in`, read through `map`, as the M x N view the kernel
 /// reads: C's last two sizes, its strides along them (0 where it
 /// broadcasts).
-static std::optional<MatrixLayout>
-epilogueLayout(MatmulOp op, Value in, AffineMap map) {
+static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
+                                                  AffineMap map) {
   auto type = dyn_cast<MemRefType>(in.getType());
   if (!type)
     return std::nullopt;

@@ -253,9 +253,13 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 
 // A batched matmul launches the rank-2 kernel once per batch element, on
 // rank-reduced slices of A, B and C; a bias shared by the batch advances by
-// its batch stride, 0.
+// its batch stride, 0. First, the sizes the types leave dynamic must agree
+// across the operands (the batch, M, K, N; the bias's N), or the program
+// stops instead of reading out of bounds.
 // CHECK-LABEL: func @batched
 // CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf16>, %[[B:.*]]: memref<?x?x?xf16>, %[[BIAS:.*]]: memref<?xf16>, %[[C:.*]]: memref<?x?x?xf32>)
+// CHECK-COUNT-6: arith.cmpi eq
+// CHECK: cf.assert %{{.*}}, "gpupoor.matmul: operand sizes disagree
 // CHECK: %[[NB:.*]] = memref.dim %[[A]], %c0
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[NB]] step
 // CHECK: memref.subview %[[A]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>

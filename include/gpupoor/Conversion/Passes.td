@@ -37,6 +37,7 @@ def ConvertGPUPoorToLoops : Pass<"convert-gpupoor-to-loops"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",

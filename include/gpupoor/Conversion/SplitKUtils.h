@@ -39,6 +39,13 @@ SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
 Value emitEpilogue(OpBuilder &b, Location loc, Value outer, Type accType,
                    Block *epilogue, ValueRange ins, Value cIn);
 
+/// Emits, before memref `op`, a `cf.assert` that the operand sizes the types
+/// leave dynamic agree: A's K with B's; the batch, M and N across A, B, C
+/// and the epilogue's operands (on the dimensions their maps name). A
+/// mismatch stops the program instead of letting a lowering read out of
+/// bounds; nothing is emitted when the types settle every size.
+void emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op);
+
 } // namespace mlir::gpupoor
 
 #endif // GPUPOOR_CONVERSION_SPLITKUTILS_H

@@ -43,6 +43,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       return rewriter.notifyMatchFailure(op, "expected memref operands");
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    emitShapeChecks(b, op);
     SplitKAttr strategy = op.getStrategy();
     bool batched = op.isBatched();
     bool bTransposed = strategy.getBLayout() == BLayout::NK;

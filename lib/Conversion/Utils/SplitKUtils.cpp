@@ -7,6 +7,8 @@
 #include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -93,3 +95,58 @@ Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,
     b.clone(op, mapping);
   return mapping.lookup(epilogue->getTerminator()->getOperand(0));
 }
+
+void mlir::gpupoor::emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op) {
+  int64_t rank = op.getInitType().getRank();
+  bool nk = op.getStrategy().getBLayout() == BLayout::NK;
+  // Each dimension of each operand, as a dimension of the iteration space
+  // (batch, m, n, k as 0..3; without a batch, m, n, k as 1..3).
+  SmallVector<std::pair<Value, SmallVector<int64_t>>> operands;
+  int64_t lead = rank == 3 ? 1 : 0;
+  auto dims = [&](std::initializer_list<int64_t> matrix) {
+    SmallVector<int64_t> d;
+    if (lead)
+      d.push_back(0);
+    d.append(matrix);
+    return d;
+  };
+  operands.push_back({op.getA(), dims({1, 3})});
+  operands.push_back({op.getB(), nk ? dims({2, 3}) : dims({3, 2})});
+  operands.push_back({op.getInit(), dims({1, 2})});
+  for (auto [in, map] :
+       llvm::zip_equal(op.getEpilogueIns(),
+                       op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
+    SmallVector<int64_t> d;
+    for (AffineExpr e : map.getResults())
+      d.push_back(cast<AffineDimExpr>(e).getPosition() + (lead ? 0 : 1));
+    operands.push_back({in, d});
+  }
+  // The first operand that has each dimension defines it.
+  std::array<std::pair<Value, int64_t>, 4> first{};
+  Value ok;
+  for (auto &[value, ds] : operands) {
+    auto type = cast<MemRefType>(value.getType());
+    for (auto [i, d] : llvm::enumerate(ds)) {
+      auto &[firstValue, firstIdx] = first[d];
+      if (!firstValue) {
+        first[d] = {value, int64_t(i)};
+        continue;
+      }
+      int64_t here = type.getDimSize(i);
+      int64_t there = cast<MemRefType>(firstValue.getType()).getDimSize(firstIdx);
+      // Static pairs are the verifier's.
+      if (!ShapedType::isDynamic(here) && !ShapedType::isDynamic(there))
+        continue;
+      Value eq = arith::CmpIOp::create(
+          b, arith::CmpIPredicate::eq, memref::DimOp::create(b, value, i),
+          memref::DimOp::create(b, firstValue, firstIdx));
+      ok = ok ? arith::AndIOp::create(b, ok, eq).getResult() : eq;
+    }
+  }
+  if (ok)
+    cf::AssertOp::create(b, ok,
+                         "gpupoor.matmul: operand sizes disagree (A, B, C and "
+                         "the epilogue's operands must agree on the batch, "
+                         "M, N and K)");
+}
+

@@ -122,3 +122,26 @@ func.func @accumulate(%a: memref<16x16xf16>, %b: memref<16x8xf16>, %c: memref<16
   }
   return
 }
+
+// -----
+
+// Sizes the types leave dynamic must agree (here K of A and B, M of A and
+// C, N of B, C and the bias), or the program stops before reading out of
+// bounds.
+// CHECK-LABEL: func @shape_checks
+// CHECK-COUNT-4: arith.cmpi eq
+// CHECK-NOT: arith.cmpi eq
+// CHECK: cf.assert %{{.*}}, "gpupoor.matmul: operand sizes disagree
+// CHECK: scf.parallel
+func.func @shape_checks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf32>,
+                        %c: memref<?x?xf32>) {
+  gpupoor.matmul %a, %b ins(%bias : memref<?xf32>) maps([affine_map<(m, n) -> (n)>])
+      outs(%c : memref<?x?xf32>)
+      strategy(#gpupoor.split_k<splits = 1, tile = [16, 8, 16], inner = f16, outer = f32>)
+      : memref<?x?xf16>, memref<?x?xf16> epilogue {
+  ^bb0(%acc: f32, %bv: f32, %o: f32):
+    %s = arith.addf %acc, %bv : f32
+    gpupoor.yield %s : f32
+  }
+  return
+}

@@ -38,8 +38,13 @@ struct Source {
   AffineMap map;
 };
 
+/// A scalar constant the region may hold (an arith constant: other
+/// dialects' constants, llvm.mlir.constant or ub.poison, are not epilogue
+/// ops).
 bool isScalarConstant(Value v) {
-  return v.getType().isIntOrIndexOrFloat() && matchPattern(v, m_Constant());
+  Operation *def = v.getDefiningOp();
+  return v.getType().isIntOrIndexOrFloat() && matchPattern(v, m_Constant()) &&
+         def && isValidEpilogueOp(def);
 }
 
 /// Where the epilogue reads `x` (through `map`) from: the chain's value, a
@@ -143,15 +148,16 @@ bool fusible(linalg::LinalgOp g, Value v, Block *block) {
 class EpilogueBuilder {
 public:
   EpilogueBuilder(linalg::LinalgOp matmul, const EpilogueFusion &fusion)
-      : matmul(matmul), fusion(fusion), block(new Block),
+      : matmul(matmul), fusion(fusion), block(std::make_unique<Block>()),
         b(matmul.getContext()) {
     // The block has no region yet: the builder takes the context from the
     // op.
-    b.setInsertionPointToEnd(block);
+    b.setInsertionPointToEnd(block.get());
   }
 
-  /// The block: (acc, ins..., out) -> yield of the chain's last value.
-  Block *build();
+  /// The block: (acc, ins..., out) -> yield of the chain's last value;
+  /// the caller takes it.
+  std::unique_ptr<Block> build();
 
   SmallVector<Value> ins;
   SmallVector<AffineMap> maps;
@@ -170,7 +176,7 @@ private:
 
   linalg::LinalgOp matmul;
   const EpilogueFusion &fusion;
-  Block *block;
+  std::unique_ptr<Block> block;
   OpBuilder b;
 };
 
@@ -228,7 +234,7 @@ Value EpilogueBuilder::cloneBody(linalg::LinalgOp g, Value chainValue,
   return inRegion(body->getTerminator()->getOperand(0), mapping);
 }
 
-Block *EpilogueBuilder::build() {
+std::unique_ptr<Block> EpilogueBuilder::build() {
   Location loc = matmul.getLoc();
   Type accType = getElementTypeOrSelf(matmul.getDpsInits()[0].getType());
   Type cType = getElementTypeOrSelf(fusion.init.getType());
@@ -249,7 +255,7 @@ Block *EpilogueBuilder::build() {
     chainValue = g->getResult(0);
   }
   YieldOp::create(b, loc, current);
-  return block;
+  return std::move(block);
 }
 
 } // namespace
@@ -273,6 +279,12 @@ EpilogueFusion mlir::gpupoor::analyzeEpilogueFusion(linalg::LinalgOp matmul,
       fusion.init = gInit;
     v = g->getResult(0);
   }
+  // A constant fill as the destination is read (if at all) as its constant:
+  // write into what it fills instead, so that the fill goes.
+  if (auto fill = fusion.init.getDefiningOp<linalg::FillOp>())
+    if (resolve(fusion.init, AffineMap(), Value(), Value()).kind ==
+        Source::Constant)
+      fusion.init = fill.output();
   return fusion;
 }
 
@@ -288,7 +300,7 @@ void mlir::gpupoor::buildFusedMatmul(RewriterBase &rewriter,
   // A plain product needs no region.
   bool plain = fusion.chain.empty() && !fusion.cIn && accType == cType;
   EpilogueBuilder builder(matmul, fusion);
-  Block *block = plain ? nullptr : builder.build();
+  std::unique_ptr<Block> block = plain ? nullptr : builder.build();
 
   rewriter.setInsertionPoint(last);
   auto fused = MatmulOp::create(
@@ -297,7 +309,7 @@ void mlir::gpupoor::buildFusedMatmul(RewriterBase &rewriter,
       fusion.init, strategy, KernelConfigAttr(),
       rewriter.getAffineMapArrayAttr(builder.maps));
   if (block)
-    fused.getEpilogue().push_back(block);
+    fused.getEpilogue().push_back(block.release());
   if (oldResult)
     rewriter.replaceAllUsesWith(oldResult, fused.getResult());
   for (linalg::LinalgOp g : llvm::reverse(fusion.chain))

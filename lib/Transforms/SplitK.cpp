@@ -127,6 +127,9 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
     return fail("result element type " + typeStr(cElt) + " is not f16 or f32");
 
   Value init = op.getDpsInits()[0];
+  // The kernels read A and B while they write C.
+  if (llvm::is_contained(op.getDpsInputs(), init))
+    return fail("init is also operand A or B");
   if (isZeroFilled(op, init)) {
     if (isa<RankedTensorType>(init.getType()))
       init = init.getDefiningOp<linalg::FillOp>().output();

@@ -479,3 +479,51 @@ func.func @batched(%a: tensor<3x32x64xf16>, %b: tensor<3x64x32xf16>, %bias: tens
   } -> tensor<3x32x32xf32>
   return %r : tensor<3x32x32xf32>
 }
+
+// -----
+
+// Only arith constants enter the region: a body that reads an
+// llvm.mlir.constant from outside stays a separate op.
+// CHECK-LABEL: func @llvm_constant
+// CHECK: gpupoor.matmul
+// CHECK-SAME: -> tensor<32x32xf32>{{$}}
+// CHECK: linalg.generic
+func.func @llvm_constant(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %two = llvm.mlir.constant(2.0 : f32) : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %two : f32
+    linalg.yield %y : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// A consumer whose destination is a constant fill (here the matmul's own
+// zero fill): the region reads the constant, and the op writes into what
+// the fill filled, so the fill goes.
+// CHECK-LABEL: func @fill_destination
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<32x32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[E]] : tensor<32x32xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: linalg
+func.func @fill_destination(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<32x32xf32>) outs(%c : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}

@@ -47,7 +47,9 @@ artifacts=$(mktemp -d)
 "${fuzz[@]}" -fork=1 -ignore_crashes=1 -artifact_prefix="$artifacts/" "$@" \
   >"$artifacts/log" 2>&1 || true
 grep -E "^(stat::|Done|INFO: fuzzed)|#[0-9]+ +DONE" "$artifacts/log" || tail -5 "$artifacts/log"
-if ! grep -qE "INFO: fuzzed for [1-9][0-9]* iterations" "$artifacts/log"; then
+# In fork mode the last progress line has the total of executions.
+grep -E "^#[0-9]+: " "$artifacts/log" | tail -1 || true
+if ! grep -qE "INFO: fuzzed for [1-9][0-9]* (iterations|seconds)" "$artifacts/log"; then
   echo "fuzz: the fuzzer ran no input"
   exit 1
 fi

@@ -19,17 +19,25 @@ struct MatrixLayout {
   int64_t rows, cols, rowStride, colStride;
 };
 
-std::optional<MatrixLayout> matrixLayout(Value memref) {
+/// The strides of a memref value's type (kDynamic where it does not say);
+/// nullopt for a tensor or a layout without strides.
+std::optional<SmallVector<int64_t>> stridesOf(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type)
-    return std::nullopt;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
+  if (!type || failed(type.getStridesAndOffset(strides, offset)))
     return std::nullopt;
+  return strides;
+}
+
+std::optional<MatrixLayout> matrixLayout(Value memref) {
+  std::optional<SmallVector<int64_t>> strides = stridesOf(memref);
+  if (!strides)
+    return std::nullopt;
+  auto type = cast<MemRefType>(memref.getType());
   int64_t rank = type.getRank();
   return MatrixLayout{type.getDimSize(rank - 2), type.getDimSize(rank - 1),
-                      strides[rank - 2], strides[rank - 1]};
+                      (*strides)[rank - 2], (*strides)[rank - 1]};
 }
 
 bool isStatic(int64_t v) { return !ShapedType::isDynamic(v); }
@@ -86,12 +94,8 @@ std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
 /// broadcasts).
 static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
                                                   AffineMap map) {
-  auto type = dyn_cast<MemRefType>(in.getType());
-  if (!type)
-    return std::nullopt;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
+  std::optional<SmallVector<int64_t>> strides = stridesOf(in);
+  if (!strides)
     return std::nullopt;
   ShapedType c = op.getInitType();
   int64_t rank = c.getRank();
@@ -99,9 +103,9 @@ static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
   for (auto [r, e] : llvm::enumerate(map.getResults())) {
     unsigned dim = cast<AffineDimExpr>(e).getPosition();
     if (dim == rank - 2)
-      l.rowStride = strides[r];
+      l.rowStride = (*strides)[r];
     else if (dim == rank - 1)
-      l.colStride = strides[r];
+      l.colStride = (*strides)[r];
   }
   return l;
 }

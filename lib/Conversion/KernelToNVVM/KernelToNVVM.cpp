@@ -55,6 +55,18 @@ struct ConvertGPUPoorKernelToNVVMPass
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // The conversion would rewrite the arith ops inside a linalg op's body
+    // and leave the linalg op itself: invalid IR. Such device code must be
+    // loops first (the gpupoor-to-cubin pipeline does that).
+    WalkResult linalg = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+      if (op->getName().getDialectNamespace() != "linalg")
+        return WalkResult::advance();
+      op->emitOpError("in device code must be lowered (convert-linalg-to-"
+                      "loops) before convert-gpupoor-kernel-to-nvvm");
+      return WalkResult::interrupt();
+    });
+    if (linalg.wasInterrupted())
+      return signalPassFailure();
     FailureOr<unsigned> width = resolveIndexBitwidth(module);
     if (failed(width))
       return signalPassFailure();

@@ -25,3 +25,4 @@ func.func @mm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+

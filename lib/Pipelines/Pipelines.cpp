@@ -66,6 +66,10 @@ void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
   // Whatever linalg is left (fills, matmuls that were not eligible) runs as
   // plain loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // linalg in device code too: the LLVM lowering below would rewrite its
+  // bodies and leave invalid IR (found by fuzzing).
+  pm.nest<gpu::GPUModuleOp>().addNestedPass<gpu::GPUFuncOp>(
+      createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
 
   pm.addPass(createSCFToControlFlowPass());

@@ -31,12 +31,19 @@ namespace {
 
 /// Where the epilogue takes one operand of a consumer's body from.
 struct Source {
-  enum Kind { Chain, Constant, Tensor, Out } kind;
-  /// Constant: the scalar constant; Tensor: the tensor read.
+  enum Kind { Chain, Constant, Splat, Tensor, Out } kind;
+  /// Chain: the fused value; Constant: the scalar constant; Tensor: the
+  /// tensor read.
   Value value;
   /// Tensor: from C's dimensions to the tensor's.
   AffineMap map;
+  /// Splat: the value of every element of a constant tensor.
+  TypedAttr splat;
 };
+
+/// The values the fused ops compute (the matmul's result and each fused
+/// consumer's), which the region holds at the current element.
+using GroupValues = llvm::SmallPtrSet<Value, 8>;
 
 /// A scalar constant the region may hold (an arith constant: other
 /// dialects' constants, llvm.mlir.constant or ub.poison, are not epilogue
@@ -47,15 +54,20 @@ bool isScalarConstant(Value v) {
          def && isValidEpilogueOp(def);
 }
 
-/// Where the epilogue reads `x` (through `map`) from: the chain's value, a
-/// constant (a linalg.fill of one), the input of a linalg.broadcast, the
-/// fused op's own init (`out`, at the same element), or `x` itself.
+/// Where the epilogue reads `x` (through `map`) from: a value of the group,
+/// a constant (a linalg.fill of one, or a splat tensor constant: a host
+/// constant the kernel could not read), the input of a linalg.broadcast,
+/// the fused op's own init (`out`, at the same element), or `x` itself.
 /// `folded` collects the fills and broadcasts looked through.
-Source resolve(Value x, AffineMap map, Value chainValue, Value out,
+Source resolve(Value x, AffineMap map, const GroupValues &group, Value out,
                SetVector<Operation *> *folded = nullptr) {
-  if (x == chainValue)
-    return {Source::Chain, {}, {}};
+  if (group.contains(x))
+    return {Source::Chain, x, {}};
   while (true) {
+    DenseElementsAttr dense;
+    if (matchPattern(x, m_Constant(&dense)) && dense.isSplat() &&
+        dense.getElementType().isIntOrFloat())
+      return {Source::Splat, {}, {}, dense.getSplatValue<TypedAttr>()};
     if (auto fill = x.getDefiningOp<linalg::FillOp>()) {
       // A fill may convert its value to the element type: not then.
       if (!fill.hasPureTensorSemantics() || !isScalarConstant(fill.value()) ||
@@ -63,7 +75,7 @@ Source resolve(Value x, AffineMap map, Value chainValue, Value out,
         break;
       if (folded)
         folded->insert(fill);
-      return {Source::Constant, fill.value(), {}};
+      return {Source::Constant, fill.value(), {}, {}};
     }
     auto bcast = x.getDefiningOp<linalg::BroadcastOp>();
     if (!bcast || !bcast.hasPureTensorSemantics())
@@ -80,8 +92,8 @@ Source resolve(Value x, AffineMap map, Value chainValue, Value out,
       folded->insert(bcast);
   }
   if (x == out && map.isIdentity())
-    return {Source::Out, {}, {}};
-  return {Source::Tensor, x, map};
+    return {Source::Out, {}, {}, {}};
+  return {Source::Tensor, x, map, {}};
 }
 
 /// Kernels address epilogue operands in whole bytes.
@@ -104,41 +116,47 @@ bool clonableBody(linalg::LinalgOp g) {
   return yield->getNumOperands() == 1 && inside(yield->getOperand(0));
 }
 
-/// Whether consumer `g` of the chain's value `v` can join the chain.
-bool fusible(linalg::LinalgOp g, Value v, Block *block) {
-  auto vType = cast<RankedTensorType>(v.getType());
-  int64_t rank = vType.getRank();
+/// Whether `g`, which reads values of the group, can join it: it computes
+/// each element of C's shape from the group's values at that element and
+/// other tensors read through projected permutations, with a body the
+/// region can hold.
+bool fusible(linalg::LinalgOp g, const GroupValues &group,
+             RankedTensorType cType, Block *block) {
+  int64_t rank = cType.getRank();
   if (g->getBlock() != block || !g.hasPureTensorSemantics() ||
       g->getNumResults() != 1 || g.getNumDpsInits() != 1 ||
       g.getNumLoops() != g.getNumParallelLoops() || g.hasIndexSemantics() ||
       g.getNumLoops() != rank)
     return false;
   auto rType = cast<RankedTensorType>(g->getResult(0).getType());
-  // The kernels store f16 or f32 elements.
-  if (rType.getShape() != vType.getShape() ||
-      (!rType.getElementType().isF16() && !rType.getElementType().isF32()))
+  // (Only the last op's result is stored: the others may be i1, say.)
+  if (rType.getShape() != cType.getShape() ||
+      !isa<IntegerType, FloatType>(rType.getElementType()))
     return false;
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
   if (g.getMatchingIndexingMap(g.getDpsInitOperand(0)) != id)
     return false;
-  // Every read of the chain's value is at the element being computed.
-  for (OpOperand &use : v.getUses())
-    if (use.getOwner() != g.getOperation() ||
-        g.getMatchingIndexingMap(&use) != id)
-      return false;
   for (OpOperand &operand : g->getOpOperands()) {
-    if (operand.get() == v || g.getMatchingBlockArgument(&operand).use_empty())
+    AffineMap map = g.getMatchingIndexingMap(&operand);
+    // Every read of the group's values is at the element being computed.
+    if (group.contains(operand.get())) {
+      if (map != id)
+        return false;
+      continue;
+    }
+    if (g.getMatchingBlockArgument(&operand).use_empty())
       continue;
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    AffineMap map = g.getMatchingIndexingMap(&operand);
     if (!type || map.getNumSymbols() != 0 ||
         map.getNumResults() != type.getRank() ||
         !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return false;
-    Source s = resolve(operand.get(), map, v, Value());
+    Source s = resolve(operand.get(), map, group, Value());
+    // Other constant tensors live in host memory.
     if (s.kind == Source::Tensor &&
-        !readableElementType(
-            cast<ShapedType>(s.value.getType()).getElementType()))
+        (!readableElementType(
+             cast<ShapedType>(s.value.getType()).getElementType()) ||
+         matchPattern(s.value, m_Constant())))
       return false;
   }
   return clonableBody(g);
@@ -168,9 +186,9 @@ private:
   /// The block argument of ins operand (x, map), added on first use.
   Value insArgument(Value x, AffineMap map);
   /// The region's value of `x` read through `map` at the current element.
-  Value read(Value x, AffineMap map, Value chainValue, Value current);
+  Value read(Value x, AffineMap map);
   /// Clones `g`'s body; returns the value it yields.
-  Value cloneBody(linalg::LinalgOp g, Value chainValue, Value current);
+  Value cloneBody(linalg::LinalgOp g);
   /// `v` inside the region: mapped, or a constant from outside cloned.
   Value inRegion(Value v, IRMapping &mapping);
 
@@ -178,6 +196,9 @@ private:
   const EpilogueFusion &fusion;
   std::unique_ptr<Block> block;
   OpBuilder b;
+  /// The region's values of the group's values.
+  DenseMap<Value, Value> groupValues;
+  GroupValues group;
 };
 
 Value EpilogueBuilder::insArgument(Value x, AffineMap map) {
@@ -191,14 +212,15 @@ Value EpilogueBuilder::insArgument(Value x, AffineMap map) {
                                getElementTypeOrSelf(x.getType()), x.getLoc());
 }
 
-Value EpilogueBuilder::read(Value x, AffineMap map, Value chainValue,
-                            Value current) {
-  Source s = resolve(x, map, chainValue, fusion.init, &folded);
+Value EpilogueBuilder::read(Value x, AffineMap map) {
+  Source s = resolve(x, map, group, fusion.init, &folded);
   switch (s.kind) {
   case Source::Chain:
-    return current;
+    return groupValues.lookup(s.value);
   case Source::Constant:
     return b.clone(*s.value.getDefiningOp())->getResult(0);
+  case Source::Splat:
+    return arith::ConstantOp::create(b, x.getLoc(), s.splat);
   case Source::Out:
     return block->getArguments().back();
   case Source::Tensor:
@@ -216,14 +238,12 @@ Value EpilogueBuilder::inRegion(Value v, IRMapping &mapping) {
   return cst;
 }
 
-Value EpilogueBuilder::cloneBody(linalg::LinalgOp g, Value chainValue,
-                                 Value current) {
+Value EpilogueBuilder::cloneBody(linalg::LinalgOp g) {
   IRMapping mapping;
   for (OpOperand &operand : g->getOpOperands()) {
     BlockArgument arg = g.getMatchingBlockArgument(&operand);
     if (!arg.use_empty())
-      mapping.map(arg, read(operand.get(), g.getMatchingIndexingMap(&operand),
-                            chainValue, current));
+      mapping.map(arg, read(operand.get(), g.getMatchingIndexingMap(&operand)));
   }
   Block *body = g.getBlock();
   for (Operation &op : body->without_terminator()) {
@@ -244,15 +264,18 @@ std::unique_ptr<Block> EpilogueBuilder::build() {
   if (fusion.cIn) {
     int64_t rank = cast<ShapedType>(fusion.cIn.getType()).getRank();
     Value c = read(fusion.cIn,
-                   AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
-                   Value(), current);
+                   AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
     // linalg.matmul's C + sum(A * B), with the sum as split-k computes it.
     current = arith::AddFOp::create(b, loc, c, current);
   }
-  Value chainValue = matmul->getNumResults() ? matmul->getResult(0) : Value();
+  if (matmul->getNumResults()) {
+    group.insert(matmul->getResult(0));
+    groupValues[matmul->getResult(0)] = current;
+  }
   for (linalg::LinalgOp g : fusion.chain) {
-    current = cloneBody(g, chainValue, current);
-    chainValue = g->getResult(0);
+    current = cloneBody(g);
+    group.insert(g->getResult(0));
+    groupValues[g->getResult(0)] = current;
   }
   YieldOp::create(b, loc, current);
   return std::move(block);
@@ -267,22 +290,52 @@ EpilogueFusion mlir::gpupoor::analyzeEpilogueFusion(linalg::LinalgOp matmul,
   fusion.init = dest;
   if (matmul->getNumResults() != 1)
     return fusion;
-  Value v = matmul->getResult(0);
-  while (!v.use_empty()) {
-    auto g = dyn_cast<linalg::LinalgOp>(v.getUses().begin()->getOwner());
-    if (!g || !fusible(g, v, matmul->getBlock()))
+  auto cType = cast<RankedTensorType>(matmul->getResult(0).getType());
+  // The ops after the matmul that read its result or each other's, in
+  // order, as long as each can join; the fused op stands for the longest
+  // run of them whose last op's result is the only one read outside (a
+  // chain, or a graph such as x * sigmoid(x) or LeakyReLU's max, min, mul
+  // and add).
+  GroupValues group = {matmul->getResult(0)};
+  // Where each value of the group is written.
+  DenseMap<Value, Value> destOf = {{matmul->getResult(0), dest}};
+  SmallVector<linalg::LinalgOp> candidates;
+  size_t best = 0;
+  auto usedOutside = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      return !llvm::is_contained(candidates, user);
+    });
+  };
+  for (Operation *op = matmul->getNextNode(); op; op = op->getNextNode()) {
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return group.contains(v); }))
+      continue;
+    auto g = dyn_cast<linalg::LinalgOp>(op);
+    if (!g || !fusible(g, group, cType, matmul->getBlock()))
       break;
-    fusion.chain.push_back(g);
-    // An op that updates the chain's value in place keeps the destination.
+    candidates.push_back(g);
+    Value result = g->getResult(0);
+    group.insert(result);
+    // An op that updates a value of the group in place keeps its
+    // destination.
     Value gInit = g.getDpsInits()[0];
-    if (gInit != v)
-      fusion.init = gInit;
-    v = g->getResult(0);
+    destOf[result] = group.contains(gInit) ? destOf[gInit] : gInit;
+    Type elt = getElementTypeOrSelf(result.getType());
+    if ((elt.isF16() || elt.isF32()) &&
+        !usedOutside(matmul->getResult(0)) &&
+        llvm::all_of(llvm::drop_end(candidates), [&](linalg::LinalgOp c) {
+          return !usedOutside(c->getResult(0));
+        }))
+      best = candidates.size();
   }
+  candidates.resize(best);
+  fusion.chain = std::move(candidates);
+  if (!fusion.chain.empty())
+    fusion.init = destOf[fusion.chain.back()->getResult(0)];
   // A constant fill as the destination is read (if at all) as its constant:
   // write into what it fills instead, so that the fill goes.
   if (auto fill = fusion.init.getDefiningOp<linalg::FillOp>())
-    if (resolve(fusion.init, AffineMap(), Value(), Value()).kind ==
+    if (resolve(fusion.init, AffineMap(), GroupValues(), Value()).kind ==
         Source::Constant)
       fusion.init = fill.output();
   return fusion;

@@ -13,6 +13,7 @@
 #include "gpupoor/Transforms/Passes.h"
 
 #include "EpilogueFusion.h"
+#include "MatmulLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::gpupoor {
@@ -70,8 +72,10 @@ std::string typeStr(Type t) {
 }
 
 /// Decides whether `op` can become a gpupoor.matmul. On failure, returns the
-/// reason in words.
-FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
+/// reason in words. `relaxF32` accepts f32 results (whose IR accumulates in
+/// f32) for f16 inner sums.
+FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
+                                     std::string &why) {
   auto fail = [&](const Twine &reason) {
     why = reason.str();
     return failure();
@@ -125,6 +129,9 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, std::string &why) {
                 " operands: only f16 operands are accumulated in f16");
   if (!cElt.isF16() && !cElt.isF32())
     return fail("result element type " + typeStr(cElt) + " is not f16 or f32");
+  if (cElt.isF32() && !relaxF32)
+    return fail("f32 result: the IR accumulates in f32, and "
+                "relax-f32-accumulation is off");
 
   Value init = op.getDpsInits()[0];
   // The kernels read A and B while they write C.
@@ -156,6 +163,7 @@ struct StrategyOptions {
   SmallVector<int64_t, 3> tile;
   Type outer;
   Chip chip;
+  bool relaxF32;
 };
 
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -167,7 +175,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!linalg::isaContractionOpInterface(op))
       return failure();
     std::string why;
-    FailureOr<MatmulMatch> match = analyzeMatmul(op, why);
+    FailureOr<MatmulMatch> match = analyzeMatmul(op, options.relaxF32, why);
     if (failed(match))
       return rewriter.notifyMatchFailure(op, why);
 
@@ -204,6 +212,12 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     Operation *memrefFill = nullptr;
     if (!match->cIn && !isa<RankedTensorType>(match->dest.getType()))
       memrefFill = op->getPrevNode();
+    if (getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
+      remark::analysis(op.getLoc(), remark::RemarkOpts::name("RelaxedAccumulation")
+                                        .category("gpupoor-split-k"))
+          << "f32 accumulation relaxed: the f32 result is summed in f16 "
+             "within each of the K splits, and the splits in "
+          << (strategy.getOuter().isF16() ? "f16" : "f32");
     buildFusedMatmul(rewriter, op, fusion, strategy);
     if (memrefFill)
       rewriter.eraseOp(memrefFill);
@@ -225,6 +239,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
+    resolved.relaxF32 = relaxF32Accumulation;
     // Empty: chosen per matmul (selectTile).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
@@ -279,6 +294,13 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (failed(resolveOptions(resolved)) || failed(checkSplitsAttributes()))
       return signalPassFailure();
 
+    if (foldLayouts) {
+      RewritePatternSet layouts(&getContext());
+      populateMatmulLayoutPatterns(layouts);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(layouts))))
+        return signalPassFailure();
+    }
+
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToSplitK>(&getContext(), resolved);
     // Only the matched ops change: keep the driver from folding or erasing
@@ -297,7 +319,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       if (!linalg::isaContractionOpInterface(op))
         return;
       std::string why;
-      if (succeeded(analyzeMatmul(op, why)))
+      if (succeeded(analyzeMatmul(op, resolved.relaxF32, why)))
         why = "rewrite failed";
       if (strict) {
         op->emitError() << "not rewritten to gpupoor.matmul: " << why;

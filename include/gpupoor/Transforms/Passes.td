@@ -62,6 +62,13 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
                "matmuls of at least 256 such tiles, else 128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a">,
+    Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
+           /*default=*/"true",
+           "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "
+           "f16 inner sums; off: leave them alone">,
+    Option<"foldLayouts", "fold-layouts", "bool", /*default=*/"true",
+           "Fold transposes, batch broadcasts and reshapes of the operands "
+           "into the matmuls first">,
     Option<"reportIneligible", "report-ineligible", "bool", /*default=*/"false",
            "Emit a remark naming the reason for each matmul left unchanged">,
     Option<"strict", "strict", "bool", /*default=*/"false",
@@ -69,6 +76,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   ];
   let dependentDialects = [
     "::mlir::gpupoor::GPUPoorDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
   ];
 }
 

@@ -1,0 +1,291 @@
+//===- MatmulLayouts.cpp - operand layouts folded into linalg matmuls -----===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Front ends hand matmuls over with their operands' layouts spelled as ops:
+// nn.Linear's weight goes through a linalg.transpose (or a generic that
+// copies it transposed), a linear layer on a 3-D input is a batch_matmul of
+// the weight broadcast over the batch, and attention's K^T is a transpose of
+// a 4-D tensor collapsed to 3-D. Each pattern here moves one such layout
+// into the matmul itself, on tensors, so that gpupoor-split-k sees the
+// products the kernels compute (A * B or A * B^T over M, N, K and a batch)
+// and the copies go:
+//
+//  * a transpose of B's last two dimensions becomes B's indexing map;
+//  * a batch_matmul of a B broadcast over the batch becomes a matmul of A
+//    with its batch collapsed into M, its result expanded back; upstream's
+//    reshape-by-collapsing patterns then move that expand_shape past the
+//    elementwise consumers, so they still form one chain on the matmul;
+//  * collapse_shape(transpose(x)) becomes transpose(collapse_shape(x)) when
+//    the transpose keeps each collapsed group together (attention's K^T).
+//
+// Every rewrite computes the same elements from the same values (reshapes
+// and transposes only re-index); nothing else in the IR changes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulLayouts.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+namespace {
+
+/// Whether `op` is a linalg.matmul or linalg.batch_matmul on tensors.
+bool isTensorMatmul(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+         linalgOp.hasPureTensorSemantics();
+}
+
+/// Whether `perm` swaps the last two of its dimensions and keeps the others.
+bool swapsLastTwo(ArrayRef<int64_t> perm) {
+  int64_t n = perm.size();
+  if (n < 2)
+    return false;
+  for (int64_t i = 0; i < n - 2; ++i)
+    if (perm[i] != i)
+      return false;
+  return perm[n - 2] == n - 1 && perm[n - 1] == n - 2;
+}
+
+/// If `v` is `x` with its last two dimensions swapped (a linalg.transpose,
+/// or a generic that only copies its input through a permuted map), `x`.
+Value transposeSource(Value v) {
+  if (auto t = v.getDefiningOp<linalg::TransposeOp>())
+    return swapsLastTwo(t.getPermutation()) ? t.getInput() : Value();
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != g.getNumParallelLoops())
+    return {};
+  OpOperand *in = g.getDpsInputOperand(0);
+  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
+      getElementTypeOrSelf(in->get().getType()) !=
+          getElementTypeOrSelf(v.getType()))
+    return {};
+  // The result is indexed by the loops; the input by their permutation.
+  if (!g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return {};
+  AffineMap map = g.getMatchingIndexingMap(in);
+  if (!map.isPermutation())
+    return {};
+  SmallVector<int64_t> perm;
+  for (AffineExpr e : map.getResults())
+    perm.push_back(cast<AffineDimExpr>(e).getPosition());
+  return swapsLastTwo(perm) ? in->get() : Value();
+}
+
+/// matmul(A, transpose(W)) -> matmul(A, W) with B's map transposed.
+struct FoldTransposedB : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isTensorMatmul(op))
+      return failure();
+    OpOperand *b = op.getDpsInputOperand(1);
+    Value source = transposeSource(b->get());
+    if (!source)
+      return rewriter.notifyMatchFailure(op, "B is not a transpose");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    AffineMap bMap = maps[1];
+    SmallVector<AffineExpr> results(bMap.getResults());
+    std::swap(results[results.size() - 2], results.back());
+    maps[1] = AffineMap::get(bMap.getNumDims(), 0, results, op.getContext());
+    Operation *transpose = b->get().getDefiningOp();
+    rewriter.modifyOpInPlace(op, [&] {
+      b->set(source);
+      op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
+    });
+    if (transpose->use_empty())
+      rewriter.eraseOp(transpose);
+    return success();
+  }
+};
+
+/// If `v` is a 2-D tensor broadcast over a new leading (batch) dimension (a
+/// linalg.broadcast, or a generic that only copies its input through the
+/// map (b, i, j) -> (i, j)), the 2-D tensor.
+Value batchBroadcastSource(Value v) {
+  if (auto bc = v.getDefiningOp<linalg::BroadcastOp>())
+    return bc.getDimensions() == ArrayRef<int64_t>{0} ? bc.getInput() : Value();
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != 3 || g.getNumLoops() != g.getNumParallelLoops())
+    return {};
+  OpOperand *in = g.getDpsInputOperand(0);
+  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
+      getElementTypeOrSelf(in->get().getType()) !=
+          getElementTypeOrSelf(v.getType()) ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return {};
+  MLIRContext *ctx = g.getContext();
+  AffineMap dropBatch = AffineMap::get(
+      3, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+  return g.getMatchingIndexingMap(in) == dropBatch ? in->get() : Value();
+}
+
+/// batch_matmul(A, broadcast(B)) -> expand_shape(matmul(collapse_shape(A),
+/// B)): one product of (batch * M) rows instead of a batch of M-row ones.
+struct CollapseBatchOfBroadcastB : OpRewritePattern<linalg::BatchMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    Value b2 = batchBroadcastSource(op.getDpsInputs()[1]);
+    if (!b2)
+      return rewriter.notifyMatchFailure(op, "B is not a batch broadcast");
+    // Only the maps of A * B and A * B^T: the batch is d0 in A and C.
+    MLIRContext *ctx = op.getContext();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    AffineExpr bt = getAffineDimExpr(0, ctx), m = getAffineDimExpr(1, ctx),
+               n = getAffineDimExpr(2, ctx), k = getAffineDimExpr(3, ctx);
+    auto map4 = [&](ArrayRef<AffineExpr> r) {
+      return AffineMap::get(4, 0, r, ctx);
+    };
+    if (maps[0] != map4({bt, m, k}) || maps[2] != map4({bt, m, n}))
+      return rewriter.notifyMatchFailure(op, "not a batch of A * B");
+    bool nk = maps[1] == map4({bt, n, k});
+    if (!nk && maps[1] != map4({bt, k, n}))
+      return rewriter.notifyMatchFailure(op, "not a batch of A * B");
+
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> reassoc = {{0, 1}, {2}};
+    Value a = tensor::CollapseShapeOp::create(rewriter, loc,
+                                              op.getDpsInputs()[0], reassoc);
+    Value init = op.getDpsInits()[0];
+    Value cInit = tensor::CollapseShapeOp::create(rewriter, loc, init, reassoc);
+    AffineExpr m2 = getAffineDimExpr(0, ctx), n2 = getAffineDimExpr(1, ctx),
+               k2 = getAffineDimExpr(2, ctx);
+    auto map3 = [&](ArrayRef<AffineExpr> r) {
+      return AffineMap::get(3, 0, r, ctx);
+    };
+    SmallVector<AffineMap> maps2 = {map3({m2, k2}),
+                                    nk ? map3({n2, k2}) : map3({k2, n2}),
+                                    map3({m2, n2})};
+    auto matmul = linalg::MatmulOp::create(
+        rewriter, loc, TypeRange{cInit.getType()}, ValueRange{a, b2},
+        ValueRange{cInit},
+        {rewriter.getNamedAttr("indexing_maps",
+                               rewriter.getAffineMapArrayAttr(maps2))});
+    // Attributes a user set (gpupoor.splits) stay with the product.
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      matmul->setAttr(attr.getName(), attr.getValue());
+    SmallVector<OpFoldResult> shape =
+        tensor::getMixedSizes(rewriter, loc, init);
+    Operation *bcast = op.getDpsInputs()[1].getDefiningOp();
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, init.getType(), matmul.getResult(0), reassoc, shape);
+    if (bcast->use_empty())
+      rewriter.eraseOp(bcast);
+    return success();
+  }
+};
+
+/// collapse_shape(transpose(x)) -> transpose(collapse_shape(x)) where the
+/// transpose moves each collapsed group as a whole, for a collapse that
+/// feeds matmuls (FoldTransposedB then takes the transpose).
+struct SwapCollapseOfTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getSrc().getDefiningOp<linalg::TransposeOp>();
+    if (!transpose || !transpose.hasPureTensorSemantics() ||
+        op->use_empty() || !llvm::all_of(op->getUsers(), isTensorMatmul))
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    // Output group i reads input dimensions perm[g.front()] .. in order.
+    SmallVector<int64_t> firstIn;
+    for (const ReassociationIndices &g : groups) {
+      for (auto [j, d] : llvm::enumerate(g))
+        if (perm[d] != perm[g.front()] + int64_t(j))
+          return rewriter.notifyMatchFailure(op, "a group is permuted");
+      firstIn.push_back(perm[g.front()]);
+    }
+    // The input's groups, in input order; newPerm maps output group i to
+    // its input group.
+    SmallVector<int64_t> order(groups.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](int64_t x, int64_t y) {
+      return firstIn[x] < firstIn[y];
+    });
+    SmallVector<ReassociationIndices> inGroups;
+    SmallVector<int64_t> newPerm(groups.size());
+    for (auto [pos, i] : llvm::enumerate(order)) {
+      ReassociationIndices g;
+      for (int64_t j = 0, e = groups[i].size(); j < e; ++j)
+        g.push_back(firstIn[i] + j);
+      inGroups.push_back(g);
+    }
+    for (auto [i, g] : llvm::enumerate(groups))
+      newPerm[i] = llvm::find(order, int64_t(i)) - order.begin();
+    Location loc = op.getLoc();
+    Value collapsed = tensor::CollapseShapeOp::create(
+        rewriter, loc, transpose.getInput(), inGroups);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, op.getResult());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                          resultType.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::TransposeOp>(op, collapsed, empty,
+                                                     newPerm);
+    return success();
+  }
+};
+
+/// Whether `v` comes from a matmul through elementwise linalg ops (or is
+/// one's result): the expand_shape of such a value is moved past the
+/// consumers that the epilogue may fuse.
+bool fromMatmul(Value v) {
+  for (int depth = 0; depth < 16; ++depth) {
+    auto op = v.getDefiningOp<linalg::LinalgOp>();
+    if (!op)
+      return false;
+    if (isTensorMatmul(op))
+      return true;
+    if (op.getNumLoops() != op.getNumParallelLoops() ||
+        op.getNumDpsInputs() == 0)
+      return false;
+    v = op.getDpsInputs()[0];
+  }
+  return false;
+}
+
+} // namespace
+
+void mlir::gpupoor::populateMatmulLayoutPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<FoldTransposedB, CollapseBatchOfBroadcastB,
+               SwapCollapseOfTranspose>(ctx);
+  linalg::populateFoldReshapeOpsByCollapsingPatterns(
+      patterns, [](OpOperand *operand) {
+        auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+        return expand && fromMatmul(expand.getSrc());
+      });
+  // The reshapes the patterns above leave back to back cancel out.
+  tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  // A collapsed zero fill stays a zero fill (of the collapsed tensor).
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  // The sizes of the expand_shapes left behind, read from the operands, so
+  // that nothing but the consumers uses the matmul's result.
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+}

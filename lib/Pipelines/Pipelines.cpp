@@ -108,8 +108,14 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createGPUPoorSelectKernelConfig(kernel));
   pm.addPass(createConvertGPUPoorToNVGPU());
-  // The host code only launches kernels: what else would touch a buffer
-  // there runs on the host, over device memory.
+  // What else the host code would do to device buffers runs on the GPU:
+  // elementwise kernels from upstream's parallel-loop mapping.
+  pm.addPass(createGPUPoorOffloadToGPU());
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  // The host code now only launches kernels and manages buffers: anything
+  // else that touches one would run on the host, over device memory.
   pm.addPass(createGPUPoorCheckHostMemory());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());

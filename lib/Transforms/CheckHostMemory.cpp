@@ -40,12 +40,17 @@ struct GPUPoorCheckHostMemoryPass
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
+      // Device allocations are what the host code is for.
+      if (isa<gpu::AllocOp, gpu::DeallocOp>(op))
+        return WalkResult::advance();
       if (touchesMemRefMemory(op)) {
         op->emitError()
-            << "host code would access GPU memory here: in gpupoor-to-cubin "
-               "every memref is device memory, which only kernels read and "
-               "write (an op after a matmul that its epilogue could not "
-               "take runs here as host code)";
+            << "host code would access GPU memory here ('"
+            << op->getName()
+            << "'): in gpupoor-to-cubin every memref is device memory, "
+               "which only kernels read and write (an op that neither an "
+               "epilogue nor gpupoor-offload-to-gpu could move to the GPU "
+               "runs here as host code)";
         failed = true;
       }
       return WalkResult::advance();

@@ -130,6 +130,22 @@ def layer_attention():
         [tensor("y", [2, 8, 128, 64])])
 
 
+DOCS = {
+    "linear": "nn.Linear(256, 512) on [batch, 256] (ONNX Gemm, transB=1)",
+    "linear_static": "nn.Linear(256, 512) on [64, 256]",
+    "linear_relu": "nn.Linear(256, 512) + ReLU",
+    "linear_gelu": "nn.Linear(256, 512) + GELU (erf)",
+    "linear_gelu_tanh": "nn.Linear(256, 512) + GELU (tanh approximation)",
+    "linear_sigmoid": "nn.Linear(256, 512) + Sigmoid",
+    "linear_leaky_relu": "nn.Linear(256, 512) + LeakyReLU(0.01)",
+    "linear_relu6": "nn.Linear(256, 512) + ReLU6 (Clip with 0-d bounds)",
+    "linear_silu": "nn.Linear(256, 512) + SiLU (x * sigmoid(x))",
+    "linear_3d": "nn.Linear(256, 512) on [batch, 16, 256] (Transpose, MatMul, Add)",
+    "mlp": "Linear(256, 1024), GELU, Linear(1024, 256), residual add",
+    "attention_scores": "Q K^T / 8 of [2, 8, 128, 64] heads",
+    "attention": "softmax(Q K^T / 8) V of [2, 8, 128, 64] heads",
+}
+
 LAYERS = {
     "linear": lambda: layer_linear(),
     "linear_static": lambda: layer_linear(batch=64),
@@ -145,6 +161,84 @@ LAYERS = {
     "attention_scores": layer_attention_scores,
     "attention": layer_attention,
 }
+
+
+# What each layer must become under gpupoor-split-k (lit checks them): per
+# gpupoor.matmul, its operands and layout, and the ops of its epilogue in
+# order; `between` are ops expected after it (a layer's leftovers).
+BIAS = "ins(%arg2 : tensor<512xf16>) maps([affine_map<(d0, d1) -> (d1)>])"
+LINEAR = ("%arg0, %arg1 " + BIAS, "nk")
+EXPECT = {
+    "linear": [(LINEAR, ["arith.truncf", "arith.addf"])],
+    "linear_static": [(LINEAR, ["arith.truncf", "arith.addf"])],
+    "linear_relu": [(LINEAR, ["arith.truncf", "arith.addf", "arith.cmpf ugt",
+                              "arith.select"])],
+    "linear_gelu": [(LINEAR, ["arith.truncf", "arith.addf", "math.sqrt", "arith.divf",
+                              "math.erf", "arith.addf", "arith.mulf", "arith.mulf"])],
+    "linear_gelu_tanh": [(LINEAR, ["arith.truncf", "arith.addf", "math.fpowi", "arith.mulf",
+                                   "arith.addf", "arith.mulf", "math.tanh", "arith.addf",
+                                   "arith.mulf", "arith.mulf"])],
+    "linear_sigmoid": [(LINEAR, ["arith.truncf", "arith.addf", "arith.negf", "math.exp",
+                                 "arith.addf", "arith.divf"])],
+    "linear_leaky_relu": [(LINEAR, ["arith.truncf", "arith.addf", "arith.cmpf ogt",
+                                    "arith.select", "arith.cmpf olt", "arith.select",
+                                    "arith.mulf", "arith.addf"])],
+    "linear_relu6": [(LINEAR, ["arith.truncf", "arith.addf", "arith.cmpf ult",
+                               "arith.select", "arith.cmpf ugt", "arith.select"])],
+    "linear_silu": [(LINEAR, ["arith.truncf", "arith.addf", "arith.negf", "math.exp",
+                              "arith.addf", "arith.divf", "arith.mulf"])],
+    "linear_3d": [(("%[[X:.*]], %arg1 " + BIAS, "nk"), ["arith.truncf", "arith.addf"])],
+    "mlp": [(("%arg0, %arg1 ins(%arg2 : tensor<1024xf16>) maps([affine_map<(d0, d1) -> (d1)>])",
+              "nk"),
+             ["arith.truncf", "arith.addf", "math.erf", "arith.mulf"]),
+            (("%{{.*}}, %arg3 ins(%arg4, %arg0 : tensor<256xf16>, tensor<?x256xf16>) maps("
+              "[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>])", "nk"),
+             ["arith.truncf", "arith.addf", "arith.addf"])],
+    "attention_scores": [(("%[[Q:.*]], %[[K:.*]] outs", "nk"), ["arith.truncf", "arith.mulf"])],
+    "attention": [(("%[[Q:.*]], %[[K:.*]] outs", "nk"),
+                   ["arith.truncf", "arith.mulf", "arith.extf"]),
+                  (("%[[P:.*]], %[[V:.*]] outs", "kn"), ["arith.truncf"])],
+}
+# Layers whose leftovers (softmax) stay linalg ops, to run as kernels of their own.
+LEFTOVERS = {"attention"}
+
+
+def checks(name):
+    """The RUN and CHECK lines of layer `name`."""
+    lines = [
+        "// RUN: gpupoor-opt %s --gpupoor-split-k --mlir-print-local-scope | FileCheck %s",
+        "// RUN: gpupoor-opt %s --gpupoor-to-cubin=\"chip=sm_90 cubin-format=isa\" | "
+        "FileCheck %s --check-prefix=CUBIN",
+        "",
+        "// No transposes, broadcast copies or matmuls are left; each matmul has",
+        "// its layer's elementwise ops in its epilogue.",
+        "// CHECK-LABEL: func.func @layer",
+        "// CHECK-NOT: linalg.transpose",
+    ]
+    for i, ((operands, layout), ops) in enumerate(EXPECT[name]):
+        if name not in LEFTOVERS or i == 0:
+            lines.append("// CHECK-NOT: linalg.")
+        lines.append(f"// CHECK: gpupoor.matmul {operands}")
+        # kn is the default, which the attribute does not print.
+        lines.append(f"// CHECK-SAME: b_layout = {layout}" if layout == "nk"
+                     else "// CHECK-SAME: outer = f32>)")
+        for op in ops:
+            lines.append(f"// CHECK: = {op}")
+        lines.append("// CHECK: gpupoor.yield")
+    if name not in LEFTOVERS:
+        lines.append("// CHECK-NOT: linalg.")
+    lines.append("// CHECK: return")
+    lines += [
+        "",
+        "// The host code only allocates device buffers and launches kernels.",
+        "// CUBIN-LABEL: func.func @layer",
+        "// CUBIN-NOT: memref.{{(load|store|alloc|copy)}}",
+        "// CUBIN: gpu.launch_func",
+        "// CUBIN-NOT: memref.{{(load|store|alloc|copy)}}",
+        "// CUBIN: return",
+        "",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def strip_abi(text):
@@ -205,7 +299,8 @@ def generate(name, graph, tmp):
         check=True, capture_output=True, text=True).stdout
     with open(os.path.join(HERE, name + ".mlir"), "w") as f:
         f.write(f"// Generated by test/Frontend/generate.py ({name}): do not edit.\n")
-        f.write(f"// {graph.doc_string or graph.name}\n")
+        f.write(f"// {DOCS[name]}\n")
+        f.write(checks(name))
         f.write(strip_abi(lowered))
 
 

@@ -9,7 +9,10 @@
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 #include "gpupoor/Transforms/KernelConfig.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 

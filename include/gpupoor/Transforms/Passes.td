@@ -100,6 +100,37 @@ def GPUPoorCheckHostMemory
   ];
 }
 
+def GPUPoorOffloadToGPU : Pass<"gpupoor-offload-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Move the host code's work on device buffers to the GPU";
+  let description = [{
+    In `gpupoor-to-cubin` every memref is device memory. After the matmuls
+    became launches, the host code may still allocate buffers (a function's
+    result, a temporary), copy them, and run the linalg ops no epilogue
+    took (attention's softmax, a value read by two ops). This pass moves
+    that work to the device: `memref.alloc` / `memref.dealloc` become
+    `gpu.alloc` / `gpu.dealloc`, `memref.copy` a `linalg.copy`, and each
+    linalg op with a parallel dimension a `scf.parallel` over its parallel
+    dimensions, collapsed into one and tiled by `block-size`, for upstream's
+    `gpu-map-parallel-loops`, `convert-parallel-loops-to-gpu` and
+    `gpu-kernel-outlining` to make a kernel of (one thread an element;
+    reduction dimensions stay loops in the thread). A linalg op without a
+    parallel dimension (a 0-d fill, a full reduction) runs as loops in a
+    one-thread `gpu.launch`. Other accesses (a `memref.load` the user wrote
+    in host code) stay, and `gpupoor-check-host-memory` reports them.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads a block of the elementwise kernels">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
   let summary = "Choose the mma.sync kernel configuration of each gpupoor.matmul";
   let description = [{

@@ -1,0 +1,81 @@
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-to-cubin="chip=sm_90 cubin-format=isa" | FileCheck %s
+
+// A function that returns a new tensor allocates it on the device, and the
+// kernel writes it there.
+// CHECK-LABEL: func.func @returns_tensor
+// CHECK:         %[[R:.*]] = gpu.alloc (%{{.*}}, %{{.*}}, %{{.*}}) : memref<?x?x?xf16>
+// CHECK:         gpu.launch_func @gpupoor_matmul_0_
+// CHECK-NOT:     memref.alloc
+// CHECK:         return %[[R]]
+func.func @returns_tensor(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>) -> tensor<?x?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f16
+  %nb = tensor.dim %a, %c0 : tensor<?x?x?xf16>
+  %m = tensor.dim %a, %c1 : tensor<?x?x?xf16>
+  %n = tensor.dim %b, %c2 : tensor<?x?x?xf16>
+  %e = tensor.empty(%nb, %m, %n) : tensor<?x?x?xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf16>, tensor<?x?x?xf16>)
+                           outs(%f : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  return %r : tensor<?x?x?xf16>
+}
+
+// -----
+
+// An elementwise op the epilogue cannot take (it reads linalg.index) runs
+// as a kernel of its own, on the matmul's output in a device buffer that is
+// freed on the device.
+// CHECK-LABEL: func.func @unfused
+// CHECK:         %[[T:.*]] = gpu.alloc () : memref<16x16xf16>
+// CHECK:         gpu.launch_func @gpupoor_matmul_0_{{.*}} args(%{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:         gpu.launch_func @unfused_kernel::@unfused_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args({{.*}}%[[T]] : memref<16x16xf16>
+// CHECK:         gpu.dealloc %[[T]] : memref<16x16xf16>
+// CHECK:       gpu.binary @unfused_kernel
+func.func @unfused(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: memref<16x16xf16>) {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x16xf16>)
+                     outs(%f : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<16x16xf16>) outs(%e : tensor<16x16xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %fi = arith.sitofp %ii : i32 to f16
+    %y = arith.addf %x, %fi : f16
+    linalg.yield %y : f16
+  } -> tensor<16x16xf16>
+  bufferization.materialize_in_destination %g in restrict writable %out
+      : (tensor<16x16xf16>, memref<16x16xf16>) -> ()
+  return
+}
+
+// -----
+
+// A reduction over every dimension (and the 0-d fill of its init) has no
+// parallel dimension to spread: it runs as loops in a one-thread launch.
+// CHECK-LABEL: func.func @full_reduction
+// CHECK:         gpu.launch_func @gpupoor_matmul_0_
+// CHECK:         gpu.launch_func @full_reduction_kernel::@full_reduction_kernel blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK:         gpu.launch_func @full_reduction_kernel_0::@full_reduction_kernel blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[ONE]], %[[ONE]], %[[ONE]])
+func.func @full_reduction(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: memref<f16>) {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x16xf16>)
+                     outs(%f : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %e0 = tensor.empty() : tensor<f16>
+  %f0 = linalg.fill ins(%z : f16) outs(%e0 : tensor<f16>) -> tensor<f16>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%r : tensor<16x16xf16>) outs(%f0 : tensor<f16>) {
+  ^bb0(%x: f16, %acc: f16):
+    %y = arith.addf %x, %acc : f16
+    linalg.yield %y : f16
+  } -> tensor<f16>
+  bufferization.materialize_in_destination %s in restrict writable %out
+      : (tensor<f16>, memref<f16>) -> ()
+  return
+}

@@ -41,7 +41,7 @@ struct GPUPoorCheckHostMemoryPass
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       // Device allocations are what the host code is for.
-      if (isa<gpu::AllocOp, gpu::DeallocOp>(op))
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp>(op))
         return WalkResult::advance();
       if (touchesMemRefMemory(op)) {
         op->emitError()

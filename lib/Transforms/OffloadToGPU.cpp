@@ -42,22 +42,45 @@ using namespace mlir;
 
 namespace {
 
+/// Runs `make(token)` as an async gpu op on a stream of its own, waited
+/// for at once: upstream's gpu-to-llvm lowers gpu.alloc and gpu.dealloc
+/// only in their async form.
+template <typename MakeFn>
+void synchronously(IRRewriter &rewriter, Location loc, MakeFn make) {
+  Type token = gpu::AsyncTokenType::get(rewriter.getContext());
+  Value start =
+      gpu::WaitOp::create(rewriter, loc, token, ValueRange()).getAsyncToken();
+  Value done = make(token, start);
+  gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
+}
+
 /// Allocations and frees of host code as the device's.
 void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
     rewriter.setInsertionPoint(op);
+    Location loc = op->getLoc();
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (alloc.getSymbolOperands().empty())
-        rewriter.replaceOpWithNewOp<gpu::AllocOp>(
-            alloc, alloc.getType(), /*asyncToken=*/Type(),
-            /*asyncDependencies=*/ValueRange(), alloc.getDynamicSizes(),
-            /*symbolOperands=*/ValueRange(), /*hostShared=*/false);
+      if (!alloc.getSymbolOperands().empty())
+        return WalkResult::advance();
+      Value memref;
+      synchronously(rewriter, loc, [&](Type token, Value start) {
+        auto device = gpu::AllocOp::create(
+            rewriter, loc, alloc.getType(), token, ValueRange{start},
+            alloc.getDynamicSizes(), /*symbolOperands=*/ValueRange(),
+            /*hostShared=*/false);
+        memref = device.getMemref();
+        return device.getAsyncToken();
+      });
+      rewriter.replaceOp(alloc, memref);
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
-          dealloc, /*asyncToken=*/Type(), /*asyncDependencies=*/ValueRange(),
-          dealloc.getMemref());
+      synchronously(rewriter, loc, [&](Type token, Value start) {
+        return gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                      dealloc.getMemref())
+            .getAsyncToken();
+      });
+      rewriter.eraseOp(dealloc);
     } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());

@@ -83,6 +83,21 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
         "cuLaunchKernel");
 }
 
+// gpu.alloc and gpu.dealloc of the host code (gpupoor-offload-to-gpu).
+extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+                              bool /*isHostShared*/) {
+  useContext();
+  CUdeviceptr ptr = 0;
+  if (sizeBytes)
+    check(cuMemAlloc(&ptr, sizeBytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(ptr);
+}
+
+extern "C" void mgpuMemFree(void *ptr, CUstream /*stream*/) {
+  if (ptr)
+    check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
+}
+
 extern "C" CUstream mgpuStreamCreate() {
   useContext();
   CUstream stream = nullptr;

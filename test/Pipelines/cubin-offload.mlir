@@ -3,7 +3,7 @@
 // A function that returns a new tensor allocates it on the device, and the
 // kernel writes it there.
 // CHECK-LABEL: func.func @returns_tensor
-// CHECK:         %[[R:.*]] = gpu.alloc (%{{.*}}, %{{.*}}, %{{.*}}) : memref<?x?x?xf16>
+// CHECK:         %[[R:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}, %{{.*}}, %{{.*}}) : memref<?x?x?xf16>
 // CHECK:         gpu.launch_func @gpupoor_matmul_0_
 // CHECK-NOT:     memref.alloc
 // CHECK:         return %[[R]]
@@ -28,10 +28,10 @@ func.func @returns_tensor(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>) -> tenso
 // as a kernel of its own, on the matmul's output in a device buffer that is
 // freed on the device.
 // CHECK-LABEL: func.func @unfused
-// CHECK:         %[[T:.*]] = gpu.alloc () : memref<16x16xf16>
+// CHECK:         %[[T:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<16x16xf16>
 // CHECK:         gpu.launch_func @gpupoor_matmul_0_{{.*}} args(%{{.*}}, %{{.*}}, %{{.*}})
 // CHECK:         gpu.launch_func @unfused_kernel::@unfused_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args({{.*}}%[[T]] : memref<16x16xf16>
-// CHECK:         gpu.dealloc %[[T]] : memref<16x16xf16>
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[T]] : memref<16x16xf16>
 // CHECK:       gpu.binary @unfused_kernel
 func.func @unfused(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: memref<16x16xf16>) {
   %z = arith.constant 0.0 : f16

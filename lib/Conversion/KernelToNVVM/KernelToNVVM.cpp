@@ -18,6 +18,7 @@
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gpupoor {
@@ -52,6 +53,33 @@ struct ConvertGPUPoorKernelToNVVMPass
     return width;
   }
 
+  /// libdevice's powi takes an i32 exponent, and upstream's pattern passes
+  /// math.fpowi's exponent as it is: an i64 one (the ONNX importer's
+  /// tanh-GELU has x^3 so) would be read as garbage (found by the front-end
+  /// tests on an H100). A constant exponent that fits is narrowed; any other
+  /// is an error.
+  LogicalResult narrowPowIExponents(gpu::GPUModuleOp module) {
+    WalkResult result = module.walk([](math::FPowIOp op) {
+      auto type = dyn_cast<IntegerType>(op.getRhs().getType());
+      if (!type || type.getWidth() == 32)
+        return WalkResult::advance();
+      APInt exponent;
+      if (!matchPattern(op.getRhs(), m_ConstantInt(&exponent)) ||
+          !exponent.isSignedIntN(32)) {
+        op.emitOpError("exponent of type ")
+            << type << " is not a constant that fits in i32 (libdevice's "
+            << "powi takes an i32)";
+        return WalkResult::interrupt();
+      }
+      OpBuilder b(op);
+      Value narrow = arith::ConstantOp::create(
+          b, op.getLoc(), b.getI32IntegerAttr(exponent.getSExtValue()));
+      op.getRhsMutable().assign(narrow);
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -66,6 +94,8 @@ struct ConvertGPUPoorKernelToNVVMPass
       return WalkResult::interrupt();
     });
     if (linalg.wasInterrupted())
+      return signalPassFailure();
+    if (failed(narrowPowIExponents(module)))
       return signalPassFailure();
     FailureOr<unsigned> width = resolveIndexBitwidth(module);
     if (failed(width))

@@ -1,0 +1,68 @@
+"""Builds the front-end layers of test/Frontend/ for run_frontend.py.
+
+Compiles each layer (the IR that IREE's input pipeline made of an ONNX
+graph) with `gpupoor-opt --gpupoor-to-cubin` and lowers its host code as
+build_differential.py does, to an object file; writes index.json with each
+layer's argument and result shapes (a dynamic batch is given a size that is
+not a multiple of any tile).
+
+  GPUPOOR_OPT=build/bin/gpupoor-opt python3 test/GPU/build_frontend.py OUT [--chip sm_90]
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "Numerics"))
+from build_differential import HOST, sh  # noqa: E402
+from cpu_kernel import GPUPOOR_OPT, LLC, MLIR_TRANSLATE  # noqa: E402
+
+FRONTEND = os.path.join(HERE, "..", "Frontend")
+# The size of a dynamic batch dimension, per rank of the tensor.
+BATCH = {2: 200, 3: 5}
+
+
+def shapes(source):
+    """The argument and result shapes of @layer, dynamic sizes filled in."""
+    m = re.search(r"func\.func @layer\((.*?)\) -> (tensor<[^>]*>)", source)
+    types = re.findall(r"tensor<([^>]*)>", m.group(1))
+
+    def shape(t):
+        dims = t.split("x")[:-1]
+        return [BATCH[len(dims)] if d == "?" else int(d) for d in dims]
+    return [shape(t) for t in types], shape(re.search(r"tensor<([^>]*)>", m.group(2)).group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out_dir")
+    parser.add_argument("--chip", default="sm_90")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    index = []
+    for path in sorted(glob.glob(os.path.join(FRONTEND, "*.mlir"))):
+        name = os.path.basename(path)[:-5]
+        source = open(path).read()
+        dev = sh([GPUPOOR_OPT, path, f"--gpupoor-to-cubin=chip={args.chip} cubin-format=bin"])
+        host = sh([GPUPOOR_OPT, "-", HOST], input=dev)
+        ll = sh([MLIR_TRANSLATE, "--mlir-to-llvmir"], input=host)
+        base = os.path.join(args.out_dir, name)
+        with open(base + ".ll", "w") as f:
+            f.write(ll)
+        sh([LLC, "-O2", "-filetype=obj", "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
+        os.remove(base + ".ll")
+        arg_shapes, out_shape = shapes(source)
+        index.append({"name": name, "args": arg_shapes, "out": out_shape,
+                      "kernels": dev.count("gpu.binary @")})
+        print(f"{name}: {index[-1]['kernels']} kernels", flush=True)
+    with open(os.path.join(args.out_dir, "index.json"), "w") as f:
+        json.dump({"chip": args.chip, "layers": index}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -212,12 +212,15 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     Operation *memrefFill = nullptr;
     if (!match->cIn && !isa<RankedTensorType>(match->dest.getType()))
       memrefFill = op->getPrevNode();
+    // Opt-in (--remarks-filter=gpupoor-split-k): says where the IR's f32
+    // accumulation became f16 inner sums.
     if (getElementTypeOrSelf(op.getDpsInits()[0].getType()).isF32())
-      remark::analysis(op.getLoc(), remark::RemarkOpts::name("RelaxedAccumulation")
-                                        .category("gpupoor-split-k"))
-          << "f32 accumulation relaxed: the f32 result is summed in f16 "
-             "within each of the K splits, and the splits in "
-          << (strategy.getOuter().isF16() ? "f16" : "f32");
+      remark::analysis(op.getLoc(),
+                       remark::RemarkOpts::name("RelaxedAccumulation")
+                           .category("gpupoor-split-k"))
+          << ("f32 accumulation relaxed: the f32 result is summed in f16 "
+              "within each of the K splits, and the splits in " +
+              std::string(strategy.getOuter().isF16() ? "f16" : "f32"));
     buildFusedMatmul(rewriter, op, fusion, strategy);
     if (memrefFill)
       rewriter.eraseOp(memrefFill);

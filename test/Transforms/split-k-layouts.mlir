@@ -1,0 +1,163 @@
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k --mlir-print-local-scope | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k="fold-layouts=false" | FileCheck %s --check-prefix=NOFOLD
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k="relax-f32-accumulation=false" | FileCheck %s --check-prefix=STRICTACC
+// RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k --remarks-filter=gpupoor-split-k --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// A transposing generic feeding B becomes B's layout, and goes.
+// CHECK-LABEL: func.func @transposing_generic
+// CHECK-NOT: linalg.generic
+// CHECK: gpupoor.matmul %arg0, %arg1 outs
+// CHECK-SAME: b_layout = nk
+// NOFOLD-LABEL: func.func @transposing_generic
+// NOFOLD: linalg.generic
+// NOFOLD: gpupoor.matmul
+// NOFOLD-NOT: b_layout = nk
+// The IR accumulates in f32 (f32 result): relaxed, with a remark, or left.
+// STRICTACC-LABEL: func.func @transposing_generic
+// STRICTACC: linalg.matmul
+// REMARK: remark: [Analysis] RelaxedAccumulation
+// REMARK-SAME: f32 accumulation relaxed: the f32 result is summed in f16 within each of the K splits, and the splits in f32
+func.func @transposing_generic(%a: tensor<64x32xf16>, %w: tensor<48x32xf16>) -> tensor<64x48xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x48xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<48x32xf16>) outs(%e : tensor<32x48xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  } -> tensor<32x48xf16>
+  %c = tensor.empty() : tensor<64x48xf32>
+  %f = linalg.fill ins(%z : f32) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %r = linalg.matmul ins(%a, %t : tensor<64x32xf16>, tensor<32x48xf16>) outs(%f : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %r : tensor<64x48xf32>
+}
+
+// -----
+
+// A transpose that something else reads stays for it; the matmul reads the
+// weight itself.
+// CHECK-LABEL: func.func @shared_transpose
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1 outs
+// CHECK-SAME: b_layout = nk
+// CHECK: return %{{.*}}, %[[T]]
+func.func @shared_transpose(%a: tensor<64x32xf16>, %w: tensor<48x32xf16>) -> (tensor<64x48xf16>, tensor<32x48xf16>) {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x48xf16>
+  %t = linalg.transpose ins(%w : tensor<48x32xf16>) outs(%e : tensor<32x48xf16>) permutation = [1, 0]
+  %c = tensor.empty() : tensor<64x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<64x48xf16>) -> tensor<64x48xf16>
+  %r = linalg.matmul ins(%a, %t : tensor<64x32xf16>, tensor<32x48xf16>) outs(%f : tensor<64x48xf16>) -> tensor<64x48xf16>
+  return %r, %t : tensor<64x48xf16>, tensor<32x48xf16>
+}
+
+// -----
+
+// A batch of products with one B (linalg.broadcast over the batch) is one
+// product of batch * M rows; the consumer that adds a per-column bias moves
+// past the reshape into the epilogue.
+// CHECK-LABEL: func.func @broadcast_b
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<?x16x32xf16> into tensor<?x32xf16>
+// CHECK: %[[R:.*]] = gpupoor.matmul %[[A]], %arg1 ins(%arg2 : tensor<48xf16>) maps([affine_map<(d0, d1) -> (d1)>])
+// CHECK: arith.addf
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1], [2]]
+// CHECK-NOT: linalg.
+func.func @broadcast_b(%a: tensor<?x16x32xf16>, %w: tensor<32x48xf16>, %bias: tensor<48xf16>) -> tensor<?x16x48xf16> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f16
+  %n = tensor.dim %a, %c0 : tensor<?x16x32xf16>
+  %eb = tensor.empty(%n) : tensor<?x32x48xf16>
+  %bw = linalg.broadcast ins(%w : tensor<32x48xf16>) outs(%eb : tensor<?x32x48xf16>) dimensions = [0]
+  %c = tensor.empty(%n) : tensor<?x16x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<?x16x48xf16>) -> tensor<?x16x48xf16>
+  %r = linalg.batch_matmul ins(%a, %bw : tensor<?x16x32xf16>, tensor<?x32x48xf16>) outs(%f : tensor<?x16x48xf16>) -> tensor<?x16x48xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%r, %bias : tensor<?x16x48xf16>, tensor<48xf16>) outs(%c : tensor<?x16x48xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    linalg.yield %s : f16
+  } -> tensor<?x16x48xf16>
+  return %g : tensor<?x16x48xf16>
+}
+
+// -----
+
+// Attention's K^T: a 4-D transpose under a collapse_shape becomes the
+// collapsed K with an nk layout.
+// CHECK-LABEL: func.func @collapsed_transpose
+// CHECK: %[[K:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1], [2], [3]] : tensor<2x4x32x16xf16> into tensor<8x32x16xf16>
+// CHECK: gpupoor.matmul %{{.*}}, %[[K]] outs
+// CHECK-SAME: b_layout = nk
+// CHECK-NOT: linalg.transpose
+func.func @collapsed_transpose(%q: tensor<8x32x16xf16>, %k: tensor<2x4x32x16xf16>) -> tensor<8x32x32xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x4x16x32xf16>
+  %t = linalg.transpose ins(%k : tensor<2x4x32x16xf16>) outs(%e : tensor<2x4x16x32xf16>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %t [[0, 1], [2], [3]] : tensor<2x4x16x32xf16> into tensor<8x16x32xf16>
+  %c = tensor.empty() : tensor<8x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %r = linalg.batch_matmul ins(%q, %kt : tensor<8x32x16xf16>, tensor<8x16x32xf16>) outs(%f : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  return %r : tensor<8x32x32xf16>
+}
+
+// -----
+
+// Elementwise graphs fuse, not only chains: x * sigmoid(x) reads the
+// product twice; a splat tensor constant is read as its scalar (the kernel
+// cannot read a host constant).
+// CHECK-LABEL: func.func @silu_graph
+// CHECK: gpupoor.matmul %arg0, %arg1 outs
+// CHECK: ^bb0(%[[ACC:.*]]: f16, %{{.*}}: f16):
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK: %[[N:.*]] = arith.negf %[[ACC]]
+// CHECK: %[[E:.*]] = math.exp %[[N]]
+// CHECK: %[[D:.*]] = arith.addf %[[E]], %[[ONE]]
+// CHECK: %[[S:.*]] = arith.divf %[[ONE]], %[[D]]
+// CHECK: %[[Y:.*]] = arith.mulf %[[ACC]], %[[S]]
+// CHECK: gpupoor.yield %[[Y]]
+// CHECK-NOT: linalg.
+func.func @silu_graph(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf16> {
+  %z = arith.constant 0.0 : f16
+  %one = arith.constant dense<1.0> : tensor<f16>
+  %c = tensor.empty() : tensor<64x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<64x48xf16>) -> tensor<64x48xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x48xf16>) outs(%f : tensor<64x48xf16>) -> tensor<64x48xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %one : tensor<64x48xf16>, tensor<f16>) outs(%c : tensor<64x48xf16>) {
+  ^bb0(%x: f16, %o1: f16, %o: f16):
+    %n = arith.negf %x : f16
+    %e = math.exp %n : f16
+    %d = arith.addf %e, %o1 : f16
+    %y = arith.divf %o1, %d : f16
+    linalg.yield %y : f16
+  } -> tensor<64x48xf16>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %s : tensor<64x48xf16>, tensor<64x48xf16>) outs(%c : tensor<64x48xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %p = arith.mulf %x, %y : f16
+    linalg.yield %p : f16
+  } -> tensor<64x48xf16>
+  return %m : tensor<64x48xf16>
+}
+
+// -----
+
+// A value of the graph that something else reads ends what fuses: the
+// product is returned too, so only the product is computed by the op.
+// CHECK-LABEL: func.func @graph_value_read_outside
+// CHECK: %[[R:.*]] = gpupoor.matmul %arg0, %arg1 outs
+// CHECK-NOT: epilogue
+// CHECK: linalg.generic
+// CHECK: return %{{.*}}, %[[R]]
+func.func @graph_value_read_outside(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> (tensor<64x48xf16>, tensor<64x48xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = tensor.empty() : tensor<64x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<64x48xf16>) -> tensor<64x48xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x48xf16>) outs(%f : tensor<64x48xf16>) -> tensor<64x48xf16>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x48xf16>) outs(%c : tensor<64x48xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %p = arith.mulf %x, %x : f16
+    linalg.yield %p : f16
+  } -> tensor<64x48xf16>
+  return %m, %r : tensor<64x48xf16>, tensor<64x48xf16>
+}

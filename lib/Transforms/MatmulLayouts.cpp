@@ -13,7 +13,8 @@
 // products the kernels compute (A * B or A * B^T over M, N, K and a batch)
 // and the copies go:
 //
-//  * a transpose of B's last two dimensions becomes B's indexing map;
+//  * a transpose of A's or B's last two dimensions becomes its indexing
+//    map (gpupoor-split-k's a_layout = km, b_layout = nk);
 //  * a batch_matmul of a B broadcast over the batch becomes a matmul of A
 //    with its batch collapsed into M, its result expanded back; upstream's
 //    reshape-by-collapsing patterns then move that expand_shape past the
@@ -86,30 +87,42 @@ Value transposeSource(Value v) {
   return swapsLastTwo(perm) ? in->get() : Value();
 }
 
-/// matmul(A, transpose(W)) -> matmul(A, W) with B's map transposed.
-struct FoldTransposedB : OpInterfaceRewritePattern<linalg::LinalgOp> {
+/// matmul(transpose(X), transpose(W)) -> matmul(X, W) with A's and B's
+/// maps transposed (either operand alone too).
+struct FoldTransposedOperands : OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
     if (!isTensorMatmul(op))
       return failure();
-    OpOperand *b = op.getDpsInputOperand(1);
-    Value source = transposeSource(b->get());
-    if (!source)
-      return rewriter.notifyMatchFailure(op, "B is not a transpose");
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    AffineMap bMap = maps[1];
-    SmallVector<AffineExpr> results(bMap.getResults());
-    std::swap(results[results.size() - 2], results.back());
-    maps[1] = AffineMap::get(bMap.getNumDims(), 0, results, op.getContext());
-    Operation *transpose = b->get().getDefiningOp();
+    SmallVector<std::pair<OpOperand *, Value>> folds;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      // The same tensor as A and B: one fold would change both reads.
+      if (op.getDpsInputs()[0] == op.getDpsInputs()[1])
+        break;
+      if (Value source = transposeSource(operand->get()))
+        folds.push_back({operand, source});
+    }
+    if (folds.empty())
+      return rewriter.notifyMatchFailure(op, "no operand is a transpose");
+    SmallVector<Operation *> transposes;
+    for (auto [operand, source] : folds) {
+      AffineMap &map = maps[operand->getOperandNumber()];
+      SmallVector<AffineExpr> results(map.getResults());
+      std::swap(results[results.size() - 2], results.back());
+      map = AffineMap::get(map.getNumDims(), 0, results, op.getContext());
+      transposes.push_back(operand->get().getDefiningOp());
+    }
     rewriter.modifyOpInPlace(op, [&] {
-      b->set(source);
+      for (auto [operand, source] : folds)
+        operand->set(source);
       op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
     });
-    if (transpose->use_empty())
-      rewriter.eraseOp(transpose);
+    for (Operation *transpose : transposes)
+      if (transpose->use_empty())
+        rewriter.eraseOp(transpose);
     return success();
   }
 };
@@ -199,7 +212,7 @@ struct CollapseBatchOfBroadcastB : OpRewritePattern<linalg::BatchMatmulOp> {
 
 /// collapse_shape(transpose(x)) -> transpose(collapse_shape(x)) where the
 /// transpose moves each collapsed group as a whole, for a collapse that
-/// feeds matmuls (FoldTransposedB then takes the transpose).
+/// feeds matmuls (FoldTransposedOperands then takes the transpose).
 struct SwapCollapseOfTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -272,7 +285,7 @@ bool fromMatmul(Value v) {
 
 void mlir::gpupoor::populateMatmulLayoutPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<FoldTransposedB, CollapseBatchOfBroadcastB,
+  patterns.add<FoldTransposedOperands, CollapseBatchOfBroadcastB,
                SwapCollapseOfTranspose>(ctx);
   linalg::populateFoldReshapeOpsByCollapsingPatterns(
       patterns, [](OpOperand *operand) {

@@ -40,6 +40,7 @@ namespace {
 
 /// What the rewrite needs to know about one eligible matmul.
 struct MatmulMatch {
+  ALayout aLayout;
   BLayout bLayout;
   /// Where the product goes: the zero fill's destination, or the init.
   Value dest;
@@ -105,7 +106,14 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
   };
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   BLayout bLayout;
-  if (maps[0] != map(m, k) || maps[2] != map(m, n))
+  ALayout aLayout;
+  if (maps[2] != map(m, n))
+    return fail("indexing maps are neither A*B nor A*B^T");
+  if (maps[0] == map(m, k))
+    aLayout = ALayout::MK;
+  else if (maps[0] == map(k, m))
+    aLayout = ALayout::KM;
+  else
     return fail("indexing maps are neither A*B nor A*B^T");
   if (maps[1] == map(k, n))
     bLayout = BLayout::KN;
@@ -140,7 +148,7 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
   if (isZeroFilled(op, init)) {
     if (isa<RankedTensorType>(init.getType()))
       init = init.getDefiningOp<linalg::FillOp>().output();
-    return MatmulMatch{bLayout, init, Value()};
+    return MatmulMatch{aLayout, bLayout, init, Value()};
   }
   // A fill of another constant is read as that constant (EpilogueFusion):
   // the product goes into the fill's destination.
@@ -148,8 +156,8 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
   if (fill && fill.hasPureTensorSemantics() &&
       matchPattern(fill.value(), m_Constant()) &&
       fill.value().getType() == getElementTypeOrSelf(init.getType()))
-    return MatmulMatch{bLayout, fill.output(), init};
-  return MatmulMatch{bLayout, init, init};
+    return MatmulMatch{aLayout, bLayout, fill.output(), init};
+  return MatmulMatch{aLayout, bLayout, init, init};
 }
 
 //===----------------------------------------------------------------------===//
@@ -186,8 +194,10 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (auto attr = op->getAttrOfType<IntegerAttr>("gpupoor.splits"))
       splits = attr.getInt();
     // With a static K the rule is evaluated now, so the IR says what runs.
-    int64_t k =
-        cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape().back();
+    ArrayRef<int64_t> aShape =
+        cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
+    int64_t k = match->aLayout == ALayout::KM ? aShape[aShape.size() - 2]
+                                              : aShape.back();
     SmallVector<int64_t, 3> tile =
         options.tile.empty()
             ? selectTile(cast<ShapedType>(op.getDpsInits()[0].getType()),
@@ -202,7 +212,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outer, match->bLayout,
-        options.chip);
+        match->aLayout, options.chip);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -269,7 +279,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
                                 ArrayRef<int64_t>(checkedTile),
                                 Type(Float16Type::get(ctx)), resolved.outer,
-                                BLayout::KN, resolved.chip))
+                                BLayout::KN, ALayout::MK, resolved.chip))
       return failure();
     return success();
   }

@@ -2,7 +2,7 @@
 
 Each program is a function `@kernel(A, B, extra..., OUT)` on tensors whose
 result is materialized into the memref OUT: a linalg.matmul (A*B or A*B^T
-through indexing maps) or linalg.batch_matmul on static or dynamic shapes,
+through indexing maps, A possibly transposed too) or linalg.batch_matmul on static or dynamic shapes,
 with a zero-filled init or an init read as C += A*B, then a chain of
 elementwise consumers drawn from the forms front ends emit (and one,
 reading linalg.index, that ends what the epilogue fuses). Inputs (see `inputs`) make the
@@ -77,6 +77,7 @@ def _np(t):
 def generate(rng: random.Random) -> Program:
     batched = rng.random() < 0.2
     nk = rng.random() < 0.4
+    km = rng.random() < 0.2
     static = rng.random() < 0.5
     t = rng.choice(["f16", "f32"])
     zero_init = rng.random() < 0.85
@@ -89,7 +90,8 @@ def generate(rng: random.Random) -> Program:
     def ty(shape, elt):
         return f"tensor<{'x'.join(map(str, shape)) if static else dims}x{elt}>"
 
-    a_shape, b_shape, c_shape = lead + (m, k), lead + ((n, k) if nk else (k, n)), lead + (m, n)
+    a_shape = lead + ((k, m) if km else (m, k))
+    b_shape, c_shape = lead + ((n, k) if nk else (k, n)), lead + (m, n)
     p = Program("", out_shape=c_shape, out_dtype=_np(t))
     params = [f"%a: {ty(a_shape, 'f16')}", f"%b: {ty(b_shape, 'f16')}"]
     p.args = [("a", "int", a_shape, np.float16), ("b", "int", b_shape, np.float16)]
@@ -105,7 +107,7 @@ def generate(rng: random.Random) -> Program:
         for i in range(r - 2):
             body.append(f"  %d{i} = tensor.dim %a, %c{i} : {ty(a_shape, 'f16')}")
             dim_ops.append(f"%d{i}")
-        body.append(f"  %dm = tensor.dim %a, %c{r - 2} : {ty(a_shape, 'f16')}")
+        body.append(f"  %dm = tensor.dim %a, %c{r - 1 if km else r - 2} : {ty(a_shape, 'f16')}")
         body.append(f"  %dn = tensor.dim %b, %c{r - 2 if nk else r - 1} : {ty(b_shape, 'f16')}")
         dim_ops += ["%dm", "%dn"]
         for et in ("f16", "f32"):
@@ -120,10 +122,12 @@ def generate(rng: random.Random) -> Program:
         p.args.append(("cin", "int", c_shape, _np(t)))
     op = "linalg.batch_matmul" if batched else "linalg.matmul"
     maps = ""
-    if nk:
+    if nk or km:
         ld = "b, " if batched else ""
         dl = "(b, m, n, k)" if batched else "(m, n, k)"
-        maps = (f" indexing_maps = [affine_map<{dl} -> ({ld}m, k)>, affine_map<{dl} -> ({ld}n, k)>, "
+        a_map = f"({ld}k, m)" if km else f"({ld}m, k)"
+        b_map = f"({ld}n, k)" if nk else f"({ld}k, n)"
+        maps = (f" indexing_maps = [affine_map<{dl} -> {a_map}>, affine_map<{dl} -> {b_map}>, "
                 f"affine_map<{dl} -> ({ld}m, n)>]")
     init = "%init" if zero_init else "%cin"
     body.append(f"  %v0 = {op}{maps} ins(%a, %b : {ty(a_shape, 'f16')}, {ty(b_shape, 'f16')}) "
@@ -179,7 +183,7 @@ def generate(rng: random.Random) -> Program:
     if rng.random() < 0.3:
         opts.append(f"tile={rng.choice(['16,8,16', '64,64,32', '128,128,64', '32,16,48'])}")
     p.options = " ".join(opts)
-    p.description = (f"[{p.options}] {'batch ' if batched else ''}{'nk' if nk else 'kn'} "
+    p.description = (f"[{p.options}] {'batch ' if batched else ''}{'km' if km else 'mk'} {'nk' if nk else 'kn'} "
                      f"{'static' if static else 'dynamic'} {c_shape}x{k} {t} "
                      f"{'zero init' if zero_init else 'C += A*B'} stages={p.stages}")
     return p

@@ -91,6 +91,15 @@ def layer_linear_3d():
         [tensor("y", ["batch", 16, 512])])
 
 
+def layer_weight_grad():
+    """nn.Linear's weight gradient dY^T X over a batch (Gemm, transA=1)."""
+    nodes = [helper.make_node("Gemm", ["dy", "x"], ["y"], transA=1)]
+    return helper.make_graph(
+        nodes, "weight_grad",
+        [tensor("dy", ["batch", 512]), tensor("x", ["batch", 256])],
+        [tensor("y", [512, 256])])
+
+
 def layer_mlp():
     """Linear(256, 1024) -> GELU -> Linear(1024, 256), plus the residual."""
     nodes = (linear("x", "w1", "b1", "h1", "fc1_") + activation("gelu", "h1", "g")
@@ -142,6 +151,7 @@ DOCS = {
     "linear_silu": "nn.Linear(256, 512) + SiLU (x * sigmoid(x))",
     "linear_3d": "nn.Linear(256, 512) on [batch, 16, 256] (Transpose, MatMul, Add)",
     "mlp": "Linear(256, 1024), GELU, Linear(1024, 256), residual add",
+    "weight_grad": "nn.Linear's weight gradient dY^T X (Gemm, transA=1), K = batch",
     "attention_scores": "Q K^T / 8 of [2, 8, 128, 64] heads",
     "attention": "softmax(Q K^T / 8) V of [2, 8, 128, 64] heads",
 }
@@ -157,6 +167,7 @@ LAYERS = {
     "linear_relu6": lambda: layer_linear("relu6"),
     "linear_silu": lambda: layer_linear("silu"),
     "linear_3d": layer_linear_3d,
+    "weight_grad": layer_weight_grad,
     "mlp": layer_mlp,
     "attention_scores": layer_attention_scores,
     "attention": layer_attention,
@@ -195,6 +206,7 @@ EXPECT = {
               "[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>])", "nk"),
              ["arith.truncf", "arith.addf", "arith.addf"])],
     "attention_scores": [(("%[[Q:.*]], %[[K:.*]] outs", "nk"), ["arith.truncf", "arith.mulf"])],
+    "weight_grad": [(("%arg0, %arg1 outs", "km"), ["arith.truncf"])],
     "attention": [(("%[[Q:.*]], %[[K:.*]] outs", "nk"),
                    ["arith.truncf", "arith.mulf", "arith.extf"]),
                   (("%[[P:.*]], %[[V:.*]] outs", "kn"), ["arith.truncf"])],
@@ -219,9 +231,10 @@ def checks(name):
         if name not in LEFTOVERS or i == 0:
             lines.append("// CHECK-NOT: linalg.")
         lines.append(f"// CHECK: gpupoor.matmul {operands}")
-        # kn is the default, which the attribute does not print.
-        lines.append(f"// CHECK-SAME: b_layout = {layout}" if layout == "nk"
-                     else "// CHECK-SAME: outer = f32>)")
+        # kn and mk are the defaults, which the attribute does not print.
+        lines.append({"nk": "// CHECK-SAME: b_layout = nk",
+                      "km": "// CHECK-SAME: a_layout = km"}.get(
+                          layout, "// CHECK-SAME: outer = f32>)"))
         for op in ops:
             lines.append(f"// CHECK: = {op}")
         lines.append("// CHECK: gpupoor.yield")

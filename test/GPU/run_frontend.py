@@ -46,6 +46,8 @@ def reference(name, a):
     """Layer `name` of the inputs `a`, in the inputs' dtype (float64 or f16)."""
     if name.startswith("linear"):
         return ACT[name[len("linear"):]](F.linear(a[0], a[1], a[2]))
+    if name == "weight_grad":
+        return a[0].transpose(0, 1) @ a[1]
     if name == "mlp":
         return a[0] + F.linear(F.gelu(F.linear(a[0], a[1], a[2])), a[3], a[4])
     scores = a[0] @ a[1].transpose(-1, -2) * 0.125
@@ -54,13 +56,13 @@ def reference(name, a):
     return torch.softmax(scores, dim=-1) @ a[2]
 
 
-def inputs(shapes, gen):
+def inputs(shapes, gen, name_is_grad=False):
     """Random f16 inputs: unit activations, weights and biases of the scale
     nn.Linear gives them (1 / sqrt(fan_in))."""
     out = []
     for i, s in enumerate(shapes):
         t = torch.randn(s, generator=gen, device="cuda")
-        if i and len(s) <= 2:
+        if i and len(s) <= 2 and not name_is_grad:
             t = t / math.sqrt(s[-1])
         out.append(t.half())
     return out
@@ -91,7 +93,7 @@ def main():
         lib_path = os.path.join(work, name + ".so")
         link(os.path.join(args.dir, name + ".o"), runtime, lib_path)
         lib = ctypes.CDLL(lib_path)
-        a = inputs(layer["args"], gen)
+        a = inputs(layer["args"], gen, name == "weight_grad")
         result = descriptor(torch.empty(layer["out"], dtype=torch.float16, device="cuda"))
         descs = [descriptor(t) for t in a]
         torch.cuda.synchronize()

@@ -47,15 +47,16 @@ func.func @f64_result(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16
 
 // -----
 
-func.func @transpose_a(%a: tensor<32x16xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
+// A broadcast A (one row for every m): no kernel reads A so.
+func.func @broadcast_a(%a: tensor<32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x16xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
   // expected-remark @+1 {{not rewritten to gpupoor.matmul: indexing maps are neither A*B nor A*B^T}}
-  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>,
                                       affine_map<(m, n, k) -> (k, n)>,
                                       affine_map<(m, n, k) -> (m, n)>]
-         ins(%a, %b : tensor<32x16xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+         ins(%a, %b : tensor<32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %r : tensor<16x16xf32>
 }
 

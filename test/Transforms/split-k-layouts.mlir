@@ -161,3 +161,22 @@ func.func @graph_value_read_outside(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>
   } -> tensor<64x48xf16>
   return %m, %r : tensor<64x48xf16>, tensor<64x48xf16>
 }
+
+// -----
+
+// A transposed A (dY^T * X, a weight gradient) becomes A's layout too; the
+// kernel reads A through its strides.
+// CHECK-LABEL: func.func @transposed_a
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1 outs
+// CHECK-SAME: a_layout = km
+// CHECK-SAME: tensor<64x32xf16>, tensor<64x48xf16> -> tensor<32x48xf16>
+func.func @transposed_a(%x: tensor<64x32xf16>, %b: tensor<64x48xf16>) -> tensor<32x48xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x64xf16>
+  %t = linalg.transpose ins(%x : tensor<64x32xf16>) outs(%e : tensor<32x64xf16>) permutation = [1, 0]
+  %c = tensor.empty() : tensor<32x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<32x48xf16>) -> tensor<32x48xf16>
+  %r = linalg.matmul ins(%t, %b : tensor<32x64xf16>, tensor<64x48xf16>) outs(%f : tensor<32x48xf16>) -> tensor<32x48xf16>
+  return %r : tensor<32x48xf16>
+}

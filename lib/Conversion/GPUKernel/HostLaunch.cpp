@@ -104,10 +104,15 @@ LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
     auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
     return std::make_pair(meta.getStrides()[0], meta.getStrides()[1]);
   };
-  o.m = memref::DimOp::create(b, aMem, 0);
-  o.k = memref::DimOp::create(b, aMem, 1);
+  // A stored K x M is read through its strides: A[m][k] at m * am + k * ak
+  // (unit ak is then rare, and the element-copy kernel runs).
+  bool aTransposed = op.getStrategy().isATransposed();
+  o.m = memref::DimOp::create(b, aMem, aTransposed ? 1 : 0);
+  o.k = memref::DimOp::create(b, aMem, aTransposed ? 0 : 1);
   o.n = memref::DimOp::create(b, cMem, 1);
   std::tie(o.am, o.ak) = strides(aMem);
+  if (aTransposed)
+    std::swap(o.am, o.ak);
   std::tie(o.b0, o.b1) = strides(bMem);
   std::tie(o.cm, o.cn) = strides(cMem);
   o.aPtr = pointerOf(b, aMem);

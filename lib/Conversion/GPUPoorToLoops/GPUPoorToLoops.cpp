@@ -55,8 +55,9 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     };
     Value c0 = cIdx(0), c1 = cIdx(1);
     unsigned b0 = batched ? 1 : 0;
-    Value m = memref::DimOp::create(b, op.getA(), b0);
-    Value k = memref::DimOp::create(b, op.getA(), b0 + 1);
+    bool aTransposed = strategy.isATransposed();
+    Value m = memref::DimOp::create(b, op.getA(), aTransposed ? b0 + 1 : b0);
+    Value k = memref::DimOp::create(b, op.getA(), aTransposed ? b0 : b0 + 1);
     Value n = memref::DimOp::create(b, op.getInit(), b0 + 1);
     Value batch = batched ? Value(memref::DimOp::create(b, op.getA(), 0)) : c1;
 
@@ -121,7 +122,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(products.getBody());
           Value kk = products.getInductionVar();
-          Value a = memref::LoadOp::create(b, op.getA(), index(i, kk));
+          Value a = memref::LoadOp::create(
+              b, op.getA(), aTransposed ? index(kk, i) : index(i, kk));
           Value bv = memref::LoadOp::create(
               b, op.getB(), bTransposed ? index(j, kk) : index(kk, j));
           // A product of two f16 values is exact in f64.

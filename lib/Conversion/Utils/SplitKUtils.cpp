@@ -110,7 +110,8 @@ void mlir::gpupoor::emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op) {
     d.append(matrix);
     return d;
   };
-  operands.push_back({op.getA(), dims({1, 3})});
+  operands.push_back(
+      {op.getA(), op.getStrategy().isATransposed() ? dims({3, 1}) : dims({1, 3})});
   operands.push_back({op.getB(), nk ? dims({2, 3}) : dims({3, 2})});
   operands.push_back({op.getInit(), dims({1, 2})});
   for (auto [in, map] :

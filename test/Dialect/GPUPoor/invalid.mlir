@@ -496,3 +496,14 @@ func.func @strategy_bound_1(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: 
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 8192, 32], inner = f16, outer = f32>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }
+
+// -----
+
+// With a_layout = km, A is K x M: its first dimension is K.
+func.func @a_layout_km_mismatch(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: memref<32x8xf16>) {
+  // expected-error @+1 {{reduction size K of operand B (32) does not match K of operand A (16)}}
+  gpupoor.matmul %a, %b outs(%c : memref<32x8xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, a_layout = km>)
+      : memref<16x32xf16>, memref<32x8xf16>
+  return
+}

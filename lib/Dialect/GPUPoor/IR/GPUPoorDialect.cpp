@@ -54,7 +54,7 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> splits,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
                                  Type inner, Type outer, BLayout bLayout,
-                                 Chip chip) {
+                                 ALayout aLayout, Chip chip) {
   if (splits && (*splits < 1 || *splits > kMaxSplits))
     return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
                        << *splits;

@@ -112,7 +112,9 @@ LogicalResult MatmulOp::verify() {
 
   // Trailing two dims are the matrix; a leading one is the batch.
   int64_t b0 = rank - 2;
-  int64_t m = aType.getDimSize(b0), k = aType.getDimSize(b0 + 1);
+  bool aTransposed = getStrategy().isATransposed();
+  int64_t m = aType.getDimSize(aTransposed ? b0 + 1 : b0);
+  int64_t k = aType.getDimSize(aTransposed ? b0 : b0 + 1);
   bool bTransposed = getStrategy().getBLayout() == BLayout::NK;
   int64_t bK = bType.getDimSize(bTransposed ? b0 + 1 : b0);
   int64_t n = bType.getDimSize(bTransposed ? b0 : b0 + 1);

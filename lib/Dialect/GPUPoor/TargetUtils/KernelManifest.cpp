@@ -80,6 +80,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // What the kernel computes from acc, the inputs' elements and C's.
   m["epilogue"] = kernel.getEpilogue().str();
   m["b_layout"] = stringifyBLayout(strategy.getBLayout()).str();
+  m["a_layout"] = stringifyALayout(strategy.getALayout()).str();
   m["requires"] = requirements(spec);
   m["async_copies"] = spec.asyncCopies;
   m["warps"] = llvm::json::Array{spec.warpsM, spec.warpsN};

@@ -27,6 +27,17 @@ def GPUPoor_BLayout : I32EnumAttr<"BLayout",
   let cppNamespace = "::mlir::gpupoor";
 }
 
+def GPUPoor_ALayout : I32EnumAttr<"ALayout",
+    "storage layout of the A operand", [
+      // A is M x K (row-major), as in C = A * B.
+      I32EnumAttrCase<"MK", 0, "mk">,
+      // A is K x M: C = A^T * B (a front end's transposed activation).
+      I32EnumAttrCase<"KM", 1, "km">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::gpupoor";
+}
+
 def GPUPoor_Chip : I32EnumAttr<"Chip",
     "NVIDIA compute capability the strategy is chosen for", [
       I32EnumAttrCase<"SM80", 80, "sm_80">,
@@ -122,6 +133,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `outer`: the type the chunk results are summed in: f16 (gpu_poor's
       choice) or f32.
     * `b_layout`: `kn` when B is K x N, `nk` when B is N x K.
+    * `a_layout`: `mk` when A is M x K, `km` when A is K x M (the kernel
+      then reads A through its strides, with element copies).
     * `chip`: the target the tile was chosen for.
 
     Example:
@@ -140,12 +153,16 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     "::mlir::Type":$outer,
     DefaultValuedParameter<"::mlir::gpupoor::BLayout",
         "::mlir::gpupoor::BLayout::KN", "layout of B">:$b_layout,
+    DefaultValuedParameter<"::mlir::gpupoor::ALayout",
+        "::mlir::gpupoor::ALayout::MK", "layout of A">:$a_layout,
     DefaultValuedParameter<"::mlir::gpupoor::Chip",
         "::mlir::gpupoor::Chip::SM80", "target chip">:$chip
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Whether A is stored K x M.
+    bool isATransposed() const { return getALayout() == ALayout::KM; }
     int64_t getTileM() const { return getTile()[0]; }
     int64_t getTileN() const { return getTile()[1]; }
     int64_t getTileK() const { return getTile()[2]; }

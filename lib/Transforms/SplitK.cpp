@@ -15,6 +15,7 @@
 #include "EpilogueFusion.h"
 #include "MatmulLayouts.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -302,17 +303,67 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     return failure(result.wasInterrupted());
   }
 
+  /// Applies the layout patterns to the matmuls and the ops around them
+  /// (only those, and what the patterns create: the folding the reshapes
+  /// need must not reach the user's other ops).
+  LogicalResult foldMatmulLayouts() {
+    // A pattern's new reshape can enable a pattern on an op the driver has
+    // already visited; the set is collected afresh until nothing changes.
+    for (int round = 0; round < 8; ++round) {
+      SetVector<Operation *> ops = layoutCandidates();
+      if (ops.empty())
+        return success();
+      RewritePatternSet layouts(&getContext());
+      populateMatmulLayoutPatterns(layouts);
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      bool changed = false;
+      if (failed(applyOpPatternsGreedily(ops.takeVector(), std::move(layouts),
+                                         config, &changed)))
+        return failure();
+      if (!changed)
+        return success();
+    }
+    return success();
+  }
+
+  /// The f16 matmuls on tensors, the ops that produce their operands and
+  /// the ops that use their results.
+  SetVector<Operation *> layoutCandidates() {
+    SetVector<Operation *> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+          !op.hasPureTensorSemantics())
+        return;
+      ops.insert(op);
+      for (Value in : op.getDpsInputs()) {
+        // A transpose or broadcast, possibly under a collapse_shape.
+        Operation *def = in.getDefiningOp();
+        for (int depth = 0; def && def->getBlock() == op->getBlock() && depth < 3;
+             ++depth) {
+          ops.insert(def);
+          def = def->getNumOperands() ? def->getOperand(0).getDefiningOp()
+                                      : nullptr;
+        }
+      }
+      // (getForwardSlice drops its root from the set it fills, and goes
+      // into the users' regions: their bodies are the user's code.)
+      SetVector<Operation *> users;
+      getForwardSlice(op.getOperation(), &users);
+      for (Operation *user : users)
+        if (user->getBlock() == op->getBlock())
+          ops.insert(user);
+    });
+    return ops;
+  }
+
   void runOnOperation() override {
     StrategyOptions resolved;
     if (failed(resolveOptions(resolved)) || failed(checkSplitsAttributes()))
       return signalPassFailure();
 
-    if (foldLayouts) {
-      RewritePatternSet layouts(&getContext());
-      populateMatmulLayoutPatterns(layouts);
-      if (failed(applyPatternsGreedily(getOperation(), std::move(layouts))))
-        return signalPassFailure();
-    }
+    if (foldLayouts && failed(foldMatmulLayouts()))
+      return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToSplitK>(&getContext(), resolved);

@@ -46,7 +46,12 @@ STAGES = {
     "clamp_0d": ("f16 f32", "scalars"),    # bounds as 0-d tensors
     "row_scale": ("f16 f32", "row"),       # an operand per row (along M)
     "index_shift": ("f16 f32", None),      # reads linalg.index: ends the fused chain
+    "silu_graph": ("f16 f32", None),       # x * sigmoid(x) as two ops, both reading x
+    "leaky_graph": ("f16 f32", None),      # ONNX LeakyReLU: max, min (0-d splat), mul, add
 }
+
+# Stages made of several linalg ops (the others are one each).
+OPS_PER_STAGE = {"named_bias": 2, "silu_graph": 2, "leaky_graph": 4}
 
 # Stages that end the fused chain (the ones after stay separate ops too).
 UNFUSABLE = {"index_shift"}
@@ -146,7 +151,7 @@ def generate(rng: random.Random) -> Program:
         if chain_open:
             p.fused += 1
         else:
-            p.unfused_ops += 2 if stage == "named_bias" else 1
+            p.unfused_ops += OPS_PER_STAGE.get(stage, 1)
         out = f"%v{si + 1}"
         extra = STAGES[stage][1]
         xname = f"%x{si}"
@@ -303,6 +308,32 @@ def _stage(stage, cur, out, x, t, tc, idmap, rowmap, par, r, static, n, m):
         return _generic(f"{cur}, {x} : {tc}, {rtype}", f"%e_{t} : {tc}", [idmap, mmap, idmap], par,
                         f"%in: {t}, %y: {t}, %o: {t}",
                         [f"%s = arith.mulf %in, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out)
+    if stage == "silu_graph":
+        sg = f"%sg{out[2:]}"
+        return (_generic(f"{cur} : {tc}", f"%e_{t} : {tc}", [idmap, idmap], par, f"%in: {t}, %o: {t}",
+                         [c("one", "1.0"), f"%ng = arith.negf %in : {t}", f"%ex = math.exp %ng : {t}",
+                          f"%d = arith.addf %one, %ex : {t}", f"%y = arith.divf %one, %d : {t}",
+                          f"linalg.yield %y : {t}"], t, tc, sg)
+                + _generic(f"{cur}, {sg} : {tc}, {tc}", f"%e_{t} : {tc}", [idmap, idmap, idmap], par,
+                           f"%in: {t}, %y: {t}, %o: {t}",
+                           [f"%s = arith.mulf %in, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out))
+    if stage == "leaky_graph":
+        k = out[2:]
+        s0 = f"tensor<{t}>"
+        smap = idmap.split("->")[0] + "-> ()>"
+        lines = [f"  %lz{k} = arith.constant dense<0.0> : {s0}"]
+        for name, pred in (("mx", "ogt"), ("mn", "olt")):
+            lines += _generic(f"%lz{k}, {cur} : {s0}, {tc}", f"%e_{t} : {tc}", [smap, idmap, idmap], par,
+                              f"%z: {t}, %in: {t}, %o: {t}",
+                              [f"%p = arith.cmpf {pred}, %z, %in : {t}",
+                               f"%y = arith.select %p, %z, %in : {t}", f"linalg.yield %y : {t}"],
+                              t, tc, f"%{name}{k}")
+        lines += _generic(f"%mn{k} : {tc}", f"%e_{t} : {tc}", [idmap, idmap], par, f"%in: {t}, %o: {t}",
+                          [c("alpha", "0.01", "f64"), f"%at = arith.truncf %alpha : f64 to {t}",
+                           f"%y = arith.mulf %in, %at : {t}", f"linalg.yield %y : {t}"], t, tc, f"%ml{k}")
+        return lines + _generic(f"%mx{k}, %ml{k} : {tc}, {tc}", f"%e_{t} : {tc}", [idmap, idmap, idmap],
+                                par, f"%x: {t}, %y: {t}, %o: {t}",
+                                [f"%s = arith.addf %x, %y : {t}", f"linalg.yield %s : {t}"], t, tc, out)
     if stage == "index_shift":
         return un([f"%i = linalg.index {r - 1} : index", "%ii = arith.index_cast %i : index to i32",
                    f"%f = arith.sitofp %ii : i32 to {t}", f"%y = arith.addf %in, %f : {t}",

@@ -180,3 +180,29 @@ func.func @transposed_a(%x: tensor<64x32xf16>, %b: tensor<64x48xf16>) -> tensor<
   %r = linalg.matmul ins(%t, %b : tensor<32x64xf16>, tensor<64x48xf16>) outs(%f : tensor<32x48xf16>) -> tensor<32x48xf16>
   return %r : tensor<32x48xf16>
 }
+
+// -----
+
+// The layout folding touches the matmuls and the reshapes it makes, not the
+// user's code: a linalg.index over a unit dimension is not folded to 0 (the
+// op reads it, so it stays out of the epilogue).
+// CHECK-LABEL: func.func @user_code_untouched
+// CHECK: gpupoor.matmul
+// CHECK: linalg.generic
+// CHECK: linalg.index 1
+func.func @user_code_untouched(%a: tensor<14x64xf16>, %b: tensor<64x1xf16>) -> tensor<14x1xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<14x1xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<14x1xf16>) -> tensor<14x1xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<14x64xf16>, tensor<64x1xf16>) outs(%f : tensor<14x1xf16>) -> tensor<14x1xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<14x1xf16>) outs(%e : tensor<14x1xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %fi = arith.sitofp %ii : i32 to f16
+    %y = arith.addf %x, %fi : f16
+    linalg.yield %y : f16
+  } -> tensor<14x1xf16>
+  return %g : tensor<14x1xf16>
+}

@@ -12,22 +12,41 @@ include "mlir/Pass/PassBase.td"
 def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   let summary = "Rewrite eligible f16 linalg matmuls into gpupoor.matmul with a split-k strategy";
   let description = [{
-    Finds `linalg.matmul` (plain and transposed-B through `indexing_maps`),
-    `linalg.matmul_transpose_b` and `linalg.batch_matmul` with f16 operands
-    and an f16 or f32 result, on tensors or memrefs, static or dynamic, and
-    rewrites each into a `gpupoor.matmul` carrying a `#gpupoor.split_k`
-    strategy; a matmul in a `gpu.module` (device code) is left alone. A
-    zero-filled init is not read; any other init is (`C += A * B`: the
-    epilogue adds it). On tensors, the chain of elementwise linalg ops that
-    consume the matmul's result alone (all-parallel, no `linalg.index`,
-    bodies of side-effect free scalar `arith`/`math` ops; any other operand
-    read through a projected-permutation map: bias, scale, residual, 0-d
-    bounds) is moved into the op's epilogue region, body by body, so the
-    fused op computes exactly what the chain did (docs/Numerics.md);
-    operands produced by `linalg.broadcast` or by a `linalg.fill` of a
-    constant are read through the broadcast's input or the constant. The
-    chain stops at the first op that does not qualify. A `gpupoor.splits`
+    Finds `linalg.matmul` (with A and B each possibly transposed through
+    `indexing_maps`), `linalg.matmul_transpose_b` and `linalg.batch_matmul`
+    with f16 operands and an f16 or f32 result, on tensors or memrefs,
+    static or dynamic, and rewrites each into a `gpupoor.matmul` carrying a
+    `#gpupoor.split_k` strategy; a matmul in a `gpu.module` (device code) is
+    left alone. A zero-filled init is not read; any other init is
+    (`C += A * B`: the epilogue adds it).
+
+    First (`fold-layouts`, on tensors), the layouts front ends spell as ops
+    become the matmuls' own: a `linalg.transpose` (or a generic that only
+    copies its input transposed) of A or B becomes its indexing map
+    (`a_layout = km`, `b_layout = nk`) and goes if nothing else reads it; a
+    `batch_matmul` of a B broadcast over the batch becomes a matmul of
+    batch * M rows (A collapsed, the result expanded back, and upstream's
+    reshape-by-collapsing patterns move that reshape past the elementwise
+    consumers); a transpose under a `collapse_shape` (attention's K^T)
+    moves below it.
+
+    On tensors, the elementwise linalg ops after the matmul that read its
+    result or each other's (all-parallel, no `linalg.index`, bodies of
+    side-effect free scalar `arith`/`math` ops; any other operand read
+    through a projected-permutation map: bias, scale, residual, 0-d bounds)
+    are moved into the op's epilogue region, body by body, as long as only
+    the last one's result is read elsewhere: a chain, or a graph such as
+    `x * sigmoid(x)`. The fused op computes exactly what they did
+    (docs/Numerics.md); operands produced by `linalg.broadcast`, by a
+    `linalg.fill` of a constant or by a splat tensor constant are read
+    through the broadcast's input or as the scalar. A `gpupoor.splits`
     attribute that is not an integer in [1, 65536] is an error.
+
+    A matmul with an f32 result asks for f32 accumulation; with
+    `relax-f32-accumulation` (the default) it is taken with f16 inner sums
+    all the same (the front ends' only spelling of an f16 matmul; see
+    docs/Numerics.md), and `--remarks-filter=gpupoor-split-k` reports each
+    one.
 
     Matmuls that are not eligible (integer, f32/f64 or bf16 operands, mixed
     operand types, other contractions) are left as they are. With

@@ -41,8 +41,21 @@ struct GPUPoorCheckHostMemoryPass
       if (isa<gpu::GPUModuleOp>(op))
         return WalkResult::skip();
       // Device allocations are what the host code is for.
-      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp>(op))
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp, gpu::MemcpyOp>(op))
         return WalkResult::advance();
+      // A constant in host memory that anything but a copy to the device
+      // reads (gpupoor-offload-to-gpu copies the others).
+      if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        if (llvm::all_of(global->getUsers(),
+                         [](Operation *u) { return isa<gpu::MemcpyOp>(u); }))
+          return WalkResult::advance();
+        op->emitError() << "host constant read by device code: a "
+                           "memref.global lives in host memory, and "
+                           "gpupoor-offload-to-gpu gave this use no device "
+                           "copy (its memref leaves the block)";
+        failed = true;
+        return WalkResult::advance();
+      }
       if (touchesMemRefMemory(op)) {
         op->emitError()
             << "host code would access GPU memory here ('"

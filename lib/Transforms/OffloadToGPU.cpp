@@ -54,6 +54,40 @@ void synchronously(IRRewriter &rewriter, Location loc, MakeFn make) {
   gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{done});
 }
 
+/// A constant tensor is a memref.global in host memory: the device reads a
+/// copy of it, freed at the end of the block. Not where the global's memref
+/// leaves the block (returned, yielded): gpupoor-check-host-memory then
+/// reports it.
+void copyGlobalToDevice(IRRewriter &rewriter, memref::GetGlobalOp global) {
+  Block *block = global->getBlock();
+  Operation *terminator = block->getTerminator();
+  for (Operation *user : global->getUsers())
+    if (block->findAncestorOpInBlock(*user) == terminator || !terminator)
+      return;
+  Location loc = global.getLoc();
+  rewriter.setInsertionPointAfter(global);
+  Value device;
+  Operation *memcpy = nullptr;
+  synchronously(rewriter, loc, [&](Type token, Value start) {
+    auto alloc = gpu::AllocOp::create(
+        rewriter, loc, global.getType(), token, ValueRange{start},
+        /*dynamicSizes=*/ValueRange(), /*symbolOperands=*/ValueRange(),
+        /*hostShared=*/false);
+    device = alloc.getMemref();
+    memcpy = gpu::MemcpyOp::create(rewriter, loc, token,
+                                   ValueRange{alloc.getAsyncToken()}, device,
+                                   global.getResult());
+    return memcpy->getResult(0);
+  });
+  rewriter.replaceAllUsesExcept(global.getResult(), device, memcpy);
+  rewriter.setInsertionPoint(terminator);
+  synchronously(rewriter, loc, [&](Type token, Value start) {
+    return gpu::DeallocOp::create(rewriter, loc, token, ValueRange{start},
+                                  device)
+        .getAsyncToken();
+  });
+}
+
 /// Allocations and frees of host code as the device's.
 void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -81,6 +115,8 @@ void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
             .getAsyncToken();
       });
       rewriter.eraseOp(dealloc);
+    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      copyGlobalToDevice(rewriter, global);
     } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
@@ -112,57 +148,78 @@ struct GPUPoorOffloadToGPUPass
           ops.push_back(linalgOp);
       return WalkResult::advance();
     });
+    SmallVector<Operation *> created;
     for (linalg::LinalgOp op : ops) {
-      rewriter.setInsertionPoint(op);
-      // Without a parallel dimension there is nothing to spread: one
-      // thread runs the op's loops.
-      if (op.getNumParallelLoops() == 0) {
-        Location loc = op.getLoc();
-        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-        auto launch =
-            gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
-        rewriter.setInsertionPointToEnd(&launch.getBody().front());
-        auto terminator = gpu::TerminatorOp::create(rewriter, loc);
-        rewriter.moveOpBefore(op, terminator);
-        rewriter.setInsertionPoint(op);
-        if (failed(linalg::linalgOpToLoops(rewriter, op)))
-          continue;
-        rewriter.eraseOp(op);
-        continue;
-      }
-      FailureOr<linalg::LinalgLoops> loops =
-          linalg::linalgOpToParallelLoops(rewriter, op);
-      if (failed(loops))
-        continue;
-      rewriter.eraseOp(op);
-      auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
-      if (!parallel)
-        continue;
-      // One dimension, so that every parallel dimension is spread over
-      // blocks and threads (the mapping takes at most three, in order).
-      unsigned n = parallel.getNumLoops();
-      if (n > 1) {
-        std::vector<unsigned> all(n);
-        std::iota(all.begin(), all.end(), 0u);
-        // The collapsed loop replaces `parallel`, after the ops that compute
-        // its bounds.
-        Operation *before = parallel->getPrevNode();
-        Block *block = parallel->getBlock();
-        collapseParallelLoops(rewriter, parallel, {all});
-        Operation *next = before ? before->getNextNode() : &block->front();
-        while (next && !isa<scf::ParallelOp>(next))
-          next = next->getNextNode();
-        parallel = cast<scf::ParallelOp>(next);
-      }
-      scf::tileParallelLoop(parallel, {static_cast<int64_t>(blockSize)},
-                            /*noMinMaxBounds=*/false);
+      if (op.getNumParallelLoops() == 0)
+        runInOneThread(rewriter, op);
+      else
+        spreadOverThreads(rewriter, op, created);
     }
     // Constant tile bounds, which convert-parallel-loops-to-gpu needs to
-    // size the blocks: folding only (the canonicalizer would also inline a
-    // tile loop of one iteration, and its threads would become blocks).
-    if (failed(applyPatternsGreedily(getOperation(),
-                                     RewritePatternSet(&getContext()))))
+    // size the blocks: folding only, and only of the loops made here (the
+    // canonicalizer would also inline a tile loop of one iteration, whose
+    // threads would then become blocks; the user's code stays as it is).
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (!created.empty() &&
+        failed(applyOpPatternsGreedily(
+            created, RewritePatternSet(&getContext()), config)))
       return signalPassFailure();
+  }
+
+  /// Without a parallel dimension there is nothing to spread: one thread
+  /// runs the op's loops.
+  static void runInOneThread(IRRewriter &rewriter, linalg::LinalgOp op) {
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto launch =
+        gpu::LaunchOp::create(rewriter, loc, one, one, one, one, one, one);
+    rewriter.setInsertionPointToEnd(&launch.getBody().front());
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.moveOpBefore(op, terminator);
+    rewriter.setInsertionPoint(op);
+    if (succeeded(linalg::linalgOpToLoops(rewriter, op)))
+      rewriter.eraseOp(op);
+  }
+
+  /// `op` as one parallel loop over all its parallel dimensions, tiled by
+  /// the block size; `created` collects the ops that replace it.
+  void spreadOverThreads(IRRewriter &rewriter, linalg::LinalgOp op,
+                         SmallVectorImpl<Operation *> &created) {
+    Block *block = op->getBlock();
+    Operation *prev = op->getPrevNode(), *next = op->getNextNode();
+    auto madeHere = [&] {
+      SmallVector<Operation *> made;
+      for (Operation *it = prev ? prev->getNextNode() : &block->front();
+           it != next; it = it->getNextNode())
+        made.push_back(it);
+      return made;
+    };
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToParallelLoops(rewriter, op);
+    if (failed(loops))
+      return;
+    rewriter.eraseOp(op);
+    auto parallel = dyn_cast<scf::ParallelOp>(loops->front());
+    if (!parallel)
+      return;
+    // One dimension, so that every parallel dimension is spread over blocks
+    // and threads (the mapping takes at most three, in order).
+    if (unsigned n = parallel.getNumLoops(); n > 1) {
+      std::vector<unsigned> all(n);
+      std::iota(all.begin(), all.end(), 0u);
+      collapseParallelLoops(rewriter, parallel, {all});
+      // The collapsed loop replaced `parallel` in place.
+      for (Operation *it : madeHere())
+        if (auto p = dyn_cast<scf::ParallelOp>(it))
+          parallel = p;
+    }
+    scf::tileParallelLoop(parallel, {static_cast<int64_t>(blockSize)},
+                          /*noMinMaxBounds=*/false);
+    for (Operation *it : madeHere())
+      it->walk([&](Operation *nested) { created.push_back(nested); });
   }
 };
 

@@ -98,6 +98,16 @@ extern "C" void mgpuMemFree(void *ptr, CUstream /*stream*/) {
     check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
 }
 
+// gpu.memcpy (a constant's host copy to the device): with unified
+// addressing the driver takes host and device pointers alike.
+extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                           CUstream stream) {
+  useContext();
+  check(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                      reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream),
+        "cuMemcpyAsync");
+}
+
 extern "C" CUstream mgpuStreamCreate() {
   useContext();
   CUstream stream = nullptr;

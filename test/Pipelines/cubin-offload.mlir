@@ -79,3 +79,31 @@ func.func @full_reduction(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: me
       : (tensor<f16>, memref<f16>) -> ()
   return
 }
+
+// -----
+
+// A constant tensor is a global in host memory: the device reads a copy,
+// freed at the end.
+// CHECK-LABEL: func.func @constant_operand
+// CHECK:         %[[G:.*]] = memref.get_global @[[NAME:.*]] : memref<16xf16>
+// CHECK:         %[[D:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<16xf16>
+// CHECK:         gpu.memcpy async [%{{.*}}] %[[D]], %[[G]] : memref<16xf16>, memref<16xf16>
+// CHECK:         gpu.launch_func @constant_operand_kernel::@constant_operand_kernel {{.*}}%[[D]] : memref<16xf16>
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[D]] : memref<16xf16>
+// CHECK-NEXT:    gpu.wait
+// CHECK-NEXT:    return
+func.func @constant_operand(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: memref<16x16xf16>) {
+  %z = arith.constant 0.0 : f16
+  %cz = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<16xf16>
+  %e = tensor.empty() : tensor<16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x16xf16>) outs(%f : tensor<16x16xf16>) -> tensor<16x16xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %cz : tensor<16x16xf16>, tensor<16xf16>) outs(%e : tensor<16x16xf16>) {
+  ^bb0(%x: f16, %c: f16, %o: f16):
+    %y = arith.addf %x, %c : f16
+    linalg.yield %y : f16
+  } -> tensor<16x16xf16>
+  bufferization.materialize_in_destination %g in restrict writable %out : (tensor<16x16xf16>, memref<16x16xf16>) -> ()
+  return
+}

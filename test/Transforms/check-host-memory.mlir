@@ -59,3 +59,16 @@ func.func @alloc() -> memref<16xf32> {
   %m = memref.alloc() : memref<16xf32>
   return %m : memref<16xf32>
 }
+
+// -----
+
+// A host constant that host code hands on as it is (here, to a call) would
+// be read as device memory.
+func.func private @consume(memref<4xf16>)
+func.func @global_passed_on() {
+  // expected-error @+1 {{host constant read by device code}}
+  %g = memref.get_global @four : memref<4xf16>
+  func.call @consume(%g) : (memref<4xf16>) -> ()
+  return
+}
+memref.global "private" constant @four : memref<4xf16> = dense<1.0>

@@ -8,7 +8,11 @@ PyTorch's own f16 layer (cuBLAS, f32 accumulation). A layer fails when its
 error exceeds 1e-2 (a wrong layout, operand or epilogue gives errors of
 order 1) or has non-finite values.
 
-  python3 test/GPU/run_frontend.py DIR
+  python3 test/GPU/run_frontend.py DIR [--time]
+
+With --time, also the wall time of one call (median of 50, after warm-up,
+synchronized), next to PyTorch's f16 layer: the host code's launches, its
+allocations and the leftover kernels included.
 
 Needs torch and a C++ compiler.
 """
@@ -18,8 +22,10 @@ import ctypes
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
+import time
 
 import torch
 import torch.nn.functional as F
@@ -68,6 +74,20 @@ def inputs(shapes, gen, name_is_grad=False):
     return out
 
 
+def wall_us(fn, runs=50):
+    """Median wall time of fn() in microseconds, synchronized, after warm-up."""
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(times)
+
+
 def rel(x, ref):
     return (torch.linalg.vector_norm(x.double() - ref) / torch.linalg.vector_norm(ref)).item()
 
@@ -75,6 +95,7 @@ def rel(x, ref):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dir")
+    parser.add_argument("--time", action="store_true")
     args = parser.parse_args()
     with open(os.path.join(args.dir, "index.json")) as f:
         index = json.load(f)
@@ -87,7 +108,8 @@ def main():
     libcuda = ctypes.CDLL("libcuda.so.1")
     gen = torch.Generator(device="cuda").manual_seed(0)
     failed = 0
-    print(f"{'layer':20} {'kernels':>7} {'gpupoor':>10} {'torch f16':>10}")
+    print(f"{'layer':20} {'kernels':>7} {'gpupoor':>10} {'torch f16':>10}"
+          + (f" {'gpupoor us':>11} {'torch us':>9}" if args.time else ""))
     for layer in index["layers"]:
         name = layer["name"]
         lib_path = os.path.join(work, name + ".so")
@@ -111,8 +133,14 @@ def main():
         ours, theirs = rel(got, ref), rel(reference(name, a), ref)
         ok = math.isfinite(ours) and ours <= 1e-2 and bool(torch.isfinite(got).all())
         failed += not ok
-        print(f"{name:20} {layer['kernels']:7} {ours:10.2e} {theirs:10.2e}{'' if ok else '  FAIL'}",
-              flush=True)
+        timing = ""
+        if args.time:
+            def call():
+                fn(ctypes.byref(result), *[ctypes.byref(d) for d in descs])
+                lib.mgpuMemFree(ctypes.c_void_p(result.allocated), None)
+            timing = f" {wall_us(call):11.1f} {wall_us(lambda: reference(name, a)):9.1f}"
+        print(f"{name:20} {layer['kernels']:7} {ours:10.2e} {theirs:10.2e}{timing}"
+              f"{'' if ok else '  FAIL'}", flush=True)
     print(f"front-end layers on {torch.cuda.get_device_name()}: "
           f"{len(index['layers']) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -59,25 +59,34 @@ bool swapsLastTwo(ArrayRef<int64_t> perm) {
   return perm[n - 2] == n - 1 && perm[n - 1] == n - 2;
 }
 
-/// If `v` is `x` with its last two dimensions swapped (a linalg.transpose,
-/// or a generic that only copies its input through a permuted map), `x`.
-Value transposeSource(Value v) {
-  if (auto t = v.getDefiningOp<linalg::TransposeOp>())
-    return swapsLastTwo(t.getPermutation()) ? t.getInput() : Value();
+/// If `v` is made by a generic that only copies its one input (of the same
+/// element type) into an init indexed by the loops, that input: the copy's
+/// input map says how it is re-indexed.
+OpOperand *copiedInput(Value v) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
   if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
       g.getNumLoops() != g.getNumParallelLoops())
-    return {};
+    return nullptr;
   OpOperand *in = g.getDpsInputOperand(0);
   auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
   if (yield.getNumOperands() != 1 ||
       yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
       getElementTypeOrSelf(in->get().getType()) !=
-          getElementTypeOrSelf(v.getType()))
+          getElementTypeOrSelf(v.getType()) ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  return in;
+}
+
+/// If `v` is `x` with its last two dimensions swapped (a linalg.transpose,
+/// or a generic that only copies its input through a permuted map), `x`.
+Value transposeSource(Value v) {
+  if (auto t = v.getDefiningOp<linalg::TransposeOp>())
+    return swapsLastTwo(t.getPermutation()) ? t.getInput() : Value();
+  OpOperand *in = copiedInput(v);
+  if (!in)
     return {};
-  // The result is indexed by the loops; the input by their permutation.
-  if (!g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
-    return {};
+  auto g = cast<linalg::GenericOp>(in->getOwner());
   AffineMap map = g.getMatchingIndexingMap(in);
   if (!map.isPermutation())
     return {};
@@ -133,17 +142,11 @@ struct FoldTransposedOperands : OpInterfaceRewritePattern<linalg::LinalgOp> {
 Value batchBroadcastSource(Value v) {
   if (auto bc = v.getDefiningOp<linalg::BroadcastOp>())
     return bc.getDimensions() == ArrayRef<int64_t>{0} ? bc.getInput() : Value();
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      g.getNumLoops() != 3 || g.getNumLoops() != g.getNumParallelLoops())
+  OpOperand *in = copiedInput(v);
+  if (!in)
     return {};
-  OpOperand *in = g.getDpsInputOperand(0);
-  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
-  if (yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
-      getElementTypeOrSelf(in->get().getType()) !=
-          getElementTypeOrSelf(v.getType()) ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+  auto g = cast<linalg::GenericOp>(in->getOwner());
+  if (g.getNumLoops() != 3)
     return {};
   MLIRContext *ctx = g.getContext();
   AffineMap dropBatch = AffineMap::get(

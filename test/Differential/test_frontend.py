@@ -15,7 +15,6 @@ the f16 inner sums' error.
 import ctypes
 import glob
 import os
-import re
 import sys
 
 import numpy as np
@@ -26,6 +25,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 from cpu_kernel import _descriptor_type, compile_with, memref  # noqa: E402
 from test_differential import REFERENCE  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Frontend"))
+from layers import signature  # noqa: E402
+
 FRONTEND = os.path.join(os.path.dirname(__file__), "..", "Frontend")
 LAYERS = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FRONTEND, "*.mlir")))
 # Layers with a matmul of another matmul's (inexact) activations.
@@ -33,16 +35,6 @@ CHAINED = {"mlp", "attention"}
 # Which arguments are matmul operands (integers), by layer.
 MATMUL_ARGS = {"mlp": {0, 1, 3}, "attention_scores": {0, 1}, "attention": {0, 1, 2}}
 BATCH = {2: 37, 3: 3}
-
-
-def signature(source):
-    m = re.search(r"func\.func @layer\((.*?)\) -> tensor<([^>]*)>", source)
-    args = re.findall(r"tensor<([^>]*)>", m.group(1))
-
-    def shape(t):
-        dims = t.split("x")[:-1]
-        return tuple(BATCH[len(dims)] if d == "?" else int(d) for d in dims)
-    return [shape(t) for t in args], len(shape(m.group(2)))
 
 
 def call(lib, arrays, out_rank):
@@ -65,7 +57,8 @@ def call(lib, arrays, out_rank):
 @pytest.mark.parametrize("layer", LAYERS)
 def test_layer(layer):
     source = open(os.path.join(FRONTEND, layer + ".mlir")).read()
-    shapes, out_rank = signature(source)
+    shapes, out_shape = signature(source, BATCH)
+    out_rank = len(out_shape)
     rng = np.random.default_rng(11)
     ints = MATMUL_ARGS.get(layer, {0, 1})
     arrays = [(rng.integers(-1, 2, size=s) if i in ints else rng.standard_normal(size=s))

@@ -13,7 +13,6 @@ import argparse
 import glob
 import json
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,20 +21,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "Numerics"))
 from build_differential import HOST, sh  # noqa: E402
 from cpu_kernel import GPUPOOR_OPT, LLC, MLIR_TRANSLATE  # noqa: E402
 
+sys.path.insert(0, os.path.join(HERE, "..", "Frontend"))
+from layers import signature  # noqa: E402
+
 FRONTEND = os.path.join(HERE, "..", "Frontend")
 # The size of a dynamic batch dimension, per rank of the tensor.
 BATCH = {2: 200, 3: 5}
-
-
-def shapes(source):
-    """The argument and result shapes of @layer, dynamic sizes filled in."""
-    m = re.search(r"func\.func @layer\((.*?)\) -> (tensor<[^>]*>)", source)
-    types = re.findall(r"tensor<([^>]*)>", m.group(1))
-
-    def shape(t):
-        dims = t.split("x")[:-1]
-        return [BATCH[len(dims)] if d == "?" else int(d) for d in dims]
-    return [shape(t) for t in types], shape(re.search(r"tensor<([^>]*)>", m.group(2)).group(1))
 
 
 def main():
@@ -56,8 +47,8 @@ def main():
             f.write(ll)
         sh([LLC, "-O2", "-filetype=obj", "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
         os.remove(base + ".ll")
-        arg_shapes, out_shape = shapes(source)
-        index.append({"name": name, "args": arg_shapes, "out": out_shape,
+        arg_shapes, out_shape = signature(source, BATCH)
+        index.append({"name": name, "args": [list(s) for s in arg_shapes], "out": list(out_shape),
                       "kernels": dev.count("gpu.binary @")})
         print(f"{name}: {index[-1]['kernels']} kernels", flush=True)
     with open(os.path.join(args.out_dir, "index.json"), "w") as f:

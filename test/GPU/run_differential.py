@@ -50,6 +50,17 @@ def link(obj, runtime, out):
                     f"-L{CUDA}/lib64", f"-L{CUDA}/lib64/stubs", "-lcuda"], check=True)
 
 
+def build_runtime(out_dir):
+    """Compiles mgpu_runtime.cpp into OUT_DIR/lib; returns the lib folder and
+    the object."""
+    work = os.path.join(out_dir, "lib")
+    os.makedirs(work, exist_ok=True)
+    runtime = os.path.join(work, "mgpu_runtime.o")
+    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "mgpu_runtime.cpp"),
+                    f"-I{CUDA}/include", "-o", runtime], check=True)
+    return work, runtime
+
+
 def compare(got, want, exact):
     nan = np.isnan(got) & np.isnan(want)
     if exact:
@@ -77,11 +88,7 @@ def main():
     args = parser.parse_args()
     with open(os.path.join(args.dir, "index.json")) as f:
         index = json.load(f)
-    work = os.path.join(args.dir, "lib")
-    os.makedirs(work, exist_ok=True)
-    runtime = os.path.join(work, "mgpu_runtime.o")
-    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "mgpu_runtime.cpp"),
-                    f"-I{CUDA}/include", "-o", runtime], check=True)
+    work, runtime = build_runtime(args.dir)
     torch.cuda.init()
     passed = failed = 0
     for prog in index["programs"]:

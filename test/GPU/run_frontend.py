@@ -23,7 +23,6 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -32,7 +31,7 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run_differential import CUDA, descriptor, link  # noqa: E402
+from run_differential import build_runtime, descriptor, link  # noqa: E402
 
 ACT = {
     "": lambda h: h,
@@ -99,11 +98,7 @@ def main():
     args = parser.parse_args()
     with open(os.path.join(args.dir, "index.json")) as f:
         index = json.load(f)
-    work = os.path.join(args.dir, "lib")
-    os.makedirs(work, exist_ok=True)
-    runtime = os.path.join(work, "mgpu_runtime.o")
-    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "mgpu_runtime.cpp"),
-                    f"-I{CUDA}/include", "-o", runtime], check=True)
+    work, runtime = build_runtime(args.dir)
     torch.cuda.init()
     libcuda = ctypes.CDLL("libcuda.so.1")
     gen = torch.Generator(device="cuda").manual_seed(0)

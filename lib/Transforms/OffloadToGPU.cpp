@@ -90,14 +90,22 @@ void copyGlobalToDevice(IRRewriter &rewriter, memref::GetGlobalOp global) {
 
 /// Allocations and frees of host code as the device's.
 void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
+  // Collected first: the rewrites below erase the ops they visit.
+  SmallVector<Operation *> ops;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::GPUModuleOp>(op))
       return WalkResult::skip();
+    if (isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
+            memref::CopyOp>(op))
+      ops.push_back(op);
+    return WalkResult::advance();
+  });
+  for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
     Location loc = op->getLoc();
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       if (!alloc.getSymbolOperands().empty())
-        return WalkResult::advance();
+        continue;
       Value memref;
       synchronously(rewriter, loc, [&](Type token, Value start) {
         auto device = gpu::AllocOp::create(
@@ -121,8 +129,7 @@ void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
       rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
                                                   copy.getTarget());
     }
-    return WalkResult::advance();
-  });
+  }
 }
 
 struct GPUPoorOffloadToGPUPass

@@ -35,6 +35,7 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
   GPUPoorSplitKOptions splitK;
   splitK.splits = options.splits;
   splitK.maxSplits = options.maxSplits;
+  splitK.slices = options.slices;
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
   return splitK;

@@ -173,6 +173,7 @@ struct StrategyOptions {
   Type outer;
   Chip chip;
   bool relaxF32;
+  int64_t slices;
 };
 
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -213,7 +214,10 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outer, match->bLayout,
-        match->aLayout, options.chip);
+        match->aLayout,
+        // P' = min(P, S), as the strategy defines it, stated in the IR.
+        splits ? std::min(options.slices, *splits) : options.slices,
+        options.chip);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -254,6 +258,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
     resolved.relaxF32 = relaxF32Accumulation;
+    resolved.slices = slices;
     // Empty: chosen per matmul (selectTile).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
@@ -280,7 +285,11 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
                                 ArrayRef<int64_t>(checkedTile),
                                 Type(Float16Type::get(ctx)), resolved.outer,
-                                BLayout::KN, ALayout::MK, resolved.chip))
+                                BLayout::KN, ALayout::MK,
+                                resolved.splits ? std::min(resolved.slices,
+                                                           *resolved.splits)
+                                                : resolved.slices,
+                                resolved.chip))
       return failure();
     return success();
   }

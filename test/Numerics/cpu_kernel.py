@@ -215,9 +215,9 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
 class Kernel:
     """A compiled `@kernel` taking numpy arrays."""
 
-    def __init__(self, splits=0, outer="f32", max_splits=32, **source_kw):
+    def __init__(self, splits=0, outer="f32", max_splits=32, slices=1, **source_kw):
         self.source = matmul_source(**source_kw)
-        opts = f"splits={splits} outer-type={outer} max-splits={max_splits}"
+        opts = f"splits={splits} outer-type={outer} max-splits={max_splits} slices={slices}"
         self.lib = compile_mlir(self.source, opts)
         self.fn = self.lib._mlir_ciface_kernel
         self.fn.restype = None

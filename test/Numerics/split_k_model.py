@@ -7,6 +7,9 @@ Written from the specification, not from the compiler's code:
   step's products and the accumulator are summed in f64 and rounded once to
   f16 (m16n8k16 mma with f16 accumulators);
 - chunk results are summed in the outer type (f16: f64 sum rounded once);
+- with P slices (parallel split-k), P' = min(P, S): slice p sums chunks
+  [p * S // P', (p + 1) * S // P') from zero in the outer type, and the slice
+  sums are added in the outer type in the order p = 0 .. P' - 1;
 - the epilogue runs in f32 and rounds to the output type.
 """
 
@@ -29,7 +32,13 @@ def chunk_bounds(k, splits, bk=32):
     return [(min(s * length, k), min((s + 1) * length, k)) for s in range(splits)]
 
 
-def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn"):
+def _add_outer(acc, x, outer):
+    if outer == "f16":
+        return (acc.astype(np.float64) + x.astype(np.float64)).astype(np.float16)
+    return acc + x.astype(np.float32)
+
+
+def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1):
     """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum."""
     a64 = a.astype(np.float64)
     b64 = b.astype(np.float64)
@@ -37,18 +46,29 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn"):
         b64 = np.swapaxes(b64, -1, -2)
     k = a.shape[-1]
     shape = a.shape[:-1] + b64.shape[-1:]
-    outer_acc = np.zeros(shape, np.float16 if outer == "f16" else np.float32)
+    zero = np.zeros(shape, np.float16 if outer == "f16" else np.float32)
+    chunks = []
     for lo, hi in chunk_bounds(k, splits, bk):
         inner = np.zeros(shape, np.float16)
         for k0 in range(lo, hi, 16):
             k1 = min(k0 + 16, hi)
             step = a64[..., k0:k1] @ b64[..., k0:k1, :]
             inner = (inner.astype(np.float64) + step).astype(np.float16)
-        if outer == "f16":
-            outer_acc = (outer_acc.astype(np.float64) + inner.astype(np.float64)).astype(np.float16)
-        else:
-            outer_acc = outer_acc + inner.astype(np.float32)
-    return outer_acc.astype(np.float32)
+        chunks.append(inner)
+
+    def sum_chunks(cs):
+        acc = zero
+        for c in cs:
+            acc = _add_outer(acc, c, outer)
+        return acc
+
+    p = min(slices, splits)
+    if p <= 1:
+        return sum_chunks(chunks).astype(np.float32)
+    total = zero
+    for s in range(p):
+        total = _add_outer(total, sum_chunks(chunks[s * splits // p:(s + 1) * splits // p]), outer)
+    return total.astype(np.float32)
 
 
 def epilogue(v, bias=None, act="none", out=np.float16):

@@ -34,6 +34,9 @@ struct SplitKOptionsBase : public PassPipelineOptions<Derived> {
   ::mlir::detail::PassOptions::Option<int64_t> maxSplits{
       *this, "max-splits", llvm::cl::desc("See gpupoor-split-k"),
       llvm::cl::init(Defaults().maxSplits)};
+  ::mlir::detail::PassOptions::Option<int64_t> slices{
+      *this, "slices", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().slices)};
   ::mlir::detail::PassOptions::Option<std::string> outerType{
       *this, "outer-type", llvm::cl::desc("See gpupoor-split-k"),
       llvm::cl::init(Defaults().outerType)};

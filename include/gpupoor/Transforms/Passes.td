@@ -74,6 +74,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "Fixed number of K splits (0: gpu_poor's rule)">,
     Option<"maxSplits", "max-splits", "int64_t", /*default=*/"32",
            "Upper clamp of the default split rule">,
+    Option<"slices", "slices", "int64_t", /*default=*/"1",
+           "K slices run by different blocks (parallel split-k; the CPU "
+           "loop form only, so far)">,
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",

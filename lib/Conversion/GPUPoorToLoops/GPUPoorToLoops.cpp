@@ -96,8 +96,41 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     b.setInsertionPointToStart(cols.getBody());
     Value j = cols.getInductionVar();
 
+    // Parallel split-k: slice p sums chunks [p * S / P', (p + 1) * S / P')
+    // into a sum of its own; the slice sums are added in the order
+    // p = 0 .. P' - 1 (P' = min(P, S)). One slice is the split loop alone.
+    int64_t numSlices = strategy.getSlices();
+    scf::ForOp sliceLoop;
+    Value chunkBegin = c0, chunkEnd = splits;
+    if (numSlices > 1) {
+      Value slices = arith::MinSIOp::create(b, cIdx(numSlices), splits);
+      sliceLoop = scf::ForOp::create(b, c0, slices, c1, zeroOuter);
+      b.setInsertionPointToStart(sliceLoop.getBody());
+      Value p = sliceLoop.getInductionVar();
+      chunkBegin = arith::DivSIOp::create(b, arith::MulIOp::create(b, p, splits),
+                                          slices);
+      chunkEnd = arith::DivSIOp::create(
+          b, arith::MulIOp::create(b, arith::AddIOp::create(b, p, c1), splits),
+          slices);
+    }
+    // Adds `chunk` (f16, or a slice sum in the outer type) into `outer`.
+    auto addOuter = [&](Value outer, Value chunk) -> Value {
+      if (outerType.isF16()) {
+        // Sum in f64 (exact for two f16 values) and round once, as an f16
+        // add does; an f16 add lowered through f32 could round twice.
+        Value outer64 = arith::ExtFOp::create(b, f64, outer);
+        Value chunk64 = arith::ExtFOp::create(b, f64, chunk);
+        return arith::TruncFOp::create(
+            b, f16, arith::AddFOp::create(b, outer64, chunk64));
+      }
+      if (chunk.getType() != outerType)
+        chunk = arith::ExtFOp::create(b, outerType, chunk);
+      return arith::AddFOp::create(b, outer, chunk);
+    };
+
     // The split loop, carrying the outer accumulator.
-    auto splitLoop = scf::ForOp::create(b, c0, splits, c1, zeroOuter);
+    auto splitLoop =
+        scf::ForOp::create(b, chunkBegin, chunkEnd, c1, zeroOuter);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(splitLoop.getBody());
@@ -138,21 +171,15 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
         scf::YieldOp::create(b, rounded);
       }
 
-      Value outer = splitLoop.getRegionIterArgs()[0];
-      Value chunk = kSteps.getResult(0);
-      Value next;
-      if (outerType.isF16()) {
-        // Sum in f64 (exact for two f16 values) and round once, as an f16
-        // add does; an f16 add lowered through f32 could round twice.
-        Value outer64 = arith::ExtFOp::create(b, f64, outer);
-        Value chunk64 = arith::ExtFOp::create(b, f64, chunk);
-        next = arith::TruncFOp::create(
-            b, f16, arith::AddFOp::create(b, outer64, chunk64));
-      } else {
-        next = arith::AddFOp::create(
-            b, outer, arith::ExtFOp::create(b, outerType, chunk));
-      }
-      scf::YieldOp::create(b, next);
+      scf::YieldOp::create(b, addOuter(splitLoop.getRegionIterArgs()[0],
+                                       kSteps.getResult(0)));
+    }
+    Value total = splitLoop.getResult(0);
+    if (sliceLoop) {
+      scf::YieldOp::create(
+          b, addOuter(sliceLoop.getRegionIterArgs()[0], total));
+      b.setInsertionPointAfter(sliceLoop);
+      total = sliceLoop.getResult(0);
     }
 
     // The epilogue's operands at (bt, i, j) through their maps, and C_in
@@ -170,7 +197,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value cIn = op.readsInit()
                     ? Value(memref::LoadOp::create(b, op.getInit(), loops))
                     : Value();
-    Value v = emitEpilogue(b, b.getLoc(), splitLoop.getResult(0),
+    Value v = emitEpilogue(b, b.getLoc(), total,
                            op.getAccType(), op.getEpilogueBlock(), ins, cIn);
     memref::StoreOp::create(b, v, op.getInit(), index(i, j));
 

@@ -77,6 +77,10 @@ struct ConvertGPUPoorToNVGPUPass
     if (strategy.getChip() == Chip::SM90a)
       return op.emitOpError("the sm_90a (wgmma) kernel is not implemented "
                             "yet; use chip sm_90 for mma.sync");
+    if (strategy.getSlices() > 1)
+      return op.emitOpError("parallel split-k (slices = ")
+             << strategy.getSlices()
+             << ") has no mma.sync kernel yet; the CPU loop form models it";
     KernelConfigAttr config = op.getConfigAttr();
     if (!config)
       return op.emitOpError("has no kernel configuration; run "

@@ -145,3 +145,23 @@ func.func @shape_checks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<
   }
   return
 }
+
+// -----
+
+// Parallel split-k: a loop over P' = min(P, S) slices, each summing chunks
+// [p * S / P', (p + 1) * S / P') from zero, the slice sums added in order.
+// CHECK-LABEL: func @slices
+// CHECK:         %[[P:.*]] = arith.minsi %c3, %{{.*}} : index
+// CHECK:         %[[TOTAL:.*]] = scf.for %[[SL:.*]] = %{{.*}} to %[[P]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO:.*]]) -> (f32)
+// CHECK:           %[[LO:.*]] = arith.divsi %{{.*}}, %[[P]] : index
+// CHECK:           %[[HI:.*]] = arith.divsi %{{.*}}, %[[P]] : index
+// CHECK:           %[[SUM:.*]] = scf.for %{{.*}} = %[[LO]] to %[[HI]] step %{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK:           %[[NEXT:.*]] = arith.addf %[[ACC]], %[[SUM]] : f32
+// CHECK:           scf.yield %[[NEXT]] : f32
+// CHECK:         arith.truncf %[[TOTAL]] : f32 to f16
+func.func @slices(%a: memref<16x256xf16>, %b: memref<256x8xf16>, %c: memref<16x8xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<16x8xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 32], inner = f16, outer = f32, slices = 3>)
+      : memref<16x256xf16>, memref<256x8xf16>
+  return
+}

@@ -57,3 +57,15 @@ func.func @smem(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Parallel split-k has a CPU loop form but no kernel yet.
+func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op parallel split-k (slices = 4) has no mma.sync kernel yet; the CPU loop form models it}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 4>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = elements, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -507,3 +507,23 @@ func.func @a_layout_km_mismatch(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c:
       : memref<16x32xf16>, memref<32x8xf16>
   return
 }
+
+// -----
+
+func.func @slices_zero(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+2 {{slices must be in [1, 65536], got 0}}
+  gpupoor.matmul %a, %b outs(%c : memref<16x8xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0>)
+      : memref<16x32xf16>, memref<32x8xf16>
+  return
+}
+
+// -----
+
+func.func @slices_over_splits(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: memref<16x8xf16>) {
+  // expected-error @+2 {{slices (4) must not exceed splits (2): each slice takes at least one chunk}}
+  gpupoor.matmul %a, %b outs(%c : memref<16x8xf16>)
+      strategy(#gpupoor.split_k<splits = 2, tile = [128, 128, 32], inner = f16, outer = f32, slices = 4>)
+      : memref<16x32xf16>, memref<32x8xf16>
+  return
+}

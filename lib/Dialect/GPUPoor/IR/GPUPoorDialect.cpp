@@ -54,13 +54,20 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> splits,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
                                  Type inner, Type outer, BLayout bLayout,
-                                 ALayout aLayout, Chip chip) {
+                                 ALayout aLayout, int64_t slices, Chip chip) {
   if (splits && (*splits < 1 || *splits > kMaxSplits))
     return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
                        << *splits;
   if (maxSplits < 1 || maxSplits > kMaxSplits)
     return emitError() << "max_splits must be in [1, " << kMaxSplits
                        << "], got " << maxSplits;
+  if (slices < 1 || slices > kMaxSplits)
+    return emitError() << "slices must be in [1, " << kMaxSplits << "], got "
+                       << slices;
+  if (splits && slices > *splits)
+    return emitError() << "slices (" << slices
+                       << ") must not exceed splits (" << *splits
+                       << "): each slice takes at least one chunk";
   if (tile.size() != 3)
     return emitError() << "tile must have 3 entries [BM, BN, BK], got "
                        << tile.size();

@@ -135,6 +135,11 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `b_layout`: `kn` when B is K x N, `nk` when B is N x K.
     * `a_layout`: `mk` when A is M x K, `km` when A is K x M (the kernel
       then reads A through its strides, with element copies).
+    * `slices`: P, the K slices that run in different blocks (parallel
+      split-k); 1, the default, runs every chunk in one block's loop. Slice
+      p takes chunks `[p * S / P', (p + 1) * S / P')` (floor divisions,
+      `P' = min(P, S)`), sums them in the outer type, and the slice sums
+      are added in the outer type in the order p = 0 .. P' - 1.
     * `chip`: the target the tile was chosen for.
 
     Example:
@@ -155,6 +160,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
         "::mlir::gpupoor::BLayout::KN", "layout of B">:$b_layout,
     DefaultValuedParameter<"::mlir::gpupoor::ALayout",
         "::mlir::gpupoor::ALayout::MK", "layout of A">:$a_layout,
+    DefaultValuedParameter<"int64_t", "1",
+        "K slices run by different blocks">:$slices,
     DefaultValuedParameter<"::mlir::gpupoor::Chip",
         "::mlir::gpupoor::Chip::SM80", "target chip">:$chip
   );

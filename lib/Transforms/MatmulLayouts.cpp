@@ -29,6 +29,7 @@
 
 #include "MatmulLayouts.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -223,7 +224,9 @@ struct SwapCollapseOfTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
                                 PatternRewriter &rewriter) const override {
     auto transpose = op.getSrc().getDefiningOp<linalg::TransposeOp>();
     if (!transpose || !transpose.hasPureTensorSemantics() ||
-        op->use_empty() || !llvm::all_of(op->getUsers(), isTensorMatmul))
+        op->use_empty() || !llvm::all_of(op->getUsers(), [](Operation *u) {
+          return isTensorMatmul(u) || isa<tensor::DimOp>(u);
+        }))
       return failure();
     ArrayRef<int64_t> perm = transpose.getPermutation();
     SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
@@ -256,10 +259,29 @@ struct SwapCollapseOfTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
     Value collapsed = tensor::CollapseShapeOp::create(
         rewriter, loc, transpose.getInput(), inGroups);
     auto resultType = cast<RankedTensorType>(op.getType());
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, op.getResult());
+    // The result's sizes, from the collapsed input (not from `op`'s result,
+    // which the transpose replaces).
+    SmallVector<OpFoldResult> inSizes =
+        tensor::getMixedSizes(rewriter, loc, collapsed);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d : newPerm)
+      sizes.push_back(inSizes[d]);
     Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
                                           resultType.getElementType());
+    // Sizes read of the collapse are the collapsed input's, so that the
+    // transpose has the matmuls as its only users (and goes once they fold
+    // it).
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+      auto dim = dyn_cast<tensor::DimOp>(user);
+      std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+      if (!index || *index < 0 || *index >= int64_t(newPerm.size()))
+        continue;
+      rewriter.setInsertionPoint(dim);
+      rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(
+                                  rewriter, dim.getLoc(),
+                                  inSizes[newPerm[*index]]));
+    }
+    rewriter.setInsertionPoint(op);
     rewriter.replaceOpWithNewOp<linalg::TransposeOp>(op, collapsed, empty,
                                                      newPerm);
     return success();

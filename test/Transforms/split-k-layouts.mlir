@@ -206,3 +206,31 @@ func.func @user_code_untouched(%a: tensor<14x64xf16>, %b: tensor<64x1xf16>) -> t
   } -> tensor<14x1xf16>
   return %g : tensor<14x1xf16>
 }
+
+// -----
+
+// The same with dynamic sizes (the transpose's destination is sized from
+// the collapsed K, and a size read of K^T becomes one of K).
+// CHECK-LABEL: func.func @collapsed_transpose_dynamic
+// CHECK: %[[K:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1], [2], [3]] : tensor<?x4x?x16xf16> into tensor<?x?x16xf16>
+// CHECK: gpupoor.matmul %{{.*}}, %[[K]] outs
+// CHECK-SAME: b_layout = nk
+// CHECK-NOT: linalg.transpose
+func.func @collapsed_transpose_dynamic(%q: tensor<?x?x16xf16>, %k: tensor<?x4x?x16xf16>) -> tensor<?x?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant 0.0 : f16
+  %d0 = tensor.dim %k, %c0 : tensor<?x4x?x16xf16>
+  %d2 = tensor.dim %k, %c2 : tensor<?x4x?x16xf16>
+  %e = tensor.empty(%d0, %d2) : tensor<?x4x16x?xf16>
+  %t = linalg.transpose ins(%k : tensor<?x4x?x16xf16>) outs(%e : tensor<?x4x16x?xf16>) permutation = [0, 1, 3, 2]
+  %kt = tensor.collapse_shape %t [[0, 1], [2], [3]] : tensor<?x4x16x?xf16> into tensor<?x16x?xf16>
+  %b = tensor.dim %q, %c0 : tensor<?x?x16xf16>
+  %m = tensor.dim %q, %c1 : tensor<?x?x16xf16>
+  %n = tensor.dim %kt, %c2 : tensor<?x16x?xf16>
+  %c = tensor.empty(%b, %m, %n) : tensor<?x?x?xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  %r = linalg.batch_matmul ins(%q, %kt : tensor<?x?x16xf16>, tensor<?x16x?xf16>) outs(%f : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
+  return %r : tensor<?x?x?xf16>
+}

@@ -42,11 +42,15 @@ using namespace mlir::gpupoor;
 
 namespace {
 
-/// Whether `op` is a linalg.matmul or linalg.batch_matmul on tensors.
+/// Whether `op` is a linalg.matmul or linalg.batch_matmul of f16 operands
+/// on tensors (what gpupoor-split-k may take: others are left as written).
 bool isTensorMatmul(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
-         linalgOp.hasPureTensorSemantics();
+         linalgOp.hasPureTensorSemantics() &&
+         llvm::all_of(linalgOp.getDpsInputs(), [](Value v) {
+           return getElementTypeOrSelf(v.getType()).isF16();
+         });
 }
 
 /// Whether `perm` swaps the last two of its dimensions and keeps the others.
@@ -162,7 +166,7 @@ struct CollapseBatchOfBroadcastB : OpRewritePattern<linalg::BatchMatmulOp> {
 
   LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    if (!isTensorMatmul(op))
       return failure();
     Value b2 = batchBroadcastSource(op.getDpsInputs()[1]);
     if (!b2)

@@ -234,3 +234,17 @@ func.func @collapsed_transpose_dynamic(%q: tensor<?x?x16xf16>, %k: tensor<?x4x?x
   %r = linalg.batch_matmul ins(%q, %kt : tensor<?x?x16xf16>, tensor<?x16x?xf16>) outs(%f : tensor<?x?x?xf16>) -> tensor<?x?x?xf16>
   return %r : tensor<?x?x?xf16>
 }
+
+// -----
+
+// A matmul gpupoor-split-k does not take (f32 operands) keeps its layout ops
+// as written.
+// CHECK-LABEL: func.func @f32_left_alone
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul ins(%arg0, %transposed
+func.func @f32_left_alone(%a: tensor<8x16xf32>, %w: tensor<4x16xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<16x4xf32>
+  %t = linalg.transpose ins(%w : tensor<4x16xf32>) outs(%e : tensor<16x4xf32>) permutation = [1, 0]
+  %r = linalg.matmul ins(%a, %t : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}

@@ -34,6 +34,85 @@ namespace {
 /// this many products.
 constexpr int64_t kMmaK = 16;
 
+/// Indices of C's element (row, col), with the batch index first if any.
+using IndexFn = llvm::function_ref<SmallVector<Value, 3>(Value, Value)>;
+
+/// Adds `chunk` (f16, or a slice sum in the outer type) into `outer`.
+Value addOuter(ImplicitLocOpBuilder &b, Type outerType, Value outer,
+               Value chunk) {
+  if (outerType.isF16()) {
+    // Sum in f64 (exact for two f16 values) and round once, as an f16 add
+    // does; an f16 add lowered through f32 could round twice.
+    Value outer64 = arith::ExtFOp::create(b, b.getF64Type(), outer);
+    Value chunk64 = arith::ExtFOp::create(b, b.getF64Type(), chunk);
+    return arith::TruncFOp::create(
+        b, b.getF16Type(), arith::AddFOp::create(b, outer64, chunk64));
+  }
+  if (chunk.getType() != outerType)
+    chunk = arith::ExtFOp::create(b, outerType, chunk);
+  return arith::AddFOp::create(b, outer, chunk);
+}
+
+/// The f16 accumulator of C(i, j) over K range [kBegin, kEnd): one rounding
+/// per k16 step, the step's products summed exactly in f64.
+Value emitChunkSum(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Value i,
+                   Value j, Value kBegin, Value kEnd, IndexFn index) {
+  OpBuilder::InsertionGuard guard(b);
+  Type f16 = b.getF16Type(), f64 = b.getF64Type();
+  SplitKAttr strategy = op.getStrategy();
+  bool aTransposed = strategy.isATransposed();
+  bool bTransposed = strategy.getBLayout() == BLayout::NK;
+  Value step = arith::ConstantIndexOp::create(b, kMmaK);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f16));
+  auto kSteps = scf::ForOp::create(b, kBegin, kEnd, step, zero);
+  b.setInsertionPointToStart(kSteps.getBody());
+  Value k0 = kSteps.getInductionVar();
+  Value kStop =
+      arith::MinSIOp::create(b, arith::AddIOp::create(b, k0, step), kEnd);
+  Value acc64 = arith::ExtFOp::create(b, f64, kSteps.getRegionIterArgs()[0]);
+  auto products = scf::ForOp::create(b, k0, kStop, one, acc64);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(products.getBody());
+    Value kk = products.getInductionVar();
+    Value a = memref::LoadOp::create(
+        b, op.getA(), aTransposed ? index(kk, i) : index(i, kk));
+    Value bv = memref::LoadOp::create(
+        b, op.getB(), bTransposed ? index(j, kk) : index(kk, j));
+    // A product of two f16 values is exact in f64.
+    Value prod = arith::MulFOp::create(b, arith::ExtFOp::create(b, f64, a),
+                                       arith::ExtFOp::create(b, f64, bv));
+    Value sum = arith::AddFOp::create(b, products.getRegionIterArgs()[0], prod);
+    scf::YieldOp::create(b, sum);
+  }
+  Value rounded = arith::TruncFOp::create(b, f16, products.getResult(0));
+  scf::YieldOp::create(b, rounded);
+  return kSteps.getResult(0);
+}
+
+/// Runs the epilogue on the outer sum `total` of C(i, j), with its operands
+/// read through their maps (and C_in where it reads it), and stores it.
+void emitEpilogueStore(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Value i,
+                       Value j, Value total, IndexFn index) {
+  SmallVector<Value, 3> loops = index(i, j);
+  SmallVector<Value> ins;
+  for (auto [in, map] :
+       llvm::zip_equal(op.getEpilogueIns(),
+                       op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
+    SmallVector<Value> at;
+    for (AffineExpr e : map.getResults())
+      at.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
+    ins.push_back(memref::LoadOp::create(b, in, at));
+  }
+  Value cIn = op.readsInit()
+                  ? Value(memref::LoadOp::create(b, op.getInit(), loops))
+                  : Value();
+  Value v = emitEpilogue(b, b.getLoc(), total, op.getAccType(),
+                         op.getEpilogueBlock(), ins, cIn);
+  memref::StoreOp::create(b, v, op.getInit(), loops);
+}
+
 struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -46,8 +125,6 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     emitShapeChecks(b, op);
     SplitKAttr strategy = op.getStrategy();
     bool batched = op.isBatched();
-    bool bTransposed = strategy.getBLayout() == BLayout::NK;
-    Type f16 = b.getF16Type(), f64 = b.getF64Type();
     Type outerType = strategy.getOuter();
 
     auto cIdx = [&](int64_t v) -> Value {
@@ -67,7 +144,6 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value chunkLen = geometry.chunkLen;
 
     Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
-    Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));
 
     auto tiles = scf::ParallelOp::create(
         b, ValueRange{c0, c0, c0}, ValueRange{batch, m, n},
@@ -113,21 +189,6 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
           b, arith::MulIOp::create(b, arith::AddIOp::create(b, p, c1), splits),
           slices);
     }
-    // Adds `chunk` (f16, or a slice sum in the outer type) into `outer`.
-    auto addOuter = [&](Value outer, Value chunk) -> Value {
-      if (outerType.isF16()) {
-        // Sum in f64 (exact for two f16 values) and round once, as an f16
-        // add does; an f16 add lowered through f32 could round twice.
-        Value outer64 = arith::ExtFOp::create(b, f64, outer);
-        Value chunk64 = arith::ExtFOp::create(b, f64, chunk);
-        return arith::TruncFOp::create(
-            b, f16, arith::AddFOp::create(b, outer64, chunk64));
-      }
-      if (chunk.getType() != outerType)
-        chunk = arith::ExtFOp::create(b, outerType, chunk);
-      return arith::AddFOp::create(b, outer, chunk);
-    };
-
     // The split loop, carrying the outer accumulator.
     auto splitLoop =
         scf::ForOp::create(b, chunkBegin, chunkEnd, c1, zeroOuter);
@@ -139,67 +200,18 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
           arith::MinSIOp::create(b, arith::MulIOp::create(b, s, chunkLen), k);
       Value kEnd = arith::MinSIOp::create(
           b, arith::AddIOp::create(b, kBegin, chunkLen), k);
-
-      // The f16 accumulator of this chunk, one rounding per k16 step.
-      auto kSteps = scf::ForOp::create(b, kBegin, kEnd, cIdx(kMmaK), zeroF16);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(kSteps.getBody());
-        Value k0 = kSteps.getInductionVar();
-        Value kStop = arith::MinSIOp::create(
-            b, arith::AddIOp::create(b, k0, cIdx(kMmaK)), kEnd);
-        Value acc64 =
-            arith::ExtFOp::create(b, f64, kSteps.getRegionIterArgs()[0]);
-        auto products = scf::ForOp::create(b, k0, kStop, c1, acc64);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(products.getBody());
-          Value kk = products.getInductionVar();
-          Value a = memref::LoadOp::create(
-              b, op.getA(), aTransposed ? index(kk, i) : index(i, kk));
-          Value bv = memref::LoadOp::create(
-              b, op.getB(), bTransposed ? index(j, kk) : index(kk, j));
-          // A product of two f16 values is exact in f64.
-          Value a64 = arith::ExtFOp::create(b, f64, a);
-          Value b64 = arith::ExtFOp::create(b, f64, bv);
-          Value prod = arith::MulFOp::create(b, a64, b64);
-          Value sum =
-              arith::AddFOp::create(b, products.getRegionIterArgs()[0], prod);
-          scf::YieldOp::create(b, sum);
-        }
-        Value rounded = arith::TruncFOp::create(b, f16, products.getResult(0));
-        scf::YieldOp::create(b, rounded);
-      }
-
-      scf::YieldOp::create(b, addOuter(splitLoop.getRegionIterArgs()[0],
-                                       kSteps.getResult(0)));
+      Value chunk = emitChunkSum(b, op, i, j, kBegin, kEnd, index);
+      scf::YieldOp::create(b, addOuter(b, outerType,
+                                       splitLoop.getRegionIterArgs()[0], chunk));
     }
     Value total = splitLoop.getResult(0);
     if (sliceLoop) {
-      scf::YieldOp::create(
-          b, addOuter(sliceLoop.getRegionIterArgs()[0], total));
+      scf::YieldOp::create(b, addOuter(b, outerType,
+                                       sliceLoop.getRegionIterArgs()[0], total));
       b.setInsertionPointAfter(sliceLoop);
       total = sliceLoop.getResult(0);
     }
-
-    // The epilogue's operands at (bt, i, j) through their maps, and C_in
-    // where the epilogue reads it.
-    SmallVector<Value, 3> loops = index(i, j);
-    SmallVector<Value> ins;
-    for (auto [in, map] : llvm::zip_equal(
-             op.getEpilogueIns(),
-             op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
-      SmallVector<Value> at;
-      for (AffineExpr e : map.getResults())
-        at.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-      ins.push_back(memref::LoadOp::create(b, in, at));
-    }
-    Value cIn = op.readsInit()
-                    ? Value(memref::LoadOp::create(b, op.getInit(), loops))
-                    : Value();
-    Value v = emitEpilogue(b, b.getLoc(), total,
-                           op.getAccType(), op.getEpilogueBlock(), ins, cIn);
-    memref::StoreOp::create(b, v, op.getInit(), index(i, j));
+    emitEpilogueStore(b, op, i, j, total, index);
 
     rewriter.eraseOp(op);
     return success();

@@ -39,11 +39,19 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
 /// product from a small one, so dynamic shapes, and the other chips (not
 /// measured), keep 128 x 128 x 32.
+///
+/// A static M of at most 64 takes the smallest of BM = 16, 32, 64 that
+/// holds it: a 128-row tile would spend 127/128 of its MMA work on padding
+/// at M = 1, and the wide K step halves the loop's barriers on the
+/// memory-bound decode shapes.
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, Chip chip) {
+  ArrayRef<int64_t> shape = init.getShape();
+  int64_t m = shape[shape.size() - 2];
+  if (chip != Chip::SM90a && !ShapedType::isDynamic(m) && m <= 64)
+    return {m <= 16 ? 16 : (m <= 32 ? 32 : 64), 128, 64};
   if (chip != Chip::SM90 || !init.hasStaticShape())
     return defaultTile();
-  ArrayRef<int64_t> shape = init.getShape();
-  int64_t m = shape[shape.size() - 2], n = shape.back();
+  int64_t n = shape.back();
   int64_t batch = shape.size() == 3 ? shape.front() : 1;
   if (batch * llvm::divideCeil(m, 256) * llvm::divideCeil(n, 128) <
       kLargeTileMinBlocks)
@@ -91,8 +99,17 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   // for large static shapes on sm_90) take eight warps, one block an SM.
   bool eightWarps = async && spec.bm % 64 == 0 && spec.bn % 64 == 0 &&
                     (spec.bm / 64) * (spec.bn / 64) == 8;
-  spec.warpsM = warpsM ? warpsM : (eightWarps ? spec.bm / 64 : 2);
-  spec.warpsN = warpsN ? warpsN : (eightWarps ? spec.bn / 64 : (async ? 2 : 4));
+  // Small-M tiles (BM < 64) lay their warps out along N: four, or as many
+  // as A's tile has 16-byte copies for (32 each) and BN has 16 columns for.
+  bool smallM = spec.bm < 64;
+  int64_t smallWarpsN = 4;
+  while (smallWarpsN > 1 && (spec.bm * spec.bk / 8 % (32 * smallWarpsN) != 0 ||
+                             spec.bn % (16 * smallWarpsN) != 0))
+    smallWarpsN /= 2;
+  spec.warpsM = warpsM ? warpsM : (eightWarps ? spec.bm / 64 : (smallM ? 1 : 2));
+  spec.warpsN = warpsN ? warpsN
+                       : (eightWarps ? spec.bn / 64
+                                     : (smallM ? smallWarpsN : (async ? 2 : 4)));
   auto pickSharedOuterRows = [&] {
     return sharedOuterRows >= 0 ? sharedOuterRows : autoSharedOuterRows(spec);
   };

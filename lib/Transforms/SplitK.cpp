@@ -12,6 +12,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+
 #include "EpilogueFusion.h"
 #include "MatmulLayouts.h"
 
@@ -208,6 +210,11 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!splits && !ShapedType::isDynamic(k))
       splits =
           defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
+    int64_t slices = options.slices;
+    if (auto attr = op->getAttrOfType<IntegerAttr>("gpupoor.slices"))
+      slices = attr.getInt();
+    slices = resolveSlices(slices, splits, tile,
+                           cast<ShapedType>(op.getDpsInits()[0].getType()));
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
@@ -215,9 +222,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outer, match->bLayout,
         match->aLayout,
-        // P' = min(P, S), as the strategy defines it, stated in the IR.
-        splits ? std::min(options.slices, *splits) : options.slices,
-        options.chip);
+        slices, options.chip);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -242,6 +247,22 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     return success();
   }
 
+  /// P' where the types settle it (the IR then says what runs): min(P, S)
+  /// for a static S, and for P = 0 the automatic count of a static shape;
+  /// else P, which the host code resolves at run time.
+  int64_t resolveSlices(int64_t slices, std::optional<int64_t> splits,
+                        ArrayRef<int64_t> tile, ShapedType init) const {
+    if (!splits)
+      return slices;
+    if (slices > 0 || !init.hasStaticShape())
+      return slices > 0 ? std::min(slices, *splits) : slices;
+    ArrayRef<int64_t> shape = init.getShape();
+    int64_t batch = shape.size() == 3 ? shape.front() : 1;
+    int64_t tiles = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
+                    llvm::divideCeil(shape.back(), tile[1]);
+    return numSlices(0, tiles, *splits, getChipInfo(options.chip).smCount);
+  }
+
   StrategyOptions options;
 };
 
@@ -254,6 +275,9 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits < 0)
       return emitError(loc) << "gpupoor-split-k: splits must be >= 0, got "
                             << static_cast<int64_t>(splits);
+    if (slices < 0)
+      return emitError(loc) << "gpupoor-split-k: slices must be >= 0, got "
+                            << static_cast<int64_t>(slices);
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
@@ -298,16 +322,21 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
   /// integer S can be, or the pass fails (rather than skip the op).
   LogicalResult checkSplitsAttributes() {
     WalkResult result = getOperation()->walk([&](linalg::LinalgOp op) {
-      Attribute attr = op->getAttr("gpupoor.splits");
-      if (!attr)
-        return WalkResult::advance();
-      auto splits = dyn_cast<IntegerAttr>(attr);
-      if (splits && splits.getValue().getSignificantBits() <= 64 &&
-          splits.getInt() >= 1 && splits.getInt() <= kMaxSplits)
-        return WalkResult::advance();
-      op->emitOpError() << "gpupoor.splits must be an integer in [1, "
-                        << kMaxSplits << "], got " << attr;
-      return WalkResult::interrupt();
+      // gpupoor.splits: S in [1, max]; gpupoor.slices: P in [0, max].
+      for (auto [name, lowest] : {std::pair<StringRef, int64_t>{"gpupoor.splits", 1},
+                                  {"gpupoor.slices", 0}}) {
+        Attribute attr = op->getAttr(name);
+        if (!attr)
+          continue;
+        auto value = dyn_cast<IntegerAttr>(attr);
+        if (value && value.getValue().getSignificantBits() <= 64 &&
+            value.getInt() >= lowest && value.getInt() <= kMaxSplits)
+          continue;
+        op->emitOpError() << name << " must be an integer in [" << lowest
+                          << ", " << kMaxSplits << "], got " << attr;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     return failure(result.wasInterrupted());
   }

@@ -67,6 +67,30 @@ VARIANTS = {
     "nk_full_epilogue_f32_direct": (dict(b_layout="nk", bias="f32", epilogue="gelu",
                                          row_scale=True, residual=True, out_type="f32"),
                                     "outer-type=f32 shared-epilogue=false"),
+    # Parallel split-k: P' slices in grid y, met in a workspace by the
+    # tile's last block. P = 0 chooses P' at run time from the shape; 65536
+    # clamps to S (every chunk its own slice). Small-M tiles (BM = 16, 32,
+    # 64) as decode shapes take them.
+    "kn_f32_p0": (dict(), "outer-type=f32 slices=0"),
+    "kn_f16_p3": (dict(), "outer-type=f16 slices=3"),
+    "nk_f32_p2": (dict(b_layout="nk"), "outer-type=f32 slices=2"),
+    "nk_f16_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7"),
+    "kn_f32_pmax": (dict(), "outer-type=f32 slices=65536"),
+    "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
+    "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),
+    "kn_f32_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64"),
+    "nk_f32_m16_p0_so": (dict(b_layout="nk"),
+                         "outer-type=f32 slices=0 tile=16,128,64 shared-outer-rows=1 "
+                         "shared-epilogue=false"),
+    "gen_nk_f32_m16_p3": (dict(b_layout="nk"),
+                          "outer-type=f32 slices=3 tile=16,128,64 async-copies=false"),
+    "nk_f16_wide_p0": (dict(b_layout="nk"), "outer-type=f16 index-bitwidth=64 slices=0"),
+    "nk_bias_relu_p0": (dict(b_layout="nk", bias="f16", epilogue="relu"),
+                        "outer-type=f32 slices=0"),
+    "kn_full_epilogue_p3": (dict(accumulate=True, bias="f16", epilogue="relu", row_scale=True,
+                                 residual=True), "outer-type=f32 slices=3"),
+    "gen_nk_acc_f16_p2": (dict(b_layout="nk", accumulate=True),
+                          "outer-type=f16 async-copies=false slices=2"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
@@ -94,6 +118,25 @@ SWEEP = {
 }
 
 
+# Decode and small-M shapes (M, N, K) of benchmarks/bench_skinny.py: B is a
+# weight stored N x K (nn.Linear's layout).
+SKINNY_MS = (1, 16, 64, 128, 512)
+SKINNY_NK = ((4096, 4096), (4096, 14336), (14336, 4096), (2048, 5120))
+SKINNY_SHAPES = [(m, n, k) for m in SKINNY_MS for n, k in SKINNY_NK]
+
+
+def skinny_variants():
+    """skinny_{seq,par}_MxNxK: the static shape with the pipeline's defaults
+    (its tile choice), one slice (sequential split-k) or the slice count the
+    pipeline chooses (slices=0)."""
+    out = {}
+    for m, n, k in SKINNY_SHAPES:
+        src = dict(shape=(m, n, k), b_layout="nk")
+        out[f"skinny_seq_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=1")
+        out[f"skinny_par_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=0")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
@@ -111,8 +154,14 @@ def main():
     parser.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
                         help="an extra sweep kernel (kn, no bias), e.g. "
                              "'sweep_x=outer-type=f16 tile=128,128,64 stages=3'")
+    parser.add_argument("--skinny", action="store_true",
+                        help="also build the static decode-shape kernels of bench_skinny.py")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.skinny:
+        variants.update(skinny_variants())
+        if args.only is not None:
+            args.only.extend(skinny_variants())
     for spec in args.config:
         name, _, opts = spec.partition("=")
         variants[name] = (dict(), opts)

@@ -7,7 +7,9 @@ Written from the specification, not from the compiler's code:
   step's products and the accumulator are summed in f64 and rounded once to
   f16 (m16n8k16 mma with f16 accumulators);
 - chunk results are summed in the outer type (f16: f64 sum rounded once);
-- with P slices (parallel split-k), P' = min(P, S): slice p sums chunks
+- with P slices (parallel split-k), P' = min(P, S) (P = 0: P' =
+  clamp(floor(2 * SMs / T), 1, S) for T C tiles of BM x BN over the batch):
+  slice p sums chunks
   [p * S // P', (p + 1) * S // P') from zero in the outer type, and the slice
   sums are added in the outer type in the order p = 0 .. P' - 1;
 - the epilogue runs in f32 and rounds to the output type.
@@ -38,8 +40,18 @@ def _add_outer(acc, x, outer):
     return acc + x.astype(np.float32)
 
 
-def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1):
-    """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum."""
+def num_slices(slices, tiles, splits, sm_count):
+    """P', the slices that run: min(P, S), or for P = 0 the most that keep
+    `tiles` blocks each within one wave of two blocks an SM."""
+    if slices > 0:
+        return max(1, min(slices, splits))
+    return max(1, min((2 * sm_count) // max(tiles, 1), splits))
+
+
+def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
+                   tile_mn=(128, 128), sm_count=132):
+    """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum.
+    `tile_mn` and `sm_count` matter only to slices = 0."""
     a64 = a.astype(np.float64)
     b64 = b.astype(np.float64)
     if b_layout == "nk":
@@ -62,7 +74,10 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1):
             acc = _add_outer(acc, c, outer)
         return acc
 
-    p = min(slices, splits)
+    m, n = shape[-2], shape[-1]
+    batch = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+    tiles = batch * -(-m // tile_mn[0]) * -(-n // tile_mn[1])
+    p = num_slices(slices, tiles, splits, sm_count)
     if p <= 1:
         return sum_chunks(chunks).astype(np.float32)
     total = zero

@@ -1,10 +1,10 @@
 // RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k="slices=4" | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k | FileCheck %s --check-prefix=SEQ
 
-// With a static K the rule gives S = 2 (K = 256, BK = 32): the strategy
-// states P' = min(4, 2) = 2 slices.
+// With a static K the rule gives S = 2 (K = 256, BK = 64 for M = 64): the
+// strategy states P' = min(4, 2) = 2 slices.
 // CHECK-LABEL: func.func @static_k
-// CHECK: #gpupoor.split_k<splits = 2, tile = [128, 128, 32], inner = f16, outer = f32, slices = 2>
+// CHECK: #gpupoor.split_k<splits = 2, tile = [64, 128, 64], inner = f16, outer = f32, slices = 2>
 // The default is the sequential mode (one slice), not printed.
 // SEQ-LABEL: func.func @static_k
 // SEQ-NOT: slices
@@ -20,7 +20,7 @@ func.func @static_k(%a: tensor<64x256xf16>, %b: tensor<256x64xf16>) -> tensor<64
 
 // A dynamic K leaves S to run time, and P with it (P' = min(P, S) there).
 // CHECK-LABEL: func.func @dynamic_k
-// CHECK: #gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 4>
+// CHECK: #gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, slices = 4>
 func.func @dynamic_k(%a: tensor<64x?xf16>, %b: tensor<?x64xf16>) -> tensor<64x64xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x64xf16>

@@ -1,14 +1,15 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="splits=3 outer-type=f16 tile=64,64,64 chip=sm_89" | FileCheck %s --check-prefix=OPTS
 
-// K = 4096, BK = 32: 128 blocks, floor(sqrt(128)) = 11, next_pow2 = 16.
+// M = 16 takes the 16 x 128 x 64 tile; K = 4096, BK = 64: 64 blocks,
+// floor(sqrt(64)) = 8, next_pow2 = 8.
 // CHECK-LABEL: func @matmul_f32
 // CHECK-SAME: (%[[A:.*]]: tensor<16x4096xf16>, %[[B:.*]]: tensor<4096x256xf16>)
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<16x256xf32>
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.matmul
 // CHECK: %[[R:.*]] = gpupoor.matmul %[[A]], %[[B]] outs(%[[E]] : tensor<16x256xf32>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 32], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32>)
 // CHECK: return %[[R]]
 // OPTS-LABEL: func @matmul_f32
 // OPTS: strategy(#gpupoor.split_k<splits = 3, tile = [64, 64, 64], inner = f16, outer = f16, chip = sm_89>)
@@ -27,7 +28,7 @@ func.func @matmul_f32(%a: tensor<16x4096xf16>, %b: tensor<4096x256xf16>) -> tens
 // per-op attribute overrides the rule and the pass option.
 // CHECK-LABEL: func @matmul_transpose_b
 // CHECK: gpupoor.matmul
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 5, tile = [128, 128, 32], inner = f16, outer = f32, b_layout = nk>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 5, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk>)
 // CHECK-SAME: : tensor<33x1031xf16>, tensor<65x1031xf16> -> tensor<33x65xf16>
 // OPTS-LABEL: func @matmul_transpose_b
 // OPTS: splits = 5
@@ -48,7 +49,7 @@ func.func @matmul_transpose_b(%a: tensor<33x1031xf16>, %b: tensor<65x1031xf16>) 
 // Batched; K = 520 is 17 blocks of 32 -> floor(sqrt(17)) = 4 -> 4 splits.
 // CHECK-LABEL: func @batch_matmul
 // CHECK: gpupoor.matmul
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 4, tile = [128, 128, 32], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 4, tile = [64, 128, 64], inner = f16, outer = f32>)
 // CHECK-SAME: : tensor<3x40x520xf16>, tensor<3x520x72xf16> -> tensor<3x40x72xf32>
 func.func @batch_matmul(%a: tensor<3x40x520xf16>, %b: tensor<3x520x72xf16>) -> tensor<3x40x72xf32> {
   %cst = arith.constant 0.0 : f32
@@ -81,7 +82,7 @@ func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %m: index, %n: inde
 // CHECK-LABEL: func @memref
 // CHECK-NOT: linalg.fill
 // CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : memref<64x64xf32>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 32], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32>)
 // CHECK-SAME: : memref<64x3104xf16>, memref<3104x64xf16>{{$}}
 // CHECK-NOT: linalg.matmul
 func.func @memref(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: memref<64x64xf32>) {

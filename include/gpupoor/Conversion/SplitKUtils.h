@@ -30,6 +30,11 @@ struct SplitGeometry {
 SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
                                 SplitKAttr strategy);
 
+/// P', the K slices that run (numSlices in IR): `tiles` (index) is the
+/// number of C tiles of every batch element, `splits` S.
+Value emitSliceCount(ImplicitLocOpBuilder &b, SplitKAttr strategy, Value tiles,
+                     Value splits);
+
 /// The epilogue of one element: the outer sum `outer` (f16 or f32) rounded
 /// once to `accType`, then `epilogue`'s ops (a gpupoor.matmul's epilogue
 /// block; null for none) cloned with that value, the element `ins[i]` of

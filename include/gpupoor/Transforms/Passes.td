@@ -57,6 +57,13 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `next_pow2(floor(sqrt(ceil(K / BK))))` clamped to `[1, max-splits]`;
     `splits` or a `gpupoor.splits` integer attribute on the matmul fixes it.
 
+    Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
+    the matmul, in [0, 65536]) names P, the K slices that run in different
+    blocks; 0 chooses it from the shape and the chip's SM count (the most
+    slices that keep all blocks in one wave of two an SM). With a static
+    shape the pass writes P' = min(P, S) (or the chosen count) into the
+    strategy; otherwise the host code computes it at run time.
+
     Without a `tile` option the tile is chosen with the kernel
     configuration's heuristics (`gpupoor-select-kernel-config`): 128 x 128
     x 32, except for sm_90
@@ -67,7 +74,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     products under sustained load (at the board's power cap), 5-10% slower
     at 8192^3 in short batches from an idle GPU, and a fifth slower on
     products too small to fill the SMs twice; a dynamic shape could be
-    either, so it keeps the small tile.
+    either, so it keeps the small tile. A static M of at most 64 (decode
+    shapes) takes BM = 16, 32 or 64 with BN = 128 and BK = 64: fewer
+    wasted MMA rows, and with parallel slices enough blocks to stream the
+    weights at memory speed.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",
@@ -75,8 +85,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"maxSplits", "max-splits", "int64_t", /*default=*/"32",
            "Upper clamp of the default split rule">,
     Option<"slices", "slices", "int64_t", /*default=*/"1",
-           "K slices run by different blocks (parallel split-k; the CPU "
-           "loop form only, so far)">,
+           "K slices run by different blocks (parallel split-k): P, or 0 "
+           "to choose from the shape and the chip's SM count">,
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",

@@ -18,8 +18,8 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
-                           Value numKBlocks)
-    : KernelPart(kc), numKBlocks(numKBlocks) {
+                           Value endTile, Value firstTile)
+    : KernelPart(kc), numKBlocks(endTile), firstTile(firstTile) {
   aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
   int64_t bBase = c.aElems();
   if (c.bTransposed)
@@ -179,7 +179,8 @@ Value CopyPipeline::emitGroup(Value tile, bool full, Value fullIf) {
 
 void CopyPipeline::emitPrologue() {
   for (int64_t s = 0; s + 1 < c.stages; ++s)
-    token = emitGroup(idx(s), /*full=*/false);
+    token = emitGroup(firstTile ? add(firstTile, idx(s)) : idx(s),
+                      /*full=*/false);
 }
 
 void CopyPipeline::emitWaitAndBarrier() {
@@ -196,6 +197,9 @@ Value CopyPipeline::emitWholeTilesEnd() {
   if (!c.asyncCopies)
     return Value();
   Value fullTiles = divU(kc.k, idx(c.bk));
+  // A slice's refills stop at its end: tiles past it are the next slice's.
+  if (firstTile)
+    fullTiles = minI(fullTiles, numKBlocks);
   Value end = sub(fullTiles, idx(c.stages - 1));
   // A's and nk B's rows past M or N are clamped, never filled; kn B's
   // columns past N are.

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AsmState.h"
@@ -199,10 +200,69 @@ Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   return allOf(b, conds);
 }
 
+/// Parallel split-k's launch geometry: T tiles a launch, P' slices.
+struct SliceLaunch {
+  Value tiles, slices;
+};
+
+/// T and P' (emitSliceCount, from the C tiles of every batch element, as
+/// the CPU loop form counts them).
+SliceLaunch emitSliceLaunch(ImplicitLocOpBuilder &b, MatmulOp op,
+                            const LaunchOperands &o, Value batch) {
+  SplitKAttr strategy = op.getStrategy();
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  Value tiles = arith::MulIOp::create(
+      b, arith::CeilDivSIOp::create(b, o.m, cst(strategy.getTileM())),
+      arith::CeilDivSIOp::create(b, o.n, cst(strategy.getTileN())));
+  Value splits = emitSplitGeometry(b, o.k, strategy).splits;
+  Value slices = emitSliceCount(
+      b, strategy, arith::MulIOp::create(b, tiles, batch), splits);
+  return {tiles, slices};
+}
+
+/// The workspace of a parallel launch: with P' > 1, counters (zeroed) and
+/// room for every slice's sums (KernelSpec); else none (0 bytes). Appends
+/// its pointer and size to `args` and returns it (to free after the
+/// launch). Allocated per call and freed after it: the host function then
+/// stands alone; a runtime that launches the kernel itself (the PyTorch
+/// package) keeps one zeroed buffer instead, which every launch leaves
+/// zeroed.
+Value emitWorkspace(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                    SliceLaunch slice, SmallVector<Value> &args) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  Value multi = cmp(b, arith::CmpIPredicate::sgt, slice.slices, 1);
+  Value counterWords = arith::MulIOp::create(
+      b, arith::CeilDivSIOp::create(b, slice.tiles, cst(4)), cst(4));
+  Value sumWords = arith::MulIOp::create(
+      b, arith::MulIOp::create(b, slice.tiles, slice.slices),
+      cst(spec.sliceSumBytes() / 4));
+  Value words = arith::SelectOp::create(
+      b, multi, arith::AddIOp::create(b, counterWords, sumWords), cst(0));
+  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI32Type());
+  Value ws = memref::AllocOp::create(b, type, ValueRange{words}, IntegerAttr());
+  auto ifMulti = scf::IfOp::create(b, multi, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifMulti.thenBlock());
+    Value counters = memref::SubViewOp::create(
+        b, ws, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{slice.tiles},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    linalg::FillOp::create(
+        b, ValueRange{arith::ConstantIntOp::create(b, b.getI32Type(), 0)},
+        ValueRange{counters});
+  }
+  args.push_back(pointerOf(b, ws));
+  args.push_back(arith::IndexCastOp::create(
+      b, b.getI64Type(), arith::MulIOp::create(b, words, cst(4))));
+  return ws;
+}
+
 /// Launches `v` on `o` with the Triton-ABI arguments (sizes and strides as
-/// wide as the kernel's index) on ceil(M/BM) * ceil(N/BN) blocks.
+/// wide as the kernel's index) on ceil(M/BM) * ceil(N/BN) blocks (times P'
+/// along y for a parallel kernel).
 void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
-                const LaunchOperands &o) {
+                const LaunchOperands &o, SliceLaunch slice) {
   const KernelSpec &spec = v.spec;
   MLIRContext *ctx = b.getContext();
   Type intType = b.getIntegerType(spec.indexBitwidth);
@@ -234,9 +294,15 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   Value threads = arith::ConstantIndexOp::create(b, spec.threads());
   Value smem =
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
+  Value ws;
+  if (spec.parallel())
+    ws = emitWorkspace(b, spec, slice, args);
+  Value gridY = spec.parallel() ? slice.slices : c1;
   auto launch =
-      gpu::LaunchFuncOp::create(b, v.func, gpu::KernelDim3{grid, c1, c1},
+      gpu::LaunchFuncOp::create(b, v.func, gpu::KernelDim3{grid, gridY, c1},
                                 gpu::KernelDim3{threads, c1, c1}, smem, args);
+  if (ws)
+    memref::DeallocOp::create(b, ws);
   SmallVector<Attribute> inputs;
   for (Type t : spec.epilogueInputTypes)
     inputs.push_back(TypeAttr::get(t));
@@ -263,6 +329,11 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   ImplicitLocOpBuilder b(op.getLoc(), op);
   emitShapeChecks(b, op);
   Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit(), batchIndex;
+  // Parallel split-k counts the C tiles of every batch element.
+  Value batch;
+  if (variants.front().spec.parallel())
+    batch = op.isBatched() ? Value(memref::DimOp::create(b, op.getA(), 0))
+                           : Value(arith::ConstantIndexOp::create(b, 1));
   if (op.isBatched()) {
     std::array<Value, 4> views = sliceBatch(b, op);
     aMem = views[0];
@@ -271,9 +342,13 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     batchIndex = views[3];
   }
   LaunchOperands o = readOperands(b, op, aMem, bMem, cMem, batchIndex);
+  SliceLaunch slice;
+  if (variants.front().spec.parallel())
+    slice = emitSliceLaunch(b, op, o, batch);
   // Each requirement the types leave open is checked once.
-  Value asyncOk, fits, groupOk;
+  Value asyncOk, fits, groupOk, sumsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
+  bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
     SmallVector<Value> conds;
     if (spec.asyncCopies) {
@@ -300,18 +375,28 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
       }
       conds.push_back(groupOk);
     }
+    // A 32-bit kernel indexes the slice sums in 32 bits.
+    if (spec.indexBitwidth == 32 && spec.parallel() && !sumsProven) {
+      if (!sumsFit) {
+        Value elems = arith::MulIOp::create(
+            b, arith::MulIOp::create(b, slice.tiles, slice.slices),
+            arith::ConstantIndexOp::create(b, spec.bm * spec.bn + 4));
+        sumsFit = cmp(b, arith::CmpIPredicate::sle, elems, kMax32BitOffset);
+      }
+      conds.push_back(sumsFit);
+    }
     return conds.empty() ? Value() : allOf(b, conds);
   };
   // The first variant whose requirements hold; the last needs nothing.
   for (const KernelVariant &v : variants) {
     Value cond = requirement(v.spec);
     if (!cond) {
-      emitLaunch(b, op, v, o);
+      emitLaunch(b, op, v, o, slice);
       return;
     }
     auto ifOp = scf::IfOp::create(b, cond, /*withElseRegion=*/true);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    emitLaunch(b, op, v, o);
+    emitLaunch(b, op, v, o, slice);
     // The rest of the chain goes into the else block.
     b.setInsertionPointToStart(ifOp.elseBlock());
   }

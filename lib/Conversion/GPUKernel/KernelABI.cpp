@@ -31,6 +31,9 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   argTypes.append(9, intType);
   for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i)
     argTypes.append({ptr, intType, intType});
+  // The workspace's size may pass 2^31 where the sizes do not.
+  if (spec.parallel())
+    argTypes.append({ptr, IntegerType::get(ctx, 64)});
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
@@ -38,7 +41,7 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(spec.threads()), 1, 1}));
   for (auto [i, argName] :
-       llvm::enumerate(getKernelParamNames(spec.numEpilogueInputs())))
+       llvm::enumerate(getKernelParamNames(spec)))
     func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
   return func;
 }
@@ -87,6 +90,25 @@ static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
   return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
 }
 
+Value mlir::gpupoor::memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr,
+                                         Type elementType, Value size,
+                                         unsigned indexBitwidth) {
+  Type iN = b.getIntegerType(indexBitwidth);
+  Value desc = descriptorOf(b, ptr, 1, iN);
+  desc = LLVM::InsertValueOp::create(
+      b, desc, LLVM::ConstantOp::create(b, iN, b.getIntegerAttr(iN, 0)),
+      ArrayRef<int64_t>{2});
+  desc = LLVM::InsertValueOp::create(
+      b, desc, arith::IndexCastOp::create(b, iN, size), ArrayRef<int64_t>{3, 0});
+  desc = LLVM::InsertValueOp::create(
+      b, desc, LLVM::ConstantOp::create(b, iN, b.getIntegerAttr(iN, 1)),
+      ArrayRef<int64_t>{4, 0});
+  auto type = MemRefType::get({ShapedType::kDynamic}, elementType,
+                              MemRefLayoutAttrInterface(),
+                              b.getI64IntegerAttr(kGlobalSpace));
+  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+}
+
 KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
                                          gpu::GPUFuncOp func) {
   ImplicitLocOpBuilder &b = kc.b;
@@ -130,6 +152,11 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
     args.epilogueInputs.push_back(
         memrefFromPointer(b, arg(first), type, kc.m, kc.n, argIndex(first + 1),
                           argIndex(first + 2), false, width));
+  }
+  if (spec.parallel()) {
+    unsigned first = 12 + 3 * spec.numEpilogueInputs();
+    args.wsPtr = arg(first);
+    args.wsBytes = arg(first + 1);
   }
   return args;
 }

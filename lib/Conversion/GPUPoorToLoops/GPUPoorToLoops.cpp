@@ -144,6 +144,16 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value chunkLen = geometry.chunkLen;
 
     Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
+    // P', from the C tiles of every batch element as the GPU launch counts
+    // them.
+    Value slices;
+    if (strategy.getSlices() != 1) {
+      Value tilesM = arith::CeilDivSIOp::create(b, m, cIdx(strategy.getTileM()));
+      Value tilesN = arith::CeilDivSIOp::create(b, n, cIdx(strategy.getTileN()));
+      Value numTiles = arith::MulIOp::create(
+          b, batch, arith::MulIOp::create(b, tilesM, tilesN));
+      slices = emitSliceCount(b, strategy, numTiles, splits);
+    }
 
     auto tiles = scf::ParallelOp::create(
         b, ValueRange{c0, c0, c0}, ValueRange{batch, m, n},
@@ -174,12 +184,10 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
 
     // Parallel split-k: slice p sums chunks [p * S / P', (p + 1) * S / P')
     // into a sum of its own; the slice sums are added in the order
-    // p = 0 .. P' - 1 (P' = min(P, S)). One slice is the split loop alone.
-    int64_t numSlices = strategy.getSlices();
+    // p = 0 .. P' - 1. One slice is the split loop alone.
     scf::ForOp sliceLoop;
     Value chunkBegin = c0, chunkEnd = splits;
-    if (numSlices > 1) {
-      Value slices = arith::MinSIOp::create(b, cIdx(numSlices), splits);
+    if (slices) {
       sliceLoop = scf::ForOp::create(b, c0, slices, c1, zeroOuter);
       b.setInsertionPointToStart(sliceLoop.getBody());
       Value p = sliceLoop.getInductionVar();

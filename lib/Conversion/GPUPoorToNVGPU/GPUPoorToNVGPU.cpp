@@ -77,10 +77,6 @@ struct ConvertGPUPoorToNVGPUPass
     if (strategy.getChip() == Chip::SM90a)
       return op.emitOpError("the sm_90a (wgmma) kernel is not implemented "
                             "yet; use chip sm_90 for mma.sync");
-    if (strategy.getSlices() > 1)
-      return op.emitOpError("parallel split-k (slices = ")
-             << strategy.getSlices()
-             << ") has no mma.sync kernel yet; the CPU loop form models it";
     KernelConfigAttr config = op.getConfigAttr();
     if (!config)
       return op.emitOpError("has no kernel configuration; run "
@@ -136,7 +132,10 @@ struct ConvertGPUPoorToNVGPUPass
       elements.asyncCopies = false;
       variants.push_back({"_elements", elements});
     }
-    if (spec.indexBitwidth == 32 && fits != std::optional<bool>(true)) {
+    bool sumsFit = !spec.parallel() ||
+                   sliceSumsFit32Bits(op) == std::optional<bool>(true);
+    if (spec.indexBitwidth == 32 &&
+        (fits != std::optional<bool>(true) || !sumsFit)) {
       KernelSpec wide = spec;
       wide.asyncCopies = false;
       wide.indexBitwidth = 64;

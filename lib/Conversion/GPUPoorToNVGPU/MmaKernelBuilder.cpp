@@ -8,6 +8,7 @@
 
 #include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+#include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 #include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
 #include "gpupoor/Conversion/SplitKUtils.h"
 
@@ -31,7 +32,7 @@ SmallVector<Value> MmaKernelBuilder::emitPrologue() {
   if (c.fragmentPrefetch > 0)
     copies->emitWaitAndBarrier();
   for (int64_t ks = 0; ks < c.fragmentPrefetch; ++ks)
-    frags.append(mma->load(copies->stageView(idx(0)), ks));
+    frags.append(mma->load(copies->stageView(firstTile), ks));
   return frags;
 }
 
@@ -150,9 +151,28 @@ void MmaKernelBuilder::build() {
   SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
   numKBlocks = geometry.numKBlocks;
   blocksPerSplit = geometry.blocksPerSplit;
+  // Only non-empty chunks: with more splits than K blocks the last ones are
+  // empty, and each chunk below ends with its last tile peeled. (With K = 0
+  // a chunk has 0 blocks: no chunks, no division by zero.)
+  Value numChunks =
+      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
+  Value chunkBegin = idx(0), chunkEnd = numChunks, endTile = numKBlocks;
+  firstTile = idx(0);
+  Value sliceStart;
+  if (c.parallel()) {
+    // Block row p of the grid takes slice p of P' (the grid's height):
+    // chunks [p * S / P', (p + 1) * S / P'), as the strategy defines.
+    Value p = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+    Value slices = gpu::GridDimOp::create(b, gpu::Dimension::y);
+    chunkBegin = divU(mul(p, geometry.splits), slices);
+    chunkEnd = minI(divU(mul(add(p, idx(1)), geometry.splits), slices),
+                    numChunks);
+    firstTile = sliceStart = mul(chunkBegin, blocksPerSplit);
+    endTile = minI(mul(chunkEnd, blocksPerSplit), numKBlocks);
+  }
 
   // Loop-invariant parts of the copies and of the fragment loads.
-  copies.emplace(kc, args, numKBlocks);
+  copies.emplace(kc, args, endTile, sliceStart);
   mma.emplace(kc);
   SmallVector<Value> frags = emitPrologue();
   auto innerType = VectorType::get({2, 2}, b.getF16Type());
@@ -162,15 +182,11 @@ void MmaKernelBuilder::build() {
 
   // for each chunk s: inner = 0; for each K tile of the chunk: inner +=
   // A_kb B_kb; outer += inner. The fragments of the next k step travel
-  // through both loops. Only non-empty chunks: with more splits than K
-  // blocks the last ones are empty, and each chunk below ends with its last
-  // tile peeled. (With K = 0 a chunk has 0 blocks: no chunks, no division
-  // by zero.)
+  // through both loops.
   SmallVector<Value> chunkInit = outer->initialRegisters();
   chunkInit.append(frags);
-  Value numChunks =
-      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
-  auto chunkLoop = scf::ForOp::create(b, idx(0), numChunks, idx(1), chunkInit);
+  auto chunkLoop =
+      scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1), chunkInit);
   {
     OpBuilder::InsertionGuard guard(b);
     // Without iter_args (every outer sum in shared memory, no prefetched
@@ -184,6 +200,18 @@ void MmaKernelBuilder::build() {
   copies->emitDrain();
   SmallVector<Value> finalOuter = outer->emitFinal(
       chunkLoop.getResults().take_front(outer->numInRegisters()));
-  EpilogueEmitter(kc, args).emit(finalOuter);
+  if (!c.parallel()) {
+    EpilogueEmitter(kc, args).emit(finalOuter);
+    gpu::ReturnOp::create(b);
+    return;
+  }
+  // The tile's last block stores C from the sum of every slice.
+  auto [stores, total] = SliceReduction(kc, args).emit(finalOuter);
+  auto ifStores = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifStores.thenBlock());
+    EpilogueEmitter(kc, args).emit(total);
+  }
   gpu::ReturnOp::create(b);
 }

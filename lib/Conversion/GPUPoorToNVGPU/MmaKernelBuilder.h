@@ -60,6 +60,8 @@ private:
   std::optional<MmaFragments> mma;
   std::optional<OuterSums> outer;
   Value numKBlocks, blocksPerSplit;
+  // The K tile the block starts at (its slice's first).
+  Value firstTile;
   Value innerZero;
   // Refills of tiles below it take plain copies (null: never).
   Value wholeTilesEnd;

@@ -6,6 +6,8 @@
 
 #include "gpupoor/Conversion/SplitKUtils.h"
 
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -68,6 +70,20 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   g.blocksPerSplit = arith::CeilDivSIOp::create(b, g.numKBlocks, g.splits);
   g.chunkLen = arith::MulIOp::create(b, g.blocksPerSplit, bk);
   return g;
+}
+
+Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
+                                    SplitKAttr strategy, Value tiles,
+                                    Value splits) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  Value one = cst(1);
+  if (strategy.getSlices() > 0)
+    return arith::MaxSIOp::create(
+        b, arith::MinSIOp::create(b, cst(strategy.getSlices()), splits), one);
+  int64_t wave = kSliceBlocksPerSM * getChipInfo(strategy.getChip()).smCount;
+  Value fit =
+      arith::DivSIOp::create(b, cst(wave), arith::MaxSIOp::create(b, tiles, one));
+  return arith::MaxSIOp::create(b, arith::MinSIOp::create(b, fit, splits), one);
 }
 
 Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,

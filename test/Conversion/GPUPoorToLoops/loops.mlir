@@ -151,7 +151,8 @@ func.func @shape_checks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<
 // Parallel split-k: a loop over P' = min(P, S) slices, each summing chunks
 // [p * S / P', (p + 1) * S / P') from zero, the slice sums added in order.
 // CHECK-LABEL: func @slices
-// CHECK:         %[[P:.*]] = arith.minsi %c3, %{{.*}} : index
+// CHECK:         %[[P3:.*]] = arith.minsi %c3, %{{.*}} : index
+// CHECK:         %[[P:.*]] = arith.maxsi %[[P3]], %c1 : index
 // CHECK:         %[[TOTAL:.*]] = scf.for %[[SL:.*]] = %{{.*}} to %[[P]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO:.*]]) -> (f32)
 // CHECK:           %[[LO:.*]] = arith.divsi %{{.*}}, %[[P]] : index
 // CHECK:           %[[HI:.*]] = arith.divsi %{{.*}}, %[[P]] : index

@@ -21,9 +21,9 @@ func.func @wgmma(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) 
 // -----
 
 func.func @warp_split(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op tile BM = 16 does not split into 2 warp rows of 16-row MMA tiles}}
+  // expected-error @+1 {{'gpupoor.matmul' op tile BM = 80 does not split into 2 warp rows of 16-row MMA tiles}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [16, 128, 32], inner = f16, outer = f32>)
+      strategy(#gpupoor.split_k<tile = [80, 128, 32], inner = f16, outer = f32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
@@ -41,7 +41,7 @@ func.func @warp_cols(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
 // -----
 
 func.func @copies(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op tile 32x64x16 does not split into 16-byte copies over 256 threads}}
+  // expected-error @+1 {{'gpupoor.matmul' op tile 32x64x16 does not split into 16-byte copies over 128 threads}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [32, 64, 16], inner = f16, outer = f32>)
       : memref<?x?xf16>, memref<?x?xf16>
@@ -54,18 +54,6 @@ func.func @smem(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op shared memory of 393216 bytes exceeds the 163 KiB a block can have on sm_80}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [256, 256, 128], inner = f16, outer = f32>)
-      : memref<?x?xf16>, memref<?x?xf16>
-  return
-}
-
-// -----
-
-// Parallel split-k has a CPU loop form but no kernel yet.
-func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op parallel split-k (slices = 4) has no mma.sync kernel yet; the CPU loop form models it}}
-  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 4>)
-      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = elements, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 2, handover = convert, index_bitwidth = 32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

@@ -22,8 +22,10 @@ namespace mlir::gpupoor {
 class CopyPipeline : public KernelPart {
 public:
   /// Plans one thread's copies of A's and B's tiles; tiles at or past
-  /// `numKBlocks` are never copied.
-  CopyPipeline(KernelContext &kc, const KernelArgs &args, Value numKBlocks);
+  /// `endTile` are never copied. The ring starts at `firstTile` (null: 0;
+  /// a K slice's first tile, its end then `endTile`).
+  CopyPipeline(KernelContext &kc, const KernelArgs &args, Value endTile,
+               Value firstTile = {});
 
   /// The shared-memory stage of K tile `tile`, as a view whose base address
   /// is the stage's: every per-thread offset into it is loop-invariant, so
@@ -36,8 +38,8 @@ public:
   /// copies of a tile below numKBlocks, or, when `fullIf` holds, plain ones.
   Value emitGroup(Value tile, bool full, Value fullIf = {});
 
-  /// Tiles 0 .. stages-2 in flight, one commit group each (empty groups past
-  /// the end keep the group count uniform).
+  /// Tiles first .. first+stages-2 in flight, one commit group each (empty
+  /// groups past the end keep the group count uniform).
   void emitPrologue();
 
   /// Waits until the tile of the group `stages - 2` groups before the
@@ -71,6 +73,7 @@ private:
                        Value col, Value count);
 
   Value numKBlocks;
+  Value firstTile;
   CopyPlan aPlan, bPlan;
   /// The token the waits name (the prologue's last group's): the wait
   /// counts groups, the token only orders IR.

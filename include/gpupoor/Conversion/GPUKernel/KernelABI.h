@@ -44,7 +44,14 @@ struct KernelArgs {
   /// The epilogue's operands as M x N memrefs (strides 0 where they
   /// broadcast).
   SmallVector<Value> epilogueInputs;
+  /// Parallel split-k's workspace: global pointer and bytes (i64: a
+  /// 32-bit kernel's index could not hold every size).
+  Value wsPtr, wsBytes;
 };
+
+/// A 1-D global memref of `size` elements of `elementType` over `ptr`.
+Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
+                          Value size, unsigned indexBitwidth);
 
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n and
 /// kc.k. With async copies, A's and B's inner strides are taken to be 1

@@ -46,6 +46,15 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
+int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
+                                 int64_t splits, int64_t smCount) {
+  if (slices > 0)
+    return std::clamp<int64_t>(slices, 1, std::max<int64_t>(splits, 1));
+  int64_t wave = kSliceBlocksPerSM * smCount;
+  int64_t fit = tiles > 0 ? wave / tiles : 1;
+  return std::clamp<int64_t>(fit, 1, std::max<int64_t>(splits, 1));
+}
+
 //===----------------------------------------------------------------------===//
 // SplitKAttr verification
 //===----------------------------------------------------------------------===//
@@ -61,9 +70,9 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (maxSplits < 1 || maxSplits > kMaxSplits)
     return emitError() << "max_splits must be in [1, " << kMaxSplits
                        << "], got " << maxSplits;
-  if (slices < 1 || slices > kMaxSplits)
-    return emitError() << "slices must be in [1, " << kMaxSplits << "], got "
-                       << slices;
+  if (slices < 0 || slices > kMaxSplits)
+    return emitError() << "slices must be 0 (chosen at run time) or in [1, "
+                       << kMaxSplits << "], got " << slices;
   if (splits && slices > *splits)
     return emitError() << "slices (" << slices
                        << ") must not exceed splits (" << *splits

@@ -7,12 +7,14 @@
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
 
 SmallVector<std::string>
-mlir::gpupoor::getKernelParamNames(int64_t numEpilogueInputs) {
+mlir::gpupoor::getKernelParamNames(const KernelSpec &spec) {
+  int64_t numEpilogueInputs = spec.numEpilogueInputs();
   SmallVector<std::string> names = {"a_ptr",     "b_ptr",     "c_ptr",
                                     "M",         "N",         "K",
                                     "stride_am", "stride_ak", "stride_bk",
@@ -21,6 +23,8 @@ mlir::gpupoor::getKernelParamNames(int64_t numEpilogueInputs) {
     std::string in = "in" + std::to_string(i);
     names.append({in + "_ptr", "stride_" + in + "m", "stride_" + in + "n"});
   }
+  if (spec.parallel())
+    names.append({"ws_ptr", "ws_bytes"});
   return names;
 }
 
@@ -43,6 +47,10 @@ static std::string requirements(const KernelSpec &spec) {
            "every element offset below 2^31";
   if (spec.readsC)
     req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
+  if (spec.parallel())
+    req += std::string(req.empty() ? "" : ", ") +
+           "grid y = P' and a workspace as workspace_formula says (the "
+           "kernel traps on a short or misaligned one)";
   return req.empty() ? "none" : req;
 }
 
@@ -50,12 +58,34 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   SplitKAttr strategy = kernel.getStrategy();
   KernelSpec spec(kernel);
   llvm::json::Array params;
-  for (std::string &name : getKernelParamNames(spec.numEpilogueInputs()))
+  for (std::string &name : getKernelParamNames(spec))
     params.push_back(std::move(name));
   llvm::json::Object m;
   m["params"] = std::move(params);
   m["block_size"] = spec.threads();
-  m["grid"] = "ceil(M/BM)*ceil(N/BN)";
+  m["grid"] = spec.parallel() ? "[ceil(M/BM)*ceil(N/BN), P']"
+                              : "ceil(M/BM)*ceil(N/BN)";
+  // Parallel split-k: P' blocks along grid y each take one K slice; the
+  // last of a tile's blocks to finish adds the slice sums in order and runs
+  // the epilogue.
+  m["slices"] = strategy.getSlices();
+  if (spec.parallel()) {
+    int64_t smCount = getChipInfo(spec.chip).smCount;
+    m["slices_formula"] =
+        strategy.getSlices() > 0
+            ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
+            : "P' = clamp(floor(" + std::to_string(kSliceBlocksPerSM * smCount) +
+                  " / T), 1, S), T = ceil(M/BM)*ceil(N/BN)";
+    m["workspace_formula"] =
+        "P' > 1: ws_bytes >= 16*ceil(T/4) + T*P'*" +
+        std::to_string(spec.sliceSumBytes()) +
+        ", T = ceil(M/BM)*ceil(N/BN); ws_ptr 16-byte aligned; its first "
+        "4*T bytes zero before the first launch (each launch leaves them "
+        "zero); P' = 1: none (null, 0)";
+    m["sm_count"] = smCount;
+    m["workspace_counter_bytes_per_tile"] = 4;
+    m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
+  }
   // A batched matmul: one launch per batch element.
   m["batched"] = kernel.getLaunch() == Launch::PerBatchElement;
   m["dynamic_shared_memory"] = spec.sharedBytes();

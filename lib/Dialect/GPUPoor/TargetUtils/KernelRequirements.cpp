@@ -6,6 +6,8 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -111,6 +113,27 @@ static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
       l.colStride = (*strides)[r];
   }
   return l;
+}
+
+std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
+  SplitKAttr strategy = op.getStrategy();
+  int64_t tileElems = strategy.getTileM() * strategy.getTileN() + 4;
+  if (strategy.getSlices() == 1)
+    return true;
+  // Automatic: T x P' stays within one wave of blocks (past it P' = 1 and
+  // there are no sums).
+  int64_t blocks = kSliceBlocksPerSM * getChipInfo(strategy.getChip()).smCount;
+  if (strategy.getSlices() > 0) {
+    ArrayRef<int64_t> shape = op.getInitType().getShape();
+    int64_t m = shape[shape.size() - 2], n = shape.back();
+    if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n))
+      return std::nullopt;
+    blocks = llvm::divideCeil(m, strategy.getTileM()) *
+             llvm::divideCeil(n, strategy.getTileN()) * strategy.getSlices();
+  }
+  if (blocks <= kMax32BitOffset / tileElems)
+    return true;
+  return std::nullopt;
 }
 
 std::optional<bool> mlir::gpupoor::offsetsFit32Bits(MatmulOp op) {

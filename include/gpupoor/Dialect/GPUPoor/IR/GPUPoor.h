@@ -52,6 +52,19 @@ bool isValidEpilogueOp(Operation *op);
 /// blocks: next_pow2(floor(sqrt(numKBlocks))), clamped to [1, maxSplits].
 int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);
 
+/// Blocks an SM that the automatic slice count aims at: the small-M tiles
+/// run two blocks an SM (docs/GPU.md).
+constexpr int64_t kSliceBlocksPerSM = 2;
+
+/// The slice count P' that runs: min(slices, S) for a strategy that names
+/// `slices` > 0; for 0 (automatic), the most slices that keep `tiles` C
+/// tiles (of every batch element) within one wave of kSliceBlocksPerSM
+/// blocks on each of `smCount` SMs, clamped to [1, S]. Every lowering and
+/// the model share this rule (host code and the CPU loop form emit it with
+/// emitSliceCount).
+int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
+                  int64_t smCount);
+
 } // namespace mlir::gpupoor
 
 #endif // GPUPOOR_DIALECT_GPUPOOR_IR_GPUPOOR_H

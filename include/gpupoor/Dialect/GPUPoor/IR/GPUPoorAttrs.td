@@ -139,7 +139,12 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       split-k); 1, the default, runs every chunk in one block's loop. Slice
       p takes chunks `[p * S / P', (p + 1) * S / P')` (floor divisions,
       `P' = min(P, S)`), sums them in the outer type, and the slice sums
-      are added in the outer type in the order p = 0 .. P' - 1.
+      are added in the outer type in the order p = 0 .. P' - 1. 0 chooses
+      P' at run time from the shape: the most slices that keep the C tiles
+      of all batch elements, `T = batch * ceil(M / BM) * ceil(N / BN)`,
+      within one wave of two blocks an SM of the chip,
+      `P' = clamp(floor(2 * SMs / T), 1, S)` (gpupoor-split-k writes the
+      number instead when the shape is static).
     * `chip`: the target the tile was chosen for.
 
     Example:

@@ -37,6 +37,12 @@ std::optional<bool> asyncCopiesHold(MatmulOp op);
 /// nullopt otherwise.
 std::optional<bool> offsetsFit32Bits(MatmulOp op);
 
+/// Whether a 32-bit parallel split-k kernel indexes every slice sum of its
+/// workspace (T tiles x P' slices x BM * BN elements) below 2^31: true when
+/// the strategy or the static shape bounds T x P' enough (automatic slices
+/// never exceed one wave of blocks), nullopt otherwise.
+std::optional<bool> sliceSumsFit32Bits(MatmulOp op);
+
 } // namespace mlir::gpupoor
 
 #endif // GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELREQUIREMENTS_H

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Small-M (decode) products: gpupoor's parallel split-k next to its
+sequential kernel and cuBLAS, as time, TFLOP/s and memory bandwidth.
+
+  python3 test/GPU/build_kernels.py KDIR --skinny --only   # on the MLIR machine
+  python3 benchmarks/bench_skinny.py KDIR [--reps 40]      # on the GPU
+
+Shapes: M in {1, 16, 64, 128, 512} x (N, K) in {(4096, 4096), (4096, 14336),
+(14336, 4096), (2048, 5120)}, A (M x K) times a weight W stored N x K
+(nn.Linear's layout), C = A W^T in f16. Columns: cuBLAS with f32 and with
+f16 accumulation (torch.matmul on W.t()), gpupoor sequential
+(skinny_seq_*: the static shape's defaults with one slice) and parallel
+(skinny_par_*: the slice count the pipeline chooses, P'), each as
+microseconds, TFLOP/s, GB/s of operand traffic ((M K + N K + M N) * 2 bytes)
+and that bandwidth's share of the device's copy bandwidth, measured in the
+same run (a 1 GiB device-to-device copy, read plus write bytes). Ratios to
+cuBLAS f32acc come last.
+
+Weights come from HBM: every contestant rotates over enough weight copies
+that they span more than 4x the L2 (50 MiB on an H100, 60 MiB on an H200),
+so a launch never finds its weights in L2 from the launch before. Timing:
+bench_matmul.time_many (CUDA events around batches, contestants in turns,
+median). Error: relative Frobenius error against an fp64 product.
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
+from bench_matmul import time_many  # noqa: E402
+from build_kernels import SKINNY_SHAPES  # noqa: E402
+from run_gpu_suite import GpupoorKernel  # noqa: E402
+
+
+def copy_bandwidth():
+    """GB/s of a 1 GiB device-to-device copy (bytes read plus written)."""
+    src = torch.empty(1 << 29, dtype=torch.float16, device="cuda").normal_()
+    dst = torch.empty_like(src)
+    t = time_many({"copy": lambda: dst.copy_(src)}, [()], warmup=3, reps=20, batch=5)["copy"]
+    return 2 * src.numel() * 2 / (t * 1e-3) / 1e9
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("kernel_dir")
+    p.add_argument("--reps", type=int, default=40)
+    p.add_argument("--l2-mib", type=float, default=60.0,
+                   help="L2 size the weight rotation must exceed 4x")
+    p.add_argument("--shapes", help="MxNxK,... (default: the --skinny list)")
+    args = p.parse_args()
+    shapes = SKINNY_SHAPES
+    if args.shapes:
+        shapes = [tuple(map(int, s.split("x"))) for s in args.shapes.split(",")]
+    torch.manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    copy_gbs = copy_bandwidth()
+    print(f"device: {props.name}, {props.multi_processor_count} SMs; "
+          f"copy bandwidth {copy_gbs:.0f} GB/s")
+    cols = ["cuBLAS f32acc", "cuBLAS f16acc", "gpupoor seq", "gpupoor par"]
+    print("shape MxNxK | weight copies | " + " | ".join(cols) +
+          " | par/cuBLAS f32acc | par/seq | par P'")
+    for m, n, k in shapes:
+        wbytes = n * k * 2
+        copies = max(2, int(4 * args.l2_mib * 2**20 // wbytes) + 1)
+        weights = [torch.randn(n, k, device="cuda").half() for _ in range(copies)]
+        acts = [torch.randn(m, k, device="cuda").half() for _ in range(copies)]
+        sets = list(zip(acts, weights))
+        a0, w0 = sets[0]
+        ref = a0.double() @ w0.double().t()
+        err = lambda c: ((c.double() - ref).norm() / ref.norm()).item()
+        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+
+        def cublas(f16acc):
+            def fn(a, w):
+                torch.backends.cuda.matmul.allow_fp16_accumulation = f16acc
+                return torch.matmul(a, w.t())
+            return fn
+
+        fns = {"cuBLAS f32acc": cublas(False), "cuBLAS f16acc": cublas(True)}
+        errs = {name: err(fn(a0, w0)) for name, fn in fns.items()}
+        slices = {}
+        for label, prefix in (("gpupoor seq", "skinny_seq"), ("gpupoor par", "skinny_par")):
+            kdir = os.path.join(args.kernel_dir, f"{prefix}_{m}x{n}x{k}")
+            if not os.path.isdir(kdir):
+                continue
+            kern = GpupoorKernel(kdir)
+            fns[label] = lambda a, w, kk=kern: kk(a, w, out)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            kern(a0, w0, c)
+            torch.cuda.synchronize()
+            errs[label] = err(c)
+            slices[label] = kern.num_slices(m, n, k)
+        timed = time_many(fns, sets, reps=args.reps)
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        traffic = (m * k + n * k + m * n) * 2
+        cells = [f"{m}x{n}x{k}", str(copies)]
+        for col in cols:
+            if col not in timed:
+                cells.append("-")
+                continue
+            t = timed[col]
+            gbs = traffic / (t * 1e-3) / 1e9
+            cells.append(f"{t * 1e3:.1f} us, {2.0 * m * n * k / t / 1e9:.1f} TF/s, "
+                         f"{gbs:.0f} GB/s ({gbs / copy_gbs:.0%} of copy), err {errs[col]:.2e}")
+        par = timed.get("gpupoor par")
+        cells.append(f"{timed['cuBLAS f32acc'] / par:.2f}" if par else "-")
+        cells.append(f"{timed['gpupoor seq'] / par:.2f}" if par and "gpupoor seq" in timed else "-")
+        cells.append(str(slices.get("gpupoor par", "-")))
+        print(" | ".join(cells), flush=True)
+        del weights, acts, sets
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+//===- SliceReduction.h - parallel split-k's meeting of slices --*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parallel split-k runs the K slices of one C tile in P' blocks (grid y).
+// Each block writes its slice sums to a workspace; the last block of the
+// tile to arrive (a per-tile counter, incremented once a block) adds the
+// P' sums in slice order, p = 0 .. P' - 1, from zero, and alone runs the
+// epilogue. The order does not depend on which block arrives last, so the
+// result is bit-identical from run to run and equal to the CPU loop form's,
+// without floating-point atomics; the last block resets the counter, so
+// the workspace needs zeroing once, not per launch.
+//
+// Chosen over an in-order semaphore (CUTLASS's serial split-k: block p
+// waits for block p - 1, so slices finish one after another) and a second
+// reduction kernel (a launch more, and the epilogue in another kernel);
+// the cost is one extra write and read of a tile's sums per slice, small
+// next to the slice's A and B traffic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_SLICEREDUCTION_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_SLICEREDUCTION_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
+namespace mlir::gpupoor {
+
+class SliceReduction : public KernelPart {
+public:
+  SliceReduction(KernelContext &kc, const KernelArgs &args)
+      : KernelPart(kc), args(args) {}
+
+  /// Given this block's slice sums `sums` (a warp's outer-sum fragments),
+  /// returns whether this block stores C, and the full sums it stores. With
+  /// one slice (grid y of 1) that is every block and `sums`; the workspace
+  /// is then never touched.
+  std::pair<Value, SmallVector<Value>> emit(ArrayRef<Value> sums);
+
+private:
+  /// Traps unless the workspace holds T tiles of P' slice sums and is
+  /// 16-byte aligned: a launcher's mistake must not write out of bounds.
+  void emitWorkspaceCheck(Value tiles, Value slices);
+  /// The element offset of this thread's fragment `f` of slice `p`'s sums.
+  Value sumOffset(Value tile, Value slices, Value p, int64_t f);
+  /// Adds the P' slice sums from the workspace in slice order.
+  SmallVector<Value> emitOrderedSum(Value tile, Value slices,
+                                    ArrayRef<Value> sums);
+
+  const KernelArgs &args;
+  Value sumsView;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_SLICEREDUCTION_H

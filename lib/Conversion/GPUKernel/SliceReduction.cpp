@@ -1,0 +1,187 @@
+//===- SliceReduction.cpp - parallel split-k's meeting of slices ----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
+
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
+  Type i64 = b.getI64Type();
+  auto wide = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
+  auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
+  Value t = wide(tiles);
+  // ceil(T / 4) * 16 + T * P' * (bytes of a tile's sums), in i64: T and P'
+  // are grid sizes (below 2^31 and 2^16), the product below 2^63.
+  Value counters = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, arith::AddIOp::create(b, t, cst(3)), cst(4)),
+      cst(16));
+  Value sumsBytes = arith::MulIOp::create(
+      b, arith::MulIOp::create(b, t, wide(slices)), cst(c.sliceSumBytes()));
+  Value need = arith::AddIOp::create(b, counters, sumsBytes);
+  Value shortWs =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, args.wsBytes, need);
+  Value addr = LLVM::PtrToIntOp::create(b, i64, args.wsPtr);
+  Value misaligned = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, addr, cst(15)),
+      cst(0));
+  Value bad = arith::OrIOp::create(b, shortWs, misaligned);
+  // A 32-bit kernel indexes the sums in 32 bits.
+  if (c.indexBitwidth == 32) {
+    Value elems = arith::DivUIOp::create(
+        b, need, cst(c.outerType.getIntOrFloatBitWidth() / 8));
+    bad = arith::OrIOp::create(
+        b, bad,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, elems,
+                              cst((int64_t(1) << 31) - 1)));
+  }
+  auto ifBad = scf::IfOp::create(b, bad, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifBad.thenBlock());
+  LLVM::Trap::create(b);
+}
+
+Value SliceReduction::sumOffset(Value tile, Value slices, Value p, int64_t f) {
+  // Slice sums by (tile, slice, fragment, thread): a warp's fragment is 512
+  // contiguous bytes (f32), one 16-byte vector a lane.
+  int64_t fragElems = c.threads() * 4;
+  int64_t perSlice = c.mTiles() * c.nTiles() * fragElems;
+  Value slot = add(mul(tile, slices), p);
+  return add(mul(slot, idx(perSlice)),
+             add(idx(f * fragElems), mul(kc.tid, idx(4))));
+}
+
+SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
+                                                  ArrayRef<Value> sums) {
+  auto fragType = cast<VectorType>(sums.front().getType());
+  auto flatType = VectorType::get({4}, fragType.getElementType());
+  int64_t align = 4 * c.outerType.getIntOrFloatBitWidth() / 8;
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(fragType));
+  SmallVector<Value> init(sums.size(), zero);
+  // From zero, p = 0 .. P' - 1: the CPU loop form's order.
+  auto loop = scf::ForOp::create(b, idx(0), slices, idx(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> next;
+  for (auto [f, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
+    Value off = sumOffset(tile, slices, loop.getInductionVar(), f);
+    Value v = vector::LoadOp::create(b, flatType, sumsView, ValueRange{off},
+                                     false, llvm::MaybeAlign(align));
+    v = vector::ShapeCastOp::create(b, fragType, v);
+    next.push_back(arith::AddFOp::create(b, acc, v));
+  }
+  scf::YieldOp::create(b, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
+std::pair<Value, SmallVector<Value>>
+SliceReduction::emit(ArrayRef<Value> sums) {
+  Value tile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value tiles = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  Value p = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value slices = gpu::GridDimOp::create(b, gpu::Dimension::y);
+  SmallVector<Type> types = {b.getI1Type()};
+  for (Value v : sums)
+    types.push_back(v.getType());
+  Value trueV = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+  auto multi = scf::IfOp::create(b, types, lt(idx(1), slices),
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(multi.elseBlock());
+    SmallVector<Value> single = {trueV};
+    single.append(sums.begin(), sums.end());
+    scf::YieldOp::create(b, single);
+    b.setInsertionPointToStart(multi.thenBlock());
+
+    emitWorkspaceCheck(tiles, slices);
+    Type outerElem = c.outerType;
+    int64_t outerBytes = outerElem.getIntOrFloatBitWidth() / 8;
+    Value wsElems = arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        arith::DivUIOp::create(
+            b, args.wsBytes,
+            arith::ConstantIntOp::create(b, b.getI64Type(), outerBytes)));
+    Value counters = memref1DFromPointer(b, args.wsPtr, b.getI32Type(), tiles,
+                                         c.indexBitwidth);
+    // The sums start after the counters (a multiple of 16 bytes).
+    Value counterElems = mul(divU(add(tiles, idx(3)), idx(4)),
+                             idx(16 / outerBytes));
+    Value all = memref1DFromPointer(b, args.wsPtr, outerElem, wsElems,
+                                    c.indexBitwidth);
+    sumsView = memref::SubViewOp::create(
+        b, all, ArrayRef<OpFoldResult>{counterElems},
+        ArrayRef<OpFoldResult>{sub(wsElems, counterElems)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+
+    auto fragType = cast<VectorType>(sums.front().getType());
+    auto flatType = VectorType::get({4}, fragType.getElementType());
+    for (auto [f, v] : llvm::enumerate(sums))
+      vector::StoreOp::create(b, vector::ShapeCastOp::create(b, flatType, v),
+                              sumsView,
+                              ValueRange{sumOffset(tile, slices, p, f)}, false,
+                              llvm::MaybeAlign(4 * outerBytes));
+    // Release: every thread's sums are visible device-wide before thread 0
+    // counts the block in. (The barrier also ends every warp's reads of the
+    // stages, which the flag below overwrites.)
+    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+    gpu::BarrierOp::create(b);
+    Value flag = sharedView(b, kc.rawSmem, b.getI32Type(), 1, idx(0));
+    auto first = scf::IfOp::create(b, lt(kc.tid, idx(1)), false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      Value one = arith::ConstantIntOp::create(b, b.getI32Type(), 1);
+      Value before = memref::AtomicRMWOp::create(
+          b, arith::AtomicRMWKind::addi, one, counters, ValueRange{tile});
+      // Acquire: the other blocks' sums, for the whole block after the
+      // barrier.
+      NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+      memref::StoreOp::create(b, before, flag, ValueRange{idx(0)});
+    }
+    gpu::BarrierOp::create(b);
+    Value arrived = arith::IndexCastOp::create(
+        b, b.getIndexType(),
+        memref::LoadOp::create(b, flag, ValueRange{idx(0)}));
+    // The epilogue may reuse the flag's bytes.
+    gpu::BarrierOp::create(b);
+    Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, arrived,
+                                       sub(slices, idx(1)));
+    auto ifLast =
+        scf::IfOp::create(b, ArrayRef<Type>(types).drop_front(), last, true);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ifLast.elseBlock());
+      scf::YieldOp::create(b, sums);
+      b.setInsertionPointToStart(ifLast.thenBlock());
+      // Every block of the tile has counted itself in: the counter goes
+      // back to zero for the next launch.
+      auto reset = scf::IfOp::create(b, lt(kc.tid, idx(1)), false);
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(reset.thenBlock());
+        memref::StoreOp::create(
+            b, arith::ConstantIntOp::create(b, b.getI32Type(), 0), counters,
+            ValueRange{tile});
+      }
+      scf::YieldOp::create(b, emitOrderedSum(tile, slices, sums));
+    }
+    SmallVector<Value> results = {last};
+    llvm::append_range(results, ifLast.getResults());
+    scf::YieldOp::create(b, results);
+  }
+  return {multi.getResult(0),
+          SmallVector<Value>(multi.getResults().drop_front())};
+}

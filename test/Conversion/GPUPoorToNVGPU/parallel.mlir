@@ -1,0 +1,71 @@
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
+
+// Parallel split-k: the host computes P' = max(min(P, S), 1), allocates the
+// workspace (counters zeroed; none for one slice) and launches P' blocks
+// along grid y; the kernel takes the workspace after the ABI's other
+// arguments.
+// CHECK-LABEL: func.func @parallel
+// CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %{{.*}} : index
+// CHECK: %[[P:.*]] = arith.maxsi %[[P3]], %c1{{.*}} : index
+// CHECK: %[[MULTI:.*]] = arith.cmpi sgt, %[[P]], %c1
+// CHECK: %[[WORDS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
+// CHECK: %[[WS:.*]] = memref.alloc(%[[WORDS]]) : memref<?xi32>
+// CHECK: scf.if %[[MULTI]] {
+// CHECK:   %[[CNT:.*]] = memref.subview %[[WS]][0] [%{{.*}}] [1]
+// CHECK:   linalg.fill ins(%c0_i32 : i32) outs(%[[CNT]]
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%{{[a-z0-9_]+}}, %[[P]], %{{[a-z0-9_]+}})
+// CHECK-SAME: : !llvm.ptr<1>, %{{.*}} : i64)
+// CHECK: memref.dealloc %[[WS]]
+
+// The kernel: block row p of P' takes chunks [p * S / P', (p + 1) * S / P').
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1> {gpupoor.name = "ws_ptr"}, %{{.*}}: i64 {gpupoor.name = "ws_bytes"})
+// CHECK: %[[BY:.*]] = gpu.block_id  y
+// CHECK: %[[GY:.*]] = gpu.grid_dim  y
+// CHECK: arith.divui %{{.*}}, %[[GY]] : index
+// After the K loop, with more than one slice: a workspace too short or
+// misaligned traps; the block's sums go out as 16-byte vectors; a device
+// fence, a barrier, and thread 0 counts the block in.
+// CHECK: %[[TILE:.*]] = gpu.block_id  x
+// CHECK: scf.if %{{.*}} -> (i1, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
+// CHECK:   llvm.intr.trap
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32, strided<[1], offset: ?>, 1>, vector<4xf32>
+// CHECK:   nvvm.memory.barrier <gpu>
+// CHECK:   gpu.barrier
+// CHECK:   memref.atomic_rmw addi %c1_i32, %[[COUNTERS:.*]][%[[TILE]]] : (i32, memref<?xi32, 1>) -> i32
+// CHECK:   nvvm.memory.barrier <gpu>
+// CHECK:   gpu.barrier
+// The last block of the tile (P' - 1 blocks before it) resets the counter
+// and adds the P' sums in slice order, from zero.
+// CHECK:   %[[LAST:.*]] = arith.cmpi eq
+// CHECK:   scf.if %[[LAST]] -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
+// CHECK:     memref.store %c0_i32{{.*}}, %[[COUNTERS]][%[[TILE]]]
+// CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[GY2:.*]] step %c1{{.*}} iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+// CHECK-COUNT-4: vector.load
+// Only that block runs the epilogue.
+// CHECK: scf.if %{{.*}} {
+// CHECK: vector.store %{{.*}} : memref<2560xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+func.func @parallel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32, slices = 3, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [1, 4], stages = 3, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// slices = 0: P' = clamp(floor(264 / T), 1, S) on sm_90's 132 SMs, T the
+// C tiles.
+// CHECK-LABEL: func.func @automatic
+// CHECK: %[[T:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[FIT:.*]] = arith.divsi %c264, %{{.*}} : index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[FIT]], %{{.*}} : index
+// CHECK: arith.maxsi %[[MIN]], %c1
+func.func @automatic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

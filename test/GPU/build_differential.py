@@ -50,9 +50,10 @@ def sh(cmd, **kw):
     return res.stdout
 
 
-def build(p, base, chip):
+def build(p, base, chip, gpu_options=""):
     """Compiles program `p` to `base`.o; returns why it was skipped, or None."""
-    res = subprocess.run([GPUPOOR_OPT, "-", f"--gpupoor-to-cubin=chip={chip} cubin-format=bin"],
+    res = subprocess.run([GPUPOOR_OPT, "-",
+                          f"--gpupoor-to-cubin=chip={chip} cubin-format=bin {gpu_options}"],
                          input=p.source, capture_output=True, text=True)
     if res.returncode and "host code would access GPU memory" in res.stderr:
         # gpupoor-check-host-memory refuses host code that would read,
@@ -84,14 +85,20 @@ def main():
         p = programs.generate(rng)
         name = f"p{i:05d}"
         base = os.path.join(args.out_dir, name)
-        why = build(p, base, args.chip)
+        # Parallel split-k in a third of the programs: P in {0 (chosen),
+        # 2, 3, 7}; the host code sizes the workspace and the grid.
+        gpu_options = ""
+        if rng.random() < 0.33:
+            gpu_options = f"slices={rng.choice([0, 2, 3, 7])}"
+        why = build(p, base, args.chip, gpu_options)
         if why:
             skipped[why] = skipped.get(why, 0) + 1
             continue
         arrays = programs.inputs(p, np.random.default_rng(args.seed * 7 + i))
         want = run(compile_with(p.source, REFERENCE), arrays, p.out_shape, p.out_dtype)
         np.savez(base + ".npz", *arrays, want=want)
-        index.append({"name": name, "description": p.description, "source": p.source,
+        index.append({"name": name, "description": f"{p.description} {gpu_options}".strip(),
+                      "source": p.source,
                       "args": [[a[0], list(a[2]), np.dtype(a[3]).name] for a in p.args],
                       "out_shape": list(p.out_shape), "out_dtype": np.dtype(p.out_dtype).name,
                       "exact": not (set(p.stages) & TRANSCENDENTAL)})

@@ -105,9 +105,10 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
     mc = f"memref<{dyn}x{out_type}>"
     if shape:
-        assert not (batched or bias or accumulate or row_scale or residual) and b_layout == "kn"
+        assert not (batched or bias or accumulate or row_scale or residual)
         m, n, k = shape
-        ta, tb = f"tensor<{m}x{k}xf16>", f"tensor<{k}x{n}xf16>"
+        ta = f"tensor<{m}x{k}xf16>"
+        tb = f"tensor<{n}x{k}xf16>" if b_layout == "nk" else f"tensor<{k}x{n}xf16>"
         tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
     b0 = r - 2
     params = [f"%a: {ta}", f"%b: {tb}"]

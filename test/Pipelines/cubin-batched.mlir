@@ -1,16 +1,15 @@
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 
-// linalg.batch_matmul becomes a loop over the batch that launches the
-// rank-2 kernel on slices of A, B and C, with the same Triton ABI.
+// linalg.batch_matmul becomes one launch of every batch element's blocks,
+// the Triton ABI plus A's, B's and C's batch strides.
 // CHECK-LABEL: func.func @bmm
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: memref.subview %{{.*}}[%[[I]], 0, 0]
+// CHECK-NOT: scf.for
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: launch = per_batch_element
-// The cp.async kernel, and for operands its requirements do not fit (checked
-// per batch element), element copies, with 64-bit indices for 2^31 elements
-// and more:
+// CHECK-SAME: launch = batched
+// The cp.async kernel, and for operands its requirements do not fit (the
+// same for every batch element), element copies, with 64-bit indices for
+// 2^31 elements and more:
 // CHECK: gpu.binary @gpupoor_matmul_0_module
 // CHECK: gpu.binary @gpupoor_matmul_0_elements_module
 // CHECK: gpu.binary @gpupoor_matmul_0_i64_module
@@ -18,7 +17,13 @@
 
 // JSON: "async_copies": true,
 // JSON: "batched": true,
-// JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
+// JSON: "grid": "ceil(M/BM)*ceil(N/BN)*batch",
+// JSON: "params": [
+// JSON: "stride_cn",
+// JSON-NEXT: "stride_ab",
+// JSON-NEXT: "stride_bb",
+// JSON-NEXT: "stride_cb"
+// JSON-NEXT: ],
 func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

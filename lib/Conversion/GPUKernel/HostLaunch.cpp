@@ -11,6 +11,7 @@
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,21 +44,16 @@ static Value pointerOf(ImplicitLocOpBuilder &b, Value memref,
   return LLVM::IntToPtrOp::create(b, ptrType, addr);
 }
 
-/// Opens an scf.for over the batch of `op` at `b` and returns the rank-2
-/// views of element `i` of A, B and C, and `i`.
-static std::array<Value, 4> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  auto loop =
-      scf::ForOp::create(b, zero, memref::DimOp::create(b, op.getA(), 0), one);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
+/// The rank-2 views of batch element 0 of A, B and C (their sizes and
+/// strides are every element's; with an empty batch nothing reads them).
+static std::array<Value, 3> firstBatchElement(ImplicitLocOpBuilder &b,
+                                              MatmulOp op) {
   auto slice = [&](Value memref) -> Value {
     auto type = cast<MemRefType>(memref.getType());
     SmallVector<OpFoldResult> sizes =
         memref::getMixedSizes(b, b.getLoc(), memref);
     sizes[0] = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> offsets = {loop.getInductionVar(),
-                                         b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0));
     SmallVector<OpFoldResult> unit(3, b.getIndexAttr(1));
     SmallVector<int64_t> shape = {type.getDimSize(1), type.getDimSize(2)};
     auto sliceType = memref::SubViewOp::inferRankReducedResultType(
@@ -65,10 +61,7 @@ static std::array<Value, 4> sliceBatch(ImplicitLocOpBuilder &b, MatmulOp op) {
     return memref::SubViewOp::create(b, sliceType, memref, offsets, sizes,
                                      unit);
   };
-  Value a = slice(op.getA());
-  Value bMem = slice(op.getB());
-  Value c = slice(op.getInit());
-  return {a, bMem, c, loop.getInductionVar()};
+  return {slice(op.getA()), slice(op.getB()), slice(op.getInit())};
 }
 
 namespace {
@@ -80,9 +73,11 @@ struct LaunchOperands {
   Value m, n, k;
   Value am, ak, b0, b1, cm, cn;
   Value aPtr, bPtr, cPtr;
-  /// Each epilogue operand's pointer (at the launch's batch element) and
-  /// its element strides along C's rows and columns.
-  SmallVector<Value> inPtrs, inStridesM, inStridesN;
+  /// Batched: the batch count and A's, B's and C's batch strides.
+  Value batch, ab, bb, cb;
+  /// Each epilogue operand's pointer and its element strides along C's
+  /// rows and columns (and batch).
+  SmallVector<Value> inPtrs, inStridesM, inStridesN, inStridesB;
 };
 
 /// The element strides of epilogue operand `in` along each of C's
@@ -98,9 +93,27 @@ SmallVector<Value> loopStrides(ImplicitLocOpBuilder &b, Value in,
   return strides;
 }
 
-LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
-                            Value bMem, Value cMem, Value batchIndex) {
-  LaunchOperands o{aMem, bMem, cMem};
+LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op) {
+  Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit();
+  LaunchOperands o;
+  if (op.isBatched()) {
+    auto batchStride = [&](Value memref) {
+      return memref::ExtractStridedMetadataOp::create(b, memref)
+          .getStrides()[0];
+    };
+    o.batch = memref::DimOp::create(b, aMem, 0);
+    o.ab = batchStride(aMem);
+    o.bb = batchStride(bMem);
+    o.cb = batchStride(cMem);
+    std::tie(aMem, bMem, cMem) =
+        std::apply([](auto... v) { return std::make_tuple(v...); },
+                   firstBatchElement(b, op));
+  } else {
+    o.batch = arith::ConstantIndexOp::create(b, 1);
+  }
+  o.a = aMem;
+  o.b = bMem;
+  o.c = cMem;
   auto strides = [&](Value memref) {
     auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
     return std::make_pair(meta.getStrides()[0], meta.getStrides()[1]);
@@ -123,11 +136,11 @@ LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op, Value aMem,
        llvm::zip_equal(op.getEpilogueIns(),
                        op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())) {
     SmallVector<Value> strides = loopStrides(b, in, map);
-    Value extra =
-        batchIndex ? arith::MulIOp::create(b, batchIndex, strides[0]) : Value();
-    o.inPtrs.push_back(pointerOf(b, in, extra));
+    o.inPtrs.push_back(pointerOf(b, in));
     o.inStridesM.push_back(strides[strides.size() - 2]);
     o.inStridesN.push_back(strides.back());
+    if (op.isBatched())
+      o.inStridesB.push_back(strides.front());
   }
   return o;
 }
@@ -200,23 +213,36 @@ Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   return allOf(b, conds);
 }
 
-/// Parallel split-k's launch geometry: T tiles a launch, P' slices.
+/// The launch's grid: T C tiles of every batch element along x (1 <= T <
+/// 2^31, asserted), P' slices along y.
 struct SliceLaunch {
   Value tiles, slices;
 };
 
-/// T and P' (emitSliceCount, from the C tiles of every batch element, as
-/// the CPU loop form counts them).
-SliceLaunch emitSliceLaunch(ImplicitLocOpBuilder &b, MatmulOp op,
-                            const LaunchOperands &o, Value batch) {
+SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
+                     const LaunchOperands &o, bool parallel) {
   SplitKAttr strategy = op.getStrategy();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value tiles = arith::MulIOp::create(
-      b, arith::CeilDivSIOp::create(b, o.m, cst(strategy.getTileM())),
-      arith::CeilDivSIOp::create(b, o.n, cst(strategy.getTileN())));
-  Value splits = emitSplitGeometry(b, o.k, strategy).splits;
-  Value slices = emitSliceCount(
-      b, strategy, arith::MulIOp::create(b, tiles, batch), splits);
+  Value tilesM = arith::CeilDivSIOp::create(b, o.m, cst(strategy.getTileM()));
+  Value tilesN = arith::CeilDivSIOp::create(b, o.n, cst(strategy.getTileN()));
+  Value tiles = arith::MulIOp::create(b, tilesM, tilesN);
+  if (op.isBatched()) {
+    // ceil(M/BM) and ceil(N/BN) are below 2^62 each: a product past
+    // 2^31 - 1 per factor is caught before the next multiplication.
+    Value fits = cmp(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset);
+    tiles = arith::MulIOp::create(b, tiles, o.batch);
+    fits = arith::AndIOp::create(
+        b, fits, cmp(b, arith::CmpIPredicate::sle, o.batch, kMax32BitOffset));
+    fits = arith::AndIOp::create(
+        b, fits, cmp(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset));
+    cf::AssertOp::create(b, fits,
+                         "gpupoor.matmul: batch * ceil(M/BM) * ceil(N/BN) "
+                         "blocks exceed the grid (2^31 - 1)");
+  }
+  Value slices = cst(1);
+  if (parallel)
+    slices = emitSliceCount(b, strategy, tiles,
+                            emitSplitGeometry(b, o.k, strategy).splits);
   return {tiles, slices};
 }
 
@@ -262,7 +288,7 @@ Value emitWorkspace(ImplicitLocOpBuilder &b, const KernelSpec &spec,
 /// wide as the kernel's index) on ceil(M/BM) * ceil(N/BN) blocks (times P'
 /// along y for a parallel kernel).
 void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
-                const LaunchOperands &o, SliceLaunch slice) {
+                const LaunchOperands &o, SliceLaunch grid) {
   const KernelSpec &spec = v.spec;
   MLIRContext *ctx = b.getContext();
   Type intType = b.getIntegerType(spec.indexBitwidth);
@@ -274,19 +300,24 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   SmallVector<Value> args = {o.aPtr,    o.bPtr,    o.cPtr,     cast(o.m),
                              cast(o.n), cast(o.k), cast(o.am), cast(o.ak),
                              cast(bk),  cast(bn),  cast(o.cm), cast(o.cn)};
-  for (auto [ptr, sm, sn] :
-       llvm::zip_equal(o.inPtrs, o.inStridesM, o.inStridesN))
-    args.append({ptr, cast(sm), cast(sn)});
+  // Batch strides in i64 whatever the kernel's index: the kernel adds b
+  // times them to the pointers in 64 bits; one element's offsets are what
+  // a 32-bit kernel indexes.
+  auto wide = [&](Value x) {
+    return arith::IndexCastOp::create(b, b.getI64Type(), x).getResult();
+  };
+  if (spec.batched)
+    args.append({wide(o.ab), wide(o.bb), wide(o.cb)});
+  for (auto [i, ptr] : llvm::enumerate(o.inPtrs)) {
+    args.append({ptr, cast(o.inStridesM[i]), cast(o.inStridesN[i])});
+    if (spec.batched)
+      args.push_back(wide(o.inStridesB[i]));
+  }
   Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value gridM = arith::CeilDivSIOp::create(
-      b, o.m, arith::ConstantIndexOp::create(b, spec.bm));
-  Value gridN = arith::CeilDivSIOp::create(
-      b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
-  Value grid = arith::MulIOp::create(b, gridM, gridN);
   // An empty C launches nothing (a grid of 0 blocks is a launch error).
   auto nonEmpty = scf::IfOp::create(
       b,
-      arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid.tiles,
                             arith::ConstantIndexOp::create(b, 0)),
       /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -296,10 +327,9 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
   Value ws;
   if (spec.parallel())
-    ws = emitWorkspace(b, spec, slice, args);
-  Value gridY = spec.parallel() ? slice.slices : c1;
-  auto launch =
-      gpu::LaunchFuncOp::create(b, v.func, gpu::KernelDim3{grid, gridY, c1},
+    ws = emitWorkspace(b, spec, grid, args);
+  auto launch = gpu::LaunchFuncOp::create(
+      b, v.func, gpu::KernelDim3{grid.tiles, grid.slices, c1},
                                 gpu::KernelDim3{threads, c1, c1}, smem, args);
   if (ws)
     memref::DeallocOp::create(b, ws);
@@ -319,7 +349,7 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
           ctx, spec.strategy, spec.getConfig(ctx), spec.cType, spec.accType,
           ArrayAttr::get(ctx, inputs), BoolAttr::get(ctx, spec.readsC),
           StringAttr::get(ctx, epilogue),
-          op.isBatched() ? Launch::PerBatchElement : Launch::Single));
+          op.isBatched() ? Launch::Batched : Launch::Single));
 }
 
 } // namespace
@@ -328,23 +358,8 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
                                    ArrayRef<KernelVariant> variants) {
   ImplicitLocOpBuilder b(op.getLoc(), op);
   emitShapeChecks(b, op);
-  Value aMem = op.getA(), bMem = op.getB(), cMem = op.getInit(), batchIndex;
-  // Parallel split-k counts the C tiles of every batch element.
-  Value batch;
-  if (variants.front().spec.parallel())
-    batch = op.isBatched() ? Value(memref::DimOp::create(b, op.getA(), 0))
-                           : Value(arith::ConstantIndexOp::create(b, 1));
-  if (op.isBatched()) {
-    std::array<Value, 4> views = sliceBatch(b, op);
-    aMem = views[0];
-    bMem = views[1];
-    cMem = views[2];
-    batchIndex = views[3];
-  }
-  LaunchOperands o = readOperands(b, op, aMem, bMem, cMem, batchIndex);
-  SliceLaunch slice;
-  if (variants.front().spec.parallel())
-    slice = emitSliceLaunch(b, op, o, batch);
+  LaunchOperands o = readOperands(b, op);
+  SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
   // Each requirement the types leave open is checked once.
   Value asyncOk, fits, groupOk, sumsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);

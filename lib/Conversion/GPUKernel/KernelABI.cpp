@@ -27,13 +27,21 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   // Sizes and strides are as wide as the kernel's index: 64-bit kernels take
   // operands of 2^31 elements and more.
   Type intType = IntegerType::get(ctx, spec.indexBitwidth);
+  Type i64 = IntegerType::get(ctx, 64);
   SmallVector<Type> argTypes = {ptr, ptr, ptr};
   argTypes.append(9, intType);
-  for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i)
+  // Batch strides are i64 in every kernel: b times them reaches past 2^31
+  // where one batch element's offsets do not.
+  if (spec.batched)
+    argTypes.append(3, i64);
+  for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i) {
     argTypes.append({ptr, intType, intType});
+    if (spec.batched)
+      argTypes.push_back(i64);
+  }
   // The workspace's size may pass 2^31 where the sizes do not.
   if (spec.parallel())
-    argTypes.append({ptr, IntegerType::get(ctx, 64)});
+    argTypes.append({ptr, i64});
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
@@ -109,20 +117,56 @@ Value mlir::gpupoor::memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr,
   return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
 }
 
+/// `ptr` moved to batch element `batchIndex` by its i64 batch stride
+/// `stride` (elements of `elementType`), in 64-bit arithmetic.
+static Value batchElement(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
+                          Value batchIndex, Value stride) {
+  Type i64 = b.getI64Type();
+  Value off = arith::MulIOp::create(
+      b, arith::IndexCastOp::create(b, i64, batchIndex), stride);
+  return LLVM::GEPOp::create(b, ptr.getType(), elementType, ptr,
+                             ValueRange{off});
+}
+
 KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
                                          gpu::GPUFuncOp func) {
   ImplicitLocOpBuilder &b = kc.b;
   const KernelSpec &spec = kc.spec;
   Block &entry = func.getBody().front();
   Type f16 = b.getF16Type();
-  auto arg = [&](unsigned i) { return entry.getArgument(i); };
   auto argIndex = [&](unsigned i) -> Value {
-    return arith::IndexCastOp::create(b, b.getIndexType(), arg(i));
+    return arith::IndexCastOp::create(b, b.getIndexType(),
+                                      entry.getArgument(i));
   };
   KernelArgs args;
   kc.m = argIndex(3);
   kc.n = argIndex(4);
   kc.k = argIndex(5);
+  kc.pid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  // The pointers as the body reads them: a batched kernel's blocks of
+  // element b, ceil(M/BM) * ceil(N/BN) of them, come after element b - 1's.
+  SmallVector<Value> ptrs(entry.getArguments().begin(),
+                          entry.getArguments().end());
+  unsigned inputsAt = 12;
+  if (spec.batched) {
+    Value tilesM = arith::CeilDivSIOp::create(
+        b, kc.m, arith::ConstantIndexOp::create(b, spec.bm));
+    Value tilesN = arith::CeilDivSIOp::create(
+        b, kc.n, arith::ConstantIndexOp::create(b, spec.bn));
+    Value tiles = arith::MulIOp::create(b, tilesM, tilesN);
+    Value batchIndex = arith::DivUIOp::create(b, kc.pid, tiles);
+    kc.pid = arith::RemUIOp::create(b, kc.pid, tiles);
+    ptrs[0] = batchElement(b, ptrs[0], f16, batchIndex, ptrs[12]);
+    ptrs[1] = batchElement(b, ptrs[1], f16, batchIndex, ptrs[13]);
+    ptrs[2] = batchElement(b, ptrs[2], spec.cType, batchIndex, ptrs[14]);
+    inputsAt = 15;
+    for (auto [i, type] : llvm::enumerate(spec.epilogueInputTypes)) {
+      unsigned first = inputsAt + 4 * i;
+      ptrs[first] =
+          batchElement(b, ptrs[first], type, batchIndex, ptrs[first + 3]);
+    }
+  }
+  auto arg = [&](unsigned i) { return ptrs[i]; };
   Value strideAm = argIndex(6), strideAk = argIndex(7);
   Value strideBk = argIndex(8), strideBn = argIndex(9);
   args.strideCm = argIndex(10);
@@ -147,14 +191,15 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   args.cPtr = arg(2);
   // Each epilogue operand as an M x N view with its (possibly zero)
   // strides along C's rows and columns.
+  unsigned perInput = spec.batched ? 4 : 3;
   for (auto [i, type] : llvm::enumerate(spec.epilogueInputTypes)) {
-    unsigned first = 12 + 3 * i;
+    unsigned first = inputsAt + perInput * i;
     args.epilogueInputs.push_back(
         memrefFromPointer(b, arg(first), type, kc.m, kc.n, argIndex(first + 1),
                           argIndex(first + 2), false, width));
   }
   if (spec.parallel()) {
-    unsigned first = 12 + 3 * spec.numEpilogueInputs();
+    unsigned first = inputsAt + perInput * spec.numEpilogueInputs();
     args.wsPtr = arg(first);
     args.wsBytes = arg(first + 1);
   }

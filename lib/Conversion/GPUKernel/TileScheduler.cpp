@@ -12,7 +12,7 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 void GroupedTileOrder::emitTileOrigin() {
-  Value pid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value pid = kc.pid;
   Value numPidM = arith::CeilDivSIOp::create(b, kc.m, idx(c.bm));
   Value numPidN = arith::CeilDivSIOp::create(b, kc.n, idx(c.bn));
   Value inGroup = mul(idx(c.groupM), numPidN);

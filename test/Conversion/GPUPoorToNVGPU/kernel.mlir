@@ -33,10 +33,10 @@
 // stages tiles with cp.async into dynamic shared memory, reads fragments with
 // ldmatrix and accumulates in f16 with mma.sync.
 // CHECK-LABEL: func @mm
-// CHECK: scf.if
 // CHECK: %[[GM:.*]] = arith.ceildivsi %{{.*}}, %[[BM:.*]] : index
 // CHECK: %[[GN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
 // CHECK: %[[GRID:.*]] = arith.muli %[[GM]], %[[GN]] : index
+// CHECK: scf.if
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in (%c128{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c81920_i32 args(%{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32, %{{.*}} : i32)
 // CHECK-SAME: #gpupoor.kernel<{{.*}}warps = [2, 2],{{.*}}shared_outer_rows = 2,
 // CHECK: gpu.module @gpupoor_matmul_0_module
@@ -251,27 +251,39 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 
 // -----
 
-// A batched matmul launches the rank-2 kernel once per batch element, on
-// rank-reduced slices of A, B and C; a bias shared by the batch advances by
-// its batch stride, 0. First, the sizes the types leave dynamic must agree
-// across the operands (the batch, M, K, N; the bias's N), or the program
-// stops instead of reading out of bounds.
+// A batched matmul launches once: the blocks of batch element b follow
+// those of element b - 1 along grid x, and the kernel takes each operand's
+// batch stride in i64 (0 for a bias the batch shares). First, the sizes the
+// types leave dynamic must agree across the operands (the batch, M, K, N;
+// the bias's N), or the program stops instead of reading out of bounds.
 // CHECK-LABEL: func @batched
 // CHECK-SAME: (%[[A:.*]]: memref<?x?x?xf16>, %[[B:.*]]: memref<?x?x?xf16>, %[[BIAS:.*]]: memref<?xf16>, %[[C:.*]]: memref<?x?x?xf32>)
 // CHECK-COUNT-6: arith.cmpi eq
 // CHECK: cf.assert %{{.*}}, "gpupoor.matmul: operand sizes disagree
 // CHECK: %[[NB:.*]] = memref.dim %[[A]], %c0
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[NB]] step
-// CHECK: memref.subview %[[A]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
-// CHECK: memref.subview %[[B]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1], offset: ?>>
-// CHECK: memref.subview %[[C]][%[[I]], 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
-// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: #gpupoor.kernel<{{.*}}launch = per_batch_element
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:3, %[[AS:.*]]:3 = memref.extract_strided_metadata %[[A]]
+// CHECK: memref.subview %[[A]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
+// CHECK: memref.subview %[[B]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
+// CHECK: memref.subview %[[C]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
+// CHECK: %[[GRID:.*]] = arith.muli %{{.*}}, %[[NB]] : index
+// CHECK: cf.assert %{{.*}}, "gpupoor.matmul: batch * ceil(M/BM) * ceil(N/BN) blocks exceed the grid (2^31 - 1)"
+// CHECK: %[[ABS:.*]] = arith.index_cast %[[AS]]#0 : index to i64
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]], %c1{{[_0-9]*}}, %c1{{[_0-9]*}})
+// CHECK-SAME: %[[ABS]] : i64
+// CHECK-SAME: #gpupoor.kernel<{{.*}}launch = batched
 // CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
 // CHECK: gpu.launch_func @gpupoor_matmul_0_i64_module::@gpupoor_matmul_0_i64
-// CHECK-SAME: #gpupoor.kernel<{{.*}}copies = elements,{{.*}}index_bitwidth = 64>{{.*}}launch = per_batch_element
+// CHECK-SAME: #gpupoor.kernel<{{.*}}copies = elements,{{.*}}index_bitwidth = 64>{{.*}}launch = batched
 // CHECK: return
+// The kernel: block id = b * T + the block's tile; each pointer moves by b
+// times its batch stride.
 // CHECK: gpu.module @gpupoor_matmul_0_module
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: %{{.*}}: i64 {gpupoor.name = "stride_ab"}, %{{.*}}: i64 {gpupoor.name = "stride_bb"}, %{{.*}}: i64 {gpupoor.name = "stride_cb"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "in0_ptr"}, %{{.*}}: i32 {gpupoor.name = "stride_in0m"}, %{{.*}}: i32 {gpupoor.name = "stride_in0n"}, %{{.*}}: i64 {gpupoor.name = "stride_in0b"})
+// CHECK: %[[BX:.*]] = gpu.block_id  x
+// CHECK: %[[BATCH:.*]] = arith.divui %[[BX]], %{{.*}} : index
+// CHECK: arith.remui %[[BX]], %{{.*}} : index
+// CHECK-COUNT-4: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %bias: memref<?xf16>, %c: memref<?x?x?xf32>) {
   gpupoor.matmul %a, %b ins(%bias : memref<?xf16>) maps([affine_map<(b, m, n) -> (n)>])
       outs(%c : memref<?x?x?xf32>)

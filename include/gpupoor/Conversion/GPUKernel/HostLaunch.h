@@ -28,9 +28,10 @@ struct KernelVariant {
 /// strides as wide as the kernel's index), a 1-D grid of ceil(M/BM) *
 /// ceil(N/BN) blocks and the spec's dynamic shared memory, and carries a
 /// #gpupoor.kernel attribute for gpupoor-dump-kernels. A batched matmul
-/// launches once per batch element on rank-2 views of A, B and C (the bias
-/// is shared): the kernel keeps the ABI, and each launch fills the GPU when
-/// M x N does.
+/// launches once: batch * ceil(M/BM) * ceil(N/BN) blocks, the kernel taking
+/// each operand's batch stride (0 for a bias the batch shares). A parallel
+/// split-k kernel gets P' blocks along y and a workspace the host code
+/// allocates per call.
 void emitHostLaunch(MatmulOp op, ArrayRef<KernelVariant> variants);
 
 } // namespace mlir::gpupoor

@@ -19,9 +19,13 @@ mlir::gpupoor::getKernelParamNames(const KernelSpec &spec) {
                                     "M",         "N",         "K",
                                     "stride_am", "stride_ak", "stride_bk",
                                     "stride_bn", "stride_cm", "stride_cn"};
+  if (spec.batched)
+    names.append({"stride_ab", "stride_bb", "stride_cb"});
   for (int64_t i = 0; i < numEpilogueInputs; ++i) {
     std::string in = "in" + std::to_string(i);
     names.append({in + "_ptr", "stride_" + in + "m", "stride_" + in + "n"});
+    if (spec.batched)
+      names.push_back("stride_" + in + "b");
   }
   if (spec.parallel())
     names.append({"ws_ptr", "ws_bytes"});
@@ -63,8 +67,9 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   llvm::json::Object m;
   m["params"] = std::move(params);
   m["block_size"] = spec.threads();
-  m["grid"] = spec.parallel() ? "[ceil(M/BM)*ceil(N/BN), P']"
-                              : "ceil(M/BM)*ceil(N/BN)";
+  std::string gridX =
+      spec.batched ? "ceil(M/BM)*ceil(N/BN)*batch" : "ceil(M/BM)*ceil(N/BN)";
+  m["grid"] = spec.parallel() ? "[" + gridX + ", P']" : gridX;
   // Parallel split-k: P' blocks along grid y each take one K slice; the
   // last of a tile's blocks to finish adds the slice sums in order and runs
   // the epilogue.
@@ -75,19 +80,22 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
         strategy.getSlices() > 0
             ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
             : "P' = clamp(floor(" + std::to_string(kSliceBlocksPerSM * smCount) +
-                  " / T), 1, S), T = ceil(M/BM)*ceil(N/BN)";
+                  " / T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
+                  (spec.batched ? "*batch" : "");
     m["workspace_formula"] =
         "P' > 1: ws_bytes >= 16*ceil(T/4) + T*P'*" +
         std::to_string(spec.sliceSumBytes()) +
-        ", T = ceil(M/BM)*ceil(N/BN); ws_ptr 16-byte aligned; its first "
+        ", T = ceil(M/BM)*ceil(N/BN)" + std::string(spec.batched ? "*batch" : "") +
+        "; ws_ptr 16-byte aligned; its first "
         "4*T bytes zero before the first launch (each launch leaves them "
         "zero); P' = 1: none (null, 0)";
     m["sm_count"] = smCount;
     m["workspace_counter_bytes_per_tile"] = 4;
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
-  // A batched matmul: one launch per batch element.
-  m["batched"] = kernel.getLaunch() == Launch::PerBatchElement;
+  // A batched matmul: one launch, batch element b in blocks
+  // [b * T, (b + 1) * T) of grid x (T = ceil(M/BM)*ceil(N/BN)).
+  m["batched"] = spec.batched;
   m["dynamic_shared_memory"] = spec.sharedBytes();
   m["chip"] = stringifyChip(spec.chip).str();
   m["tile"] = llvm::json::Array{spec.bm, spec.bn, spec.bk};

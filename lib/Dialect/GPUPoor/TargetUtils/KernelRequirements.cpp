@@ -124,11 +124,13 @@ std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
   // there are no sums).
   int64_t blocks = kSliceBlocksPerSM * getChipInfo(strategy.getChip()).smCount;
   if (strategy.getSlices() > 0) {
-    ArrayRef<int64_t> shape = op.getInitType().getShape();
-    int64_t m = shape[shape.size() - 2], n = shape.back();
-    if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n))
+    ShapedType init = op.getInitType();
+    if (!init.hasStaticShape())
       return std::nullopt;
-    blocks = llvm::divideCeil(m, strategy.getTileM()) *
+    ArrayRef<int64_t> shape = init.getShape();
+    int64_t batch = shape.size() == 3 ? shape.front() : 1;
+    int64_t m = shape[shape.size() - 2], n = shape.back();
+    blocks = batch * llvm::divideCeil(m, strategy.getTileM()) *
              llvm::divideCeil(n, strategy.getTileN()) * strategy.getSlices();
   }
   if (blocks <= kMax32BitOffset / tileElems)

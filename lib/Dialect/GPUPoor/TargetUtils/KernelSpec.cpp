@@ -23,6 +23,7 @@ KernelSpec::KernelSpec(MatmulOp op)
   for (Value in : op.getEpilogueIns())
     epilogueInputTypes.push_back(getElementTypeOrSelf(in.getType()));
   readsC = op.readsInit();
+  batched = op.isBatched();
   epilogueBlock = op.getEpilogueBlock();
   for (AffineMap map : op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())
     epilogueMaps.push_back(map);
@@ -36,6 +37,7 @@ KernelSpec::KernelSpec(KernelAttr kernel)
   for (Attribute t : kernel.getEpilogueInputs())
     epilogueInputTypes.push_back(cast<TypeAttr>(t).getValue());
   readsC = kernel.getReadsC().getValue();
+  batched = kernel.getLaunch() == Launch::Batched;
   applyConfig(kernel.getConfig());
 }
 

@@ -76,10 +76,12 @@ def GPUPoor_Handover : I32EnumAttr<"Handover",
 }
 
 def GPUPoor_Launch : I32EnumAttr<"Launch",
-    "how many launches of a kernel one gpupoor.matmul takes", [
+    "what one launch of a kernel computes", [
       I32EnumAttrCase<"Single", 0, "single">,
-      // One launch per batch element, on rank-2 views of A, B and C.
-      I32EnumAttrCase<"PerBatchElement", 1, "per_batch_element">
+      // Every batch element in one launch: the blocks of element b follow
+      // those of element b - 1 along grid x, and the kernel takes each
+      // operand's batch stride.
+      I32EnumAttrCase<"Batched", 1, "batched">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::gpupoor";

@@ -54,6 +54,9 @@ struct KernelSpec {
   SmallVector<Type, 2> epilogueInputTypes;
   /// Whether the epilogue reads C (C += A * B).
   bool readsC = false;
+  /// A batched product: one launch, the batch index from grid x, a batch
+  /// stride per operand among the parameters.
+  bool batched = false;
   /// The epilogue the kernel clones (null: C = acc) and its operands' maps
   /// from C's dimensions; set from an op only.
   Block *epilogueBlock = nullptr;

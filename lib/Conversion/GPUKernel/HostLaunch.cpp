@@ -246,42 +246,42 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   return {tiles, slices};
 }
 
-/// The workspace of a parallel launch: with P' > 1, counters (zeroed) and
-/// room for every slice's sums (KernelSpec); else none (0 bytes). Appends
-/// its pointer and size to `args` and returns it (to free after the
-/// launch). Allocated per call and freed after it: the host function then
-/// stands alone; a runtime that launches the kernel itself (the PyTorch
-/// package) keeps one zeroed buffer instead, which every launch leaves
-/// zeroed.
-Value emitWorkspace(ImplicitLocOpBuilder &b, const KernelSpec &spec,
-                    SliceLaunch slice, SmallVector<Value> &args) {
+/// The workspace of a parallel launch: with P' > 1, room for every
+/// slice's sums (KernelSpec) and T counters, zeroed; else neither (0
+/// elements). Appends their pointers and sizes to `args` and returns them
+/// (to free after the launch). Allocated per call and freed after it: the
+/// host function then stands alone; a runtime that launches the kernel
+/// itself (the PyTorch package) keeps cached buffers instead, the counters
+/// zeroed once (every launch leaves them zeroed).
+std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
+                                      const KernelSpec &spec, SliceLaunch slice,
+                                      SmallVector<Value> &args) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   Value multi = cmp(b, arith::CmpIPredicate::sgt, slice.slices, 1);
-  Value counterWords = arith::MulIOp::create(
-      b, arith::CeilDivSIOp::create(b, slice.tiles, cst(4)), cst(4));
   Value sumWords = arith::MulIOp::create(
       b, arith::MulIOp::create(b, slice.tiles, slice.slices),
       cst(spec.sliceSumBytes() / 4));
-  Value words = arith::SelectOp::create(
-      b, multi, arith::AddIOp::create(b, counterWords, sumWords), cst(0));
+  sumWords = arith::SelectOp::create(b, multi, sumWords, cst(0));
+  Value lockCount = arith::SelectOp::create(b, multi, slice.tiles, cst(0));
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI32Type());
-  Value ws = memref::AllocOp::create(b, type, ValueRange{words}, IntegerAttr());
+  Value ws =
+      memref::AllocOp::create(b, type, ValueRange{sumWords}, IntegerAttr());
+  Value locks =
+      memref::AllocOp::create(b, type, ValueRange{lockCount}, IntegerAttr());
   auto ifMulti = scf::IfOp::create(b, multi, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMulti.thenBlock());
-    Value counters = memref::SubViewOp::create(
-        b, ws, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{slice.tiles},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
     linalg::FillOp::create(
         b, ValueRange{arith::ConstantIntOp::create(b, b.getI32Type(), 0)},
-        ValueRange{counters});
+        ValueRange{locks});
   }
-  args.push_back(pointerOf(b, ws));
-  args.push_back(arith::IndexCastOp::create(
-      b, b.getI64Type(), arith::MulIOp::create(b, words, cst(4))));
-  return ws;
+  auto i64 = [&](Value v) {
+    return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
+  };
+  args.append({pointerOf(b, ws), i64(arith::MulIOp::create(b, sumWords, cst(4))),
+               pointerOf(b, locks), i64(lockCount)});
+  return {ws, locks};
 }
 
 /// Launches `v` on `o` with the Triton-ABI arguments (sizes and strides as
@@ -325,14 +325,16 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   Value threads = arith::ConstantIndexOp::create(b, spec.threads());
   Value smem =
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
-  Value ws;
+  std::pair<Value, Value> ws;
   if (spec.parallel())
     ws = emitWorkspace(b, spec, grid, args);
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{grid.tiles, grid.slices, c1},
                                 gpu::KernelDim3{threads, c1, c1}, smem, args);
-  if (ws)
-    memref::DeallocOp::create(b, ws);
+  if (ws.first) {
+    memref::DeallocOp::create(b, ws.first);
+    memref::DeallocOp::create(b, ws.second);
+  }
   SmallVector<Attribute> inputs;
   for (Type t : spec.epilogueInputTypes)
     inputs.push_back(TypeAttr::get(t));

@@ -41,7 +41,7 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   }
   // The workspace's size may pass 2^31 where the sizes do not.
   if (spec.parallel())
-    argTypes.append({ptr, i64});
+    argTypes.append({ptr, i64, ptr, i64});
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
@@ -202,6 +202,8 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
     unsigned first = inputsAt + perInput * spec.numEpilogueInputs();
     args.wsPtr = arg(first);
     args.wsBytes = arg(first + 1);
+    args.locksPtr = arg(first + 2);
+    args.locksCount = arg(first + 3);
   }
   return args;
 }

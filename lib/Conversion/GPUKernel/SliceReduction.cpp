@@ -23,21 +23,20 @@ void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
   auto wide = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
   auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
   Value t = wide(tiles);
-  // ceil(T / 4) * 16 + T * P' * (bytes of a tile's sums), in i64: T and P'
-  // are grid sizes (below 2^31 and 2^16), the product below 2^63.
-  Value counters = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, arith::AddIOp::create(b, t, cst(3)), cst(4)),
-      cst(16));
-  Value sumsBytes = arith::MulIOp::create(
+  // T * P' * (bytes of a tile's sums), in i64: T and P' are grid sizes
+  // (below 2^31 and 2^16), the product below 2^63.
+  Value need = arith::MulIOp::create(
       b, arith::MulIOp::create(b, t, wide(slices)), cst(c.sliceSumBytes()));
-  Value need = arith::AddIOp::create(b, counters, sumsBytes);
-  Value shortWs =
+  Value bad =
       arith::CmpIOp::create(b, arith::CmpIPredicate::slt, args.wsBytes, need);
+  bad = arith::OrIOp::create(
+      b, bad,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, args.locksCount, t));
   Value addr = LLVM::PtrToIntOp::create(b, i64, args.wsPtr);
-  Value misaligned = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, addr, cst(15)),
-      cst(0));
-  Value bad = arith::OrIOp::create(b, shortWs, misaligned);
+  bad = arith::OrIOp::create(
+      b, bad,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, addr, cst(15)), cst(0)));
   // A 32-bit kernel indexes the sums in 32 bits.
   if (c.indexBitwidth == 32) {
     Value elems = arith::DivUIOp::create(
@@ -109,22 +108,12 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     emitWorkspaceCheck(tiles, slices);
     Type outerElem = c.outerType;
     int64_t outerBytes = outerElem.getIntOrFloatBitWidth() / 8;
-    Value wsElems = arith::IndexCastOp::create(
-        b, b.getIndexType(),
-        arith::DivUIOp::create(
-            b, args.wsBytes,
-            arith::ConstantIntOp::create(b, b.getI64Type(), outerBytes)));
-    Value counters = memref1DFromPointer(b, args.wsPtr, b.getI32Type(), tiles,
-                                         c.indexBitwidth);
-    // The sums start after the counters (a multiple of 16 bytes).
-    Value counterElems = mul(divU(add(tiles, idx(3)), idx(4)),
-                             idx(16 / outerBytes));
-    Value all = memref1DFromPointer(b, args.wsPtr, outerElem, wsElems,
-                                    c.indexBitwidth);
-    sumsView = memref::SubViewOp::create(
-        b, all, ArrayRef<OpFoldResult>{counterElems},
-        ArrayRef<OpFoldResult>{sub(wsElems, counterElems)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    // (The sums' offsets fit the index: the check above.)
+    Value wsElems = mul(mul(tiles, slices), idx(c.bm * c.bn));
+    Value counters = memref1DFromPointer(b, args.locksPtr, b.getI32Type(),
+                                         tiles, c.indexBitwidth);
+    sumsView = memref1DFromPointer(b, args.wsPtr, outerElem, wsElems,
+                                   c.indexBitwidth);
 
     auto fragType = cast<VectorType>(sums.front().getType());
     auto flatType = VectorType::get({4}, fragType.getElementType());

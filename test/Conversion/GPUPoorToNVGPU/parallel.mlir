@@ -1,35 +1,37 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
 
 // Parallel split-k: the host computes P' = max(min(P, S), 1), allocates the
-// workspace (counters zeroed; none for one slice) and launches P' blocks
-// along grid y; the kernel takes the workspace after the ABI's other
-// arguments.
+// slice sums and the per-tile counters (zeroed; neither for one slice) and
+// launches P' blocks along grid y; the kernel takes both after the ABI's
+// other arguments.
 // CHECK-LABEL: func.func @parallel
 // CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %{{.*}} : index
 // CHECK: %[[P:.*]] = arith.maxsi %[[P3]], %c1{{.*}} : index
 // CHECK: %[[MULTI:.*]] = arith.cmpi sgt, %[[P]], %c1
 // CHECK: %[[WORDS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
+// CHECK: %[[LOCKS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
 // CHECK: %[[WS:.*]] = memref.alloc(%[[WORDS]]) : memref<?xi32>
+// CHECK: %[[CNT:.*]] = memref.alloc(%[[LOCKS]]) : memref<?xi32>
 // CHECK: scf.if %[[MULTI]] {
-// CHECK:   %[[CNT:.*]] = memref.subview %[[WS]][0] [%{{.*}}] [1]
 // CHECK:   linalg.fill ins(%c0_i32 : i32) outs(%[[CNT]]
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%{{[a-z0-9_]+}}, %[[P]], %{{[a-z0-9_]+}})
-// CHECK-SAME: : !llvm.ptr<1>, %{{.*}} : i64)
+// CHECK-SAME: : !llvm.ptr<1>, %{{.*}} : i64, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i64)
 // CHECK: memref.dealloc %[[WS]]
+// CHECK: memref.dealloc %[[CNT]]
 
 // The kernel: block row p of P' takes chunks [p * S / P', (p + 1) * S / P').
 // CHECK: gpu.func @gpupoor_matmul_0(
-// CHECK-SAME: %{{.*}}: !llvm.ptr<1> {gpupoor.name = "ws_ptr"}, %{{.*}}: i64 {gpupoor.name = "ws_bytes"})
+// CHECK-SAME: %{{.*}}: !llvm.ptr<1> {gpupoor.name = "ws_ptr"}, %{{.*}}: i64 {gpupoor.name = "ws_bytes"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "locks_ptr"}, %{{.*}}: i64 {gpupoor.name = "locks_count"})
 // CHECK: %[[BY:.*]] = gpu.block_id  y
 // CHECK: %[[GY:.*]] = gpu.grid_dim  y
 // CHECK: arith.divui %{{.*}}, %[[GY]] : index
-// After the K loop, with more than one slice: a workspace too short or
-// misaligned traps; the block's sums go out as 16-byte vectors; a device
+// After the K loop, with more than one slice: a workspace or counters too
+// short, or a misaligned workspace, traps; the block's sums go out as 16-byte vectors; a device
 // fence, a barrier, and thread 0 counts the block in.
 // CHECK: %[[TILE:.*]] = gpu.block_id  x
 // CHECK: scf.if %{{.*}} -> (i1, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
 // CHECK:   llvm.intr.trap
-// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32, strided<[1], offset: ?>, 1>, vector<4xf32>
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32, 1>, vector<4xf32>
 // CHECK:   nvvm.memory.barrier <gpu>
 // CHECK:   gpu.barrier
 // CHECK:   memref.atomic_rmw addi %c1_i32, %[[COUNTERS:.*]][%[[TILE]]] : (i32, memref<?xi32, 1>) -> i32

@@ -50,6 +50,10 @@ struct KernelArgs {
   /// Parallel split-k's workspace: global pointer and bytes (i64: a
   /// 32-bit kernel's index could not hold every size).
   Value wsPtr, wsBytes;
+  /// Its per-tile counters: global pointer and count (i64). Apart from the
+  /// sums, so that a buffer reused for launches of other grids never has a
+  /// launch's sums where another expects zeroed counters.
+  Value locksPtr, locksCount;
 };
 
 /// A 1-D global memref of `size` elements of `elementType` over `ptr`.

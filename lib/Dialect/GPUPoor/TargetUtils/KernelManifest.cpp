@@ -28,7 +28,7 @@ mlir::gpupoor::getKernelParamNames(const KernelSpec &spec) {
       names.push_back("stride_" + in + "b");
   }
   if (spec.parallel())
-    names.append({"ws_ptr", "ws_bytes"});
+    names.append({"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"});
   return names;
 }
 
@@ -53,8 +53,8 @@ static std::string requirements(const KernelSpec &spec) {
     req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
   if (spec.parallel())
     req += std::string(req.empty() ? "" : ", ") +
-           "grid y = P' and a workspace as workspace_formula says (the "
-           "kernel traps on a short or misaligned one)";
+           "grid y = P', a workspace and counters as workspace_formula "
+           "says (the kernel traps on short or misaligned ones)";
   return req.empty() ? "none" : req;
 }
 
@@ -83,14 +83,13 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
                   " / T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
                   (spec.batched ? "*batch" : "");
     m["workspace_formula"] =
-        "P' > 1: ws_bytes >= 16*ceil(T/4) + T*P'*" +
-        std::to_string(spec.sliceSumBytes()) +
-        ", T = ceil(M/BM)*ceil(N/BN)" + std::string(spec.batched ? "*batch" : "") +
-        "; ws_ptr 16-byte aligned; its first "
-        "4*T bytes zero before the first launch (each launch leaves them "
-        "zero); P' = 1: none (null, 0)";
+        "P' > 1: ws_bytes >= T*P'*" + std::to_string(spec.sliceSumBytes()) +
+        " (ws_ptr 16-byte aligned) and locks_count >= T i32 counters at "
+        "locks_ptr, zero before the first launch (each launch leaves them "
+        "zero), T = ceil(M/BM)*ceil(N/BN)" +
+        std::string(spec.batched ? "*batch" : "") +
+        "; P' = 1: neither is touched (null, 0)";
     m["sm_count"] = smCount;
-    m["workspace_counter_bytes_per_tile"] = 4;
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
   // A batched matmul: one launch, batch element b in blocks

@@ -84,9 +84,6 @@ struct KernelSpec {
   /// Whether K slices may run in different blocks (grid y): the kernel
   /// then takes a workspace and meets the slice sums in it.
   bool parallel() const { return strategy.getSlices() != 1; }
-  /// Bytes of the workspace before the slice sums: one i32 counter a C
-  /// tile, padded to 16 bytes.
-  static int64_t counterBytes(int64_t tiles) { return (tiles + 3) / 4 * 16; }
   /// Bytes of one tile's sum of one slice.
   int64_t sliceSumBytes() const {
     return bm * bn * outerType.getIntOrFloatBitWidth() / 8;

@@ -32,7 +32,7 @@ import torch
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
 from bench_matmul import time_many  # noqa: E402
-from build_kernels import SKINNY_SHAPES  # noqa: E402
+from skinny_shapes import SKINNY_SHAPES  # noqa: E402
 from run_gpu_suite import GpupoorKernel  # noqa: E402
 
 
@@ -60,7 +60,11 @@ def main():
     copy_gbs = copy_bandwidth()
     print(f"device: {props.name}, {props.multi_processor_count} SMs; "
           f"copy bandwidth {copy_gbs:.0f} GB/s")
-    cols = ["cuBLAS f32acc", "cuBLAS f16acc", "gpupoor seq", "gpupoor par"]
+    # Every skinny_TAG_* kernel built: seq and par, then any other tags
+    # (build_kernels.py --skinny-config) as extra columns.
+    tags = sorted({d.split("_")[1] for d in os.listdir(args.kernel_dir) if d.startswith("skinny_")},
+                  key=lambda t: ({"seq": 0, "par": 1}.get(t, 2), t))
+    cols = ["cuBLAS f32acc", "cuBLAS f16acc"] + [f"gpupoor {t}" for t in tags]
     print("shape MxNxK | weight copies | " + " | ".join(cols) +
           " | par/cuBLAS f32acc | par/seq | par P'")
     for m, n, k in shapes:
@@ -83,8 +87,9 @@ def main():
         fns = {"cuBLAS f32acc": cublas(False), "cuBLAS f16acc": cublas(True)}
         errs = {name: err(fn(a0, w0)) for name, fn in fns.items()}
         slices = {}
-        for label, prefix in (("gpupoor seq", "skinny_seq"), ("gpupoor par", "skinny_par")):
-            kdir = os.path.join(args.kernel_dir, f"{prefix}_{m}x{n}x{k}")
+        for tag in tags:
+            label = f"gpupoor {tag}"
+            kdir = os.path.join(args.kernel_dir, f"skinny_{tag}_{m}x{n}x{k}")
             if not os.path.isdir(kdir):
                 continue
             kern = GpupoorKernel(kdir)

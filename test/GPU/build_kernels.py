@@ -16,6 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 from cpu_kernel import GPUPOOR_OPT, matmul_source  # noqa: E402
+from skinny_shapes import SKINNY_SHAPES  # noqa: E402
 
 # name -> (source options, pipeline options)
 VARIANTS = {
@@ -91,6 +92,10 @@ VARIANTS = {
                                  residual=True), "outer-type=f32 slices=3"),
     "gen_nk_acc_f16_p2": (dict(b_layout="nk", accumulate=True),
                           "outer-type=f16 async-copies=false slices=2"),
+    # Batched products in one launch (batch strides in the ABI), sequential
+    # and parallel.
+    "kn_f32_batched": (dict(batched=True), "outer-type=f32"),
+    "nk_f16_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f16 slices=0"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
@@ -118,22 +123,21 @@ SWEEP = {
 }
 
 
-# Decode and small-M shapes (M, N, K) of benchmarks/bench_skinny.py: B is a
-# weight stored N x K (nn.Linear's layout).
-SKINNY_MS = (1, 16, 64, 128, 512)
-SKINNY_NK = ((4096, 4096), (4096, 14336), (14336, 4096), (2048, 5120))
-SKINNY_SHAPES = [(m, n, k) for m in SKINNY_MS for n, k in SKINNY_NK]
 
 
-def skinny_variants():
+def skinny_variants(configs=(), shapes=None):
     """skinny_{seq,par}_MxNxK: the static shape with the pipeline's defaults
     (its tile choice), one slice (sequential split-k) or the slice count the
-    pipeline chooses (slices=0)."""
+    pipeline chooses (slices=0); skinny_TAG_MxNxK for each (TAG, options) of
+    `configs` (bench_skinny.py times every skinny_* kernel it finds)."""
     out = {}
-    for m, n, k in SKINNY_SHAPES:
+    for m, n, k in shapes or SKINNY_SHAPES:
         src = dict(shape=(m, n, k), b_layout="nk")
-        out[f"skinny_seq_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=1")
-        out[f"skinny_par_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=0")
+        if not configs:
+            out[f"skinny_seq_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=1")
+            out[f"skinny_par_{m}x{n}x{k}"] = (src, "outer-type=f32 slices=0")
+        for tag, opts in configs:
+            out[f"skinny_{tag}_{m}x{n}x{k}"] = (src, opts)
     return out
 
 
@@ -156,11 +160,24 @@ def main():
                              "'sweep_x=outer-type=f16 tile=128,128,64 stages=3'")
     parser.add_argument("--skinny", action="store_true",
                         help="also build the static decode-shape kernels of bench_skinny.py")
+    parser.add_argument("--skinny-config", action="append", default=[], metavar="TAG=OPTIONS",
+                        help="build skinny_TAG_MxNxK with these pipeline options instead, "
+                             "e.g. 'st4=outer-type=f32 slices=0 stages=4'")
+    parser.add_argument("--skinny-shapes", metavar="MxNxK,...",
+                        help="--skinny-config on these shapes (default: all of bench_skinny's)")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.skinny_config:
+        configs = [c.partition("=")[::2] for c in args.skinny_config]
+        shapes = [tuple(map(int, s.split("x"))) for s in args.skinny_shapes.split(",")] \
+            if args.skinny_shapes else None
+        extra = skinny_variants(configs, shapes)
+        variants.update(extra)
+        args.only = list(extra) + (args.only or [])
     if args.skinny:
         variants.update(skinny_variants())
-        if args.only is not None:
+        # --only names some of them, or (naming none) adds them all.
+        if args.only is not None and not any(n in skinny_variants() for n in args.only):
             args.only.extend(skinny_variants())
     for spec in args.config:
         name, _, opts = spec.partition("=")

@@ -47,6 +47,9 @@ class GpupoorKernel:
         # counters start zeroed (each launch leaves them so): one buffer,
         # grown as needed.
         self.parallel = "ws_ptr" in self.meta["params"]
+        # One launch for every batch element (batch strides among the
+        # parameters); A, B and C are then 3-D.
+        self.batched = bool(self.meta.get("batched"))
         self.workspace = self.locks = None
         # C = A*B, nothing after: what the exact and model suites check.
         self.plain = (not self.meta["epilogue_inputs"] and not self.meta["epilogue"]
@@ -74,7 +77,19 @@ class GpupoorKernel:
     def __call__(self, a, b, c, ins=()):
         """C = epilogue(A*B, ...) with `ins` the epilogue's operands, each
         (tensor, stride along C's rows, stride along C's columns), in the
-        manifest's order; C must hold C_in where the manifest says reads_c."""
+        manifest's order; C must hold C_in where the manifest says reads_c.
+        A batched kernel takes 3-D A, B and C (and no epilogue operands)."""
+        batch = 1
+        outer = (a, b, c)
+        if self.batched:
+            if ins or a.dim() != 3 or b.dim() != 3 or c.dim() != 3:
+                raise ValueError("the batched launcher takes 3-D A, B and C and no epilogue operands")
+            batch = a.shape[0]
+            if b.shape[0] != batch or c.shape[0] != batch:
+                raise ValueError("A, B and C disagree on the batch")
+            if batch == 0:
+                return
+            a, b, c = a[0], b[0], c[0]
         m, k = a.shape
         n = c.shape[1]
         if self.nk:
@@ -85,15 +100,19 @@ class GpupoorKernel:
             raise ValueError(f"the kernel takes {len(self.meta['epilogue_inputs'])} epilogue "
                              f"operands, got {len(ins)}")
         self.check_requires(a, b, c, stride_bk, stride_bn, ins)
-        grid = (-(-m // self.bm)) * (-(-n // self.bn))
+        grid = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         if grid == 0:
             return
-        slices = self.num_slices(m, n, k)
+        if grid >= 2**31:
+            raise ValueError("batch * ceil(M/BM) * ceil(N/BN) exceeds the grid")
+        slices = self.num_slices(m, n, k, batch)
         ptr = lambda t: np.uint64(t.data_ptr())
         size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
         args = (ptr(a), ptr(b), ptr(c), size(m), size(n), size(k),
                 size(a.stride(0)), size(a.stride(1)), size(stride_bk), size(stride_bn),
                 size(c.stride(0)), size(c.stride(1)))
+        if self.batched:
+            args += tuple(np.int64(t.stride(0)) for t in outer)
         for t, sm, sn in ins:
             args += (ptr(t), size(sm), size(sn))
         if self.parallel:
@@ -105,11 +124,11 @@ class GpupoorKernel:
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid, slices), (self.meta["block_size"],), args, shared_mem=self.smem)
 
-    def num_slices(self, m, n, k):
+    def num_slices(self, m, n, k, batch=1):
         """P', by the manifest's slices_formula (1 for a sequential kernel)."""
         if not self.parallel:
             return 1
-        tiles = (-(-m // self.bm)) * (-(-n // self.bn))
+        tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         return model.num_slices(self.meta["slices"], tiles, splits_for(self.meta, k),
                                 self.meta["sm_count"])
 
@@ -125,6 +144,12 @@ class GpupoorKernel:
         if self.locks is None or self.locks.numel() < tiles:
             self.locks = torch.zeros(tiles, dtype=torch.int32, device="cuda")
         return self.workspace, self.locks
+
+
+def model_slices(kern):
+    """The model's parallel split-k arguments for `kern`'s manifest."""
+    return dict(slices=kern.meta.get("slices", 1), tile_mn=(kern.bm, kern.bn),
+                sm_count=kern.meta.get("sm_count", 132))
 
 
 def splits_for(meta, k):
@@ -260,9 +285,8 @@ def model_suite(kernels, res, quick, gen):
             c = run(kern, a, b, n)
             s = splits_for(meta, k)
             want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
-                                        "nk" if kern.nk else "kn", slices=meta.get("slices", 1),
-                                        tile_mn=(kern.bm, kern.bn),
-                                        sm_count=meta.get("sm_count", 132)).astype(np.float16)
+                                        "nk" if kern.nk else "kn",
+                                        **model_slices(kern)).astype(np.float16)
             got = c.cpu().numpy()
             diff = int((got.view(np.uint16) != want.view(np.uint16)).sum())
             rel = float(np.linalg.norm(got.astype(np.float64) - want.astype(np.float64))
@@ -350,7 +374,8 @@ def epilogue_suite(kernels, res, gen):
             c = run(kern, a, b, n, ins, out_dtype, c_in)
             s = splits_for(meta, k)
             acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"],
-                                       bk_of(meta), "nk" if kern.nk else "kn")
+                                       bk_of(meta), "nk" if kern.nk else "kn",
+                                       **model_slices(kern))
             out = np.float16 if out_dtype == torch.float16 else np.float32
             want = epilogue_reference(kern, acc, named, out).astype(np.float64)
             got = c.cpu().numpy().astype(np.float64)
@@ -414,6 +439,34 @@ def big_suite(kernels, res, gen):
             torch.cuda.empty_cache()
 
 
+def batched_suite(kernels, res, gen):
+    """Batched kernels (one launch for the batch): exact results on
+    {-1, 0, 1} inputs, skinny and tail shapes, an empty batch, two runs
+    bit-identical on random inputs."""
+    shapes = [(3, 33, 72, 1032), (2, 1, 4096, 4096), (5, 127, 16, 520), (7, 16, 136, 4104),
+              (0, 16, 16, 32), (2, 0, 16, 32)]
+    for name, kern in kernels.items():
+        for bt, m, n, k in shapes:
+            bshape = (bt, n, k) if kern.nk else (bt, k, n)
+            a = torch.randint(-1, 2, (bt, m, k), generator=gen, device="cuda").half()
+            b = torch.randint(-1, 2, bshape, generator=gen, device="cuda").half()
+            c = torch.full((bt, m, n), float("nan"), dtype=torch.float16, device="cuda")
+            kern(a, b, c)
+            torch.cuda.synchronize()
+            ref = a.double() @ (b.double().transpose(1, 2) if kern.nk else b.double())
+            res.check(torch.equal(c.double(), ref),
+                      f"{name} batch {bt} {m}x{n}x{k}: not exact (unwritten: {int(torch.isnan(c).sum())})")
+        a = torch.randn(4, 40, 1000, generator=gen, device="cuda").half()
+        b = torch.randn((4, 72, 1000) if kern.nk else (4, 1000, 72), generator=gen, device="cuda").half()
+        c1 = torch.empty(4, 40, 72, dtype=torch.float16, device="cuda")
+        c2 = torch.empty_like(c1)
+        kern(a, b, c1)
+        kern(a, b, c2)
+        torch.cuda.synchronize()
+        res.check(torch.equal(c1.view(torch.int16), c2.view(torch.int16)),
+                  f"{name}: two batched runs differ")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kernel_dir")
@@ -443,7 +496,17 @@ def main():
                 suffix = manifest[len("gpupoor_matmul_0"):-len(".json")]
                 kernels[name + suffix] = GpupoorKernel(kdir, manifest)
     res = Results()
+    batched = {name: kern for name, kern in kernels.items() if kern.batched}
+    kernels = {name: kern for name, kern in kernels.items() if not kern.batched}
     if args.sanitize_shape:
+        for name, kern in batched.items():
+            a = torch.randint(-1, 2, (3, 70, 200), generator=gen, device="cuda").half()
+            b = torch.randint(-1, 2, (3, 136, 200) if kern.nk else (3, 200, 136), generator=gen,
+                              device="cuda").half()
+            c = torch.full((3, 70, 136), float("nan"), dtype=torch.float16, device="cuda")
+            kern(a, b, c)
+            torch.cuda.synchronize()
+            res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
         for name, kern in kernels.items():
             m, n, k = 70, 136, 200
             a, b = make((m, n, k), "int", kern.nk, gen)
@@ -459,6 +522,7 @@ def main():
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)
+    batched_suite(batched, res, gen)
     strided_suite(kernels, res, gen)
     model_suite(kernels, res, args.quick, gen)
     epilogue_suite(kernels, res, gen)

@@ -40,15 +40,20 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// product from a small one, so dynamic shapes, and the other chips (not
 /// measured), keep 128 x 128 x 32.
 ///
-/// A static M of at most 64 takes the smallest of BM = 16, 32, 64 that
-/// holds it: a 128-row tile would spend 127/128 of its MMA work on padding
-/// at M = 1, and the wide K step halves the loop's barriers on the
-/// memory-bound decode shapes.
+/// A static M of at most 128 takes a small-M tile: a 128-row tile would
+/// spend 127/128 of its MMA work on padding at M = 1. Measured on an H100
+/// with parallel slices (docs/GPU.md, bench_skinny.py): at M = 1, 16 x 128
+/// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
+/// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
+/// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, Chip chip) {
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
-  if (chip != Chip::SM90a && !ShapedType::isDynamic(m) && m <= 64)
-    return {m <= 16 ? 16 : (m <= 32 ? 32 : 64), 128, 64};
+  if (chip != Chip::SM90a && !ShapedType::isDynamic(m) && m <= 128) {
+    if (m <= 16)
+      return {16, 128, 128};
+    return {m <= 32 ? 32 : 64, 128, 64};
+  }
   if (chip != Chip::SM90 || !init.hasStaticShape())
     return defaultTile();
   int64_t n = shape.back();

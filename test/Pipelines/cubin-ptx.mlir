@@ -72,28 +72,28 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
-func.func @linear(%x: tensor<128x4096xf16>, %w: tensor<256x4096xf16>, %b: tensor<256xf16>,
-                  %out: memref<128x256xf16>) {
+func.func @linear(%x: tensor<256x4096xf16>, %w: tensor<256x4096xf16>, %b: tensor<256xf16>,
+                  %out: memref<256x256xf16>) {
   %zero = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<128x256xf16>
-  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<128x256xf16>) -> tensor<128x256xf16>
+  %e = tensor.empty() : tensor<256x256xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<256x256xf16>) -> tensor<256x256xf16>
   %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                        affine_map<(m, n, k) -> (n, k)>,
                                        affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %w : tensor<128x4096xf16>, tensor<256x4096xf16>) outs(%c : tensor<128x256xf16>) -> tensor<128x256xf16>
+      ins(%x, %w : tensor<256x4096xf16>, tensor<256x4096xf16>) outs(%c : tensor<256x256xf16>) -> tensor<256x256xf16>
   %biased = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%mm, %b : tensor<128x256xf16>, tensor<256xf16>) outs(%e : tensor<128x256xf16>) {
+      ins(%mm, %b : tensor<256x256xf16>, tensor<256xf16>) outs(%e : tensor<256x256xf16>) {
   ^bb0(%v: f16, %bv: f16, %o: f16):
     %s = arith.addf %v, %bv : f16
     linalg.yield %s : f16
-  } -> tensor<128x256xf16>
+  } -> tensor<256x256xf16>
   %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%biased : tensor<128x256xf16>) outs(%e : tensor<128x256xf16>) {
+      ins(%biased : tensor<256x256xf16>) outs(%e : tensor<256x256xf16>) {
   ^bb0(%v: f16, %o: f16):
     %r = arith.maximumf %v, %zero : f16
     linalg.yield %r : f16
-  } -> tensor<128x256xf16>
+  } -> tensor<256x256xf16>
   bufferization.materialize_in_destination %relu in restrict writable %out
-      : (tensor<128x256xf16>, memref<128x256xf16>) -> ()
+      : (tensor<256x256xf16>, memref<256x256xf16>) -> ()
   return
 }

@@ -3,13 +3,13 @@
 
 // slices = 0 chooses P' from a static shape: the most slices that keep the
 // C tiles within one wave of two blocks an SM (132 SMs on sm_90, 108 on
-// sm_80), at most S. Decode: M = 1 takes the 16 x 128 x 64 tile; N = 4096
-// makes 32 tiles, floor(264 / 32) = 8 = S (K = 4096: 64 blocks, S = 8).
+// sm_80), at most S. Decode: M = 1 takes the 16 x 128 x 128 tile; N = 4096
+// makes 32 tiles, floor(264 / 32) = 8 = S (K = 4096: 32 blocks, S = 8).
 // CHECK-LABEL: func.func @decode
-// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32, slices = 8, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 8, chip = sm_90>
 // floor(216 / 32) = 6 on sm_80.
 // SM80-LABEL: func.func @decode
-// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32, slices = 6>
+// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 6>
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -23,9 +23,9 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // N = 14336: 112 tiles, floor(264 / 112) = 2 slices; on sm_80
 // floor(216 / 112) = 1, the sequential kernel (not printed).
 // CHECK-LABEL: func.func @wide_n
-// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32, slices = 2, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 2, chip = sm_90>
 // SM80-LABEL: func.func @wide_n
-// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32>
+// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32>
 func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<1x14336xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x14336xf16>
@@ -57,7 +57,7 @@ func.func @batched(%a: tensor<16x256x2048xf16>, %b: tensor<16x2048x256xf16>, %c:
 // the same rule. A gpupoor.slices attribute overrides the option.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: #gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>
-// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32, slices = 3, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3, chip = sm_90>
 func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>,
                    %x: tensor<1x4096xf16>, %w: tensor<4096x4096xf16>, %y: tensor<1x4096xf16>) -> (tensor<?x?xf16>, tensor<1x4096xf16>) {
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>

@@ -1,15 +1,15 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="splits=3 outer-type=f16 tile=64,64,64 chip=sm_89" | FileCheck %s --check-prefix=OPTS
 
-// M = 16 takes the 16 x 128 x 64 tile; K = 4096, BK = 64: 64 blocks,
-// floor(sqrt(64)) = 8, next_pow2 = 8.
+// M = 16 takes the 16 x 128 x 128 tile; K = 4096, BK = 128: 32 blocks,
+// floor(sqrt(32)) = 5, next_pow2 = 8.
 // CHECK-LABEL: func @matmul_f32
 // CHECK-SAME: (%[[A:.*]]: tensor<16x4096xf16>, %[[B:.*]]: tensor<4096x256xf16>)
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<16x256xf32>
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.matmul
 // CHECK: %[[R:.*]] = gpupoor.matmul %[[A]], %[[B]] outs(%[[E]] : tensor<16x256xf32>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 64], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32>)
 // CHECK: return %[[R]]
 // OPTS-LABEL: func @matmul_f32
 // OPTS: strategy(#gpupoor.split_k<splits = 3, tile = [64, 64, 64], inner = f16, outer = f16, chip = sm_89>)

@@ -74,10 +74,11 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     products under sustained load (at the board's power cap), 5-10% slower
     at 8192^3 in short batches from an idle GPU, and a fifth slower on
     products too small to fill the SMs twice; a dynamic shape could be
-    either, so it keeps the small tile. A static M of at most 64 (decode
-    shapes) takes BM = 16, 32 or 64 with BN = 128 and BK = 64: fewer
-    wasted MMA rows, and with parallel slices enough blocks to stream the
-    weights at memory speed.
+    either, so it keeps the small tile. A static M of at most 128 (decode
+    and small batches) takes a small-M tile: 16 x 128 x 128 up to M = 16,
+    32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
+    and with parallel slices enough blocks to stream the weights at memory
+    speed.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

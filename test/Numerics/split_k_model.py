@@ -7,8 +7,8 @@ Written from the specification, not from the compiler's code:
   step's products and the accumulator are summed in f64 and rounded once to
   f16 (m16n8k16 mma with f16 accumulators);
 - chunk results are summed in the outer type (f16: f64 sum rounded once);
-- with P slices (parallel split-k), P' = min(P, S) (P = 0: P' =
-  clamp(floor(2 * SMs / T), 1, S) for T C tiles of BM x BN over the batch):
+- with P slices (parallel split-k), P' = min(P, S) (P = 0: num_slices's
+  rule for T C tiles of BM x BN over the batch):
   slice p sums chunks
   [p * S // P', (p + 1) * S // P') from zero in the outer type, and the slice
   sums are added in the outer type in the order p = 0 .. P' - 1;
@@ -41,11 +41,16 @@ def _add_outer(acc, x, outer):
 
 
 def num_slices(slices, tiles, splits, sm_count):
-    """P', the slices that run: min(P, S), or for P = 0 the most that keep
-    `tiles` blocks each within one wave of two blocks an SM."""
+    """P', the slices that run: min(P, S), or for P = 0 the fewest that
+    minimize the busiest SM's work ceil(T P / SMs) / P within one wave of two
+    blocks an SM: P2 = clamp(2 SMs // T, 1, S) if it exceeds twice
+    P1 = clamp(SMs // T, 1, S), else P1."""
     if slices > 0:
         return max(1, min(slices, splits))
-    return max(1, min((2 * sm_count) // max(tiles, 1), splits))
+    tiles = max(tiles, 1)
+    one = max(1, min(sm_count // tiles, splits))
+    two = max(1, min(2 * sm_count // tiles, splits))
+    return two if two > 2 * one else one
 
 
 def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,

@@ -219,14 +219,14 @@ def test_parallel_slices_match_model(slices, outer, rng):
 
 @pytest.mark.parametrize("outer", OUTERS)
 def test_automatic_slices_match_model(outer, rng):
-    """slices = 0: P' = clamp(floor(2 * SMs / tiles), 1, S) at run time from
-    the dynamic shape (sm_80: 108 SMs, 128 x 128 tiles): one tile gives P' = S,
-    80 tiles (a batch of 20 of 2 x 2) P' = 2, bit for bit the model's."""
-    for batch, m, n, k, splits in [(0, 9, 13, 1000, 8), (20, 130, 130, 1000, 32)]:
+    """slices = 0: P' from the dynamic shape at run time (num_slices's rule;
+    sm_80: 108 SMs, 128 x 128 tiles): one tile gives P' = S = 8; 40 tiles (a
+    batch of 10 of 2 x 2) P1 = 2, P2 = 5 > 4, so 5; bit for bit the model's."""
+    for batch, m, n, k, splits in [(0, 9, 13, 1000, 8), (10, 130, 130, 1000, 32)]:
         a, b = inputs((batch, m, n, k), "normal", rng)
         kern = kernel(splits, outer, batched=bool(batch), slices=0)
         c = call(kern, a, b, n)
         want = model.split_k_matmul(a, b, splits, outer, BK, slices=0, sm_count=108)
         np.testing.assert_array_equal(c.view(np.uint16), want.astype(np.float16).view(np.uint16))
         tiles = max(batch, 1) * -(-m // 128) * -(-n // 128)
-        assert model.num_slices(0, tiles, splits, 108) == (8 if batch == 0 else 2)
+        assert model.num_slices(0, tiles, splits, 108) == (8 if batch == 0 else 5)

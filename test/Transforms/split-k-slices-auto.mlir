@@ -1,15 +1,17 @@
 // RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k="slices=0 chip=sm_90" | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file --gpupoor-split-k="slices=0 chip=sm_80" | FileCheck %s --check-prefix=SM80
 
-// slices = 0 chooses P' from a static shape: the most slices that keep the
-// C tiles within one wave of two blocks an SM (132 SMs on sm_90, 108 on
-// sm_80), at most S. Decode: M = 1 takes the 16 x 128 x 128 tile; N = 4096
-// makes 32 tiles, floor(264 / 32) = 8 = S (K = 4096: 32 blocks, S = 8).
+// slices = 0 chooses P' from a static shape: the fewest slices that
+// minimize the busiest SM's work ceil(T P / SMs) / P within one wave of two
+// blocks an SM (132 SMs on sm_90, 108 on sm_80): P1 = clamp(SMs / T, 1, S),
+// P2 = clamp(2 SMs / T, 1, S), P2 if P2 > 2 P1, else P1.
+// Decode: M = 1 takes the 16 x 128 x 128 tile; N = 4096 makes T = 32
+// tiles (K = 4096: 32 blocks, S = 8): P1 = 4, P2 = 8, no better than 4.
 // CHECK-LABEL: func.func @decode
-// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 8, chip = sm_90>
-// floor(216 / 32) = 6 on sm_80.
+// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90>
+// sm_80: P1 = 3, P2 = 6.
 // SM80-LABEL: func.func @decode
-// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 6>
+// SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3>
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -20,10 +22,11 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 
 // -----
 
-// N = 14336: 112 tiles, floor(264 / 112) = 2 slices; on sm_80
-// floor(216 / 112) = 1, the sequential kernel (not printed).
+// N = 14336: T = 112, P1 = 1, P2 = 2 (224 blocks, two on most SMs: the
+// busiest SM's work is not less): one slice, the sequential kernel (not
+// printed).
 // CHECK-LABEL: func.func @wide_n
-// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, slices = 2, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>
 // SM80-LABEL: func.func @wide_n
 // SM80: #gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32>
 func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<1x14336xf16> {
@@ -36,12 +39,28 @@ func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<
 
 // -----
 
+// N = 3072, K = 16384 (S = 16): T = 24, P1 = 5, P2 = 11 > 10: eleven
+// slices, two blocks on most SMs. sm_80: P1 = 4, P2 = 9 > 8.
+// CHECK-LABEL: func.func @two_an_sm
+// CHECK: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 11, chip = sm_90>
+// SM80-LABEL: func.func @two_an_sm
+// SM80: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 9>
+func.func @two_an_sm(%a: tensor<1x16384xf16>, %b: tensor<16384x3072xf16>) -> tensor<1x3072xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x3072xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<1x3072xf16>) -> tensor<1x3072xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1x16384xf16>, tensor<16384x3072xf16>) outs(%f : tensor<1x3072xf16>) -> tensor<1x3072xf16>
+  return %r : tensor<1x3072xf16>
+}
+
+// -----
+
 // A product that fills the chip keeps one slice; a batch counts its tiles:
-// 16 x 2 x 2 = 64 tiles of 128 x 128, floor(264 / 64) = 4 slices.
+// 16 x 2 x 2 = 64 tiles of 128 x 128, P1 = 2, P2 = 4: two slices.
 // CHECK-LABEL: func.func @large
 // CHECK: #gpupoor.split_k<splits = 8, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>
 // CHECK-LABEL: func.func @batched
-// CHECK: #gpupoor.split_k<splits = 8, tile = [128, 128, 32], inner = f16, outer = f32, slices = 4, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 8, tile = [128, 128, 32], inner = f16, outer = f32, slices = 2, chip = sm_90>
 func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   return %r : tensor<4096x4096xf16>

@@ -57,13 +57,14 @@ func.func @parallel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16
 
 // -----
 
-// slices = 0: P' = clamp(floor(264 / T), 1, S) on sm_90's 132 SMs, T the
-// C tiles.
+// slices = 0: P1 = clamp(132 / T, 1, S), P2 = clamp(264 / T, 1, S) on
+// sm_90's 132 SMs (T the C tiles); P2 where it exceeds 2 P1, else P1.
 // CHECK-LABEL: func.func @automatic
-// CHECK: %[[T:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: %[[FIT:.*]] = arith.divsi %c264, %{{.*}} : index
-// CHECK: %[[MIN:.*]] = arith.minsi %[[FIT]], %{{.*}} : index
-// CHECK: arith.maxsi %[[MIN]], %c1
+// CHECK: %[[D1:.*]] = arith.divsi %c132, %{{.*}} : index
+// CHECK: %[[D2:.*]] = arith.divsi %c264, %{{.*}} : index
+// CHECK: %[[TWICE:.*]] = arith.muli %[[P1:.*]], %c2{{[_0-9]*}} : index
+// CHECK: %[[BETTER:.*]] = arith.cmpi sgt, %[[P2:.*]], %[[TWICE]] : index
+// CHECK: arith.select %[[BETTER]], %[[P2]], %[[P1]] : index
 func.func @automatic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>)

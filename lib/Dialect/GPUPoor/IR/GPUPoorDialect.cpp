@@ -48,11 +48,13 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
 
 int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
                                  int64_t splits, int64_t smCount) {
+  int64_t most = std::max<int64_t>(splits, 1);
   if (slices > 0)
-    return std::clamp<int64_t>(slices, 1, std::max<int64_t>(splits, 1));
-  int64_t wave = kSliceBlocksPerSM * smCount;
-  int64_t fit = tiles > 0 ? wave / tiles : 1;
-  return std::clamp<int64_t>(fit, 1, std::max<int64_t>(splits, 1));
+    return std::clamp<int64_t>(slices, 1, most);
+  tiles = std::max<int64_t>(tiles, 1);
+  int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
+  int64_t two = std::clamp<int64_t>(2 * smCount / tiles, 1, most);
+  return two > 2 * one ? two : one;
 }
 
 //===----------------------------------------------------------------------===//

@@ -79,8 +79,10 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
     m["slices_formula"] =
         strategy.getSlices() > 0
             ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
-            : "P' = clamp(floor(" + std::to_string(kSliceBlocksPerSM * smCount) +
-                  " / T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
+            : "P' = P2 if P2 > 2*P1 else P1, P1 = clamp(floor(" +
+                  std::to_string(smCount) + "/T), 1, S), P2 = clamp(floor(" +
+                  std::to_string(2 * smCount) +
+                  "/T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
                   (spec.batched ? "*batch" : "");
     m["workspace_formula"] =
         "P' > 1: ws_bytes >= T*P'*" + std::to_string(spec.sliceSumBytes()) +

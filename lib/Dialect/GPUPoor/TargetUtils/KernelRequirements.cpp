@@ -120,9 +120,9 @@ std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
   int64_t tileElems = strategy.getTileM() * strategy.getTileN() + 4;
   if (strategy.getSlices() == 1)
     return true;
-  // Automatic: T x P' stays within one wave of blocks (past it P' = 1 and
+  // Automatic: T x P' stays within two blocks an SM (past it P' = 1 and
   // there are no sums).
-  int64_t blocks = kSliceBlocksPerSM * getChipInfo(strategy.getChip()).smCount;
+  int64_t blocks = 2 * getChipInfo(strategy.getChip()).smCount;
   if (strategy.getSlices() > 0) {
     ShapedType init = op.getInitType();
     if (!init.hasStaticShape())

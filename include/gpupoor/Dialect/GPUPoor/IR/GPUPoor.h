@@ -52,16 +52,16 @@ bool isValidEpilogueOp(Operation *op);
 /// blocks: next_pow2(floor(sqrt(numKBlocks))), clamped to [1, maxSplits].
 int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);
 
-/// Blocks an SM that the automatic slice count aims at: the small-M tiles
-/// run two blocks an SM (docs/GPU.md).
-constexpr int64_t kSliceBlocksPerSM = 2;
-
 /// The slice count P' that runs: min(slices, S) for a strategy that names
-/// `slices` > 0; for 0 (automatic), the most slices that keep `tiles` C
-/// tiles (of every batch element) within one wave of kSliceBlocksPerSM
-/// blocks on each of `smCount` SMs, clamped to [1, S]. Every lowering and
-/// the model share this rule (host code and the CPU loop form emit it with
-/// emitSliceCount).
+/// `slices` > 0. For 0 (automatic), the fewest slices that minimize the
+/// work of the busiest SM, ceil(T P / SMs) / P, over P in [1, S] with all
+/// T P blocks in one wave of two an SM (the small-M tiles' occupancy):
+/// with P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
+/// P2 = clamp(floor(2 SMs / T), 1, S) (two), P2 if P2 > 2 P1, else P1.
+/// Measured on an H100 (docs/GPU.md): more slices than that only add
+/// slice sums to meet; 224 blocks of 112 tiles ran slower than 112. Every
+/// lowering and the model share this rule (host code and the CPU loop form
+/// emit it with emitSliceCount).
 int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
                   int64_t smCount);
 

@@ -142,11 +142,12 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       p takes chunks `[p * S / P', (p + 1) * S / P')` (floor divisions,
       `P' = min(P, S)`), sums them in the outer type, and the slice sums
       are added in the outer type in the order p = 0 .. P' - 1. 0 chooses
-      P' at run time from the shape: the most slices that keep the C tiles
-      of all batch elements, `T = batch * ceil(M / BM) * ceil(N / BN)`,
-      within one wave of two blocks an SM of the chip,
-      `P' = clamp(floor(2 * SMs / T), 1, S)` (gpupoor-split-k writes the
-      number instead when the shape is static).
+      P' at run time from the shape: for `T = batch * ceil(M / BM) *
+      ceil(N / BN)` C tiles, the fewest slices that minimize the busiest
+      SM's work `ceil(T P / SMs) / P` with every block in one wave of two
+      an SM: `P1 = clamp(floor(SMs / T), 1, S)`,
+      `P2 = clamp(floor(2 SMs / T), 1, S)`, P' = P2 if P2 > 2 P1, else P1
+      (gpupoor-split-k writes the number instead when the shape is static).
     * `chip`: the target the tile was chosen for.
 
     Example:

@@ -59,8 +59,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different
-    blocks; 0 chooses it from the shape and the chip's SM count (the most
-    slices that keep all blocks in one wave of two an SM). With a static
+    blocks; 0 chooses it from the shape and the chip's SM count (the fewest
+    slices that minimize the busiest SM's work within one wave of two
+    blocks an SM; see `#gpupoor.split_k`). With a static
     shape the pass writes P' = min(P, S) (or the chosen count) into the
     strategy; otherwise the host code computes it at run time.
 

@@ -275,8 +275,10 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits < 0)
       return emitError(loc) << "gpupoor-split-k: splits must be >= 0, got "
                             << static_cast<int64_t>(splits);
-    if (slices < 0)
-      return emitError(loc) << "gpupoor-split-k: slices must be >= 0, got "
+    if (slices < 0 || slices > kMaxSplits)
+      return emitError(loc) << "gpupoor-split-k: slices must be 0 (chosen) "
+                               "or in [1, "
+                            << kMaxSplits << "], got "
                             << static_cast<int64_t>(slices);
     if (splits > 0)
       resolved.splits = splits;

@@ -3,6 +3,8 @@
 // RUN: not gpupoor-opt %s -gpupoor-split-k=tile=64,64,24 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not gpupoor-opt %s -gpupoor-split-k=splits=-1 2>&1 | FileCheck %s --check-prefix=SPLITS
 // RUN: not gpupoor-opt %s -gpupoor-split-k=max-splits=0 2>&1 | FileCheck %s --check-prefix=MAX
+// RUN: not gpupoor-opt %s -gpupoor-split-k=slices=-3 2>&1 | FileCheck %s --check-prefix=SLICES
+// RUN: not gpupoor-opt %s -gpupoor-split-k="splits=2 slices=70000" 2>&1 | FileCheck %s --check-prefix=SLICESMAX
 
 // Bad pass options are reported before anything is rewritten.
 // OUTER: error: gpupoor-split-k: outer-type must be f16 or f32, got 'bf16'
@@ -10,6 +12,8 @@
 // TILE: error: gpupoor-split-k: invalid strategy options: tile BK = 24 is not a multiple of 16 (the MMA k step)
 // SPLITS: error: gpupoor-split-k: splits must be >= 0, got -1
 // MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be in [1, 65536], got 0
+// SLICES: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65536], got -3
+// SLICESMAX: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65536], got 70000
 func.func @f() {
   return
 }

@@ -11,7 +11,8 @@
 // epilogue. The order does not depend on which block arrives last, so the
 // result is bit-identical from run to run and equal to the CPU loop form's,
 // without floating-point atomics; the last block resets the counter, so
-// the workspace needs zeroing once, not per launch.
+// the counters (a buffer of their own, apart from the sums) need zeroing
+// once, not per launch.
 //
 // Chosen over an in-order semaphore (CUTLASS's serial split-k: block p
 // waits for block p - 1, so slices finish one after another) and a second
@@ -41,7 +42,8 @@ public:
 
 private:
   /// Traps unless the workspace holds T tiles of P' slice sums and is
-  /// 16-byte aligned: a launcher's mistake must not write out of bounds.
+  /// 16-byte aligned, and the counters number T: a launcher's mistake must
+  /// not write out of bounds.
   void emitWorkspaceCheck(Value tiles, Value slices);
   /// The element offset of this thread's fragment `f` of slice `p`'s sums.
   Value sumOffset(Value tile, Value slices, Value p, int64_t f);

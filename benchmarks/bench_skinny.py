@@ -21,6 +21,13 @@ that they span more than 4x the L2 (50 MiB on an H100, 60 MiB on an H200),
 so a launch never finds its weights in L2 from the launch before. Timing:
 bench_matmul.time_many (CUDA events around batches, contestants in turns,
 median). Error: relative Frobenius error against an fp64 product.
+
+With --batched: attention-like batched products in one launch each (the
+dynamic-shape kernels kn_f32_batched[_p0] and nk_f32_batched[_p0] of
+build_kernels.py), against torch.bmm: decode scores (B x 1 x S) = q K^T and
+context (B x 1 x 128) = p V over a cache of S = 4096 positions, and the
+prefill pair at 512 positions, B = 32 heads; keys stored S x 128 (nk),
+values S x 128 (kn). Operands rotate as above.
 """
 
 import argparse
@@ -44,6 +51,73 @@ def copy_bandwidth():
     return 2 * src.numel() * 2 / (t * 1e-3) / 1e9
 
 
+def row_cells(cells, cols, timed, errs, slices, shape, copy_gbs):
+    """A table row: `cells`, then per column of `cols` time, TFLOP/s, GB/s
+    of operand traffic and its share of the copy bandwidth, error; then par
+    against the first column and against seq, and par's P'. (The columns
+    whose names end in "seq" and "par" are gpupoor's.)"""
+    bt, m, n, k = shape
+    traffic = bt * (m * k + n * k + m * n) * 2
+    for col in cols:
+        if col not in timed:
+            cells.append("-")
+            continue
+        t = timed[col]
+        gbs = traffic / (t * 1e-3) / 1e9
+        cells.append(f"{t * 1e3:.1f} us, {2.0 * bt * m * n * k / t / 1e9:.1f} TF/s, "
+                     f"{gbs:.0f} GB/s ({gbs / copy_gbs:.0%} of copy), err {errs[col]:.2e}")
+    par = next((timed[c] for c in cols if c.endswith("par") and c in timed), None)
+    seq = next((timed[c] for c in cols if c.endswith("seq") and c in timed), None)
+    cells.append(f"{timed[cols[0]] / par:.2f}" if par else "-")
+    cells.append(f"{seq / par:.2f}" if par and seq else "-")
+    cells.append(str(next((slices[c] for c in cols if c.endswith("par") and c in slices), "-")))
+    return cells
+
+
+BATCHED = [  # (name, B, M, N, K, B layout)
+    ("decode q.K^T", 32, 1, 4096, 128, "nk"),
+    ("decode p.V", 32, 1, 128, 4096, "kn"),
+    ("prefill Q.K^T", 32, 512, 512, 128, "nk"),
+    ("prefill P.V", 32, 512, 128, 512, "kn"),
+]
+
+
+def batched(args, copy_gbs):
+    """The attention-like batched products (--batched)."""
+    print("batched product | B x M x N x K | cuBLAS bmm f32acc | gpupoor seq | gpupoor par | "
+          "par/cuBLAS | par/seq | par P'")
+    for name, bt, m, n, k, layout in BATCHED:
+        nk = layout == "nk"
+        bbytes = bt * n * k * 2
+        copies = max(2, int(4 * args.l2_mib * 2**20 // bbytes) + 1)
+        sets = [(torch.randn(bt, m, k, device="cuda").half(),
+                 torch.randn((bt, n, k) if nk else (bt, k, n), device="cuda").half())
+                for _ in range(copies)]
+        a0, b0 = sets[0]
+        ref = a0.double() @ (b0.double().transpose(1, 2) if nk else b0.double())
+        err = lambda c: ((c.double() - ref).norm() / ref.norm()).item()
+        out = torch.empty(bt, m, n, device="cuda", dtype=torch.float16)
+        fns = {"cuBLAS": lambda a, b: torch.bmm(a, b.transpose(1, 2) if nk else b)}
+        errs = {"cuBLAS": err(fns["cuBLAS"](a0, b0))}
+        slices = {}
+        for label, suffix in (("seq", ""), ("par", "_p0")):
+            kdir = os.path.join(args.kernel_dir, f"{layout}_f32_batched{suffix}")
+            if not os.path.isdir(kdir):
+                continue
+            kern = GpupoorKernel(kdir)
+            fns[label] = lambda a, b, kk=kern: kk(a, b, out)
+            c = torch.full((bt, m, n), float("nan"), device="cuda", dtype=torch.float16)
+            kern(a0, b0, c)
+            torch.cuda.synchronize()
+            errs[label] = err(c)
+            slices[label] = kern.num_slices(m, n, k, bt)
+        timed = time_many(fns, sets, reps=args.reps)
+        print(" | ".join(row_cells([name, f"{bt}x{m}x{n}x{k}"], ("cuBLAS", "seq", "par"), timed,
+                                   errs, slices, (bt, m, n, k), copy_gbs)), flush=True)
+        del sets
+        torch.cuda.empty_cache()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("kernel_dir")
@@ -51,6 +125,8 @@ def main():
     p.add_argument("--l2-mib", type=float, default=60.0,
                    help="L2 size the weight rotation must exceed 4x")
     p.add_argument("--shapes", help="MxNxK,... (default: the --skinny list)")
+    p.add_argument("--batched", action="store_true",
+                   help="the attention-like batched products instead")
     args = p.parse_args()
     shapes = SKINNY_SHAPES
     if args.shapes:
@@ -60,6 +136,8 @@ def main():
     copy_gbs = copy_bandwidth()
     print(f"device: {props.name}, {props.multi_processor_count} SMs; "
           f"copy bandwidth {copy_gbs:.0f} GB/s")
+    if args.batched:
+        return batched(args, copy_gbs)
     # Every skinny_TAG_* kernel built: seq and par, then any other tags
     # (build_kernels.py --skinny-config) as extra columns.
     tags = sorted({d.split("_")[1] for d in os.listdir(args.kernel_dir) if d.startswith("skinny_")},
@@ -101,21 +179,8 @@ def main():
             slices[label] = kern.num_slices(m, n, k)
         timed = time_many(fns, sets, reps=args.reps)
         torch.backends.cuda.matmul.allow_fp16_accumulation = False
-        traffic = (m * k + n * k + m * n) * 2
-        cells = [f"{m}x{n}x{k}", str(copies)]
-        for col in cols:
-            if col not in timed:
-                cells.append("-")
-                continue
-            t = timed[col]
-            gbs = traffic / (t * 1e-3) / 1e9
-            cells.append(f"{t * 1e3:.1f} us, {2.0 * m * n * k / t / 1e9:.1f} TF/s, "
-                         f"{gbs:.0f} GB/s ({gbs / copy_gbs:.0%} of copy), err {errs[col]:.2e}")
-        par = timed.get("gpupoor par")
-        cells.append(f"{timed['cuBLAS f32acc'] / par:.2f}" if par else "-")
-        cells.append(f"{timed['gpupoor seq'] / par:.2f}" if par and "gpupoor seq" in timed else "-")
-        cells.append(str(slices.get("gpupoor par", "-")))
-        print(" | ".join(cells), flush=True)
+        print(" | ".join(row_cells([f"{m}x{n}x{k}", str(copies)], cols, timed, errs, slices,
+                                   (1, m, n, k), copy_gbs)), flush=True)
         del weights, acts, sets
         torch.cuda.empty_cache()
 

@@ -94,7 +94,11 @@ VARIANTS = {
                           "outer-type=f16 async-copies=false slices=2"),
     # Batched products in one launch (batch strides in the ABI), sequential
     # and parallel.
+    # (bench_skinny.py --batched times the f32 ones against cuBLAS.)
     "kn_f32_batched": (dict(batched=True), "outer-type=f32"),
+    "kn_f32_batched_p0": (dict(batched=True), "outer-type=f32 slices=0"),
+    "nk_f32_batched": (dict(batched=True, b_layout="nk"), "outer-type=f32"),
+    "nk_f32_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f32 slices=0"),
     "nk_f16_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f16 slices=0"),
 }
 

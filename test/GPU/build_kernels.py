@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 from cpu_kernel import GPUPOOR_OPT, matmul_source  # noqa: E402
-from skinny_shapes import SKINNY_SHAPES  # noqa: E402
+from skinny_shapes import ATTENTION, SKINNY_SHAPES  # noqa: E402
 
 # name -> (source options, pipeline options)
 VARIANTS = {
@@ -145,6 +145,17 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
+def attention_variants():
+    """attn_{seq,par}_NAME: the static batched products of ATTENTION with
+    the pipeline's defaults, one slice or the chosen count."""
+    out = {}
+    for name, bt, m, n, k, layout in ATTENTION:
+        src = dict(shape=(bt, m, n, k), batched=True, b_layout=layout)
+        out[f"attn_seq_{name}"] = (src, "outer-type=f32 slices=1")
+        out[f"attn_par_{name}"] = (src, "outer-type=f32 slices=0")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
@@ -169,8 +180,13 @@ def main():
                              "e.g. 'st4=outer-type=f32 slices=0 stages=4'")
     parser.add_argument("--skinny-shapes", metavar="MxNxK,...",
                         help="--skinny-config on these shapes (default: all of bench_skinny's)")
+    parser.add_argument("--attention", action="store_true",
+                        help="build only the static batched kernels of bench_skinny.py --batched")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.attention:
+        variants.update(attention_variants())
+        args.only = list(attention_variants())
     if args.skinny_config:
         configs = [c.partition("=")[::2] for c in args.skinny_config]
         shapes = [tuple(map(int, s.split("x"))) for s in args.skinny_shapes.split(",")] \

@@ -474,7 +474,7 @@ def main():
     parser.add_argument("--big", action="store_true",
                         help="only the operands of more than 2^31 elements (64-bit kernels)")
     parser.add_argument("--all", action="store_true",
-                        help="also the benchmarks' static_* and skinny_* kernels")
+                        help="also the benchmarks' static_*, skinny_* and attn_* kernels")
     parser.add_argument("--sanitize-shape", action="store_true",
                         help="one small launch of every kernel (for compute-sanitizer)")
     args = parser.parse_args()
@@ -487,7 +487,7 @@ def main():
             continue
         # The benchmarks' static-shape kernels (build_kernels.py --static,
         # --skinny) are timed, not checked here.
-        if name.startswith(("static_", "skinny_")) and not args.all:
+        if name.startswith(("static_", "skinny_", "attn_")) and not args.all:
             continue
         # The configured kernel, and the fallbacks its host code launches
         # where the operands break its requirements (_elements, _i64).

@@ -92,7 +92,8 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
                   out_type="f16", shape=None, accumulate=False, row_scale=False,
                   residual=False):
     """A linalg function `@kernel(A, B[, bias][, scale][, res], C_out)`
-    on dynamic shapes, or on the static (M, N, K) `shape` (2-D, no extras).
+    on dynamic shapes, or on the static (M, N, K) or (batch, M, N, K) `shape`
+    (no extras).
 
     A and B (and the extras) are tensors; the result is materialized into
     the memref C_out. The matmul's init is a zero fill, or, with
@@ -105,11 +106,14 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     ta, tb, tc = f"tensor<{dyn}xf16>", f"tensor<{dyn}xf16>", f"tensor<{dyn}x{out_type}>"
     mc = f"memref<{dyn}x{out_type}>"
     if shape:
-        assert not (batched or bias or accumulate or row_scale or residual)
-        m, n, k = shape
-        ta = f"tensor<{m}x{k}xf16>"
-        tb = f"tensor<{n}x{k}xf16>" if b_layout == "nk" else f"tensor<{k}x{n}xf16>"
-        tc, mc = f"tensor<{m}x{n}x{out_type}>", f"memref<{m}x{n}x{out_type}>"
+        # (M, N, K), or (batch, M, N, K) for a batched product.
+        assert not (bias or accumulate or row_scale or residual)
+        assert len(shape) == (4 if batched else 3)
+        lead = f"{shape[0]}x" if batched else ""
+        m, n, k = shape[-3:]
+        ta = f"tensor<{lead}{m}x{k}xf16>"
+        tb = f"tensor<{lead}{n}x{k}xf16>" if b_layout == "nk" else f"tensor<{lead}{k}x{n}xf16>"
+        tc, mc = f"tensor<{lead}{m}x{n}x{out_type}>", f"memref<{lead}{m}x{n}x{out_type}>"
     b0 = r - 2
     params = [f"%a: {ta}", f"%b: {tb}"]
     if bias:

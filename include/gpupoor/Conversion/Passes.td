@@ -83,9 +83,13 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     that before choosing this kernel. With `copies = elements` the kernel
     loads tiles element by element instead and takes any strides and
     alignment (K = 1031, say), at a lower speed. A batched matmul launches
-    the same kernel once per batch element, in an `scf.for` over
-    rank-reduced `memref.subview`s of A, B and C (epilogue operands
-    advance by their stride along the batch, 0 where they broadcast).
+    once for the whole batch: the blocks of batch element b follow those of
+    element b - 1 along grid x, and the kernel takes the batch strides of
+    A, B, C and the epilogue operands (0 where they broadcast) as i64
+    parameters. A strategy with slices (parallel split-k) launches P'
+    blocks along grid y and passes a workspace and zeroed per-tile counters
+    the host code allocates; the tile's last block adds the slice sums in
+    order and runs the epilogue.
     Each launch carries a `#gpupoor.kernel` attribute (strategy,
     configuration, element types) that `gpupoor-dump-kernels` writes out as
     the kernel's manifest; each `gpu.module` carries its kernel's

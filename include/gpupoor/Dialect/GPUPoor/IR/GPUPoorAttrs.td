@@ -251,7 +251,8 @@ def GPUPoor_KernelAttr : GPUPoor_Attr<"Kernel", "kernel"> {
     element types of the epilogue's operands (each a pointer and two
     strides among the kernel's parameters), whether the epilogue reads C
     (`C += A * B`), the epilogue region as text (empty without one), and
-    whether the matmul launches the kernel once per batch element. The kernel's parameters are the Triton ABI of
+    whether one launch computes a whole batch (`batched`: batch strides
+    among the parameters). The kernel's parameters are the Triton ABI of
     `convert-gpupoor-to-nvgpu`.
   }];
   let parameters = (ins

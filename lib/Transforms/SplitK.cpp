@@ -275,10 +275,10 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits < 0)
       return emitError(loc) << "gpupoor-split-k: splits must be >= 0, got "
                             << static_cast<int64_t>(splits);
-    if (slices < 0 || slices > kMaxSplits)
+    if (slices < 0 || slices > kMaxSlices)
       return emitError(loc) << "gpupoor-split-k: slices must be 0 (chosen) "
                                "or in [1, "
-                            << kMaxSplits << "], got "
+                            << kMaxSlices << "], got "
                             << static_cast<int64_t>(slices);
     if (splits > 0)
       resolved.splits = splits;
@@ -325,17 +325,19 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
   LogicalResult checkSplitsAttributes() {
     WalkResult result = getOperation()->walk([&](linalg::LinalgOp op) {
       // gpupoor.splits: S in [1, max]; gpupoor.slices: P in [0, max].
-      for (auto [name, lowest] : {std::pair<StringRef, int64_t>{"gpupoor.splits", 1},
-                                  {"gpupoor.slices", 0}}) {
+      for (auto [name, lowest, highest] :
+           {std::tuple<StringRef, int64_t, int64_t>{"gpupoor.splits", 1,
+                                                    kMaxSplits},
+            {"gpupoor.slices", 0, kMaxSlices}}) {
         Attribute attr = op->getAttr(name);
         if (!attr)
           continue;
         auto value = dyn_cast<IntegerAttr>(attr);
         if (value && value.getValue().getSignificantBits() <= 64 &&
-            value.getInt() >= lowest && value.getInt() <= kMaxSplits)
+            value.getInt() >= lowest && value.getInt() <= highest)
           continue;
         op->emitOpError() << name << " must be an integer in [" << lowest
-                          << ", " << kMaxSplits << "], got " << attr;
+                          << ", " << highest << "], got " << attr;
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

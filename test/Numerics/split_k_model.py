@@ -45,6 +45,7 @@ def num_slices(slices, tiles, splits, sm_count):
     minimize the busiest SM's work ceil(T P / SMs) / P within one wave of two
     blocks an SM: P2 = clamp(2 SMs // T, 1, S) if it exceeds twice
     P1 = clamp(SMs // T, 1, S), else P1."""
+    splits = min(splits, 65535)  # grid y
     if slices > 0:
         return max(1, min(slices, splits))
     tiles = max(tiles, 1)

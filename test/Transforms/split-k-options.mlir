@@ -12,8 +12,8 @@
 // TILE: error: gpupoor-split-k: invalid strategy options: tile BK = 24 is not a multiple of 16 (the MMA k step)
 // SPLITS: error: gpupoor-split-k: splits must be >= 0, got -1
 // MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be in [1, 65536], got 0
-// SLICES: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65536], got -3
-// SLICESMAX: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65536], got 70000
+// SLICES: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got -3
+// SLICESMAX: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got 70000
 func.func @f() {
   return
 }

@@ -35,12 +35,12 @@ func.func @wide(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf3
 
 // -----
 
-// gpupoor.slices names P: 0 (chosen) or a count up to 65536.
+// gpupoor.slices names P: 0 (chosen) or a count up to 65535 (grid y).
 func.func @slices_negative(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>) -> tensor<16x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x16xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
-  // expected-error @+1 {{'linalg.matmul' op gpupoor.slices must be an integer in [0, 65536], got -2 : i64}}
+  // expected-error @+1 {{'linalg.matmul' op gpupoor.slices must be an integer in [0, 65535], got -2 : i64}}
   %r = linalg.matmul {gpupoor.slices = -2 : i64} ins(%a, %b : tensor<16x32xf16>, tensor<32x16xf16>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %r : tensor<16x16xf32>
 }

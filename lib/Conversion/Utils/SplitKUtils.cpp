@@ -77,6 +77,8 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
                                     Value splits) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   Value one = cst(1);
+  // At most kMaxSlices (grid y), whatever S.
+  splits = arith::MinSIOp::create(b, splits, cst(kMaxSlices));
   if (strategy.getSlices() > 0)
     return arith::MaxSIOp::create(
         b, arith::MinSIOp::create(b, cst(strategy.getSlices()), splits), one);

@@ -1,11 +1,13 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
 
-// Parallel split-k: the host computes P' = max(min(P, S), 1), allocates the
+// Parallel split-k: the host computes P' = max(min(P, S, 65535), 1), allocates the
 // slice sums and the per-tile counters (zeroed; neither for one slice) and
 // launches P' blocks along grid y; the kernel takes both after the ABI's
 // other arguments.
 // CHECK-LABEL: func.func @parallel
-// CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %{{.*}} : index
+// S counts at most 65535 slices (grid y's limit).
+// CHECK: %[[S:.*]] = arith.minsi %{{.*}}, %c65535 : index
+// CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %[[S]] : index
 // CHECK: %[[P:.*]] = arith.maxsi %[[P3]], %c1{{.*}} : index
 // CHECK: %[[MULTI:.*]] = arith.cmpi sgt, %[[P]], %c1
 // CHECK: %[[WORDS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0

@@ -511,7 +511,7 @@ func.func @a_layout_km_mismatch(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c:
 // -----
 
 func.func @slices_negative(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: memref<16x8xf16>) {
-  // expected-error @+2 {{slices must be 0 (chosen at run time) or in [1, 65536], got -1}}
+  // expected-error @+2 {{slices must be 0 (chosen at run time) or in [1, 65535], got -1}}
   gpupoor.matmul %a, %b outs(%c : memref<16x8xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = -1>)
       : memref<16x32xf16>, memref<32x8xf16>

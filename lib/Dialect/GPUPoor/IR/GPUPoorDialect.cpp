@@ -48,7 +48,7 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
 
 int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
                                  int64_t splits, int64_t smCount) {
-  int64_t most = std::max<int64_t>(splits, 1);
+  int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
   if (slices > 0)
     return std::clamp<int64_t>(slices, 1, most);
   tiles = std::max<int64_t>(tiles, 1);
@@ -72,9 +72,9 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (maxSplits < 1 || maxSplits > kMaxSplits)
     return emitError() << "max_splits must be in [1, " << kMaxSplits
                        << "], got " << maxSplits;
-  if (slices < 0 || slices > kMaxSplits)
+  if (slices < 0 || slices > kMaxSlices)
     return emitError() << "slices must be 0 (chosen at run time) or in [1, "
-                       << kMaxSplits << "], got " << slices;
+                       << kMaxSlices << "], got " << slices;
   if (splits && slices > *splits)
     return emitError() << "slices (" << slices
                        << ") must not exceed splits (" << *splits

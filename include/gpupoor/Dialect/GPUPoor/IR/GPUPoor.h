@@ -34,6 +34,8 @@ constexpr int64_t kMaxStages = 32;
 constexpr int64_t kMaxGroupM = 65536;
 constexpr int64_t kMaxTileSize = 4096; // each of BM, BN, BK
 constexpr int64_t kMaxSplits = 65536;
+/// Slices run along grid y, which has at most 65535 blocks.
+constexpr int64_t kMaxSlices = 65535;
 
 /// The discardable attribute that carries a kernel's #gpupoor.kernel_config
 /// on its gpu.module (the NVVM lowering reads the index width from it).

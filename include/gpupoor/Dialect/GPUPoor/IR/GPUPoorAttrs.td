@@ -138,9 +138,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `a_layout`: `mk` when A is M x K, `km` when A is K x M (the kernel
       then reads A through its strides, with element copies).
     * `slices`: P, the K slices that run in different blocks (parallel
-      split-k); 1, the default, runs every chunk in one block's loop. Slice
-      p takes chunks `[p * S / P', (p + 1) * S / P')` (floor divisions,
-      `P' = min(P, S)`), sums them in the outer type, and the slice sums
+      split-k; at most 65535, grid y's limit); 1, the default, runs every
+      chunk in one block's loop. Slice p takes chunks
+      `[p * S / P', (p + 1) * S / P')` (floor divisions,
+      `P' = min(P, S, 65535)`), sums them in the outer type, and the slice sums
       are added in the outer type in the order p = 0 .. P' - 1. 0 chooses
       P' at run time from the shape: for `T = batch * ceil(M / BM) *
       ceil(N / BN)` C tiles, the fewest slices that minimize the busiest

@@ -395,10 +395,15 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     // A 32-bit kernel indexes the slice sums in 32 bits.
     if (spec.indexBitwidth == 32 && spec.parallel() && !sumsProven) {
       if (!sumsFit) {
-        Value elems = arith::MulIOp::create(
-            b, arith::MulIOp::create(b, slice.tiles, slice.slices),
+        // T <= (2^31 - 1) / (P' (BM BN + 4)), in a form that cannot wrap:
+        // P' < 2^16 and BM BN <= 2^24.
+        Value perTile = arith::MulIOp::create(
+            b, slice.slices,
             arith::ConstantIndexOp::create(b, spec.bm * spec.bn + 4));
-        sumsFit = cmp(b, arith::CmpIPredicate::sle, elems, kMax32BitOffset);
+        Value most = arith::DivSIOp::create(
+            b, arith::ConstantIndexOp::create(b, kMax32BitOffset), perTile);
+        sumsFit = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                        slice.tiles, most);
       }
       conds.push_back(sumsFit);
     }

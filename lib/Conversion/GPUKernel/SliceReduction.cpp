@@ -23,12 +23,13 @@ void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
   auto wide = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
   auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
   Value t = wide(tiles);
-  // T * P' * (bytes of a tile's sums), in i64: T and P' are grid sizes
-  // (below 2^31 and 2^16), the product below 2^63.
-  Value need = arith::MulIOp::create(
-      b, arith::MulIOp::create(b, t, wide(slices)), cst(c.sliceSumBytes()));
-  Value bad =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, args.wsBytes, need);
+  // T * P' * (bytes of a tile's sums) <= ws_bytes, as T <= ws_bytes /
+  // (P' * bytes): P' < 2^16 and a tile's sums take at most 2^26 bytes, so
+  // nothing wraps, whatever T.
+  Value perTile = arith::MulIOp::create(b, wide(slices), cst(c.sliceSumBytes()));
+  Value bad = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::sgt, t,
+      arith::DivSIOp::create(b, args.wsBytes, perTile));
   bad = arith::OrIOp::create(
       b, bad,
       arith::CmpIOp::create(b, arith::CmpIPredicate::slt, args.locksCount, t));
@@ -37,14 +38,15 @@ void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
       b, bad,
       arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
                             arith::AndIOp::create(b, addr, cst(15)), cst(0)));
-  // A 32-bit kernel indexes the sums in 32 bits.
+  // A 32-bit kernel indexes the sums in 32 bits: T * P' * BM * BN < 2^31.
   if (c.indexBitwidth == 32) {
-    Value elems = arith::DivUIOp::create(
-        b, need, cst(c.outerType.getIntOrFloatBitWidth() / 8));
+    Value perTileElems = arith::MulIOp::create(b, wide(slices), cst(c.bm * c.bn));
     bad = arith::OrIOp::create(
         b, bad,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, elems,
-                              cst((int64_t(1) << 31) - 1)));
+        arith::CmpIOp::create(
+            b, arith::CmpIPredicate::sgt, t,
+            arith::DivSIOp::create(b, cst((int64_t(1) << 31) - 1),
+                                   perTileElems)));
   }
   auto ifBad = scf::IfOp::create(b, bad, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);

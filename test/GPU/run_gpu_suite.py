@@ -10,7 +10,10 @@ Checks, with outputs poisoned (NaN) and fresh inputs every run:
     numerics (test/Numerics/split_k_model.py) on random inputs;
   * random normal error at M = N = 512, K in {4096, 8192, 16384}, next to
     cuBLAS with f16 accumulation;
-  * identical results across two runs.
+  * identical results across two runs;
+  * parallel split-k kernels (grid y = P', a workspace and counters the
+    launcher keeps) and batched kernels (one launch for the batch) alike,
+    and a parallel kernel given a short workspace traps.
 Prints a summary line 'N passed, N failed'. Needs torch, cupy, numpy.
 """
 
@@ -18,6 +21,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 
 import cupy as cp
@@ -29,6 +33,7 @@ import split_k_model as model  # noqa: E402
 
 class GpupoorKernel:
     def __init__(self, kdir, manifest="gpupoor_matmul_0.json"):
+        self.kdir, self.manifest = kdir, manifest
         with open(os.path.join(kdir, manifest)) as f:
             self.meta = json.load(f)
         self.module = cp.RawModule(path=os.path.join(kdir, self.meta["cubin"]))
@@ -467,17 +472,59 @@ def batched_suite(kernels, res, gen):
                   f"{name}: two batched runs differ")
 
 
+def short_workspace(kdir, manifest):
+    """One launch of a parallel kernel with half the workspace its
+    manifest asks for: the kernel must trap (exit 3) rather than write out
+    of bounds (exit 0 reports the miss). Runs in a child process: a trap
+    leaves the CUDA context unusable."""
+    kern = GpupoorKernel(kdir, manifest)
+    m, n, k = 1, 4096, 4096
+    a = torch.randn(m, k, device="cuda").half()
+    b = torch.randn((n, k) if kern.nk else (k, n), device="cuda").half()
+    c = torch.empty(m, n, device="cuda").half()
+    if kern.num_slices(m, n, k) < 2:
+        print("the kernel runs one slice at 1 x 4096 x 4096")
+        return 0
+    full = kern.workspace_for
+    kern.workspace_for = lambda t, s: (lambda ws, locks: (ws[: ws.numel() // 2], locks))(*full(t, s))
+    try:
+        kern(a, b, c)
+        torch.cuda.synchronize()
+    except Exception as e:  # noqa: BLE001 (the launch error, whichever class)
+        print(f"trapped: {type(e).__name__}: {str(e)[:60]}")
+        return 3
+    print("no trap: a short workspace was accepted")
+    return 0
+
+
+def trap_suite(kernels, res):
+    """Every parallel kernel family traps on a short workspace (checked on
+    one kernel: the check is the same code in each)."""
+    for name, kern in kernels.items():
+        if not kern.parallel:
+            continue
+        proc = subprocess.run([sys.executable, __file__, kern.kdir, "--short-workspace",
+                               kern.manifest], capture_output=True, text=True)
+        res.check(proc.returncode == 3,
+                  f"{name}: a short workspace did not trap ({proc.stdout.strip()[-200:]})")
+        return
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kernel_dir")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--big", action="store_true",
                         help="only the operands of more than 2^31 elements (64-bit kernels)")
+    parser.add_argument("--short-workspace", metavar="MANIFEST",
+                        help="(internal) one launch of KERNEL_DIR's MANIFEST with a short workspace")
     parser.add_argument("--all", action="store_true",
                         help="also the benchmarks' static_*, skinny_* and attn_* kernels")
     parser.add_argument("--sanitize-shape", action="store_true",
                         help="one small launch of every kernel (for compute-sanitizer)")
     args = parser.parse_args()
+    if args.short_workspace:
+        return short_workspace(args.kernel_dir, args.short_workspace)
     gen = torch.Generator(device="cuda")
     gen.manual_seed(int.from_bytes(os.urandom(4), "little"))
     kernels = {}
@@ -523,6 +570,7 @@ def main():
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)
     batched_suite(batched, res, gen)
+    trap_suite(kernels, res)
     strided_suite(kernels, res, gen)
     model_suite(kernels, res, args.quick, gen)
     epilogue_suite(kernels, res, gen)

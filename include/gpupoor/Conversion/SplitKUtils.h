@@ -30,6 +30,12 @@ struct SplitGeometry {
 SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
                                 SplitKAttr strategy);
 
+/// T, the C tiles of `batch` elements of M x N (index) under `strategy`'s
+/// tile: batch * ceil(M/BM) * ceil(N/BN), as the kernels' grid counts them
+/// (a null `batch`: one element).
+Value emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy, Value m,
+                    Value n, Value batch);
+
 /// P', the K slices that run (numSlices in IR): `tiles` (index) is the
 /// number of C tiles of every batch element, `splits` S.
 Value emitSliceCount(ImplicitLocOpBuilder &b, SplitKAttr strategy, Value tiles,

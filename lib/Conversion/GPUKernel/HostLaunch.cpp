@@ -223,9 +223,7 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
                      const LaunchOperands &o, bool parallel) {
   SplitKAttr strategy = op.getStrategy();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value tilesM = arith::CeilDivSIOp::create(b, o.m, cst(strategy.getTileM()));
-  Value tilesN = arith::CeilDivSIOp::create(b, o.n, cst(strategy.getTileN()));
-  Value tiles = arith::MulIOp::create(b, tilesM, tilesN);
+  Value tiles = emitTileCount(b, strategy, o.m, o.n, Value());
   if (op.isBatched()) {
     // ceil(M/BM) and ceil(N/BN) are below 2^62 each: a product past
     // 2^31 - 1 per factor is caught before the next multiplication.

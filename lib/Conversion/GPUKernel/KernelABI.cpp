@@ -68,53 +68,54 @@ static Value descriptorOf(ImplicitLocOpBuilder &b, Value ptr, int64_t rank,
   return LLVM::InsertValueOp::create(b, desc, ptr, ArrayRef<int64_t>{1});
 }
 
-/// Builds a 2-D strided memref over raw global pointer `ptr`.
+/// A strided memref over raw global pointer `ptr` with offset 0, dynamic
+/// `sizes` and `strides` (index), and the layout's strides as
+/// `staticStrides` says (ShapedType::kDynamic where only run time knows; a
+/// contiguous 1-D memref takes the identity layout).
+static Value memrefOver(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
+                        ArrayRef<Value> sizes, ArrayRef<Value> strides,
+                        ArrayRef<int64_t> staticStrides,
+                        unsigned indexBitwidth) {
+  MLIRContext *ctx = b.getContext();
+  // The descriptor's integers are as wide as the NVVM lowering's index.
+  Type iN = b.getIntegerType(indexBitwidth);
+  auto toIN = [&](Value v) { return arith::IndexCastOp::create(b, iN, v); };
+  int64_t rank = sizes.size();
+  Value desc = descriptorOf(b, ptr, rank, iN);
+  desc = LLVM::InsertValueOp::create(
+      b, desc, LLVM::ConstantOp::create(b, iN, b.getIntegerAttr(iN, 0)),
+      ArrayRef<int64_t>{2});
+  for (int64_t d = 0; d < rank; ++d)
+    desc = LLVM::InsertValueOp::create(b, desc, toIN(sizes[d]),
+                                       ArrayRef<int64_t>{3, d});
+  for (int64_t d = 0; d < rank; ++d)
+    desc = LLVM::InsertValueOp::create(b, desc, toIN(strides[d]),
+                                       ArrayRef<int64_t>{4, d});
+  MemRefLayoutAttrInterface layout;
+  if (rank != 1 || staticStrides.front() != 1)
+    layout = StridedLayoutAttr::get(ctx, 0, staticStrides);
+  auto type =
+      MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                      elementType, layout, b.getI64IntegerAttr(kGlobalSpace));
+  // The memref-to-LLVM lowering folds this cast with its inverse.
+  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+}
+
+/// A 2-D strided memref over raw global pointer `ptr`.
 static Value memrefFromPointer(ImplicitLocOpBuilder &b, Value ptr,
                                Type elementType, Value rows, Value cols,
                                Value rowStride, Value colStride,
                                bool unitColStride, unsigned indexBitwidth) {
-  MLIRContext *ctx = b.getContext();
-  // The descriptor's integers are as wide as the NVVM lowering's index.
-  Type i64 = b.getIntegerType(indexBitwidth);
-  auto toI64 = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
-  Value desc = descriptorOf(b, ptr, 2, i64);
-  desc = LLVM::InsertValueOp::create(
-      b, desc, LLVM::ConstantOp::create(b, i64, b.getIntegerAttr(i64, 0)),
-      ArrayRef<int64_t>{2});
-  desc = LLVM::InsertValueOp::create(b, desc, toI64(rows),
-                                     ArrayRef<int64_t>{3, 0});
-  desc = LLVM::InsertValueOp::create(b, desc, toI64(cols),
-                                     ArrayRef<int64_t>{3, 1});
-  desc = LLVM::InsertValueOp::create(b, desc, toI64(rowStride),
-                                     ArrayRef<int64_t>{4, 0});
-  desc = LLVM::InsertValueOp::create(b, desc, toI64(colStride),
-                                     ArrayRef<int64_t>{4, 1});
   int64_t dyn = ShapedType::kDynamic;
-  auto layout =
-      StridedLayoutAttr::get(ctx, 0, {dyn, unitColStride ? int64_t(1) : dyn});
-  auto type = MemRefType::get({dyn, dyn}, elementType, layout,
-                              b.getI64IntegerAttr(kGlobalSpace));
-  // The memref-to-LLVM lowering folds this cast with its inverse.
-  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+  return memrefOver(b, ptr, elementType, {rows, cols}, {rowStride, colStride},
+                    {dyn, unitColStride ? int64_t(1) : dyn}, indexBitwidth);
 }
 
 Value mlir::gpupoor::memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr,
                                          Type elementType, Value size,
                                          unsigned indexBitwidth) {
-  Type iN = b.getIntegerType(indexBitwidth);
-  Value desc = descriptorOf(b, ptr, 1, iN);
-  desc = LLVM::InsertValueOp::create(
-      b, desc, LLVM::ConstantOp::create(b, iN, b.getIntegerAttr(iN, 0)),
-      ArrayRef<int64_t>{2});
-  desc = LLVM::InsertValueOp::create(
-      b, desc, arith::IndexCastOp::create(b, iN, size), ArrayRef<int64_t>{3, 0});
-  desc = LLVM::InsertValueOp::create(
-      b, desc, LLVM::ConstantOp::create(b, iN, b.getIntegerAttr(iN, 1)),
-      ArrayRef<int64_t>{4, 0});
-  auto type = MemRefType::get({ShapedType::kDynamic}, elementType,
-                              MemRefLayoutAttrInterface(),
-                              b.getI64IntegerAttr(kGlobalSpace));
-  return UnrealizedConversionCastOp::create(b, type, desc).getResult(0);
+  return memrefOver(b, ptr, elementType, {size},
+                    {arith::ConstantIndexOp::create(b, 1)}, {1}, indexBitwidth);
 }
 
 /// `ptr` moved to batch element `batchIndex` by its i64 batch stride
@@ -142,6 +143,10 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   kc.m = argIndex(3);
   kc.n = argIndex(4);
   kc.k = argIndex(5);
+  kc.tilesM = arith::CeilDivSIOp::create(
+      b, kc.m, arith::ConstantIndexOp::create(b, spec.bm));
+  kc.tilesN = arith::CeilDivSIOp::create(
+      b, kc.n, arith::ConstantIndexOp::create(b, spec.bn));
   kc.pid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
   // The pointers as the body reads them: a batched kernel's blocks of
   // element b, ceil(M/BM) * ceil(N/BN) of them, come after element b - 1's.
@@ -149,11 +154,7 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
                           entry.getArguments().end());
   unsigned inputsAt = 12;
   if (spec.batched) {
-    Value tilesM = arith::CeilDivSIOp::create(
-        b, kc.m, arith::ConstantIndexOp::create(b, spec.bm));
-    Value tilesN = arith::CeilDivSIOp::create(
-        b, kc.n, arith::ConstantIndexOp::create(b, spec.bn));
-    Value tiles = arith::MulIOp::create(b, tilesM, tilesN);
+    Value tiles = arith::MulIOp::create(b, kc.tilesM, kc.tilesN);
     Value batchIndex = arith::DivUIOp::create(b, kc.pid, tiles);
     kc.pid = arith::RemUIOp::create(b, kc.pid, tiles);
     ptrs[0] = batchElement(b, ptrs[0], f16, batchIndex, ptrs[12]);

@@ -13,8 +13,7 @@ using namespace mlir::gpupoor;
 
 void GroupedTileOrder::emitTileOrigin() {
   Value pid = kc.pid;
-  Value numPidM = arith::CeilDivSIOp::create(b, kc.m, idx(c.bm));
-  Value numPidN = arith::CeilDivSIOp::create(b, kc.n, idx(c.bn));
+  Value numPidM = kc.tilesM, numPidN = kc.tilesN;
   Value inGroup = mul(idx(c.groupM), numPidN);
   Value groupId = divU(pid, inGroup);
   Value firstM = mul(groupId, idx(c.groupM));

@@ -148,11 +148,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     // them.
     Value slices;
     if (strategy.getSlices() != 1) {
-      Value tilesM = arith::CeilDivSIOp::create(b, m, cIdx(strategy.getTileM()));
-      Value tilesN = arith::CeilDivSIOp::create(b, n, cIdx(strategy.getTileN()));
-      Value numTiles = arith::MulIOp::create(
-          b, batch, arith::MulIOp::create(b, tilesM, tilesN));
-      slices = emitSliceCount(b, strategy, numTiles, splits);
+      slices = emitSliceCount(b, strategy,
+                              emitTileCount(b, strategy, m, n, batch), splits);
     }
 
     auto tiles = scf::ParallelOp::create(

@@ -72,6 +72,16 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   return g;
 }
 
+Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b,
+                                   SplitKAttr strategy, Value m, Value n,
+                                   Value batch) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  Value tilesM = arith::CeilDivSIOp::create(b, m, cst(strategy.getTileM()));
+  Value tilesN = arith::CeilDivSIOp::create(b, n, cst(strategy.getTileN()));
+  Value tiles = arith::MulIOp::create(b, tilesM, tilesN);
+  return batch ? arith::MulIOp::create(b, batch, tiles) : tiles;
+}
+
 Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
                                     SplitKAttr strategy, Value tiles,
                                     Value splits) {

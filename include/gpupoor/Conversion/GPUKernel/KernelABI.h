@@ -60,8 +60,8 @@ struct KernelArgs {
 Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                           Value size, unsigned indexBitwidth);
 
-/// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n and
-/// kc.k. With async copies, A's and B's inner strides are taken to be 1
+/// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n,
+/// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner strides are taken to be 1
 /// (the launcher checks; the manifest says so).
 KernelArgs readKernelArgs(KernelContext &kc, gpu::GPUFuncOp func);
 

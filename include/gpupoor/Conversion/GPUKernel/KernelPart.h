@@ -38,6 +38,8 @@ struct KernelContext {
   Value rawSmem;
   /// Thread, lane and the warp's position in the block's warp grid.
   Value tid, lane, warpRow, warpCol;
+  /// C tiles along M and N, ceil(M/BM) and ceil(N/BN).
+  Value tilesM, tilesN;
   /// The block's index among its batch element's blocks (grid x).
   Value pid;
   /// The block's tile origin in C.

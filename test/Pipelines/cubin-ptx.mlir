@@ -41,6 +41,22 @@
 // JSON: "batched": false,
 // JSON: "block_size": 128,
 // JSON: "c_type": "f16",
+// JSON: "checks": {
+// JSON-NEXT: "max_offset": 2147483647,
+// JSON-NEXT: "max_size": 2147475455,
+// JSON-NEXT: "pointer_aligned_16": [
+// JSON-NEXT: "a_ptr",
+// JSON-NEXT: "b_ptr"
+// JSON-NEXT: ],
+// JSON-NEXT: "stride_multiple_of_8": [
+// JSON-NEXT: "stride_am",
+// JSON-NEXT: "stride_bn"
+// JSON-NEXT: ],
+// JSON-NEXT: "unit_stride": [
+// JSON-NEXT: "stride_ak",
+// JSON-NEXT: "stride_bk"
+// JSON-NEXT: ]
+// JSON-NEXT: },
 // JSON: "chip": "sm_90",
 // JSON: "dynamic_shared_memory": 98304,
 // JSON: "epilogue_inputs": [
@@ -55,7 +71,24 @@
 // JSON: "max_splits": 32,
 // JSON: "mma_handover": false,
 // JSON: "outer": "f32",
-// JSON: "params": [
+// JSON: "param_types": [
+// JSON-NEXT: "ptr",
+// JSON-NEXT: "ptr",
+// JSON-NEXT: "ptr",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "ptr",
+// JSON-NEXT: "i32",
+// JSON-NEXT: "i32"
+// JSON-NEXT: ],
+// JSON-NEXT: "params": [
 // JSON-NEXT: "a_ptr",
 // JSON: "stride_cn",
 // JSON-NEXT: "in0_ptr",

@@ -28,29 +28,29 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   // operands of 2^31 elements and more.
   Type intType = IntegerType::get(ctx, spec.indexBitwidth);
   Type i64 = IntegerType::get(ctx, 64);
-  SmallVector<Type> argTypes = {ptr, ptr, ptr};
-  argTypes.append(9, intType);
-  // Batch strides are i64 in every kernel: b times them reaches past 2^31
-  // where one batch element's offsets do not.
-  if (spec.batched)
-    argTypes.append(3, i64);
-  for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i) {
-    argTypes.append({ptr, intType, intType});
-    if (spec.batched)
+  SmallVector<KernelParam> params = getKernelParams(spec);
+  SmallVector<Type> argTypes;
+  for (const KernelParam &param : params) {
+    switch (param.kind) {
+    case KernelParamKind::Pointer:
+      argTypes.push_back(ptr);
+      break;
+    case KernelParamKind::Size:
+      argTypes.push_back(intType);
+      break;
+    case KernelParamKind::I64:
       argTypes.push_back(i64);
+      break;
+    }
   }
-  // The workspace's size may pass 2^31 where the sizes do not.
-  if (spec.parallel())
-    argTypes.append({ptr, i64, ptr, i64});
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto func = gpu::GPUFuncOp::create(gb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(spec.threads()), 1, 1}));
-  for (auto [i, argName] :
-       llvm::enumerate(getKernelParamNames(spec)))
-    func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, argName));
+  for (auto [i, param] : llvm::enumerate(params))
+    func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, param.name));
   return func;
 }
 

@@ -8,7 +8,7 @@
 // K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn),
 // global pointers and i32 sizes and element strides (i64 for kernels with
 // 64-bit indices), then a pointer and two strides per epilogue operand
-// (getKernelParamNames). A batched kernel adds the i64 batch strides of A,
+// (getKernelParams). A batched kernel adds the i64 batch strides of A,
 // B and C after C's strides, and one after each epilogue operand's; a
 // parallel split-k kernel the workspace last. This part declares such a
 // kernel and gives its body the arguments as memrefs (a batched kernel's

@@ -6,30 +6,43 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
 
-#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-SmallVector<std::string>
-mlir::gpupoor::getKernelParamNames(const KernelSpec &spec) {
-  int64_t numEpilogueInputs = spec.numEpilogueInputs();
-  SmallVector<std::string> names = {"a_ptr",     "b_ptr",     "c_ptr",
-                                    "M",         "N",         "K",
-                                    "stride_am", "stride_ak", "stride_bk",
-                                    "stride_bn", "stride_cm", "stride_cn"};
+SmallVector<KernelParam>
+mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
+  using K = KernelParamKind;
+  SmallVector<KernelParam> params = {
+      {"a_ptr", K::Pointer},     {"b_ptr", K::Pointer},
+      {"c_ptr", K::Pointer},     {"M", K::Size},
+      {"N", K::Size},            {"K", K::Size},
+      {"stride_am", K::Size},    {"stride_ak", K::Size},
+      {"stride_bk", K::Size},    {"stride_bn", K::Size},
+      {"stride_cm", K::Size},    {"stride_cn", K::Size}};
+  // Batch strides are i64 in every kernel: b times them reaches past 2^31
+  // where one batch element's offsets do not.
   if (spec.batched)
-    names.append({"stride_ab", "stride_bb", "stride_cb"});
-  for (int64_t i = 0; i < numEpilogueInputs; ++i) {
+    params.append(
+        {{"stride_ab", K::I64}, {"stride_bb", K::I64}, {"stride_cb", K::I64}});
+  for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i) {
     std::string in = "in" + std::to_string(i);
-    names.append({in + "_ptr", "stride_" + in + "m", "stride_" + in + "n"});
+    params.append({{in + "_ptr", K::Pointer},
+                   {"stride_" + in + "m", K::Size},
+                   {"stride_" + in + "n", K::Size}});
     if (spec.batched)
-      names.push_back("stride_" + in + "b");
+      params.push_back({"stride_" + in + "b", K::I64});
   }
+  // The workspace's size may pass 2^31 where the sizes do not.
   if (spec.parallel())
-    names.append({"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"});
-  return names;
+    params.append({{"ws_ptr", K::Pointer},
+                   {"ws_bytes", K::I64},
+                   {"locks_ptr", K::Pointer},
+                   {"locks_count", K::I64}});
+  return params;
 }
 
 static std::string str(Type t) {
@@ -58,14 +71,52 @@ static std::string requirements(const KernelSpec &spec) {
   return req.empty() ? "none" : req;
 }
 
+/// The requirements of `requirements` in a form launchers evaluate without
+/// parsing prose; the same conditions the emitted host code checks
+/// (HostLaunch.cpp), named by ABI parameter.
+static llvm::json::Object checks(const KernelSpec &spec) {
+  llvm::json::Object c;
+  if (spec.asyncCopies) {
+    // 16-byte cp.async copies of A and B rows.
+    c["unit_stride"] =
+        llvm::json::Array{"stride_ak", spec.bTransposed ? "stride_bk" : "stride_bn"};
+    c["stride_multiple_of_8"] =
+        llvm::json::Array{"stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
+    c["pointer_aligned_16"] = llvm::json::Array{"a_ptr", "b_ptr"};
+  }
+  if (spec.indexBitwidth == 32) {
+    // 0 <= M, N, K and every stride <= max_size; the last element offset of
+    // A, B, C and of each epilogue operand's M x N view, ceil(N/BN) *
+    // group_m and, when P' > 1 slices run, T * P' * (BM * BN + 4) each
+    // <= max_offset.
+    c["max_size"] = kMax32BitSize;
+    c["max_offset"] = kMax32BitOffset;
+  }
+  return c;
+}
+
 llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   SplitKAttr strategy = kernel.getStrategy();
   KernelSpec spec(kernel);
-  llvm::json::Array params;
-  for (std::string &name : getKernelParamNames(spec))
-    params.push_back(std::move(name));
+  llvm::json::Array params, paramTypes;
+  for (KernelParam &param : getKernelParams(spec)) {
+    params.push_back(std::move(param.name));
+    switch (param.kind) {
+    case KernelParamKind::Pointer:
+      paramTypes.push_back("ptr");
+      break;
+    case KernelParamKind::Size:
+      paramTypes.push_back(spec.indexBitwidth == 64 ? "i64" : "i32");
+      break;
+    case KernelParamKind::I64:
+      paramTypes.push_back("i64");
+      break;
+    }
+  }
   llvm::json::Object m;
   m["params"] = std::move(params);
+  // How each parameter is passed: a 64-bit global pointer or an integer.
+  m["param_types"] = std::move(paramTypes);
   m["block_size"] = spec.threads();
   std::string gridX =
       spec.batched ? "ceil(M/BM)*ceil(N/BN)*batch" : "ceil(M/BM)*ceil(N/BN)";
@@ -121,6 +172,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["b_layout"] = stringifyBLayout(strategy.getBLayout()).str();
   m["a_layout"] = stringifyALayout(strategy.getALayout()).str();
   m["requires"] = requirements(spec);
+  m["checks"] = checks(spec);
   m["async_copies"] = spec.asyncCopies;
   m["warps"] = llvm::json::Array{spec.warpsM, spec.warpsN};
   m["shared_outer_rows"] = spec.sharedOuterRows;

@@ -1,0 +1,121 @@
+"""The `triton` backend: gpupoor's split-k algorithm as a Triton kernel.
+
+The chunk geometry is the compiler's for a K step of 32 (gpu_poor's): S =
+default_splits(K, 32, max_k_splits) chunks of ceil(ceil(K/32)/S)*32
+elements; each chunk is summed in f16 by tl.dot (f16 accumulators), added
+to the outer sum (f32 or f16), then bias and activation in f32 and one
+rounding to C's type. Loads are masked at the chunk's end, so K tails are
+exact. Sequential split-k only (a block's loop walks its tile's chunks).
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from .variants import default_splits
+
+_SPLIT_BK = 32
+_ACTIVATIONS = {"none": 0, "relu": 1, "gelu": 2}
+
+
+def _configs():
+    out = []
+    for bm, bn, bk, stages, warps in ((128, 128, 32, 4, 4), (128, 128, 64, 3, 4),
+                                      (128, 256, 32, 3, 8), (64, 128, 32, 4, 4),
+                                      (16, 128, 64, 4, 4), (32, 64, 64, 4, 4)):
+        out.append(triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+                                 num_stages=stages, num_warps=warps))
+    return out
+
+
+def _prune(configs, named_args, **kwargs):
+    # A chunk is a multiple of 32: a BLOCK_K of 64 would straddle chunks
+    # whose length is an odd multiple of 32 (masking keeps it exact, but
+    # wastes half a step), so keep it only where chunks are multiples of 64.
+    chunk = named_args["CHUNK"]
+    m = named_args["M"]
+    keep = [c for c in configs if chunk % c.kwargs["BLOCK_K"] == 0
+            and (c.kwargs["BLOCK_M"] <= 32) == (m <= 32)]
+    return keep or configs[:1]
+
+
+@triton.autotune(configs=_configs(), key=["M", "N", "K", "CHUNK", "OUTER_F16", "ACT", "HAS_BIAS"],
+                 prune_configs_by={"early_config_prune": _prune})
+@triton.jit
+def _split_k_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K,
+                    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                    stride_bias, CHUNK, SPLITS,
+                    HAS_BIAS: tl.constexpr, ACT: tl.constexpr, OUTER_F16: tl.constexpr,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                    GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    group = GROUP_M * tiles_n
+    first_m = (pid // group) * GROUP_M
+    rows = tl.minimum(tiles_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % rows
+    pid_n = (pid % group) // rows
+    offs_m = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)).to(tl.int64)
+    offs_n = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)).to(tl.int64)
+    offs_k = tl.arange(0, BLOCK_K)
+    mask_m = offs_m < M
+    mask_n = offs_n < N
+    if OUTER_F16:
+        outer = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+    else:
+        outer = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for s in range(0, SPLITS):
+        lo = s * CHUNK
+        hi = tl.minimum(lo + CHUNK, K)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+        for k0 in range(lo, hi, BLOCK_K):
+            ks = (k0 + offs_k).to(tl.int64)
+            mask_k = ks < hi
+            a = tl.load(a_ptr + offs_m[:, None] * stride_am + ks[None, :] * stride_ak,
+                        mask=mask_m[:, None] & mask_k[None, :], other=0.0)
+            b = tl.load(b_ptr + ks[:, None] * stride_bk + offs_n[None, :] * stride_bn,
+                        mask=mask_k[:, None] & mask_n[None, :], other=0.0)
+            acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+        outer += acc.to(outer.dtype)
+    val = outer.to(tl.float32)
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + offs_n * stride_bias, mask=mask_n, other=0.0)
+        val += bias.to(tl.float32)[None, :]
+    if ACT == 1:
+        val = tl.maximum(val, 0.0)
+    elif ACT == 2:
+        val = 0.5 * val * (1.0 + tl.erf(val * 0.7071067811865476))
+    c = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c, val.to(c_ptr.dtype.element_ty), mask=mask_m[:, None] & mask_n[None, :])
+
+
+def chunking(k: int, max_k_splits: int) -> tuple[int, int]:
+    """(S, chunk length in elements) for K."""
+    splits = default_splits(k, _SPLIT_BK, max_k_splits)
+    blocks = -(-k // _SPLIT_BK)
+    return splits, -(-blocks // splits) * _SPLIT_BK
+
+
+def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
+           outer: str, activation: str, max_k_splits: int, slices: int) -> None:
+    """C = act(A @ B + bias); A (M, K) and B (K, N) f16 with any strides, C
+    (M, N) f16 or f32, bias (N,) of C's type or None. `slices` other than 0
+    or 1 is refused (this backend runs sequential split-k)."""
+    if slices > 1:
+        raise ValueError(f"slices={slices}: the triton backend runs sequential split-k only "
+                         f"(slices 0 or 1); use backend='mlir' for parallel slices")
+    m, k = a.shape
+    n = b.shape[1]
+    splits, chunk = chunking(k, max_k_splits)
+
+    def grid(meta):
+        return (triton.cdiv(m, meta["BLOCK_M"]) * triton.cdiv(n, meta["BLOCK_N"]),)
+
+    _split_k_kernel[grid](
+        a, b, c, bias if bias is not None else c, m, n, k,
+        a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+        bias.stride(0) if bias is not None else 0, chunk, splits,
+        HAS_BIAS=bias is not None, ACT=_ACTIVATIONS[activation], OUTER_F16=outer == "f16")

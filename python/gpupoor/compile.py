@@ -1,0 +1,81 @@
+"""Compiling kernel variants with gpupoor-opt: the library build and the
+on-demand cache share this.
+
+A variant compiles to one directory: the configured kernel and the fallback
+kernels the compiler adds for operands that break its requirements
+(`gpupoor_matmul_0{,_elements,_i64}.{cubin,json}`), plus `variant.json`
+naming the variant, its options and the compiler that built it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .variants import VariantKey
+
+VARIANT_FILE = "variant.json"
+
+
+def find_gpupoor_opt() -> str | None:
+    """gpupoor-opt from $GPUPOOR_OPT, else from PATH; None when neither."""
+    path = os.environ.get("GPUPOOR_OPT") or shutil.which("gpupoor-opt")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def compiler_version(gpupoor_opt: str) -> str:
+    """`gpupoor-opt --version`'s text, plus the binary's size and mtime (a
+    rebuilt compiler reports the same version but is another compiler)."""
+    res = subprocess.run([gpupoor_opt, "--version"], capture_output=True, text=True)
+    st = os.stat(gpupoor_opt)
+    return f"{res.stdout.strip()} [{st.st_size} bytes, mtime {int(st.st_mtime)}]"
+
+
+def cache_key(chip: str, key: VariantKey, version: str) -> str:
+    """The on-disk cache's key: chip, variant, its pipeline options and the
+    compiler's version."""
+    text = json.dumps([chip, key.name, key.pipeline_options(chip), version])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("GPUPOOR_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gpupoor")
+    return Path(base)
+
+
+def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
+                    version: str | None = None) -> Path:
+    """Compiles `key` for `chip` into `out_dir` (created atomically: a
+    half-written directory is never seen); returns it. Raises RuntimeError
+    with gpupoor-opt's diagnostics when it fails."""
+    out_dir = Path(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    version = version or compiler_version(gpupoor_opt)
+    with tempfile.TemporaryDirectory(dir=out_dir.parent, prefix=".build-") as tmp:
+        src = Path(tmp) / "source.mlir"
+        src.write_text(key.source())
+        dump = Path(tmp) / "kernels"
+        pipeline = f"--gpupoor-to-cubin={key.pipeline_options(chip)} dump-dir={dump}"
+        res = subprocess.run([gpupoor_opt, str(src), pipeline, "-o", os.devnull],
+                             capture_output=True, text=True)
+        if res.returncode != 0:
+            raise RuntimeError(f"gpupoor-opt failed on variant {key.name} for {chip}:\n"
+                               + "\n".join(res.stderr.splitlines()[:30]))
+        for ptx in dump.glob("*.ptx"):
+            ptx.unlink()
+        manifests = sorted(p.name for p in dump.glob("*.json"))
+        if "gpupoor_matmul_0.json" not in manifests:
+            raise RuntimeError(f"gpupoor-opt wrote no kernel for variant {key.name}")
+        (dump / VARIANT_FILE).write_text(json.dumps({
+            "variant": key.name, "chip": chip, "options": key.pipeline_options(chip),
+            "compiler": version, "kernels": manifests}, indent=1))
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        os.replace(dump, out_dir)
+    return out_dir

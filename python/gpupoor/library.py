@@ -1,0 +1,194 @@
+"""The kernel library: manifests, their requirements, and variant lookup.
+
+A library root holds `<chip>/index.json` and one directory per variant
+(gpupoor/build_library.py writes them). Each kernel's manifest (written by
+gpupoor-opt) names its parameters and their types, grid, block, shared
+memory, split geometry and `checks`: what the kernel needs of its operands
+and does not check itself. A variant's kernels are tried in the order the
+compiler's own host code tries them (the configured kernel, then element
+copies, then 64-bit indices); the first whose checks hold runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import threading
+from pathlib import Path
+
+from .compile import cache_key, compile_variant, compiler_version, default_cache_dir, find_gpupoor_opt
+from .variants import VariantKey
+
+PACKAGE_LIBRARY = Path(__file__).resolve().parent / "_kernels"
+INDEX_FILE = "index.json"
+# The host code's order: the configured kernel first, the one that needs
+# least last.
+_ORDER = {"": 0, "_elements": 1, "_i64": 2}
+
+
+class KernelRequirementError(ValueError):
+    """No kernel of a variant accepts these operands."""
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclasses.dataclass
+class Kernel:
+    """One compiled kernel: its manifest and cubin."""
+
+    manifest: dict
+    cubin: Path
+
+    @property
+    def name(self) -> str:
+        return self.manifest["kernel"]
+
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        return tuple(self.manifest["tile"])
+
+    @property
+    def parallel(self) -> bool:
+        return "ws_ptr" in self.manifest["params"]
+
+    def violation(self, args: dict[str, int], slices: int = 1) -> str | None:
+        """Why the kernel cannot take these parameter values (a dict by ABI
+        name; pointers as addresses), or None when every check holds. M, N
+        and K are nonzero here (empty products launch nothing)."""
+        checks = self.manifest.get("checks", {})
+        for name in checks.get("unit_stride", ()):
+            if args[name] != 1:
+                return f"{name} = {args[name]}, not 1"
+        for name in checks.get("stride_multiple_of_8", ()):
+            if args[name] % 8:
+                return f"{name} = {args[name]} is not a multiple of 8"
+        for name in checks.get("pointer_aligned_16", ()):
+            if args[name] % 16:
+                return f"{name} is not 16-byte aligned"
+        if "max_size" in checks:
+            top, most = checks["max_size"], checks["max_offset"]
+            m, n, k = args["M"], args["N"], args["K"]
+            sizes = {p: v for p, v in args.items()
+                     if p in ("M", "N", "K") or (p.startswith("stride_") and p[-1] != "b")}
+            for p, v in sizes.items():
+                if not 0 <= v <= top:
+                    return f"{p} = {v} is outside [0, {top}] (32-bit kernel)"
+            views = [("A", m, "stride_am", k, "stride_ak"), ("B", k, "stride_bk", n, "stride_bn"),
+                     ("C", m, "stride_cm", n, "stride_cn")]
+            views += [(p[:-4], m, f"stride_{p[:-4]}m", n, f"stride_{p[:-4]}n")
+                      for p in args if p.startswith("in") and p.endswith("_ptr")]
+            for what, rows, rs, cols, cs in views:
+                if (rows - 1) * args[rs] + (cols - 1) * args[cs] > most:
+                    return f"{what}'s last element offset passes {most} (32-bit kernel)"
+            bm, bn, _ = self.tile
+            if _ceil_div(n, bn) * self.manifest["group_m"] > most:
+                return "N is too large for the 32-bit kernel's block order"
+            if slices > 1:
+                tiles = _ceil_div(m, bm) * _ceil_div(n, bn)
+                if tiles * slices * (bm * bn + 4) > most:
+                    return "the slice sums pass 2^31 elements (32-bit kernel)"
+        return None
+
+
+@dataclasses.dataclass
+class Variant:
+    """A variant's kernels, in the order they are tried."""
+
+    key: VariantKey
+    chip: str
+    kernels: list[Kernel]
+    where: Path
+
+    def select(self, args: dict[str, int], slices: int = 1) -> Kernel:
+        """The first kernel whose checks hold; KernelRequirementError naming
+        every kernel's reason otherwise."""
+        reasons = []
+        for kern in self.kernels:
+            why = kern.violation(args, slices)
+            if why is None:
+                return kern
+            reasons.append(f"{kern.name}: {why}")
+        raise KernelRequirementError(
+            f"no kernel of variant {self.key.name} ({self.chip}) accepts these operands: "
+            + "; ".join(reasons))
+
+
+def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:
+    """Reads a variant directory written by compile_variant."""
+    info = json.loads((directory / "variant.json").read_text())
+    kernels = []
+    for name in info["kernels"]:
+        manifest = json.loads((directory / name).read_text())
+        kernels.append(Kernel(manifest, directory / manifest["cubin"]))
+    kernels.sort(key=lambda k: _ORDER.get(k.name[len("gpupoor_matmul_0"):], 9))
+    return Variant(key, chip, kernels, directory)
+
+
+class KernelLibrary:
+    """Variants from library roots (GPUPOOR_KERNEL_DIR, then the package's
+    own), else compiled on demand into the cache when gpupoor-opt is
+    present."""
+
+    def __init__(self, roots: list[Path] | None = None, cache_dir: Path | None = None,
+                 allow_compile: bool | None = None):
+        if roots is None:
+            roots = [Path(p) for p in os.environ.get("GPUPOOR_KERNEL_DIR", "").split(os.pathsep) if p]
+            roots.append(PACKAGE_LIBRARY)
+        self.roots = roots
+        self.cache_dir = cache_dir or default_cache_dir()
+        if allow_compile is None:
+            allow_compile = os.environ.get("GPUPOOR_COMPILE", "1") != "0"
+        self.allow_compile = allow_compile
+        self._variants: dict[tuple[str, VariantKey], Variant] = {}
+        self._lock = threading.Lock()
+
+    def prebuilt(self, chip: str) -> list[str]:
+        """Names of the variants the roots hold for `chip`."""
+        names = []
+        for root in self.roots:
+            index = root / chip / INDEX_FILE
+            if index.is_file():
+                names += list(json.loads(index.read_text())["variants"])
+        return names
+
+    def find(self, key: VariantKey, chip: str) -> Variant | None:
+        """The variant, from a root or the cache, compiling it into the cache
+        if it is in neither and compiling is allowed; None when unavailable."""
+        cached = self._variants.get((chip, key))
+        if cached is not None:
+            return cached
+        with self._lock:
+            if (chip, key) in self._variants:
+                return self._variants[(chip, key)]
+            variant = self._locate(key, chip)
+            if variant is not None:
+                self._variants[(chip, key)] = variant
+            return variant
+
+    def _locate(self, key: VariantKey, chip: str) -> Variant | None:
+        for root in self.roots:
+            d = root / chip / key.name
+            if (root / chip / INDEX_FILE).is_file() and (d / "variant.json").is_file():
+                return load_variant(key, chip, d)
+        gpupoor_opt = find_gpupoor_opt() if self.allow_compile else None
+        if gpupoor_opt is None:
+            return None
+        version = compiler_version(gpupoor_opt)
+        d = self.cache_dir / chip / cache_key(chip, key, version)
+        if not (d / "variant.json").is_file():
+            compile_variant(key, chip, d, gpupoor_opt, version)
+        return load_variant(key, chip, d)
+
+
+_default_library: KernelLibrary | None = None
+
+
+def default_library() -> KernelLibrary:
+    """The process's library (roots and cache from the environment)."""
+    global _default_library
+    if _default_library is None:
+        _default_library = KernelLibrary()
+    return _default_library

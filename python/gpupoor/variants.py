@@ -1,0 +1,182 @@
+"""The kernel variants the package launches, and the linalg source of each.
+
+A variant is one `gpupoor.matmul` configuration: B's layout, the outer sum's
+type, the fused epilogue, C's type, the tile family and the largest split
+count. Every variant is compiled with `slices=0`, so one kernel serves both
+split modes: launched with one slice along grid y it is the sequential
+kernel (its workspace untouched), with P' > 1 slices the parallel one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+LAYOUTS = ("kn", "nk")
+OUTER_TYPES = ("f32", "f16")
+EPILOGUES = ("none", "bias", "bias_relu", "bias_gelu")
+OUT_TYPES = ("f16", "f32")
+# large: the pipeline's 128x128x32 tile; m16: 16-row tiles for M <= 16
+# (decode shapes), with warps along N.
+TILES = {"large": (128, 128, 32), "m16": (16, 128, 64)}
+TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4"}
+DEFAULT_MAX_SPLITS = 32
+CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90")
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantKey:
+    """What a kernel computes and how it is tiled."""
+
+    b_layout: str = "kn"
+    outer: str = "f32"
+    epilogue: str = "none"
+    out: str = "f16"
+    tile: str = "large"
+    max_splits: int = DEFAULT_MAX_SPLITS
+
+    def __post_init__(self) -> None:
+        for field, allowed in (("b_layout", LAYOUTS), ("outer", OUTER_TYPES),
+                               ("epilogue", EPILOGUES), ("out", OUT_TYPES),
+                               ("tile", tuple(TILES))):
+            if getattr(self, field) not in allowed:
+                raise ValueError(f"{field} must be one of {allowed}, got {getattr(self, field)!r}")
+        if not 1 <= self.max_splits <= 65535:
+            raise ValueError(f"max_splits must be in [1, 65535], got {self.max_splits}")
+
+    @property
+    def name(self) -> str:
+        return (f"{self.b_layout}_{self.outer}_{self.epilogue}_{self.out}_{self.tile}"
+                f"_s{self.max_splits}")
+
+    @classmethod
+    def from_name(cls, name: str) -> "VariantKey":
+        parts = name.split("_")
+        if len(parts) < 6 or not parts[-1].startswith("s"):
+            raise ValueError(f"not a variant name: {name!r}")
+        b_layout, outer, *epilogue, out, tile, splits = parts
+        return cls(b_layout, outer, "_".join(epilogue), out, tile, int(splits[1:]))
+
+    @property
+    def bk(self) -> int:
+        """The K step the split rule counts in."""
+        return TILES[self.tile][2]
+
+    def pipeline_options(self, chip: str) -> str:
+        """`--gpupoor-to-cubin` options (without dump-dir)."""
+        opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
+                "slices=0", TILE_OPTIONS[self.tile]]
+        return " ".join(o for o in opts if o)
+
+    def source(self) -> str:
+        """`func.func @<name>(A, B[, bias], C)` on dynamic shapes: an f16 x f16
+        -> f32 linalg.matmul (gpupoor-split-k relaxes it to f16 inner sums),
+        the bias added and the activation applied in f32, one rounding to C's
+        type; the rewrite fuses all of it into the kernel's epilogue."""
+        bshape = "tensor<?x?xf16>"
+        nk = self.b_layout == "nk"
+        out = self.out
+        params = ["%a: tensor<?x?xf16>", f"%b: {bshape}"]
+        has_bias = self.epilogue != "none"
+        if has_bias:
+            params.append(f"%bias: tensor<?x{out}>")
+        params.append(f"%c: memref<?x?x{out}>")
+        maps = ""
+        if nk:
+            maps = (" indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+                    "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]")
+        lines = [
+            f"func.func @{self.name}({', '.join(params)}) {{",
+            "  %c0 = arith.constant 0 : index",
+            "  %c1 = arith.constant 1 : index",
+            "  %m = tensor.dim %a, %c0 : tensor<?x?xf16>",
+            f"  %n = tensor.dim %b, {'%c0' if nk else '%c1'} : {bshape}",
+            "  %zero = arith.constant 0.0 : f32",
+            "  %e = tensor.empty(%m, %n) : tensor<?x?xf32>",
+            "  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>",
+            f"  %p = linalg.matmul{maps} ins(%a, %b : tensor<?x?xf16>, {bshape}) "
+            "outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>",
+        ]
+        result = "%p"
+        body = []
+        args = ["%x: f32"]
+        ins = ["%p"]
+        in_types = ["tensor<?x?xf32>"]
+        maps2 = ["affine_map<(i, j) -> (i, j)>"]
+        v = "%x"
+        if has_bias:
+            args.append(f"%y: {out}")
+            ins.append("%bias")
+            in_types.append(f"tensor<?x{out}>")
+            maps2.append("affine_map<(i, j) -> (j)>")
+            if out != "f32":
+                body.append(f"    %yf = arith.extf %y : {out} to f32")
+            body.append(f"    %s = arith.addf %x, {'%yf' if out != 'f32' else '%y'} : f32")
+            v = "%s"
+        if self.epilogue == "bias_relu":
+            body.append(f"    %r = arith.maximumf {v}, %zero : f32")
+            v = "%r"
+        elif self.epilogue == "bias_gelu":
+            # Exact (erf) GELU, torch.nn.GELU's default.
+            body += [
+                "    %k = arith.constant 0.70710678118654752 : f32",
+                "    %h = arith.constant 0.5 : f32",
+                "    %one = arith.constant 1.0 : f32",
+                f"    %g0 = arith.mulf {v}, %k : f32",
+                "    %g1 = math.erf %g0 : f32",
+                "    %g2 = arith.addf %g1, %one : f32",
+                f"    %g3 = arith.mulf {v}, %h : f32",
+                "    %g4 = arith.mulf %g3, %g2 : f32",
+            ]
+            v = "%g4"
+        if out != "f32":
+            body.append(f"    %t = arith.truncf {v} : f32 to {out}")
+            v = "%t"
+        if body:
+            maps2.append("affine_map<(i, j) -> (i, j)>")
+            lines += [
+                f"  %eo = tensor.empty(%m, %n) : tensor<?x?x{out}>",
+                f"  %q = linalg.generic {{indexing_maps = [{', '.join(maps2)}], "
+                "iterator_types = [\"parallel\", \"parallel\"]} "
+                f"ins({', '.join(ins)} : {', '.join(in_types)}) outs(%eo : tensor<?x?x{out}>) {{",
+                f"  ^bb0({', '.join(args)}, %o: {out}):",
+                *body,
+                f"    linalg.yield {v} : {out}",
+                f"  }} -> tensor<?x?x{out}>",
+            ]
+            result = "%q"
+        lines += [
+            f"  bufferization.materialize_in_destination {result} in restrict writable %c "
+            f": (tensor<?x?x{out}>, memref<?x?x{out}>) -> ()",
+            "  return",
+            "}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
+    """Every variant the prebuilt library holds (for each chip)."""
+    return [VariantKey(b, o, e, c, t)
+            for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
+            for t in tiles]
+
+
+def default_splits(k: int, bk: int, max_splits: int) -> int:
+    """S, as the compiler chooses it for `splits = default`: the power of two
+    at or above sqrt(ceil(K / BK)), clamped to [1, max_splits]."""
+    blocks = -(-k // bk)
+    root = math.isqrt(blocks)
+    splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
+    return max(1, min(splits, max_splits))
+
+
+def auto_slices(tiles: int, splits: int, sm_count: int) -> int:
+    """P' for `slices = 0` (the manifest's slices_formula): the fewest
+    slices that minimize the busiest SM's work within one wave of two blocks
+    an SM."""
+    splits = min(splits, 65535)
+    if tiles <= 0:
+        return 1
+    p1 = max(1, min(sm_count // tiles, splits))
+    p2 = max(1, min(2 * sm_count // tiles, splits))
+    return p2 if p2 > 2 * p1 else p1

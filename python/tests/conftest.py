@@ -1,0 +1,28 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# The package from this checkout, installed or not.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def pytest_collection_modifyitems(config, items):
+    import torch
+    if torch.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA GPU")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def gpupoor_opt():
+    """gpupoor-opt of this checkout's build (or $GPUPOOR_OPT)."""
+    path = os.environ.get("GPUPOOR_OPT") or str(
+        Path(__file__).resolve().parents[2] / "build" / "bin" / "gpupoor-opt")
+    if not os.access(path, os.X_OK):
+        pytest.skip("gpupoor-opt not built")
+    return path

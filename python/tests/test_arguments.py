@@ -1,0 +1,125 @@
+"""Argument checking, shape and dtype rules and the fake implementation:
+no GPU needed (fake CUDA tensors)."""
+
+import pytest
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+import gpupoor
+from gpupoor.kernels import split_k_sequential
+
+
+@pytest.fixture
+def fake():
+    with FakeTensorMode() as mode:
+        yield mode
+
+
+def cuda(*shape, dtype=torch.float16):
+    return torch.empty(*shape, dtype=dtype, device="cuda")
+
+
+@pytest.mark.parametrize("lead", [(), (5,), (2, 3), (0,), (2, 0, 4)])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_shapes_and_dtype_follow_x(fake, lead, dtype):
+    x = cuda(*lead, 64, dtype=dtype)
+    w = cuda(32, 64, dtype=dtype)
+    y = split_k_sequential(x, w.T, cuda(32, dtype=dtype))
+    assert y.shape == (*lead, 32) and y.dtype == dtype and y.device == x.device
+
+
+def test_one_dimensional_x_and_row_bias(fake):
+    y = split_k_sequential(cuda(64), cuda(64, 16), cuda(1, 16))
+    assert y.shape == (16,)
+
+
+def test_zero_size_dims(fake):
+    assert split_k_sequential(cuda(0, 8), cuda(8, 4)).shape == (0, 4)
+    assert split_k_sequential(cuda(3, 0), cuda(0, 4)).shape == (3, 4)
+    assert split_k_sequential(cuda(3, 8), cuda(8, 0)).shape == (3, 0)
+
+
+def test_module_forward_shape(fake):
+    lin = gpupoor.LowPrecisionLinear(64, 48, activation="relu", device="cuda",
+                                     dtype=torch.float16)
+    assert lin(cuda(2, 7, 64)).shape == (2, 7, 48)
+    assert isinstance(lin, torch.nn.Linear)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: split_k_sequential(torch.ones(4, 8).half(), torch.ones(8, 4).half()),
+     ValueError, "x must be on a CUDA device"),
+    (lambda: split_k_sequential(cuda(4, 8), torch.ones(8, 4).half()),
+     ValueError, "weight must be on a CUDA device"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), torch.ones(4).half()),
+     ValueError, "bias must be on a CUDA device"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(4, 8)), ValueError, "K = 4"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4, 2)), ValueError, "weight must be 2-D"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8)), ValueError, "weight must be 2-D"),
+    (lambda: split_k_sequential(torch.empty((), device="cuda").half(), cuda(8, 4)),
+     ValueError, "x must have at least one dimension"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), cuda(5)), ValueError, "bias must have shape"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), cuda(2, 4)), ValueError,
+     "bias must have shape"),
+    (lambda: split_k_sequential(cuda(4, 8, dtype=torch.bfloat16), cuda(8, 4, dtype=torch.bfloat16)),
+     TypeError, "bf16"),
+    (lambda: split_k_sequential(cuda(4, 8, dtype=torch.int32), cuda(8, 4, dtype=torch.int32)),
+     TypeError, "x must be float16 or float32"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4, dtype=torch.float32)),
+     TypeError, "weight must have x's dtype"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), cuda(4, dtype=torch.float32)),
+     TypeError, "bias must have x's dtype"),
+    (lambda: split_k_sequential(cuda(4, 8), [[1.0]]), TypeError, "weight must be a torch.Tensor"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), max_k_splits=0), ValueError, "max_k_splits"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), max_k_splits=2.0), ValueError, "max_k_splits"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), outer="f64"), ValueError, "outer"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), activation="silu"), ValueError, "activation"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), slices=-1), ValueError, "slices"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), backend="cublas"), ValueError, "backend"),
+])
+def test_bad_arguments_name_the_argument(fake, call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.skipif(torch.cuda.is_available() and torch.cuda.device_count() < 2,
+                    reason="fake tensors on cuda:1 initialize the real device where CUDA exists")
+def test_devices_must_match(fake):
+    x = torch.empty(4, 8, dtype=torch.float16, device="cuda:0")
+    w = torch.empty(8, 4, dtype=torch.float16, device="cuda:1")
+    with pytest.raises(ValueError, match="weight is on cuda:1, x on cuda:0"):
+        split_k_sequential(x, w)
+
+
+def test_module_rejects_bad_options():
+    with pytest.raises(ValueError, match="activation"):
+        gpupoor.LowPrecisionLinear(4, 4, activation="tanh")
+    with pytest.raises(ValueError, match="outer"):
+        gpupoor.LowPrecisionLinear(4, 4, outer="bf16")
+
+
+def test_fake_impl_through_the_op(fake):
+    out = torch.ops.gpupoor.split_k_matmul(cuda(5, 64), cuda(64, 24), None, 32, "f32",
+                                           "none", 0, "auto")
+    assert out.shape == (5, 24) and out.dtype == torch.float16
+
+
+def test_flop_formula():
+    from torch.utils.flop_counter import FlopCounterMode
+    with FakeTensorMode():
+        x, w, b = cuda(16, 64), cuda(64, 32), cuda(32)
+        with FlopCounterMode(display=False) as counter:
+            torch.ops.gpupoor.split_k_matmul(x, w, b, 32, "f32", "relu", 0, "auto")
+    assert counter.get_total_flops() == 2 * 16 * 32 * 64 + 16 * 32
+
+
+def test_export_traces_one_op_without_breaks(fake):
+    """The wrapper's checks trace (no graph breaks): the exported graph holds
+    the op."""
+
+    from torch.fx.experimental.proxy_tensor import make_fx
+    lin = gpupoor.LowPrecisionLinear(64, 32, activation="gelu", dtype=torch.float16,
+                                     device="cuda")
+    gm = make_fx(lambda x: lin(x))(cuda(3, 64))
+    targets = [n.target for n in gm.graph.nodes if n.op == "call_function"]
+    assert torch.ops.gpupoor.split_k_matmul.default in targets

@@ -1,0 +1,171 @@
+"""The package on a GPU: exact results on {-1, 0, 1} inputs, gpu_poor's call
+patterns, epilogues, backward, zero sizes, determinism, opcheck,
+torch.compile, fallback kernels and 64-bit operands. Needs CUDA and, for the
+mlir backend, the kernel library (python -m gpupoor.build_library) or
+gpupoor-opt."""
+
+import os
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import gpupoor
+from gpupoor.kernels import split_k_sequential
+
+pytestmark = pytest.mark.gpu
+BACKENDS = [b for b in os.environ.get("GPUPOOR_TEST_BACKENDS", "mlir,triton").split(",") if b]
+
+
+def ints(*shape, dtype=torch.float16, gen=None):
+    return torch.randint(-1, 2, shape, device="cuda", generator=gen).to(dtype)
+
+
+def ref(x, w, bias=None, activation=None):
+    y = x.double() @ w.double()
+    if bias is not None:
+        y = y + bias.double().reshape(-1)
+    if activation == "relu":
+        y = torch.relu(y)
+    elif activation == "gelu":
+        y = F.gelu(y)
+    return y
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
+
+
+SHAPES = [(1, 8, 40), (1, 4096, 4104), (7, 136, 1032), (16, 128, 520), (17, 488, 3104),
+          (33, 1000, 4104), (128, 128, 4096), (129, 136, 24), (300, 264, 2056)]
+
+
+@pytest.mark.parametrize("m,n,k", SHAPES)
+@pytest.mark.parametrize("layout", ["linear", "kn"])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+def test_exact_on_small_integers(backend, m, n, k, layout, outer):
+    g = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "linear" else ints(k, n, gen=g)
+    y = split_k_sequential(x, w, outer=outer, backend=backend)
+    want = ref(x, w)
+    if outer == "f16" and want.abs().max() > 2048:
+        pytest.skip("partial sums beyond f16's integers")
+    assert torch.equal(y.double(), want)
+    assert torch.equal(y, split_k_sequential(x, w, outer=outer, backend=backend))
+
+
+@pytest.mark.parametrize("slices", [1, 2, 3, 7, 65535])
+def test_slices_exact_and_deterministic(slices):
+    g = torch.Generator(device="cuda").manual_seed(slices)
+    x, w = ints(5, 4104, gen=g), ints(1000, 4104, gen=g).T
+    y = split_k_sequential(x, w, slices=slices, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+    xr = torch.randn(5, 4104, device="cuda").half()
+    a = split_k_sequential(xr, w, slices=slices, backend="mlir")
+    assert torch.equal(a, split_k_sequential(xr, w, slices=slices, backend="mlir"))
+
+
+@pytest.mark.parametrize("activation", [None, "relu", "gelu"])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+@pytest.mark.parametrize("m", [3, 77])
+def test_bias_and_activation(backend, activation, dtype, m):
+    g = torch.Generator(device="cuda").manual_seed(m)
+    x, w = ints(m, 520, gen=g, dtype=dtype), ints(200, 520, gen=g, dtype=dtype).T
+    bias = torch.randn(200, device="cuda", generator=g).to(dtype)
+    y = split_k_sequential(x, w, bias, activation=activation, backend=backend)
+    assert y.dtype == dtype
+    want = ref(x, w, bias, activation)
+    # One rounding of an exact f32 value.
+    tol = dict(rtol=1e-3, atol=1e-3) if dtype == torch.float16 else dict(rtol=1e-6, atol=1e-6)
+    torch.testing.assert_close(y.double(), want, **tol)
+
+
+@pytest.mark.parametrize("shape1,shape2", [((32, 64), (64, 32)), ((1, 64), (64, 32)),
+                                           ((2, 32, 64), (64, 32)), ((3, 4, 32, 64), (64, 32)),
+                                           ((0, 64), (64, 32)), ((64,), (64, 32))])
+def test_gpu_poor_call_patterns(backend, shape1, shape2):
+    x = torch.randn(*shape1, device="cuda", dtype=torch.float16)
+    w = torch.randn(*shape2, device="cuda", dtype=torch.float16)
+    b = torch.randn(1, shape2[1], device="cuda", dtype=torch.float16)
+    y = split_k_sequential(x, w, b, backend=backend)
+    torch.testing.assert_close(y, F.linear(x, w.T, b.reshape(-1)), rtol=1e-2, atol=5e-2)
+
+
+def test_zero_k_gives_the_bias(backend):
+    b = torch.randn(8, device="cuda").half()
+    y = split_k_sequential(torch.empty(3, 0, device="cuda").half(),
+                           torch.empty(0, 8, device="cuda").half(), b, activation="relu",
+                           backend=backend)
+    assert torch.equal(y, torch.relu(b).expand(3, 8))
+
+
+def test_strided_and_misaligned_operands_take_fallback_kernels(backend):
+    g = torch.Generator(device="cuda").manual_seed(5)
+    big = ints(45, 2 * 301 + 1, gen=g)
+    x = big[:, 1::2]                        # inner stride 2, odd offset
+    w = ints(77, 301, gen=g).T
+    assert torch.equal(split_k_sequential(x, w, backend=backend).double(), ref(x, w))
+    xo = ints(45, 302, gen=g)[:, 1:]        # misaligned rows
+    assert torch.equal(split_k_sequential(xo, w, backend=backend).double(), ref(xo, w))
+
+
+def test_backward_matches_f_linear(backend):
+    g = torch.Generator(device="cuda").manual_seed(3)
+    for activation in (None, "relu", "gelu"):
+        lin = gpupoor.LowPrecisionLinear(256, 96, activation=activation, device="cuda",
+                                         dtype=torch.float16, backend=backend)
+        ref_lin = torch.nn.Linear(256, 96, device="cuda", dtype=torch.float32)
+        ref_lin.load_state_dict({k: v.float() for k, v in lin.state_dict().items()})
+        x = torch.randn(4, 33, 256, device="cuda", generator=g).half().requires_grad_()
+        xr = x.detach().float().requires_grad_()
+        y = lin(x)
+        yr = ref_lin(xr)
+        yr = {None: yr, "relu": torch.relu(yr), "gelu": F.gelu(yr)}[activation]
+        gy = torch.randn_like(yr)
+        y.backward(gy.half())
+        yr.backward(gy)
+        torch.testing.assert_close(y.float(), yr, rtol=2e-2, atol=2e-2)
+        torch.testing.assert_close(x.grad.float(), xr.grad, rtol=2e-2, atol=5e-2)
+        torch.testing.assert_close(lin.weight.grad.float(), ref_lin.weight.grad, rtol=2e-2,
+                                   atol=2e-1)
+        torch.testing.assert_close(lin.bias.grad.float(), ref_lin.bias.grad, rtol=2e-2,
+                                   atol=2e-1)
+
+
+def test_opcheck(backend):
+    x = torch.randn(64, 256, device="cuda", dtype=torch.float16, requires_grad=True)
+    w = torch.randn(128, 256, device="cuda", dtype=torch.float16, requires_grad=True)
+    b = torch.randn(128, device="cuda", dtype=torch.float16, requires_grad=True)
+    for args in ((x, w.T, None, 32, "f32", "none", 0, backend),
+                 (x, w.T, b, 32, "f16", "relu", 1, backend)):
+        torch.library.opcheck(torch.ops.gpupoor.split_k_matmul, args)
+
+
+def test_torch_compile_fullgraph(backend):
+    lin = gpupoor.LowPrecisionLinear(128, 64, activation="relu", device="cuda",
+                                     dtype=torch.float16, backend=backend)
+    f = torch.compile(lambda x: lin(x) * 2, fullgraph=True)
+    x = torch.randn(3, 5, 128, device="cuda", dtype=torch.float16)
+    assert torch.equal(f(x), lin(x) * 2)
+
+
+def test_cpu_and_cross_device_refused():
+    with pytest.raises(ValueError, match="x must be on a CUDA device"):
+        split_k_sequential(torch.ones(2, 8).half(), torch.ones(8, 2, device="cuda").half())
+
+
+@pytest.mark.skipif(torch.cuda.is_available() and
+                    torch.cuda.get_device_properties(0).total_memory < 40 * 2**30,
+                    reason="needs 40 GiB")
+def test_operands_past_two_to_the_31_elements():
+    # A of 2^31 + 2048 elements: the 32-bit kernels refuse it, the 64-bit
+    # fallback runs it.
+    m, k, n = 2**20 + 1, 2048, 16
+    g = torch.Generator(device="cuda").manual_seed(11)
+    x = torch.randint(-1, 2, (m, k), device="cuda", generator=g, dtype=torch.int8).half()
+    w = ints(n, k, gen=g).T
+    y = split_k_sequential(x, w, backend="mlir")
+    want = (x.float() @ w.float())
+    assert torch.equal(y.float(), want)

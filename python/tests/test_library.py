@@ -1,0 +1,187 @@
+"""Variant keys and sources, requirement checks, variant selection, cache
+keys and the kernel-library build (with this checkout's gpupoor-opt)."""
+
+import json
+import subprocess
+
+import pytest
+import torch
+
+from gpupoor import compile as gcompile
+from gpupoor._mlir_backend import chip_for, plan
+from gpupoor.build_library import main as build_main
+from gpupoor.kernels import variant_key
+from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
+from gpupoor.variants import VariantKey, auto_slices, default_splits, library_variants
+
+
+def test_variant_names_round_trip():
+    for key in library_variants():
+        assert VariantKey.from_name(key.name) == key
+    with pytest.raises(ValueError):
+        VariantKey(outer="f64")
+    with pytest.raises(ValueError):
+        VariantKey.from_name("nonsense")
+
+
+def test_split_rules_match_the_compilers_model():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
+    import split_k_model as model
+    for k in (1, 31, 32, 33, 1000, 4096, 14336, 100000):
+        for bk in (32, 64):
+            for ms in (1, 3, 32, 65535):
+                assert default_splits(k, bk, ms) == model.default_splits(k, bk, ms)
+    for tiles in (1, 5, 66, 132, 133, 1000):
+        for s in (1, 4, 16, 70000):
+            assert auto_slices(tiles, s, 132) == model.num_slices(0, tiles, s, 132)
+
+
+def test_chip_for_capability():
+    assert chip_for((8, 0)) == "sm_80"
+    assert chip_for((8, 6)) == "sm_86"
+    assert chip_for((8, 7)) == "sm_86"
+    assert chip_for((8, 9)) == "sm_89"
+    assert chip_for((9, 0)) == "sm_90"
+    assert chip_for((7, 5)) is None
+    assert chip_for((10, 0)) is None
+
+
+def test_variant_key_from_operands():
+    w = torch.empty(48, 64, dtype=torch.float16)  # nn.Linear's (N, K)
+    assert variant_key(w.T, 200, True, "relu", "f32", torch.float16, 32).name == \
+        "nk_f32_bias_relu_f16_large_s32"
+    assert variant_key(w.T.contiguous(), 3, False, "none", "f16", torch.float32, 8).name == \
+        "kn_f16_none_f32_m16_s8"
+    assert variant_key(w.T, 17, False, "gelu", "f32", torch.float16, 32).epilogue == "bias_gelu"
+
+
+def manifest(**over):
+    m = {"kernel": "gpupoor_matmul_0", "tile": [128, 128, 32], "group_m": 8,
+         "params": ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak",
+                    "stride_bk", "stride_bn", "stride_cm", "stride_cn", "ws_ptr", "ws_bytes",
+                    "locks_ptr", "locks_count"],
+         "checks": {"unit_stride": ["stride_ak", "stride_bn"],
+                    "stride_multiple_of_8": ["stride_am", "stride_bk"],
+                    "pointer_aligned_16": ["a_ptr", "b_ptr"],
+                    "max_size": 2**31 - 1 - 8192, "max_offset": 2**31 - 1}}
+    m.update(over)
+    return m
+
+
+def args(m=64, n=64, k=64, **over):
+    a = {"a_ptr": 4096, "b_ptr": 8192, "c_ptr": 0, "M": m, "N": n, "K": k,
+         "stride_am": k, "stride_ak": 1, "stride_bk": n, "stride_bn": 1,
+         "stride_cm": n, "stride_cn": 1}
+    a.update(over)
+    return a
+
+
+def test_checks():
+    k = Kernel(manifest(), None)
+    assert k.violation(args()) is None
+    assert "stride_ak" in k.violation(args(stride_ak=2))
+    assert "multiple of 8" in k.violation(args(stride_am=65))
+    assert "aligned" in k.violation(args(a_ptr=4098))
+    # Offsets past 2^31 - 1: A of 2^31 elements.
+    assert "A's last element offset" in k.violation(args(m=2**20 + 1, k=2048))
+    assert "outside" in k.violation(args(stride_cm=2**31))
+    assert k.violation(args(m=2**10, n=2**10), slices=4) is None
+    assert "slice sums" in k.violation(args(m=2**14, n=2**14), slices=8)
+    # Element-copy kernels and 64-bit ones check less.
+    assert Kernel(manifest(checks={"max_size": 2**31 - 8193, "max_offset": 2**31 - 1}),
+                  None).violation(args(stride_ak=3)) is None
+    assert Kernel(manifest(checks={}), None).violation(args(m=2**21, k=2**12)) is None
+
+
+def test_select_takes_the_first_kernel_that_fits():
+    fast = Kernel(manifest(kernel="gpupoor_matmul_0"), None)
+    elements = Kernel(manifest(kernel="gpupoor_matmul_0_elements",
+                               checks={"max_size": 2**31 - 8193, "max_offset": 2**31 - 1}), None)
+    wide = Kernel(manifest(kernel="gpupoor_matmul_0_i64", checks={}), None)
+    v = Variant(VariantKey(), "sm_90", [fast, elements, wide], None)
+    assert v.select(args()) is fast
+    assert v.select(args(stride_ak=2)) is elements
+    assert v.select(args(m=2**20 + 1, k=2048)) is wide
+    only_fast = Variant(VariantKey(), "sm_90", [fast], None)
+    with pytest.raises(KernelRequirementError, match="stride_ak = 2, not 1"):
+        only_fast.select(args(stride_ak=2))
+
+
+def test_plan_slices():
+    v = Variant(VariantKey(), "sm_90", [Kernel(manifest(), None)], None)
+    s = default_splits(4096, 32, 32)
+    assert plan(v, 8192, 8192, 4096, 0, 132) == (s, 1)        # tiles fill the GPU
+    assert plan(v, 1, 4096, 4096, 0, 132)[1] > 1              # 32 tiles: slices
+    assert plan(v, 1, 4096, 4096, 1, 132) == (s, 1)           # sequential forced
+    assert plan(v, 1, 4096, 4096, 7, 132) == (s, 7)
+    assert plan(v, 1, 4096, 4096, 1000, 132) == (s, s)        # at most S
+
+
+def test_cache_key_changes_with_every_input():
+    key = VariantKey()
+    base = gcompile.cache_key("sm_90", key, "v1")
+    assert base == gcompile.cache_key("sm_90", key, "v1")
+    assert base != gcompile.cache_key("sm_80", key, "v1")
+    assert base != gcompile.cache_key("sm_90", VariantKey(outer="f16"), "v1")
+    assert base != gcompile.cache_key("sm_90", VariantKey(max_splits=8), "v1")
+    assert base != gcompile.cache_key("sm_90", key, "v2")
+
+
+@pytest.mark.parametrize("key", library_variants(), ids=lambda k: k.name)
+def test_every_variant_fuses_into_one_kernel(gpupoor_opt, key):
+    res = subprocess.run([gpupoor_opt, "--gpupoor-split-k", "-"], input=key.source(),
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count("gpupoor.matmul") == 1
+    assert "linalg." not in res.stdout
+
+
+def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
+    names = ["nk_f32_bias_relu_f16_large_s32", "kn_f16_none_f32_m16_s32"]
+    assert build_main(["--out", str(tmp_path), "--chips", "sm_80,sm_90", "--only", *names,
+                       "--jobs", "2"]) == 0
+    lib = KernelLibrary(roots=[tmp_path], cache_dir=tmp_path / "cache", allow_compile=False)
+    for chip in ("sm_80", "sm_90"):
+        index = json.loads((tmp_path / chip / "index.json").read_text())
+        assert sorted(index["variants"]) == sorted(names)
+        assert sorted(lib.prebuilt(chip)) == sorted(names)
+        for name in names:
+            v = lib.find(VariantKey.from_name(name), chip)
+            assert [k.name for k in v.kernels] == [
+                "gpupoor_matmul_0", "gpupoor_matmul_0_elements", "gpupoor_matmul_0_i64"]
+            for k in v.kernels:
+                assert k.cubin.read_bytes()[:4] == b"\x7fELF"
+                assert k.manifest["chip"] == chip
+                assert len(k.manifest["param_types"]) == len(k.manifest["params"])
+                assert k.manifest["slices"] == 0
+            assert v.kernels[0].tile == ((128, 128, 32) if "large" in name else (16, 128, 64))
+    # Not in the roots and compiling is off: unavailable, not an error.
+    assert lib.find(VariantKey(outer="f16"), "sm_90") is None
+
+
+def test_build_library_refuses_bad_arguments(gpupoor_opt, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
+    assert build_main(["--out", str(tmp_path), "--chips", "sm_70"]) == 2
+    assert "unknown chip 'sm_70'" in capsys.readouterr().err
+    assert build_main(["--out", str(tmp_path), "--only", "bogus"]) == 2
+    monkeypatch.setenv("GPUPOOR_OPT", str(tmp_path / "missing"))
+    monkeypatch.setenv("PATH", "")
+    assert build_main(["--out", str(tmp_path)]) == 2
+
+
+def test_compiles_on_demand_into_the_cache(gpupoor_opt, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
+    lib = KernelLibrary(roots=[], cache_dir=tmp_path, allow_compile=True)
+    key = VariantKey(max_splits=8)
+    v = lib.find(key, "sm_86")
+    assert v is not None and v.kernels[0].manifest["max_splits"] == 8
+    assert v.kernels[0].manifest["chip"] == "sm_86"
+    # A second library finds it in the cache without compiling.
+    monkeypatch.setenv("GPUPOOR_OPT", str(tmp_path / "missing"))
+    again = KernelLibrary(roots=[], cache_dir=tmp_path, allow_compile=True)
+    assert again.find(key, "sm_86") is None  # the compiler's version is part of the key
+    monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
+    assert again.find(key, "sm_86").where == v.where

@@ -3,7 +3,8 @@
 cuda-bindings (NVIDIA's cuda-python driver bindings, on PyPI, and a
 dependency of PyTorch's CUDA 13 wheels) gives the driver calls; parameters
 are packed with `struct` into one preallocated buffer per kernel and thread
-and handed over as a `void **`, the cheapest path those bindings offer.
+and handed over as a `void **` to cuLaunchKernel, which alone is called
+through ctypes (it runs on every call; see _bind_launch).
 Cubins load once per process as context-independent libraries
 (cuLibraryLoadData); each device gets its function handle and its
 dynamic-shared-memory attribute the first time it launches the kernel.
@@ -18,6 +19,20 @@ import threading
 from pathlib import Path
 
 _SLOT = {"ptr": "Q", "i64": "q", "i32": "i4x"}
+_CUDA_ERROR_INVALID_CONTEXT = 201
+_cu_launch = None
+
+
+def _bind_launch():
+    """cuLaunchKernel of the libcuda that cuda-bindings loaded, called
+    through ctypes: a launch is on every call's path, and the bindings'
+    argument conversion costs several microseconds more."""
+    global _cu_launch
+    lib = ctypes.CDLL("libcuda.so.1")
+    fn = lib.cuLaunchKernel
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+    _cu_launch = fn
 _driver = None
 _init_lock = threading.Lock()
 
@@ -35,6 +50,7 @@ def driver():
                         "gpupoor's launcher needs the cuda-bindings package "
                         "(pip install cuda-bindings)") from e
                 _check(drv, drv.cuInit(0), "cuInit")
+                _bind_launch()
                 _driver = drv
     return _driver
 
@@ -89,6 +105,8 @@ class LoadedKernel:
                     with primary_context(device):
                         fn = _check(drv, drv.cuKernelGetFunction(self._kernel),
                                     "cuKernelGetFunction")
+                    # The handle as an address, for _cu_launch.
+                    fn = int(fn)
                     self._functions[device] = fn
         return fn
 
@@ -107,17 +125,17 @@ class LoadedKernel:
         fn = self._function(device)
         slots, _, address = self._params()
         struct.pack_into(self._format, slots, 0, *args)
-        drv = self._drv
-        err, = drv.cuLaunchKernel(fn, grid[0], grid[1], 1, self.block, 1, 1,
-                                  self.shared_bytes, stream, address, 0)
-        if err == drv.CUresult.CUDA_ERROR_INVALID_CONTEXT:
+        err = _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes, stream,
+                         address, None)
+        if err == _CUDA_ERROR_INVALID_CONTEXT:
             # A thread that has not touched the device through the runtime
             # yet has no context current.
             with primary_context(device):
-                err, = drv.cuLaunchKernel(fn, grid[0], grid[1], 1, self.block, 1, 1,
-                                          self.shared_bytes, stream, address, 0)
-        if err != drv.CUresult.CUDA_SUCCESS:
-            _check(drv, (err,), f"cuLaunchKernel({self.name}, grid {grid})")
+                err = _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes,
+                                 stream, address, None)
+        if err:
+            drv = self._drv
+            _check(drv, (drv.CUresult(err),), f"cuLaunchKernel({self.name}, grid {grid})")
 
 
 class primary_context:

@@ -78,12 +78,27 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     return splits, auto_slices(tiles, splits, sm_count)
 
 
-def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
-           key: VariantKey, slices: int = 0, library: KernelLibrary | None = None) -> None:
-    """C = epilogue(A @ B [+ bias]) with `key`'s kernel. A is M x K and B
-    K x N, f16 views with any strides; C an M x N view of key.out's type;
-    bias (N) of C's type or None. M, N, K > 0. `slices` as plan() takes it."""
-    device = a.device
+class _Plan:
+    """What one (variant, device, sizes, strides, alignment, slices) launch
+    needs, worked out once: the kernel, its grid, the parameter values with
+    the pointer slots to fill per call, and the workspace it takes."""
+
+    __slots__ = ("loaded", "grid", "values", "a_slot", "b_slot", "c_slot", "bias_slot",
+                 "ws_slot", "sum_bytes", "tiles")
+
+    def __init__(self, kern, grid, values, slots, sum_bytes, tiles):
+        self.loaded = _driver.load(kern.cubin, kern.manifest)
+        self.grid = grid
+        self.values = values
+        self.a_slot, self.b_slot, self.c_slot, self.bias_slot, self.ws_slot = slots
+        self.sum_bytes = sum_bytes
+        self.tiles = tiles
+
+
+_plans: dict[tuple, _Plan] = {}
+
+
+def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
     chip, sm_count = device_info(device.index)
     if chip is None:
         raise RuntimeError(f"gpupoor's kernels need compute capability 8.x or 9.0; "
@@ -100,30 +115,62 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     n = b.shape[1]
     # The ABI's B strides are along K and along N whatever the layout
     # (b_layout says which of them the fast kernel needs to be 1).
-    stride_bk, stride_bn = b.stride(0), b.stride(1)
     args = {"a_ptr": a.data_ptr(), "b_ptr": b.data_ptr(), "c_ptr": c.data_ptr(),
             "M": m, "N": n, "K": k, "stride_am": a.stride(0), "stride_ak": a.stride(1),
-            "stride_bk": stride_bk, "stride_bn": stride_bn,
+            "stride_bk": b.stride(0), "stride_bn": b.stride(1),
             "stride_cm": c.stride(0), "stride_cn": c.stride(1)}
     if bias is not None:
         args.update({"in0_ptr": bias.data_ptr(), "stride_in0m": 0, "stride_in0n": bias.stride(0)})
-    splits, slices = plan(variant, m, n, k, slices, sm_count)
+    _, slices = plan(variant, m, n, k, slices, sm_count)
     kern = variant.select(args, slices)
     bm, bn, _ = kern.tile
     tiles = -(-m // bm) * -(-n // bn)
     if tiles >= 2**31:
         raise KernelRequirementError(f"{tiles} blocks exceed the grid (2^31 - 1)")
-    stream = torch.cuda.current_stream(device).cuda_stream
-    values = [args[p] for p in kern.manifest["params"] if p in args]
-    if kern.parallel:
-        if slices > 1:
-            ws, locks = _workspace.get(device, stream,
-                                       tiles * slices * kern.manifest["workspace_bytes_per_tile_slice"],
-                                       tiles)
-            values += [ws.data_ptr(), ws.numel() * 4, locks.data_ptr(), locks.numel()]
-        else:
-            values += [0, 0, 0, 0]
-    if len(values) != len(kern.manifest["params"]):
-        raise RuntimeError(f"kernel {kern.name} takes parameters {kern.manifest['params']}; "
-                           f"the launcher has {sorted(args)}")
-    _driver.load(kern.cubin, kern.manifest).launch(device.index, stream, (tiles, slices), values)
+    params = kern.manifest["params"]
+    missing = [p for p in params if p not in args and p not in ("ws_ptr", "ws_bytes", "locks_ptr",
+                                                                 "locks_count")]
+    if missing or len([p for p in args if p in params]) != len(args):
+        raise RuntimeError(f"kernel {kern.name} takes parameters {params}; the launcher has "
+                           f"{sorted(args)}")
+    values = [args.get(p, 0) for p in params]
+    slot = params.index
+    slots = (slot("a_ptr"), slot("b_ptr"), slot("c_ptr"),
+             slot("in0_ptr") if bias is not None else None,
+             slot("ws_ptr") if kern.parallel else None)
+    sum_bytes = tiles * slices * kern.manifest.get("workspace_bytes_per_tile_slice", 0)
+    return _Plan(kern, (tiles, slices), values, slots, sum_bytes if slices > 1 else 0, tiles)
+
+
+def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
+           key: VariantKey, slices: int = 0, library: KernelLibrary | None = None) -> None:
+    """C = epilogue(A @ B [+ bias]) with `key`'s kernel. A is M x K and B
+    K x N, f16 views with any strides; C an M x N view of key.out's type;
+    bias (N) of C's type or None. M, N, K > 0. `slices` as plan() takes it.
+
+    Everything but the pointers is worked out once per (variant, device,
+    sizes, strides, pointer alignment, slices) and cached: a call fills the
+    pointers and launches."""
+    device = a.device
+    a_ptr, b_ptr, c_ptr = a.data_ptr(), b.data_ptr(), c.data_ptr()
+    sa, sb, sc = a.stride(), b.stride(), c.stride()
+    bias_ptr = bias.data_ptr() if bias is not None else 0
+    pkey = (key.name, device.index, a.shape, b.shape[1], sa, sb, sc,
+            bias.stride(0) if bias is not None else None, a_ptr & 15, b_ptr & 15, slices,
+            id(library))
+    p = _plans.get(pkey)
+    if p is None:
+        p = _make_plan(a, b, bias, c, key, slices, library, device)
+        if len(_plans) >= 4096:
+            _plans.clear()
+        _plans[pkey] = p
+    values = p.values.copy()
+    values[p.a_slot], values[p.b_slot], values[p.c_slot] = a_ptr, b_ptr, c_ptr
+    if p.bias_slot is not None:
+        values[p.bias_slot] = bias_ptr
+    stream = torch._C._cuda_getCurrentRawStream(device.index)
+    if p.sum_bytes:
+        ws, locks = _workspace.get(device, stream, p.sum_bytes, p.tiles)
+        w = p.ws_slot
+        values[w:w + 4] = [ws.data_ptr(), ws.numel() * 4, locks.data_ptr(), locks.numel()]
+    p.loaded.launch(device.index, stream, p.grid, values)

@@ -8,6 +8,7 @@ sums met in an outer sum (f32 by default here; f16 as gpu_poor does with
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from typing import Optional
@@ -90,17 +91,22 @@ def variant_key(b: torch.Tensor, m: int, has_bias: bool, activation: str, outer:
     # B's fast layout: unit stride along N (kn) or along K (nk, nn.Linear's
     # weight.T). Either kernel takes any strides through its fallbacks.
     nk = b.stride(0) == 1 and b.stride(1) != 1
+    return _variant_key(nk, m <= 16, has_bias, activation, outer,
+                        out_dtype == torch.float32, max_k_splits)
+
+
+@functools.lru_cache(maxsize=None)
+def _variant_key(nk: bool, small_m: bool, has_bias: bool, activation: str, outer: str,
+                 f32_out: bool, max_k_splits: int) -> VariantKey:
     epilogue = "none" if not has_bias and activation == "none" else (
         "bias" if activation == "none" else f"bias_{activation}")
-    return VariantKey("nk" if nk else "kn", outer, epilogue,
-                      "f32" if out_dtype == torch.float32 else "f16",
-                      "m16" if m <= 16 else "large", max_k_splits)
+    return VariantKey("nk" if nk else "kn", outer, epilogue, "f32" if f32_out else "f16",
+                      "m16" if small_m else "large", max_k_splits)
 
 
-@torch.library.custom_op("gpupoor::split_k_matmul", mutates_args=())
-def split_k_matmul(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor],
-                   max_k_splits: int, outer: str, activation: str, slices: int,
-                   backend: str) -> torch.Tensor:
+def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor],
+                         max_k_splits: int, outer: str, activation: str, slices: int,
+                         backend: str) -> torch.Tensor:
     """act(a @ b + bias) with split-k f16 inner sums: a (M, K), b (K, N) any
     strides, bias (N,) or None, all float16 or all float32 (float32 operands
     are rounded to float16 for the product; the result stays float32).
@@ -122,15 +128,27 @@ def split_k_matmul(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor
         a, b = a.half(), b.half()
     if backend == "auto":
         backend = default_backend(a.device)
-    with torch.cuda.device(a.device):
-        if backend == "triton":
-            from ._triton_backend import launch as triton_launch
-            triton_launch(a, b, bias, out, outer, activation, max_k_splits, slices)
-        else:
-            from ._mlir_backend import launch as mlir_launch
-            key = variant_key(b, m, bias is not None, activation, outer, out.dtype, max_k_splits)
-            mlir_launch(a, b, bias, out, key, slices)
+    if a.device.index != torch.cuda.current_device():
+        with torch.cuda.device(a.device):
+            _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend)
+    else:
+        _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend)
     return out
+
+
+split_k_matmul = torch.library.custom_op("gpupoor::split_k_matmul", mutates_args=())(
+    _split_k_matmul_impl)
+
+
+def _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend) -> None:
+    if backend == "triton":
+        from ._triton_backend import launch as triton_launch
+        triton_launch(a, b, bias, out, outer, activation, max_k_splits, slices)
+    else:
+        from ._mlir_backend import launch as mlir_launch
+        key = variant_key(b, a.shape[0], bias is not None, activation, outer, out.dtype,
+                          max_k_splits)
+        mlir_launch(a, b, bias, out, key, slices)
 
 
 def _activate(x: torch.Tensor, activation: str) -> torch.Tensor:
@@ -232,10 +250,34 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
     """
     _check(x, weight, bias, max_k_splits, outer, activation, slices, backend)
     k, n = weight.shape
-    lead = x.shape[:-1]
-    a = x.reshape(math.prod(lead), k)
-    if bias is not None:
+    two_d = x.dim() == 2
+    a = x if two_d else x.reshape(math.prod(x.shape[:-1]), k)
+    if bias is not None and bias.dim() != 1:
         bias = bias.reshape(n)
-    out = torch.ops.gpupoor.split_k_matmul(a, weight, bias, max_k_splits, outer,
-                                           activation or "none", slices, backend or "auto")
-    return out.reshape(*lead, n)
+    args = (a, weight, bias, max_k_splits, outer, activation or "none", slices, backend or "auto")
+    if _direct(x, weight, bias):
+        out = _split_k_matmul_impl(*args)
+    else:
+        out = torch.ops.gpupoor.split_k_matmul(*args)
+    return out if two_d else out.reshape(*x.shape[:-1], n)
+
+
+def _direct(*tensors) -> bool:
+    """Whether an eager call may skip PyTorch's dispatcher (about 25 us of
+    host time a call): nothing to differentiate, no tracing, no tensor
+    subclass, no dispatch mode (FakeTensorMode, FlopCounterMode, ...) that
+    must see the operator."""
+    if torch.compiler.is_compiling() or _len_dispatch_modes():
+        return False
+    grad = torch.is_grad_enabled()
+    for t in tensors:
+        if t is not None and (type(t) is not torch.Tensor or (grad and t.requires_grad)):
+            return False
+    return True
+
+
+def _len_dispatch_modes() -> int:
+    try:
+        return torch._C._len_torch_dispatch_mode()
+    except AttributeError:  # pragma: no cover - a PyTorch without it: always dispatch
+        return 1

@@ -34,6 +34,7 @@ class VariantKey:
     out: str = "f16"
     tile: str = "large"
     max_splits: int = DEFAULT_MAX_SPLITS
+    name: str = dataclasses.field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for field, allowed in (("b_layout", LAYOUTS), ("outer", OUTER_TYPES),
@@ -43,11 +44,9 @@ class VariantKey:
                 raise ValueError(f"{field} must be one of {allowed}, got {getattr(self, field)!r}")
         if not 1 <= self.max_splits <= 65535:
             raise ValueError(f"max_splits must be in [1, 65535], got {self.max_splits}")
-
-    @property
-    def name(self) -> str:
-        return (f"{self.b_layout}_{self.outer}_{self.epilogue}_{self.out}_{self.tile}"
-                f"_s{self.max_splits}")
+        # Launch caches key on the name: a str hashes once.
+        object.__setattr__(self, "name", f"{self.b_layout}_{self.outer}_{self.epilogue}_"
+                                         f"{self.out}_{self.tile}_s{self.max_splits}")
 
     @classmethod
     def from_name(cls, name: str) -> "VariantKey":

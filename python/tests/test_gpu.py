@@ -169,3 +169,28 @@ def test_operands_past_two_to_the_31_elements():
     y = split_k_sequential(x, w, backend="mlir")
     want = (x.float() @ w.float())
     assert torch.equal(y.float(), want)
+
+
+def test_eager_fast_path_and_dispatcher_agree(backend):
+    """Calls without autograd skip the dispatcher; both paths run the same
+    kernel."""
+    g = torch.Generator(device="cuda").manual_seed(8)
+    x = torch.randn(9, 300, device="cuda", generator=g).half()
+    w = torch.randn(70, 300, device="cuda", generator=g).half().T
+    direct = split_k_sequential(x, w, backend=backend)
+    dispatched = torch.ops.gpupoor.split_k_matmul(x, w, None, 32, "f32", "none", 0, backend)
+    assert torch.equal(direct, dispatched)
+    with torch.no_grad():
+        assert torch.equal(split_k_sequential(x.requires_grad_(), w, backend=backend), direct)
+
+
+def test_cuda_graph_capture():
+    x = torch.randn(4, 512, device="cuda").half()
+    w = torch.randn(256, 512, device="cuda").half().T
+    want = split_k_sequential(x, w, backend="mlir")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = split_k_sequential(x, w, backend="mlir")
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, want)

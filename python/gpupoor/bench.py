@@ -1,0 +1,222 @@
+"""Speed of gpupoor's split-k products next to cuBLAS and Triton.
+
+  python -m gpupoor.bench [--shapes MxNxK,...] [--reps N] [--plot out.png] [--overhead]
+
+For each shape: x (M, K) and an nn.Linear weight (N, K) in float16, C = x @
+weight.T through cuBLAS with f32 accumulation, cuBLAS with f16 accumulation
+(torch.backends.cuda.matmul.allow_fp16_accumulation), gpupoor's `mlir` and
+`triton` backends and gpu_poor when it is importable. Times are CUDA-event
+medians after warm-up, fresh random normal inputs, of eager calls (host
+overhead included where it exceeds the kernel) and of the same calls replayed
+from a CUDA graph (the kernels alone; TFLOP/s, ratios and GB/s use these); where the weights of one
+call fit in L2, calls rotate over enough weight copies to fill 4x the L2, so
+weights come from memory. Prints microseconds, TFLOP/s, the ratio to cuBLAS
+f32-acc and, for M <= 16, the operand traffic in GB/s against a
+device-to-device copy measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+DEFAULT_SHAPES = ("1x4096x4096,1x14336x4096,1x4096x14336,16x4096x4096,16x14336x4096,"
+                  "64x4096x4096,128x4096x14336,512x4096x4096,2048x2048x2048,4096x4096x4096,"
+                  "4096x4096x14336,2048x4096x14336,8192x8192x8192")
+
+
+def _time(fn, reps: int, rotate: int) -> float:
+    """Median microseconds of fn(i) over `reps` calls, i cycling `rotate`."""
+    for i in range(3):
+        fn(i % rotate)
+    torch.cuda.synchronize()
+    times = []
+    for r in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn(r % rotate)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return statistics.median(times)
+
+
+def _time_graph(fn, reps: int, rotate: int) -> float:
+    """Median microseconds of one fn(i) replayed from a CUDA graph of
+    `rotate` calls: the kernels' own time, without host overhead."""
+    for i in range(rotate):
+        fn(i)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for i in range(rotate):
+            fn(i)
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(max(5, reps // rotate)):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / rotate)
+    return statistics.median(times)
+
+
+def copy_bandwidth() -> float:
+    """GB/s of a 1 GiB device-to-device copy, counting bytes read and written."""
+    src = torch.empty(2**29, dtype=torch.float16, device="cuda").normal_()
+    dst = torch.empty_like(src)
+    us = _time(lambda i: dst.copy_(src), 20, 1)
+    return 2 * src.numel() * 2 / us / 1e3
+
+
+def implementations(outer: str):
+    from .kernels import split_k_sequential
+    impls = {}
+
+    def cublas(acc16):
+        def run(x, w):
+            old = getattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", False)
+            torch.backends.cuda.matmul.allow_fp16_accumulation = acc16
+            try:
+                return F.linear(x, w)
+            finally:
+                torch.backends.cuda.matmul.allow_fp16_accumulation = old
+        return run
+
+    impls["cublas_f32acc"] = cublas(False)
+    if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
+        impls["cublas_f16acc"] = cublas(True)
+    impls["gpupoor_mlir"] = lambda x, w: split_k_sequential(x, w.T, outer=outer, backend="mlir")
+    impls["gpupoor_mlir_seq"] = lambda x, w: split_k_sequential(x, w.T, outer=outer, slices=1,
+                                                                backend="mlir")
+    try:
+        import triton  # noqa: F401
+        impls["gpupoor_triton"] = lambda x, w: split_k_sequential(x, w.T, outer=outer,
+                                                                  backend="triton")
+    except ImportError:
+        pass
+    try:
+        from gpu_poor.kernels import split_k_sequential as gp
+        impls["gpu_poor"] = lambda x, w: gp(x, w.T)
+    except ImportError:
+        pass
+    return impls
+
+
+def launch_overhead(n: int = 2000) -> dict[str, float]:
+    """Host microseconds per call, launches queued without waiting."""
+    import time
+    from . import _mlir_backend
+    from .kernels import split_k_sequential, variant_key
+    x = torch.randn(1, 4096, device="cuda").half()
+    w = torch.randn(4096, 4096, device="cuda").half().T
+    out = torch.empty(1, 4096, device="cuda").half()
+    key = variant_key(w, 1, False, "none", "f32", torch.float16, 32)
+    calls = {"torch.mm (cuBLAS)": lambda: torch.mm(x, w),
+             "split_k_sequential mlir": lambda: split_k_sequential(x, w, backend="mlir"),
+             "split_k_sequential triton": lambda: split_k_sequential(x, w, backend="triton"),
+             "launcher alone (mlir)": lambda: _mlir_backend.launch(x, w, None, out, key, 0)}
+    res = {}
+    for name, fn in calls.items():
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print(f"  {name}: {e}", file=sys.stderr)
+            continue
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        for _ in range(n):
+            fn()
+        res[name] = (time.perf_counter() - t) / n * 1e6
+        torch.cuda.synchronize()
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m gpupoor.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--shapes", default=DEFAULT_SHAPES, help="MxNxK,... (N = out_features)")
+    p.add_argument("--reps", type=int, default=50)
+    p.add_argument("--outer", default="f32", choices=("f32", "f16"))
+    p.add_argument("--plot", help="write a PNG of TFLOP/s against size")
+    p.add_argument("--overhead", action="store_true", help="also measure host time per call")
+    args = p.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("gpupoor.bench: needs a CUDA GPU", file=sys.stderr)
+        return 2
+    try:
+        shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",") if s]
+        assert all(len(s) == 3 and min(s) > 0 for s in shapes)
+    except (ValueError, AssertionError):
+        print(f"gpupoor.bench: --shapes: expected MxNxK,... of positive sizes, got {args.shapes!r}",
+              file=sys.stderr)
+        return 2
+    props = torch.cuda.get_device_properties(0)
+    bw = copy_bandwidth()
+    print(f"{props.name}, {props.multi_processor_count} SMs, L2 {props.L2_cache_size >> 20} MiB, "
+          f"copy {bw:.0f} GB/s; outer={args.outer}; medians of {args.reps} CUDA-event timings")
+    impls = implementations(args.outer)
+    rows = []
+    head = (f"{'shape':>18} {'impl':>17} {'eager us':>9} {'graph us':>9} {'TFLOP/s':>8} "
+            f"{'x f32acc':>8} {'GB/s':>7} {'of copy':>7}")
+    print(head)
+    for si, (m, n, k) in enumerate(shapes):
+        print(f"[{si + 1}/{len(shapes)}] {m}x{n}x{k}", file=sys.stderr, flush=True)
+        weight_bytes = n * k * 2
+        rotate = max(1, min(64, -(-4 * props.L2_cache_size // weight_bytes)))
+        ws = [torch.randn(n, k, device="cuda").half() for _ in range(rotate)]
+        x = torch.randn(m, k, device="cuda").half()
+        base = None
+        for name, fn in impls.items():
+            try:
+                eager = _time(lambda i: fn(x, ws[i]), args.reps, rotate)
+                us = _time_graph(lambda i: fn(x, ws[i]), args.reps, rotate)
+            except Exception as e:  # noqa: BLE001 - report and go on
+                print(f"  {name} {m}x{n}x{k}: {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+                continue
+            tflops = 2 * m * n * k / us / 1e6
+            base = base or (us if name == "cublas_f32acc" else None)
+            gbs = (weight_bytes + (m * k + m * n) * 2) / us / 1e3
+            ratio = base / us if base else float("nan")
+            extra = f" {gbs:7.0f} {gbs / bw:7.0%}" if m <= 16 else ""
+            print(f"{f'{m}x{n}x{k}':>18} {name:>17} {eager:9.1f} {us:9.1f} {tflops:8.1f} "
+                  f"{ratio:8.2f}{extra}", flush=True)
+            rows.append((m, n, k, name, us, tflops, ratio))
+        del ws
+    if args.overhead:
+        print("host time per call (queued, not waited for):")
+        for name, us in launch_overhead().items():
+            print(f"  {name:>28}: {us:5.1f} us")
+    if args.plot:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("gpupoor.bench: --plot needs matplotlib", file=sys.stderr)
+            return 1
+        fig, ax = plt.subplots(figsize=(9, 5))
+        labels = [f"{m}x{n}x{k}" for m, n, k in shapes]
+        for name in impls:
+            pts = [(labels.index(f"{m}x{n}x{k}"), t) for m, n, k, nm, _, t, _ in rows if nm == name]
+            if pts:
+                ax.plot(*zip(*pts), marker="o", label=name)
+        ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right")
+        ax.set_ylabel("TFLOP/s")
+        ax.set_yscale("log")
+        ax.set_title(f"{props.name}: C = x @ W.T, float16 (outer {args.outer})")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        print(f"wrote {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -36,6 +36,12 @@ if ! python3 -c "import numpy, pytest" 2>/dev/null; then
   echo "install-deps: installing numpy and pytest with pip"
   python3 -m pip install -q --disable-pip-version-check numpy pytest
 fi
+# PyTorch (with cuda-bindings, the package launcher's driver API) for the
+# Python package's tests; about 3 GB from PyPI, then pip's cache.
+if ! python3 -c "import torch, cuda.bindings" 2>/dev/null; then
+  echo "install-deps: installing torch and cuda-bindings with pip"
+  python3 -m pip install -q --disable-pip-version-check torch cuda-bindings
+fi
 
 # ptxas: CUDA_HOME first, then /usr/local/cuda, then PATH.
 ptxas=""

@@ -277,7 +277,17 @@ def _direct(*tensors) -> bool:
 
 
 def _len_dispatch_modes() -> int:
+    """User dispatch modes on the stack, plus the infrastructure ones
+    (fake, proxy, functional) that live outside it."""
     try:
-        return torch._C._len_torch_dispatch_mode()
-    except AttributeError:  # pragma: no cover - a PyTorch without it: always dispatch
+        n = torch._C._len_torch_dispatch_stack()
+        for key in _INFRA_MODES:
+            n += torch._C._get_dispatch_mode(key) is not None
+        return n
+    except AttributeError:  # pragma: no cover - a PyTorch without them: always dispatch
         return 1
+
+
+_INFRA_MODES = tuple(getattr(torch._C._TorchDispatchModeKey, k)
+                     for k in ("FAKE", "PROXY", "FUNCTIONAL")
+                     if hasattr(getattr(torch._C, "_TorchDispatchModeKey", None), k))

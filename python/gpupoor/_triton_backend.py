@@ -6,6 +6,15 @@ elements; each chunk is summed in f16 by tl.dot (f16 accumulators), added
 to the outer sum (f32 or f16), then bias and activation in f32 and one
 rounding to C's type. Loads are masked at the chunk's end, so K tails are
 exact. Sequential split-k only (a block's loop walks its tile's chunks).
+
+On Hopper (and later) products of more than 128 rows whose operands TMA can
+read (unit inner strides, 16-byte aligned rows and pointers) take a
+persistent kernel that loads tiles through TMA descriptors built on the host
+(TensorDescriptor) and walks K in one pipelined loop, handing each chunk's
+f16 sum to the outer sum at the chunk's last step (measured on an H200:
+0.65-0.67x cuBLAS at 8192^3 and 4096x4096x14336 with 128x256x64 tiles,
+against 0.45-0.52x for the pointer kernel). TMA fills out-of-bounds
+elements with zeros, so K tails stay exact.
 """
 
 from __future__ import annotations
@@ -92,6 +101,117 @@ def _split_k_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K,
     tl.store(c, val.to(c_ptr.dtype.element_ty), mask=mask_m[:, None] & mask_n[None, :])
 
 
+def _tma_configs():
+    out = []
+    for bm, bn, bk, stages, warps in ((128, 256, 64, 3, 8), (128, 128, 64, 4, 8),
+                                      (256, 128, 64, 3, 8), (128, 256, 32, 4, 8)):
+        out.append(triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+                                 num_stages=stages, num_warps=warps, pre_hook=_set_blocks))
+    return out
+
+
+def _set_blocks(nargs):
+    bm, bn, bk = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["BLOCK_K"]
+    nargs["a_desc"].block_shape = [bm, bk]
+    nargs["b_desc"].block_shape = [bn, bk] if nargs["B_NK"] else [bk, bn]
+    nargs["c_desc"].block_shape = [bm, bn]
+
+
+def _prune_tma(configs, named_args, **kwargs):
+    chunk = named_args["STEPS_PER_CHUNK_K"]
+    return [c for c in configs if chunk % c.kwargs["BLOCK_K"] == 0] or configs[-1:]
+
+
+@triton.autotune(configs=_tma_configs(),
+                 key=["M", "N", "K", "STEPS_PER_CHUNK_K", "OUTER_F16", "ACT", "HAS_BIAS", "B_NK"],
+                 prune_configs_by={"early_config_prune": _prune_tma})
+@triton.jit
+def _split_k_tma_kernel(a_desc, b_desc, c_desc, bias_ptr, M, N, K, stride_bias,
+                        STEPS_PER_CHUNK_K, NUM_SMS: tl.constexpr,
+                        HAS_BIAS: tl.constexpr, ACT: tl.constexpr, OUTER_F16: tl.constexpr,
+                        B_NK: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    steps = tl.cdiv(K, BLOCK_K)
+    # STEPS_PER_CHUNK_K is the chunk length in elements (a multiple of
+    # BLOCK_K after pruning).
+    per_chunk = STEPS_PER_CHUNK_K // BLOCK_K
+    for tile in tl.range(tl.program_id(0), tiles_m * tiles_n, NUM_SMS, flatten=False):
+        group = GROUP_M * tiles_n
+        first_m = (tile // group) * GROUP_M
+        rows = tl.minimum(tiles_m - first_m, GROUP_M)
+        pid_m = first_m + (tile % group) % rows
+        pid_n = (tile % group) // rows
+        if OUTER_F16:
+            outer = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+        else:
+            outer = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+        for kk in range(0, steps):
+            a = a_desc.load([pid_m * BLOCK_M, kk * BLOCK_K])
+            if B_NK:
+                b = b_desc.load([pid_n * BLOCK_N, kk * BLOCK_K]).T
+            else:
+                b = b_desc.load([kk * BLOCK_K, pid_n * BLOCK_N])
+            acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+            if (kk + 1) % per_chunk == 0:
+                outer += acc.to(outer.dtype)
+                acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16)
+        if steps % per_chunk != 0:
+            outer += acc.to(outer.dtype)
+        val = outer.to(tl.float32)
+        if HAS_BIAS:
+            offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            bias = tl.load(bias_ptr + offs_n * stride_bias, mask=offs_n < N, other=0.0)
+            val += bias.to(tl.float32)[None, :]
+        if ACT == 1:
+            val = tl.maximum(val, 0.0)
+        elif ACT == 2:
+            val = 0.5 * val * (1.0 + tl.erf(val * 0.7071067811865476))
+        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], val.to(c_desc.dtype))
+
+
+def _rows_ok(t: torch.Tensor) -> bool:
+    """TMA can read t (2-D) row by row: unit inner stride, 16-byte aligned
+    rows and base."""
+    return (t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
+            and t.data_ptr() % 16 == 0)
+
+
+_sm_count: dict[int, tuple[int, int]] = {}
+
+
+def _device(device: torch.device) -> tuple[int, int]:
+    """(compute capability major, SM count)."""
+    info = _sm_count.get(device.index)
+    if info is None:
+        props = torch.cuda.get_device_properties(device)
+        info = _sm_count[device.index] = (props.major, props.multi_processor_count)
+    return info
+
+
+def _tma_launch(a, b, bias, c, outer, activation, chunk, sms) -> None:
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    m, k = a.shape
+    n = b.shape[1]
+    nk = b.stride(0) == 1
+    bt = b.t() if nk else b
+    dummy = [16, 16]
+    a_desc = TensorDescriptor(a, list(a.shape), list(a.stride()), dummy)
+    b_desc = TensorDescriptor(bt, list(bt.shape), list(bt.stride()), dummy)
+    c_desc = TensorDescriptor(c, list(c.shape), list(c.stride()), dummy)
+
+    def grid(meta):
+        return (min(sms, triton.cdiv(m, meta["BLOCK_M"]) * triton.cdiv(n, meta["BLOCK_N"])),)
+
+    _split_k_tma_kernel[grid](
+        a_desc, b_desc, c_desc, bias if bias is not None else c, m, n, k,
+        bias.stride(0) if bias is not None else 0, chunk, NUM_SMS=sms,
+        HAS_BIAS=bias is not None, ACT=_ACTIVATIONS[activation], OUTER_F16=outer == "f16",
+        B_NK=nk)
+
+
 def chunking(k: int, max_k_splits: int) -> tuple[int, int]:
     """(S, chunk length in elements) for K."""
     splits = default_splits(k, _SPLIT_BK, max_k_splits)
@@ -110,6 +230,12 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     m, k = a.shape
     n = b.shape[1]
     splits, chunk = chunking(k, max_k_splits)
+    major, sms = _device(a.device)
+    b_rows = b.t() if b.stride(0) == 1 else b
+    if (major >= 9 and m > 128 and _rows_ok(a) and _rows_ok(b_rows) and _rows_ok(c)
+            and hasattr(tl, "make_tensor_descriptor")):
+        _tma_launch(a, b, bias, c, outer, activation, chunk, sms)
+        return
 
     def grid(meta):
         return (triton.cdiv(m, meta["BLOCK_M"]) * triton.cdiv(n, meta["BLOCK_N"]),)

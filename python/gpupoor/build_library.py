@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .compile import compile_variant, compiler_version, find_gpupoor_opt
 from .library import INDEX_FILE, PACKAGE_LIBRARY
-from .variants import CHIPS, VariantKey, library_variants
+from .variants import CHIPS, TILES, VariantKey, library_variants
 
 
 def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: str,
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chips", default=",".join(CHIPS))
     parser.add_argument("--only", nargs="*", metavar="NAME",
                         help="variant names (see gpupoor.variants.VariantKey.name)")
-    parser.add_argument("--tiles", default="large,m16", help="tile families to build")
+    parser.add_argument("--tiles", default=",".join(TILES), help="tile families to build")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     gpupoor_opt = find_gpupoor_opt()
@@ -76,7 +76,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"build_library: --chips: unknown chip {chip!r} (known: {', '.join(CHIPS)})",
                   file=sys.stderr)
             return 2
-    variants = library_variants(tuple(args.tiles.split(",")))
+    tiles = tuple(t for t in args.tiles.split(",") if t)
+    unknown = [t for t in tiles if t not in TILES]
+    if unknown:
+        print(f"build_library: --tiles: unknown {unknown} (known: {', '.join(TILES)})",
+              file=sys.stderr)
+        return 2
+    variants = library_variants(tiles)
     if args.only:
         try:
             variants = [VariantKey.from_name(n) for n in args.only]

@@ -15,7 +15,7 @@ from typing import Optional
 
 import torch
 
-from .variants import DEFAULT_MAX_SPLITS, VariantKey
+from .variants import DEFAULT_MAX_SPLITS, VariantKey, tile_for
 
 BACKENDS = ("mlir", "triton")
 ACTIVATIONS = (None, "relu", "gelu")
@@ -91,17 +91,17 @@ def variant_key(b: torch.Tensor, m: int, has_bias: bool, activation: str, outer:
     # B's fast layout: unit stride along N (kn) or along K (nk, nn.Linear's
     # weight.T). Either kernel takes any strides through its fallbacks.
     nk = b.stride(0) == 1 and b.stride(1) != 1
-    return _variant_key(nk, m <= 16, has_bias, activation, outer,
+    return _variant_key(nk, tile_for(m), has_bias, activation, outer,
                         out_dtype == torch.float32, max_k_splits)
 
 
 @functools.lru_cache(maxsize=None)
-def _variant_key(nk: bool, small_m: bool, has_bias: bool, activation: str, outer: str,
+def _variant_key(nk: bool, tile: str, has_bias: bool, activation: str, outer: str,
                  f32_out: bool, max_k_splits: int) -> VariantKey:
     epilogue = "none" if not has_bias and activation == "none" else (
         "bias" if activation == "none" else f"bias_{activation}")
     return VariantKey("nk" if nk else "kn", outer, epilogue, "f32" if f32_out else "f16",
-                      "m16" if small_m else "large", max_k_splits)
+                      tile, max_k_splits)
 
 
 def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor],
@@ -271,9 +271,13 @@ def _direct(*tensors) -> bool:
         return False
     grad = torch.is_grad_enabled()
     for t in tensors:
-        if t is not None and (type(t) is not torch.Tensor or (grad and t.requires_grad)):
+        if t is not None and (type(t) not in _PLAIN or (grad and t.requires_grad)):
             return False
     return True
+
+
+# nn.Parameter is a subclass that adds nothing to dispatch.
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 
 def _len_dispatch_modes() -> int:

@@ -17,9 +17,15 @@ OUTER_TYPES = ("f32", "f16")
 EPILOGUES = ("none", "bias", "bias_relu", "bias_gelu")
 OUT_TYPES = ("f16", "f32")
 # large: the pipeline's 128x128x32 tile; m16: 16-row tiles for M <= 16
-# (decode shapes), with warps along N.
-TILES = {"large": (128, 128, 32), "m16": (16, 128, 64)}
-TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4"}
+# (decode shapes), m64: 64-row tiles for 16 < M <= 128, both with warps
+# along N and the small-M configurations the pipeline picks for static M.
+TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64)}
+TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64 stages=4"}
+
+
+def tile_for(m: int) -> str:
+    """The tile family for M rows."""
+    return "m16" if m <= 16 else "m64" if m <= 128 else "large"
 DEFAULT_MAX_SPLITS = 32
 CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90")
 

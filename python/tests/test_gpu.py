@@ -69,7 +69,7 @@ def test_slices_exact_and_deterministic(slices):
 
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
-@pytest.mark.parametrize("m", [3, 77])
+@pytest.mark.parametrize("m", [3, 77, 300])
 def test_bias_and_activation(backend, activation, dtype, m):
     g = torch.Generator(device="cuda").manual_seed(m)
     x, w = ints(m, 520, gen=g, dtype=dtype), ints(200, 520, gen=g, dtype=dtype).T

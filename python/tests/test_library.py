@@ -55,6 +55,8 @@ def test_variant_key_from_operands():
     assert variant_key(w.T.contiguous(), 3, False, "none", "f16", torch.float32, 8).name == \
         "kn_f16_none_f32_m16_s8"
     assert variant_key(w.T, 17, False, "gelu", "f32", torch.float16, 32).epilogue == "bias_gelu"
+    assert variant_key(w.T, 17, False, "none", "f32", torch.float16, 32).tile == "m64"
+    assert variant_key(w.T, 129, False, "none", "f32", torch.float16, 32).tile == "large"
 
 
 def manifest(**over):
@@ -167,6 +169,7 @@ def test_build_library_refuses_bad_arguments(gpupoor_opt, tmp_path, monkeypatch,
     assert build_main(["--out", str(tmp_path), "--chips", "sm_70"]) == 2
     assert "unknown chip 'sm_70'" in capsys.readouterr().err
     assert build_main(["--out", str(tmp_path), "--only", "bogus"]) == 2
+    assert build_main(["--out", str(tmp_path), "--tiles", "huge"]) == 2
     monkeypatch.setenv("GPUPOOR_OPT", str(tmp_path / "missing"))
     monkeypatch.setenv("PATH", "")
     assert build_main(["--out", str(tmp_path)]) == 2

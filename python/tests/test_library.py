@@ -188,3 +188,27 @@ def test_compiles_on_demand_into_the_cache(gpupoor_opt, tmp_path, monkeypatch):
     assert again.find(key, "sm_86") is None  # the compiler's version is part of the key
     monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
     assert again.find(key, "sm_86").where == v.where
+
+
+def test_pip_installs_the_package_with_its_library(tmp_path):
+    """`pip install ./python` ships the package and what build_library
+    wrote into gpupoor/_kernels (a stand-in library here)."""
+    import shutil
+    import sys
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1]
+    tree = tmp_path / "src"
+    shutil.copytree(src, tree, ignore=shutil.ignore_patterns("_kernels", "build", "*.egg-info",
+                                                            "__pycache__", "tests"))
+    variant = tree / "gpupoor" / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32"
+    variant.mkdir(parents=True)
+    (variant.parent / "index.json").write_text('{"variants": {}}')
+    for name in ("variant.json", "gpupoor_matmul_0.json", "gpupoor_matmul_0.cubin"):
+        (variant / name).write_text("{}")
+    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                          "--no-build-isolation", "--no-index", "--target", str(tmp_path / "site"),
+                          str(tree)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    site = tmp_path / "site" / "gpupoor"
+    assert (site / "kernels.py").is_file() and (site / "modules.py").is_file()
+    assert (site / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32" / "gpupoor_matmul_0.cubin").is_file()

@@ -17,6 +17,8 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from ._tools import preflight, save
+
 
 def rel_err(c: torch.Tensor, ref: torch.Tensor) -> float:
     return ((c.double() - ref).norm() / ref.norm()).item()
@@ -33,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-splits", type=int, default=32)
     p.add_argument("--plot", help="write a box plot PNG")
     args = p.parse_args(argv)
-    if not torch.cuda.is_available():
-        print("gpupoor.accuracy: needs a CUDA GPU", file=sys.stderr)
-        return 2
+    rc, plt = preflight("gpupoor.accuracy", args.plot)
+    if rc is not None:
+        return rc
     try:
         m, n, k = (int(v) for v in args.shape.split("x"))
     except ValueError:
@@ -72,14 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         if "S<=" in label:
             s_run = str(chunking(k, int(label.split("<=")[1]))[0]) if args.backend == "triton" else "-"
         print(f"{label:>22} {s_run:>6} {statistics.median(v):9.2e} {min(v):9.2e} {max(v):9.2e}")
-    if args.plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("gpupoor.accuracy: --plot needs matplotlib", file=sys.stderr)
-            return 1
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(10, 5))
         labels = list(errs)
         ax.boxplot([errs[l] for l in labels])
@@ -87,9 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         ax.set_yscale("log")
         ax.set_ylabel("||C - C64|| / ||C64||")
         ax.set_title(f"split-k error, {m}x{n}x{k} ({args.backend})")
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
-        print(f"wrote {args.plot}")
+        save(fig, args.plot)
     return 0
 
 

@@ -24,6 +24,8 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from ._tools import preflight, save
+
 DEFAULT_SHAPES = ("1x4096x4096,1x14336x4096,1x4096x14336,16x4096x4096,16x14336x4096,"
                   "64x4096x4096,128x4096x14336,512x4096x4096,2048x2048x2048,4096x4096x4096,"
                   "4096x4096x14336,2048x4096x14336,8192x8192x8192")
@@ -147,9 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", help="write a PNG of TFLOP/s against size")
     p.add_argument("--overhead", action="store_true", help="also measure host time per call")
     args = p.parse_args(argv)
-    if not torch.cuda.is_available():
-        print("gpupoor.bench: needs a CUDA GPU", file=sys.stderr)
-        return 2
+    rc, plt = preflight("gpupoor.bench", args.plot)
+    if rc is not None:
+        return rc
     try:
         shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",") if s]
         assert all(len(s) == 3 and min(s) > 0 for s in shapes)
@@ -193,14 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         print("host time per call (queued, not waited for):")
         for name, us in launch_overhead().items():
             print(f"  {name:>28}: {us:5.1f} us")
-    if args.plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("gpupoor.bench: --plot needs matplotlib", file=sys.stderr)
-            return 1
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(9, 5))
         labels = [f"{m}x{n}x{k}" for m, n, k in shapes]
         for name in impls:
@@ -212,9 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         ax.set_yscale("log")
         ax.set_title(f"{props.name}: C = x @ W.T, float16 (outer {args.outer})")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
-        print(f"wrote {args.plot}")
+        save(fig, args.plot)
     return 0
 
 

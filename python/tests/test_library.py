@@ -212,3 +212,11 @@ def test_pip_installs_the_package_with_its_library(tmp_path):
     site = tmp_path / "site" / "gpupoor"
     assert (site / "kernels.py").is_file() and (site / "modules.py").is_file()
     assert (site / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32" / "gpupoor_matmul_0.cubin").is_file()
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU exit")
+def test_tools_exit_cleanly_without_a_gpu(capsys):
+    from gpupoor import accuracy, bench
+    assert bench.main(["--reps", "1"]) == 2
+    assert accuracy.main([]) == 2
+    assert "needs a CUDA GPU" in capsys.readouterr().err

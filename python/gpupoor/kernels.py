@@ -15,6 +15,8 @@ from typing import Optional
 
 import torch
 
+from ._mlir_backend import device_info
+from ._mlir_backend import launch as mlir_launch
 from .variants import DEFAULT_MAX_SPLITS, VariantKey, tile_for
 
 BACKENDS = ("mlir", "triton")
@@ -26,15 +28,19 @@ _SUPPORTED = (torch.float16, torch.float32)
 def default_backend(device: torch.device) -> str:
     """The backend a call gets without `backend=`: $GPUPOOR_BACKEND when set,
     else `mlir` (gpupoor's compiled kernels, every sm_80..sm_90 device) and
-    `triton` on devices the kernel library has no cubins for."""
-    env = os.environ.get("GPUPOOR_BACKEND")
+    `triton` on devices the kernel library has no cubins for. The
+    variable is read when gpupoor is imported."""
+    env = _ENV_BACKEND
     if env:
         if env not in BACKENDS:
             raise ValueError(f"GPUPOOR_BACKEND must be one of {BACKENDS}, got {env!r}")
         return env
-    from ._mlir_backend import device_info
     chip, _ = device_info(device.index)
     return "mlir" if chip is not None else "triton"
+
+
+# Read once, at import: it is on every call's path.
+_ENV_BACKEND = os.environ.get("GPUPOOR_BACKEND")
 
 
 def _check(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
@@ -63,14 +69,16 @@ def _check(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
             raise TypeError(f"bias must be a torch.Tensor or None, got {type(bias).__name__}")
         if bias.dtype != x.dtype:
             raise TypeError(f"bias must have x's dtype {x.dtype}, got {bias.dtype}")
-        if tuple(bias.shape) not in ((n,), (1, n)):
+        if bias.shape != (n,) and bias.shape != (1, n):
             raise ValueError(f"bias must have shape ({n},) or (1, {n}), got {tuple(bias.shape)}")
-    tensors = [("x", x), ("weight", weight)] + ([("bias", bias)] if bias is not None else [])
+    # is_cuda and get_device(): the cheapest reads of a tensor's device.
+    tensors = (("x", x), ("weight", weight), ("bias", bias))
     for name, t in tensors:
-        if t.device.type != "cuda":
+        if t is not None and not t.is_cuda:
             raise ValueError(f"{name} must be on a CUDA device, got {t.device}")
+    index = x.get_device()
     for name, t in tensors[1:]:
-        if t.device != x.device:
+        if t is not None and t.get_device() != index:
             raise ValueError(f"{name} is on {t.device}, x on {x.device}: they must share a device")
     if isinstance(max_k_splits, bool) or not isinstance(max_k_splits, int) \
             or not 1 <= max_k_splits <= 65535:
@@ -115,7 +123,7 @@ def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.
     checked by `split_k_sequential`; call that."""
     m, k = a.shape
     n = b.shape[1]
-    out = torch.empty((m, n), dtype=a.dtype, device=a.device)
+    out = a.new_empty((m, n))
     if m == 0 or n == 0:
         return out
     if k == 0:
@@ -142,10 +150,10 @@ split_k_matmul = torch.library.custom_op("gpupoor::split_k_matmul", mutates_args
 
 def _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend) -> None:
     if backend == "triton":
+        # Imported when first used: Triton is optional.
         from ._triton_backend import launch as triton_launch
         triton_launch(a, b, bias, out, outer, activation, max_k_splits, slices)
     else:
-        from ._mlir_backend import launch as mlir_launch
         key = variant_key(b, a.shape[0], bias is not None, activation, outer, out.dtype,
                           max_k_splits)
         mlir_launch(a, b, bias, out, key, slices)

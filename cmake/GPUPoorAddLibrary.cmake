@@ -17,4 +17,12 @@ function(add_gpupoor_library name)
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
   endif()
+  # Consumers of the installed package (GPUPoorConfig.cmake) find the
+  # headers through the targets; upstream's install rules (DISABLE_INSTALL
+  # above) would export into MLIR's own target set instead of ours.
+  target_include_directories(${name} INTERFACE
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  set_property(GLOBAL APPEND PROPERTY GPUPOOR_EXPORTED_LIBRARIES ${name})
 endfunction()

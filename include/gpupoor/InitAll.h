@@ -16,9 +16,13 @@
 
 namespace mlir::gpupoor {
 
+/// gpupoor's dialect and its interfaces, and everything its pipelines need
+/// of upstream MLIR (registerPipelineDependencies): one call lets a
+/// compiler parse linalg on tensors and run gpupoor-to-cubin to LLVM IR.
 inline void registerAllDialects(DialectRegistry &registry) {
   registry.insert<GPUPoorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerPipelineDependencies(registry);
 }
 
 inline void registerAllPasses() {

@@ -157,6 +157,21 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   }
 }
 
+void mlir::gpupoor::buildHostToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 LogicalResult mlir::gpupoor::checkCubinPipelineOptions(
     const CubinPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {
@@ -198,6 +213,12 @@ void mlir::gpupoor::registerPipelines() {
       [](function_ref<void(const ::mlir::detail::PassOptions &)> printOptions) {
         printOptions(CubinPipelineOptions());
       });
+  PassPipelineRegistration<>(
+      "gpupoor-host-to-llvm",
+      "Lower the host side of gpupoor-to-cubin's output (launches, device "
+      "buffers, the embedded gpu.binary) to the LLVM dialect, C-interface "
+      "wrappers included, ready for mlir-translate --mlir-to-llvmir",
+      buildHostToLLVMPipeline);
   PassPipelineRegistration<SplitKPipelineOptions>(
       "gpupoor-cpu-pipeline",
       "Lower f16 linalg matmuls through gpupoor split-k loops to the LLVM "

@@ -9,6 +9,7 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -116,6 +117,12 @@ checkCubinPipelineOptions(const CubinPipelineOptions &options,
 /// gpu.launch_func -> NVVM -> gpu.binary.
 void buildCubinPipeline(OpPassManager &pm, const CubinPipelineOptions &options);
 
+/// The host side of buildCubinPipeline's output -> LLVM dialect: strided
+/// metadata, control flow, arith, index, memref and func to LLVM, C-interface
+/// wrappers, and gpu-to-llvm for the launches and the embedded gpu.binary
+/// (the `mgpu*` runtime calls upstream's lowering emits).
+void buildHostToLLVMPipeline(OpPassManager &pm);
+
 /// linalg (tensors or memrefs) -> gpupoor.matmul -> memrefs -> split-k loops
 /// -> LLVM dialect, with C-interface wrappers for every function. The result
 /// translates with mlir-translate --mlir-to-llvmir and runs on the host.
@@ -123,6 +130,13 @@ void buildCPUPipeline(OpPassManager &pm, const SplitKPipelineOptions &options);
 
 /// Registers the pipelines with the global pass registry.
 void registerPipelines();
+
+/// Adds what the pipelines reach to `registry`: the upstream dialects of
+/// their inputs and stages, the external interface models bufferization and
+/// the conversions to LLVM look up, the NVVM target and the LLVM IR
+/// translations of the host and device modules. registerAllDialects
+/// (gpupoor/InitAll.h) includes it.
+void registerPipelineDependencies(DialectRegistry &registry);
 
 } // namespace gpupoor
 } // namespace mlir

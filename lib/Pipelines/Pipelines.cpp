@@ -38,6 +38,10 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
   splitK.slices = options.slices;
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
+  splitK.relaxF32Accumulation = options.relaxF32Accumulation;
+  splitK.foldLayouts = options.foldLayouts;
+  splitK.reportIneligible = options.reportIneligible;
+  splitK.strict = options.strict;
   return splitK;
 }
 
@@ -111,7 +115,9 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   pm.addPass(createConvertGPUPoorToNVGPU());
   // What else the host code would do to device buffers runs on the GPU:
   // elementwise kernels from upstream's parallel-loop mapping.
-  pm.addPass(createGPUPoorOffloadToGPU());
+  GPUPoorOffloadToGPUOptions offload;
+  offload.blockSize = options.blockSize;
+  pm.addPass(createGPUPoorOffloadToGPU(offload));
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createGpuKernelOutliningPass());

@@ -43,6 +43,18 @@ struct SplitKOptionsBase : public PassPipelineOptions<Derived> {
       llvm::cl::init(Defaults().outerType)};
   ::mlir::detail::PassOptions::ListOption<int64_t> tile{
       *this, "tile", llvm::cl::desc("See gpupoor-split-k")};
+  ::mlir::detail::PassOptions::Option<bool> relaxF32Accumulation{
+      *this, "relax-f32-accumulation", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().relaxF32Accumulation)};
+  ::mlir::detail::PassOptions::Option<bool> foldLayouts{
+      *this, "fold-layouts", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().foldLayouts)};
+  ::mlir::detail::PassOptions::Option<bool> reportIneligible{
+      *this, "report-ineligible", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().reportIneligible)};
+  ::mlir::detail::PassOptions::Option<bool> strict{
+      *this, "strict", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().strict)};
 };
 
 /// Options of gpupoor-cpu-pipeline.
@@ -90,6 +102,9 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "index-bitwidth",
       llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().indexBitwidth)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size", llvm::cl::desc("See gpupoor-offload-to-gpu"),
+      llvm::cl::init(GPUPoorOffloadToGPUOptions().blockSize)};
   PassOptions::Option<std::string> cubinFormat{
       *this, "cubin-format",
       llvm::cl::desc("gpu-module-to-binary format: bin (cubin), isa (PTX), "

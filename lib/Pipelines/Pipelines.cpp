@@ -63,6 +63,40 @@ static void addSplitKAndBufferize(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
+namespace {
+/// What the host code of a pipeline's output holds besides functions,
+/// memrefs and control flow: the CPU loop form's math (the kernels run on
+/// the host), or the GPU form's launches and device buffers.
+enum class HostTarget { CPU, GPULaunches };
+} // namespace
+
+/// Host code -> LLVM dialect, with C-interface wrappers for the user's
+/// functions.
+static void addHostToLLVM(OpPassManager &pm, HostTarget target) {
+  bool cpu = target == HostTarget::CPU;
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  // Wrappers for the user's functions only: the libm declarations added
+  // below must keep their C names.
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  if (cpu) {
+    pm.addPass(createConvertMathToLLVMPass());
+    // erf has no LLVM intrinsic: call libm's erff.
+    pm.addPass(createConvertMathToLibmPass());
+  }
+  pm.addPass(createArithToLLVMConversionPass());
+  if (!cpu)
+    pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (!cpu)
+    pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
                                      const SplitKPipelineOptions &options) {
   addSplitKAndBufferize(pm, splitKOptions(options));
@@ -77,21 +111,7 @@ void mlir::gpupoor::buildCPUPipeline(OpPassManager &pm,
       createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
 
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(arith::createArithExpandOpsPass());
-  // Wrappers for the user's functions only: the libm declarations added
-  // below must keep their C names.
-  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  // erf has no LLVM intrinsic: call libm's erff.
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addHostToLLVM(pm, HostTarget::CPU);
 }
 
 void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
@@ -164,18 +184,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
 }
 
 void mlir::gpupoor::buildHostToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addHostToLLVM(pm, HostTarget::GPULaunches);
 }
 
 LogicalResult mlir::gpupoor::checkCubinPipelineOptions(

@@ -4,7 +4,7 @@
 Generates programs with test/Differential/programs.py, compiles each with
 `gpupoor-opt --gpupoor-to-cubin` and lowers its host code with upstream's
 passes (gpu-to-llvm among them) to an object file that launches the
-embedded cubin through the mgpu* calls of mgpu_runtime.cpp. Each program's
+embedded cubin through the mgpu* calls of lib/Runtime/CudaRuntime.cpp. Each program's
 inputs and its expected output, computed here by upstream MLIR's own CPU
 lowering of the same program (an independent reference), are saved next to
 it; run_differential.py runs the programs on the GPU and compares.

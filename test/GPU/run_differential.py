@@ -2,7 +2,7 @@
 """Runs the programs build_differential.py built, on a CUDA GPU.
 
 Links each program's object (its host code and embedded cubin) with
-mgpu_runtime.cpp into a shared library, calls `kernel` on device buffers
+lib/Runtime/CudaRuntime.cpp into a shared library, calls `kernel` on device buffers
 holding the saved inputs, and compares the output with the one upstream
 MLIR's CPU lowering computed: bit for bit (any NaN equals any NaN) where
 the program has no transcendental functions, else within a few ulps (libm
@@ -51,12 +51,12 @@ def link(obj, runtime, out):
 
 
 def build_runtime(out_dir):
-    """Compiles mgpu_runtime.cpp into OUT_DIR/lib; returns the lib folder and
+    """Compiles lib/Runtime/CudaRuntime.cpp into OUT_DIR/lib; returns the lib folder and
     the object."""
     work = os.path.join(out_dir, "lib")
     os.makedirs(work, exist_ok=True)
     runtime = os.path.join(work, "mgpu_runtime.o")
-    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "mgpu_runtime.cpp"),
+    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "..", "..", "lib", "Runtime", "CudaRuntime.cpp"),
                     f"-I{CUDA}/include", "-o", runtime], check=True)
     return work, runtime
 

@@ -1,18 +1,23 @@
-//===- mgpu_runtime.cpp - the mgpu* calls of lowered host code ------------===//
+//===- CudaRuntime.cpp - the mgpu* calls of lowered host code -------------===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
 //===----------------------------------------------------------------------===//
 //
-// The few entry points that upstream's gpu-to-llvm lowering of a
-// gpu.launch_func (and the LLVM translation of gpu.binary) calls, on the
-// CUDA driver API, for the GPU differential tests: Debian's MLIR packages
-// ship no mlir_cuda_runtime. Each call that fails aborts the process with
-// the driver's error, so that a test cannot pass over a failed launch.
+// libgpupoor_cuda_runtime: the entry points that upstream's gpu-to-llvm
+// lowering of gpupoor's host code (and the LLVM translation of gpu.binary)
+// calls, on the CUDA driver API. Debian's MLIR packages ship no
+// mlir_cuda_runtime, and a program built from gpupoor-opt's output should
+// not need MLIR's: this is the runtime it links. The names and signatures are
+// upstream's (mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp), so code
+// lowered by stock MLIR links against it too. Each call that fails aborts
+// the process with the driver's error: a launch cannot fail silently.
 //
-// Built on the GPU machine with
-//   g++ -O2 -fPIC -c mgpu_runtime.cpp -I/usr/local/cuda/include
-// and linked with -lcuda into each test program's shared library.
+// Device memory is the primary context's of device 0 (the one PyTorch
+// uses); the lowered code allocates its buffers through mgpuMemAlloc.
+// Built by lib/Runtime/CMakeLists.txt when the CUDA driver API's header is
+// found; the GPU tests also compile this file on the GPU machine
+//   g++ -O2 -fPIC -c CudaRuntime.cpp -I/usr/local/cuda/include
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +58,18 @@ extern "C" CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
   useContext();
   CUmodule module = nullptr;
   check(cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+// PTX (cubin-format=isa): the driver JIT-compiles it for the device.
+extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel,
+                                      size_t /*size*/) {
+  useContext();
+  CUmodule module = nullptr;
+  CUjit_option option = CU_JIT_OPTIMIZATION_LEVEL;
+  void *value = reinterpret_cast<void *>(static_cast<intptr_t>(optLevel));
+  check(cuModuleLoadDataEx(&module, data, 1, &option, &value),
+        "cuModuleLoadDataEx");
   return module;
 }
 
@@ -108,6 +125,22 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
         "cuMemcpyAsync");
 }
 
+extern "C" void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                             CUstream stream) {
+  useContext();
+  check(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         stream),
+        "cuMemsetD32Async");
+}
+
+extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                             CUstream stream) {
+  useContext();
+  check(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                         stream),
+        "cuMemsetD16Async");
+}
+
 extern "C" CUstream mgpuStreamCreate() {
   useContext();
   CUstream stream = nullptr;
@@ -121,4 +154,27 @@ extern "C" void mgpuStreamDestroy(CUstream stream) {
 
 extern "C" void mgpuStreamSynchronize(CUstream stream) {
   check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+extern "C" void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  check(cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+extern "C" CUevent mgpuEventCreate() {
+  useContext();
+  CUevent event = nullptr;
+  check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return event;
+}
+
+extern "C" void mgpuEventDestroy(CUevent event) {
+  check(cuEventDestroy(event), "cuEventDestroy");
+}
+
+extern "C" void mgpuEventSynchronize(CUevent event) {
+  check(cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
+  check(cuEventRecord(event, stream), "cuEventRecord");
 }

@@ -1,0 +1,126 @@
+//===- main.cpp - a C++ program calling gpupoor-compiled code -------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Calls linear_relu (linear_relu.mlir, compiled by gpupoor-opt,
+// mlir-translate and llc) through its C interface on device buffers
+// allocated with libgpupoor_cuda_runtime, and checks relu(x * W^T + b)
+// exactly against integer arithmetic: the inputs are small integers, which
+// every f16 partial sum holds exactly. Prints the mismatches; exits 1 on
+// any. Needs a CUDA GPU of the chip it was compiled for.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+template <int Rank> struct MemRef {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[Rank];
+  int64_t strides[Rank];
+};
+
+extern "C" {
+void _mlir_ciface_linear_relu(MemRef<2> *x, MemRef<2> *w, MemRef<1> *b,
+                              MemRef<2> *out);
+// libgpupoor_cuda_runtime (streams as opaque pointers; null: the default).
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuStreamSynchronize(void *stream);
+}
+
+namespace {
+
+/// f16 bits of a small integer (|v| <= 2048: exact).
+uint16_t halfOf(int v) {
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  unsigned m = v < 0 ? -v : v;
+  int e = 31 - __builtin_clz(m);
+  return sign | uint16_t((e + 15) << 10) | uint16_t(((m << 10) >> e) & 0x3ff);
+}
+
+/// The value of f16 bits (normal numbers and zero: all this test makes).
+double valueOf(uint16_t h) {
+  int e = (h >> 10) & 0x1f;
+  double m = h & 0x3ff;
+  double v = e == 0 ? m / 1024.0 / 16384.0 : (1.0 + m / 1024.0) * double(1 << e) / 32768.0;
+  return h & 0x8000 ? -v : v;
+}
+
+template <int Rank> MemRef<Rank> onDevice(const std::vector<uint16_t> &host,
+                                          const int64_t (&sizes)[Rank]) {
+  MemRef<Rank> m;
+  size_t bytes = host.size() * 2;
+  m.allocated = m.aligned = mgpuMemAlloc(bytes, nullptr, false);
+  mgpuMemcpy(m.aligned, const_cast<uint16_t *>(host.data()), bytes, nullptr);
+  m.offset = 0;
+  int64_t stride = 1;
+  for (int d = Rank - 1; d >= 0; --d) {
+    m.sizes[d] = sizes[d];
+    m.strides[d] = stride;
+    stride *= sizes[d];
+  }
+  return m;
+}
+
+} // namespace
+
+int main() {
+  const int64_t m = 33, n = 1000, k = 4104;
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return int(state >> 30) % 3 - 1; // -1, 0 or 1
+  };
+  std::vector<int> x(m * k), w(n * k), b(n);
+  for (int &v : x)
+    v = next();
+  for (int &v : w)
+    v = next();
+  for (int &v : b)
+    v = 8 * next();
+  std::vector<uint16_t> xh(x.size()), wh(w.size()), bh(b.size()), outh(m * n, 0x7e00);
+  for (size_t i = 0; i < x.size(); ++i)
+    xh[i] = halfOf(x[i]);
+  for (size_t i = 0; i < w.size(); ++i)
+    wh[i] = halfOf(w[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    bh[i] = halfOf(b[i]);
+
+  MemRef<2> xd = onDevice<2>(xh, {m, k});
+  MemRef<2> wd = onDevice<2>(wh, {n, k});
+  MemRef<1> bd = onDevice<1>(bh, {n});
+  MemRef<2> od = onDevice<2>(outh, {m, n}); // NaN-poisoned
+  mgpuStreamSynchronize(nullptr);
+  _mlir_ciface_linear_relu(&xd, &wd, &bd, &od);
+  mgpuMemcpy(outh.data(), od.aligned, outh.size() * 2, nullptr);
+  mgpuStreamSynchronize(nullptr);
+
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t sum = b[j];
+      for (int64_t l = 0; l < k; ++l)
+        sum += x[i * k + l] * w[j * k + l];
+      double want = sum > 0 ? double(sum) : 0.0;
+      double got = valueOf(outh[i * n + j]);
+      if (got != want && mismatches++ < 5)
+        std::printf("C[%lld][%lld] = %g, want %g\n", (long long)i, (long long)j, got, want);
+    }
+  std::printf("linear_relu %lldx%lldx%lld through libgpupoor_cuda_runtime: %lld of %lld "
+              "elements differ from the exact result\n",
+              (long long)m, (long long)n, (long long)k, (long long)mismatches,
+              (long long)(m * n));
+  for (void *p : {xd.allocated, wd.allocated, bd.allocated, od.allocated})
+    mgpuMemFree(p, nullptr);
+  return mismatches ? 1 : 0;
+}

@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MatmulLayouts.h"
+#include "gpupoor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

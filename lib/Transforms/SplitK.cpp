@@ -15,7 +15,7 @@
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 
 #include "EpilogueFusion.h"
-#include "MatmulLayouts.h"
+#include "gpupoor/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

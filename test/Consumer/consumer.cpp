@@ -13,6 +13,7 @@
 
 #include "gpupoor/InitAll.h"
 
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -35,6 +36,21 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &context);
   if (!module)
+    return 1;
+
+  // The rewrites as pattern sets, for a compiler's own passes.
+  RewritePatternSet layouts(&context), loops(&context), nvvm(&context);
+  gpupoor::populateMatmulLayoutPatterns(layouts);
+  gpupoor::populateGPUPoorToLoopsPatterns(loops);
+  LLVMTypeConverter converter(&context);
+  gpupoor::configureGPUPoorKernelToNVVMTypeConverter(converter);
+  gpupoor::populateGPUPoorKernelToNVVMConversionPatterns(converter, nvvm);
+  llvm::outs() << "patterns: " << layouts.getNativePatterns().size()
+               << " layout, " << loops.getNativePatterns().size()
+               << " loop form, " << nvvm.getNativePatterns().size()
+               << " kernel to NVVM\n";
+  if (layouts.getNativePatterns().empty() || loops.getNativePatterns().empty() ||
+      nvvm.getNativePatterns().empty())
     return 1;
 
   gpupoor::CubinPipelineOptions options;

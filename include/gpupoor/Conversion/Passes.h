@@ -22,6 +22,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class LLVMTypeConverter;
 class RewritePatternSet;
 
 namespace gpupoor {
@@ -31,6 +32,16 @@ namespace gpupoor {
 
 /// Patterns lowering memref gpupoor.matmul to split-k loops.
 void populateGPUPoorToLoopsPatterns(RewritePatternSet &patterns);
+
+/// Prepares `converter` (made with the kernel's index width) for gpupoor's
+/// kernels: upstream's GPU-to-NVVM type conversions, cp.async tokens as i32.
+void configureGPUPoorKernelToNVVMTypeConverter(LLVMTypeConverter &converter);
+
+/// Patterns lowering a gpupoor kernel's body (nvgpu, gpu, arith, cf, func,
+/// memref, math through libdevice first, vector loads and stores) to NVVM
+/// and LLVM with `converter`: what convert-gpupoor-kernel-to-nvvm applies.
+void populateGPUPoorKernelToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "gpupoor/Conversion/Passes.h.inc"

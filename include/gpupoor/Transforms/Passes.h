@@ -21,6 +21,13 @@ namespace mlir::gpupoor {
 #define GEN_PASS_DECL
 #include "gpupoor/Transforms/Passes.h.inc"
 
+/// Patterns that fold the layouts front ends give matmul operands as ops
+/// (a transposed A or B, a B broadcast over the batch, a transpose under a
+/// collapse_shape) into linalg.matmul / linalg.batch_matmul on tensors, and
+/// move the reshapes this leaves past the elementwise consumers: what
+/// gpupoor-split-k's fold-layouts runs first.
+void populateMatmulLayoutPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "gpupoor/Transforms/Passes.h.inc"
 

@@ -103,29 +103,9 @@ struct ConvertGPUPoorKernelToNVVMPass
     LowerToLLVMOptions options(ctx, DataLayout(module));
     options.overrideIndexBitwidth(*width);
     LLVMTypeConverter converter(ctx, options);
-    configureGpuToNVVMTypeConverter(converter);
-    // cp.async group tokens only order the IR; NVVM has no value for them.
-    converter.addConversion([&](nvgpu::DeviceAsyncTokenType) -> Type {
-      return IntegerType::get(ctx, 32);
-    });
-
+    gpupoor::configureGPUPoorKernelToNVVMTypeConverter(converter);
     RewritePatternSet patterns(ctx);
-    populateNVGPUToNVVMConversionPatterns(converter, patterns);
-    populateGpuToNVVMConversionPatterns(converter, patterns);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateFuncToLLVMConversionPatterns(converter, patterns);
-    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
-    // Math functions with no NVVM instruction (erf, exp, tanh, ...) call
-    // libdevice. Its patterns come first: MathToLLVM would turn some of the
-    // same ops into LLVM intrinsics the NVPTX backend cannot select (it
-    // aborts on llvm.tanh.f32), as upstream's GPU-to-NVVM lowering orders
-    // them too.
-    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
-    populateMathToLLVMConversionPatterns(converter, patterns);
-    // Vector loads and stores need this converter's memory spaces and index
-    // width; n-D vector ops this leaves are for convert-vector-to-llvm.
-    populateVectorToLLVMConversionPatterns(converter, patterns);
+    gpupoor::populateGPUPoorKernelToNVVMConversionPatterns(converter, patterns);
 
     LLVMConversionTarget target(*ctx);
     configureGpuToNVVMConversionLegality(target);
@@ -135,3 +115,33 @@ struct ConvertGPUPoorKernelToNVVMPass
 };
 
 } // namespace
+
+void mlir::gpupoor::configureGPUPoorKernelToNVVMTypeConverter(
+    LLVMTypeConverter &converter) {
+  configureGpuToNVVMTypeConverter(converter);
+  // cp.async group tokens only order the IR; NVVM has no value for them.
+  MLIRContext *ctx = &converter.getContext();
+  converter.addConversion([ctx](nvgpu::DeviceAsyncTokenType) -> Type {
+    return IntegerType::get(ctx, 32);
+  });
+}
+
+void mlir::gpupoor::populateGPUPoorKernelToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  populateNVGPUToNVVMConversionPatterns(converter, patterns);
+  populateGpuToNVVMConversionPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+  // Math functions with no NVVM instruction (erf, exp, tanh, ...) call
+  // libdevice. Its patterns come first: MathToLLVM would turn some of the
+  // same ops into LLVM intrinsics the NVPTX backend cannot select (it
+  // aborts on llvm.tanh.f32), as upstream's GPU-to-NVVM lowering orders
+  // them too.
+  populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  // Vector loads and stores need this converter's memory spaces and index
+  // width; n-D vector ops this leaves are for convert-vector-to-llvm.
+  populateVectorToLLVMConversionPatterns(converter, patterns);
+}

@@ -121,6 +121,13 @@ def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.
     activation: 'none', 'relu' or 'gelu' (erf); backend: 'mlir', 'triton'
     or 'auto' (default_backend(), decided when the op runs). Arguments are
     checked by `split_k_sequential`; call that."""
+    # The operator may be called directly: never hand a kernel host memory or
+    # another device's.
+    index = a.get_device()
+    if index < 0 or b.get_device() != index or (bias is not None and bias.get_device() != index):
+        raise ValueError("gpupoor::split_k_matmul: a, b and bias must be CUDA tensors on one "
+                         f"device, got {a.device}, {b.device}"
+                         + (f", {bias.device}" if bias is not None else ""))
     m, k = a.shape
     n = b.shape[1]
     out = a.new_empty((m, n))

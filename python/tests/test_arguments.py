@@ -123,3 +123,9 @@ def test_export_traces_one_op_without_breaks(fake):
     gm = make_fx(lambda x: lin(x))(cuda(3, 64))
     targets = [n.target for n in gm.graph.nodes if n.op == "call_function"]
     assert torch.ops.gpupoor.split_k_matmul.default in targets
+
+
+def test_operator_called_directly_refuses_host_tensors():
+    with pytest.raises(ValueError, match="must be CUDA tensors on one device"):
+        torch.ops.gpupoor.split_k_matmul(torch.ones(2, 8).half(), torch.ones(8, 2).half(), None,
+                                         32, "f32", "none", 0, "auto")

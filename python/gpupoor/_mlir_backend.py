@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import torch
 
 from . import _driver
+from ._device import properties
 from .library import KernelLibrary, KernelRequirementError, Variant, default_library
 from .variants import CHIPS, VariantKey, auto_slices, default_splits
 
@@ -26,17 +28,11 @@ def chip_for(capability: tuple[int, int]) -> str | None:
     return best
 
 
-_device_info: dict[int, tuple[str | None, int]] = {}
-
-
+@functools.lru_cache(maxsize=None)
 def device_info(device: int) -> tuple[str | None, int]:
     """(library chip, SM count) of a CUDA device."""
-    info = _device_info.get(device)
-    if info is None:
-        props = torch.cuda.get_device_properties(device)
-        info = _device_info[device] = (chip_for((props.major, props.minor)),
-                                       props.multi_processor_count)
-    return info
+    major, minor, sm_count = properties(device)
+    return chip_for((major, minor)), sm_count
 
 
 class _Workspace:
@@ -96,6 +92,7 @@ class _Plan:
 
 
 _plans: dict[tuple, _Plan] = {}
+_WORKSPACE_PARAMS = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
 
 
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
@@ -128,9 +125,8 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     if tiles >= 2**31:
         raise KernelRequirementError(f"{tiles} blocks exceed the grid (2^31 - 1)")
     params = kern.manifest["params"]
-    missing = [p for p in params if p not in args and p not in ("ws_ptr", "ws_bytes", "locks_ptr",
-                                                                 "locks_count")]
-    if missing or len([p for p in args if p in params]) != len(args):
+    # The launcher fills the workspace's four itself, per call.
+    if set(params) - _WORKSPACE_PARAMS != set(args):
         raise RuntimeError(f"kernel {kern.name} takes parameters {params}; the launcher has "
                            f"{sorted(args)}")
     values = [args.get(p, 0) for p in params]

@@ -23,6 +23,7 @@ import torch
 import triton
 import triton.language as tl
 
+from ._device import properties
 from .variants import default_splits
 
 _SPLIT_BK = 32
@@ -179,16 +180,6 @@ def _rows_ok(t: torch.Tensor) -> bool:
             and t.data_ptr() % 16 == 0)
 
 
-_sm_count: dict[int, tuple[int, int]] = {}
-
-
-def _device(device: torch.device) -> tuple[int, int]:
-    """(compute capability major, SM count)."""
-    info = _sm_count.get(device.index)
-    if info is None:
-        props = torch.cuda.get_device_properties(device)
-        info = _sm_count[device.index] = (props.major, props.multi_processor_count)
-    return info
 
 
 def _tma_launch(a, b, bias, c, outer, activation, chunk, sms) -> None:
@@ -230,7 +221,7 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     m, k = a.shape
     n = b.shape[1]
     splits, chunk = chunking(k, max_k_splits)
-    major, sms = _device(a.device)
+    major, _, sms = properties(a.device.index)
     b_rows = b.t() if b.stride(0) == 1 else b
     if (major >= 9 and m > 128 and _rows_ok(a) and _rows_ok(b_rows) and _rows_ok(c)
             and hasattr(tl, "make_tensor_descriptor")):

@@ -12,10 +12,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
-#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
-
 #include "EpilogueFusion.h"
-#include "gpupoor/Transforms/Passes.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -167,36 +165,50 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
 // Rewrite
 //===----------------------------------------------------------------------===//
 
-/// The strategy options of the pass, resolved once.
-struct StrategyOptions {
-  std::optional<int64_t> splits;
-  int64_t maxSplits;
-  SmallVector<int64_t, 3> tile;
-  Type outer;
-  Chip chip;
-  bool relaxF32;
-  int64_t slices;
-};
+/// A per-op `name` attribute's value when it is an integer in [lowest,
+/// highest]; failure for any other attribute of that name; none without.
+FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
+                                             int64_t lowest, int64_t highest) {
+  Attribute attr = op->getAttr(name);
+  if (!attr)
+    return std::optional<int64_t>();
+  auto value = dyn_cast<IntegerAttr>(attr);
+  if (value && value.getValue().getSignificantBits() <= 64 &&
+      value.getInt() >= lowest && value.getInt() <= highest)
+    return std::optional<int64_t>(value.getInt());
+  return failure();
+}
 
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  MatmulToSplitK(MLIRContext *ctx, const StrategyOptions &options)
-      : OpInterfaceRewritePattern(ctx), options(options) {}
+  MatmulToSplitK(MLIRContext *ctx, const SplitKPatternOptions &options)
+      : OpInterfaceRewritePattern(ctx), options(options) {
+    if (!this->options.outerType)
+      this->options.outerType = Float32Type::get(ctx);
+  }
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
     if (!linalg::isaContractionOpInterface(op))
       return failure();
     std::string why;
-    FailureOr<MatmulMatch> match = analyzeMatmul(op, options.relaxF32, why);
+    FailureOr<MatmulMatch> match =
+        analyzeMatmul(op, options.relaxF32Accumulation, why);
     if (failed(match))
       return rewriter.notifyMatchFailure(op, why);
 
-    EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
+    // An explicit per-op attribute beats the option (gpupoor-split-k has
+    // already rejected malformed ones with an error).
+    FailureOr<std::optional<int64_t>> splitsAttr =
+        opOverride(op, "gpupoor.splits", 1, kMaxSplits);
+    FailureOr<std::optional<int64_t>> slicesAttr =
+        opOverride(op, "gpupoor.slices", 0, kMaxSlices);
+    if (failed(splitsAttr) || failed(slicesAttr))
+      return rewriter.notifyMatchFailure(
+          op, "gpupoor.splits or gpupoor.slices is not a valid count");
 
-    // An explicit per-op attribute beats the pass option.
-    std::optional<int64_t> splits = options.splits;
-    if (auto attr = op->getAttrOfType<IntegerAttr>("gpupoor.splits"))
-      splits = attr.getInt();
+    EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
+    std::optional<int64_t> splits =
+        *splitsAttr ? *splitsAttr : options.splits;
     // With a static K the rule is evaluated now, so the IR says what runs.
     ArrayRef<int64_t> aShape =
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
@@ -210,9 +222,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!splits && !ShapedType::isDynamic(k))
       splits =
           defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
-    int64_t slices = options.slices;
-    if (auto attr = op->getAttrOfType<IntegerAttr>("gpupoor.slices"))
-      slices = attr.getInt();
+    int64_t slices = slicesAttr->value_or(options.slices);
     slices = resolveSlices(slices, splits, tile,
                            cast<ShapedType>(op.getDpsInits()[0].getType()));
 
@@ -220,7 +230,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
-        Type(Float16Type::get(ctx)), options.outer, match->bLayout,
+        Type(Float16Type::get(ctx)), options.outerType, match->bLayout,
         match->aLayout,
         slices, options.chip);
     if (!strategy)
@@ -263,13 +273,13 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     return numSlices(0, tiles, *splits, getChipInfo(options.chip).smCount);
   }
 
-  StrategyOptions options;
+  SplitKPatternOptions options;
 };
 
 struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
   using Base::Base;
 
-  LogicalResult resolveOptions(StrategyOptions &resolved) {
+  LogicalResult resolveOptions(SplitKPatternOptions &resolved) {
     MLIRContext *ctx = &getContext();
     Location loc = UnknownLoc::get(ctx);
     if (splits < 0)
@@ -283,14 +293,14 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
-    resolved.relaxF32 = relaxF32Accumulation;
+    resolved.relaxF32Accumulation = relaxF32Accumulation;
     resolved.slices = slices;
     // Empty: chosen per matmul (selectTile).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
-      resolved.outer = Float16Type::get(ctx);
+      resolved.outerType = Float16Type::get(ctx);
     else if (outerType == "f32")
-      resolved.outer = Float32Type::get(ctx);
+      resolved.outerType = Float32Type::get(ctx);
     else
       return emitError(loc) << "gpupoor-split-k: outer-type must be f16 or "
                                "f32, got '"
@@ -301,23 +311,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
                             << "' (expected sm_80, sm_86, sm_89, sm_90 or "
                                "sm_90a)";
     resolved.chip = *parsedChip;
-    // Check the combination once, with the attribute's own verifier.
-    auto diag = [&]() {
-      return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
-    };
-    SmallVector<int64_t, 3> checkedTile = resolved.tile;
-    if (checkedTile.empty())
-      checkedTile = defaultTile();
-    if (!SplitKAttr::getChecked(diag, ctx, resolved.splits, resolved.maxSplits,
-                                ArrayRef<int64_t>(checkedTile),
-                                Type(Float16Type::get(ctx)), resolved.outer,
-                                BLayout::KN, ALayout::MK,
-                                resolved.splits ? std::min(resolved.slices,
-                                                           *resolved.splits)
-                                                : resolved.slices,
-                                resolved.chip))
-      return failure();
-    return success();
+    return verifySplitKPatternOptions(resolved, ctx, loc);
   }
 
   /// A `gpupoor.splits` attribute names S for its matmul: it must be an
@@ -329,15 +323,10 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
            {std::tuple<StringRef, int64_t, int64_t>{"gpupoor.splits", 1,
                                                     kMaxSplits},
             {"gpupoor.slices", 0, kMaxSlices}}) {
-        Attribute attr = op->getAttr(name);
-        if (!attr)
-          continue;
-        auto value = dyn_cast<IntegerAttr>(attr);
-        if (value && value.getValue().getSignificantBits() <= 64 &&
-            value.getInt() >= lowest && value.getInt() <= highest)
+        if (succeeded(opOverride(op, name, lowest, highest)))
           continue;
         op->emitOpError() << name << " must be an integer in [" << lowest
-                          << ", " << highest << "], got " << attr;
+                          << ", " << highest << "], got " << op->getAttr(name);
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -400,7 +389,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
   }
 
   void runOnOperation() override {
-    StrategyOptions resolved;
+    SplitKPatternOptions resolved;
     if (failed(resolveOptions(resolved)) || failed(checkSplitsAttributes()))
       return signalPassFailure();
 
@@ -408,7 +397,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulToSplitK>(&getContext(), resolved);
+    populateSplitKPatterns(patterns, resolved);
     // Only the matched ops change: keep the driver from folding or erasing
     // anything else in the user's IR.
     GreedyRewriteConfig config;
@@ -425,7 +414,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       if (!linalg::isaContractionOpInterface(op))
         return;
       std::string why;
-      if (succeeded(analyzeMatmul(op, resolved.relaxF32, why)))
+      if (succeeded(analyzeMatmul(op, resolved.relaxF32Accumulation, why)))
         why = "rewrite failed";
       if (strict) {
         op->emitError() << "not rewritten to gpupoor.matmul: " << why;
@@ -440,3 +429,32 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
 };
 
 } // namespace
+
+LogicalResult mlir::gpupoor::verifySplitKPatternOptions(
+    const SplitKPatternOptions &options, MLIRContext *context, Location loc) {
+  // The attribute's storage lives in its dialect (already loaded inside
+  // gpupoor-split-k, which names it a dependent dialect).
+  context->getOrLoadDialect<GPUPoorDialect>();
+  // The combination is checked with the attribute's own verifier, on the
+  // tile every matmul gets when none is named.
+  auto diag = [&]() {
+    return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
+  };
+  SmallVector<int64_t, 3> tile = options.tile;
+  if (tile.empty())
+    tile = defaultTile();
+  Type outer = options.outerType ? options.outerType : Float32Type::get(context);
+  int64_t slices = options.splits ? std::min(options.slices, *options.splits)
+                                  : options.slices;
+  if (!SplitKAttr::getChecked(diag, context, options.splits, options.maxSplits,
+                              ArrayRef<int64_t>(tile),
+                              Type(Float16Type::get(context)), outer,
+                              BLayout::KN, ALayout::MK, slices, options.chip))
+    return failure();
+  return success();
+}
+
+void mlir::gpupoor::populateSplitKPatterns(
+    RewritePatternSet &patterns, const SplitKPatternOptions &options) {
+  patterns.add<MatmulToSplitK>(patterns.getContext(), options);
+}

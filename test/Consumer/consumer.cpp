@@ -6,8 +6,9 @@
 //
 // consumer IN.mlir CHIP [FORMAT]: registers gpupoor with its one call,
 // builds gpupoor-to-cubin from CubinPipelineOptions and gpupoor-host-to-llvm,
-// runs them, translates the module to LLVM IR and prints what it got. Uses
-// only the installed package.
+// runs them, translates the module to LLVM IR and prints what it got; first
+// applies the split-k rewrite as a pattern set to a copy of the input, as a
+// compiler's own pass would. Uses only the installed package.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -51,6 +53,28 @@ int main(int argc, char **argv) {
                << " kernel to NVVM\n";
   if (layouts.getNativePatterns().empty() || loops.getNativePatterns().empty() ||
       nvvm.getNativePatterns().empty())
+    return 1;
+
+  // The split-k rewrite alone, from its options struct. What the patterns
+  // create: a pass of the consumer's would name these dependent dialects.
+  context.loadDialect<gpupoor::GPUPoorDialect, linalg::LinalgDialect,
+                      tensor::TensorDialect>();
+  gpupoor::SplitKPatternOptions splitK;
+  splitK.outerType = Float32Type::get(&context);
+  if (failed(gpupoor::verifySplitKPatternOptions(splitK, &context,
+                                                 UnknownLoc::get(&context))))
+    return 1;
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>((*module)->clone());
+  RewritePatternSet splitKPatterns(&context);
+  gpupoor::populateSplitKPatterns(splitKPatterns, splitK);
+  if (failed(applyPatternsGreedily(*copy, std::move(splitKPatterns))))
+    return 1;
+  int rewritten = 0;
+  copy->walk([&](Operation *op) {
+    rewritten += op->getName().getStringRef() == "gpupoor.matmul";
+  });
+  llvm::outs() << "split-k patterns: " << rewritten << " gpupoor.matmul\n";
+  if (rewritten == 0)
     return 1;
 
   gpupoor::CubinPipelineOptions options;

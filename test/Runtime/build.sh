@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles linear_relu.mlir with gpupoor-opt (cubins for CHIP, default
 # sm_90), mlir-translate and llc, and links it with main.cpp and
-# libgpupoor_cuda_runtime into WORK/linear_relu; runs it when a GPU is there.
+# libgpupoor_cuda_runtime into WORK/linear_relu; runs it when a GPU is there
+# (and check_torch.py, where PyTorch sees that GPU).
 #   test/Runtime/build.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,4 +24,7 @@ nm -D --undefined-only "$work/linear_relu" | grep -q mgpuLaunchKernel \
 echo "built $work/linear_relu ($chip)"
 if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
   "$work/linear_relu"
+  if python3 -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
+    python3 "$here/check_torch.py" "$work/linear_relu"
+  fi
 fi

@@ -11,11 +11,17 @@
 // every f16 partial sum holds exactly. Prints the mismatches; exits 1 on
 // any. Needs a CUDA GPU of the chip it was compiled for.
 //
+// `linear_relu DIR M N K` instead reads x (M x K), W (N x K) and b (N), f16
+// little-endian, from DIR/x.f16, DIR/w.f16 and DIR/b.f16, and writes the
+// result to DIR/out.f16: check_torch.py compares it with PyTorch.
+//
 //===----------------------------------------------------------------------===//
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 template <int Rank> struct MemRef {
@@ -72,9 +78,71 @@ template <int Rank> MemRef<Rank> onDevice(const std::vector<uint16_t> &host,
   return m;
 }
 
+bool readFile(const std::string &path, std::vector<uint16_t> &data) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return false;
+  size_t got = std::fread(data.data(), 2, data.size(), f);
+  // The file must hold exactly the elements asked for.
+  bool exact = got == data.size() && std::fgetc(f) == EOF;
+  std::fclose(f);
+  return exact;
+}
+
+/// The file mode: DIR's inputs through linear_relu into DIR/out.f16.
+int runFiles(const std::string &dir, int64_t m, int64_t n, int64_t k) {
+  std::vector<uint16_t> xh(m * k), wh(n * k), bh(n), outh(m * n, 0x7e00);
+  for (auto [name, data] : {std::pair<const char *, std::vector<uint16_t> *>{
+                                "x.f16", &xh},
+                            {"w.f16", &wh},
+                            {"b.f16", &bh}})
+    if (!readFile(dir + "/" + name, *data)) {
+      std::fprintf(stderr, "%s/%s: cannot read %zu f16 values (exactly)\n",
+                   dir.c_str(), name, data->size());
+      return 2;
+    }
+  MemRef<2> xd = onDevice<2>(xh, {m, k});
+  MemRef<2> wd = onDevice<2>(wh, {n, k});
+  MemRef<1> bd = onDevice<1>(bh, {n});
+  MemRef<2> od = onDevice<2>(outh, {m, n});
+  mgpuStreamSynchronize(nullptr);
+  _mlir_ciface_linear_relu(&xd, &wd, &bd, &od);
+  mgpuMemcpy(outh.data(), od.aligned, outh.size() * 2, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  for (void *p : {xd.allocated, wd.allocated, bd.allocated, od.allocated})
+    mgpuMemFree(p, nullptr);
+  std::string out = dir + "/out.f16";
+  FILE *f = std::fopen(out.c_str(), "wb");
+  if (!f || std::fwrite(outh.data(), 2, outh.size(), f) != outh.size()) {
+    std::fprintf(stderr, "%s: cannot write\n", out.c_str());
+    return 2;
+  }
+  std::fclose(f);
+  return 0;
+}
+
+/// A size argument: a positive integer, all of it.
+int64_t sizeArg(const char *text) {
+  char *end = nullptr;
+  long long v = std::strtoll(text, &end, 10);
+  return end && *end == 0 && v > 0 ? v : -1;
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc == 5) {
+    int64_t m = sizeArg(argv[2]), n = sizeArg(argv[3]), k = sizeArg(argv[4]);
+    if (m < 0 || n < 0 || k < 0) {
+      std::fprintf(stderr, "sizes must be positive integers\n");
+      return 2;
+    }
+    return runFiles(argv[1], m, n, k);
+  }
+  if (argc != 1) {
+    std::fprintf(stderr, "usage: %s [DIR M N K]\n", argv[0]);
+    return 2;
+  }
   const int64_t m = 33, n = 1000, k = 4104;
   uint32_t state = 12345;
   auto next = [&] {

@@ -28,6 +28,40 @@ namespace mlir::gpupoor {
 /// gpupoor-split-k's fold-layouts runs first.
 void populateMatmulLayoutPatterns(RewritePatternSet &patterns);
 
+/// The strategy the split-k patterns give the matmuls they rewrite:
+/// gpupoor-split-k's options, resolved. A matmul's own `gpupoor.splits` or
+/// `gpupoor.slices` attribute overrides `splits` or `slices` for it.
+struct SplitKPatternOptions {
+  /// S, or none for the default rule (evaluated now for a static K, by the
+  /// host code at run time for a dynamic one).
+  std::optional<int64_t> splits;
+  /// The default rule's upper clamp.
+  int64_t maxSplits = 32;
+  /// [BM, BN, BK], or empty to choose per matmul (selectTile).
+  SmallVector<int64_t, 3> tile;
+  /// The outer sum's type, f16 or f32; null means f32.
+  Type outerType;
+  Chip chip = Chip::SM80;
+  /// Take f16 x f16 -> f32 matmuls with f16 inner sums.
+  bool relaxF32Accumulation = true;
+  /// P, or 0 to choose from the shape and the chip's SM count.
+  int64_t slices = 1;
+};
+
+/// Checks `options` as gpupoor-split-k checks its own: the combination must
+/// make a valid #gpupoor.split_k; the error is emitted at `loc`.
+LogicalResult verifySplitKPatternOptions(const SplitKPatternOptions &options,
+                                         MLIRContext *context, Location loc);
+
+/// The rewrite of eligible f16 linalg matmuls (with the elementwise ops
+/// that consume them alone) into gpupoor.matmul: what gpupoor-split-k
+/// applies after folding layouts. Ineligible matmuls are left alone (match
+/// failures say why). Verify `options` first. The patterns create ops of
+/// the gpupoor, linalg and tensor dialects: the context must have them
+/// loaded (a pass lists them as dependent dialects, as gpupoor-split-k does).
+void populateSplitKPatterns(RewritePatternSet &patterns,
+                            const SplitKPatternOptions &options);
+
 #define GEN_PASS_REGISTRATION
 #include "gpupoor/Transforms/Passes.h.inc"
 

@@ -139,24 +139,27 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
 
 
 def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
-           key: VariantKey, slices: int = 0, library: KernelLibrary | None = None) -> None:
+           key: VariantKey, slices: int = 0, library: KernelLibrary | None = None, *,
+           index: int | None = None) -> None:
     """C = epilogue(A @ B [+ bias]) with `key`'s kernel. A is M x K and B
     K x N, f16 views with any strides; C an M x N view of key.out's type;
     bias (N) of C's type or None. M, N, K > 0. `slices` as plan() takes it.
 
     Everything but the pointers is worked out once per (variant, device,
     sizes, strides, pointer alignment, slices) and cached: a call fills the
-    pointers and launches."""
-    device = a.device
+    pointers and launches. `index`: the operands' device index, when the
+    caller has it."""
+    if index is None:
+        index = a.get_device()
     a_ptr, b_ptr, c_ptr = a.data_ptr(), b.data_ptr(), c.data_ptr()
     sa, sb, sc = a.stride(), b.stride(), c.stride()
     bias_ptr = bias.data_ptr() if bias is not None else 0
-    pkey = (key.name, device.index, a.shape, b.shape[1], sa, sb, sc,
+    pkey = (key.name, index, a.shape, b.shape[1], sa, sb, sc,
             bias.stride(0) if bias is not None else None, a_ptr & 15, b_ptr & 15, slices,
             id(library))
     p = _plans.get(pkey)
     if p is None:
-        p = _make_plan(a, b, bias, c, key, slices, library, device)
+        p = _make_plan(a, b, bias, c, key, slices, library, a.device)
         if len(_plans) >= 4096:
             _plans.clear()
         _plans[pkey] = p
@@ -164,9 +167,9 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     values[p.a_slot], values[p.b_slot], values[p.c_slot] = a_ptr, b_ptr, c_ptr
     if p.bias_slot is not None:
         values[p.bias_slot] = bias_ptr
-    stream = torch._C._cuda_getCurrentRawStream(device.index)
+    stream = torch._C._cuda_getCurrentRawStream(index)
     if p.sum_bytes:
-        ws, locks = _workspace.get(device, stream, p.sum_bytes, p.tiles)
+        ws, locks = _workspace.get(a.device, stream, p.sum_bytes, p.tiles)
         w = p.ws_slot
         values[w:w + 4] = [ws.data_ptr(), ws.numel() * 4, locks.data_ptr(), locks.numel()]
-    p.loaded.launch(device.index, stream, p.grid, values)
+    p.loaded.launch(index, stream, p.grid, values)

@@ -30,12 +30,16 @@ def default_backend(device: torch.device) -> str:
     else `mlir` (gpupoor's compiled kernels, every sm_80..sm_90 device) and
     `triton` on devices the kernel library has no cubins for. The
     variable is read when gpupoor is imported."""
+    return _default_backend(device.index)
+
+
+def _default_backend(index: int) -> str:
     env = _ENV_BACKEND
     if env:
         if env not in BACKENDS:
             raise ValueError(f"GPUPOOR_BACKEND must be one of {BACKENDS}, got {env!r}")
         return env
-    chip, _ = device_info(device.index)
+    chip, _ = device_info(index)
     return "mlir" if chip is not None else "triton"
 
 
@@ -45,8 +49,9 @@ _ENV_BACKEND = os.environ.get("GPUPOOR_BACKEND")
 
 def _check(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
            max_k_splits: int, outer: str, activation: Optional[str], slices: int,
-           backend: Optional[str]) -> None:
-    """Raises TypeError/ValueError naming the argument that is wrong."""
+           backend: Optional[str]) -> int:
+    """Raises TypeError/ValueError naming the argument that is wrong;
+    returns the operands' device index."""
     for name, t in (("x", x), ("weight", weight)):
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
@@ -91,6 +96,7 @@ def _check(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
         raise ValueError(f"slices must be an int in [0, 65535] (0: automatic), got {slices!r}")
     if backend is not None and backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS} or None, got {backend!r}")
+    return index
 
 
 def variant_key(b: torch.Tensor, m: int, has_bias: bool, activation: str, outer: str,
@@ -128,6 +134,11 @@ def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.
         raise ValueError("gpupoor::split_k_matmul: a, b and bias must be CUDA tensors on one "
                          f"device, got {a.device}, {b.device}"
                          + (f", {bias.device}" if bias is not None else ""))
+    return _compute(a, b, bias, index, max_k_splits, outer, activation, slices, backend)
+
+
+def _compute(a, b, bias, index, max_k_splits, outer, activation, slices, backend):
+    """_split_k_matmul_impl on checked operands of device `index`."""
     m, k = a.shape
     n = b.shape[1]
     out = a.new_empty((m, n))
@@ -142,12 +153,12 @@ def _split_k_matmul_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.
     if a.dtype == torch.float32:
         a, b = a.half(), b.half()
     if backend == "auto":
-        backend = default_backend(a.device)
-    if a.device.index != torch.cuda.current_device():
-        with torch.cuda.device(a.device):
-            _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend)
+        backend = _default_backend(index)
+    if index != torch._C._cuda_getDevice():
+        with torch.cuda.device(index):
+            _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend)
     else:
-        _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend)
+        _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend)
     return out
 
 
@@ -155,7 +166,7 @@ split_k_matmul = torch.library.custom_op("gpupoor::split_k_matmul", mutates_args
     _split_k_matmul_impl)
 
 
-def _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend) -> None:
+def _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend) -> None:
     if backend == "triton":
         # Imported when first used: Triton is optional.
         from ._triton_backend import launch as triton_launch
@@ -163,7 +174,7 @@ def _launch(a, b, bias, out, max_k_splits, outer, activation, slices, backend) -
     else:
         key = variant_key(b, a.shape[0], bias is not None, activation, outer, out.dtype,
                           max_k_splits)
-        mlir_launch(a, b, bias, out, key, slices)
+        mlir_launch(a, b, bias, out, key, slices, index=index)
 
 
 def _activate(x: torch.Tensor, activation: str) -> torch.Tensor:
@@ -263,7 +274,7 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
       (..., N) of x's dtype. float32 operands are rounded to float16 for the
       product (as gpu_poor does); the float32 result is not rounded again.
     """
-    _check(x, weight, bias, max_k_splits, outer, activation, slices, backend)
+    index = _check(x, weight, bias, max_k_splits, outer, activation, slices, backend)
     k, n = weight.shape
     two_d = x.dim() == 2
     a = x if two_d else x.reshape(math.prod(x.shape[:-1]), k)
@@ -271,7 +282,7 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         bias = bias.reshape(n)
     args = (a, weight, bias, max_k_splits, outer, activation or "none", slices, backend or "auto")
     if _direct(x, weight, bias):
-        out = _split_k_matmul_impl(*args)
+        out = _compute(a, weight, bias, index, *args[3:])
     else:
         out = torch.ops.gpupoor.split_k_matmul(*args)
     return out if two_d else out.reshape(*x.shape[:-1], n)

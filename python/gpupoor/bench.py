@@ -78,7 +78,7 @@ def copy_bandwidth() -> float:
     return 2 * src.numel() * 2 / us / 1e3
 
 
-def implementations(outer: str):
+def implementations(outer: str, max_k_splits: int = 32):
     from .kernels import split_k_sequential
     impls = {}
 
@@ -95,13 +95,14 @@ def implementations(outer: str):
     impls["cublas_f32acc"] = cublas(False)
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
         impls["cublas_f16acc"] = cublas(True)
-    impls["gpupoor_mlir"] = lambda x, w: split_k_sequential(x, w.T, outer=outer, backend="mlir")
-    impls["gpupoor_mlir_seq"] = lambda x, w: split_k_sequential(x, w.T, outer=outer, slices=1,
-                                                                backend="mlir")
+    impls["gpupoor_mlir"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits, outer=outer,
+                                                            backend="mlir")
+    impls["gpupoor_mlir_seq"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits, outer=outer,
+                                                                slices=1, backend="mlir")
     try:
         import triton  # noqa: F401
-        impls["gpupoor_triton"] = lambda x, w: split_k_sequential(x, w.T, outer=outer,
-                                                                  backend="triton")
+        impls["gpupoor_triton"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits,
+                                                                  outer=outer, backend="triton")
     except ImportError:
         pass
     try:
@@ -146,9 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shapes", default=DEFAULT_SHAPES, help="MxNxK,... (N = out_features)")
     p.add_argument("--reps", type=int, default=50)
     p.add_argument("--outer", default="f32", choices=("f32", "f16"))
+    p.add_argument("--max-k-splits", type=int, default=32,
+                   help="gpupoor's max_k_splits (fewer splits: longer f16 chunks)")
     p.add_argument("--plot", help="write a PNG of TFLOP/s against size")
     p.add_argument("--overhead", action="store_true", help="also measure host time per call")
     args = p.parse_args(argv)
+    if not 1 <= args.max_k_splits <= 65535:
+        print(f"gpupoor.bench: --max-k-splits: expected 1..65535, got {args.max_k_splits}",
+              file=sys.stderr)
+        return 2
     rc, plt = preflight("gpupoor.bench", args.plot)
     if rc is not None:
         return rc
@@ -162,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     props = torch.cuda.get_device_properties(0)
     bw = copy_bandwidth()
     print(f"{props.name}, {props.multi_processor_count} SMs, L2 {props.L2_cache_size >> 20} MiB, "
-          f"copy {bw:.0f} GB/s; outer={args.outer}; medians of {args.reps} CUDA-event timings")
-    impls = implementations(args.outer)
+          f"copy {bw:.0f} GB/s; outer={args.outer}, max_k_splits={args.max_k_splits}; "
+          f"medians of {args.reps} CUDA-event timings")
+    impls = implementations(args.outer, args.max_k_splits)
     rows = []
     head = (f"{'shape':>18} {'impl':>17} {'eager us':>9} {'graph us':>9} {'TFLOP/s':>8} "
             f"{'x f32acc':>8} {'GB/s':>7} {'of copy':>7}")

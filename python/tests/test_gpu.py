@@ -38,7 +38,10 @@ def backend(request):
 
 
 SHAPES = [(1, 8, 40), (1, 4096, 4104), (7, 136, 1032), (16, 128, 520), (17, 488, 3104),
-          (33, 1000, 4104), (128, 128, 4096), (129, 136, 24), (300, 264, 2056)]
+          (33, 1000, 4104), (128, 128, 4096), (129, 136, 24), (300, 264, 2056),
+          # The TMA kernels (M > 128): edge tiles, K tails, and (2100x4360:
+          # 306 tiles) several tiles a persistent program.
+          (1000, 1000, 1000), (2100, 4360, 1000)]
 
 
 @pytest.mark.parametrize("m,n,k", SHAPES)

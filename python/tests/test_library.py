@@ -220,3 +220,22 @@ def test_tools_exit_cleanly_without_a_gpu(capsys):
     assert bench.main(["--reps", "1"]) == 2
     assert accuracy.main([]) == 2
     assert "needs a CUDA GPU" in capsys.readouterr().err
+
+
+def test_hopper_triton_config_ends_chunks_on_steps():
+    hopper = pytest.importorskip("gpupoor._triton_hopper",
+                                 reason="this Triton has no Gluon for Hopper")
+    from gpupoor._triton_backend import chunking
+    for k in (24, 1000, 4096, 4104, 8192, 14336):
+        for max_splits in (1, 8, 32):
+            _, chunk = chunking(k, max_splits)
+            for out in (torch.float16, torch.float32):
+                bm, bn, bk, stages = hopper.config(chunk, out)
+                assert chunk % bk == 0
+                # The ring and the result tile fit in Hopper's 227 KiB.
+                smem = stages * (bm + bn) * bk * 2 + bm * bn * (2 if out == torch.float16 else 4)
+                assert smem <= 227 * 1024, (chunk, out, smem)
+    # wgmma: warps cover 16 rows each along M first; N per instruction <= 256.
+    assert hopper._warps_per_cta(128, 8) == [8, 1]
+    assert hopper._instr_n(128, 256, 8) == 256
+    assert hopper._instr_n(64, 256, 8) == 128

@@ -95,14 +95,14 @@ def implementations(outer: str, max_k_splits: int = 32):
     impls["cublas_f32acc"] = cublas(False)
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
         impls["cublas_f16acc"] = cublas(True)
-    impls["gpupoor_mlir"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits, outer=outer,
-                                                            backend="mlir")
-    impls["gpupoor_mlir_seq"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits, outer=outer,
-                                                                slices=1, backend="mlir")
+    opts = {"max_k_splits": max_k_splits, "outer": outer}
+    impls["gpupoor_mlir"] = lambda x, w: split_k_sequential(x, w.T, backend="mlir", **opts)
+    impls["gpupoor_mlir_seq"] = lambda x, w: split_k_sequential(x, w.T, slices=1, backend="mlir",
+                                                                **opts)
     try:
         import triton  # noqa: F401
-        impls["gpupoor_triton"] = lambda x, w: split_k_sequential(x, w.T, max_k_splits,
-                                                                  outer=outer, backend="triton")
+        impls["gpupoor_triton"] = lambda x, w: split_k_sequential(x, w.T, backend="triton",
+                                                                  **opts)
     except ImportError:
         pass
     try:
@@ -113,19 +113,23 @@ def implementations(outer: str, max_k_splits: int = 32):
     return impls
 
 
-def launch_overhead(n: int = 2000) -> dict[str, float]:
-    """Host microseconds per call, launches queued without waiting."""
+def launch_overhead(batches: int = 15, n: int = 200) -> dict[str, float]:
+    """Host microseconds per call: medians over batches of `n` calls queued
+    behind a GPU kept busy (torch.cuda._sleep), so that neither the kernels'
+    time nor a full launch queue enters the figure."""
     import time
     from . import _mlir_backend
     from .kernels import split_k_sequential, variant_key
-    x = torch.randn(1, 4096, device="cuda").half()
+    x = torch.randn(16, 4096, device="cuda").half()
     w = torch.randn(4096, 4096, device="cuda").half().T
-    out = torch.empty(1, 4096, device="cuda").half()
-    key = variant_key(w, 1, False, "none", "f32", torch.float16, 32)
-    calls = {"torch.mm (cuBLAS)": lambda: torch.mm(x, w),
+    out = torch.empty(16, 4096, device="cuda").half()
+    key = variant_key(w, 16, False, "none", "f32", torch.float16, 32)
+    calls = {"torch.empty (allocation)": lambda: torch.empty((16, 4096), device="cuda",
+                                                             dtype=torch.float16),
+             "torch.mm (cuBLAS)": lambda: torch.mm(x, w),
              "split_k_sequential mlir": lambda: split_k_sequential(x, w, backend="mlir"),
              "split_k_sequential triton": lambda: split_k_sequential(x, w, backend="triton"),
-             "launcher alone (mlir)": lambda: _mlir_backend.launch(x, w, None, out, key, 0)}
+             "launcher alone (mlir)": lambda: _mlir_backend.launch(x, w, None, out, key, 1)}
     res = {}
     for name, fn in calls.items():
         try:
@@ -134,11 +138,15 @@ def launch_overhead(n: int = 2000) -> dict[str, float]:
             print(f"  {name}: {e}", file=sys.stderr)
             continue
         torch.cuda.synchronize()
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        res[name] = (time.perf_counter() - t) / n * 1e6
-        torch.cuda.synchronize()
+        times = []
+        for _ in range(batches):
+            torch.cuda._sleep(40_000_000)
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            times.append((time.perf_counter() - t) / n * 1e6)
+            torch.cuda.synchronize()
+        res[name] = statistics.median(times)
     return res
 
 
@@ -200,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((m, n, k, name, us, tflops, ratio))
         del ws
     if args.overhead:
-        print("host time per call (queued, not waited for):")
+        print("host time per call (queued behind a busy GPU):")
         for name, us in launch_overhead().items():
             print(f"  {name:>28}: {us:5.1f} us")
     if plt is not None:

@@ -25,22 +25,44 @@ OUTER_TYPES = ("f32", "f16")
 _SUPPORTED = (torch.float16, torch.float32)
 
 
-def default_backend(device: torch.device) -> str:
-    """The backend a call gets without `backend=`: $GPUPOOR_BACKEND when set,
-    else `mlir` (gpupoor's compiled kernels, every sm_80..sm_90 device) and
-    `triton` on devices the kernel library has no cubins for. The
+def default_backend(device: torch.device, m: int = 0, n: int = 0) -> str:
+    """The backend a call of an M x N result gets without `backend=`:
+    $GPUPOOR_BACKEND when set; `triton` on devices the kernel library has no
+    cubins for; on Hopper (compute capability 9.0) `triton` for products of
+    more than 128 rows with at least one 128x256 tile per SM (and no
+    parallel slices asked for), where its
+    wgmma kernel is faster (docs/Python.md), when that kernel can run (Gluon
+    present, operands TMA can read: checked per call); else `mlir`. The
     variable is read when gpupoor is imported."""
-    return _default_backend(device.index)
+    return _default_backend(device.index, m, n)
 
 
-def _default_backend(index: int) -> str:
+def _default_backend(index: int, m: int, n: int, operands=None, slices: int = 0) -> str:
     env = _ENV_BACKEND
     if env:
         if env not in BACKENDS:
             raise ValueError(f"GPUPOOR_BACKEND must be one of {BACKENDS}, got {env!r}")
         return env
-    chip, _ = device_info(index)
-    return "mlir" if chip is not None else "triton"
+    chip, sm_count = device_info(index)
+    if chip is None:
+        return "triton"
+    # The triton backend runs sequential split-k only.
+    if (chip == "sm_90" and slices <= 1 and m > 128
+            and -(-m // 128) * -(-n // 256) >= sm_count and _wgmma_runs(operands)):
+        return "triton"
+    return "mlir"
+
+
+def _wgmma_runs(operands) -> bool:
+    """Whether the triton backend's Hopper kernel runs here (and, given
+    (a, b, c), takes these operands)."""
+    try:
+        from . import _triton_backend
+    except ImportError:  # no Triton
+        return False
+    if operands is None:
+        return _triton_backend._hopper() is not None
+    return _triton_backend.wgmma_runs(*operands)
 
 
 # Read once, at import: it is on every call's path.
@@ -153,7 +175,7 @@ def _compute(a, b, bias, index, max_k_splits, outer, activation, slices, backend
     if a.dtype == torch.float32:
         a, b = a.half(), b.half()
     if backend == "auto":
-        backend = _default_backend(index)
+        backend = _default_backend(index, m, n, (a, b, out), slices)
     if index != torch._C._cuda_getDevice():
         with torch.cuda.device(index):
             _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend)

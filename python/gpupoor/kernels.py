@@ -25,19 +25,20 @@ OUTER_TYPES = ("f32", "f16")
 _SUPPORTED = (torch.float16, torch.float32)
 
 
-def default_backend(device: torch.device, m: int = 0, n: int = 0) -> str:
-    """The backend a call of an M x N result gets without `backend=`:
+def default_backend(device: torch.device, m: int = 0, n: int = 0, k: int = 0) -> str:
+    """The backend an M x N x K product gets without `backend=`:
     $GPUPOOR_BACKEND when set; `triton` on devices the kernel library has no
     cubins for; on Hopper (compute capability 9.0) `triton` for products of
-    more than 128 rows with at least one 128x256 tile per SM (and no
-    parallel slices asked for), where its
+    more than 128 rows with at least one 128x256 tile per SM and at least
+    2^35 multiply-adds (its kernel time then exceeds Triton's host time a
+    call, about 80-150 us), and no parallel slices asked for, where its
     wgmma kernel is faster (docs/Python.md), when that kernel can run (Gluon
     present, operands TMA can read: checked per call); else `mlir`. The
     variable is read when gpupoor is imported."""
-    return _default_backend(device.index, m, n)
+    return _default_backend(device.index, m, n, k)
 
 
-def _default_backend(index: int, m: int, n: int, operands=None, slices: int = 0) -> str:
+def _default_backend(index: int, m: int, n: int, k: int, operands=None, slices: int = 0) -> str:
     env = _ENV_BACKEND
     if env:
         if env not in BACKENDS:
@@ -47,7 +48,7 @@ def _default_backend(index: int, m: int, n: int, operands=None, slices: int = 0)
     if chip is None:
         return "triton"
     # The triton backend runs sequential split-k only.
-    if (chip == "sm_90" and slices <= 1 and m > 128
+    if (chip == "sm_90" and slices <= 1 and m > 128 and m * n * k >= 1 << 35
             and -(-m // 128) * -(-n // 256) >= sm_count and _wgmma_runs(operands)):
         return "triton"
     return "mlir"
@@ -175,7 +176,7 @@ def _compute(a, b, bias, index, max_k_splits, outer, activation, slices, backend
     if a.dtype == torch.float32:
         a, b = a.half(), b.half()
     if backend == "auto":
-        backend = _default_backend(index, m, n, (a, b, out), slices)
+        backend = _default_backend(index, m, n, k, (a, b, out), slices)
     if index != torch._C._cuda_getDevice():
         with torch.cuda.device(index):
             _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend)

@@ -248,20 +248,23 @@ def test_default_backend_by_device_and_shape(monkeypatch):
     monkeypatch.setattr(kernels, "_wgmma_runs", lambda operands: wgmma["runs"])
     monkeypatch.setattr(kernels, "_ENV_BACKEND", None)
     monkeypatch.setattr(kernels, "device_info", lambda index: ("sm_90", 132))
-    # 32 x 16 tiles of 128 x 256 fill 132 SMs; 4 x 16 do not; M <= 128 never.
-    assert kernels.default_backend(dev, 4096, 4096) == "triton"
-    assert kernels.default_backend(dev, 512, 4096) == "mlir"
-    assert kernels.default_backend(dev, 128, 1 << 20) == "mlir"
-    assert kernels._default_backend(0, 4096, 4096, None, slices=2) == "mlir"
+    # 32 x 16 tiles of 128 x 256 fill 132 SMs; 4 x 16 do not; M <= 128 never;
+    # and the product must outweigh Triton's host time (2^35 multiply-adds).
+    assert kernels.default_backend(dev, 4096, 4096, 4096) == "triton"
+    assert kernels.default_backend(dev, 2048, 4096, 4096) == "triton"
+    assert kernels.default_backend(dev, 2048, 4096, 4095) == "mlir"
+    assert kernels.default_backend(dev, 512, 4096, 1 << 20) == "mlir"
+    assert kernels.default_backend(dev, 128, 1 << 20, 4096) == "mlir"
+    assert kernels._default_backend(0, 4096, 4096, 4096, None, slices=2) == "mlir"
     wgmma["runs"] = False
-    assert kernels.default_backend(dev, 4096, 4096) == "mlir"
+    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
     monkeypatch.setattr(kernels, "device_info", lambda index: ("sm_80", 108))
     wgmma["runs"] = True
-    assert kernels.default_backend(dev, 4096, 4096) == "mlir"
+    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
     monkeypatch.setattr(kernels, "device_info", lambda index: (None, 84))
     assert kernels.default_backend(dev, 1, 1) == "triton"
     monkeypatch.setattr(kernels, "_ENV_BACKEND", "mlir")
-    assert kernels.default_backend(dev, 4096, 4096) == "mlir"
+    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
     monkeypatch.setattr(kernels, "_ENV_BACKEND", "cuda")
     with pytest.raises(ValueError, match="GPUPOOR_BACKEND"):
         kernels.default_backend(dev)

@@ -13,10 +13,9 @@ loads tiles through TMA descriptors built on the host. On Hopper that is the
 Gluon kernel of _triton_hopper.py (wgmma, the chunk handover deferred behind
 the next chunk's first wgmma; measured on an H100, 2026-11-23: 0.73-0.89x
 cuBLAS on the large products of docs/Python.md at the default split count);
-on
-later chips, or a Triton without Gluon, the tl kernel below, which hands each
-chunk's f16 sum to the outer sum at the chunk's last step (0.52-0.59x on the
-H100). TMA fills out-of-bounds elements with zeros, so K tails stay exact.
+on later chips, or a Triton without Gluon, the tl kernel below, which hands
+each chunk's f16 sum to the outer sum at the chunk's last step (0.52-0.59x on
+the H100). TMA fills out-of-bounds elements with zeros, so K tails stay exact.
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
 
 def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
            key: VariantKey, slices: int = 0, library: KernelLibrary | None = None, *,
-           index: int | None = None) -> None:
+           index: int | None = None) -> _Plan:
     """C = epilogue(A @ B [+ bias]) with `key`'s kernel. A is M x K and B
     K x N, f16 views with any strides; C an M x N view of key.out's type;
     bias (N) of C's type or None. M, N, K > 0. `slices` as plan() takes it.
@@ -148,7 +148,7 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     Everything but the pointers is worked out once per (variant, device,
     sizes, strides, pointer alignment, slices) and cached: a call fills the
     pointers and launches. `index`: the operands' device index, when the
-    caller has it."""
+    caller has it. Returns the plan it launched."""
     if index is None:
         index = a.get_device()
     a_ptr, b_ptr, c_ptr = a.data_ptr(), b.data_ptr(), c.data_ptr()
@@ -173,3 +173,16 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
         w = p.ws_slot
         values[w:w + 4] = [ws.data_ptr(), ws.numel() * 4, locks.data_ptr(), locks.numel()]
     p.loaded.launch(index, stream, p.grid, values)
+    return p
+
+
+def teach(fast, index: int, p: _Plan, call: tuple) -> None:
+    """Hands `p`, launched for split_k_sequential's arguments `call`, to the
+    compiled launch path `fast` (gpupoor._fastpath), which launches later
+    calls like it itself."""
+    fast.remember(*call, p.loaded._function(index), p.grid[0], p.grid[1], p.loaded.block,
+                  p.loaded.shared_bytes, p.values,
+                  (p.a_slot, p.b_slot, p.c_slot,
+                   -1 if p.bias_slot is None else p.bias_slot,
+                   -1 if p.ws_slot is None else p.ws_slot),
+                  p.sum_bytes, p.tiles)

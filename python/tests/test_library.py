@@ -211,6 +211,8 @@ def test_pip_installs_the_package_with_its_library(tmp_path):
     assert res.returncode == 0, res.stderr
     site = tmp_path / "site" / "gpupoor"
     assert (site / "kernels.py").is_file() and (site / "modules.py").is_file()
+    # The compiled launch path is built from its shipped source.
+    assert (site / "csrc" / "fastpath.cpp").is_file()
     assert (site / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32" / "gpupoor_matmul_0.cubin").is_file()
 
 

@@ -1,0 +1,372 @@
+// The compiled launch path of split_k_sequential: one C++ call that checks
+// the operands, looks up the launch plan the Python launcher worked out for
+// calls like this one, allocates the result and launches the kernel on
+// PyTorch's current stream.
+//
+// Why it exists: in Python the same work costs 30-40 us of host time a call
+// (argument checks, torch.empty through the Python binding, ctypes), more
+// than the kernel itself on decode shapes. Here nothing is decided: a call
+// this path does not know (a new shape, stride pattern, option set, an
+// operand that needs autograd, a dispatch mode, a tensor subclass, float32,
+// the triton backend) returns None and Python takes it — checking arguments,
+// raising its errors, choosing the kernel — and then hands the plan to
+// `remember`. The key of a plan holds everything the Python launcher's plan
+// depends on, so a call it matches is one the Python path would launch the
+// same way.
+
+#include <Python.h>
+
+#include <ATen/core/Tensor.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/cuda/EmptyTensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/zeros.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAStream.h>
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// cuLaunchKernel's signature (cuda.h), with handles as pointers: the address
+// comes from the libcuda the Python launcher loaded, so this file needs no
+// CUDA driver headers or link.
+using LaunchFn = int (*)(void *, unsigned, unsigned, unsigned, unsigned,
+                         unsigned, unsigned, unsigned, void *, void **,
+                         void **);
+constexpr int kInvalidContext = 201;
+
+LaunchFn launchKernel = nullptr;
+
+// Everything a call's plan depends on, besides the variant registry itself
+// (the default library, fixed per process).
+struct PlanKey {
+  std::array<int64_t, 16> v;
+  bool operator==(const PlanKey &o) const { return v == o.v; }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey &k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t x : k.v)
+      h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+struct Plan {
+  void *function;
+  unsigned gridX, gridY, block, sharedBytes;
+  // One 8-byte slot per kernel parameter (the Python launcher's layout):
+  // i32 values in the low half, pointers filled per call.
+  std::vector<uint64_t> values;
+  int aSlot, bSlot, cSlot, biasSlot, wsSlot;
+  int64_t sumBytes, tiles;
+};
+
+std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
+constexpr size_t kMaxPlans = 4096;
+
+// Slice sums and zeroed counters per (device, stream), as the Python
+// launcher keeps them: each launch leaves the counters zero, and kernels on
+// one stream never overlap.
+struct Workspace {
+  at::Tensor sums, locks;
+};
+std::map<std::pair<int, uintptr_t>, Workspace> workspaces;
+
+enum Outer : int64_t { kOuterF32 = 0, kOuterF16 = 1 };
+enum Activation : int64_t { kNone = 0, kRelu = 1, kGelu = 2 };
+enum Backend : int64_t { kAuto = 0, kMlir = 1 };
+
+// torch.Tensor or nn.Parameter (a subclass that adds nothing to
+// dispatch), not another subclass.
+bool isPlainTensor(PyObject *obj) { return THPVariable_CheckExact(obj); }
+
+// -1 unless `obj` is one of `names` (exact str).
+int64_t pick(PyObject *obj, std::initializer_list<const char *> names) {
+  if (!PyUnicode_CheckExact(obj))
+    return -1;
+  Py_ssize_t len;
+  const char *s = PyUnicode_AsUTF8AndSize(obj, &len);
+  if (!s)
+    return PyErr_Clear(), -1;
+  int64_t i = 0;
+  for (const char *name : names) {
+    if (static_cast<size_t>(len) == std::strlen(name) &&
+        std::memcmp(s, name, len) == 0)
+      return i;
+    ++i;
+  }
+  return -1;
+}
+
+// An exact int in [lo, hi], or -1.
+int64_t smallInt(PyObject *obj, int64_t lo, int64_t hi) {
+  if (!PyLong_CheckExact(obj))
+    return -1;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow || v < lo || v > hi)
+    return PyErr_Clear(), -1;
+  return v;
+}
+
+// A call this path may take, with its operands as the kernel sees them.
+struct Call {
+  at::Tensor a, b;
+  std::optional<at::Tensor> bias;
+  std::vector<int64_t> outShape;
+  int device;
+  PlanKey key;
+};
+
+// Fills `call` from split_k_sequential's arguments (x, weight, bias,
+// max_k_splits, outer, activation, slices, backend); false for anything the
+// Python path must see, including every argument error.
+bool parse(PyObject *const *args, Py_ssize_t n, Call &call) {
+  if (n != 8 || !isPlainTensor(args[0]) || !isPlainTensor(args[1]))
+    return false;
+  const at::Tensor &x = THPVariable_Unpack(args[0]);
+  const at::Tensor &w = THPVariable_Unpack(args[1]);
+  const at::Tensor *bias = nullptr;
+  if (args[2] != Py_None) {
+    if (!isPlainTensor(args[2]))
+      return false;
+    bias = &THPVariable_Unpack(args[2]);
+  }
+  int64_t splits = smallInt(args[3], 1, 65535);
+  int64_t outer = pick(args[4], {"f32", "f16"});
+  int64_t act = args[5] == Py_None ? kNone : pick(args[5], {"", "relu", "gelu"});
+  int64_t slices = smallInt(args[6], 0, 65535);
+  int64_t backend = args[7] == Py_None ? kAuto : pick(args[7], {"", "mlir"});
+  if (splits < 0 || outer < 0 || (act <= 0 && args[5] != Py_None) ||
+      slices < 0 || (backend <= 0 && args[7] != Py_None))
+    return false;
+
+  // float16 operands on one CUDA device, the current one.
+  if (x.scalar_type() != at::kHalf || w.scalar_type() != at::kHalf ||
+      !x.is_cuda() || !w.is_cuda() || x.dim() < 1 || w.dim() != 2)
+    return false;
+  int device = x.get_device();
+  if (w.get_device() != device || c10::cuda::current_device() != device)
+    return false;
+  int64_t k = w.size(0), nn = w.size(1);
+  if (x.size(-1) != k || k == 0 || nn == 0)
+    return false;
+  if (bias) {
+    if (bias->scalar_type() != at::kHalf || !bias->is_cuda() ||
+        bias->get_device() != device)
+      return false;
+    bool vector = bias->dim() == 1 && bias->size(0) == nn;
+    bool row = bias->dim() == 2 && bias->size(0) == 1 && bias->size(1) == nn;
+    if (!vector && !row)
+      return false;
+  }
+  // Autograd and dispatch modes (fake, proxy, functional, user modes) must
+  // see the operator.
+  if (at::GradMode::is_enabled() &&
+      (x.requires_grad() || w.requires_grad() ||
+       (bias && bias->requires_grad())))
+    return false;
+  if (c10::impl::TorchDispatchModeTLS::any_modes_set(
+          /*skip_infra_modes=*/false))
+    return false;
+
+  call.a = x.dim() == 2 ? x : x.reshape({-1, k});
+  int64_t m = call.a.size(0);
+  if (m == 0)
+    return false;
+  call.b = w;
+  if (bias)
+    call.bias = bias->dim() == 1 ? *bias : bias->reshape({nn});
+  call.outShape.assign(x.sizes().begin(), x.sizes().end() - 1);
+  call.outShape.push_back(nn);
+  call.device = device;
+  const at::Tensor &a = call.a;
+  auto aPtr = reinterpret_cast<uintptr_t>(a.data_ptr());
+  auto bPtr = reinterpret_cast<uintptr_t>(w.data_ptr());
+  call.key.v = {device,
+                m,
+                nn,
+                k,
+                a.stride(0),
+                a.stride(1),
+                w.stride(0),
+                w.stride(1),
+                call.bias ? call.bias->stride(0) : INT64_MIN,
+                static_cast<int64_t>((aPtr & 15) | (bPtr & 15) << 4),
+                splits,
+                outer,
+                act,
+                slices,
+                backend,
+                0};
+  return true;
+}
+
+Workspace &workspaceFor(int device, uintptr_t stream, const Plan &p) {
+  Workspace &ws = workspaces[{device, stream}];
+  auto options = at::TensorOptions().device(at::kCUDA, device);
+  if (!ws.sums.defined() || ws.sums.numel() * 4 < p.sumBytes)
+    ws.sums = at::empty({(p.sumBytes + 3) / 4}, options.dtype(at::kFloat));
+  if (!ws.locks.defined() || ws.locks.numel() < p.tiles)
+    ws.locks = at::zeros({std::max<int64_t>(p.tiles, 1024)},
+                         options.dtype(at::kInt));
+  return ws;
+}
+
+// run(x, weight, bias, max_k_splits, outer, activation, slices, backend):
+// the result, or None when Python must take the call.
+PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
+  HANDLE_TH_ERRORS
+  Call call;
+  if (!launchKernel || !parse(args, n, call))
+    Py_RETURN_NONE;
+  auto it = plans.find(call.key);
+  if (it == plans.end())
+    Py_RETURN_NONE;
+  const Plan &p = it->second;
+  // empty_cuda: the allocation without the dispatcher (1.4 us here against
+  // at::empty's 2.2 on an H100 host).
+  at::Tensor out = at::detail::empty_cuda({call.a.size(0), call.b.size(1)},
+                                          at::kHalf, call.a.device(),
+                                          std::nullopt);
+  uint64_t values[64];
+  void *params[64];
+  size_t count = p.values.size();
+  std::memcpy(values, p.values.data(), count * sizeof(uint64_t));
+  values[p.aSlot] = reinterpret_cast<uintptr_t>(call.a.data_ptr());
+  values[p.bSlot] = reinterpret_cast<uintptr_t>(call.b.data_ptr());
+  values[p.cSlot] = reinterpret_cast<uintptr_t>(out.data_ptr());
+  if (p.biasSlot >= 0)
+    values[p.biasSlot] = reinterpret_cast<uintptr_t>(call.bias->data_ptr());
+  cudaStream_t stream = c10::cuda::getCurrentCUDAStream(call.device).stream();
+  if (p.sumBytes) {
+    Workspace &ws =
+        workspaceFor(call.device, reinterpret_cast<uintptr_t>(stream), p);
+    values[p.wsSlot] = reinterpret_cast<uintptr_t>(ws.sums.data_ptr());
+    values[p.wsSlot + 1] = static_cast<uint64_t>(ws.sums.numel() * 4);
+    values[p.wsSlot + 2] = reinterpret_cast<uintptr_t>(ws.locks.data_ptr());
+    values[p.wsSlot + 3] = static_cast<uint64_t>(ws.locks.numel());
+  }
+  for (size_t i = 0; i < count; ++i)
+    params[i] = &values[i];
+  int err = launchKernel(p.function, p.gridX, p.gridY, 1, p.block, 1, 1,
+                         p.sharedBytes, stream, params, nullptr);
+  // A thread without a current context: the Python launcher makes the
+  // primary context current and launches.
+  if (err == kInvalidContext)
+    Py_RETURN_NONE;
+  if (err) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "cuLaunchKernel failed with CUDA error %d (grid %u x %u)", err,
+                 p.gridX, p.gridY);
+    return nullptr;
+  }
+  if (static_cast<int64_t>(call.outShape.size()) != 2)
+    out = out.view(call.outShape);
+  return THPVariable_Wrap(std::move(out));
+  END_HANDLE_TH_ERRORS
+}
+
+// remember(x, weight, bias, max_k_splits, outer, activation, slices,
+// backend, function, grid_x, grid_y, block, shared_bytes, values, slots,
+// sum_bytes, tiles): the Python launcher's plan for calls like this one.
+// slots = (a, b, c, bias or -1, ws or -1). Returns whether it was kept.
+PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
+  HANDLE_TH_ERRORS
+  if (n != 17) {
+    PyErr_SetString(PyExc_TypeError, "remember takes 17 arguments");
+    return nullptr;
+  }
+  Call call;
+  if (!parse(args, 8, call))
+    Py_RETURN_FALSE;
+  Plan p;
+  p.function = PyLong_AsVoidPtr(args[8]);
+  p.gridX = PyLong_AsUnsignedLong(args[9]);
+  p.gridY = PyLong_AsUnsignedLong(args[10]);
+  p.block = PyLong_AsUnsignedLong(args[11]);
+  p.sharedBytes = PyLong_AsUnsignedLong(args[12]);
+  PyObject *values = PySequence_Fast(args[13], "values must be a sequence");
+  if (!values)
+    return nullptr;
+  Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
+  for (Py_ssize_t i = 0; i < count; ++i)
+    p.values.push_back(PyLong_AsUnsignedLongLongMask(
+        PySequence_Fast_GET_ITEM(values, i)));
+  Py_DECREF(values);
+  if (!PyArg_ParseTuple(args[14], "iiiii", &p.aSlot, &p.bSlot, &p.cSlot,
+                        &p.biasSlot, &p.wsSlot))
+    return nullptr;
+  p.sumBytes = PyLong_AsLongLong(args[15]);
+  p.tiles = PyLong_AsLongLong(args[16]);
+  if (PyErr_Occurred())
+    return nullptr;
+  auto inRange = [&](int slot, int width) {
+    return slot >= 0 && slot + width <= count;
+  };
+  if (count > 64 || !inRange(p.aSlot, 1) || !inRange(p.bSlot, 1) ||
+      !inRange(p.cSlot, 1) || (p.biasSlot >= 0) != call.bias.has_value() ||
+      (call.bias && !inRange(p.biasSlot, 1)) ||
+      (p.sumBytes && !inRange(p.wsSlot, 4))) {
+    PyErr_SetString(PyExc_ValueError, "remember: a plan that does not fit its "
+                                      "parameter list");
+    return nullptr;
+  }
+  if (plans.size() >= kMaxPlans)
+    plans.clear();
+  plans[call.key] = std::move(p);
+  Py_RETURN_TRUE;
+  END_HANDLE_TH_ERRORS
+}
+
+// set_launch(address of cuLaunchKernel): the driver entry of the libcuda
+// the Python launcher loaded.
+PyObject *setLaunch(PyObject *, PyObject *arg) {
+  void *fn = PyLong_AsVoidPtr(arg);
+  if (PyErr_Occurred())
+    return nullptr;
+  launchKernel = reinterpret_cast<LaunchFn>(fn);
+  Py_RETURN_NONE;
+}
+
+PyObject *forget(PyObject *, PyObject *) {
+  plans.clear();
+  workspaces.clear();
+  Py_RETURN_NONE;
+}
+
+PyObject *planCount(PyObject *, PyObject *) {
+  return PyLong_FromSize_t(plans.size());
+}
+
+PyMethodDef methods[] = {
+    {"run", reinterpret_cast<PyCFunction>(reinterpret_cast<void *>(run)),
+     METH_FASTCALL, "The result of a known call, or None."},
+    {"remember",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void *>(remember)),
+     METH_FASTCALL, "Keeps the Python launcher's plan for calls like this."},
+    {"set_launch", setLaunch, METH_O, "cuLaunchKernel's address."},
+    {"forget", forget, METH_NOARGS, "Drops every plan and workspace."},
+    {"plan_count", planCount, METH_NOARGS, "How many plans are kept."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef moduleDef = {PyModuleDef_HEAD_INIT, "_gpupoor_fastpath",
+                         "gpupoor's compiled launch path", -1, methods};
+
+} // namespace
+
+PyMODINIT_FUNC PyInit__gpupoor_fastpath() { return PyModule_Create(&moduleDef); }

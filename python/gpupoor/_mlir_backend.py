@@ -169,7 +169,13 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
         values[p.bias_slot] = bias_ptr
     stream = torch._C._cuda_getCurrentRawStream(index)
     if p.sum_bytes:
-        ws, locks = _workspace.get(a.device, stream, p.sum_bytes, p.tiles)
+        if torch.cuda.is_current_stream_capturing():
+            # A graph's own workspace, in its private pool: a replay (on any
+            # stream) must not share the cached one with eager launches.
+            ws = torch.empty(-(-p.sum_bytes // 4), dtype=torch.float32, device=a.device)
+            locks = torch.zeros(max(p.tiles, 1024), dtype=torch.int32, device=a.device)
+        else:
+            ws, locks = _workspace.get(a.device, stream, p.sum_bytes, p.tiles)
         w = p.ws_slot
         values[w:w + 4] = [ws.data_ptr(), ws.numel() * 4, locks.data_ptr(), locks.numel()]
     p.loaded.launch(index, stream, p.grid, values)

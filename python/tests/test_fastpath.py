@@ -2,6 +2,8 @@
 declines every call it must not take, and on a GPU it launches exactly what
 the Python path launches."""
 
+import contextlib
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -28,7 +30,7 @@ def test_declines_what_it_cannot_launch(built):
     # No launch entry yet, host tensors, float32, bad options: all None (the
     # Python path raises the argument errors).
     assert built.run(x, w, None, *ARGS) is None
-    built.set_launch(1)
+    built.set_launch(1, 1)
     try:
         for args in [(x, w, None, *ARGS), (x.float(), w.float(), None, *ARGS),
                      (x, w, None, True, "f32", None, 0, None),
@@ -46,7 +48,7 @@ def test_declines_what_it_cannot_launch(built):
         with pytest.raises(TypeError, match="17 arguments"):
             built.remember(x, w)
     finally:
-        built.set_launch(0)
+        built.set_launch(0, 0)
 
 
 def test_build_reports_a_missing_compiler(monkeypatch, tmp_path):
@@ -169,3 +171,30 @@ def test_side_stream_and_graph_capture(fast):
     torch.cuda.synchronize()
     with _fastpath.suspended():
         assert torch.equal(out, split_k_sequential(x, w, backend="mlir", slices=4))
+
+
+@gpu
+@pytest.mark.parametrize("python_path", [False, True])
+def test_graph_replay_beside_eager_calls_on_the_capture_stream(fast, python_path):
+    """A captured parallel launch has its own workspace: replays on one
+    stream and eager calls on the capture stream run at the same time."""
+    g = torch.Generator(device="cuda").manual_seed(3)
+    x1, x2 = torch.randint(-1, 2, (2, 2, 8, 8192), device="cuda", generator=g).half()
+    w = torch.randint(-1, 2, (4096, 8192), device="cuda", generator=g).half().T
+    want1, want2 = (x1.double() @ w.double()), (x2.double() @ w.double())
+    path = _fastpath.suspended() if python_path else contextlib.nullcontext()
+    with path:
+        split_k_sequential(x1, w, backend="mlir", slices=8)
+        split_k_sequential(x1, w, backend="mlir", slices=8)
+        capture = torch.cuda.Stream()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=capture):
+            out = split_k_sequential(x1, w, backend="mlir", slices=8)
+        for _ in range(5):
+            graph.replay()
+            with torch.cuda.stream(capture):
+                eager = [split_k_sequential(x2, w, backend="mlir", slices=8) for _ in range(4)]
+            torch.cuda.synchronize()
+            assert torch.equal(out.double(), want1)
+            for e in eager:
+                assert torch.equal(e.double(), want2)

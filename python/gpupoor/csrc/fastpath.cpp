@@ -45,9 +45,12 @@ namespace {
 using LaunchFn = int (*)(void *, unsigned, unsigned, unsigned, unsigned,
                          unsigned, unsigned, unsigned, void *, void **,
                          void **);
+// cuStreamIsCapturing(CUstream, CUstreamCaptureStatus *).
+using IsCapturingFn = int (*)(void *, int *);
 constexpr int kInvalidContext = 201;
 
 LaunchFn launchKernel = nullptr;
+IsCapturingFn streamIsCapturing = nullptr;
 
 // Everything a call's plan depends on, besides the variant registry itself
 // (the default library, fixed per process).
@@ -216,14 +219,31 @@ bool parse(PyObject *const *args, Py_ssize_t n, Call &call) {
   return true;
 }
 
-Workspace &workspaceFor(int device, uintptr_t stream, const Plan &p) {
-  Workspace &ws = workspaces[{device, stream}];
+// The cached workspace of (device, stream), grown to the plan's needs; while
+// the stream captures a CUDA graph, a fresh one in the graph's private pool
+// (`scratch`): a replay, on whatever stream, must not share the cached one
+// with eager launches.
+const Workspace &workspaceFor(int device, cudaStream_t stream, const Plan &p,
+                              Workspace &scratch) {
   auto options = at::TensorOptions().device(at::kCUDA, device);
+  auto sums = [&] {
+    return at::empty({(p.sumBytes + 3) / 4}, options.dtype(at::kFloat));
+  };
+  auto locks = [&] {
+    return at::zeros({std::max<int64_t>(p.tiles, 1024)},
+                     options.dtype(at::kInt));
+  };
+  int capturing = 0;
+  if (streamIsCapturing(stream, &capturing) != 0 || capturing != 0) {
+    scratch = {sums(), locks()};
+    return scratch;
+  }
+  Workspace &ws =
+      workspaces[{device, reinterpret_cast<uintptr_t>(stream)}];
   if (!ws.sums.defined() || ws.sums.numel() * 4 < p.sumBytes)
-    ws.sums = at::empty({(p.sumBytes + 3) / 4}, options.dtype(at::kFloat));
+    ws.sums = sums();
   if (!ws.locks.defined() || ws.locks.numel() < p.tiles)
-    ws.locks = at::zeros({std::max<int64_t>(p.tiles, 1024)},
-                         options.dtype(at::kInt));
+    ws.locks = locks();
   return ws;
 }
 
@@ -232,7 +252,7 @@ Workspace &workspaceFor(int device, uintptr_t stream, const Plan &p) {
 PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   HANDLE_TH_ERRORS
   Call call;
-  if (!launchKernel || !parse(args, n, call))
+  if (!launchKernel || !streamIsCapturing || !parse(args, n, call))
     Py_RETURN_NONE;
   auto it = plans.find(call.key);
   if (it == plans.end())
@@ -253,9 +273,9 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   if (p.biasSlot >= 0)
     values[p.biasSlot] = reinterpret_cast<uintptr_t>(call.bias->data_ptr());
   cudaStream_t stream = c10::cuda::getCurrentCUDAStream(call.device).stream();
+  Workspace scratch;
   if (p.sumBytes) {
-    Workspace &ws =
-        workspaceFor(call.device, reinterpret_cast<uintptr_t>(stream), p);
+    const Workspace &ws = workspaceFor(call.device, stream, p, scratch);
     values[p.wsSlot] = reinterpret_cast<uintptr_t>(ws.sums.data_ptr());
     values[p.wsSlot + 1] = static_cast<uint64_t>(ws.sums.numel() * 4);
     values[p.wsSlot + 2] = reinterpret_cast<uintptr_t>(ws.locks.data_ptr());
@@ -333,13 +353,19 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   END_HANDLE_TH_ERRORS
 }
 
-// set_launch(address of cuLaunchKernel): the driver entry of the libcuda
-// the Python launcher loaded.
-PyObject *setLaunch(PyObject *, PyObject *arg) {
-  void *fn = PyLong_AsVoidPtr(arg);
+// set_launch(address of cuLaunchKernel, address of cuStreamIsCapturing):
+// the driver entries of the libcuda the Python launcher loaded.
+PyObject *setLaunch(PyObject *, PyObject *const *args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "set_launch takes 2 arguments");
+    return nullptr;
+  }
+  void *launch = PyLong_AsVoidPtr(args[0]);
+  void *capturing = PyLong_AsVoidPtr(args[1]);
   if (PyErr_Occurred())
     return nullptr;
-  launchKernel = reinterpret_cast<LaunchFn>(fn);
+  launchKernel = reinterpret_cast<LaunchFn>(launch);
+  streamIsCapturing = reinterpret_cast<IsCapturingFn>(capturing);
   Py_RETURN_NONE;
 }
 
@@ -359,7 +385,9 @@ PyMethodDef methods[] = {
     {"remember",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void *>(remember)),
      METH_FASTCALL, "Keeps the Python launcher's plan for calls like this."},
-    {"set_launch", setLaunch, METH_O, "cuLaunchKernel's address."},
+    {"set_launch",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void *>(setLaunch)),
+     METH_FASTCALL, "cuLaunchKernel's and cuStreamIsCapturing's addresses."},
     {"forget", forget, METH_NOARGS, "Drops every plan and workspace."},
     {"plan_count", planCount, METH_NOARGS, "How many plans are kept."},
     {nullptr, nullptr, 0, nullptr}};

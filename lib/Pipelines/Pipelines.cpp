@@ -132,6 +132,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.groupM = options.groupM;
   kernel.indexBitwidth = options.indexBitwidth;
   pm.addPass(createGPUPoorSelectKernelConfig(kernel));
+  pm.addPass(createConvertGPUPoorToWGMMA());
   pm.addPass(createConvertGPUPoorToNVGPU());
   // What else the host code would do to device buffers runs on the GPU:
   // elementwise kernels from upstream's parallel-loop mapping.
@@ -163,8 +164,10 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   device.addPass(arith::createArithExpandOpsPass());
   // Its index width is the kernel configuration's.
   device.addPass(createConvertGPUPoorKernelToNVVM());
-  // What is left are the multi-dimensional vector ops of the MMA fragments.
+  // What is left are the multi-dimensional vector ops of the MMA fragments,
   device.addPass(createConvertVectorToLLVMPass());
+  // and the NVVM ops that are inline PTX (wgmma).
+  device.addPass(createConvertNVVMToLLVMPass());
   // Unrolled vector casts (the shared-memory outer sums') start from
   // ub.poison.
   device.addPass(createUBToLLVMConversionPass());

@@ -47,6 +47,11 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
 /// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, Chip chip) {
+  // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
+  // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
+  // 128-byte swizzle.
+  if (chip == Chip::SM90a)
+    return {128, 256, 64};
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
   if (chip != Chip::SM90a && !ShapedType::isDynamic(m) && m <= 128) {
@@ -86,6 +91,8 @@ struct GPUPoorSelectKernelConfigPass
   /// The configuration of `op`'s kernel under the pass's options (0 or -1:
   /// choose).
   KernelSpec select(MatmulOp op) const;
+  /// The same for the sm_90a (wgmma) kernel.
+  KernelSpec selectWgmma(MatmulOp op) const;
 };
 
 } // namespace
@@ -151,6 +158,36 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   return spec;
 }
 
+KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
+  KernelSpec spec(op);
+  // A warpgroup per 64 rows, each warp 16 rows across the tile: the only
+  // layout of this kernel (the warps options shape mma.sync kernels).
+  spec.warpsM = spec.bm / 16;
+  spec.warpsN = 1;
+  // As many stages as fit, up to 4 (128 x 256 x 64: 4 x 48 KiB).
+  const ChipInfo &chip = getChipInfo(spec.chip);
+  int64_t fit = chip.maxSharedPerBlock / (spec.stageElems() * 2);
+  spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, 4);
+  spec.groupM = groupM;
+  spec.asyncCopies =
+      asyncCopies && asyncCopiesHold(op) != std::optional<bool>(false);
+  spec.fragmentPrefetch = 0;
+  spec.sharedOuterRows = 0;
+  spec.mmaHandover = false;
+  spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
+  spec.indexBitwidth =
+      offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
+  return spec;
+}
+
+/// Whether the wgmma kernel can compute `op`: it reads K-major A and B in
+/// 128-byte rows. Other sm_90a ops get the mma.sync kernel, which runs on
+/// sm_90a as on sm_90.
+static bool wgmmaTakes(SplitKAttr strategy) {
+  return strategy.getBLayout() == BLayout::NK && !strategy.isATransposed() &&
+         strategy.getTileK() == 64;
+}
+
 LogicalResult GPUPoorSelectKernelConfigPass::checkOptions() {
   // Plain integers: a diagnostic prints an option object as a character.
   int64_t wm = warpsM, wn = warpsN, st = stages, gm = groupM;
@@ -189,9 +226,18 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
   if (failed(checkOptions()))
     return signalPassFailure();
   WalkResult result = getOperation()->walk([&](MatmulOp op) {
-    if (op.getConfig() || op.getStrategy().getChip() == Chip::SM90a)
+    if (op.getConfig())
       return WalkResult::advance();
-    KernelSpec spec = select(op);
+    SplitKAttr strategy = op.getStrategy();
+    if (strategy.getChip() == Chip::SM90a && !wgmmaTakes(strategy))
+      op.setStrategyAttr(SplitKAttr::get(
+          op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
+          strategy.getTile(), strategy.getInner(), strategy.getOuter(),
+          strategy.getBLayout(), strategy.getALayout(), strategy.getSlices(),
+          Chip::SM90));
+    KernelSpec spec = op.getStrategy().getChip() == Chip::SM90a
+                          ? selectWgmma(op)
+                          : select(op);
     if (failed(spec.verify([&] { return op.emitOpError(); })))
       return WalkResult::interrupt();
     op.setConfigAttr(spec.getConfig(op.getContext()));

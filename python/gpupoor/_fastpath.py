@@ -141,10 +141,12 @@ def _load_or_fail() -> None:
     _module, _state = mod, "ready"
 
 
-def import_built():
-    """The built module, imported but not connected to the driver: run()
-    declines every call until set_launch (tests without a GPU use this)."""
-    spec = importlib.util.spec_from_file_location(MODULE_NAME, artifact())
+def import_built(path: Path | None = None):
+    """The built module (or a copy of it at `path`), imported but not
+    connected to the driver: run() declines every call until set_launch.
+    A copy loads as a library of its own, with its own plans and launch
+    entry (tests use one, leaving the process's module alone)."""
+    spec = importlib.util.spec_from_file_location(MODULE_NAME, path or artifact())
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

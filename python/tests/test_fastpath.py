@@ -13,13 +13,17 @@ from gpupoor.kernels import split_k_sequential
 
 
 @pytest.fixture(scope="module")
-def built():
-    """The module, built against this PyTorch (not connected to a driver)."""
+def built(tmp_path_factory):
+    """A copy of the module, built against this PyTorch, loaded apart from
+    the one calls use (its launch entry is set and cleared here)."""
+    import shutil
     try:
-        _fastpath.build()
+        path = _fastpath.build()
     except RuntimeError as e:
         pytest.fail(f"the compiled launch path does not build: {e}")
-    return _fastpath.import_built()
+    copy = tmp_path_factory.mktemp("fastpath") / path.name
+    shutil.copy(path, copy)
+    return _fastpath.import_built(copy)
 
 
 ARGS = (32, "f32", None, 0, None)

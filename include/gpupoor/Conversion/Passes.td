@@ -93,8 +93,52 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     Each launch carries a `#gpupoor.kernel` attribute (strategy,
     configuration, element types) that `gpupoor-dump-kernels` writes out as
     the kernel's manifest; each `gpu.module` carries its kernel's
-    configuration as `gpupoor.kernel_config`. sm_90a (wgmma) is rejected
-    for now.
+    configuration as `gpupoor.kernel_config`. Ops for sm_90a are
+    `convert-gpupoor-to-wgmma`'s: this pass rejects them.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp"> {
+  let summary = "Lower memref gpupoor.matmul for sm_90a to a wgmma kernel and its launch";
+  let description = [{
+    Replaces each `gpupoor.matmul` on memrefs whose strategy names `sm_90a`
+    with a `gpu.launch_func` of a Hopper kernel and leaves every other op to
+    `convert-gpupoor-to-nvgpu`. The kernel takes the same Triton ABI, grid,
+    split geometry, parallel slices, workspace, handover and epilogue as
+    that pass's mma.sync kernel, and is built from the same parts (its
+    results equal the CPU loop form's where every partial sum is exact; in
+    general they may differ in rounding, as the order in which wgmma adds
+    a k16 step's products into an f16 accumulator is the hardware's). What
+    differs is the main loop:
+
+    * each of the `BM / 64` warpgroups (four warps, `warps = [BM/16, 1]`)
+      multiplies its 64 rows of the stage's A tile by the B tile with
+      `nvvm.wgmma.mma_async` m64nBNk16 with f16 accumulators, both operands
+      read from shared memory through matrix descriptors (K-major, 128-byte
+      swizzle: `BK = 64`, A as M x K, B as N x K);
+    * a tile's wgmma run asynchronously as one commit group; the next
+      tile's barrier follows a wait for all but the newest group, so the
+      cp.async ring runs `stages - 2` tiles ahead and a refill takes the
+      stage two tiles back;
+    * at the end of a chunk the accumulators are waited for; their
+      registers (pairs of f16 in 32-bit registers, mma.sync's m16n8 fragment
+      layout) go into the outer sums as the mma.sync kernel's do.
+
+    The dynamic shared memory is 1024-byte aligned
+    (`convert-gpupoor-kernel-to-nvvm`), as the swizzle's phase needs.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

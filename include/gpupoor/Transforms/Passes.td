@@ -174,7 +174,15 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     where the kernel's heuristics live (the tile itself is chosen by
     `gpupoor-split-k` through the same code); each option below overrides
     one choice, and its default is the measured one (docs/GPU.md). Ops with
-    a `config` keep it; sm_90a ops (no mma.sync kernel) are left alone.
+    a `config` keep it.
+
+    sm_90a ops get the configuration of `convert-gpupoor-to-wgmma`'s kernel:
+    warps `[BM / 16, 1]` (a warpgroup per 64 rows; the warps options do not
+    apply), as many stages as fit up
+    to 4, no fragment prefetch, no shared outer rows, the convert handover.
+    That kernel reads K-major A and B in 128-byte rows: an sm_90a op with B
+    as K x N, A as K x M, or BK other than 64 is retargeted to sm_90 (the
+    mma.sync kernel, which runs on sm_90a) and configured as below.
 
     * Warps: 2 x 2 (64 x 64 warp tiles, 128 threads, two blocks an SM), or
       eight 64 x 64 warp tiles where the tile holds eight (256 x 128,

@@ -9,6 +9,7 @@
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,8 +19,8 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
-                           Value endTile, Value firstTile)
-    : KernelPart(kc), numKBlocks(endTile), firstTile(firstTile) {
+                           Value endTile, Value firstTile, int64_t lag)
+    : KernelPart(kc), numKBlocks(endTile), firstTile(firstTile), lag(lag) {
   aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
   int64_t bBase = c.aElems();
   if (c.bTransposed)
@@ -82,9 +83,13 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   return p;
 }
 
+Value CopyPipeline::stageShift(Value tile) {
+  return mul(remU(tile, idx(c.stages)), idx(c.stageElems() * 2));
+}
+
 Value CopyPipeline::stageView(Value tile) {
-  Value shift = mul(remU(tile, idx(c.stages)), idx(c.stageElems() * 2));
-  return sharedView(b, kc.rawSmem, b.getF16Type(), c.stageElems(), shift);
+  return sharedView(b, kc.rawSmem, b.getF16Type(), c.stageElems(),
+                    stageShift(tile));
 }
 
 void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
@@ -178,14 +183,22 @@ Value CopyPipeline::emitGroup(Value tile, bool full, Value fullIf) {
 }
 
 void CopyPipeline::emitPrologue() {
-  for (int64_t s = 0; s + 1 < c.stages; ++s)
+  for (int64_t s = 0; s < ahead(); ++s)
     token = emitGroup(firstTile ? add(firstTile, idx(s)) : idx(s),
                       /*full=*/false);
 }
 
-void CopyPipeline::emitWaitAndBarrier() {
-  // Tile t has landed once at most stages-2 younger groups are pending.
-  nvgpu::DeviceAsyncWaitOp::create(b, token, b.getI32IntegerAttr(c.stages - 2));
+void CopyPipeline::emitWaitAndBarrier(bool asyncProxy) {
+  // Tile t has landed once at most ahead()-1 younger groups are pending.
+  nvgpu::DeviceAsyncWaitOp::create(b, token,
+                                   b.getI32IntegerAttr(ahead() - 1));
+  // cp.async and element stores write through the generic proxy; wgmma
+  // reads shared memory through the async proxy. Each thread orders its
+  // own writes before the barrier publishes them.
+  if (asyncProxy)
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b);
 }
 
@@ -200,7 +213,7 @@ Value CopyPipeline::emitWholeTilesEnd() {
   // A slice's refills stop at its end: tiles past it are the next slice's.
   if (firstTile)
     fullTiles = minI(fullTiles, numKBlocks);
-  Value end = sub(fullTiles, idx(c.stages - 1));
+  Value end = sub(fullTiles, idx(ahead()));
   // A's and nk B's rows past M or N are clamped, never filled; kn B's
   // columns past N are.
   if (!c.bTransposed)

@@ -208,3 +208,13 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   }
   return args;
 }
+
+void mlir::gpupoor::emitThreadIds(KernelContext &kc) {
+  ImplicitLocOpBuilder &b = kc.b;
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  kc.tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  kc.lane = arith::RemUIOp::create(b, kc.tid, cst(kWarpSize));
+  Value warp = arith::DivUIOp::create(b, kc.tid, cst(kWarpSize));
+  kc.warpRow = arith::DivUIOp::create(b, warp, cst(kc.spec.warpsN));
+  kc.warpCol = arith::RemUIOp::create(b, warp, cst(kc.spec.warpsN));
+}

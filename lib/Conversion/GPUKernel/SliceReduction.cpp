@@ -6,6 +6,7 @@
 
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 
+#include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -175,4 +176,51 @@ SliceReduction::emit(ArrayRef<Value> sums) {
   }
   return {multi.getResult(0),
           SmallVector<Value>(multi.getResults().drop_front())};
+}
+
+SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
+                                           const SplitGeometry &geometry,
+                                           Value numChunks) {
+  ImplicitLocOpBuilder &b = kc.b;
+  SliceBounds r{arith::ConstantIndexOp::create(b, 0), numChunks,
+                geometry.numKBlocks, Value()};
+  if (!kc.spec.parallel())
+    return r;
+  Value p = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value slices = gpu::GridDimOp::create(b, gpu::Dimension::y);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  r.chunkBegin = arith::DivUIOp::create(
+      b, arith::MulIOp::create(b, p, geometry.splits), slices);
+  r.chunkEnd = arith::MinSIOp::create(
+      b,
+      arith::DivUIOp::create(
+          b,
+          arith::MulIOp::create(b, arith::AddIOp::create(b, p, one),
+                                geometry.splits),
+          slices),
+      numChunks);
+  r.firstTile = arith::MulIOp::create(b, r.chunkBegin, geometry.blocksPerSplit);
+  r.endTile = arith::MinSIOp::create(
+      b, arith::MulIOp::create(b, r.chunkEnd, geometry.blocksPerSplit),
+      geometry.numKBlocks);
+  return r;
+}
+
+void mlir::gpupoor::emitTileStores(KernelContext &kc, const KernelArgs &args,
+                                   ArrayRef<Value> outer) {
+  ImplicitLocOpBuilder &b = kc.b;
+  if (!kc.spec.parallel()) {
+    EpilogueEmitter(kc, args).emit(outer);
+    gpu::ReturnOp::create(b);
+    return;
+  }
+  // The tile's last block stores C from the sum of every slice.
+  auto [stores, total] = SliceReduction(kc, args).emit(outer);
+  auto ifStores = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifStores.thenBlock());
+    EpilogueEmitter(kc, args).emit(total);
+  }
+  gpu::ReturnOp::create(b);
 }

@@ -6,7 +6,6 @@
 
 #include "MmaKernelBuilder.h"
 
-#include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 #include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
@@ -16,14 +15,6 @@
 
 using namespace mlir;
 using namespace mlir::gpupoor;
-
-void MmaKernelBuilder::emitThreadIds() {
-  kc.tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  kc.lane = remU(kc.tid, idx(kWarpSize));
-  Value warp = divU(kc.tid, idx(kWarpSize));
-  kc.warpRow = divU(warp, idx(c.warpsN));
-  kc.warpCol = remU(warp, idx(c.warpsN));
-}
 
 SmallVector<Value> MmaKernelBuilder::emitPrologue() {
   copies->emitPrologue();
@@ -146,7 +137,7 @@ void MmaKernelBuilder::build() {
   KernelArgs args = readKernelArgs(kc, func);
   // Dynamic shared memory: `stages` stages, each A's tile then B's.
   kc.rawSmem = createDynamicSharedMemory(b);
-  emitThreadIds();
+  emitThreadIds(kc);
   GroupedTileOrder(kc).emitTileOrigin();
   SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
   numKBlocks = geometry.numKBlocks;
@@ -156,23 +147,11 @@ void MmaKernelBuilder::build() {
   // a chunk has 0 blocks: no chunks, no division by zero.)
   Value numChunks =
       arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
-  Value chunkBegin = idx(0), chunkEnd = numChunks, endTile = numKBlocks;
-  firstTile = idx(0);
-  Value sliceStart;
-  if (c.parallel()) {
-    // Block row p of the grid takes slice p of P' (the grid's height):
-    // chunks [p * S / P', (p + 1) * S / P'), as the strategy defines.
-    Value p = gpu::BlockIdOp::create(b, gpu::Dimension::y);
-    Value slices = gpu::GridDimOp::create(b, gpu::Dimension::y);
-    chunkBegin = divU(mul(p, geometry.splits), slices);
-    chunkEnd = minI(divU(mul(add(p, idx(1)), geometry.splits), slices),
-                    numChunks);
-    firstTile = sliceStart = mul(chunkBegin, blocksPerSplit);
-    endTile = minI(mul(chunkEnd, blocksPerSplit), numKBlocks);
-  }
+  SliceBounds slice = emitSliceBounds(kc, geometry, numChunks);
+  firstTile = slice.firstTile ? slice.firstTile : idx(0);
 
   // Loop-invariant parts of the copies and of the fragment loads.
-  copies.emplace(kc, args, endTile, sliceStart);
+  copies.emplace(kc, args, slice.endTile, slice.firstTile);
   mma.emplace(kc);
   SmallVector<Value> frags = emitPrologue();
   auto innerType = VectorType::get({2, 2}, b.getF16Type());
@@ -185,8 +164,8 @@ void MmaKernelBuilder::build() {
   // through both loops.
   SmallVector<Value> chunkInit = outer->initialRegisters();
   chunkInit.append(frags);
-  auto chunkLoop =
-      scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1), chunkInit);
+  auto chunkLoop = scf::ForOp::create(b, slice.chunkBegin, slice.chunkEnd,
+                                      idx(1), chunkInit);
   {
     OpBuilder::InsertionGuard guard(b);
     // Without iter_args (every outer sum in shared memory, no prefetched
@@ -200,18 +179,5 @@ void MmaKernelBuilder::build() {
   copies->emitDrain();
   SmallVector<Value> finalOuter = outer->emitFinal(
       chunkLoop.getResults().take_front(outer->numInRegisters()));
-  if (!c.parallel()) {
-    EpilogueEmitter(kc, args).emit(finalOuter);
-    gpu::ReturnOp::create(b);
-    return;
-  }
-  // The tile's last block stores C from the sum of every slice.
-  auto [stores, total] = SliceReduction(kc, args).emit(finalOuter);
-  auto ifStores = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifStores.thenBlock());
-    EpilogueEmitter(kc, args).emit(total);
-  }
-  gpu::ReturnOp::create(b);
+  emitTileStores(kc, args, finalOuter);
 }

@@ -37,8 +37,6 @@ public:
   void build();
 
 private:
-  /// Thread ids and the warp's place in the block.
-  void emitThreadIds();
   /// Tiles 0 .. stages-2 in flight and the first `fragment_prefetch` k
   /// steps' fragments of tile 0.
   SmallVector<Value> emitPrologue();

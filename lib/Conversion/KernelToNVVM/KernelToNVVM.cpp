@@ -110,7 +110,16 @@ struct ConvertGPUPoorKernelToNVVMPass
     LLVMConversionTarget target(*ctx);
     configureGpuToNVVMConversionLegality(target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // wgmma applies its 128-byte swizzle to shared-memory address bits, so
+    // the stages written in that layout must start at a multiple of 1024
+    // bytes (upstream aligns dynamic shared memory to 16). For the other
+    // kernels the alignment changes nothing.
+    module.walk([](LLVM::GlobalOp global) {
+      if (global.getAddrSpace() == NVVM::NVVMMemorySpace::Shared &&
+          global.getSymName().starts_with("__dynamic_shmem"))
+        global.setAlignment(1024);
+    });
   }
 };
 

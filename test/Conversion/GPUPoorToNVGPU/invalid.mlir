@@ -10,10 +10,11 @@ func.func @tensor(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf
 
 // -----
 
+// An op the wgmma kernel takes (K-major A and B, BK = 64) stays sm_90a.
 func.func @wgmma(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a (wgmma) kernel is not implemented yet; use chip sm_90 for mma.sync}}
+  // expected-error @+1 {{'gpupoor.matmul' op is for sm_90a, whose wgmma kernel convert-gpupoor-to-wgmma builds}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90a>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

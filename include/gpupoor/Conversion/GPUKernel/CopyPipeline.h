@@ -23,28 +23,37 @@ class CopyPipeline : public KernelPart {
 public:
   /// Plans one thread's copies of A's and B's tiles; tiles at or past
   /// `endTile` are never copied. The ring starts at `firstTile` (null: 0;
-  /// a K slice's first tile, its end then `endTile`).
+  /// a K slice's first tile, its end then `endTile`). `lag`: stages still
+  /// being read when a tile's wait returns (asynchronous MMA reading the
+  /// previous tiles); the copies then run stages - 1 - lag tiles ahead.
   CopyPipeline(KernelContext &kc, const KernelArgs &args, Value endTile,
-               Value firstTile = {});
+               Value firstTile = {}, int64_t lag = 0);
 
   /// The shared-memory stage of K tile `tile`, as a view whose base address
   /// is the stage's: every per-thread offset into it is loop-invariant, so
   /// each ldmatrix or cp.async address costs one add to the stage base (or
   /// none, as an immediate).
   Value stageView(Value tile);
+  /// The byte offset of K tile `tile`'s stage in the dynamic shared memory.
+  Value stageShift(Value tile);
+  /// Tiles in flight ahead of the one being read: the refill of iteration
+  /// kb copies tile kb + ahead().
+  int64_t ahead() const { return c.stages - 1 - lag; }
 
   /// Issues the copies of K tile `tile` as one commit group and returns its
   /// token. `full`: the tile is whole (plain copies). Otherwise guarded
   /// copies of a tile below numKBlocks, or, when `fullIf` holds, plain ones.
   Value emitGroup(Value tile, bool full, Value fullIf = {});
 
-  /// Tiles first .. first+stages-2 in flight, one commit group each (empty
-  /// groups past the end keep the group count uniform).
+  /// Tiles first .. first+ahead()-1 in flight, one commit group each
+  /// (empty groups past the end keep the group count uniform).
   void emitPrologue();
 
-  /// Waits until the tile of the group `stages - 2` groups before the
-  /// newest has landed, then a block barrier.
-  void emitWaitAndBarrier();
+  /// Waits until the tile of the group `ahead() - 1` groups before the
+  /// newest has landed, then a block barrier. `asyncProxy`: the tile is
+  /// read by the async proxy (wgmma), which the copies must be made
+  /// visible to first.
+  void emitWaitAndBarrier(bool asyncProxy = false);
   /// Waits for every copy (none may write shared memory when the block
   /// exits).
   void emitDrain();
@@ -74,6 +83,7 @@ private:
 
   Value numKBlocks;
   Value firstTile;
+  int64_t lag;
   CopyPlan aPlan, bPlan;
   /// The token the waits name (the prologue's last group's): the wait
   /// counts groups, the token only orders IR.

@@ -60,6 +60,10 @@ struct KernelArgs {
 Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                           Value size, unsigned indexBitwidth);
 
+/// Sets kc.tid, kc.lane and the warp's place in the spec's warp grid
+/// (row-major: warps along N vary fastest).
+void emitThreadIds(KernelContext &kc);
+
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n,
 /// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner strides are taken to be 1
 /// (the launcher checks; the manifest says so).

@@ -26,8 +26,30 @@
 #define GPUPOOR_CONVERSION_GPUKERNEL_SLICEREDUCTION_H
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
 
 namespace mlir::gpupoor {
+
+/// The chunks of K a block sums and the K tiles they span.
+struct SliceBounds {
+  /// Chunks [chunkBegin, chunkEnd).
+  Value chunkBegin, chunkEnd;
+  /// The tiles the copies may fetch end here.
+  Value endTile;
+  /// The slice's first tile; null without slices (the ring starts at 0).
+  Value firstTile;
+};
+
+/// Without slices, every non-empty chunk (`numChunks`); with them, block
+/// row p of the grid takes slice p of P' (the grid's height): chunks
+/// [p * S / P', (p + 1) * S / P'), as the strategy defines.
+SliceBounds emitSliceBounds(KernelContext &kc, const SplitGeometry &geometry,
+                            Value numChunks);
+
+/// The kernel's end from a warp's outer sums: the epilogue's stores, behind
+/// the meeting of the slices when the kernel takes any; then the return.
+void emitTileStores(KernelContext &kc, const KernelArgs &args,
+                    ArrayRef<Value> outer);
 
 class SliceReduction : public KernelPart {
 public:

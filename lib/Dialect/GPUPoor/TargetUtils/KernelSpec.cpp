@@ -103,6 +103,29 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     return emitError() << "tile " << bm << "x" << bn << "x" << bk
                        << " does not split into 16-byte copies over "
                        << threads() << " threads";
+  if (chip == Chip::SM90a) {
+    // The wgmma kernel (convert-gpupoor-to-wgmma): a warpgroup takes 64
+    // rows, each warp 16 of them across the whole tile; operands K-major in
+    // 128-byte rows, the layout of wgmma's 128-byte swizzle.
+    if (warpsN != 1 || warpsM * 16 != bm)
+      return emitError() << "the sm_90a kernel takes warps = [BM / 16, 1] = ["
+                         << bm / 16 << ", 1], got [" << warpsM << ", "
+                         << warpsN << "]";
+    if (bk != 64)
+      return emitError() << "the sm_90a kernel takes BK = 64 (128-byte rows "
+                            "of the 128-byte swizzle), got "
+                         << bk;
+    if (!bTransposed || strategy.isATransposed())
+      return emitError() << "the sm_90a kernel reads A as M x K and B as N x "
+                            "K (a_layout = mk, b_layout = nk)";
+    if (stages < 3)
+      return emitError() << "the sm_90a kernel needs at least 3 stages (a "
+                            "tile's wgmma still read the previous stage), got "
+                         << stages;
+    if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
+      return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
+                            "shared outer rows and the convert handover";
+  }
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

@@ -1,0 +1,55 @@
+//===- WarpgroupMma.h - wgmma on shared-memory tiles ------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Hopper's warpgroup MMA with f16 accumulators: each warpgroup (four warps)
+// multiplies its 64 rows of a stage's A tile by the whole B tile with
+// `nvvm.wgmma.mma_async` m64nBNk16, both operands read from shared memory
+// through matrix descriptors. The stages are the copy pipeline's, whose
+// XOR swizzle of 16-byte chunks over 128-byte rows (BK = 64, K-major A and
+// B) is the 128-byte swizzle wgmma reads.
+//
+// Why not nvgpu.warpgroup.mma: in MLIR 22 it carries f16 accumulators as a
+// struct of scalar f16, which convert-nvvm-to-llvm rejects, and
+// nvgpu.warpgroup.mma.store refuses them. The accumulator here is wgmma's
+// own register form, 2 * BN / 8 32-bit registers of f16 pairs; each pair of
+// registers is the m16n8 fragment of mma.sync's f16 accumulator for the
+// warp's 16 rows, so the split handover and the epilogue take them as they
+// take mma.sync's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_WARPGROUPMMA_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_WARPGROUPMMA_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelPart.h"
+
+namespace mlir::gpupoor {
+
+class WarpgroupMma : public KernelPart {
+public:
+  /// The descriptors of this warpgroup's A rows and of B in stage 0.
+  explicit WarpgroupMma(KernelContext &kc);
+
+  /// The accumulator's type: an LLVM struct of 2 * BN / 8 i32.
+  Type accType() const;
+  /// A zero accumulator.
+  Value zero();
+  /// acc += A * B over the stage `stageShift` bytes into the dynamic shared
+  /// memory: BK / 16 wgmma in one commit group, not waited for.
+  Value emitStage(Value stageShift, Value acc);
+  /// Waits until at most `pending` commit groups of this warpgroup run.
+  void emitWait(int64_t pending);
+  /// The warp's m16n8 f16 fragments (vector<2x2xf16>, n8 tile by tile) of
+  /// a waited-for accumulator.
+  SmallVector<Value> fragments(Value acc);
+
+private:
+  Value descA, descB;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_WARPGROUPMMA_H

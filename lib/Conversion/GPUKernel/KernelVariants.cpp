@@ -1,0 +1,85 @@
+//===- KernelVariants.cpp - a matmul's kernels and their launch -----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/KernelVariants.h"
+
+#include "gpupoor/Conversion/GPUKernel/HostLaunch.h"
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+FailureOr<SmallVector<std::pair<std::string, KernelSpec>>>
+mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
+  if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
+    return op.emitOpError(
+        "copies = async needs unit inner strides and rows of a multiple "
+        "of 8 elements in A and B, which their types rule out");
+  std::optional<bool> fits = offsetsFit32Bits(op);
+  if (spec.indexBitwidth == 32 && fits == std::optional<bool>(false))
+    return op.emitOpError("index_bitwidth = 32 needs every size, stride and "
+                          "element offset below 2^31, which the operand "
+                          "types rule out");
+  int64_t n = op.getInitType().getShape().back();
+  if (spec.indexBitwidth == 32 && !ShapedType::isDynamic(n) &&
+      llvm::divideCeil(n, spec.bn) * spec.groupM > kMax32BitOffset)
+    return op.emitOpError("index_bitwidth = 32 needs group_m * ceil(N / BN) "
+                          "below 2^31");
+  SmallVector<std::pair<std::string, KernelSpec>> variants = {{"", spec}};
+  if (spec.asyncCopies) {
+    KernelSpec elements = spec;
+    elements.asyncCopies = false;
+    variants.push_back({"_elements", elements});
+  }
+  bool sumsFit =
+      !spec.parallel() || sliceSumsFit32Bits(op) == std::optional<bool>(true);
+  if (spec.indexBitwidth == 32 &&
+      (fits != std::optional<bool>(true) || !sumsFit)) {
+    KernelSpec wide = spec;
+    wide.asyncCopies = false;
+    wide.indexBitwidth = 64;
+    variants.push_back({"_i64", wide});
+  }
+  return variants;
+}
+
+LogicalResult mlir::gpupoor::lowerToKernels(MatmulOp op, ModuleOp module,
+                                            SymbolTable &symbols,
+                                            StringRef pass,
+                                            KernelBodyBuilder buildBody) {
+  if (op.hasTensorSemantics())
+    return op.emitOpError("has tensor operands; bufferize before ") << pass;
+  if (!op.getConfigAttr())
+    return op.emitOpError("has no kernel configuration; run "
+                          "gpupoor-select-kernel-config first");
+  KernelSpec spec(op);
+  if (failed(spec.verify([&] { return op.emitOpError(); })))
+    return failure();
+  FailureOr<SmallVector<std::pair<std::string, KernelSpec>>> variants =
+      kernelVariants(op, spec);
+  if (failed(variants))
+    return failure();
+
+  // Kernels of earlier matmuls (of this lowering or another) keep their
+  // names.
+  int id = 0;
+  while (symbols.lookup("gpupoor_matmul_" + std::to_string(id) + "_module"))
+    ++id;
+  std::string name = "gpupoor_matmul_" + std::to_string(id);
+  SmallVector<KernelVariant> kernels;
+  for (auto &[suffix, variant] : *variants) {
+    gpu::GPUFuncOp func =
+        createKernelFunc(module, symbols, op.getLoc(), name + suffix, variant);
+    kernels.push_back({func, variant});
+    ImplicitLocOpBuilder b(func.getLoc(), func.getContext());
+    KernelContext kc(b, kernels.back().spec);
+    buildBody(kc, func);
+  }
+  emitHostLaunch(op, kernels);
+  op.erase();
+  return success();
+}

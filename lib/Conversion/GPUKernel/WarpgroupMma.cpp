@@ -1,0 +1,105 @@
+//===- WarpgroupMma.cpp - wgmma on shared-memory tiles --------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+/// Threads of a warpgroup.
+static constexpr int64_t kWarpgroupSize = 128;
+/// Rows of A one wgmma takes.
+static constexpr int64_t kWgmmaM = 64;
+
+/// The fixed fields of a shared-memory matrix descriptor (PTX ISA, "Matrix
+/// Descriptor Format") of a K-major tile in the 128-byte swizzle: leading
+/// byte offset 1 (unused by K-major swizzled layouts), stride byte offset
+/// 1024 (8 rows of 128 bytes, between 8-row groups) in 16-byte units,
+/// swizzle mode 1 (128 bytes) in bits 62-63. The start address, in 16-byte
+/// units, goes in bits 0-13.
+static constexpr uint64_t kDescriptorFields =
+    (uint64_t{1} << 16) | (uint64_t{1024 / 16} << 32) | (uint64_t{1} << 62);
+
+WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
+  Type i64 = b.getI64Type();
+  // The shared-memory address of the stages (the window is 2^32 bytes;
+  // shared addresses fit the descriptor's 18 bits). The kernel's dynamic
+  // shared memory is 1024-byte aligned (convert-gpupoor-kernel-to-nvvm),
+  // as the swizzle's phase needs: wgmma applies it to address bits.
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
+  Value warpgroup = divU(kc.tid, idx(kWarpgroupSize));
+  Value aBytes = add(base, mul(warpgroup, idx(kWgmmaM * c.bk * 2)));
+  Value bBytes = add(base, idx(c.aElems() * 2));
+  auto descriptor = [&](Value bytes) {
+    Value units =
+        arith::IndexCastUIOp::create(b, i64, divU(bytes, idx(16)));
+    return arith::OrIOp::create(
+        b, units,
+        arith::ConstantOp::create(b, b.getI64IntegerAttr(kDescriptorFields)));
+  };
+  descA = descriptor(aBytes);
+  descB = descriptor(bBytes);
+}
+
+Type WarpgroupMma::accType() const {
+  SmallVector<Type> regs(2 * c.bn / 8, b.getI32Type());
+  return LLVM::LLVMStructType::getLiteral(b.getContext(), regs);
+}
+
+Value WarpgroupMma::zero() { return LLVM::ZeroOp::create(b, accType()); }
+
+Value WarpgroupMma::emitStage(Value stageShift, Value acc) {
+  Type i64 = b.getI64Type();
+  // The accumulator's registers were last written by other instructions
+  // (zeroing, the handover's reads): wgmma must see them.
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  Value stageUnits = arith::IndexCastUIOp::create(b, i64, divU(stageShift, idx(16)));
+  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, c.bn, 16);
+  for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
+    // k16 step ks starts 32 bytes further along the swizzled rows: the
+    // hardware swizzles the resulting addresses, so the start address
+    // moves as in an unswizzled tile.
+    Value shift = arith::AddIOp::create(
+        b, stageUnits, arith::ConstantOp::create(b, b.getI64IntegerAttr(ks * 2)));
+    Value da = arith::AddIOp::create(b, descA, shift);
+    Value db = arith::AddIOp::create(b, descB, shift);
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, accType(), acc, da, db, shape, NVVM::WGMMATypes::f16,
+        NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+        NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  return acc;
+}
+
+void WarpgroupMma::emitWait(int64_t pending) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, pending);
+}
+
+SmallVector<Value> WarpgroupMma::fragments(Value acc) {
+  auto half2 = VectorType::get({2}, b.getF16Type());
+  auto fragType = VectorType::get({2, 2}, b.getF16Type());
+  SmallVector<Value> frags;
+  for (int64_t nt = 0; nt < c.bn / 8; ++nt) {
+    // Registers 2 nt and 2 nt + 1: rows lane/4 and lane/4 + 8 of the warp's
+    // 16, columns 8 nt + 2 (lane % 4) + {0, 1}: mma.sync's m16n8 layout.
+    Value frag = arith::ConstantOp::create(b, fragType, b.getZeroAttr(fragType));
+    for (int64_t h = 0; h < 2; ++h) {
+      Value reg = LLVM::ExtractValueOp::create(b, acc, 2 * nt + h);
+      Value pair = LLVM::BitcastOp::create(b, half2, reg);
+      frag = vector::InsertOp::create(b, pair, frag, h);
+    }
+    frags.push_back(frag);
+  }
+  return frags;
+}

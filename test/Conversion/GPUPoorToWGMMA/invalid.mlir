@@ -1,0 +1,67 @@
+// RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-wgmma -verify-diagnostics
+
+// The conversion builds the op's configuration as it is: one the wgmma
+// kernel cannot take is an error, one case per check.
+
+func.func @warps(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes warps = [BM / 16, 1] = [8, 1], got [2, 4]}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @bk(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes BK = 64 (128-byte rows of the 128-byte swizzle), got 32}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 32], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as M x K and B as N x K (a_layout = mk, b_layout = nk)}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @stages(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel needs at least 3 stages (a tile's wgmma still read the previous stage), got 2}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 2, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @prefetch(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes no fragment prefetch, no shared outer rows and the convert handover}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Ops for other chips are convert-gpupoor-to-nvgpu's: left alone.
+func.func @sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -1,0 +1,77 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config -convert-gpupoor-to-wgmma | FileCheck %s
+
+// nn.Linear's product for sm_90a: A as M x K, B as N x K, 128 x 256 x 64
+// tiles. Two warpgroups (8 warps, 256 threads) and 4 stages of (128 + 256)
+// x 64 halves: 196608 bytes of dynamic shared memory.
+// CHECK-LABEL: func.func @linear
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: threads in (%{{.*}}, %{{.*}}, %{{.*}}) dynamic_shared_memory_size %c196608_i32
+// CHECK-SAME: config = <warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert
+// The descriptors read the stages' shared-memory address.
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK: memref.extract_aligned_pointer_as_index %[[SMEM]]
+// The prologue: stages - 2 = 2 tiles in flight (lag 1).
+// CHECK-COUNT-2: nvgpu.device_async_create_group
+// One loop over chunks carrying the f32 outer sums (32 m16n8 fragments a
+// warp); in it, the loops over the chunk's tiles carry wgmma's accumulator.
+// CHECK: scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK: scf.for {{.*}} -> (!llvm.struct<(i32,
+// A tile's wait leaves one group pending, makes the copies visible to the
+// async proxy, then the barrier; the refill follows.
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.wgmma.fence.aligned
+// Four k16 steps of m64n256k16 with f16 accumulators, one commit group;
+// then all but the newest group waited for.
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f16>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// At the chunk's end every group is waited for, and each pair of registers
+// becomes an m16n8 f16 fragment for the handover.
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.extractvalue
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+// CHECK: arith.extf {{.*}} : vector<2x2xf16> to vector<2x2xf32>
+// CHECK: gpu.return
+func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// B as K x N: the wgmma kernel does not read it; the op is retargeted to
+// sm_90 and left to convert-gpupoor-to-nvgpu.
+// CHECK-LABEL: func.func @kn
+// CHECK: gpupoor.matmul
+// CHECK-SAME: chip = sm_90>
+// CHECK-SAME: config(#gpupoor.kernel_config<warps = [2, 4]
+func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Parallel slices: the kernel takes the workspace and meets the slices as
+// the mma.sync kernel does.
+// CHECK-LABEL: func.func @slices
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: gpupoor.name = "ws_ptr"
+// CHECK: gpu.block_id  y
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: memref.atomic_rmw addi
+func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

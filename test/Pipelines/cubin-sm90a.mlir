@@ -14,10 +14,12 @@
 // The stages start 1024-byte aligned, as wgmma's 128-byte swizzle needs.
 // CHECK: .shared .align 1024 .b8 __dynamic_shmem__0;
 // CHECK: cp.async.cg.shared.global
-// CHECK: fence.proxy.async.shared::cta;
 // The chunk's end (the loop's exit block comes first in the PTX), then a
-// tile of the loop: 4 k16 steps of m64n256k16 with f16 accumulators.
+// tile of the loop: the copies made visible to the async proxy, 4 k16 steps
+// of m64n256k16 with f16 accumulators, all but the newest group waited for.
 // CHECK: wgmma.wait_group.sync.aligned {{[[:space:]]*}}0;
+// CHECK: fence.proxy.async.shared::cta;
+// CHECK-NEXT: bar.sync 0;
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;

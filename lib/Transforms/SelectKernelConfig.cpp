@@ -180,12 +180,11 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   return spec;
 }
 
-/// Whether the wgmma kernel can compute `op`: it reads K-major A and B in
-/// 128-byte rows. Other sm_90a ops get the mma.sync kernel, which runs on
-/// sm_90a as on sm_90.
-static bool wgmmaTakes(SplitKAttr strategy) {
-  return strategy.getBLayout() == BLayout::NK && !strategy.isATransposed() &&
-         strategy.getTileK() == 64;
+bool mlir::gpupoor::wgmmaTakes(ALayout aLayout, BLayout bLayout,
+                               ArrayRef<int64_t> tile) {
+  return aLayout == ALayout::MK && bLayout == BLayout::NK &&
+         (tile.empty() || (tile[0] % 64 == 0 && tile[1] % 8 == 0 &&
+                           tile[1] <= 256 && tile[2] == 64));
 }
 
 LogicalResult GPUPoorSelectKernelConfigPass::checkOptions() {
@@ -229,7 +228,11 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
     if (op.getConfig())
       return WalkResult::advance();
     SplitKAttr strategy = op.getStrategy();
-    if (strategy.getChip() == Chip::SM90a && !wgmmaTakes(strategy))
+    // Other sm_90a ops get the mma.sync kernel, which runs on sm_90a as on
+    // sm_90.
+    if (strategy.getChip() == Chip::SM90a &&
+        !wgmmaTakes(strategy.getALayout(), strategy.getBLayout(),
+                    strategy.getTile()))
       op.setStrategyAttr(SplitKAttr::get(
           op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
           strategy.getTile(), strategy.getInner(), strategy.getOuter(),

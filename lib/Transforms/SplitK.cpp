@@ -14,6 +14,7 @@
 
 #include "EpilogueFusion.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Transforms/KernelConfig.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -214,10 +215,16 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
     int64_t k = match->aLayout == ALayout::KM ? aShape[aShape.size() - 2]
                                               : aShape.back();
+    // sm_90a's wgmma kernel takes K-major operands only; other products
+    // get the mma.sync kernel, which runs on sm_90a as on sm_90, and its
+    // tile.
+    Chip chip = options.chip;
+    if (chip == Chip::SM90a &&
+        !wgmmaTakes(match->aLayout, match->bLayout, options.tile))
+      chip = Chip::SM90;
     SmallVector<int64_t, 3> tile =
         options.tile.empty()
-            ? selectTile(cast<ShapedType>(op.getDpsInits()[0].getType()),
-                         options.chip)
+            ? selectTile(cast<ShapedType>(op.getDpsInits()[0].getType()), chip)
             : options.tile;
     if (!splits && !ShapedType::isDynamic(k))
       splits =
@@ -232,7 +239,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outerType, match->bLayout,
         match->aLayout,
-        slices, options.chip);
+        slices, chip);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -446,10 +453,14 @@ LogicalResult mlir::gpupoor::verifySplitKPatternOptions(
   Type outer = options.outerType ? options.outerType : Float32Type::get(context);
   int64_t slices = options.splits ? std::min(options.slices, *options.splits)
                                   : options.slices;
+  // On sm_90a, a tile the wgmma kernel cannot take is sm_90's.
+  Chip chip = options.chip;
+  if (chip == Chip::SM90a && !wgmmaTakes(ALayout::MK, BLayout::NK, tile))
+    chip = Chip::SM90;
   if (!SplitKAttr::getChecked(diag, context, options.splits, options.maxSplits,
                               ArrayRef<int64_t>(tile),
                               Type(Float16Type::get(context)), outer,
-                              BLayout::KN, ALayout::MK, slices, options.chip))
+                              BLayout::KN, ALayout::MK, slices, chip))
     return failure();
   return success();
 }

@@ -34,6 +34,11 @@ inline auto mmaHandoverChoices() {
 /// none, for a matmul of C type `init` on `chip`.
 SmallVector<int64_t, 3> selectTile(ShapedType init, Chip chip);
 
+/// Whether sm_90a's wgmma kernel can compute a product of these layouts
+/// with `tile` (empty: the one selectTile gives): it reads K-major A and B
+/// in 128-byte rows (BK = 64), 64 rows a warpgroup, at most 256 columns.
+bool wgmmaTakes(ALayout aLayout, BLayout bLayout, ArrayRef<int64_t> tile);
+
 /// The tile that stands for every matmul where no shape is known.
 inline SmallVector<int64_t, 3> defaultTile() { return {128, 128, 32}; }
 

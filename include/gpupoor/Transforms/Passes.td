@@ -92,10 +92,13 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",
-               "Tile [BM, BN, BK] (default: 256,128,64 for static sm_90 "
-               "matmuls of at least 256 such tiles, else 128,128,32)">,
+               "Tile [BM, BN, BK] (default: 128,256,64 for sm_90a's wgmma "
+               "kernel; 256,128,64 for static sm_90 matmuls of at least 256 "
+               "such tiles; else 128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a">,
+           "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
+           "kernel for K-major A and B; the sm_90 mma.sync kernel for other "
+           "layouts and tiles)">,
     Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
            /*default=*/"true",
            "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "

@@ -15,24 +15,35 @@ from .variants import CHIPS, VariantKey, auto_slices, default_splits
 _TORCH_TYPE = {torch.float16: "f16", torch.float32: "f32"}
 
 
-def chip_for(capability: tuple[int, int]) -> str | None:
-    """The library chip whose cubins run on a device of this compute
-    capability: the same major, the highest minor not above the device's
-    (cubins run on later minors of their major); None when none does."""
+def chips_for(capability: tuple[int, int]) -> tuple[str, ...]:
+    """The library chips whose cubins run on a device of this compute
+    capability, best first: the arch-specific target of exactly this
+    capability (sm_90a on 9.0: the wgmma kernels), then the chip of the same
+    major with the highest minor not above the device's (cubins run on
+    later minors of their major); empty when none does."""
     major, minor = capability
     best = None
     for chip in CHIPS:
+        if chip.endswith("a"):
+            continue
         cmaj, cmin = int(chip[3]), int(chip[4:])
         if cmaj == major and cmin <= minor:
             best = chip
-    return best
+    exact = f"sm_{major}{minor}a"
+    return ((exact,) if exact in CHIPS else ()) + ((best,) if best else ())
+
+
+def chip_for(capability: tuple[int, int]) -> str | None:
+    """The best of chips_for, or None."""
+    chips = chips_for(capability)
+    return chips[0] if chips else None
 
 
 @functools.lru_cache(maxsize=None)
-def device_info(device: int) -> tuple[str | None, int]:
-    """(library chip, SM count) of a CUDA device."""
+def device_info(device: int) -> tuple[tuple[str, ...], int]:
+    """(library chips, best first; SM count) of a CUDA device."""
     major, minor, sm_count = properties(device)
-    return chip_for((major, minor)), sm_count
+    return chips_for((major, minor)), sm_count
 
 
 class _Workspace:
@@ -91,23 +102,32 @@ class _Plan:
         self.tiles = tiles
 
 
+def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Variant | None:
+    """The variant for the best chip that has it prebuilt; else the best
+    chip's, compiled on demand when the library may."""
+    for chip in chips:
+        if lib.has_prebuilt(key, chip):
+            return lib.find(key, chip)
+    return lib.find(key, chips[0])
+
+
 _plans: dict[tuple, _Plan] = {}
 _WORKSPACE_PARAMS = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
 
 
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
-    chip, sm_count = device_info(device.index)
-    if chip is None:
+    chips, sm_count = device_info(device.index)
+    if not chips:
         raise RuntimeError(f"gpupoor's kernels need compute capability 8.x or 9.0; "
                            f"{torch.cuda.get_device_name(device)} is not supported "
                            f"(use backend='triton')")
     lib = library or default_library()
-    variant = lib.find(key, chip)
+    variant = _find(lib, key, chips)
     if variant is None:
         raise RuntimeError(
-            f"no kernel {key.name} for {chip}: the package's kernel library lacks it and "
-            f"gpupoor-opt is not available to compile it (python -m gpupoor.build_library, "
-            f"GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'")
+            f"no kernel {key.name} for {' or '.join(chips)}: the package's kernel library "
+            f"lacks it and gpupoor-opt is not available to compile it (python -m "
+            f"gpupoor.build_library, GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'")
     m, k = a.shape
     n = b.shape[1]
     # The ABI's B strides are along K and along N whatever the layout

@@ -207,14 +207,6 @@ def _tma_launch(a, b, bias, c, outer, activation, chunk, sms) -> None:
 _HOPPER = []
 
 
-def wgmma_runs(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> bool:
-    """Whether launch() takes the Gluon wgmma kernel for these operands
-    (on a Hopper device, which the caller checks)."""
-    b_rows = b.t() if b.stride(0) == 1 else b
-    return (a.shape[0] > 128 and _rows_ok(a) and _rows_ok(b_rows) and _rows_ok(c)
-            and _hopper() is not None)
-
-
 def _hopper():
     """The Gluon wgmma kernel's module (Hopper only: wgmma is sm_90's), or
     None where this Triton has no Gluon for Hopper."""

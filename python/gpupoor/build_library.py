@@ -2,7 +2,7 @@
 for each chip, into gpupoor/_kernels/<chip>/<variant>/ (or --out).
 
   GPUPOOR_OPT=build/bin/gpupoor-opt python -m gpupoor.build_library \\
-      [--chips sm_80,sm_86,sm_89,sm_90] [--only NAME ...] [--jobs N] [--out DIR]
+      [--chips sm_80,sm_86,sm_89,sm_90a] [--only NAME ...] [--jobs N] [--out DIR]
 
 Needs gpupoor-opt (and the ptxas it calls). A machine without MLIR runs the
 package from what this wrote; `pip install` of the package after this step
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .compile import compile_variant, compiler_version, find_gpupoor_opt
 from .library import INDEX_FILE, PACKAGE_LIBRARY
-from .variants import CHIPS, TILES, VariantKey, library_variants
+from .variants import CHIPS, DEFAULT_CHIPS, TILES, VariantKey, library_variants
 
 
 def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: str,
@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=PACKAGE_LIBRARY,
                         help="library root (default: the package's _kernels)")
-    parser.add_argument("--chips", default=",".join(CHIPS))
+    parser.add_argument("--chips", default=",".join(DEFAULT_CHIPS),
+                        help=f"chips to build, of {', '.join(CHIPS)}")
     parser.add_argument("--only", nargs="*", metavar="NAME",
                         help="variant names (see gpupoor.variants.VariantKey.name)")
     parser.add_argument("--tiles", default=",".join(TILES), help="tile families to build")

@@ -28,43 +28,24 @@ _SUPPORTED = (torch.float16, torch.float32)
 
 def default_backend(device: torch.device, m: int = 0, n: int = 0, k: int = 0) -> str:
     """The backend an M x N x K product gets without `backend=`:
-    $GPUPOOR_BACKEND when set; `triton` on devices the kernel library has no
-    cubins for; on Hopper (compute capability 9.0) `triton` for products of
-    more than 128 rows with at least one 128x256 tile per SM and at least
-    2^35 multiply-adds (its kernel time then exceeds Triton's host time a
-    call, about 80-150 us), and no parallel slices asked for, where its
-    wgmma kernel is faster (docs/Python.md), when that kernel can run (Gluon
-    present, operands TMA can read: checked per call); else `mlir`. The
-    variable is read when gpupoor is imported."""
-    return _default_backend(device.index, m, n, k)
+    $GPUPOOR_BACKEND when set (read when gpupoor is imported); `triton` on
+    devices the kernel library has no cubins for; else `mlir`, whose kernels
+    lead on every shape measured (docs/Python.md: on Hopper its sm_90a wgmma
+    kernel ran 0.84-0.94x cuBLAS on large products where the triton
+    backend's ran 0.75-0.87x, and its parallel split-k leads on decode
+    shapes). The size arguments are kept for callers of earlier versions."""
+    del m, n, k
+    return _default_backend(device.index)
 
 
-def _default_backend(index: int, m: int, n: int, k: int, operands=None, slices: int = 0) -> str:
+def _default_backend(index: int) -> str:
     env = _ENV_BACKEND
     if env:
         if env not in BACKENDS:
             raise ValueError(f"GPUPOOR_BACKEND must be one of {BACKENDS}, got {env!r}")
         return env
-    chip, sm_count = device_info(index)
-    if chip is None:
-        return "triton"
-    # The triton backend runs sequential split-k only.
-    if (chip == "sm_90" and slices <= 1 and m > 128 and m * n * k >= 1 << 35
-            and -(-m // 128) * -(-n // 256) >= sm_count and _wgmma_runs(operands)):
-        return "triton"
-    return "mlir"
-
-
-def _wgmma_runs(operands) -> bool:
-    """Whether the triton backend's Hopper kernel runs here (and, given
-    (a, b, c), takes these operands)."""
-    try:
-        from . import _triton_backend
-    except ImportError:  # no Triton
-        return False
-    if operands is None:
-        return _triton_backend._hopper() is not None
-    return _triton_backend.wgmma_runs(*operands)
+    chips, _ = device_info(index)
+    return "mlir" if chips else "triton"
 
 
 # Read once, at import: it is on every call's path.
@@ -180,7 +161,7 @@ def _compute(a, b, bias, index, max_k_splits, outer, activation, slices, backend
     if a.dtype == torch.float32:
         a, b = a.half(), b.half()
     if backend == "auto":
-        backend = _default_backend(index, m, n, k, (a, b, out), slices)
+        backend = _default_backend(index)
     if index != torch._C._cuda_getDevice():
         with torch.cuda.device(index):
             _launch(a, b, bias, out, index, max_k_splits, outer, activation, slices, backend)

@@ -154,6 +154,12 @@ class KernelLibrary:
                 names += list(json.loads(index.read_text())["variants"])
         return names
 
+    def has_prebuilt(self, key: VariantKey, chip: str) -> bool:
+        """Whether a root holds the variant for `chip`."""
+        return any((root / chip / INDEX_FILE).is_file()
+                   and (root / chip / key.name / "variant.json").is_file()
+                   for root in self.roots)
+
     def find(self, key: VariantKey, chip: str) -> Variant | None:
         """The variant, from a root or the cache, compiling it into the cache
         if it is in neither and compiling is allowed; None when unavailable."""

@@ -27,7 +27,12 @@ def tile_for(m: int) -> str:
     """The tile family for M rows."""
     return "m16" if m <= 16 else "m64" if m <= 128 else "large"
 DEFAULT_MAX_SPLITS = 32
-CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90")
+# sm_90a: Hopper's arch-specific target (H100, H200: compute capability 9.0
+# only), whose large nk variants are the wgmma kernel; its other variants
+# are the sm_90 mma.sync kernels. sm_90 is buildable on request.
+CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
+# What build_library builds by default.
+DEFAULT_CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90a")
 
 
 @dataclasses.dataclass(frozen=True)

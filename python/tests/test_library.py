@@ -2,13 +2,14 @@
 keys and the kernel-library build (with this checkout's gpupoor-opt)."""
 
 import json
+import shutil
 import subprocess
 
 import pytest
 import torch
 
 from gpupoor import compile as gcompile
-from gpupoor._mlir_backend import chip_for, plan
+from gpupoor._mlir_backend import chip_for, chips_for, plan
 from gpupoor.build_library import main as build_main
 from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
@@ -43,7 +44,10 @@ def test_chip_for_capability():
     assert chip_for((8, 6)) == "sm_86"
     assert chip_for((8, 7)) == "sm_86"
     assert chip_for((8, 9)) == "sm_89"
-    assert chip_for((9, 0)) == "sm_90"
+    # Hopper: the arch-specific sm_90a (wgmma) first, then sm_90.
+    assert chip_for((9, 0)) == "sm_90a"
+    assert chips_for((9, 0)) == ("sm_90a", "sm_90")
+    assert chips_for((8, 6)) == ("sm_86",)
     assert chip_for((7, 5)) is None
     assert chip_for((10, 0)) is None
 
@@ -143,8 +147,8 @@ def test_every_variant_fuses_into_one_kernel(gpupoor_opt, key):
 def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
     monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
     names = ["nk_f32_bias_relu_f16_large_s32", "kn_f16_none_f32_m16_s32"]
-    assert build_main(["--out", str(tmp_path), "--chips", "sm_80,sm_90", "--only", *names,
-                       "--jobs", "2"]) == 0
+    assert build_main(["--out", str(tmp_path), "--chips", "sm_80,sm_90,sm_90a", "--only",
+                       *names, "--jobs", "2"]) == 0
     lib = KernelLibrary(roots=[tmp_path], cache_dir=tmp_path / "cache", allow_compile=False)
     for chip in ("sm_80", "sm_90"):
         index = json.loads((tmp_path / chip / "index.json").read_text())
@@ -160,8 +164,23 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
                 assert len(k.manifest["param_types"]) == len(k.manifest["params"])
                 assert k.manifest["slices"] == 0
             assert v.kernels[0].tile == ((128, 128, 32) if "large" in name else (16, 128, 64))
+    # sm_90a: the large nk variant is the wgmma kernel (128 x 256 x 64,
+    # two warpgroups); the small-M kn one the sm_90 mma.sync kernel.
+    wg = lib.find(VariantKey.from_name(names[0]), "sm_90a").kernels[0]
+    assert (wg.manifest["chip"], wg.tile, wg.manifest["warps"]) == ("sm_90a", (128, 256, 64),
+                                                                   [8, 1])
+    small = lib.find(VariantKey.from_name(names[1]), "sm_90a").kernels[0]
+    assert (small.manifest["chip"], small.tile) == ("sm_90", (16, 128, 64))
     # Not in the roots and compiling is off: unavailable, not an error.
     assert lib.find(VariantKey(outer="f16"), "sm_90") is None
+    # A Hopper device takes the best chip the roots hold.
+    from gpupoor._mlir_backend import _find
+    only90 = KernelLibrary(roots=[tmp_path / "only90"], cache_dir=tmp_path / "cache",
+                           allow_compile=False)
+    (tmp_path / "only90").mkdir()
+    shutil.copytree(tmp_path / "sm_90", tmp_path / "only90" / "sm_90")
+    assert _find(only90, VariantKey.from_name(names[0]), ("sm_90a", "sm_90")).chip == "sm_90"
+    assert _find(lib, VariantKey.from_name(names[0]), ("sm_90a", "sm_90")).chip == "sm_90a"
 
 
 def test_build_library_refuses_bad_arguments(gpupoor_opt, tmp_path, monkeypatch, capsys):
@@ -243,27 +262,18 @@ def test_hopper_triton_config_ends_chunks_on_steps():
     assert hopper._instr_n(64, 256, 8) == 128
 
 
-def test_default_backend_by_device_and_shape(monkeypatch):
+def test_default_backend_by_device(monkeypatch):
     from gpupoor import kernels
     dev = torch.device("cuda", 0)
-    wgmma = {"runs": True}
-    monkeypatch.setattr(kernels, "_wgmma_runs", lambda operands: wgmma["runs"])
     monkeypatch.setattr(kernels, "_ENV_BACKEND", None)
-    monkeypatch.setattr(kernels, "device_info", lambda index: ("sm_90", 132))
-    # 32 x 16 tiles of 128 x 256 fill 132 SMs; 4 x 16 do not; M <= 128 never;
-    # and the product must outweigh Triton's host time (2^35 multiply-adds).
-    assert kernels.default_backend(dev, 4096, 4096, 4096) == "triton"
-    assert kernels.default_backend(dev, 2048, 4096, 4096) == "triton"
-    assert kernels.default_backend(dev, 2048, 4096, 4095) == "mlir"
-    assert kernels.default_backend(dev, 512, 4096, 1 << 20) == "mlir"
-    assert kernels.default_backend(dev, 128, 1 << 20, 4096) == "mlir"
-    assert kernels._default_backend(0, 4096, 4096, 4096, None, slices=2) == "mlir"
-    wgmma["runs"] = False
+    # Devices with cubins take mlir whatever the shape (Hopper's sm_90a
+    # wgmma kernel leads the triton backend's on large products).
+    monkeypatch.setattr(kernels, "device_info", lambda index: (("sm_90a", "sm_90"), 132))
     assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
-    monkeypatch.setattr(kernels, "device_info", lambda index: ("sm_80", 108))
-    wgmma["runs"] = True
+    assert kernels.default_backend(dev, 1, 4096, 4096) == "mlir"
+    monkeypatch.setattr(kernels, "device_info", lambda index: (("sm_80",), 108))
     assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
-    monkeypatch.setattr(kernels, "device_info", lambda index: (None, 84))
+    monkeypatch.setattr(kernels, "device_info", lambda index: ((), 84))
     assert kernels.default_backend(dev, 1, 1) == "triton"
     monkeypatch.setattr(kernels, "_ENV_BACKEND", "mlir")
     assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"

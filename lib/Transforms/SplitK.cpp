@@ -230,7 +230,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       splits =
           defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
     int64_t slices = slicesAttr->value_or(options.slices);
-    slices = resolveSlices(slices, splits, tile,
+    slices = resolveSlices(slices, splits, tile, chip,
                            cast<ShapedType>(op.getDpsInits()[0].getType()));
 
     MLIRContext *ctx = getContext();
@@ -268,7 +268,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   /// for a static S, and for P = 0 the automatic count of a static shape;
   /// else P, which the host code resolves at run time.
   int64_t resolveSlices(int64_t slices, std::optional<int64_t> splits,
-                        ArrayRef<int64_t> tile, ShapedType init) const {
+                        ArrayRef<int64_t> tile, Chip chip,
+                        ShapedType init) const {
     if (!splits)
       return slices;
     if (slices > 0 || !init.hasStaticShape())
@@ -277,7 +278,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t batch = shape.size() == 3 ? shape.front() : 1;
     int64_t tiles = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
                     llvm::divideCeil(shape.back(), tile[1]);
-    return numSlices(0, tiles, *splits, getChipInfo(options.chip).smCount);
+    return numSlices(0, tiles, *splits, getChipInfo(chip).smCount,
+                     sliceBlocksPerSM(chip, tile));
   }
 
   SplitKPatternOptions options;

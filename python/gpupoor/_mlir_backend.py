@@ -82,7 +82,8 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     if slices > 0:
         return splits, max(1, min(slices, splits, 65535))
     tiles = -(-m // bm) * -(-n // bn)
-    return splits, auto_slices(tiles, splits, sm_count)
+    blocks = variant.kernels[0].manifest.get("slice_blocks_per_sm", 2)
+    return splits, auto_slices(tiles, splits, sm_count, blocks)
 
 
 class _Plan:

@@ -180,13 +180,13 @@ def default_splits(k: int, bk: int, max_splits: int) -> int:
     return max(1, min(splits, max_splits))
 
 
-def auto_slices(tiles: int, splits: int, sm_count: int) -> int:
+def auto_slices(tiles: int, splits: int, sm_count: int, blocks_per_sm: int = 2) -> int:
     """P' for `slices = 0` (the manifest's slices_formula): the fewest
-    slices that minimize the busiest SM's work within one wave of two blocks
-    an SM."""
+    slices that minimize the busiest SM's work within one wave of
+    `blocks_per_sm` blocks an SM (the manifest's slice_blocks_per_sm)."""
     splits = min(splits, 65535)
     if tiles <= 0:
         return 1
     p1 = max(1, min(sm_count // tiles, splits))
-    p2 = max(1, min(2 * sm_count // tiles, splits))
+    p2 = max(1, min(blocks_per_sm * sm_count // tiles, splits))
     return p2 if p2 > 2 * p1 else p1

@@ -36,7 +36,9 @@ def test_split_rules_match_the_compilers_model():
                 assert default_splits(k, bk, ms) == model.default_splits(k, bk, ms)
     for tiles in (1, 5, 66, 132, 133, 1000):
         for s in (1, 4, 16, 70000):
-            assert auto_slices(tiles, s, 132) == model.num_slices(0, tiles, s, 132)
+            for blocks in (1, 2):
+                assert auto_slices(tiles, s, 132, blocks) == \
+                    model.num_slices(0, tiles, s, 132, blocks)
 
 
 def test_chip_for_capability():

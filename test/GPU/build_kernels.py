@@ -47,6 +47,15 @@ VARIANTS = {
     "kn_f16_256x128": (dict(), "outer-type=f16 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "kn_f32_256x128": (dict(), "outer-type=f32 tile=256,128,64 stages=3 warps-m=4 warps-n=2"),
     "nk_f16": (dict(b_layout="nk"), "outer-type=f16"),
+    # The split counts and epilogues again with B as N x K: on sm_90a these
+    # are the wgmma kernel's (--chip sm_90a), which takes only that layout.
+    "nk_f16_s1": (dict(b_layout="nk"), "outer-type=f16 splits=1"),
+    "nk_f32_s2": (dict(b_layout="nk"), "outer-type=f32 splits=2"),
+    "nk_f32_s3": (dict(b_layout="nk"), "outer-type=f32 splits=3"),
+    "nk_f32_s32": (dict(b_layout="nk"), "outer-type=f32 splits=32"),
+    "nk_f32_s33": (dict(b_layout="nk"), "outer-type=f32 splits=33"),
+    "nk_bias_gelu_f32out": (dict(b_layout="nk", bias="f32", epilogue="gelu", out_type="f32"),
+                            "outer-type=f32"),
     # 64-bit indices and sizes: operands of 2^31 elements and more
     # (run_gpu_suite.py --big).
     "kn_f16_wide": (dict(), "outer-type=f16 index-bitwidth=64"),

@@ -135,7 +135,7 @@ class GpupoorKernel:
             return 1
         tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         return model.num_slices(self.meta["slices"], tiles, splits_for(self.meta, k),
-                                self.meta["sm_count"])
+                                self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2))
 
     def workspace_for(self, tiles, slices):
         """The workspace_formula's buffers, (sums, zeroed counters), or
@@ -154,7 +154,7 @@ class GpupoorKernel:
 def model_slices(kern):
     """The model's parallel split-k arguments for `kern`'s manifest."""
     return dict(slices=kern.meta.get("slices", 1), tile_mn=(kern.bm, kern.bn),
-                sm_count=kern.meta.get("sm_count", 132))
+                sm_count=kern.meta.get("sm_count", 132), chip=kern.meta.get("chip", "sm_90"))
 
 
 def splits_for(meta, k):

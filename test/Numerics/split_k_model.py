@@ -40,24 +40,32 @@ def _add_outer(acc, x, outer):
     return acc + x.astype(np.float32)
 
 
-def num_slices(slices, tiles, splits, sm_count):
+def slice_blocks_per_sm(chip, tile_mn):
+    """B, the blocks an SM the automatic slice count plans for: 1 where a
+    block fills the SM's registers (sm_90a's wgmma kernel with BM >= 128, or
+    tiles of BM * BN >= 128 * 256), else 2."""
+    bm, bn = tile_mn
+    return 1 if (chip == "sm_90a" and bm >= 128) or bm * bn >= 128 * 256 else 2
+
+
+def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2):
     """P', the slices that run: min(P, S), or for P = 0 the fewest that
-    minimize the busiest SM's work ceil(T P / SMs) / P within one wave of two
-    blocks an SM: P2 = clamp(2 SMs // T, 1, S) if it exceeds twice
+    minimize the busiest SM's work ceil(T P / SMs) / P within one wave of B
+    blocks an SM: P2 = clamp(B SMs // T, 1, S) if it exceeds twice
     P1 = clamp(SMs // T, 1, S), else P1."""
     splits = min(splits, 65535)  # grid y
     if slices > 0:
         return max(1, min(slices, splits))
     tiles = max(tiles, 1)
     one = max(1, min(sm_count // tiles, splits))
-    two = max(1, min(2 * sm_count // tiles, splits))
+    two = max(1, min(blocks_per_sm * sm_count // tiles, splits))
     return two if two > 2 * one else one
 
 
 def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
-                   tile_mn=(128, 128), sm_count=132):
+                   tile_mn=(128, 128), sm_count=132, chip="sm_90"):
     """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum.
-    `tile_mn` and `sm_count` matter only to slices = 0."""
+    `tile_mn`, `sm_count` and `chip` matter only to slices = 0."""
     a64 = a.astype(np.float64)
     b64 = b.astype(np.float64)
     if b_layout == "nk":
@@ -83,7 +91,7 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
     m, n = shape[-2], shape[-1]
     batch = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
     tiles = batch * -(-m // tile_mn[0]) * -(-n // tile_mn[1])
-    p = num_slices(slices, tiles, splits, sm_count)
+    p = num_slices(slices, tiles, splits, sm_count, slice_blocks_per_sm(chip, tile_mn))
     if p <= 1:
         return sum_chunks(chunks).astype(np.float32)
     total = zero

@@ -92,14 +92,15 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
   if (strategy.getSlices() > 0)
     return arith::MaxSIOp::create(
         b, arith::MinSIOp::create(b, cst(strategy.getSlices()), splits), one);
-  // numSlices' rule: P1 (one block an SM) or P2 (two), clamped to [1, S].
+  // numSlices' rule: P1 (one block an SM) or PB (B), clamped to [1, S].
   int64_t sms = getChipInfo(strategy.getChip()).smCount;
+  int64_t blocks = sliceBlocksPerSM(strategy.getChip(), strategy.getTile());
   Value t = arith::MaxSIOp::create(b, tiles, one);
   auto clampToSplits = [&](Value v) -> Value {
     return arith::MaxSIOp::create(b, arith::MinSIOp::create(b, v, splits), one);
   };
   Value p1 = clampToSplits(arith::DivSIOp::create(b, cst(sms), t));
-  Value p2 = clampToSplits(arith::DivSIOp::create(b, cst(2 * sms), t));
+  Value p2 = clampToSplits(arith::DivSIOp::create(b, cst(blocks * sms), t));
   Value better = arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, p2,
                                        arith::MulIOp::create(b, p1, cst(2)));
   return arith::SelectOp::create(b, better, p2, p1);

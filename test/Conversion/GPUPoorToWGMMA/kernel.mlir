@@ -75,3 +75,21 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Automatic slices at run time: the host code plans one block an SM for
+// the two-warpgroup tile, so both bounds of the rule divide 132 SMs (sm_90
+// kernels of two blocks an SM divide 264 for P2).
+// CHECK-LABEL: func.func @auto_slices
+// CHECK: %[[SMS1:.*]] = arith.constant 132 : index
+// CHECK: arith.divsi %[[SMS1]]
+// CHECK: %[[SMS2:.*]] = arith.constant 132 : index
+// CHECK: arith.divsi %[[SMS2]]
+// CHECK: gpu.launch_func
+func.func @auto_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 0, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

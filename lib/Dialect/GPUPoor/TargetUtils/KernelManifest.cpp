@@ -127,12 +127,13 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["slices"] = strategy.getSlices();
   if (spec.parallel()) {
     int64_t smCount = getChipInfo(spec.chip).smCount;
+    int64_t blocksPerSM = sliceBlocksPerSM(spec.chip, strategy.getTile());
     m["slices_formula"] =
         strategy.getSlices() > 0
             ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
             : "P' = P2 if P2 > 2*P1 else P1, P1 = clamp(floor(" +
                   std::to_string(smCount) + "/T), 1, S), P2 = clamp(floor(" +
-                  std::to_string(2 * smCount) +
+                  std::to_string(blocksPerSM * smCount) +
                   "/T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
                   (spec.batched ? "*batch" : "");
     m["workspace_formula"] =
@@ -143,6 +144,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
         std::string(spec.batched ? "*batch" : "") +
         "; P' = 1: neither is touched (null, 0)";
     m["sm_count"] = smCount;
+    // B of the slices formula: the blocks an SM the automatic count plans.
+    m["slice_blocks_per_sm"] = blocksPerSM;
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
   // A batched matmul: one launch, batch element b in blocks

@@ -57,15 +57,24 @@ int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);
 /// The slice count P' that runs: min(slices, S) for a strategy that names
 /// `slices` > 0. For 0 (automatic), the fewest slices that minimize the
 /// work of the busiest SM, ceil(T P / SMs) / P, over P in [1, S] with all
-/// T P blocks in one wave of two an SM (the small-M tiles' occupancy):
-/// with P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
-/// P2 = clamp(floor(2 SMs / T), 1, S) (two), P2 if P2 > 2 P1, else P1.
+/// T P blocks in one wave of B blocks an SM (sliceBlocksPerSM): with
+/// P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
+/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1.
 /// Measured on an H100 (docs/GPU.md): more slices than that only add
-/// slice sums to meet; 224 blocks of 112 tiles ran slower than 112. Every
+/// slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and
+/// 240 blocks of the wgmma kernel (one an SM) ran at 0.8x of 96. Every
 /// lowering and the model share this rule (host code and the CPU loop form
 /// emit it with emitSliceCount).
 int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
-                  int64_t smCount);
+                  int64_t smCount, int64_t blocksPerSM);
+
+/// B, the blocks an SM the automatic slice count plans for: 1 for tiles
+/// whose kernel takes 256 threads of up to 255 registers, which fill the
+/// 64K-register file (the wgmma kernel's BM >= 128: two warpgroups; 128 x
+/// 256 and 256 x 128 mma.sync tiles: eight warps); 2 for the rest. A
+/// function of the strategy alone, so that the CPU loop form counts the
+/// same slices as the kernels.
+int64_t sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile);
 
 } // namespace mlir::gpupoor
 

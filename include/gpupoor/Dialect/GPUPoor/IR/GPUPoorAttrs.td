@@ -145,9 +145,11 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       are added in the outer type in the order p = 0 .. P' - 1. 0 chooses
       P' at run time from the shape: for `T = batch * ceil(M / BM) *
       ceil(N / BN)` C tiles, the fewest slices that minimize the busiest
-      SM's work `ceil(T P / SMs) / P` with every block in one wave of two
-      an SM: `P1 = clamp(floor(SMs / T), 1, S)`,
-      `P2 = clamp(floor(2 SMs / T), 1, S)`, P' = P2 if P2 > 2 P1, else P1
+      SM's work `ceil(T P / SMs) / P` with every block in one wave of B
+      an SM (B = 1 for the tiles whose kernel fills an SM's registers: the
+      sm_90a kernel's BM >= 128, BM * BN >= 128 * 256; else 2):
+      `P1 = clamp(floor(SMs / T), 1, S)`,
+      `P2 = clamp(floor(B SMs / T), 1, S)`, P' = P2 if P2 > 2 P1, else P1
       (gpupoor-split-k writes the number instead when the shape is static).
     * `chip`: the target the tile was chosen for.
 

@@ -46,15 +46,51 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
 /// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
 /// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
-SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, Chip chip) {
+/// sm_90a's static small and mid-size products, measured on an H100
+/// (benchmarks/bench_skinny.py, docs/Hopper.md): for 16 < M <= 128 the
+/// wgmma kernel's 64 x 128 x 64 tile (one warpgroup) ran 1.00-1.13x the
+/// mma.sync 64 x 128 x 64 tile (0.96x at 128 x 14336 x 4096) and 1.4-2.5x
+/// the 128 x 256 tile, whose few tiles need many slices there. For M > 128
+/// the 128 x 256 tile, unless it fills fewer than half the SMs and the
+/// slices that fill them cover less than kMinWideSliceK of K each: then
+/// each slice's 128 KiB of f32 partial sums, written and read back, costs
+/// a sixth or more of what the slice loads, and 64 x 128 tiles ran 1.18x
+/// (512 x 4096 x 4096) and 1.35x (512 x 2048 x 5120) faster; at 512 x 4096
+/// x 14336 (slices of 7168) the 128 x 256 tile ran 1.14x faster.
+static constexpr int64_t kMinWideSliceK = 4096;
+
+static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
+  ArrayRef<int64_t> shape = init.getShape();
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  if (!init.hasStaticShape())
+    return {128, 256, 64};
+  if (m <= 16)
+    return {16, 128, 128};
+  int64_t batch = shape.size() == 3 ? shape.front() : 1;
+  int64_t sms = getChipInfo(Chip::SM90a).smCount;
+  if (m <= 128) {
+    int64_t narrowTiles =
+        batch * llvm::divideCeil(m, 64) * llvm::divideCeil(n, 64);
+    return {64, narrowTiles <= sms ? 64 : 128, 64};
+  }
+  int64_t wideTiles = batch * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256);
+  wideTiles = std::max<int64_t>(wideTiles, 1);
+  bool fewWide = 2 * wideTiles < sms;
+  if (fewWide && (ShapedType::isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
+    return {64, 128, 64};
+  return {128, 256, 64};
+}
+
+SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
+                                                  Chip chip) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
-  // 128-byte swizzle.
+  // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return {128, 256, 64};
+    return selectWgmmaTile(init, k);
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
-  if (chip != Chip::SM90a && !ShapedType::isDynamic(m) && m <= 128) {
+  if (!ShapedType::isDynamic(m) && m <= 128) {
     if (m <= 16)
       return {16, 128, 128};
     return {m <= 32 ? 32 : 64, 128, 64};
@@ -158,16 +194,47 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   return spec;
 }
 
+/// Shared memory a one-warpgroup wgmma block fills with stages when it has
+/// an SM to itself: 8 stages of 64 x 128 x 64, 12 of 64 x 64 x 64. Measured
+/// on an H100 (docs/Hopper.md): 12 stages of 64 x 64 ran 0.99-1.01x 8 at M
+/// = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran 1.01-1.05x 6.
+static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
+
+/// The stages of a one-warpgroup (64-row) wgmma tile of `stageBytes` a
+/// stage: kOneBlockStageBytes of them (one block an SM) where every block of
+/// a static shape's grid (tiles x slices) has an SM of its own, and for
+/// dynamic shapes; 4, two blocks an SM, where the grid needs more than one
+/// wave of one block an SM. Measured on an H100 (64 x 128 x 64,
+/// docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of one wave, 0.96x
+/// on a grid of 224 blocks.
+static int64_t wgmmaSmallTileStages(MatmulOp op, int64_t stageBytes) {
+  ShapedType init = op.getInitType();
+  SplitKAttr strategy = op.getStrategy();
+  int64_t oneBlock = kOneBlockStageBytes / stageBytes;
+  if (!init.hasStaticShape() || strategy.getSlices() == 0)
+    return oneBlock;
+  ArrayRef<int64_t> shape = init.getShape();
+  ArrayRef<int64_t> tile = strategy.getTile();
+  int64_t batch = shape.size() == 3 ? shape.front() : 1;
+  int64_t blocks = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
+                   llvm::divideCeil(shape.back(), tile[1]) *
+                   strategy.getSlices();
+  return blocks <= getChipInfo(strategy.getChip()).smCount ? oneBlock : 4;
+}
+
 KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   KernelSpec spec(op);
   // A warpgroup per 64 rows, each warp 16 rows across the tile: the only
   // layout of this kernel (the warps options shape mma.sync kernels).
   spec.warpsM = spec.bm / 16;
   spec.warpsN = 1;
-  // As many stages as fit, up to 4 (128 x 256 x 64: 4 x 48 KiB).
+  // As many stages as fit, up to 4 (128 x 256 x 64: 4 x 48 KiB); one
+  // warpgroup's 64-row tiles as wgmmaSmallTileStages says.
   const ChipInfo &chip = getChipInfo(spec.chip);
   int64_t fit = chip.maxSharedPerBlock / (spec.stageElems() * 2);
-  spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, 4);
+  int64_t most =
+      spec.bm == 64 ? wgmmaSmallTileStages(op, spec.stageElems() * 2) : 4;
+  spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, most);
   spec.groupM = groupM;
   spec.asyncCopies =
       asyncCopies && asyncCopiesHold(op) != std::optional<bool>(false);

@@ -89,6 +89,17 @@ VARIANTS = {
     "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
     "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),
     "kn_f32_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64"),
+    # With B as N x K the 64-row tiles are sm_90a's one-warpgroup wgmma
+    # kernel (192 KiB of stages for dynamic shapes: 8 of 64 x 128, 12 of
+    # 64 x 64).
+    "nk_f32_m64_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=64,128,64"),
+    "nk_f16_m64_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,128,64"),
+    "nk_bias_gelu_m64": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                         "outer-type=f32 tile=64,128,64"),
+    "nk_f32_m64n64_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=64,64,64"),
+    "nk_f16_m64n64_s3": (dict(b_layout="nk"), "outer-type=f16 splits=3 tile=64,64,64"),
+    "nk_bias_relu_m64n64_p2": (dict(b_layout="nk", bias="f16", epilogue="relu"),
+                               "outer-type=f32 slices=2 tile=64,64,64"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),
                          "outer-type=f32 slices=0 tile=16,128,64 shared-outer-rows=1 "
                          "shared-epilogue=false"),

@@ -31,8 +31,10 @@ inline auto mmaHandoverChoices() {
 }
 
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
-/// none, for a matmul of C type `init` on `chip`.
-SmallVector<int64_t, 3> selectTile(ShapedType init, Chip chip);
+/// none, for a matmul of C type `init` and reduction size `k` (dynamic:
+/// ShapedType::kDynamic) on `chip`. On sm_90a a tile the wgmma kernel does
+/// not take (M <= 16) is for the mma.sync kernel the op is retargeted to.
+SmallVector<int64_t, 3> selectTile(ShapedType init, int64_t k, Chip chip);
 
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
 /// with `tile` (empty: the one selectTile gives): it reads K-major A and B

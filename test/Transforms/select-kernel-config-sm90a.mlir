@@ -1,0 +1,64 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config | FileCheck %s
+
+// sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
+// One warpgroup's tiles take 192 KiB of stages (one block an SM) when
+// every block of the grid has an SM of its own: 64 x 4096 is 32 tiles of
+// 64 x 128, 4 slices, 128 blocks on 132 SMs; 8 stages of 24 KiB.
+// CHECK-LABEL: func @one_wave
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 8,
+func.func @one_wave(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<64x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
+      : memref<64x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
+// 64 x 64 x 64 tiles (16 KiB a stage): 12 stages.
+// CHECK-LABEL: func @narrow
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 12,
+func.func @narrow(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<64x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
+      : memref<64x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
+// 128 x 14336 is 2 x 112 = 224 blocks of one slice: two waves of one block
+// an SM, so 4 stages, two blocks an SM.
+// CHECK-LABEL: func @two_waves
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 4,
+func.func @two_waves(%a: memref<128x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<128x14336xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<128x14336xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<128x4096xf16>, memref<14336x4096xf16>
+  return
+}
+
+// -----
+
+// Dynamic sizes (the grid is known only at run time): 8 stages.
+// CHECK-LABEL: func @dynamic
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 8,
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 0, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Two warpgroups' 128 x 256 x 64 tile: as many 48 KiB stages as fit, up to
+// 4.
+// CHECK-LABEL: func @wide
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4,
+func.func @wide(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

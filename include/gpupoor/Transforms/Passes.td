@@ -92,9 +92,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",
-               "Tile [BM, BN, BK] (default: 128,256,64 for sm_90a's wgmma "
-               "kernel; 256,128,64 for static sm_90 matmuls of at least 256 "
-               "such tiles; else 128,128,32)">,
+               "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16, "
+               "then 32/64,128,64 to 128 (sm_90a: 64,64,64 or 64,128,64); "
+               "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
+               "take short slices) and for dynamic shapes; 256,128,64 for "
+               "static sm_90 matmuls of at least 256 such tiles; else "
+               "128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
            "kernel for K-major A and B; the sm_90 mma.sync kernel for other "
@@ -181,8 +184,11 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
 
     sm_90a ops get the configuration of `convert-gpupoor-to-wgmma`'s kernel:
     warps `[BM / 16, 1]` (a warpgroup per 64 rows; the warps options do not
-    apply), as many stages as fit up
-    to 4, no fragment prefetch, no shared outer rows, the convert handover.
+    apply); stages: for one warpgroup (BM = 64) 192 KiB of them (8 of 64 x
+    128 x 64, 12 of 64 x 64 x 64, one block an SM) where a static grid
+    fits one wave of one block an SM and for dynamic shapes, else 4 (two
+    blocks an SM); for two warpgroups as many as fit up to 4; no fragment
+    prefetch, no shared outer rows, the convert handover.
     That kernel reads K-major A and B in 128-byte rows: an sm_90a op with B
     as K x N, A as K x M, or BK other than 64 is retargeted to sm_90 (the
     mma.sync kernel, which runs on sm_90a) and configured as below.

@@ -270,9 +270,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 
   /// P' where the types settle it (the IR then says what runs): min(P, S)
-  /// for a static S, and for P = 0 the automatic count of a static shape
-  /// (numSlices; but one slice for sm_90a's one-warpgroup tiles where a
-  /// quarter of the SMs or more have a tile, see kMinTilesShareForOneSlice);
+  /// for a static S, and for P = 0 the automatic count of a static shape;
   /// else P, which the host code resolves at run time.
   int64_t resolveSlices(int64_t slices, std::optional<int64_t> splits,
                         ArrayRef<int64_t> tile, Chip chip,
@@ -285,21 +283,10 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     int64_t batch = shape.size() == 3 ? shape.front() : 1;
     int64_t tiles = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
                     llvm::divideCeil(shape.back(), tile[1]);
-    int64_t sms = getChipInfo(chip).smCount;
-    if (chip == Chip::SM90a && tile[0] == 64 &&
-        tiles * kMinTilesShareForOneSlice >= sms)
-      return 1;
-    return numSlices(0, tiles, *splits, sms, sliceBlocksPerSM(chip, tile));
+    return numSlices(0, tiles, *splits, getChipInfo(chip).smCount,
+                     sliceBlocksPerSM(chip, tile),
+                     sliceOneSliceShare(chip, tile));
   }
-
-  /// Measured on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md): the
-  /// one-warpgroup wgmma kernel's 64 x 64 tiles with 192 KiB of stages
-  /// stream a memory-bound product's weights from as few as a quarter of
-  /// the SMs: at 64 x 4096 x 4096 and 64 x 4096 x 14336 (64 tiles) one
-  /// slice ran 1.13x and 1.03x the two numSlices gives; at 128 x 2048 x
-  /// 5120 (also 64 tiles) 0.93x, still 1.03x cuBLAS. Under 33 tiles (64 x
-  /// 2048 x 5120: 32) four slices ran 1.04x one.
-  static constexpr int64_t kMinTilesShareForOneSlice = 4;
 
   SplitKPatternOptions options;
 };

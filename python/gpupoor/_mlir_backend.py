@@ -82,8 +82,9 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     if slices > 0:
         return splits, max(1, min(slices, splits, 65535))
     tiles = -(-m // bm) * -(-n // bn)
-    blocks = variant.kernels[0].manifest.get("slice_blocks_per_sm", 2)
-    return splits, auto_slices(tiles, splits, sm_count, blocks)
+    manifest = variant.kernels[0].manifest
+    return splits, auto_slices(tiles, splits, sm_count, manifest.get("slice_blocks_per_sm", 2),
+                               manifest.get("slice_one_share", 0))
 
 
 class _Plan:

@@ -182,12 +182,14 @@ def default_splits(k: int, bk: int, max_splits: int) -> int:
     return max(1, min(splits, max_splits))
 
 
-def auto_slices(tiles: int, splits: int, sm_count: int, blocks_per_sm: int = 2) -> int:
+def auto_slices(tiles: int, splits: int, sm_count: int, blocks_per_sm: int = 2,
+                one_share: int = 0) -> int:
     """P' for `slices = 0` (the manifest's slices_formula): the fewest
     slices that minimize the busiest SM's work within one wave of
-    `blocks_per_sm` blocks an SM (the manifest's slice_blocks_per_sm)."""
+    `blocks_per_sm` blocks an SM (the manifest's slice_blocks_per_sm); one
+    where `one_share` * tiles >= sm_count (its slice_one_share, 0: never)."""
     splits = min(splits, 65535)
-    if tiles <= 0:
+    if tiles <= 0 or (one_share > 0 and tiles * one_share >= sm_count):
         return 1
     p1 = max(1, min(sm_count // tiles, splits))
     p2 = max(1, min(blocks_per_sm * sm_count // tiles, splits))

@@ -37,8 +37,9 @@ def test_split_rules_match_the_compilers_model():
     for tiles in (1, 5, 66, 132, 133, 1000):
         for s in (1, 4, 16, 70000):
             for blocks in (1, 2):
-                assert auto_slices(tiles, s, 132, blocks) == \
-                    model.num_slices(0, tiles, s, 132, blocks)
+                for share in (0, 4):
+                    assert auto_slices(tiles, s, 132, blocks, share) == \
+                        model.num_slices(0, tiles, s, 132, blocks, share)
 
 
 def test_chip_for_capability():

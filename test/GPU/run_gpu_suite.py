@@ -135,7 +135,8 @@ class GpupoorKernel:
             return 1
         tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         return model.num_slices(self.meta["slices"], tiles, splits_for(self.meta, k),
-                                self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2))
+                                self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2),
+                                self.meta.get("slice_one_share", 0))
 
     def workspace_for(self, tiles, slices):
         """The workspace_formula's buffers, (sums, zeroed counters), or

@@ -220,10 +220,17 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
 class Kernel:
     """A compiled `@kernel` taking numpy arrays."""
 
-    def __init__(self, splits=0, outer="f32", max_splits=32, slices=1, **source_kw):
+    def __init__(self, splits=0, outer="f32", max_splits=32, slices=1, split_k="",
+                 **source_kw):
         self.source = matmul_source(**source_kw)
         opts = f"splits={splits} outer-type={outer} max-splits={max_splits} slices={slices}"
-        self.lib = compile_mlir(self.source, opts)
+        if split_k:
+            # gpupoor-split-k options the CPU pipeline does not take (chip,
+            # tile): the rewrite runs first, the pipeline's finds it done.
+            self.lib = compile_with(self.source, (f"--gpupoor-split-k={opts} {split_k}",
+                                                  f"--gpupoor-cpu-pipeline={opts}"))
+        else:
+            self.lib = compile_mlir(self.source, opts)
         self.fn = self.lib._mlir_ciface_kernel
         self.fn.restype = None
 

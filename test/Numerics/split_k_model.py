@@ -48,15 +48,23 @@ def slice_blocks_per_sm(chip, tile_mn):
     return 1 if (chip == "sm_90a" and bm >= 128) or bm * bn >= 128 * 256 else 2
 
 
-def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2):
+def slice_one_share(chip, tile_mn):
+    """Q, the share of the SMs from which tiles run one slice (0: none): 4
+    for sm_90a's one-warpgroup (64-row) tiles."""
+    return 4 if chip == "sm_90a" and tile_mn[0] == 64 else 0
+
+
+def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0):
     """P', the slices that run: min(P, S), or for P = 0 the fewest that
     minimize the busiest SM's work ceil(T P / SMs) / P within one wave of B
     blocks an SM: P2 = clamp(B SMs // T, 1, S) if it exceeds twice
-    P1 = clamp(SMs // T, 1, S), else P1."""
+    P1 = clamp(SMs // T, 1, S), else P1; but 1 where Q T >= SMs (Q > 0)."""
     splits = min(splits, 65535)  # grid y
     if slices > 0:
         return max(1, min(slices, splits))
     tiles = max(tiles, 1)
+    if one_share > 0 and tiles * one_share >= sm_count:
+        return 1
     one = max(1, min(sm_count // tiles, splits))
     two = max(1, min(blocks_per_sm * sm_count // tiles, splits))
     return two if two > 2 * one else one
@@ -91,7 +99,8 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
     m, n = shape[-2], shape[-1]
     batch = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
     tiles = batch * -(-m // tile_mn[0]) * -(-n // tile_mn[1])
-    p = num_slices(slices, tiles, splits, sm_count, slice_blocks_per_sm(chip, tile_mn))
+    p = num_slices(slices, tiles, splits, sm_count, slice_blocks_per_sm(chip, tile_mn),
+                   slice_one_share(chip, tile_mn))
     if p <= 1:
         return sum_chunks(chunks).astype(np.float32)
     total = zero

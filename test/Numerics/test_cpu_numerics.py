@@ -230,3 +230,25 @@ def test_automatic_slices_match_model(outer, rng):
         np.testing.assert_array_equal(c.view(np.uint16), want.astype(np.float16).view(np.uint16))
         tiles = max(batch, 1) * -(-m // 128) * -(-n // 128)
         assert model.num_slices(0, tiles, splits, 108) == (8 if batch == 0 else 5)
+
+
+def test_automatic_slices_one_warpgroup_tiles(rng):
+    """sm_90a's one-warpgroup tiles (64 x 64 here, 132 SMs): one slice
+    where a quarter of the SMs or more have a tile. One tile: P' = S = 8;
+    a batch of 40 tiles (4 x 40 >= 132): one slice, though the rule without
+    the share gives P1 = 3. f16 outer sums, so the slice count shows in the
+    bits; bit for bit the model's."""
+    opts = "chip=sm_90a tile=64,64,64"
+    for batch, want in [(0, 8), (40, 1)]:
+        a, b = inputs((batch, 9, 13, 1000), "normal", rng, "nk")
+        kern = kernel(8, "f16", batched=bool(batch), b_layout="nk", slices=0, split_k=opts)
+        c = call(kern, a, b, 13)
+        tiles = max(batch, 1)
+        assert model.num_slices(0, tiles, 8, 132, model.slice_blocks_per_sm("sm_90a", (64, 64)),
+                                model.slice_one_share("sm_90a", (64, 64))) == want
+        ref = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk", slices=0,
+                                   tile_mn=(64, 64), sm_count=132, chip="sm_90a")
+        np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+    # Not vacuous: three slices would have given other bits.
+    three = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk", slices=3)
+    assert (three.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()

@@ -92,7 +92,8 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
   if (strategy.getSlices() > 0)
     return arith::MaxSIOp::create(
         b, arith::MinSIOp::create(b, cst(strategy.getSlices()), splits), one);
-  // numSlices' rule: P1 (one block an SM) or PB (B), clamped to [1, S].
+  // numSlices' rule: P1 (one block an SM) or PB (B), clamped to [1, S];
+  // 1 where Q T >= SMs.
   int64_t sms = getChipInfo(strategy.getChip()).smCount;
   int64_t blocks = sliceBlocksPerSM(strategy.getChip(), strategy.getTile());
   Value t = arith::MaxSIOp::create(b, tiles, one);
@@ -103,7 +104,14 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
   Value p2 = clampToSplits(arith::DivSIOp::create(b, cst(blocks * sms), t));
   Value better = arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, p2,
                                        arith::MulIOp::create(b, p1, cst(2)));
-  return arith::SelectOp::create(b, better, p2, p1);
+  Value chosen = arith::SelectOp::create(b, better, p2, p1);
+  int64_t share = sliceOneSliceShare(strategy.getChip(), strategy.getTile());
+  if (share == 0)
+    return chosen;
+  Value enough = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                                       arith::MulIOp::create(b, t, cst(share)),
+                                       cst(sms));
+  return arith::SelectOp::create(b, enough, one, chosen);
 }
 
 Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,

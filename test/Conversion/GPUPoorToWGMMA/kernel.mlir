@@ -93,3 +93,25 @@ func.func @auto_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// One warpgroup's tiles: two blocks an SM for P2 (264), and one slice
+// where 4 T >= 132 (a quarter of the SMs have a tile).
+// CHECK-LABEL: func.func @auto_slices_one_warpgroup
+// CHECK: arith.constant 264 : index
+// CHECK-NEXT: arith.divsi
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: arith.maxsi %{{.*}}, %[[ONE:[^ ]*]] : index
+// CHECK: %[[P:.*]] = arith.select
+// CHECK: %[[Q:.*]] = arith.constant 4 : index
+// CHECK: %[[QT:.*]] = arith.muli %{{.*}}, %[[Q]] : index
+// CHECK: %[[ENOUGH:.*]] = arith.cmpi sge, %[[QT]], %{{.*}} : index
+// CHECK: arith.select %[[ENOUGH]], %[[ONE]], %[[P]] : index
+// CHECK: gpu.launch_func
+func.func @auto_slices_one_warpgroup(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 0, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -48,11 +48,13 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
 
 int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
                                  int64_t splits, int64_t smCount,
-                                 int64_t blocksPerSM) {
+                                 int64_t blocksPerSM, int64_t oneSliceShare) {
   int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
   if (slices > 0)
     return std::clamp<int64_t>(slices, 1, most);
   tiles = std::max<int64_t>(tiles, 1);
+  if (oneSliceShare > 0 && tiles * oneSliceShare >= smCount)
+    return 1;
   int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
   int64_t wave = std::clamp<int64_t>(blocksPerSM * smCount / tiles, 1, most);
   return wave > 2 * one ? wave : one;
@@ -62,6 +64,10 @@ int64_t mlir::gpupoor::sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {
   bool twoWarpgroups = chip == Chip::SM90a && tile[0] >= 128;
   bool eightWarps = tile[0] * tile[1] >= 128 * 256;
   return twoWarpgroups || eightWarps ? 1 : 2;
+}
+
+int64_t mlir::gpupoor::sliceOneSliceShare(Chip chip, ArrayRef<int64_t> tile) {
+  return chip == Chip::SM90a && tile[0] == 64 ? 4 : 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -128,10 +128,17 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   if (spec.parallel()) {
     int64_t smCount = getChipInfo(spec.chip).smCount;
     int64_t blocksPerSM = sliceBlocksPerSM(spec.chip, strategy.getTile());
+    int64_t oneSliceShare =
+        sliceOneSliceShare(spec.chip, strategy.getTile());
     m["slices_formula"] =
         strategy.getSlices() > 0
             ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
-            : "P' = P2 if P2 > 2*P1 else P1, P1 = clamp(floor(" +
+            : std::string(oneSliceShare > 0
+                              ? "P' = 1 if " + std::to_string(oneSliceShare) +
+                                    "*T >= " + std::to_string(smCount) +
+                                    ", else "
+                              : "P' = ") +
+                  "P2 if P2 > 2*P1 else P1, P1 = clamp(floor(" +
                   std::to_string(smCount) + "/T), 1, S), P2 = clamp(floor(" +
                   std::to_string(blocksPerSM * smCount) +
                   "/T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
@@ -146,6 +153,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
     m["sm_count"] = smCount;
     // B of the slices formula: the blocks an SM the automatic count plans.
     m["slice_blocks_per_sm"] = blocksPerSM;
+    // Q of the slices formula (0: none): one slice where Q*T >= SMs.
+    m["slice_one_share"] = oneSliceShare;
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
   // A batched matmul: one launch, batch element b in blocks

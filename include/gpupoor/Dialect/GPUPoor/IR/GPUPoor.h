@@ -59,14 +59,16 @@ int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);
 /// work of the busiest SM, ceil(T P / SMs) / P, over P in [1, S] with all
 /// T P blocks in one wave of B blocks an SM (sliceBlocksPerSM): with
 /// P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
-/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1.
+/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1; but 1
+/// where Q T >= SMs for a tile share Q > 0 (sliceOneSliceShare).
 /// Measured on an H100 (docs/GPU.md): more slices than that only add
 /// slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and
 /// 240 blocks of the wgmma kernel (one an SM) ran at 0.8x of 96. Every
 /// lowering and the model share this rule (host code and the CPU loop form
 /// emit it with emitSliceCount).
 int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
-                  int64_t smCount, int64_t blocksPerSM);
+                  int64_t smCount, int64_t blocksPerSM,
+                  int64_t oneSliceShare = 0);
 
 /// B, the blocks an SM the automatic slice count plans for: 1 for tiles
 /// whose kernel takes 256 threads of up to 255 registers, which fill the
@@ -75,6 +77,16 @@ int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
 /// function of the strategy alone, so that the CPU loop form counts the
 /// same slices as the kernels.
 int64_t sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile);
+
+/// Q, the share of the SMs from which tiles run one slice (T Q >= SMs), or
+/// 0 for none: 4 for sm_90a's one-warpgroup (64-row) wgmma tiles, whose
+/// memory-bound products stream the weights as fast from a quarter of the
+/// SMs. Measured on an H100 (docs/Hopper.md): at 64 x 4096 x 4096 and 64 x
+/// 4096 x 14336 (64 tiles of 64 x 64) one slice ran 1.13x and 1.03x the
+/// two of the rule without it; at 128 x 2048 x 5120 (64 tiles) 0.93x,
+/// still 1.03x cuBLAS; with 32 tiles (64 x 2048 x 5120) four slices ran
+/// 1.04x one. A function of the strategy alone, as sliceBlocksPerSM.
+int64_t sliceOneSliceShare(Chip chip, ArrayRef<int64_t> tile);
 
 } // namespace mlir::gpupoor
 

@@ -149,8 +149,11 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       an SM (B = 1 for the tiles whose kernel fills an SM's registers: the
       sm_90a kernel's BM >= 128, BM * BN >= 128 * 256; else 2):
       `P1 = clamp(floor(SMs / T), 1, S)`,
-      `P2 = clamp(floor(B SMs / T), 1, S)`, P' = P2 if P2 > 2 P1, else P1
-      (gpupoor-split-k writes the number instead when the shape is static).
+      `P2 = clamp(floor(B SMs / T), 1, S)`, P' = P2 if P2 > 2 P1, else P1;
+      but 1 where `4 T >= SMs` for the sm_90a kernel's one-warpgroup tiles
+      (BM = 64), whose memory-bound products stream as fast from a quarter
+      of the SMs (gpupoor-split-k writes the number instead when the shape
+      is static).
     * `chip`: the target the tile was chosen for.
 
     Example:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 
@@ -113,6 +114,20 @@ def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Varian
     return lib.find(key, chips[0])
 
 
+def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
+                 sm_count: int) -> VariantKey:
+    """The key to launch for `key`: on sm_90a, an nk product of the m64
+    family whose 64x64 tiles fit the SMs in one wave takes the n64 family
+    (the compiler's choice for such static shapes; measured on an H100,
+    docs/Hopper.md: 64x64 tiles with 12 stages 1.1-1.3x 64x128 on 20-32
+    MiB weights); else `key`."""
+    if key.tile != "m64" or key.b_layout != "nk" or not chips or chips[0] != "sm_90a":
+        return key
+    if -(-m // 64) * -(-n // 64) > sm_count:
+        return key
+    return dataclasses.replace(key, tile="n64")
+
+
 _plans: dict[tuple, _Plan] = {}
 _WORKSPACE_PARAMS = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
 
@@ -124,14 +139,16 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
                            f"{torch.cuda.get_device_name(device)} is not supported "
                            f"(use backend='triton')")
     lib = library or default_library()
-    variant = _find(lib, key, chips)
+    m, k = a.shape
+    n = b.shape[1]
+    narrow = narrow_tiles(key, chips, m, n, sm_count)
+    variant = _find(lib, narrow, chips[:1]) if narrow != key else None
+    variant = variant or _find(lib, key, chips)
     if variant is None:
         raise RuntimeError(
             f"no kernel {key.name} for {' or '.join(chips)}: the package's kernel library "
             f"lacks it and gpupoor-opt is not available to compile it (python -m "
             f"gpupoor.build_library, GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'")
-    m, k = a.shape
-    n = b.shape[1]
     # The ABI's B strides are along K and along N whatever the layout
     # (b_layout says which of them the fast kernel needs to be 1).
     args = {"a_ptr": a.data_ptr(), "b_ptr": b.data_ptr(), "c_ptr": c.data_ptr(),

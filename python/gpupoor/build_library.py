@@ -40,15 +40,18 @@ def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: 
             d = compile_variant(key, chip, chip_dir / key.name, gpupoor_opt, version)
             return key, json.loads((d / "variant.json").read_text())["kernels"]
 
+        chip_variants = [key for key in variants if key.builds_for(chip)]
+
         # Variants built earlier (another --only) stay listed.
         index_file = chip_dir / INDEX_FILE
         index = json.loads(index_file.read_text()) if index_file.is_file() else {"variants": {}}
         index.update({"chip": chip, "compiler": version})
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            for key, kernels in pool.map(one, variants):
+            for key, kernels in pool.map(one, chip_variants):
                 done += 1
                 index["variants"][key.name] = {"kernels": kernels, "compiler": version}
-                log(f"[{chip} {done}/{len(variants)}, {time.monotonic() - start:.0f} s] {key.name}")
+                log(f"[{chip} {done}/{len(chip_variants)}, {time.monotonic() - start:.0f} s] "
+                    f"{key.name}")
         index_file.write_text(json.dumps(index, indent=1, sort_keys=True))
         indexes[chip] = index
     return indexes

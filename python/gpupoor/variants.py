@@ -19,10 +19,14 @@ OUT_TYPES = ("f16", "f32")
 # large: the pipeline's 128x128x32 tile; m16: 16-row tiles for M <= 16
 # (decode shapes), m64: 64-row tiles for 16 < M <= 128, both with warps
 # along N and the small-M configurations the pipeline picks for static M.
-TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64)}
+# n64: sm_90a's one-warpgroup 64x64x64 wgmma tile (nk only), which the
+# launcher takes instead of m64 where its tiles fit the SMs in one wave.
+TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64),
+         "n64": (64, 64, 64)}
 # m64's stages are the compiler's choice: 4 for the mma.sync kernel, 6 for
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
-TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64"}
+TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64",
+                "n64": "tile=64,64,64"}
 
 
 def tile_for(m: int) -> str:
@@ -73,6 +77,11 @@ class VariantKey:
     def bk(self) -> int:
         """The K step the split rule counts in."""
         return TILES[self.tile][2]
+
+    def builds_for(self, chip: str) -> bool:
+        """Whether the library holds this variant for `chip`: n64 only for
+        sm_90a (elsewhere m64 serves)."""
+        return self.tile != "n64" or (chip == "sm_90a" and self.b_layout == "nk")
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
@@ -170,7 +179,7 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     """Every variant the prebuilt library holds (for each chip)."""
     return [VariantKey(b, o, e, c, t)
             for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
-            for t in tiles]
+            for t in tiles if t != "n64" or b == "nk"]
 
 
 def default_splits(k: int, bk: int, max_splits: int) -> int:

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from gpupoor import compile as gcompile
-from gpupoor._mlir_backend import chip_for, chips_for, plan
+from gpupoor._mlir_backend import chip_for, chips_for, narrow_tiles, plan
 from gpupoor.build_library import main as build_main
 from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
@@ -40,6 +40,33 @@ def test_split_rules_match_the_compilers_model():
                 for share in (0, 4):
                     assert auto_slices(tiles, s, 132, blocks, share) == \
                         model.num_slices(0, tiles, s, 132, blocks, share)
+
+
+def test_n64_family_only_for_sm90a_nk():
+    keys = library_variants()
+    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 2 * 4 * 2   # 96, and 16 n64 nk variants
+    n64 = [k for k in keys if k.tile == "n64"]
+    assert n64 and all(k.b_layout == "nk" for k in n64)
+    assert all(k.builds_for("sm_90a") for k in n64)
+    assert not any(k.builds_for(chip) for k in n64 for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
+    assert all(k.builds_for("sm_80") for k in keys if k.tile != "n64")
+
+
+def test_narrow_tiles_where_they_fit_one_wave():
+    m64 = VariantKey(b_layout="nk", tile="m64")
+    hopper = ("sm_90a", "sm_90")
+    assert narrow_tiles(m64, hopper, 64, 4096, 132).tile == "n64"     # 64 tiles
+    assert narrow_tiles(m64, hopper, 128, 4096, 132).tile == "n64"    # 128 tiles
+    assert narrow_tiles(m64, hopper, 128, 4224, 132).tile == "n64"    # 2 x 66 = 132
+    assert narrow_tiles(m64, hopper, 128, 4288, 132).tile == "m64"    # 2 x 67 > 132
+    assert narrow_tiles(m64, hopper, 64, 14336, 132).tile == "m64"    # 224 tiles
+    assert narrow_tiles(m64, ("sm_90",), 64, 4096, 132) == m64        # mma.sync library
+    assert narrow_tiles(VariantKey(tile="m64"), hopper, 64, 4096, 132).tile == "m64"  # kn
+    for tile in ("m16", "large"):
+        key = VariantKey(b_layout="nk", tile=tile)
+        assert narrow_tiles(key, hopper, 64, 4096, 132) == key
+    narrow = narrow_tiles(m64, hopper, 64, 4096, 132)
+    assert narrow.name == "nk_f32_none_f16_n64_s32" and VariantKey.from_name(narrow.name) == narrow
 
 
 def test_chip_for_capability():

@@ -32,27 +32,15 @@ using namespace mlir::gpupoor;
 /// tile's twice as many (two an SM) fill them better.
 static constexpr int64_t kLargeTileMinBlocks = 256;
 
-/// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
-/// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
-/// load (at the power cap, where they draw less power a product) and at
-/// 4096^3 in short batches, 5-10% slower at 8192^3 in short batches, and a
-/// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
-/// product from a small one, so dynamic shapes, and the other chips (not
-/// measured), keep 128 x 128 x 32.
-///
-/// A static M of at most 128 takes a small-M tile: a 128-row tile would
-/// spend 127/128 of its MMA work on padding at M = 1. Measured on an H100
-/// with parallel slices (docs/GPU.md, bench_skinny.py): at M = 1, 16 x 128
-/// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
-/// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
-/// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
 /// sm_90a's static small and mid-size products, measured on an H100
 /// (benchmarks/bench_skinny.py, docs/Hopper.md): for 16 < M <= 128 the
 /// wgmma kernel's 64 x 128 x 64 tile (one warpgroup) ran 1.00-1.13x the
 /// mma.sync 64 x 128 x 64 tile (0.96x at 128 x 14336 x 4096) and 1.4-2.5x
-/// the 128 x 256 tile, whose few tiles need many slices there. For M > 128
-/// the 128 x 256 tile, unless it fills fewer than half the SMs and the
-/// slices that fill them cover less than kMinWideSliceK of K each: then
+/// the 128 x 256 tile, whose few tiles need many slices there; 64 x 64 x 64
+/// ran 1.1-1.3x 64 x 128 where its tiles fit the SMs in one wave (20-32 MiB
+/// weights) and 0.84-0.91x where they take two (128 x 14336 x 4096). For
+/// M > 128 the 128 x 256 tile, unless it fills fewer than half the SMs and
+/// the slices that fill them cover less than kMinWideSliceK of K each: then
 /// each slice's 128 KiB of f32 partial sums, written and read back, costs
 /// a sixth or more of what the slice loads, and 64 x 128 tiles ran 1.18x
 /// (512 x 4096 x 4096) and 1.35x (512 x 2048 x 5120) faster; at 512 x 4096
@@ -73,14 +61,29 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
         batch * llvm::divideCeil(m, 64) * llvm::divideCeil(n, 64);
     return {64, narrowTiles <= sms ? 64 : 128, 64};
   }
-  int64_t wideTiles = batch * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256);
-  wideTiles = std::max<int64_t>(wideTiles, 1);
+  int64_t wideTiles = std::max<int64_t>(
+      batch * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256), 1);
   bool fewWide = 2 * wideTiles < sms;
-  if (fewWide && (ShapedType::isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
+  if (fewWide && (ShapedType::isDynamic(k) ||
+                  k / (sms / wideTiles) < kMinWideSliceK))
     return {64, 128, 64};
   return {128, 256, 64};
 }
 
+/// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
+/// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
+/// load (at the power cap, where they draw less power a product) and at
+/// 4096^3 in short batches, 5-10% slower at 8192^3 in short batches, and a
+/// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
+/// product from a small one, so dynamic shapes, and the other chips (not
+/// measured), keep 128 x 128 x 32.
+///
+/// A static M of at most 128 takes a small-M tile: a 128-row tile would
+/// spend 127/128 of its MMA work on padding at M = 1. Measured on an H100
+/// with parallel slices (docs/GPU.md, bench_skinny.py): at M = 1, 16 x 128
+/// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
+/// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
+/// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
                                                   Chip chip) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile

@@ -49,20 +49,15 @@ static constexpr int64_t kMinWideSliceK = 4096;
 
 static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   ArrayRef<int64_t> shape = init.getShape();
-  int64_t m = shape[shape.size() - 2], n = shape.back();
+  int64_t m = shape[shape.size() - 2];
   if (!init.hasStaticShape())
     return {128, 256, 64};
   if (m <= 16)
     return {16, 128, 128};
-  int64_t batch = shape.size() == 3 ? shape.front() : 1;
   int64_t sms = getChipInfo(Chip::SM90a).smCount;
-  if (m <= 128) {
-    int64_t narrowTiles =
-        batch * llvm::divideCeil(m, 64) * llvm::divideCeil(n, 64);
-    return {64, narrowTiles <= sms ? 64 : 128, 64};
-  }
-  int64_t wideTiles = std::max<int64_t>(
-      batch * llvm::divideCeil(m, 128) * llvm::divideCeil(n, 256), 1);
+  if (m <= 128)
+    return {64, staticTileCount(shape, 64, 64) <= sms ? 64 : 128, 64};
+  int64_t wideTiles = std::max<int64_t>(staticTileCount(shape, 128, 256), 1);
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide && (ShapedType::isDynamic(k) ||
                   k / (sms / wideTiles) < kMinWideSliceK))
@@ -100,10 +95,7 @@ SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
   }
   if (chip != Chip::SM90 || !init.hasStaticShape())
     return defaultTile();
-  int64_t n = shape.back();
-  int64_t batch = shape.size() == 3 ? shape.front() : 1;
-  if (batch * llvm::divideCeil(m, 256) * llvm::divideCeil(n, 128) <
-      kLargeTileMinBlocks)
+  if (staticTileCount(shape, 256, 128) < kLargeTileMinBlocks)
     return defaultTile();
   return {256, 128, 64};
 }
@@ -216,11 +208,8 @@ static int64_t wgmmaSmallTileStages(MatmulOp op, int64_t stageBytes) {
   int64_t oneBlock = kOneBlockStageBytes / stageBytes;
   if (!init.hasStaticShape() || strategy.getSlices() == 0)
     return oneBlock;
-  ArrayRef<int64_t> shape = init.getShape();
-  ArrayRef<int64_t> tile = strategy.getTile();
-  int64_t batch = shape.size() == 3 ? shape.front() : 1;
-  int64_t blocks = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
-                   llvm::divideCeil(shape.back(), tile[1]) *
+  int64_t blocks = staticTileCount(init.getShape(), strategy.getTileM(),
+                                   strategy.getTileN()) *
                    strategy.getSlices();
   return blocks <= getChipInfo(strategy.getChip()).smCount ? oneBlock : 4;
 }

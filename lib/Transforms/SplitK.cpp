@@ -279,10 +279,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return slices;
     if (slices > 0 || !init.hasStaticShape())
       return slices > 0 ? std::min(slices, *splits) : slices;
-    ArrayRef<int64_t> shape = init.getShape();
-    int64_t batch = shape.size() == 3 ? shape.front() : 1;
-    int64_t tiles = batch * llvm::divideCeil(shape[shape.size() - 2], tile[0]) *
-                    llvm::divideCeil(shape.back(), tile[1]);
+    int64_t tiles = staticTileCount(init.getShape(), tile[0], tile[1]);
     return numSlices(0, tiles, *splits, getChipInfo(chip).smCount,
                      sliceBlocksPerSM(chip, tile),
                      sliceOneSliceShare(chip, tile));

@@ -60,6 +60,13 @@ int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
   return wave > 2 * one ? wave : one;
 }
 
+int64_t mlir::gpupoor::staticTileCount(ArrayRef<int64_t> cShape, int64_t bm,
+                                       int64_t bn) {
+  int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
+  return batch * llvm::divideCeil(cShape[cShape.size() - 2], bm) *
+         llvm::divideCeil(cShape.back(), bn);
+}
+
 int64_t mlir::gpupoor::sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {
   bool twoWarpgroups = chip == Chip::SM90a && tile[0] >= 128;
   bool eightWarps = tile[0] * tile[1] >= 128 * 256;

@@ -127,11 +127,9 @@ std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
     ShapedType init = op.getInitType();
     if (!init.hasStaticShape())
       return std::nullopt;
-    ArrayRef<int64_t> shape = init.getShape();
-    int64_t batch = shape.size() == 3 ? shape.front() : 1;
-    int64_t m = shape[shape.size() - 2], n = shape.back();
-    blocks = batch * llvm::divideCeil(m, strategy.getTileM()) *
-             llvm::divideCeil(n, strategy.getTileN()) * strategy.getSlices();
+    blocks = staticTileCount(init.getShape(), strategy.getTileM(),
+                             strategy.getTileN()) *
+             strategy.getSlices();
   }
   if (blocks <= kMax32BitOffset / tileElems)
     return true;

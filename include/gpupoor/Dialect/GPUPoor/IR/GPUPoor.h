@@ -70,6 +70,10 @@ int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
                   int64_t smCount, int64_t blocksPerSM,
                   int64_t oneSliceShare = 0);
 
+/// T, the C tiles of BM x BN in a static C shape [batch x] M x N: batch *
+/// ceil(M / BM) * ceil(N / BN).
+int64_t staticTileCount(ArrayRef<int64_t> cShape, int64_t bm, int64_t bn);
+
 /// B, the blocks an SM the automatic slice count plans for: 1 for tiles
 /// whose kernel takes 256 threads of up to 255 registers, which fill the
 /// 64K-register file (the wgmma kernel's BM >= 128: two warpgroups; 128 x

@@ -232,8 +232,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         !wgmmaTakes(match->aLayout, match->bLayout, tile))
       chip = Chip::SM90;
     if (!splits && !ShapedType::isDynamic(k))
-      splits =
-          defaultNumSplits(llvm::divideCeil(k, tile[2]), options.maxSplits);
+      splits = defaultNumSplits(k, options.maxSplits);
     int64_t slices = slicesAttr->value_or(options.slices);
     slices = resolveSlices(slices, splits, tile, chip,
                            cast<ShapedType>(op.getDpsInits()[0].getType()));

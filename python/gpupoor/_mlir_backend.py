@@ -78,8 +78,8 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     """(S, P'): the split count the kernel derives from K, and the slices to
     launch: min(slices, S), or for slices = 0 the manifest's formula with
     this device's SM count (1 slice: sequential split-k)."""
-    bm, bn, bk = variant.kernels[0].tile
-    splits = default_splits(k, bk, variant.key.max_splits)
+    bm, bn, _ = variant.kernels[0].tile
+    splits = default_splits(k, variant.key.max_splits)
     if slices > 0:
         return splits, max(1, min(slices, splits, 65535))
     tiles = -(-m // bm) * -(-n // bn)

@@ -1,7 +1,7 @@
 """The `triton` backend: gpupoor's split-k algorithm as a Triton kernel.
 
 The chunk geometry is the compiler's for a K step of 32 (gpu_poor's): S =
-default_splits(K, 32, max_k_splits) chunks of ceil(ceil(K/32)/S)*32
+default_splits(K, max_k_splits) chunks of ceil(ceil(K/32)/S)*32
 elements; each chunk is summed in f16 by tl.dot (f16 accumulators), added
 to the outer sum (f32 or f16), then bias and activation in f32 and one
 rounding to C's type. Loads are masked at the chunk's end, so K tails are
@@ -221,7 +221,7 @@ def _hopper():
 
 def chunking(k: int, max_k_splits: int) -> tuple[int, int]:
     """(S, chunk length in elements) for K."""
-    splits = default_splits(k, _SPLIT_BK, max_k_splits)
+    splits = default_splits(k, max_k_splits)
     blocks = -(-k // _SPLIT_BK)
     return splits, -(-blocks // splits) * _SPLIT_BK
 

@@ -182,10 +182,15 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
             for t in tiles if t != "n64" or b == "nk"]
 
 
-def default_splits(k: int, bk: int, max_splits: int) -> int:
+#: The K step the default split rule counts K in (gpu_poor's BK), whatever
+#: the kernel's own: S, the chunk length and the error depend on K alone.
+SPLIT_RULE_BK = 32
+
+
+def default_splits(k: int, max_splits: int) -> int:
     """S, as the compiler chooses it for `splits = default`: the power of two
-    at or above sqrt(ceil(K / BK)), clamped to [1, max_splits]."""
-    blocks = -(-k // bk)
+    at or above sqrt(ceil(K / 32)), clamped to [1, max_splits]."""
+    blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
     return max(1, min(splits, max_splits))

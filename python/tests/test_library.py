@@ -31,9 +31,8 @@ def test_split_rules_match_the_compilers_model():
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
     import split_k_model as model
     for k in (1, 31, 32, 33, 1000, 4096, 14336, 100000):
-        for bk in (32, 64):
-            for ms in (1, 3, 32, 65535):
-                assert default_splits(k, bk, ms) == model.default_splits(k, bk, ms)
+        for ms in (1, 3, 32, 65535):
+            assert default_splits(k, ms) == model.default_splits(k, ms)
     for tiles in (1, 5, 66, 132, 133, 1000):
         for s in (1, 4, 16, 70000):
             for blocks in (1, 2):
@@ -147,7 +146,7 @@ def test_select_takes_the_first_kernel_that_fits():
 
 def test_plan_slices():
     v = Variant(VariantKey(), "sm_90", [Kernel(manifest(), None)], None)
-    s = default_splits(4096, 32, 32)
+    s = default_splits(4096, 32)
     assert plan(v, 8192, 8192, 4096, 0, 132) == (s, 1)        # tiles fill the GPU
     assert plan(v, 1, 4096, 4096, 0, 132)[1] > 1              # 32 tiles: slices
     assert plan(v, 1, 4096, 4096, 1, 132) == (s, 1)           # sequential forced

@@ -160,7 +160,7 @@ def model_slices(kern):
 
 def splits_for(meta, k):
     s = meta["splits"]
-    return model.default_splits(k, bk_of(meta), meta["max_splits"]) if s == "default" else s
+    return model.default_splits(k, meta["max_splits"]) if s == "default" else s
 
 
 def bk_of(meta):

@@ -24,7 +24,7 @@ def main():
         a, b = inputs(shape, "normal", rng)
         ref = reference(a, b)
         for splits in SPLITS:
-            s = model.default_splits(k, BK) if splits == "default" else splits
+            s = model.default_splits(k) if splits == "default" else splits
             errs = [model.rel_error(call(kernel(splits, o, batched=bool(batch)), a, b, n), ref)
                     for o in ("f16", "f32")]
             bound = 0.35 * 2.0**-11 * math.sqrt(k / (16 * s)) + 3e-4

@@ -20,8 +20,11 @@ import math
 import numpy as np
 
 
-def default_splits(k, bk=32, max_splits=32):
-    blocks = -(-k // bk)
+SPLIT_RULE_BK = 32  # the rule counts K in gpu_poor's 32-element blocks, any tile
+
+
+def default_splits(k, max_splits=32):
+    blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
     return max(1, min(splits, max_splits))

@@ -37,7 +37,7 @@ def shape_id(shape):
 
 
 def splits_of(s, k):
-    return model.default_splits(k, BK) if s == "default" else s
+    return model.default_splits(k) if s == "default" else s
 
 
 _kernels = {}
@@ -131,7 +131,7 @@ def test_random_inputs(shape, splits, rng):
 @pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
 def test_f16_outer_error_falls_with_splits(shape, rng):
     batch, m, n, k = shape
-    s_default = model.default_splits(k, BK)
+    s_default = model.default_splits(k)
     if s_default == 1:
         pytest.skip("default S is 1 for this K")
     a, b = inputs(shape, "normal", rng)
@@ -180,7 +180,7 @@ def test_fused_bias_activation(act, bias_type, rng):
     bias = rng.standard_normal(n).astype(np.float16 if bias_type == "f16" else np.float32)
     kern = kernel("default", "f32", bias=bias_type, epilogue=act, out_type="f32")
     c = call(kern, a, b, n, bias=bias, out_dtype=np.float32)
-    acc = model.split_k_matmul(a, b, model.default_splits(k, BK), "f32", BK)
+    acc = model.split_k_matmul(a, b, model.default_splits(k), "f32", BK)
     want = model.epilogue(acc, bias, act, out=np.float32)
     np.testing.assert_allclose(c, want, rtol=2e-6, atol=2e-6)
     # And close to the float64 truth.
@@ -252,3 +252,19 @@ def test_automatic_slices_one_warpgroup_tiles(rng):
     # Not vacuous: three slices would have given other bits.
     three = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk", slices=3)
     assert (three.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
+
+
+def test_default_splits_count_k_in_blocks_of_32(rng):
+    """The default S counts K in gpu_poor's blocks of 32 whatever the tile's
+    K step: with BK = 64 and K = 1000 (dynamic, the rule runs in the loop
+    form), ceil(1000 / 32) = 32 blocks give S = 8, chunks of two 64-wide
+    tiles; counting in BK's 16 blocks would give S = 4. f16 outer sums, so
+    S shows in the bits; bit for bit the model's."""
+    assert model.default_splits(1000) == 8
+    a, b = inputs((0, 9, 13, 1000), "normal", rng, "nk")
+    kern = kernel("default", "f16", b_layout="nk", split_k="chip=sm_90a tile=64,64,64")
+    c = call(kern, a, b, 13)
+    want = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk")
+    np.testing.assert_array_equal(c.view(np.uint16), want.astype(np.float16).view(np.uint16))
+    four = model.split_k_matmul(a, b, 4, "f16", 64, b_layout="nk")
+    assert (four.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()

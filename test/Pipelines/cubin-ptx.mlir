@@ -100,6 +100,7 @@
 // JSON: "shared_epilogue": true,
 // JSON: "shared_outer_rows": 2,
 // JSON: "splits": 16,
+// JSON-NEXT: "splits_formula": "S = 16; chunk s = K tiles [s*b, (s+1)*b) clipped to K, b = ceil(ceil(K/32)/S)",
 // JSON: "stages": 4,
 // JSON: "tile": [
 

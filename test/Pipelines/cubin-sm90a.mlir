@@ -26,6 +26,9 @@
 // CHECK-NEXT: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1;
 
 // JSON: "chip": "sm_90a"
+// Dynamic K: S by the rule in blocks of 32, chunks of whole 64-wide tiles.
+// JSON: "splits": "default",
+// JSON-NEXT: "splits_formula": "S = clamp(R <= 1 ? 1 : next_pow2(R), 1, 32), R = floor(sqrt(ceil(K/32))); chunk s = K tiles [s*b, (s+1)*b) clipped to K, b = ceil(ceil(K/64)/S)",
 // JSON: "tile": [
 // JSON-NEXT: 128,
 // JSON-NEXT: 256,

@@ -3,9 +3,10 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0" | FileCheck %s --check-prefix=AUTO
 
 // sm_90a: nn.Linear's product (A as M x K, B as N x K) takes the wgmma
-// kernel's 128 x 256 x 64 tile; K = 4096 is 64 blocks, 8 splits.
+// kernel's 128 x 256 x 64 tile; K = 4096 is 128 blocks of 32 (the split
+// rule's unit, not BK), 16 splits: chunks of 256, four K tiles.
 // CHECK-LABEL: func @linear
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // A tile the wgmma kernel cannot take (16 rows) gets the sm_90 mma.sync
 // kernel.
 // SMALL-LABEL: func @linear
@@ -24,7 +25,7 @@ func.func @linear(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // B as K x N: the mma.sync kernel (retargeted to sm_90) and sm_90's tile.
 // CHECK-LABEL: func @kn
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
 func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<4096x4096xf16>
@@ -38,8 +39,8 @@ func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<40
 
 // Automatic slices plan one block an SM for the wgmma kernel's 128-row
 // tiles (two warpgroups of up to 255 registers fill the register file):
-// 256 x 2560 is T = 2 x 10 = 20 tiles of 128 x 256, K = 32768 is 512
-// blocks of 64, S = 32; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
+// 256 x 2560 is T = 2 x 10 = 20 tiles of 128 x 256, K = 32768 is 1024
+// blocks of 32, S = 32; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
 // an SM P2 = P1 (two an SM would have given 13 > 12). The slices cover
 // 32768 / 6 >= 4096 of K each, so the tile stays 128 x 256.
 // AUTO-LABEL: func @one_block_an_sm
@@ -59,7 +60,7 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // Tiles by shape (static): M <= 16 takes sm_90's decode tile, which the
 // wgmma kernel (64 rows a warpgroup) cannot take: the op is retargeted.
 // CHECK-LABEL: func @decode
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -75,11 +76,11 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // 16 < M <= 128: one warpgroup's 64-row wgmma tile, 64 x 64 x 64 where its
 // tiles (1 x 64 here) fit the 132 SMs in one wave.
 // CHECK-LABEL: func @mid
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // Automatic slices: these 64 tiles cover a quarter of the SMs or more, so
 // one slice (numSlices alone would give 2).
 // AUTO-LABEL: func @mid
-// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @mid(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<64x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x4096xf16>
@@ -96,7 +97,7 @@ func.func @mid(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<64x
 // and whose slices (132 / 64 = 2) would cover 2048 < 4096 of K each: the
 // 64 x 128 tile.
 // CHECK-LABEL: func @few_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<512x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<512x4096xf16>
@@ -111,7 +112,7 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 
 // The same tiles over K = 14336: slices of 7168, the 128 x 256 tile.
 // CHECK-LABEL: func @long_k
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @long_k(%a: tensor<512x14336xf16>, %b: tensor<4096x14336xf16>) -> tensor<512x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<512x4096xf16>
@@ -127,7 +128,7 @@ func.func @long_k(%a: tensor<512x14336xf16>, %b: tensor<4096x14336xf16>) -> tens
 // 16 < M <= 128 whose 64 x 64 tiles (2 x 224 = 448) need more than one
 // wave: 64 x 128 x 64.
 // CHECK-LABEL: func @mid_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @mid_wide(%a: tensor<128x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<128x14336xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<128x14336xf16>
@@ -143,7 +144,7 @@ func.func @mid_wide(%a: tensor<128x4096xf16>, %b: tensor<14336x4096xf16>) -> ten
 // Fewer tiles than a quarter of the SMs (64 x 2048: 32 of 64 x 64): the
 // automatic count, P1 = 4 (P2 = 8 is not more than twice that).
 // AUTO-LABEL: func @mid_few_tiles
-// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
 func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<64x2048xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x2048xf16>

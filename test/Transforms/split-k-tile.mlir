@@ -3,10 +3,10 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 tile=128,128,32" | FileCheck %s --check-prefix=FIXED
 
 // Without a tile option, a static sm_90 matmul of at least 256 tiles of
-// 256 x 128 takes that tile with BK = 64; S follows BK: K = 4096 is 64
-// blocks, sqrt = 8, 8 splits (16 with BK = 32).
+// 256 x 128 takes that tile with BK = 64; S does not follow BK: K = 4096
+// is 128 blocks of 32, sqrt = 11, 16 splits.
 // CHECK-LABEL: func @large
-// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
 // SM80-LABEL: func @large
 // SM80: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 32], inner = f16, outer = f32>)
 // FIXED-LABEL: func @large

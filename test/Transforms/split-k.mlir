@@ -1,15 +1,15 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="splits=3 outer-type=f16 tile=64,64,64 chip=sm_89" | FileCheck %s --check-prefix=OPTS
 
-// M = 16 takes the 16 x 128 x 128 tile; K = 4096, BK = 128: 32 blocks,
-// floor(sqrt(32)) = 5, next_pow2 = 8.
+// M = 16 takes the 16 x 128 x 128 tile; S counts K = 4096 in blocks of 32
+// whatever BK: 128 blocks, floor(sqrt(128)) = 11, next_pow2 = 16.
 // CHECK-LABEL: func @matmul_f32
 // CHECK-SAME: (%[[A:.*]]: tensor<16x4096xf16>, %[[B:.*]]: tensor<4096x256xf16>)
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<16x256xf32>
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.matmul
 // CHECK: %[[R:.*]] = gpupoor.matmul %[[A]], %[[B]] outs(%[[E]] : tensor<16x256xf32>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [16, 128, 128], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32>)
 // CHECK: return %[[R]]
 // OPTS-LABEL: func @matmul_f32
 // OPTS: strategy(#gpupoor.split_k<splits = 3, tile = [64, 64, 64], inner = f16, outer = f16, chip = sm_89>)
@@ -82,7 +82,7 @@ func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %m: index, %n: inde
 // CHECK-LABEL: func @memref
 // CHECK-NOT: linalg.fill
 // CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : memref<64x64xf32>)
-// CHECK-SAME: strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32>)
 // CHECK-SAME: : memref<64x3104xf16>, memref<3104x64xf16>{{$}}
 // CHECK-NOT: linalg.matmul
 func.func @memref(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: memref<64x64xf32>) {

@@ -54,7 +54,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `strict`, that is an error and the pass fails.
 
     The number of splits follows gpu_poor's rule
-    `next_pow2(floor(sqrt(ceil(K / BK))))` clamped to `[1, max-splits]`;
+    `next_pow2(floor(sqrt(ceil(K / 32))))` clamped to `[1, max-splits]`
+    (K counted in gpu_poor's blocks of 32 whatever the tile's K step, so
+    that the error does not depend on the tile);
     `splits` or a `gpupoor.splits` integer attribute on the matmul fixes it.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on

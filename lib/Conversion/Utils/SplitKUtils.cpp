@@ -34,12 +34,15 @@ static Value emitIntegerSqrt(ImplicitLocOpBuilder &b, Value n) {
   return root;
 }
 
-/// S at run time: gpu_poor's rule next_pow2(floor(sqrt(blocks))), clamped to
-/// [1, maxSplits].
-static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value numKBlocks,
+/// S at run time: gpu_poor's rule next_pow2(floor(sqrt(ceil(K / 32)))),
+/// clamped to [1, maxSplits] (defaultNumSplits).
+static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
                                int64_t maxSplits) {
   Type i64 = b.getI64Type();
-  Value n = arith::IndexCastOp::create(b, i64, numKBlocks);
+  Value n = arith::IndexCastOp::create(
+      b, i64,
+      arith::CeilDivSIOp::create(
+          b, k, arith::ConstantIndexOp::create(b, kSplitRuleBlock)));
   Value root = emitIntegerSqrt(b, n);
   Value one = arith::ConstantIntOp::create(b, i64, 1);
   // next_pow2(r) for r > 1: smear the top bit of r - 1 down, add one.
@@ -66,7 +69,7 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   g.splits =
       strategy.getSplits()
           ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
-          : emitDefaultSplits(b, g.numKBlocks, strategy.getMaxSplits());
+          : emitDefaultSplits(b, k, strategy.getMaxSplits());
   g.blocksPerSplit = arith::CeilDivSIOp::create(b, g.numKBlocks, g.splits);
   g.chunkLen = arith::MulIOp::create(b, g.blocksPerSplit, bk);
   return g;

@@ -35,7 +35,8 @@ void GPUPoorDialect::initialize() {
 // Split-k rule
 //===----------------------------------------------------------------------===//
 
-int64_t mlir::gpupoor::defaultNumSplits(int64_t numKBlocks, int64_t maxSplits) {
+int64_t mlir::gpupoor::defaultNumSplits(int64_t k, int64_t maxSplits) {
+  int64_t numKBlocks = llvm::divideCeil(std::max<int64_t>(k, 0), kSplitRuleBlock);
   // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
   // Past maxSplits the result clamps to maxSplits: stop there (a static K
   // near 2^63 would otherwise take billions of steps).

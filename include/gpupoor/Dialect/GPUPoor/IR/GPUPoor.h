@@ -50,9 +50,17 @@ inline StringRef getKernelAttrName() { return "gpupoor.kernel"; }
 /// clone per element.
 bool isValidEpilogueOp(Operation *op);
 
-/// gpu_poor's default number of K splits for `numKBlocks` = ceil(K / BK)
-/// blocks: next_pow2(floor(sqrt(numKBlocks))), clamped to [1, maxSplits].
-int64_t defaultNumSplits(int64_t numKBlocks, int64_t maxSplits);
+/// The K step that the default split rule counts K in: gpu_poor's BK. The
+/// rule counts in these blocks whatever the tile's own K step, so that S,
+/// the chunk length and with them the error depend on K alone: a wgmma tile
+/// (BK = 64) or a decode tile (BK = 128) would otherwise halve or quarter S
+/// and raise the error (docs/Numerics.md).
+constexpr int64_t kSplitRuleBlock = 32;
+
+/// gpu_poor's default number of K splits for a reduction of `k` elements:
+/// next_pow2(floor(sqrt(ceil(k / kSplitRuleBlock)))), clamped to
+/// [1, maxSplits].
+int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 
 /// The slice count P' that runs: min(slices, S) for a strategy that names
 /// `slices` > 0. For 0 (automatic), the fewest slices that minimize the

@@ -124,8 +124,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     Describes the split-k strategy of a `gpupoor.matmul`:
 
     * `splits`: the number S of K chunks. When absent, S follows gpu_poor's
-      rule `next_pow2(floor(sqrt(ceil(K / BK))))` clamped to
-      `[1, max_splits]`, evaluated at run time when K is dynamic.
+      rule `next_pow2(floor(sqrt(ceil(K / 32))))` clamped to
+      `[1, max_splits]`, evaluated at run time when K is dynamic. K counts
+      in gpu_poor's blocks of 32 whatever BK: S, and with it the error,
+      does not depend on the tile.
     * `max_splits`: the upper clamp of that rule (default 32).
     * `tile`: the output tile and K step `[BM, BN, BK]` of one thread block.
       It must map onto the chip's f16 MMA fragments: m16n8k16 (`mma.sync`)

@@ -125,6 +125,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.warpsM = options.warpsM;
   kernel.warpsN = options.warpsN;
   kernel.asyncCopies = options.asyncCopies;
+  kernel.tma = options.tma;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;
@@ -179,6 +180,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   binary.compilationTarget = options.cubinFormat;
   binary.toolkitPath = options.toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createGPUPoorTensorMapsByValue());
   if (!options.dumpDir.empty()) {
     GPUPoorDumpKernelsOptions dump;
     dump.dir = options.dumpDir;

@@ -178,3 +178,26 @@ extern "C" void mgpuEventSynchronize(CUevent event) {
 extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
   check(cuEventRecord(event, stream), "cuEventRecord");
 }
+
+/// The tensor map of a TMA kernel's operand (copies = tma): `rows` x `k` f16
+/// at `global`, rows `rowStride` elements apart, K contiguous; boxes of
+/// `boxRows` x 64 (BK, 128 bytes) in the 128-byte swizzle that wgmma reads;
+/// what lies outside reads as zeros. A dimension of 0 is encoded as 1: the
+/// kernel then loads nothing (K = 0) or is not launched (M or N = 0).
+extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
+                                       int64_t rows, int64_t rowStride,
+                                       int64_t boxRows) {
+  useContext();
+  cuuint64_t dims[2] = {cuuint64_t(k > 0 ? k : 1),
+                        cuuint64_t(rows > 0 ? rows : 1)};
+  cuuint64_t strides[1] = {cuuint64_t(rowStride > 0 ? rowStride : 8) * 2};
+  cuuint32_t box[2] = {64, cuuint32_t(boxRows)};
+  cuuint32_t elementStrides[2] = {1, 1};
+  check(cuTensorMapEncodeTiled(
+            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+            2, global, dims, strides, box, elementStrides,
+            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+}

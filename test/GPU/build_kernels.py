@@ -100,6 +100,15 @@ VARIANTS = {
     "nk_f16_m64n64_s3": (dict(b_layout="nk"), "outer-type=f16 splits=3 tile=64,64,64"),
     "nk_bias_relu_m64n64_p2": (dict(b_layout="nk", bias="f16", epilogue="relu"),
                                "outer-type=f32 slices=2 tile=64,64,64"),
+    # sm_90a's warp-specialized kernel: a producer warpgroup loads the
+    # tiles by TMA into an mbarrier ring (tensor maps among the parameters).
+    "nk_f32_tma": (dict(b_layout="nk"), "outer-type=f32 tma=true"),
+    "nk_f16_tma_s3": (dict(b_layout="nk"), "outer-type=f16 splits=3 tma=true"),
+    "nk_f32_tma_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tma=true"),
+    "nk_bias_gelu_tma": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                         "outer-type=f32 tma=true"),
+    "nk_f32_tma_m64_p2": (dict(b_layout="nk"),
+                          "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),
                          "outer-type=f32 slices=0 tile=16,128,64 shared-outer-rows=1 "
                          "shared-epilogue=false"),

@@ -30,6 +30,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 import split_k_model as model  # noqa: E402
+import tensor_maps  # noqa: E402
 
 class GpupoorKernel:
     def __init__(self, kdir, manifest="gpupoor_matmul_0.json"):
@@ -126,6 +127,15 @@ class GpupoorKernel:
                      np.int64(ws.numel() * 4 if ws is not None else 0),
                      np.uint64(locks.data_ptr() if locks is not None else 0),
                      np.int64(locks.numel() if locks is not None else 0))
+        types = self.meta["param_types"]
+        if "tensormap" in types:
+            # The TMA kernel: A's and B's tensor maps, as the manifest says.
+            maps = self.meta["tensor_maps"]
+            args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1]),
+                     tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1]))
+            tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
+                               torch.cuda.current_stream().cuda_stream, args, types)
+            return
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid, slices), (self.meta["block_size"],), args, shared_mem=self.smem)
 

@@ -98,6 +98,9 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<bool> asyncCopies{
       *this, "async-copies", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().asyncCopies)};
+  PassOptions::Option<bool> tma{
+      *this, "tma", llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().tma)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

@@ -230,6 +230,10 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "
            "strides and alignment, slower)">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "sm_90a: the warp-specialized kernel, whose producer warpgroup "
+           "loads tiles by TMA into an mbarrier ring (the requirements of "
+           "async copies; the launcher passes tensor maps of A and B)">,
     Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
            /*default=*/"1",
            "How many k16 steps ahead the ldmatrix fragments load (0 to "
@@ -264,6 +268,23 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
   let dependentDialects = [
     "::mlir::gpupoor::GPUPoorDialect",
   ];
+}
+
+def GPUPoorTensorMapsByValue
+    : Pass<"gpupoor-tensor-maps-by-value", "::mlir::ModuleOp"> {
+  let summary = "Pass the TMA kernels' tensor maps by value";
+  let description = [{
+    The host code of a TMA kernel (copies = tma) encodes the tensor maps of
+    A and B into host buffers and hands their pointers to `gpu.launch_func`,
+    as the kernel's `gpu.func` declares them (its body reads each map where
+    it lies). A CUtensorMap parameter is 128 bytes passed by value, though:
+    once the kernel is a `gpu.binary`, this pass replaces each such launch
+    operand with the 128 bytes it points to (an `!llvm.array<16 x i64>`
+    load), which the host lowering packs as cuLaunchKernel expects. The
+    parameters are found from the launch's `#gpupoor.kernel` attribute; a
+    launch whose kernel is still a `gpu.func` is an error.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def GPUPoorDumpKernels : Pass<"gpupoor-dump-kernels", "::mlir::ModuleOp"> {

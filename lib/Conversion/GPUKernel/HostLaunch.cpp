@@ -282,6 +282,64 @@ std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
   return {ws, locks};
 }
 
+/// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
+/// `op`'s module.
+LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  StringRef name = "gpupoorTensorMapEncode";
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = b.getI64Type();
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                          {ptr, ptr, i64, i64, i64, i64});
+  auto f = LLVM::LLVMFuncOp::create(b, name, type);
+  f.setPrivate();
+  return f;
+}
+
+/// The tensor maps of A and B for the TMA kernel, in two 128-byte host
+/// buffers (allocated once, at the function's entry: a launch in a loop
+/// reuses them); their pointers, which the launch passes by value once the
+/// kernel is a binary (gpupoor-tensor-maps-by-value).
+SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
+                                  const KernelSpec &spec,
+                                  const LaunchOperands &o, Value bnStride) {
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<Value> maps;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    Value one = LLVM::ConstantOp::create(b, b.getI64Type(), 1);
+    for (int i = 0; i < 2; ++i)
+      maps.push_back(LLVM::AllocaOp::create(b, ptr, tensorMapType(ctx), one,
+                                            kTensorMapAlign));
+  }
+  LLVM::LLVMFuncOp encode = tensorMapEncoder(b, op);
+  auto i64 = [&](Value v) {
+    return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
+  };
+  auto generic = [&](Value p) {
+    return LLVM::AddrSpaceCastOp::create(b, ptr, p).getResult();
+  };
+  auto cst = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, b.getI64Type(), v).getResult();
+  };
+  LLVM::CallOp::create(b, encode,
+                       ValueRange{maps[0], generic(o.aPtr), i64(o.k),
+                                  i64(o.m), i64(o.am), cst(spec.bm)});
+  LLVM::CallOp::create(b, encode,
+                       ValueRange{maps[1], generic(o.bPtr), i64(o.k),
+                                  i64(o.n), i64(bnStride),
+                                  cst(spec.bn)});
+  return maps;
+}
+
 /// Launches `v` on `o` with the Triton-ABI arguments (sizes and strides as
 /// wide as the kernel's index) on ceil(M/BM) * ceil(N/BN) blocks (times P'
 /// along y for a parallel kernel).
@@ -320,12 +378,14 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
       /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(nonEmpty.thenBlock());
-  Value threads = arith::ConstantIndexOp::create(b, spec.threads());
+  Value threads = arith::ConstantIndexOp::create(b, spec.blockThreads());
   Value smem =
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
   std::pair<Value, Value> ws;
   if (spec.parallel())
     ws = emitWorkspace(b, spec, grid, args);
+  if (spec.tmaCopies)
+    args.append(emitTensorMaps(b, op, spec, o, bn));
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{grid.tiles, grid.slices, c1},
                                 gpu::KernelDim3{threads, c1, c1}, smem, args);

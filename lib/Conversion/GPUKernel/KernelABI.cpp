@@ -13,6 +13,11 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+Type mlir::gpupoor::tensorMapType(MLIRContext *ctx) {
+  return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64),
+                                  kTensorMapBytes / 8);
+}
+
 gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
                                                SymbolTable &symbols,
                                                Location loc, StringRef name,
@@ -41,6 +46,12 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
     case KernelParamKind::I64:
       argTypes.push_back(i64);
       break;
+    case KernelParamKind::TensorMap:
+      // The body reads the map where it lies, in the parameter space: a
+      // byval pointer that stays a grid constant (no local copy; see
+      // convert-gpupoor-kernel-to-nvvm).
+      argTypes.push_back(LLVM::LLVMPointerType::get(ctx));
+      break;
     }
   }
   OpBuilder gb = OpBuilder::atBlockBegin(gpuModule.getBody());
@@ -48,7 +59,9 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   func.setKnownBlockSizeAttr(
-      DenseI32ArrayAttr::get(ctx, {int32_t(spec.threads()), 1, 1}));
+      DenseI32ArrayAttr::get(ctx, {int32_t(spec.blockThreads()), 1, 1}));
+  // (A tensor map's byval and grid-constant attributes are set once the
+  // kernel is an llvm.func: gpu.func drops or refuses them.)
   for (auto [i, param] : llvm::enumerate(params))
     func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, param.name));
   return func;
@@ -199,20 +212,27 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
         memrefFromPointer(b, arg(first), type, kc.m, kc.n, argIndex(first + 1),
                           argIndex(first + 2), false, width));
   }
+  unsigned next = inputsAt + perInput * spec.numEpilogueInputs();
   if (spec.parallel()) {
-    unsigned first = inputsAt + perInput * spec.numEpilogueInputs();
-    args.wsPtr = arg(first);
-    args.wsBytes = arg(first + 1);
-    args.locksPtr = arg(first + 2);
-    args.locksCount = arg(first + 3);
+    args.wsPtr = arg(next);
+    args.wsBytes = arg(next + 1);
+    args.locksPtr = arg(next + 2);
+    args.locksCount = arg(next + 3);
+    next += 4;
+  }
+  if (spec.tmaCopies) {
+    args.aMap = arg(next);
+    args.bMap = arg(next + 1);
   }
   return args;
 }
 
-void mlir::gpupoor::emitThreadIds(KernelContext &kc) {
+void mlir::gpupoor::emitThreadIds(KernelContext &kc, int64_t firstThread) {
   ImplicitLocOpBuilder &b = kc.b;
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   kc.tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  if (firstThread)
+    kc.tid = arith::SubIOp::create(b, kc.tid, cst(firstThread));
   kc.lane = arith::RemUIOp::create(b, kc.tid, cst(kWarpSize));
   Value warp = arith::DivUIOp::create(b, kc.tid, cst(kWarpSize));
   kc.warpRow = arith::DivUIOp::create(b, warp, cst(kc.spec.warpsN));

@@ -33,6 +33,7 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
   if (spec.asyncCopies) {
     KernelSpec elements = spec;
     elements.asyncCopies = false;
+    elements.tmaCopies = false;
     variants.push_back({"_elements", elements});
   }
   bool sumsFit =
@@ -41,6 +42,7 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
       (fits != std::optional<bool>(true) || !sumsFit)) {
     KernelSpec wide = spec;
     wide.asyncCopies = false;
+    wide.tmaCopies = false;
     wide.indexBitwidth = 64;
     variants.push_back({"_i64", wide});
   }

@@ -17,6 +17,7 @@
 
 #include "gpupoor/Conversion/Passes.h"
 
+#include "WarpSpecializedKernelBuilder.h"
 #include "WgmmaKernelBuilder.h"
 #include "gpupoor/Conversion/GPUKernel/KernelVariants.h"
 
@@ -50,7 +51,11 @@ struct ConvertGPUPoorToWGMMAPass
       if (failed(lowerToKernels(op, module, symbols,
                                 "convert-gpupoor-to-wgmma",
                                 [](KernelContext &kc, gpu::GPUFuncOp func) {
-                                  WgmmaKernelBuilder(kc, func).build();
+                                  if (kc.spec.tmaCopies)
+                                    WarpSpecializedKernelBuilder(kc, func)
+                                        .build();
+                                  else
+                                    WgmmaKernelBuilder(kc, func).build();
                                 })))
         return signalPassFailure();
   }

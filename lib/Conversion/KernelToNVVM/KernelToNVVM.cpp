@@ -6,6 +6,8 @@
 
 #include "gpupoor/Conversion/Passes.h"
 
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -80,6 +82,41 @@ struct ConvertGPUPoorKernelToNVVMPass
     return failure(result.wasInterrupted());
   }
 
+  /// The TMA kernel's tensor maps are 128-byte byval parameters that stay
+  /// grid constants: TMA reads them where they lie, in the parameter space
+  /// (without nvvm.grid_constant, NVPTX would copy them to local memory,
+  /// which TMA cannot read). gpu.func keeps neither attribute
+  /// (createKernelFunc), so they are set here on the kernel parameters that
+  /// TMA loads name. setmaxnreg needs the kernel's register budget at entry
+  /// (ptxas ignores it otherwise): one block an SM.
+  static void markTensorMapParams(gpu::GPUModuleOp module) {
+    module.walk([](LLVM::LLVMFuncOp func) {
+      if (func.isExternal())
+        return;
+      MLIRContext *ctx = func.getContext();
+      Block *entry = &func.getBody().front();
+      func.walk([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp load) {
+        auto arg = dyn_cast<BlockArgument>(load.getTmaDescriptor());
+        if (!arg || arg.getOwner() != entry)
+          return;
+        unsigned i = arg.getArgNumber();
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(gpupoor::tensorMapType(ctx)));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        IntegerAttr::get(IntegerType::get(ctx, 64),
+                                         gpupoor::kTensorMapAlign));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        UnitAttr::get(ctx));
+      });
+      if (!func.getBody().walk([](NVVM::SetMaxRegisterOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted())
+        return;
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    IntegerAttr::get(IntegerType::get(ctx, 32), 1));
+    });
+  }
+
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -111,6 +148,7 @@ struct ConvertGPUPoorKernelToNVVMPass
     configureGpuToNVVMConversionLegality(target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    markTensorMapParams(module);
     // wgmma applies its 128-byte swizzle to shared-memory address bits, so
     // the stages written in that layout must start at a multiple of 1024
     // bytes (upstream aligns dynamic shared memory to 16). For the other

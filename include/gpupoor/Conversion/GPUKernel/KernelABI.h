@@ -29,6 +29,13 @@ namespace mlir::gpupoor {
 /// The address space of global memory in NVVM.
 constexpr unsigned kGlobalSpace = 1;
 
+/// A CUtensorMap: 128 opaque bytes, 64-byte aligned.
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlign = 64;
+/// The LLVM type that carries a tensor map by value (host) or names it as a
+/// byval kernel parameter (device): 16 x i64.
+Type tensorMapType(MLIRContext *ctx);
+
 /// Declares `gpu.module @<name>_module { gpu.func @<name>(Triton ABI) }` at
 /// the end of `module`: a kernel of `spec.threads()` threads, its arguments
 /// named after the ABI, the module carrying the kernel's configuration.
@@ -54,6 +61,9 @@ struct KernelArgs {
   /// sums, so that a buffer reused for launches of other grids never has a
   /// launch's sums where another expects zeroed counters.
   Value locksPtr, locksCount;
+  /// The TMA kernel's tensor maps of A and B (generic pointers into the
+  /// parameter space).
+  Value aMap, bMap;
 };
 
 /// A 1-D global memref of `size` elements of `elementType` over `ptr`.
@@ -61,8 +71,9 @@ Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                           Value size, unsigned indexBitwidth);
 
 /// Sets kc.tid, kc.lane and the warp's place in the spec's warp grid
-/// (row-major: warps along N vary fastest).
-void emitThreadIds(KernelContext &kc);
+/// (row-major: warps along N vary fastest), counting threads from
+/// `firstThread` (the TMA kernel's consumers follow its producer).
+void emitThreadIds(KernelContext &kc, int64_t firstThread = 0);
 
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n,
 /// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner strides are taken to be 1

@@ -42,6 +42,8 @@ mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
                    {"ws_bytes", K::I64},
                    {"locks_ptr", K::Pointer},
                    {"locks_count", K::I64}});
+  if (spec.tmaCopies)
+    params.append({{"a_desc", K::TensorMap}, {"b_desc", K::TensorMap}});
   return params;
 }
 
@@ -111,13 +113,16 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
     case KernelParamKind::I64:
       paramTypes.push_back("i64");
       break;
+    case KernelParamKind::TensorMap:
+      paramTypes.push_back("tensormap");
+      break;
     }
   }
   llvm::json::Object m;
   m["params"] = std::move(params);
   // How each parameter is passed: a 64-bit global pointer or an integer.
   m["param_types"] = std::move(paramTypes);
-  m["block_size"] = spec.threads();
+  m["block_size"] = spec.blockThreads();
   std::string gridX =
       spec.batched ? "ceil(M/BM)*ceil(N/BN)*batch" : "ceil(M/BM)*ceil(N/BN)";
   m["grid"] = spec.parallel() ? "[" + gridX + ", P']" : gridX;
@@ -197,6 +202,29 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["requires"] = requirements(spec);
   m["checks"] = checks(spec);
   m["async_copies"] = spec.asyncCopies;
+  if (spec.tmaCopies) {
+    // How the launcher encodes a_desc and b_desc (cuTensorMapEncodeTiled).
+    auto map = [&](StringRef rows, StringRef stride, int64_t boxRows) {
+      return llvm::json::Object{
+          {"data_type", "float16"},
+          {"rank", 2},
+          {"global_address", rows == "M" ? "a_ptr" : "b_ptr"},
+          {"global_dim", llvm::json::Array{"K", rows}},
+          {"global_strides_bytes",
+           llvm::json::Array{std::string(stride) + " * 2"}},
+          {"box_dim", llvm::json::Array{spec.bk, boxRows}},
+          {"element_strides", llvm::json::Array{1, 1}},
+          {"interleave", "none"},
+          {"swizzle", "128B"},
+          {"l2_promotion", "256B"},
+          {"oob_fill", "zero"}};
+    };
+    m["tensor_maps"] = llvm::json::Object{
+        {"a_desc", map("M", "stride_am", spec.bm)},
+        {"b_desc", map("N", "stride_bn", spec.bn)},
+        {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
+                 "then); passed by value, 128 bytes, 64-byte aligned"}};
+  }
   m["warps"] = llvm::json::Array{spec.warpsM, spec.warpsN};
   m["shared_outer_rows"] = spec.sharedOuterRows;
   m["shared_epilogue"] = spec.epiloguePasses > 0;

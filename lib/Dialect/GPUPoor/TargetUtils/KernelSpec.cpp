@@ -47,6 +47,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   stages = config.getStages();
   groupM = config.getGroupM();
   asyncCopies = config.hasAsyncCopies();
+  tmaCopies = config.getCopies() == CopyMode::Tma;
   fragmentPrefetch = config.getFragmentPrefetch();
   sharedOuterRows = config.getSharedOuterRows();
   epiloguePasses = config.getEpiloguePasses();
@@ -57,7 +58,10 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
   return KernelConfigAttr::get(
       ctx, {warpsM, warpsN}, stages, groupM,
-      asyncCopies ? CopyMode::Async : CopyMode::Elements, fragmentPrefetch,
+      tmaCopies     ? CopyMode::Tma
+      : asyncCopies ? CopyMode::Async
+                    : CopyMode::Elements,
+      fragmentPrefetch,
       sharedOuterRows, epiloguePasses,
       mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth);
 }
@@ -89,7 +93,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   const ChipInfo &info = getChipInfo(chip);
   // Each warp count is bounded; a chosen one with a given one may still
   // exceed a block.
-  if (threads() > info.maxThreadsPerBlock)
+  if (blockThreads() > info.maxThreadsPerBlock)
     return emitError() << warpsM << " x " << warpsN << " warps exceed the "
                        << info.maxThreadsPerBlock
                        << " threads a block can have";
@@ -122,10 +126,20 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                             "tile's wgmma still read the previous stage), got "
                          << stages;
+    // TMA boxes have at most 256 rows (BM, BN <= 256 hold already).
+    if (tmaCopies && !asyncCopies)
+      return emitError() << "TMA copies have the requirements of async "
+                            "copies";
+    if (tmaCopies && batched)
+      return emitError() << "TMA copies take 2-D operands (a batched "
+                            "product takes copies = async)";
     if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
       return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
                             "shared outer rows and the convert handover";
   }
+  if (tmaCopies && chip != Chip::SM90a)
+    return emitError() << "TMA copies need the sm_90a kernel, got chip "
+                       << stringifyChip(chip);
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

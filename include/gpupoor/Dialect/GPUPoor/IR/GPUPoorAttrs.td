@@ -57,7 +57,11 @@ def GPUPoor_CopyMode : I32EnumAttr<"CopyMode",
       // rows and pointers 16-byte aligned.
       I32EnumAttrCase<"Async", 0, "async">,
       // Element loads and 16-byte shared stores: any strides and alignment.
-      I32EnumAttrCase<"Elements", 1, "elements">
+      I32EnumAttrCase<"Elements", 1, "elements">,
+      // sm_90a: TMA tile loads by a producer warpgroup into an mbarrier
+      // ring, from tensor maps the launcher builds (kernel parameters
+      // a_desc, b_desc); the operand requirements of `async`.
+      I32EnumAttrCase<"Tma", 2, "tma">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::gpupoor";
@@ -207,8 +211,11 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     * `group_m`: row tiles per group in the grouped (L2-friendly) block
       order.
     * `copies`: `async` (16-byte `cp.async`; unit inner strides of A and B,
-      16-byte aligned rows and pointers) or `elements` (element loads; any
-      strides and alignment).
+      16-byte aligned rows and pointers), `elements` (element loads; any
+      strides and alignment) or, on sm_90a, `tma` (a producer warpgroup
+      issues TMA loads into an mbarrier ring for the consumer warpgroups;
+      the requirements of `async`, and two tensor maps among the kernel's
+      parameters).
     * `fragment_prefetch`: how many k16 steps ahead ldmatrix fragments load
       (0 to BK / 16).
     * `shared_outer_rows`: how many of a warp's m16 rows of outer sums live
@@ -245,7 +252,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
   let extraClassDeclaration = [{
     int64_t getWarpsM() const { return getWarps()[0]; }
     int64_t getWarpsN() const { return getWarps()[1]; }
-    bool hasAsyncCopies() const { return getCopies() == CopyMode::Async; }
+    /// 16-byte copies of aligned rows: cp.async or TMA.
+    bool hasAsyncCopies() const { return getCopies() != CopyMode::Elements; }
   }];
 }
 

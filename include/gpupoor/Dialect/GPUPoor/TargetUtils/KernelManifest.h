@@ -17,7 +17,9 @@ struct KernelSpec;
 /// How a kernel parameter is passed: a global pointer, an integer as wide as
 /// the kernel's index (sizes and strides), or an i64 whatever the index
 /// width (batch strides, the workspace's size and its counters' count).
-enum class KernelParamKind { Pointer, Size, I64 };
+/// A tensor map (TMA kernels) is a CUtensorMap of 128 bytes passed by value,
+/// 64-byte aligned (CUDA's `__grid_constant__ const CUtensorMap`).
+enum class KernelParamKind { Pointer, Size, I64, TensorMap };
 
 struct KernelParam {
   std::string name;

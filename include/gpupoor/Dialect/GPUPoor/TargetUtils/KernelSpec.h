@@ -67,6 +67,9 @@ struct KernelSpec {
   int64_t groupM = 1;
   // cp.async 16-byte copies (aligned, unit-stride rows) or element loads.
   bool asyncCopies = true;
+  // sm_90a: TMA loads by a producer warpgroup (implies asyncCopies'
+  // operand requirements); the block has that warpgroup beyond threads().
+  bool tmaCopies = false;
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
@@ -88,7 +91,14 @@ struct KernelSpec {
   int64_t sliceSumBytes() const {
     return bm * bn * outerType.getIntOrFloatBitWidth() / 8;
   }
+  /// The threads that compute (and store) the tile.
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
+  /// Threads of a warpgroup: the TMA kernel's producer is one.
+  static constexpr int64_t kWarpgroupThreads = 128;
+  /// The block: the computing threads, and the TMA kernel's producer.
+  int64_t blockThreads() const {
+    return threads() + (tmaCopies ? kWarpgroupThreads : 0);
+  }
   int64_t warpM() const { return bm / warpsM; }
   int64_t warpN() const { return bn / warpsN; }
   int64_t mTiles() const { return warpM() / 16; }
@@ -103,9 +113,14 @@ struct KernelSpec {
   // thread each, after the stages.
   int64_t sharedOuterFrags() const { return sharedOuterRows * nTiles(); }
   int64_t outerSlotElems() const { return sharedOuterFrags() * threads() * 4; }
-  int64_t sharedBytes() const {
+  /// The TMA ring's mbarriers (two of 8 bytes a stage: full, empty) come
+  /// after the stages and the outer-sum slots.
+  int64_t barriersOffset() const {
     return stagesBytes() +
            outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
+  }
+  int64_t sharedBytes() const {
+    return barriersOffset() + (tmaCopies ? 16 * stages : 0);
   }
 
   // The shared-memory epilogue: each warp writes its fragments into its

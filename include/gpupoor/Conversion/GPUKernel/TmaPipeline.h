@@ -1,0 +1,69 @@
+//===- TmaPipeline.h - the TMA ring of A and B tiles ------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// sm_90a's warp-specialized kernel stages A and B tiles through a
+// `stages`-deep ring in shared memory that a producer thread fills with TMA
+// loads and the consumer warpgroups drain. Each stage has two mbarriers:
+// `full` completes when the stage's bytes have landed (the producer's
+// arrive with expect_tx, then the TMA transactions), `empty` when every
+// consumer warpgroup has finished reading it (one arrive each). Tiles are
+// counted from the ring's first tile r = kb - first: tile r sits in stage
+// r % stages and is the (r / stages)-th use of that stage, so its waits
+// name phase parity (r / stages) & 1.
+//
+// TMA writes the 128-byte swizzle that wgmma's descriptors read (the tensor
+// maps name it), zero-fills what lies outside A and B (edge tiles and K
+// tails need no guarded copies), and moves a whole tile in one instruction.
+// Upstream's nvgpu.tma.async.load takes a descriptor built by
+// mgpuTensorMapEncodeTiledMemref, which Debian's MLIR does not ship, and an
+// nvgpu.mbarrier.group of static shape; hence the NVVM ops here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_CONVERSION_GPUKERNEL_TMAPIPELINE_H
+#define GPUPOOR_CONVERSION_GPUKERNEL_TMAPIPELINE_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelPart.h"
+
+namespace mlir::gpupoor {
+
+class TmaPipeline : public KernelPart {
+public:
+  /// `aMap`, `bMap`: generic pointers to the tensor maps of A (M x K) and B
+  /// (N x K); the ring starts at K tile `first`.
+  TmaPipeline(KernelContext &kc, Value aMap, Value bMap, Value first);
+
+  /// Initializes the barriers (one thread; a block barrier must follow
+  /// before any other thread uses them).
+  void emitInit();
+  /// The producer: loads K tiles [first, end) into the ring, each once its
+  /// stage is empty (one thread).
+  void emitLoads(Value end);
+  /// Waits until K tile `tile` has landed.
+  void emitWaitLoaded(Value tile);
+  /// Hands K tile `tile`'s stage back to the producer: one arrive of the
+  /// calling consumer warpgroup (its thread 0), after its last read.
+  void emitRelease(Value tile);
+  /// The byte offset of K tile `tile`'s stage in the dynamic shared memory.
+  Value stageShift(Value tile);
+
+private:
+  /// The stage and phase parity (i32) of K tile `tile`.
+  std::pair<Value, Value> slot(Value tile);
+  /// The `full` (0) or `empty` (1) barrier of `stage`, as a shared pointer.
+  Value barrier(int64_t which, Value stage);
+  /// A shared pointer `bytes` into the dynamic shared memory.
+  Value sharedPointer(Value bytes);
+  Value i32(Value v);
+
+  Value aMap, bMap, first;
+  // The dynamic shared memory's address (index).
+  Value base;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_CONVERSION_GPUKERNEL_TMAPIPELINE_H

@@ -1,0 +1,115 @@
+//===- TmaPipeline.cpp - the TMA ring of A and B tiles --------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Conversion/GPUKernel/TmaPipeline.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+/// The suspend-time hint of a barrier wait, in nanoseconds (CUTLASS's).
+static constexpr int64_t kWaitTicks = 0x989680;
+
+TmaPipeline::TmaPipeline(KernelContext &kc, Value aMap, Value bMap,
+                         Value first)
+    : KernelPart(kc), aMap(aMap), bMap(bMap), first(first) {
+  base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
+}
+
+Value TmaPipeline::i32(Value v) {
+  return arith::IndexCastOp::create(b, b.getI32Type(), v);
+}
+
+Value TmaPipeline::sharedPointer(Value bytes) {
+  Value address =
+      arith::IndexCastUIOp::create(b, b.getI64Type(), add(base, bytes));
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, shared, address);
+}
+
+Value TmaPipeline::barrier(int64_t which, Value stage) {
+  return sharedPointer(add(idx(c.barriersOffset() + which * c.stages * 8),
+                           mul(stage, idx(8))));
+}
+
+std::pair<Value, Value> TmaPipeline::slot(Value tile) {
+  Value r = sub(tile, first);
+  Value stage = remU(r, idx(c.stages));
+  Value parity = remU(divU(r, idx(c.stages)), idx(2));
+  return {stage, i32(parity)};
+}
+
+Value TmaPipeline::stageShift(Value tile) {
+  return mul(remU(sub(tile, first), idx(c.stages)), idx(c.stageElems() * 2));
+}
+
+void TmaPipeline::emitInit() {
+  Value one = arith::ConstantIntOp::create(b, b.getI32Type(), 1);
+  // One arrive a consumer warpgroup empties a stage.
+  Value consumers = arith::ConstantIntOp::create(
+      b, b.getI32Type(), c.threads() / KernelSpec::kWarpgroupThreads);
+  for (int64_t s = 0; s < c.stages; ++s) {
+    NVVM::MBarrierInitOp::create(b, barrier(0, idx(s)), one, Value());
+    NVVM::MBarrierInitOp::create(b, barrier(1, idx(s)), consumers, Value());
+  }
+  // The initialized barriers, visible to the async proxy (TMA's
+  // complete_tx) as well.
+  NVVM::FenceMbarrierInitOp::create(b);
+}
+
+void TmaPipeline::emitLoads(Value end) {
+  Value ticks = arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks);
+  Value one = arith::ConstantIntOp::create(b, b.getI32Type(), 1);
+  Value stageBytes =
+      arith::ConstantIntOp::create(b, b.getI32Type(), c.stageElems() * 2);
+  auto loop = scf::ForOp::create(b, first, end, idx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kb = loop.getInductionVar();
+  auto [stage, parity] = slot(kb);
+  // A stage's first use finds its empty barrier in phase 0, which waiting
+  // for parity 1 (the phase "before" it) passes.
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, barrier(1, stage), arith::XOrIOp::create(b, parity, one), ticks);
+  Value full = barrier(0, stage);
+  NVVM::MBarrierArriveExpectTxOp::create(b, Type(), full, stageBytes,
+                                         NVVM::MemScopeKind::CTA,
+                                         /*relaxed=*/false, Value());
+  Value k0 = i32(mul(kb, idx(c.bk)));
+  Value shift = stageShift(kb);
+  auto load = [&](Value map, Value bytes, Value row) {
+    // The shared::cluster form (a lone block is its own cluster) takes
+    // cluster-window addresses: PTX 8.0 has no shared::cta form.
+    auto cluster = LLVM::LLVMPointerType::get(
+        b.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value dst = LLVM::AddrSpaceCastOp::create(b, cluster, sharedPointer(bytes));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, dst, map, ValueRange{k0, i32(row)}, full,
+        ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+  };
+  load(aMap, shift, kc.m0);
+  load(bMap, add(shift, idx(c.aElems() * 2)), kc.n0);
+}
+
+void TmaPipeline::emitWaitLoaded(Value tile) {
+  auto [stage, parity] = slot(tile);
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, barrier(0, stage), parity,
+      arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks));
+}
+
+void TmaPipeline::emitRelease(Value tile) {
+  auto [stage, parity] = slot(tile);
+  (void)parity;
+  NVVM::MBarrierArriveOp::create(b, Type(), barrier(1, stage), Value());
+}

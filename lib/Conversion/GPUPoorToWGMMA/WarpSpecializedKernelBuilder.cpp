@@ -1,0 +1,152 @@
+//===- WarpSpecializedKernelBuilder.cpp - TMA producer, wgmma consumers ---===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpSpecializedKernelBuilder.h"
+
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+#include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
+#include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::gpupoor;
+
+/// Registers a producer thread keeps and a consumer thread gets: 128 x 40 +
+/// 256 x 232 fit the 64K of an SM (setmaxnreg takes multiples of 8).
+static constexpr int64_t kProducerRegisters = 40;
+static constexpr int64_t kConsumerRegisters = 232;
+/// The named barrier of the consumer warpgroups (0 is the block's).
+static constexpr int64_t kConsumerBarrier = 1;
+
+void WarpSpecializedKernelBuilder::emitRelease(Value kb, Value when) {
+  Value cond = when ? arith::AndIOp::create(b, releases, when) : releases;
+  auto ifRelease = scf::IfOp::create(b, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifRelease.thenBlock());
+  ring->emitRelease(kb);
+}
+
+Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
+                                             Value acc) {
+  ring->emitWaitLoaded(kb);
+  acc = wgmma->emitStage(ring->stageShift(kb), acc);
+  // The previous tile's group is done: its stage goes back to the producer.
+  wgmma->emitWait(1);
+  emitRelease(sub(kb, idx(1)), arith::CmpIOp::create(
+                                   b, arith::CmpIPredicate::sgt, kb, kbStart));
+  return acc;
+}
+
+void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
+  SmallVector<Value> regs(chunkLoop.getRegionIterArgs());
+  Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
+  Value kbEnd = minI(add(kbStart, blocksPerSplit), numKBlocks);
+  auto loop =
+      scf::ForOp::create(b, kbStart, kbEnd, idx(1), ValueRange{wgmma->zero()});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(b, emitTile(loop.getInductionVar(), kbStart,
+                                     loop.getRegionIterArgs().front()));
+  }
+  wgmma->emitWait(0);
+  // Chunks are never empty (see MmaKernelBuilder): the last tile is kbEnd-1.
+  emitRelease(sub(kbEnd, idx(1)));
+  scf::YieldOp::create(
+      b, outer->emitHandover(wgmma->fragments(loop.getResult(0)), regs));
+}
+
+void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
+                                                 Value chunkBegin,
+                                                 Value chunkEnd) {
+  NVVM::SetMaxRegisterOp::create(b, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  releases = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      remU(kc.tid, idx(KernelSpec::kWarpgroupThreads)), idx(0));
+  wgmma.emplace(kc);
+  outer.emplace(kc);
+  auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
+                                      outer->initialRegisters());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(chunkLoop.getBody());
+    emitChunk(chunkLoop);
+  }
+  emitTileStores(kc, args, outer->emitFinal(chunkLoop.getResults()));
+}
+
+void WarpSpecializedKernelBuilder::build() {
+  b.setInsertionPointToStart(&func.getBody().front());
+  KernelArgs args = readKernelArgs(kc, func);
+  kc.rawSmem = createDynamicSharedMemory(b);
+  // The consumers' thread ids: every part after the ring counts threads
+  // from the first consumer, as in a block without the producer.
+  emitThreadIds(kc, KernelSpec::kWarpgroupThreads);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  GroupedTileOrder(kc).emitTileOrigin();
+  SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
+  numKBlocks = geometry.numKBlocks;
+  blocksPerSplit = geometry.blocksPerSplit;
+  Value numChunks =
+      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
+  SliceBounds slice = emitSliceBounds(kc, geometry, numChunks);
+  Value first = slice.firstTile ? slice.firstTile : idx(0);
+  ring.emplace(kc, args.aMap, args.bMap, first);
+
+  Value isThread0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, idx(0));
+  {
+    auto ifInit = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifInit.thenBlock());
+    ring->emitInit();
+  }
+  // Every thread of the block: the barriers are initialized.
+  NVVM::BarrierOp::create(b);
+
+  // Producer and consumers part for good: blocks of the function, each
+  // ending in its own return.
+  Region &body = func.getBody();
+  Block *producer = new Block(), *consumers = new Block();
+  body.push_back(producer);
+  body.push_back(consumers);
+  cf::CondBranchOp::create(
+      b, lt(tid, idx(KernelSpec::kWarpgroupThreads)), producer, consumers);
+
+  b.setInsertionPointToStart(producer);
+  NVVM::SetMaxRegisterOp::create(b, kProducerRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  {
+    auto ifLoads = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLoads.thenBlock());
+    ring->emitLoads(slice.endTile);
+  }
+  gpu::ReturnOp::create(b);
+
+  b.setInsertionPointToStart(consumers);
+  emitConsumers(args, slice.chunkBegin, slice.chunkEnd);
+
+  // The shared parts meet with block barriers; here the block's consumers
+  // meet without the producer, which has returned.
+  SmallVector<gpu::BarrierOp> barriers;
+  func.walk([&](gpu::BarrierOp op) { barriers.push_back(op); });
+  for (gpu::BarrierOp op : barriers) {
+    b.setInsertionPoint(op);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, b.getI32Type(), v);
+    };
+    NVVM::BarrierOp::create(b, Type(), cst(kConsumerBarrier),
+                            cst(c.threads()), NVVM::BarrierReductionAttr(),
+                            Value());
+    op.erase();
+  }
+}

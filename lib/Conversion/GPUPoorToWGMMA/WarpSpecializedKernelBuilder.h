@@ -1,0 +1,65 @@
+//===- WarpSpecializedKernelBuilder.h - TMA producer, wgmma -*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_LIB_CONVERSION_GPUPOORTOWGMMA_WARPSPECIALIZEDKERNELBUILDER_H
+#define GPUPOOR_LIB_CONVERSION_GPUPOORTOWGMMA_WARPSPECIALIZEDKERNELBUILDER_H
+
+#include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
+#include "gpupoor/Conversion/GPUKernel/TmaPipeline.h"
+#include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::gpupoor {
+
+/// Emits the body of sm_90a's warp-specialized split-k kernel (copies =
+/// tma) into `func`: warpgroup 0 is the producer, whose thread 0 loads the
+/// block's K tiles by TMA into the ring (TmaPipeline) and which then exits;
+/// the other warpgroups are the consumers of the wgmma kernel
+/// (WgmmaKernelBuilder), 64 rows of the tile each: for each chunk of K,
+/// f16 sums by asynchronous wgmma, one commit group a tile, each stage
+/// handed back once the group after it has been waited for; at the chunk's
+/// end the sums are waited for and handed over into the outer sums; then
+/// the slice meeting and the epilogue, their block barriers among the
+/// consumers only (named barrier 1).
+///
+/// The producer runs ahead of the consumers by the ring's depth whatever
+/// they do meanwhile, the chunk handovers included: no warp that issues
+/// wgmma also issues or waits for copies. The registers follow the work
+/// (setmaxnreg): the producer keeps 40, each consumer thread gets 232.
+class WarpSpecializedKernelBuilder : public KernelPart {
+public:
+  WarpSpecializedKernelBuilder(KernelContext &kc, gpu::GPUFuncOp func)
+      : KernelPart(kc), func(func) {}
+
+  void build();
+
+private:
+  /// The consumers' part, from the branch on the warpgroup to the return.
+  void emitConsumers(const KernelArgs &args, Value chunkBegin,
+                     Value chunkEnd);
+  /// One K tile: its wait, its wgmma group, the wait for the group before
+  /// it, whose stage goes back (unless `kb` starts the chunk).
+  Value emitTile(Value kb, Value kbStart, Value acc);
+  /// The body of the loop over chunks: the chunk's tiles, then the
+  /// handover; yields the outer sums in registers.
+  void emitChunk(scf::ForOp chunkLoop);
+  /// Thread 0 of each consumer warpgroup hands K tile `kb`'s stage back.
+  void emitRelease(Value kb, Value when = {});
+
+  gpu::GPUFuncOp func;
+  std::optional<TmaPipeline> ring;
+  std::optional<WarpgroupMma> wgmma;
+  std::optional<OuterSums> outer;
+  Value numKBlocks, blocksPerSplit;
+  // Whether this thread is its consumer warpgroup's thread 0.
+  Value releases;
+};
+
+} // namespace mlir::gpupoor
+
+#endif // GPUPOOR_LIB_CONVERSION_GPUPOORTOWGMMA_WARPSPECIALIZEDKERNELBUILDER_H

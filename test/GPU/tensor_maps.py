@@ -1,0 +1,74 @@
+"""Launching gpupoor's TMA kernels (copies = tma) from Python: their
+manifest lists two parameters of type "tensormap" (a_desc, b_desc), each a
+CUtensorMap of 128 bytes passed by value, encoded as the manifest's
+"tensor_maps" says (cuTensorMapEncodeTiled, through ctypes on libcuda).
+CuPy's kernel call cannot pass a 128-byte struct, so these kernels go
+through cuLaunchKernel directly."""
+
+import ctypes
+
+import numpy as np
+
+_cuda = None
+
+
+def _lib():
+    global _cuda
+    if _cuda is None:
+        _cuda = ctypes.CDLL("libcuda.so.1")
+    return _cuda
+
+
+class TensorMap(ctypes.Structure):
+    _fields_ = [("bytes", ctypes.c_uint64 * 16)]
+    _pack_ = 64
+
+
+CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6
+CU_TENSOR_MAP_INTERLEAVE_NONE = 0
+CU_TENSOR_MAP_SWIZZLE_128B = 3
+CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3
+CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
+
+
+def encode(ptr, k, rows, row_stride, box_rows, box_k=64):
+    """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
+    elements apart (dims of 0 encoded as 1, as the runtime does)."""
+    buf = (ctypes.c_uint8 * (128 + 64))()
+    addr = (ctypes.addressof(buf) + 63) // 64 * 64
+    dims = (ctypes.c_uint64 * 2)(max(k, 1), max(rows, 1))
+    strides = (ctypes.c_uint64 * 1)((row_stride if row_stride > 0 else 8) * 2)
+    box = (ctypes.c_uint32 * 2)(box_k, box_rows)
+    elem = (ctypes.c_uint32 * 2)(1, 1)
+    err = _lib().cuTensorMapEncodeTiled(
+        ctypes.c_void_p(addr), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, ctypes.c_void_p(ptr), dims,
+        strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+    if err:
+        raise RuntimeError(f"cuTensorMapEncodeTiled failed with CUDA error {err}")
+    return bytes((ctypes.c_uint8 * 128).from_address(addr))
+
+
+def launch(function_ptr, grid, block, smem, stream_ptr, args, types):
+    """cuLaunchKernel with `args` typed by the manifest's param_types
+    ("ptr", "i32", "i64", "tensormap" as 128 bytes)."""
+    holders = []
+    for v, t in zip(args, types):
+        if t == "tensormap":
+            raw = (ctypes.c_uint8 * (128 + 64))()
+            addr = (ctypes.addressof(raw) + 63) // 64 * 64
+            ctypes.memmove(addr, v, 128)
+            holders.append((raw, addr))
+        elif t == "i32":
+            holders.append(ctypes.c_int32(int(v)))
+        else:
+            holders.append(ctypes.c_uint64(int(np.uint64(v)) if t == "ptr" else int(v) & (2**64 - 1)))
+    params = (ctypes.c_void_p * len(holders))()
+    for i, h in enumerate(holders):
+        params[i] = h[1] if isinstance(h, tuple) else ctypes.addressof(h)
+    err = _lib().cuLaunchKernel(
+        ctypes.c_void_p(function_ptr), ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
+        ctypes.c_uint(1), ctypes.c_uint(block), ctypes.c_uint(1), ctypes.c_uint(1),
+        ctypes.c_uint(smem), ctypes.c_void_p(stream_ptr), params, None)
+    if err:
+        raise RuntimeError(f"cuLaunchKernel failed with CUDA error {err}")

@@ -93,3 +93,14 @@ func.func @group_product(%a: memref<16x64xf16>, %b: memref<64x16777216xf16>, %c:
       : memref<16x64xf16>, memref<64x16777216xf16>
   return
 }
+
+// -----
+
+func.func @tma_on_sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op TMA copies need the sm_90a kernel, got chip sm_90}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f16, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

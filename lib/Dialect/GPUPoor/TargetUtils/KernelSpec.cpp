@@ -126,10 +126,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                             "tile's wgmma still read the previous stage), got "
                          << stages;
-    // TMA boxes have at most 256 rows (BM, BN <= 256 hold already).
-    if (tmaCopies && !asyncCopies)
-      return emitError() << "TMA copies have the requirements of async "
-                            "copies";
+    // (TMA boxes have at most 256 rows: BM, BN <= 256 hold already.)
     if (tmaCopies && batched)
       return emitError() << "TMA copies take 2-D operands (a batched "
                             "product takes copies = async)";

@@ -1,0 +1,81 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
+
+// copies = tma: the warp-specialized kernel. The host code encodes A's and
+// B's tensor maps into two 128-byte buffers allocated at the function's
+// entry and passes their pointers (by value once the kernel is a binary:
+// gpupoor-tensor-maps-by-value); 384 threads (a producer warpgroup and two
+// consumers), 4 stages of 48 KiB and 8 mbarriers of 8 bytes.
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c196672_i32
+// CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr)
+// CHECK-SAME: copies = tma
+// Operands TMA cannot take get the element-copy kernel, 256 threads.
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK-SAME: threads in (%c256
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"})
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// Thread 0 initializes the ring: full barriers count the producer's one
+// arrive, empty ones one arrive of each of the two consumer warpgroups.
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c2_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.barrier{{$}}
+// CHECK: cf.cond_br %{{.*}}, ^[[PRODUCER:.*]], ^[[CONSUMERS:.*]]{{$}}
+// The producer: its thread 0 waits for a stage to be empty, expects its
+// 49152 bytes and loads A's and B's boxes at (k0, m0) and (k0, n0).
+// CHECK: ^[[PRODUCER]]:
+// CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[ADESC]], %[[FULL]], box[%[[K0:.*]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[BDESC]], %[[FULL]], box[%[[K0]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: gpu.return
+// The consumers: per tile, wait for it, its wgmma group, wait for the
+// group before it and hand that tile's stage back; at the chunk's end the
+// last one.
+// CHECK: ^[[CONSUMERS]]:
+// CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive
+// The epilogue's barriers are the consumers' named barrier.
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// CHECK: gpu.func @gpupoor_matmul_0_elements(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A batched product keeps cp.async copies (the tensor maps are 2-D).
+// CHECK-LABEL: func.func @batched
+// CHECK: copies = async
+// CHECK-NOT: copies = tma
+func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?x?xf16>, memref<?x?x?xf16>
+  return
+}

@@ -32,8 +32,7 @@
 
 // JSON: "block_size": 384,
 // JSON: "param_types": [
-// JSON: "i32",
-// JSON-NEXT: "tensormap",
+// JSON: "tensormap",
 // JSON-NEXT: "tensormap"
 // JSON-NEXT: ],
 // JSON: "tensor_maps": {

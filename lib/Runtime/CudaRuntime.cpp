@@ -194,8 +194,8 @@ extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
   cuuint32_t box[2] = {64, cuuint32_t(boxRows)};
   cuuint32_t elementStrides[2] = {1, 1};
   check(cuTensorMapEncodeTiled(
-            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-            2, global, dims, strides, box, elementStrides,
+            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+            global, dims, strides, box, elementStrides,
             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),

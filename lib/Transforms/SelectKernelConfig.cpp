@@ -59,8 +59,8 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
     return {64, staticTileCount(shape, 64, 64) <= sms ? 64 : 128, 64};
   int64_t wideTiles = std::max<int64_t>(staticTileCount(shape, 128, 256), 1);
   bool fewWide = 2 * wideTiles < sms;
-  if (fewWide && (ShapedType::isDynamic(k) ||
-                  k / (sms / wideTiles) < kMinWideSliceK))
+  if (fewWide &&
+      (ShapedType::isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
     return {64, 128, 64};
   return {128, 256, 64};
 }
@@ -153,10 +153,12 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   while (smallWarpsN > 1 && (spec.bm * spec.bk / 8 % (32 * smallWarpsN) != 0 ||
                              spec.bn % (16 * smallWarpsN) != 0))
     smallWarpsN /= 2;
-  spec.warpsM = warpsM ? warpsM : (eightWarps ? spec.bm / 64 : (smallM ? 1 : 2));
-  spec.warpsN = warpsN ? warpsN
-                       : (eightWarps ? spec.bn / 64
-                                     : (smallM ? smallWarpsN : (async ? 2 : 4)));
+  spec.warpsM =
+      warpsM ? warpsM : (eightWarps ? spec.bm / 64 : (smallM ? 1 : 2));
+  spec.warpsN = warpsN
+                    ? warpsN
+                    : (eightWarps ? spec.bn / 64
+                                  : (smallM ? smallWarpsN : (async ? 2 : 4)));
   auto pickSharedOuterRows = [&] {
     return sharedOuterRows >= 0 ? sharedOuterRows : autoSharedOuterRows(spec);
   };

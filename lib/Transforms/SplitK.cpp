@@ -208,8 +208,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
           op, "gpupoor.splits or gpupoor.slices is not a valid count");
 
     EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
-    std::optional<int64_t> splits =
-        *splitsAttr ? *splitsAttr : options.splits;
+    std::optional<int64_t> splits = *splitsAttr ? *splitsAttr : options.splits;
     // With a static K the rule is evaluated now, so the IR says what runs.
     ArrayRef<int64_t> aShape =
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
@@ -242,8 +241,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outerType, match->bLayout,
-        match->aLayout,
-        slices, chip);
+        match->aLayout, slices, chip);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -297,10 +295,10 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       return emitError(loc) << "gpupoor-split-k: splits must be >= 0, got "
                             << static_cast<int64_t>(splits);
     if (slices < 0 || slices > kMaxSlices)
-      return emitError(loc) << "gpupoor-split-k: slices must be 0 (chosen) "
-                               "or in [1, "
-                            << kMaxSlices << "], got "
-                            << static_cast<int64_t>(slices);
+      return emitError(loc)
+             << "gpupoor-split-k: slices must be 0 (chosen) "
+                "or in [1, "
+             << kMaxSlices << "], got " << static_cast<int64_t>(slices);
     if (splits > 0)
       resolved.splits = splits;
     resolved.maxSplits = maxSplits;
@@ -381,8 +379,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       for (Value in : op.getDpsInputs()) {
         // A transpose or broadcast, possibly under a collapse_shape.
         Operation *def = in.getDefiningOp();
-        for (int depth = 0; def && def->getBlock() == op->getBlock() && depth < 3;
-             ++depth) {
+        for (int depth = 0;
+             def && def->getBlock() == op->getBlock() && depth < 3; ++depth) {
           ops.insert(def);
           def = def->getNumOperands() ? def->getOperand(0).getDefiningOp()
                                       : nullptr;
@@ -441,8 +439,9 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
 
 } // namespace
 
-LogicalResult mlir::gpupoor::verifySplitKPatternOptions(
-    const SplitKPatternOptions &options, MLIRContext *context, Location loc) {
+LogicalResult
+mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
+                                          MLIRContext *context, Location loc) {
   // The attribute's storage lives in its dialect (already loaded inside
   // gpupoor-split-k, which names it a dependent dialect).
   context->getOrLoadDialect<GPUPoorDialect>();
@@ -454,7 +453,8 @@ LogicalResult mlir::gpupoor::verifySplitKPatternOptions(
   SmallVector<int64_t, 3> tile = options.tile;
   if (tile.empty())
     tile = defaultTile();
-  Type outer = options.outerType ? options.outerType : Float32Type::get(context);
+  Type outer =
+      options.outerType ? options.outerType : Float32Type::get(context);
   int64_t slices = options.splits ? std::min(options.slices, *options.splits)
                                   : options.slices;
   // On sm_90a, a tile the wgmma kernel cannot take is sm_90's.

@@ -277,7 +277,8 @@ std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
   auto i64 = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
   };
-  args.append({pointerOf(b, ws), i64(arith::MulIOp::create(b, sumWords, cst(4))),
+  args.append({pointerOf(b, ws),
+               i64(arith::MulIOp::create(b, sumWords, cst(4))),
                pointerOf(b, locks), i64(lockCount)});
   return {ws, locks};
 }
@@ -331,12 +332,11 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     return LLVM::ConstantOp::create(b, b.getI64Type(), v).getResult();
   };
   LLVM::CallOp::create(b, encode,
-                       ValueRange{maps[0], generic(o.aPtr), i64(o.k),
-                                  i64(o.m), i64(o.am), cst(spec.bm)});
+                       ValueRange{maps[0], generic(o.aPtr), i64(o.k), i64(o.m),
+                                  i64(o.am), cst(spec.bm)});
   LLVM::CallOp::create(b, encode,
-                       ValueRange{maps[1], generic(o.bPtr), i64(o.k),
-                                  i64(o.n), i64(bnStride),
-                                  cst(spec.bn)});
+                       ValueRange{maps[1], generic(o.bPtr), i64(o.k), i64(o.n),
+                                  i64(bnStride), cst(spec.bn)});
   return maps;
 }
 
@@ -388,7 +388,7 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     args.append(emitTensorMaps(b, op, spec, o, bn));
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{grid.tiles, grid.slices, c1},
-                                gpu::KernelDim3{threads, c1, c1}, smem, args);
+      gpu::KernelDim3{threads, c1, c1}, smem, args);
   if (ws.first) {
     memref::DeallocOp::create(b, ws.first);
     memref::DeallocOp::create(b, ws.second);
@@ -405,11 +405,11 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   }
   launch->setAttr(
       getKernelAttrName(),
-      KernelAttr::get(
-          ctx, spec.strategy, spec.getConfig(ctx), spec.cType, spec.accType,
-          ArrayAttr::get(ctx, inputs), BoolAttr::get(ctx, spec.readsC),
-          StringAttr::get(ctx, epilogue),
-          op.isBatched() ? Launch::Batched : Launch::Single));
+      KernelAttr::get(ctx, spec.strategy, spec.getConfig(ctx), spec.cType,
+                      spec.accType, ArrayAttr::get(ctx, inputs),
+                      BoolAttr::get(ctx, spec.readsC),
+                      StringAttr::get(ctx, epilogue),
+                      op.isBatched() ? Launch::Batched : Launch::Single));
 }
 
 } // namespace

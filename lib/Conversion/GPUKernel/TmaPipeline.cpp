@@ -17,8 +17,7 @@ using namespace mlir::gpupoor;
 /// The suspend-time hint of a barrier wait, in nanoseconds (CUTLASS's).
 static constexpr int64_t kWaitTicks = 0x989680;
 
-TmaPipeline::TmaPipeline(KernelContext &kc, Value aMap, Value bMap,
-                         Value first)
+TmaPipeline::TmaPipeline(KernelContext &kc, Value aMap, Value bMap, Value first)
     : KernelPart(kc), aMap(aMap), bMap(bMap), first(first) {
   base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
 }
@@ -36,8 +35,8 @@ Value TmaPipeline::sharedPointer(Value bytes) {
 }
 
 Value TmaPipeline::barrier(int64_t which, Value stage) {
-  return sharedPointer(add(idx(c.barriersOffset() + which * c.stages * 8),
-                           mul(stage, idx(8))));
+  return sharedPointer(
+      add(idx(c.barriersOffset() + which * c.stages * 8), mul(stage, idx(8))));
 }
 
 std::pair<Value, Value> TmaPipeline::slot(Value tile) {
@@ -93,8 +92,8 @@ void TmaPipeline::emitLoads(Value end) {
         static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value dst = LLVM::AddrSpaceCastOp::create(b, cluster, sharedPointer(bytes));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, dst, map, ValueRange{k0, i32(row)}, full,
-        ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+        b, dst, map, ValueRange{k0, i32(row)}, full, ValueRange{}, Value(),
+        Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
   load(aMap, shift, kc.m0);

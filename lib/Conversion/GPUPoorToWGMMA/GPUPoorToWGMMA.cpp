@@ -48,15 +48,14 @@ struct ConvertGPUPoorToWGMMAPass
                     UnitAttr::get(&getContext()));
     SymbolTable symbols(module);
     for (MatmulOp op : ops)
-      if (failed(lowerToKernels(op, module, symbols,
-                                "convert-gpupoor-to-wgmma",
-                                [](KernelContext &kc, gpu::GPUFuncOp func) {
-                                  if (kc.spec.tmaCopies)
-                                    WarpSpecializedKernelBuilder(kc, func)
-                                        .build();
-                                  else
-                                    WgmmaKernelBuilder(kc, func).build();
-                                })))
+      if (failed(
+              lowerToKernels(op, module, symbols, "convert-gpupoor-to-wgmma",
+                             [](KernelContext &kc, gpu::GPUFuncOp func) {
+                               if (kc.spec.tmaCopies)
+                                 WarpSpecializedKernelBuilder(kc, func).build();
+                               else
+                                 WgmmaKernelBuilder(kc, func).build();
+                             })))
         return signalPassFailure();
   }
 };

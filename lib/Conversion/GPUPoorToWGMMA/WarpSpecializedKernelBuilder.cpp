@@ -39,8 +39,8 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
   acc = wgmma->emitStage(ring->stageShift(kb), acc);
   // The previous tile's group is done: its stage goes back to the producer.
   wgmma->emitWait(1);
-  emitRelease(sub(kb, idx(1)), arith::CmpIOp::create(
-                                   b, arith::CmpIPredicate::sgt, kb, kbStart));
+  emitRelease(sub(kb, idx(1)),
+              arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, kb, kbStart));
   return acc;
 }
 
@@ -118,8 +118,8 @@ void WarpSpecializedKernelBuilder::build() {
   Block *producer = new Block(), *consumers = new Block();
   body.push_back(producer);
   body.push_back(consumers);
-  cf::CondBranchOp::create(
-      b, lt(tid, idx(KernelSpec::kWarpgroupThreads)), producer, consumers);
+  cf::CondBranchOp::create(b, lt(tid, idx(KernelSpec::kWarpgroupThreads)),
+                           producer, consumers);
 
   b.setInsertionPointToStart(producer);
   NVVM::SetMaxRegisterOp::create(b, kProducerRegisters,
@@ -144,9 +144,8 @@ void WarpSpecializedKernelBuilder::build() {
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(b, b.getI32Type(), v);
     };
-    NVVM::BarrierOp::create(b, Type(), cst(kConsumerBarrier),
-                            cst(c.threads()), NVVM::BarrierReductionAttr(),
-                            Value());
+    NVVM::BarrierOp::create(b, Type(), cst(kConsumerBarrier), cst(c.threads()),
+                            NVVM::BarrierReductionAttr(), Value());
     op.erase();
   }
 }

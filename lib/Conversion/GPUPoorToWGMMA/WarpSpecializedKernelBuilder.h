@@ -40,8 +40,7 @@ public:
 
 private:
   /// The consumers' part, from the branch on the warpgroup to the return.
-  void emitConsumers(const KernelArgs &args, Value chunkBegin,
-                     Value chunkEnd);
+  void emitConsumers(const KernelArgs &args, Value chunkBegin, Value chunkEnd);
   /// One K tile: its wait, its wgmma group, the wait for the group before
   /// it, whose stage goes back (unless `kb` starts the chunk).
   Value emitTile(Value kb, Value kbStart, Value acc);

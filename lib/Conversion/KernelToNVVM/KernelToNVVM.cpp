@@ -19,8 +19,8 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::gpupoor {
@@ -108,9 +108,11 @@ struct ConvertGPUPoorKernelToNVVMPass
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
       });
-      if (!func.getBody().walk([](NVVM::SetMaxRegisterOp) {
-            return WalkResult::interrupt();
-          }).wasInterrupted())
+      if (!func.getBody()
+               .walk([](NVVM::SetMaxRegisterOp) {
+                 return WalkResult::interrupt();
+               })
+               .wasInterrupted())
         return;
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                     IntegerAttr::get(IntegerType::get(ctx, 32), 1));

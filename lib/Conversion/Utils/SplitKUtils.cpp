@@ -75,9 +75,8 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
   return g;
 }
 
-Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b,
-                                   SplitKAttr strategy, Value m, Value n,
-                                   Value batch) {
+Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy,
+                                   Value m, Value n, Value batch) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   Value tilesM = arith::CeilDivSIOp::create(b, m, cst(strategy.getTileM()));
   Value tilesN = arith::CeilDivSIOp::create(b, n, cst(strategy.getTileN()));
@@ -111,9 +110,9 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
   int64_t share = sliceOneSliceShare(strategy.getChip(), strategy.getTile());
   if (share == 0)
     return chosen;
-  Value enough = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
-                                       arith::MulIOp::create(b, t, cst(share)),
-                                       cst(sms));
+  Value enough =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                            arith::MulIOp::create(b, t, cst(share)), cst(sms));
   return arith::SelectOp::create(b, enough, one, chosen);
 }
 
@@ -157,8 +156,9 @@ void mlir::gpupoor::emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op) {
     d.append(matrix);
     return d;
   };
-  operands.push_back(
-      {op.getA(), op.getStrategy().isATransposed() ? dims({3, 1}) : dims({1, 3})});
+  operands.push_back({op.getA(), op.getStrategy().isATransposed()
+                                     ? dims({3, 1})
+                                     : dims({1, 3})});
   operands.push_back({op.getB(), nk ? dims({2, 3}) : dims({3, 2})});
   operands.push_back({op.getInit(), dims({1, 2})});
   for (auto [in, map] :
@@ -181,7 +181,8 @@ void mlir::gpupoor::emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op) {
         continue;
       }
       int64_t here = type.getDimSize(i);
-      int64_t there = cast<MemRefType>(firstValue.getType()).getDimSize(firstIdx);
+      int64_t there =
+          cast<MemRefType>(firstValue.getType()).getDimSize(firstIdx);
       // Static pairs are the verifier's.
       if (!ShapedType::isDynamic(here) && !ShapedType::isDynamic(there))
         continue;
@@ -197,4 +198,3 @@ void mlir::gpupoor::emitShapeChecks(ImplicitLocOpBuilder &b, MatmulOp op) {
                          "the epilogue's operands must agree on the batch, "
                          "M, N and K)");
 }
-

@@ -76,8 +76,8 @@ Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
 void emitThreadIds(KernelContext &kc, int64_t firstThread = 0);
 
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n,
-/// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner strides are taken to be 1
-/// (the launcher checks; the manifest says so).
+/// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner
+/// strides are taken to be 1 (the launcher checks; the manifest says so).
 KernelArgs readKernelArgs(KernelContext &kc, gpu::GPUFuncOp func);
 
 } // namespace mlir::gpupoor

@@ -36,7 +36,8 @@ void GPUPoorDialect::initialize() {
 //===----------------------------------------------------------------------===//
 
 int64_t mlir::gpupoor::defaultNumSplits(int64_t k, int64_t maxSplits) {
-  int64_t numKBlocks = llvm::divideCeil(std::max<int64_t>(k, 0), kSplitRuleBlock);
+  int64_t numKBlocks =
+      llvm::divideCeil(std::max<int64_t>(k, 0), kSplitRuleBlock);
   // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
   // Past maxSplits the result clamps to maxSplits: stop there (a static K
   // near 2^63 would otherwise take billions of steps).
@@ -47,9 +48,9 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t k, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
-int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles,
-                                 int64_t splits, int64_t smCount,
-                                 int64_t blocksPerSM, int64_t oneSliceShare) {
+int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles, int64_t splits,
+                                 int64_t smCount, int64_t blocksPerSM,
+                                 int64_t oneSliceShare) {
   int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
   if (slices > 0)
     return std::clamp<int64_t>(slices, 1, most);
@@ -97,9 +98,8 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "slices must be 0 (chosen at run time) or in [1, "
                        << kMaxSlices << "], got " << slices;
   if (splits && slices > *splits)
-    return emitError() << "slices (" << slices
-                       << ") must not exceed splits (" << *splits
-                       << "): each slice takes at least one chunk";
+    return emitError() << "slices (" << slices << ") must not exceed splits ("
+                       << *splits << "): each slice takes at least one chunk";
   if (tile.size() != 3)
     return emitError() << "tile must have 3 entries [BM, BN, BK], got "
                        << tile.size();

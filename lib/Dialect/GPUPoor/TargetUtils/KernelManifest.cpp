@@ -17,12 +17,10 @@ SmallVector<KernelParam>
 mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
   using K = KernelParamKind;
   SmallVector<KernelParam> params = {
-      {"a_ptr", K::Pointer},     {"b_ptr", K::Pointer},
-      {"c_ptr", K::Pointer},     {"M", K::Size},
-      {"N", K::Size},            {"K", K::Size},
-      {"stride_am", K::Size},    {"stride_ak", K::Size},
-      {"stride_bk", K::Size},    {"stride_bn", K::Size},
-      {"stride_cm", K::Size},    {"stride_cn", K::Size}};
+      {"a_ptr", K::Pointer},  {"b_ptr", K::Pointer},  {"c_ptr", K::Pointer},
+      {"M", K::Size},         {"N", K::Size},         {"K", K::Size},
+      {"stride_am", K::Size}, {"stride_ak", K::Size}, {"stride_bk", K::Size},
+      {"stride_bn", K::Size}, {"stride_cm", K::Size}, {"stride_cn", K::Size}};
   // Batch strides are i64 in every kernel: b times them reaches past 2^31
   // where one batch element's offsets do not.
   if (spec.batched)
@@ -53,6 +51,31 @@ static std::string str(Type t) {
   return s;
 }
 
+/// How a launcher encodes the TMA kernel's a_desc and b_desc
+/// (cuTensorMapEncodeTiled).
+static llvm::json::Object tensorMaps(const KernelSpec &spec) {
+  auto map = [&](StringRef rows, StringRef stride, int64_t boxRows) {
+    return llvm::json::Object{
+        {"data_type", "float16"},
+        {"rank", 2},
+        {"global_address", rows == "M" ? "a_ptr" : "b_ptr"},
+        {"global_dim", llvm::json::Array{"K", rows}},
+        {"global_strides_bytes",
+         llvm::json::Array{std::string(stride) + " * 2"}},
+        {"box_dim", llvm::json::Array{spec.bk, boxRows}},
+        {"element_strides", llvm::json::Array{1, 1}},
+        {"interleave", "none"},
+        {"swizzle", "128B"},
+        {"l2_promotion", "256B"},
+        {"oob_fill", "zero"}};
+  };
+  return llvm::json::Object{
+      {"a_desc", map("M", "stride_am", spec.bm)},
+      {"b_desc", map("N", "stride_bn", spec.bn)},
+      {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
+               "then); passed by value, 128 bytes, 64-byte aligned"}};
+}
+
 /// The operand requirements the kernel does not check itself.
 static std::string requirements(const KernelSpec &spec) {
   std::string req =
@@ -80,10 +103,10 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   llvm::json::Object c;
   if (spec.asyncCopies) {
     // 16-byte cp.async copies of A and B rows.
-    c["unit_stride"] =
-        llvm::json::Array{"stride_ak", spec.bTransposed ? "stride_bk" : "stride_bn"};
-    c["stride_multiple_of_8"] =
-        llvm::json::Array{"stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
+    c["unit_stride"] = llvm::json::Array{
+        "stride_ak", spec.bTransposed ? "stride_bk" : "stride_bn"};
+    c["stride_multiple_of_8"] = llvm::json::Array{
+        "stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
     c["pointer_aligned_16"] = llvm::json::Array{"a_ptr", "b_ptr"};
   }
   if (spec.indexBitwidth == 32) {
@@ -133,8 +156,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   if (spec.parallel()) {
     int64_t smCount = getChipInfo(spec.chip).smCount;
     int64_t blocksPerSM = sliceBlocksPerSM(spec.chip, strategy.getTile());
-    int64_t oneSliceShare =
-        sliceOneSliceShare(spec.chip, strategy.getTile());
+    int64_t oneSliceShare = sliceOneSliceShare(spec.chip, strategy.getTile());
     m["slices_formula"] =
         strategy.getSlices() > 0
             ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
@@ -177,12 +199,11 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // S as the kernel derives it (defaultNumSplits, K in blocks of 32 for any
   // BK) and the chunks it cuts K into.
   m["splits_formula"] =
-      (strategy.getSplits()
-           ? "S = " + std::to_string(*strategy.getSplits())
-           : "S = clamp(R <= 1 ? 1 : next_pow2(R), 1, " +
-                 std::to_string(strategy.getMaxSplits()) +
-                 "), R = floor(sqrt(ceil(K/" +
-                 std::to_string(kSplitRuleBlock) + ")))") +
+      (strategy.getSplits() ? "S = " + std::to_string(*strategy.getSplits())
+                            : "S = clamp(R <= 1 ? 1 : next_pow2(R), 1, " +
+                                  std::to_string(strategy.getMaxSplits()) +
+                                  "), R = floor(sqrt(ceil(K/" +
+                                  std::to_string(kSplitRuleBlock) + ")))") +
       "; chunk s = K tiles [s*b, (s+1)*b) clipped to K, b = ceil(ceil(K/" +
       std::to_string(spec.bk) + ")/S)";
   m["outer"] = str(spec.outerType);
@@ -202,29 +223,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["requires"] = requirements(spec);
   m["checks"] = checks(spec);
   m["async_copies"] = spec.asyncCopies;
-  if (spec.tmaCopies) {
-    // How the launcher encodes a_desc and b_desc (cuTensorMapEncodeTiled).
-    auto map = [&](StringRef rows, StringRef stride, int64_t boxRows) {
-      return llvm::json::Object{
-          {"data_type", "float16"},
-          {"rank", 2},
-          {"global_address", rows == "M" ? "a_ptr" : "b_ptr"},
-          {"global_dim", llvm::json::Array{"K", rows}},
-          {"global_strides_bytes",
-           llvm::json::Array{std::string(stride) + " * 2"}},
-          {"box_dim", llvm::json::Array{spec.bk, boxRows}},
-          {"element_strides", llvm::json::Array{1, 1}},
-          {"interleave", "none"},
-          {"swizzle", "128B"},
-          {"l2_promotion", "256B"},
-          {"oob_fill", "zero"}};
-    };
-    m["tensor_maps"] = llvm::json::Object{
-        {"a_desc", map("M", "stride_am", spec.bm)},
-        {"b_desc", map("N", "stride_bn", spec.bn)},
-        {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
-                 "then); passed by value, 128 bytes, 64-byte aligned"}};
-  }
+  if (spec.tmaCopies)
+    m["tensor_maps"] = tensorMaps(spec);
   m["warps"] = llvm::json::Array{spec.warpsM, spec.warpsN};
   m["shared_outer_rows"] = spec.sharedOuterRows;
   m["shared_epilogue"] = spec.epiloguePasses > 0;

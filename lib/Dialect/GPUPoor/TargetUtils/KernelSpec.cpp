@@ -61,8 +61,7 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
       tmaCopies     ? CopyMode::Tma
       : asyncCopies ? CopyMode::Async
                     : CopyMode::Elements,
-      fragmentPrefetch,
-      sharedOuterRows, epiloguePasses,
+      fragmentPrefetch, sharedOuterRows, epiloguePasses,
       mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth);
 }
 
@@ -113,8 +112,8 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     // 128-byte rows, the layout of wgmma's 128-byte swizzle.
     if (warpsN != 1 || warpsM * 16 != bm)
       return emitError() << "the sm_90a kernel takes warps = [BM / 16, 1] = ["
-                         << bm / 16 << ", 1], got [" << warpsM << ", "
-                         << warpsN << "]";
+                         << bm / 16 << ", 1], got [" << warpsM << ", " << warpsN
+                         << "]";
     if (bk != 64)
       return emitError() << "the sm_90a kernel takes BK = 64 (128-byte rows "
                             "of the 128-byte swizzle), got "

@@ -233,13 +233,15 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.groupM = groupM;
   spec.asyncCopies =
       asyncCopies && asyncCopiesHold(op) != std::optional<bool>(false);
-  spec.tmaCopies = tma && spec.asyncCopies && !spec.batched;
   spec.fragmentPrefetch = 0;
   spec.sharedOuterRows = 0;
   spec.mmaHandover = false;
   spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
   spec.indexBitwidth =
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
+  // The warp-specialized kernel where it applies (KernelSpec::verify).
+  spec.tmaCopies = tma && spec.asyncCopies && !spec.batched &&
+                   spec.indexBitwidth == 32 && (spec.bm == 64 || spec.bm == 128);
   return spec;
 }
 

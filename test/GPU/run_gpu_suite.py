@@ -71,6 +71,10 @@ class GpupoorKernel:
                 raise ValueError("cp.async kernel needs unit inner strides")
             if a.stride(0) % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
                 raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
+            rows_b = b.shape[0] if self.nk else b.shape[1]
+            if "tensormap" in self.meta["param_types"] and (
+                    (a.stride(0) <= 0 and a.shape[0] > 1) or (outer_b <= 0 and rows_b > 1)):
+                raise ValueError("TMA kernel needs positive row strides (tensor maps)")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
             views = [(t.shape, t.stride()) for t in (a, b, c)]

@@ -179,6 +179,21 @@ Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
                    aligned(o.bPtr)});
 }
 
+/// i1: the TMA kernel's tensor maps describe A and B: each row stride
+/// positive where there is more than one row (a tensor map cannot
+/// broadcast a row or step backwards; the cp.async kernel can). Strides
+/// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
+Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
+  using P = arith::CmpIPredicate;
+  auto rowsOk = [&](Value stride, Value rows) {
+    return arith::OrIOp::create(b, cmp(b, P::sgt, stride, 0),
+                                cmp(b, P::sle, rows, 1))
+        .getResult();
+  };
+  // B as N x K: its rows are N, b0 apart.
+  return allOf(b, {rowsOk(o.am, o.m), rowsOk(o.b0, o.n)});
+}
+
 /// i1: every size, stride and last element offset of A, B and C fits the
 /// 32-bit kernel (kMax32BitSize, kMax32BitOffset). Every term is below 2^62
 /// once the sizes and strides are checked.
@@ -421,7 +436,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   LaunchOperands o = readOperands(b, op);
   SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
   // Each requirement the types leave open is checked once.
-  Value asyncOk, fits, groupOk, sumsFit;
+  Value asyncOk, tmaOk, fits, groupOk, sumsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
   bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
@@ -430,6 +445,11 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
       if (!asyncOk)
         asyncOk = emitAsyncCopiesHold(b, o);
       conds.push_back(asyncOk);
+    }
+    if (spec.tmaCopies) {
+      if (!tmaOk)
+        tmaOk = emitTensorMapsHold(b, o);
+      conds.push_back(tmaOk);
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {
       if (!fits)

@@ -178,6 +178,16 @@ SliceReduction::emit(ArrayRef<Value> sums) {
           SmallVector<Value>(multi.getResults().drop_front())};
 }
 
+BlockChunks mlir::gpupoor::emitBlockChunks(KernelContext &kc) {
+  ImplicitLocOpBuilder &b = kc.b;
+  SplitGeometry geometry = emitSplitGeometry(b, kc.k, kc.spec.strategy);
+  Value numChunks = arith::CeilDivSIOp::create(
+      b, geometry.numKBlocks,
+      arith::MaxSIOp::create(b, geometry.blocksPerSplit,
+                             arith::ConstantIndexOp::create(b, 1)));
+  return {geometry, emitSliceBounds(kc, geometry, numChunks)};
+}
+
 SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
                                            const SplitGeometry &geometry,
                                            Value numChunks) {

@@ -139,15 +139,9 @@ void MmaKernelBuilder::build() {
   kc.rawSmem = createDynamicSharedMemory(b);
   emitThreadIds(kc);
   GroupedTileOrder(kc).emitTileOrigin();
-  SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
+  auto [geometry, slice] = emitBlockChunks(kc);
   numKBlocks = geometry.numKBlocks;
   blocksPerSplit = geometry.blocksPerSplit;
-  // Only non-empty chunks: with more splits than K blocks the last ones are
-  // empty, and each chunk below ends with its last tile peeled. (With K = 0
-  // a chunk has 0 blocks: no chunks, no division by zero.)
-  Value numChunks =
-      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
-  SliceBounds slice = emitSliceBounds(kc, geometry, numChunks);
   firstTile = slice.firstTile ? slice.firstTile : idx(0);
 
   // Loop-invariant parts of the copies and of the fragment loads.

@@ -92,12 +92,9 @@ void WarpSpecializedKernelBuilder::build() {
   emitThreadIds(kc, KernelSpec::kWarpgroupThreads);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   GroupedTileOrder(kc).emitTileOrigin();
-  SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
+  auto [geometry, slice] = emitBlockChunks(kc);
   numKBlocks = geometry.numKBlocks;
   blocksPerSplit = geometry.blocksPerSplit;
-  Value numChunks =
-      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
-  SliceBounds slice = emitSliceBounds(kc, geometry, numChunks);
   Value first = slice.firstTile ? slice.firstTile : idx(0);
   ring.emplace(kc, args.aMap, args.bMap, first);
 

@@ -60,13 +60,9 @@ void WgmmaKernelBuilder::build() {
   kc.rawSmem = createDynamicSharedMemory(b);
   emitThreadIds(kc);
   GroupedTileOrder(kc).emitTileOrigin();
-  SplitGeometry geometry = emitSplitGeometry(b, kc.k, c.strategy);
+  auto [geometry, slice] = emitBlockChunks(kc);
   numKBlocks = geometry.numKBlocks;
   blocksPerSplit = geometry.blocksPerSplit;
-  // Only non-empty chunks (see MmaKernelBuilder).
-  Value numChunks =
-      arith::CeilDivSIOp::create(b, numKBlocks, maxI(blocksPerSplit, idx(1)));
-  SliceBounds slice = emitSliceBounds(kc, geometry, numChunks);
 
   copies.emplace(kc, args, slice.endTile, slice.firstTile, /*lag=*/1);
   wgmma.emplace(kc);

@@ -40,6 +40,16 @@ struct SliceBounds {
   Value firstTile;
 };
 
+/// The block's share of K: the split geometry of its K and the bounds of
+/// its slice's chunks, only non-empty ones (with more splits than K blocks
+/// the last chunks are empty, and a kernel may peel each chunk's last
+/// tile; with K = 0 there are no chunks and no division by zero).
+struct BlockChunks {
+  SplitGeometry geometry;
+  SliceBounds slice;
+};
+BlockChunks emitBlockChunks(KernelContext &kc);
+
 /// Without slices, every non-empty chunk (`numChunks`); with them, block
 /// row p of the grid takes slice p of P' (the grid's height): chunks
 /// [p * S / P', (p + 1) * S / P'), as the strategy defines.

@@ -125,10 +125,19 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                             "tile's wgmma still read the previous stage), got "
                          << stages;
-    // (TMA boxes have at most 256 rows: BM, BN <= 256 hold already.)
     if (tmaCopies && batched)
       return emitError() << "TMA copies take 2-D operands (a batched "
                             "product takes copies = async)";
+    // The register split (setmaxnreg: 40 a producer thread, 232 a
+    // consumer's) holds one or two consumer warpgroups; TMA coordinates
+    // are 32-bit.
+    if (tmaCopies && bm != 64 && bm != 128)
+      return emitError() << "TMA copies take BM = 64 or 128 (one or two "
+                            "consumer warpgroups), got "
+                         << bm;
+    if (tmaCopies && indexBitwidth != 32)
+      return emitError() << "TMA copies take index_bitwidth = 32 (32-bit "
+                            "tensor-map coordinates)";
     if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
       return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
                             "shared outer rows and the convert handover";

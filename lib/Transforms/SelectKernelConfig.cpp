@@ -240,8 +240,7 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.indexBitwidth =
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
-  spec.tmaCopies = tma && spec.asyncCopies && !spec.batched &&
-                   spec.indexBitwidth == 32 && (spec.bm == 64 || spec.bm == 128);
+  spec.tmaCopies = tma && spec.tmaFits();
   return spec;
 }
 

@@ -19,11 +19,6 @@ def _lib():
     return _cuda
 
 
-class TensorMap(ctypes.Structure):
-    _fields_ = [("bytes", ctypes.c_uint64 * 16)]
-    _pack_ = 64
-
-
 CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6
 CU_TENSOR_MAP_INTERLEAVE_NONE = 0
 CU_TENSOR_MAP_SWIZZLE_128B = 3

@@ -39,15 +39,16 @@ Value TmaPipeline::barrier(int64_t which, Value stage) {
       add(idx(c.barriersOffset() + which * c.stages * 8), mul(stage, idx(8))));
 }
 
-std::pair<Value, Value> TmaPipeline::slot(Value tile) {
-  Value r = sub(tile, first);
-  Value stage = remU(r, idx(c.stages));
-  Value parity = remU(divU(r, idx(c.stages)), idx(2));
-  return {stage, i32(parity)};
+Value TmaPipeline::stageOf(Value tile) {
+  return remU(sub(tile, first), idx(c.stages));
+}
+
+Value TmaPipeline::parityOf(Value tile) {
+  return i32(remU(divU(sub(tile, first), idx(c.stages)), idx(2)));
 }
 
 Value TmaPipeline::stageShift(Value tile) {
-  return mul(remU(sub(tile, first), idx(c.stages)), idx(c.stageElems() * 2));
+  return mul(stageOf(tile), idx(c.stageElems() * 2));
 }
 
 void TmaPipeline::emitInit() {
@@ -73,11 +74,11 @@ void TmaPipeline::emitLoads(Value end) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value kb = loop.getInductionVar();
-  auto [stage, parity] = slot(kb);
+  Value stage = stageOf(kb);
   // A stage's first use finds its empty barrier in phase 0, which waiting
   // for parity 1 (the phase "before" it) passes.
   NVVM::MBarrierTryWaitParityOp::create(
-      b, barrier(1, stage), arith::XOrIOp::create(b, parity, one), ticks);
+      b, barrier(1, stage), arith::XOrIOp::create(b, parityOf(kb), one), ticks);
   Value full = barrier(0, stage);
   NVVM::MBarrierArriveExpectTxOp::create(b, Type(), full, stageBytes,
                                          NVVM::MemScopeKind::CTA,
@@ -101,14 +102,11 @@ void TmaPipeline::emitLoads(Value end) {
 }
 
 void TmaPipeline::emitWaitLoaded(Value tile) {
-  auto [stage, parity] = slot(tile);
   NVVM::MBarrierTryWaitParityOp::create(
-      b, barrier(0, stage), parity,
+      b, barrier(0, stageOf(tile)), parityOf(tile),
       arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks));
 }
 
 void TmaPipeline::emitRelease(Value tile) {
-  auto [stage, parity] = slot(tile);
-  (void)parity;
-  NVVM::MBarrierArriveOp::create(b, Type(), barrier(1, stage), Value());
+  NVVM::MBarrierArriveOp::create(b, Type(), barrier(1, stageOf(tile)), Value());
 }

@@ -51,8 +51,9 @@ public:
   Value stageShift(Value tile);
 
 private:
-  /// The stage and phase parity (i32) of K tile `tile`.
-  std::pair<Value, Value> slot(Value tile);
+  /// The stage of K tile `tile`, and the phase parity (i32) its waits name.
+  Value stageOf(Value tile);
+  Value parityOf(Value tile);
   /// The `full` (0) or `empty` (1) barrier of `stage`, as a shared pointer.
   Value barrier(int64_t which, Value stage);
   /// A shared pointer `bytes` into the dynamic shared memory.

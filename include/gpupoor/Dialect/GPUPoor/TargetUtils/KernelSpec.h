@@ -95,6 +95,13 @@ struct KernelSpec {
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
   /// Threads of a warpgroup: the TMA kernel's producer is one.
   static constexpr int64_t kWarpgroupThreads = 128;
+  /// Whether the warp-specialized TMA kernel can take this configuration
+  /// (verify names each condition that fails): sm_90a, async copies' operand
+  /// requirements, 2-D, 32-bit index, one or two consumer warpgroups.
+  bool tmaFits() const {
+    return chip == Chip::SM90a && asyncCopies && !batched &&
+           indexBitwidth == 32 && (bm == 64 || bm == 128);
+  }
   /// The block: the computing threads, and the TMA kernel's producer.
   int64_t blockThreads() const {
     return threads() + (tmaCopies ? kWarpgroupThreads : 0);

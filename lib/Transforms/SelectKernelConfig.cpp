@@ -225,8 +225,9 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // As many stages as fit, up to 4 (128 x 256 x 64: 4 x 48 KiB); one
   // warpgroup's 64-row tiles as wgmmaSmallTileStages says.
   const ChipInfo &chip = getChipInfo(spec.chip);
-  // (Each stage of the TMA kernel adds two 8-byte mbarriers.)
-  int64_t fit = chip.maxSharedPerBlock / (spec.stageElems() * 2 + 16);
+  // (Each stage of the TMA kernel adds its 8-byte mbarriers.)
+  int64_t fit = chip.maxSharedPerBlock /
+                (spec.stageElems() * 2 + 8 * spec.tmaBarriersPerStage());
   int64_t most =
       spec.bm == 64 ? wgmmaSmallTileStages(op, spec.stageElems() * 2) : 4;
   spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, most);

@@ -59,6 +59,8 @@ void TmaPipeline::emitInit() {
   for (int64_t s = 0; s < c.stages; ++s) {
     NVVM::MBarrierInitOp::create(b, barrier(0, idx(s)), one, Value());
     NVVM::MBarrierInitOp::create(b, barrier(1, idx(s)), consumers, Value());
+    if (c.tmaBarriersPerStage() > 2)
+      NVVM::MBarrierInitOp::create(b, barrier(2, idx(s)), one, Value());
   }
   // The initialized barriers, visible to the async proxy (TMA's
   // complete_tx) as well.
@@ -101,11 +103,19 @@ void TmaPipeline::emitLoads(Value end) {
   load(bMap, add(shift, idx(c.aElems() * 2)), kc.n0);
 }
 
-void TmaPipeline::emitWaitLoaded(Value tile) {
+void TmaPipeline::emitWait(int64_t which, Value tile) {
   NVVM::MBarrierTryWaitParityOp::create(
-      b, barrier(0, stageOf(tile)), parityOf(tile),
+      b, barrier(which, stageOf(tile)), parityOf(tile),
       arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks));
 }
+
+void TmaPipeline::emitWaitLoaded(Value tile) { emitWait(0, tile); }
+
+void TmaPipeline::emitPassOn(Value tile) {
+  NVVM::MBarrierArriveOp::create(b, Type(), barrier(2, stageOf(tile)), Value());
+}
+
+void TmaPipeline::emitWaitPassed(Value tile) { emitWait(2, tile); }
 
 void TmaPipeline::emitRelease(Value tile) {
   NVVM::MBarrierArriveOp::create(b, Type(), barrier(1, stageOf(tile)), Value());

@@ -31,10 +31,26 @@ void WarpSpecializedKernelBuilder::emitRelease(Value kb, Value when) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifRelease.thenBlock());
   ring->emitRelease(kb);
+  if (!leads)
+    return;
+  // The first warpgroup's wgmma on the tile are done: the second may take
+  // it.
+  auto ifLeads = scf::IfOp::create(b, leads, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifLeads.thenBlock());
+  ring->emitPassOn(kb);
 }
 
 Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
                                              Value acc) {
+  if (leads) {
+    auto ifFollows = scf::IfOp::create(
+        b, arith::XOrIOp::create(b, leads, arith::ConstantIntOp::create(
+                                               b, b.getI1Type(), 1)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFollows.thenBlock());
+    ring->emitWaitPassed(kb);
+  }
   ring->emitWaitLoaded(kb);
   acc = wgmma->emitStage(ring->stageShift(kb), acc);
   // The previous tile's group is done: its stage goes back to the producer.
@@ -71,6 +87,8 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
   releases = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
       remU(kc.tid, idx(KernelSpec::kWarpgroupThreads)), idx(0));
+  if (c.tmaBarriersPerStage() > 2)
+    leads = lt(kc.tid, idx(KernelSpec::kWarpgroupThreads));
   wgmma.emplace(kc);
   outer.emplace(kc);
   auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),

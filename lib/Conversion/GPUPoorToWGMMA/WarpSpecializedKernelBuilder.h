@@ -29,7 +29,9 @@ namespace mlir::gpupoor {
 ///
 /// The producer runs ahead of the consumers by the ring's depth whatever
 /// they do meanwhile, the chunk handovers included: no warp that issues
-/// wgmma also issues or waits for copies. The registers follow the work
+/// wgmma also issues or waits for copies. Two consumer warpgroups take
+/// each tile in order, the second after the first's wgmma on it, so that
+/// their chunk handovers do not coincide (TmaPipeline). The registers follow the work
 /// (setmaxnreg): the producer keeps 40, each consumer thread gets 232.
 class WarpSpecializedKernelBuilder : public KernelPart {
 public:
@@ -57,6 +59,9 @@ private:
   Value numKBlocks, blocksPerSplit;
   // Whether this thread is its consumer warpgroup's thread 0.
   Value releases;
+  // With two consumer warpgroups (null otherwise): whether this thread is
+  // in the first, which takes each tile before the second (TmaPipeline).
+  Value leads;
 };
 
 } // namespace mlir::gpupoor

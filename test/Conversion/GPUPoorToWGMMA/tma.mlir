@@ -4,14 +4,15 @@
 // B's tensor maps into two 128-byte buffers allocated at the function's
 // entry and passes their pointers (by value once the kernel is a binary:
 // gpupoor-tensor-maps-by-value); 384 threads (a producer warpgroup and two
-// consumers), 4 stages of 48 KiB and 8 mbarriers of 8 bytes.
+// consumers), 4 stages of 48 KiB and 12 mbarriers of 8 bytes (full, empty
+// and order a stage).
 // CHECK-LABEL: func.func @linear
 // CHECK: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c196672_i32
+// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c196704_i32
 // CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr)
 // CHECK-SAME: copies = tma
 // Operands TMA cannot take get the element-copy kernel, 256 threads.
@@ -21,9 +22,11 @@
 // CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"})
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // Thread 0 initializes the ring: full barriers count the producer's one
-// arrive, empty ones one arrive of each of the two consumer warpgroups.
+// arrive, empty ones one arrive of each of the two consumer warpgroups,
+// order ones the first consumer warpgroup's.
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c2_i32 : !llvm.ptr<3>, i32
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{.*}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.barrier{{$}}
 // CHECK: cf.cond_br %{{.*}}, ^[[PRODUCER:.*]], ^[[CONSUMERS:.*]]{{$}}
@@ -37,21 +40,31 @@
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[ADESC]], %[[FULL]], box[%[[K0:.*]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[BDESC]], %[[FULL]], box[%[[K0]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
 // CHECK: gpu.return
-// The consumers: per tile, wait for it, its wgmma group, wait for the
-// group before it and hand that tile's stage back; at the chunk's end the
-// last one.
+// The consumers: per tile, the second warpgroup waits until the first has
+// passed the tile on; wait for it, its wgmma group, wait for the group
+// before it and hand that tile's stage back (the first warpgroup also
+// passes it on); at the chunk's end the last one.
 // CHECK: ^[[CONSUMERS]]:
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK: %[[LEADS:.*]] = arith.cmpi slt, %{{.*}}, %c128
 // CHECK: scf.for
 // CHECK: scf.for
+// CHECK: %[[FOLLOWS:.*]] = arith.xori %[[LEADS]], %true
+// CHECK: scf.if %[[FOLLOWS]] {
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: }
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: scf.if
 // CHECK: nvvm.mbarrier.arrive
+// CHECK: scf.if %[[LEADS]] {
+// CHECK: nvvm.mbarrier.arrive
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: scf.if
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: scf.if %[[LEADS]] {
 // CHECK: nvvm.mbarrier.arrive
 // The epilogue's barriers are the consumers' named barrier.
 // CHECK-NOT: gpu.barrier
@@ -77,5 +90,27 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
   gpupoor.matmul %a, %b outs(%c : memref<?x?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       : memref<?x?x?xf16>, memref<?x?x?xf16>
+  return
+}
+
+// -----
+
+// One consumer warpgroup (64-row tiles): nothing to order, two mbarriers a
+// stage (8 stages of 24 KiB, one block an SM: the shape is dynamic), and
+// no warpgroup waits on another.
+// CHECK-LABEL: func.func @one_consumer
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: threads in (%c256, {{.*}} dynamic_shared_memory_size %c196736_i32
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-COUNT-16: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK-NOT: arith.xori
+// CHECK: gpu.return
+func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
   return
 }

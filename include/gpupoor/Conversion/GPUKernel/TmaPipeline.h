@@ -14,6 +14,18 @@
 // r % stages and is the (r / stages)-th use of that stage, so its waits
 // name phase parity (r / stages) & 1.
 //
+// Two consumer warpgroups take each tile in order: the second waits on the
+// stage's `order` barrier, which the first arrives at once its wgmma on
+// the tile have completed. The second thus runs at least a tile behind, so
+// that while one warpgroup hands a chunk over (a wait for its wgmma, then
+// conversions and adds: no tensor work) the other still has tiles to
+// multiply. Left alone, they fall into step: the one behind catches up
+// while the other hands over, and then both hand over at once, the tensor
+// cores idle (measured on an H100: with the order 0.9x the time at
+// 4096^3; docs/Hopper.md). A stage's order barrier cannot complete twice
+// before the second warpgroup waits on it: the first reaches the stage's
+// next tile only after the second has released this one.
+//
 // TMA writes the 128-byte swizzle that wgmma's descriptors read (the tensor
 // maps name it), zero-fills what lies outside A and B (edge tiles and K
 // tails need no guarded copies), and moves a whole tile in one instruction.
@@ -47,6 +59,12 @@ public:
   /// Hands K tile `tile`'s stage back to the producer: one arrive of the
   /// calling consumer warpgroup (its thread 0), after its last read.
   void emitRelease(Value tile);
+  /// Two consumer warpgroups: the first's thread 0 passes K tile `tile` on
+  /// to the second once its wgmma on it have completed.
+  void emitPassOn(Value tile);
+  /// Two consumer warpgroups: the second waits until the first has passed
+  /// K tile `tile` on.
+  void emitWaitPassed(Value tile);
   /// The byte offset of K tile `tile`'s stage in the dynamic shared memory.
   Value stageShift(Value tile);
 
@@ -54,8 +72,11 @@ private:
   /// The stage of K tile `tile`, and the phase parity (i32) its waits name.
   Value stageOf(Value tile);
   Value parityOf(Value tile);
-  /// The `full` (0) or `empty` (1) barrier of `stage`, as a shared pointer.
+  /// The `full` (0), `empty` (1) or `order` (2) barrier of `stage`, as a
+  /// shared pointer.
   Value barrier(int64_t which, Value stage);
+  /// Waits for barrier `which` of K tile `tile`'s stage in the tile's phase.
+  void emitWait(int64_t which, Value tile);
   /// A shared pointer `bytes` into the dynamic shared memory.
   Value sharedPointer(Value bytes);
   Value i32(Value v);

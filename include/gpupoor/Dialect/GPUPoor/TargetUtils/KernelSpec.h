@@ -120,14 +120,19 @@ struct KernelSpec {
   // thread each, after the stages.
   int64_t sharedOuterFrags() const { return sharedOuterRows * nTiles(); }
   int64_t outerSlotElems() const { return sharedOuterFrags() * threads() * 4; }
-  /// The TMA ring's mbarriers (two of 8 bytes a stage: full, empty) come
-  /// after the stages and the outer-sum slots.
+  /// The TMA ring's mbarriers of 8 bytes a stage: full, empty, and with
+  /// two consumer warpgroups the order in which they take a tile
+  /// (TmaPipeline); after the stages and the outer-sum slots.
+  int64_t tmaBarriersPerStage() const {
+    return threads() > kWarpgroupThreads ? 3 : 2;
+  }
   int64_t barriersOffset() const {
     return stagesBytes() +
            outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
   }
   int64_t sharedBytes() const {
-    return barriersOffset() + (tmaCopies ? 16 * stages : 0);
+    return barriersOffset() +
+           (tmaCopies ? 8 * tmaBarriersPerStage() * stages : 0);
   }
 
   // The shared-memory epilogue: each warp writes its fragments into its

@@ -126,6 +126,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.warpsN = options.warpsN;
   kernel.asyncCopies = options.asyncCopies;
   kernel.tma = options.tma;
+  kernel.persistent = options.persistent;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;

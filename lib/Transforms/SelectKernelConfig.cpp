@@ -242,6 +242,9 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
+  spec.persistentTiles = persistent && spec.tmaCopies && !spec.parallel();
+  if (spec.persistent())
+    spec.epiloguePasses = 0;
   return spec;
 }
 

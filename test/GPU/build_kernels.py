@@ -109,6 +109,11 @@ VARIANTS = {
                          "outer-type=f32 tma=true"),
     "nk_f32_tma_m64_p2": (dict(b_layout="nk"),
                           "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
+    # Persistent blocks: the suite launches them on 3 blocks, so that each
+    # loops over tiles and the ring runs on across them.
+    "nk_f32_tma_pers": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=true"),
+    "nk_bias_gelu_tma_pers": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                              "outer-type=f32 tma=true persistent=true"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),
                          "outer-type=f32 slices=0 tile=16,128,64 shared-outer-rows=1 "
                          "shared-epilogue=false"),

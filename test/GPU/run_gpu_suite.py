@@ -60,6 +60,11 @@ class GpupoorKernel:
         # C = A*B, nothing after: what the exact and model suites check.
         self.plain = (not self.meta["epilogue_inputs"] and not self.meta["epilogue"]
                       and not self.meta["reads_c"])
+        # A persistent kernel's blocks loop over the tiles: any grid computes
+        # C. None: one block an SM, as the host code launches it; the suite
+        # sets a few blocks, so that each loops over several tiles.
+        self.persistent = bool(self.meta.get("persistent"))
+        self.persistent_blocks = None
 
     def check_requires(self, a, b, c, stride_bk, stride_bn, ins=()):
         """Raises ValueError when the operands break the manifest's `requires`
@@ -116,6 +121,10 @@ class GpupoorKernel:
         if grid >= 2**31:
             raise ValueError("batch * ceil(M/BM) * ceil(N/BN) exceeds the grid")
         slices = self.num_slices(m, n, k, batch)
+        if self.persistent:
+            blocks = self.persistent_blocks or torch.cuda.get_device_properties(
+                c.device).multi_processor_count
+            grid = min(grid, blocks)
         ptr = lambda t: np.uint64(t.data_ptr())
         size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
         args = (ptr(a), ptr(b), ptr(c), size(m), size(n), size(k),
@@ -321,8 +330,12 @@ def model_suite(kernels, res, quick, gen):
             print(f"  model {name} {shape} S={s} P'={kern.num_slices(m, n, k)}: {diff} of {got.size} elements differ, "
                   f"relative difference {rel:.1e}")
             # Parallel slices meet in a fixed order: bit-identical reruns
-            # on random inputs, where any other order would show.
+            # on random inputs, where any other order would show. A
+            # persistent kernel reruns on one block an SM (the suite's
+            # launches take a few blocks): the grid changes nothing.
+            blocks, kern.persistent_blocks = kern.persistent_blocks, None
             c2 = run(kern, a, b, n)
+            kern.persistent_blocks = blocks
             res.check(torch.equal(c.view(torch.int16), c2.view(torch.int16)),
                       f"{name} {shape}: two runs on random inputs differ")
             res.check(diff <= max(8, got.size * steps * 4e-5) and rel <= 2e-4,
@@ -557,6 +570,8 @@ def main():
             if manifest.startswith("gpupoor_matmul_0") and manifest.endswith(".json"):
                 suffix = manifest[len("gpupoor_matmul_0"):-len(".json")]
                 kernels[name + suffix] = GpupoorKernel(kdir, manifest)
+                # Three blocks: every launch of more tiles loops.
+                kernels[name + suffix].persistent_blocks = 3
     res = Results()
     batched = {name: kern for name, kern in kernels.items() if kern.batched}
     kernels = {name: kern for name, kern in kernels.items() if not kern.batched}
@@ -570,7 +585,8 @@ def main():
             torch.cuda.synchronize()
             res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
         for name, kern in kernels.items():
-            m, n, k = 70, 136, 200
+            # A persistent kernel's blocks take several tiles each.
+            m, n, k = (300, 600, 200) if kern.persistent else (70, 136, 200)
             a, b = make((m, n, k), "int", kern.nk, gen)
             ins, _, c_in = epilogue_inputs(kern, m, n, gen)
             out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32

@@ -101,6 +101,10 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<bool> tma{
       *this, "tma", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().tma)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().persistent)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

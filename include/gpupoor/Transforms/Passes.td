@@ -234,6 +234,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "sm_90a: the warp-specialized kernel, whose producer warpgroup "
            "loads tiles by TMA into an mbarrier ring (the requirements of "
            "async copies; the launcher passes tensor maps of A and B)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "With tma and one K slice: blocks loop over C tiles (grid x at "
+           "most the SM count), the epilogue storing from the fragments">,
     Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
            /*default=*/"1",
            "How many k16 steps ahead the ldmatrix fragments load (0 to "

@@ -401,8 +401,17 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     ws = emitWorkspace(b, spec, grid, args);
   if (spec.tmaCopies)
     args.append(emitTensorMaps(b, op, spec, o, bn));
+  // A persistent kernel's blocks loop over the tiles: one an SM (the TMA
+  // kernel's register split takes an SM's registers). On a part with
+  // fewer SMs than the chip's reference part the grid is merely more
+  // than one wave.
+  Value gridX = grid.tiles;
+  if (spec.persistent())
+    gridX = arith::MinSIOp::create(
+        b, gridX,
+        arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount));
   auto launch = gpu::LaunchFuncOp::create(
-      b, v.func, gpu::KernelDim3{grid.tiles, grid.slices, c1},
+      b, v.func, gpu::KernelDim3{gridX, grid.slices, c1},
       gpu::KernelDim3{threads, c1, c1}, smem, args);
   if (ws.first) {
     memref::DeallocOp::create(b, ws.first);

@@ -39,12 +39,17 @@ Value TmaPipeline::barrier(int64_t which, Value stage) {
       add(idx(c.barriersOffset() + which * c.stages * 8), mul(stage, idx(8))));
 }
 
+Value TmaPipeline::positionOf(Value tile) {
+  Value r = sub(tile, first);
+  return before ? add(before, r) : r;
+}
+
 Value TmaPipeline::stageOf(Value tile) {
-  return remU(sub(tile, first), idx(c.stages));
+  return remU(positionOf(tile), idx(c.stages));
 }
 
 Value TmaPipeline::parityOf(Value tile) {
-  return i32(remU(divU(sub(tile, first), idx(c.stages)), idx(2)));
+  return i32(remU(divU(positionOf(tile), idx(c.stages)), idx(2)));
 }
 
 Value TmaPipeline::stageShift(Value tile) {

@@ -6,6 +6,7 @@
 
 #include "WarpSpecializedKernelBuilder.h"
 
+#include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 #include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
@@ -79,6 +80,29 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
       b, outer->emitHandover(wgmma->fragments(loop.getResult(0)), regs));
 }
 
+void WarpSpecializedKernelBuilder::forEachWorkTile(
+    function_ref<void()> body) {
+  if (!c.persistent()) {
+    GroupedTileOrder(kc).emitTileOrigin();
+    body();
+    return;
+  }
+  Value start = kc.pid;
+  Value step = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  auto loop =
+      scf::ForOp::create(b, start, mul(kc.tilesM, kc.tilesN), step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  kc.pid = loop.getInductionVar();
+  GroupedTileOrder(kc).emitTileOrigin();
+  // Every work tile of the block takes the same K tiles, [first, end).
+  ring->startWorkTile(mul(divU(sub(kc.pid, start), step),
+                          sub(sliceEnd, sliceFirst)));
+  body();
+  ring->startWorkTile(Value());
+  kc.pid = start;
+}
+
 void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
                                                  Value chunkBegin,
                                                  Value chunkEnd) {
@@ -91,14 +115,22 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
     leads = lt(kc.tid, idx(KernelSpec::kWarpgroupThreads));
   wgmma.emplace(kc);
   outer.emplace(kc);
-  auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
-                                      outer->initialRegisters());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(chunkLoop.getBody());
-    emitChunk(chunkLoop);
-  }
-  emitTileStores(kc, args, outer->emitFinal(chunkLoop.getResults()));
+  forEachWorkTile([&] {
+    auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
+                                        outer->initialRegisters());
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(chunkLoop.getBody());
+      emitChunk(chunkLoop);
+    }
+    SmallVector<Value> sums = outer->emitFinal(chunkLoop.getResults());
+    if (c.persistent())
+      EpilogueEmitter(kc, args).emit(sums);
+    else
+      emitTileStores(kc, args, sums);
+  });
+  if (c.persistent())
+    gpu::ReturnOp::create(b);
 }
 
 void WarpSpecializedKernelBuilder::build() {
@@ -109,12 +141,12 @@ void WarpSpecializedKernelBuilder::build() {
   // from the first consumer, as in a block without the producer.
   emitThreadIds(kc, KernelSpec::kWarpgroupThreads);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  GroupedTileOrder(kc).emitTileOrigin();
   auto [geometry, slice] = emitBlockChunks(kc);
   numKBlocks = geometry.numKBlocks;
   blocksPerSplit = geometry.blocksPerSplit;
-  Value first = slice.firstTile ? slice.firstTile : idx(0);
-  ring.emplace(kc, args.aMap, args.bMap, first);
+  sliceFirst = slice.firstTile ? slice.firstTile : idx(0);
+  sliceEnd = slice.endTile;
+  ring.emplace(kc, args.aMap, args.bMap, sliceFirst);
 
   Value isThread0 =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, idx(0));
@@ -143,7 +175,7 @@ void WarpSpecializedKernelBuilder::build() {
     auto ifLoads = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLoads.thenBlock());
-    ring->emitLoads(slice.endTile);
+    forEachWorkTile([&] { ring->emitLoads(sliceEnd); });
   }
   gpu::ReturnOp::create(b);
 

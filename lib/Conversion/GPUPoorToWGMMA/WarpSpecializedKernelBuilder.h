@@ -41,6 +41,10 @@ public:
   void build();
 
 private:
+  /// Emits `body` for each of the block's C tiles (kc.m0, kc.n0 set): its
+  /// one tile, or a persistent block's tiles blockIdx.x + i * gridDim.x in
+  /// the grouped order, the ring running on across them.
+  void forEachWorkTile(function_ref<void()> body);
   /// The consumers' part, from the branch on the warpgroup to the return.
   void emitConsumers(const KernelArgs &args, Value chunkBegin, Value chunkEnd);
   /// One K tile: its wait, its wgmma group, the wait for the group before
@@ -57,6 +61,8 @@ private:
   std::optional<WarpgroupMma> wgmma;
   std::optional<OuterSums> outer;
   Value numKBlocks, blocksPerSplit;
+  // The block's K tiles [sliceFirst, sliceEnd) of each work tile.
+  Value sliceFirst, sliceEnd;
   // Whether this thread is its consumer warpgroup's thread 0.
   Value releases;
   // With two consumer warpgroups (null otherwise): whether this thread is

@@ -1,4 +1,4 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=true" -convert-gpupoor-to-wgmma | FileCheck %s
 
 // copies = tma: the warp-specialized kernel. The host code encodes A's and
 // B's tensor maps into two 128-byte buffers allocated at the function's
@@ -30,10 +30,14 @@
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.barrier{{$}}
 // CHECK: cf.cond_br %{{.*}}, ^[[PRODUCER:.*]], ^[[CONSUMERS:.*]]{{$}}
-// The producer: its thread 0 waits for a stage to be empty, expects its
-// 49152 bytes and loads A's and B's boxes at (k0, m0) and (k0, n0).
+// The producer: its thread 0 steps over the C tiles by the grid's size
+// (the kernel is persistent) and for each waits for a stage to be empty,
+// expects its 49152 bytes and loads A's and B's boxes at (k0, m0) and
+// (k0, n0).
 // CHECK: ^[[PRODUCER]]:
 // CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK: %[[STEP:.*]] = gpu.grid_dim x
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
@@ -43,10 +47,13 @@
 // The consumers: per tile, the second warpgroup waits until the first has
 // passed the tile on; wait for it, its wgmma group, wait for the group
 // before it and hand that tile's stage back (the first warpgroup also
-// passes it on); at the chunk's end the last one.
+// passes it on); at the chunk's end the last one. The consumers step over
+// the same C tiles.
 // CHECK: ^[[CONSUMERS]]:
 // CHECK-NEXT: nvvm.setmaxregister  increase 232
 // CHECK: %[[LEADS:.*]] = arith.cmpi slt, %{{.*}}, %c128
+// CHECK: %[[STEP2:.*]] = gpu.grid_dim x
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP2]]
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: %[[FOLLOWS:.*]] = arith.xori %[[LEADS]], %true
@@ -66,10 +73,11 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: scf.if %[[LEADS]] {
 // CHECK: nvvm.mbarrier.arrive
-// The epilogue's barriers are the consumers' named barrier.
-// CHECK-NOT: gpu.barrier
-// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
-// CHECK-NOT: gpu.barrier
+// The stages are never idle: the epilogue stores from the fragments,
+// without barriers.
+// CHECK-NOT: barrier
+// CHECK: vector.store
+// CHECK-NOT: barrier
 // CHECK: gpu.return
 // CHECK: gpu.func @gpupoor_matmul_0_elements(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
@@ -111,6 +119,26 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Parallel slices: one work tile a block (the last slice's block meets the
+// sums); the shared-memory epilogue's and the slice meeting's barriers are
+// the consumers' named barrier.
+// CHECK-LABEL: func.func @slices
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-NOT: gpu.grid_dim x
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

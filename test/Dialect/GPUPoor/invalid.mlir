@@ -527,3 +527,11 @@ func.func @slices_over_splits(%a: memref<16x32xf16>, %b: memref<32x8xf16>, %c: m
       : memref<16x32xf16>, memref<32x8xf16>
   return
 }
+
+// -----
+
+func.func @config_persistent(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{persistent blocks need copies = tma}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32, persistent = true>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}

@@ -10,7 +10,8 @@
 // `full` completes when the stage's bytes have landed (the producer's
 // arrive with expect_tx, then the TMA transactions), `empty` when every
 // consumer warpgroup has finished reading it (one arrive each). Tiles are
-// counted from the ring's first tile r = kb - first: tile r sits in stage
+// counted from the ring's first tile r = kb - first (plus the tiles of a
+// persistent block's previous work tiles): tile r sits in stage
 // r % stages and is the (r / stages)-th use of that stage, so its waits
 // name phase parity (r / stages) & 1.
 //
@@ -67,6 +68,10 @@ public:
   void emitWaitPassed(Value tile);
   /// The byte offset of K tile `tile`'s stage in the dynamic shared memory.
   Value stageShift(Value tile);
+  /// A persistent block's ring runs on across its work tiles: the K tiles
+  /// of the work tile being loaded or consumed come after `used` tiles of
+  /// the block's previous ones.
+  void startWorkTile(Value used) { before = used; }
 
 private:
   /// The stage of K tile `tile`, and the phase parity (i32) its waits name.
@@ -81,7 +86,12 @@ private:
   Value sharedPointer(Value bytes);
   Value i32(Value v);
 
+  /// The ring position of K tile `tile` of the current work tile.
+  Value positionOf(Value tile);
+
   Value aMap, bMap, first;
+  // Ring tiles of the previous work tiles (null: none).
+  Value before;
   // The dynamic shared memory's address (index).
   Value base;
 };

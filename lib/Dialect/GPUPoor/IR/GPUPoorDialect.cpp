@@ -150,7 +150,7 @@ LogicalResult KernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> warps,
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
-    int64_t indexBitwidth) {
+    int64_t indexBitwidth, bool persistent) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();
@@ -179,5 +179,7 @@ LogicalResult KernelConfigAttr::verify(
   if (indexBitwidth != 32 && indexBitwidth != 64)
     return emitError() << "index_bitwidth must be 32 or 64, got "
                        << indexBitwidth;
+  if (persistent && copies != CopyMode::Tma)
+    return emitError() << "persistent blocks need copies = tma";
   return success();
 }

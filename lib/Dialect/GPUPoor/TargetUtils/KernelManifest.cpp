@@ -148,7 +148,13 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["block_size"] = spec.blockThreads();
   std::string gridX =
       spec.batched ? "ceil(M/BM)*ceil(N/BN)*batch" : "ceil(M/BM)*ceil(N/BN)";
+  if (spec.persistent())
+    gridX = "min(" + gridX + ", SMs)";
   m["grid"] = spec.parallel() ? "[" + gridX + ", P']" : gridX;
+  // Blocks loop over tiles blockIdx.x + i * gridDim.x: any grid of at
+  // least one block computes C; one block an SM (SMs: the device's count)
+  // runs them in one wave.
+  m["persistent"] = spec.persistent();
   // Parallel split-k: P' blocks along grid y each take one K slice; the
   // last of a tile's blocks to finish adds the slice sums in order and runs
   // the epilogue.

@@ -53,6 +53,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   epiloguePasses = config.getEpiloguePasses();
   mmaHandover = config.getHandover() == Handover::Mma;
   indexBitwidth = config.getIndexBitwidth();
+  persistentTiles = config.getPersistent();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -62,7 +63,8 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
       : asyncCopies ? CopyMode::Async
                     : CopyMode::Elements,
       fragmentPrefetch, sharedOuterRows, epiloguePasses,
-      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth);
+      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth,
+      persistentTiles);
 }
 
 bool KernelSpec::epiloguePassesFit(int64_t passes) const {
@@ -138,6 +140,15 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     if (tmaCopies && indexBitwidth != 32)
       return emitError() << "TMA copies take index_bitwidth = 32 (32-bit "
                             "tensor-map coordinates)";
+    if (persistentTiles && parallel())
+      return emitError() << "persistent blocks take one K slice (slices = 1), "
+                            "got "
+                         << strategy.getSlices();
+    if (persistent() && epiloguePasses != 0)
+      return emitError() << "the persistent TMA kernel (one K slice) stores "
+                            "from the fragments (epilogue_passes = 0): its "
+                            "producer refills the stages during the "
+                            "epilogue";
     if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
       return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
                             "shared outer rows and the convert handover";

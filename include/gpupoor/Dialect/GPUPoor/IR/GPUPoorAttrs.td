@@ -226,6 +226,10 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     * `handover`: how chunk sums enter the outer sums (`convert` or `mma`).
     * `index_bitwidth`: width of `index` in the kernel (32 or 64); every
       element offset must stay below 2^31 with 32.
+    * `persistent` (default false; `copies = tma` with one K slice): blocks
+      loop over C tiles, grid x at most the SM count, the producer loading
+      the next tile's K tiles while the consumers store the last; the
+      epilogue then stores from the fragments (`epilogue_passes = 0`).
 
     Example:
 
@@ -245,7 +249,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     "int64_t":$shared_outer_rows,
     "int64_t":$epilogue_passes,
     "::mlir::gpupoor::Handover":$handover,
-    "int64_t":$index_bitwidth
+    "int64_t":$index_bitwidth,
+    DefaultValuedParameter<"bool", "false">:$persistent
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -70,6 +70,8 @@ struct KernelSpec {
   // sm_90a: TMA loads by a producer warpgroup (implies asyncCopies'
   // operand requirements); the block has that warpgroup beyond threads().
   bool tmaCopies = false;
+  // The TMA kernel's blocks loop over C tiles (persistent()).
+  bool persistentTiles = false;
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
@@ -102,6 +104,11 @@ struct KernelSpec {
     return chip == Chip::SM90a && asyncCopies && !batched &&
            indexBitwidth == 32 && (bm == 64 || bm == 128);
   }
+  /// Whether blocks loop over C tiles (grid x at most the SM count): the
+  /// TMA kernel with one K slice, whose producer then loads the next
+  /// tile's K tiles while the consumers store the last one. Its epilogue
+  /// stores from the fragments: the stages are never idle.
+  bool persistent() const { return tmaCopies && persistentTiles; }
   /// The block: the computing threads, and the TMA kernel's producer.
   int64_t blockThreads() const {
     return threads() + (tmaCopies ? kWarpgroupThreads : 0);

@@ -102,8 +102,7 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "tma", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().tma)};
   PassOptions::Option<bool> persistent{
-      *this, "persistent",
-      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      *this, "persistent", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().persistent)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

@@ -45,8 +45,9 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
                                              Value acc) {
   if (leads) {
     auto ifFollows = scf::IfOp::create(
-        b, arith::XOrIOp::create(b, leads, arith::ConstantIntOp::create(
-                                               b, b.getI1Type(), 1)),
+        b,
+        arith::XOrIOp::create(
+            b, leads, arith::ConstantIntOp::create(b, b.getI1Type(), 1)),
         /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifFollows.thenBlock());
@@ -80,8 +81,7 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
       b, outer->emitHandover(wgmma->fragments(loop.getResult(0)), regs));
 }
 
-void WarpSpecializedKernelBuilder::forEachWorkTile(
-    function_ref<void()> body) {
+void WarpSpecializedKernelBuilder::forEachWorkTile(function_ref<void()> body) {
   if (!c.persistent()) {
     GroupedTileOrder(kc).emitTileOrigin();
     body();
@@ -89,15 +89,14 @@ void WarpSpecializedKernelBuilder::forEachWorkTile(
   }
   Value start = kc.pid;
   Value step = gpu::GridDimOp::create(b, gpu::Dimension::x);
-  auto loop =
-      scf::ForOp::create(b, start, mul(kc.tilesM, kc.tilesN), step);
+  auto loop = scf::ForOp::create(b, start, mul(kc.tilesM, kc.tilesN), step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   kc.pid = loop.getInductionVar();
   GroupedTileOrder(kc).emitTileOrigin();
   // Every work tile of the block takes the same K tiles, [first, end).
-  ring->startWorkTile(mul(divU(sub(kc.pid, start), step),
-                          sub(sliceEnd, sliceFirst)));
+  ring->startWorkTile(
+      mul(divU(sub(kc.pid, start), step), sub(sliceEnd, sliceFirst)));
   body();
   ring->startWorkTile(Value());
   kc.pid = start;

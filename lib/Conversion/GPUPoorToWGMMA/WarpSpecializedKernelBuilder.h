@@ -31,8 +31,8 @@ namespace mlir::gpupoor {
 /// they do meanwhile, the chunk handovers included: no warp that issues
 /// wgmma also issues or waits for copies. Two consumer warpgroups take
 /// each tile in order, the second after the first's wgmma on it, so that
-/// their chunk handovers do not coincide (TmaPipeline). The registers follow the work
-/// (setmaxnreg): the producer keeps 40, each consumer thread gets 232.
+/// their chunk handovers do not coincide (TmaPipeline). The registers follow
+/// the work (setmaxnreg): the producer keeps 40, each consumer thread gets 232.
 class WarpSpecializedKernelBuilder : public KernelPart {
 public:
   WarpSpecializedKernelBuilder(KernelContext &kc, gpu::GPUFuncOp func)

@@ -57,14 +57,14 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
-  return KernelConfigAttr::get(
-      ctx, {warpsM, warpsN}, stages, groupM,
-      tmaCopies     ? CopyMode::Tma
-      : asyncCopies ? CopyMode::Async
-                    : CopyMode::Elements,
-      fragmentPrefetch, sharedOuterRows, epiloguePasses,
-      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth,
-      persistentTiles);
+  return KernelConfigAttr::get(ctx, {warpsM, warpsN}, stages, groupM,
+                               tmaCopies     ? CopyMode::Tma
+                               : asyncCopies ? CopyMode::Async
+                                             : CopyMode::Elements,
+                               fragmentPrefetch, sharedOuterRows,
+                               epiloguePasses,
+                               mmaHandover ? Handover::Mma : Handover::Convert,
+                               indexBitwidth, persistentTiles);
 }
 
 bool KernelSpec::epiloguePassesFit(int64_t passes) const {

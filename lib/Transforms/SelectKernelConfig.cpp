@@ -47,6 +47,24 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// x 14336 (slices of 7168) the 128 x 256 tile ran 1.14x faster.
 static constexpr int64_t kMinWideSliceK = 4096;
 
+/// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
+/// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
+/// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
+/// to all of them in one wave, one slice each. Measured on an H100 with
+/// the TMA kernel (bench_skinny.py, docs/Hopper.md), against the best
+/// other tile: 512 x 4096 x 4096 28.5 us (64 x 128: 34.9 cp.async, 42.0
+/// TMA; 128 x 256 in two slices 40.7), 512 x 4096 x 14336 87.3 us (128 x
+/// 256 in two slices 94.3), 128 x 14336 x 4096 47.4 us (64 x 128: 50.5);
+/// cuBLAS f32acc 26.4, 82.9 and 47.0 us. With four stages instead of six it
+/// ran 33.4 us at 512 x 4096 x 4096; where its tiles take two waves (256 x
+/// 14336 x 4096, 448 tiles) it ran 0.93x the 128 x 256 tile.
+static bool oneWaveMidTile(ArrayRef<int64_t> shape, int64_t sms) {
+  int64_t m = shape[shape.size() - 2];
+  int64_t midTiles = staticTileCount(shape, 128, 128);
+  return m > 64 && 2 * staticTileCount(shape, 128, 256) < sms &&
+         2 * midTiles >= sms && midTiles <= sms;
+}
+
 static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
@@ -55,6 +73,8 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   if (m <= 16)
     return {16, 128, 128};
   int64_t sms = getChipInfo(Chip::SM90a).smCount;
+  if (oneWaveMidTile(shape, sms))
+    return {128, 128, 64};
   if (m <= 128)
     return {64, staticTileCount(shape, 64, 64) <= sms ? 64 : 128, 64};
   int64_t wideTiles = std::max<int64_t>(staticTileCount(shape, 128, 256), 1);
@@ -191,20 +211,22 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
   return spec;
 }
 
-/// Shared memory a one-warpgroup wgmma block fills with stages when it has
-/// an SM to itself: 8 stages of 64 x 128 x 64, 12 of 64 x 64 x 64. Measured
-/// on an H100 (docs/Hopper.md): 12 stages of 64 x 64 ran 0.99-1.01x 8 at M
-/// = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran 1.01-1.05x 6.
+/// Shared memory a wgmma block fills with stages when it has an SM to
+/// itself: 8 stages of 64 x 128 x 64, 12 of 64 x 64 x 64, 6 of 128 x 128 x
+/// 64, 4 of 128 x 256 x 64. Measured on an H100 (docs/Hopper.md): 12 stages
+/// of 64 x 64 ran 0.99-1.01x 8 at M = 64 and 1.07-1.11x at M = 128; 8 of 64
+/// x 128 ran 1.01-1.05x 6; 6 of 128 x 128 ran 1.17x 4 at 512 x 4096 x 4096
+/// (7: no faster).
 static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
 
-/// The stages of a one-warpgroup (64-row) wgmma tile of `stageBytes` a
-/// stage: kOneBlockStageBytes of them (one block an SM) where every block of
-/// a static shape's grid (tiles x slices) has an SM of its own, and for
-/// dynamic shapes; 4, two blocks an SM, where the grid needs more than one
-/// wave of one block an SM. Measured on an H100 (64 x 128 x 64,
-/// docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of one wave, 0.96x
-/// on a grid of 224 blocks.
-static int64_t wgmmaSmallTileStages(MatmulOp op, int64_t stageBytes) {
+/// The stages of a wgmma tile of `stageBytes` a stage: kOneBlockStageBytes
+/// of them (one block an SM) where every block of a static shape's grid
+/// (tiles x slices) has an SM of its own, and for dynamic shapes; else 4:
+/// two 64-row blocks an SM, or one 128-row block whose successor on the SM
+/// starts sooner. Measured on an H100 (64 x 128 x 64, docs/Hopper.md): 6
+/// stages ran 1.00-1.13x 4 on grids of one wave, 0.96x on a grid of 224
+/// blocks.
+static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes) {
   ShapedType init = op.getInitType();
   SplitKAttr strategy = op.getStrategy();
   int64_t oneBlock = kOneBlockStageBytes / stageBytes;
@@ -222,14 +244,12 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // layout of this kernel (the warps options shape mma.sync kernels).
   spec.warpsM = spec.bm / 16;
   spec.warpsN = 1;
-  // As many stages as fit, up to 4 (128 x 256 x 64: 4 x 48 KiB); one
-  // warpgroup's 64-row tiles as wgmmaSmallTileStages says.
+  // As many stages as fit, up to what wgmmaStages says.
   const ChipInfo &chip = getChipInfo(spec.chip);
   // (Each stage of the TMA kernel adds its 8-byte mbarriers.)
   int64_t fit = chip.maxSharedPerBlock /
                 (spec.stageElems() * 2 + 8 * spec.tmaBarriersPerStage());
-  int64_t most =
-      spec.bm == 64 ? wgmmaSmallTileStages(op, spec.stageElems() * 2) : 4;
+  int64_t most = wgmmaStages(op, spec.stageElems() * 2);
   spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, most);
   spec.groupM = groupM;
   spec.asyncCopies =

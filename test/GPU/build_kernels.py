@@ -78,14 +78,14 @@ VARIANTS = {
                                          row_scale=True, residual=True, out_type="f32"),
                                     "outer-type=f32 shared-epilogue=false"),
     # Parallel split-k: P' slices in grid y, met in a workspace by the
-    # tile's last block. P = 0 chooses P' at run time from the shape; 65536
+    # tile's last block. P = 0 chooses P' at run time from the shape; 65535
     # clamps to S (every chunk its own slice). Small-M tiles (BM = 16, 32,
     # 64) as decode shapes take them.
     "kn_f32_p0": (dict(), "outer-type=f32 slices=0"),
     "kn_f16_p3": (dict(), "outer-type=f16 slices=3"),
     "nk_f32_p2": (dict(b_layout="nk"), "outer-type=f32 slices=2"),
     "nk_f16_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7"),
-    "kn_f32_pmax": (dict(), "outer-type=f32 slices=65536"),
+    "kn_f32_pmax": (dict(), "outer-type=f32 slices=65535"),
     "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
     "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),
     "kn_f32_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64"),
@@ -102,6 +102,9 @@ VARIANTS = {
                                "outer-type=f32 slices=2 tile=64,64,64"),
     # sm_90a's warp-specialized kernel: a producer warpgroup loads the
     # tiles by TMA into an mbarrier ring (tensor maps among the parameters).
+    # It is sm_90a's default, so the nk variants above build it there where
+    # it applies (2-D, 32-bit index); these pin it, the 128 x 128 tile of
+    # one-wave mid-size products, and the cp.async wgmma kernel (tma=false).
     "nk_f32_tma": (dict(b_layout="nk"), "outer-type=f32 tma=true"),
     "nk_f16_tma_s3": (dict(b_layout="nk"), "outer-type=f16 splits=3 tma=true"),
     "nk_f32_tma_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tma=true"),
@@ -109,6 +112,11 @@ VARIANTS = {
                          "outer-type=f32 tma=true"),
     "nk_f32_tma_m64_p2": (dict(b_layout="nk"),
                           "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
+    "nk_f32_tma_128x128": (dict(b_layout="nk"), "outer-type=f32 tile=128,128,64 tma=true"),
+    "nk_f32_cpa": (dict(b_layout="nk"), "outer-type=f32 tma=false"),
+    "nk_f16_m64_p3_cpa": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,128,64 tma=false"),
+    "nk_bias_gelu_cpa": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                         "outer-type=f32 tma=false"),
     # Persistent blocks: the suite launches them on 3 blocks, so that each
     # loops over tiles and the ring runs on across them.
     "nk_f32_tma_pers": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=true"),

@@ -1,8 +1,8 @@
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=true cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 
-// The TMA kernel, checked in PTX without ptxas (format isa). The host
+// The TMA kernel (sm_90a's default), checked in PTX without ptxas (format isa). The host
 // passes each tensor map's 128 bytes by value once the kernel is a binary
 // (gpupoor-tensor-maps-by-value).
 // MLIR-LABEL: func.func @linear

@@ -1,9 +1,10 @@
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=false cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 
 // nn.Linear's product for sm_90a -> PTX, checked without ptxas (format
-// isa): the wgmma kernel, for the sm_90a target.
+// isa): the cp.async wgmma kernel (tma=false; cubin-sm90a-tma.mlir: the
+// default, warp-specialized TMA kernel), for the sm_90a target.
 
 // MLIR-LABEL: func.func @linear
 // MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0

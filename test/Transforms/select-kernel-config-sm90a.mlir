@@ -1,4 +1,5 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=tma=false | FileCheck %s --check-prefix=CPA
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -54,11 +55,40 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 
 // Two warpgroups' 128 x 256 x 64 tile: as many 48 KiB stages as fit, up to
 // 4.
+// The warp-specialized TMA kernel by default; tma=false gives the cp.async
+// kernel.
 // CHECK-LABEL: func @wide
-// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4,
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma,
+// CPA-LABEL: func @wide
+// CPA: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async,
 func.func @wide(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Two warpgroups' 128 x 128 x 64 tile (32 KiB a stage) on 512 x 4096: 128
+// blocks, one an SM, so 192 KiB of stages: 6.
+// CHECK-LABEL: func @mid_one_wave
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
+func.func @mid_one_wave(%a: memref<512x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<512x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
+// The same tile on 512 x 14336: 448 blocks, several waves: 4 stages.
+// CHECK-LABEL: func @mid_waves
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma,
+func.func @mid_waves(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<512x14336xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x4096xf16>, memref<14336x4096xf16>
   return
 }

@@ -93,11 +93,13 @@ func.func @mid(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<64x
 
 // -----
 
-// M > 128 whose 128 x 256 tiles (4 x 16 = 64) fill less than half the SMs
-// and whose slices (132 / 64 = 2) would cover 2048 < 4096 of K each: the
-// 64 x 128 tile.
+// M > 64 whose 128 x 256 tiles (4 x 16 = 64) fill less than half the SMs
+// and whose 128 x 128 tiles (4 x 32 = 128) fill from half to all of them
+// in one wave: 128 x 128 x 64, one slice each (AUTO below).
 // CHECK-LABEL: func @few_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @few_wide
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<512x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<512x4096xf16>
@@ -110,26 +112,45 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 
 // -----
 
-// The same tiles over K = 14336: slices of 7168, the 128 x 256 tile.
-// CHECK-LABEL: func @long_k
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
-func.func @long_k(%a: tensor<512x14336xf16>, %b: tensor<4096x14336xf16>) -> tensor<512x4096xf16> {
+// 128 x 128 tiles too few as well (4 x 16 = 64 < 66), and the slices that
+// would fill the SMs with 128 x 256 tiles (132 / 32 = 4) cover 1280 < 4096
+// of K each: the 64 x 128 tile.
+// CHECK-LABEL: func @few_mid
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @few_mid(%a: tensor<512x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<512x2048xf16> {
   %cst = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<512x4096xf16>
-  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x4096xf16>) -> tensor<512x4096xf16>
+  %e = tensor.empty() : tensor<512x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x2048xf16>) -> tensor<512x2048xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<512x14336xf16>, tensor<4096x14336xf16>)
-                     outs(%c : tensor<512x4096xf16>) -> tensor<512x4096xf16>
-  return %r : tensor<512x4096xf16>
+                     ins(%a, %b : tensor<512x5120xf16>, tensor<2048x5120xf16>)
+                     outs(%c : tensor<512x2048xf16>) -> tensor<512x2048xf16>
+  return %r : tensor<512x2048xf16>
 }
 
 // -----
 
-// 16 < M <= 128 whose 64 x 64 tiles (2 x 224 = 448) need more than one
-// wave: 64 x 128 x 64.
-// CHECK-LABEL: func @mid_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
-func.func @mid_wide(%a: tensor<128x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<128x14336xf16> {
+// Few tiles of either width (2 x 8 = 16 and 2 x 16 = 32), but the
+// slices that fill the SMs (132 / 16 = 8) cover 32768 / 8 = 4096 of K
+// each: the 128 x 256 tile.
+// CHECK-LABEL: func @long_k
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @long_k(%a: tensor<256x32768xf16>, %b: tensor<2048x32768xf16>) -> tensor<256x2048xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x2048xf16>) -> tensor<256x2048xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x32768xf16>, tensor<2048x32768xf16>)
+                     outs(%c : tensor<256x2048xf16>) -> tensor<256x2048xf16>
+  return %r : tensor<256x2048xf16>
+}
+
+// -----
+
+// M = 128 whose 128 x 128 tiles (112) fill the SMs in one wave: 128 x
+// 128 x 64 rather than one warpgroup's 64-row tile.
+// CHECK-LABEL: func @mid_one_wave
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @mid_one_wave(%a: tensor<128x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<128x14336xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<128x14336xf16>
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<128x14336xf16>) -> tensor<128x14336xf16>
@@ -137,6 +158,22 @@ func.func @mid_wide(%a: tensor<128x4096xf16>, %b: tensor<14336x4096xf16>) -> ten
                      ins(%a, %b : tensor<128x4096xf16>, tensor<14336x4096xf16>)
                      outs(%c : tensor<128x14336xf16>) -> tensor<128x14336xf16>
   return %r : tensor<128x14336xf16>
+}
+
+// -----
+
+// M <= 64 (a 128-row tile would be half padding) whose 64 x 64 tiles
+// (224) need more than one wave: 64 x 128 x 64.
+// CHECK-LABEL: func @mid_wide
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @mid_wide(%a: tensor<64x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<64x14336xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64x14336xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<64x14336xf16>) -> tensor<64x14336xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<64x4096xf16>, tensor<14336x4096xf16>)
+                     outs(%c : tensor<64x14336xf16>) -> tensor<64x14336xf16>
+  return %r : tensor<64x14336xf16>
 }
 
 // -----

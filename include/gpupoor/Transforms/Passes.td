@@ -230,10 +230,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "
            "strides and alignment, slower)">,
-    Option<"tma", "tma", "bool", /*default=*/"false",
-           "sm_90a: the warp-specialized kernel, whose producer warpgroup "
-           "loads tiles by TMA into an mbarrier ring (the requirements of "
-           "async copies; the launcher passes tensor maps of A and B)">,
+    Option<"tma", "tma", "bool", /*default=*/"true",
+           "sm_90a: the warp-specialized kernel where it applies (64- or "
+           "128-row tiles, async copies' operand requirements, 2-D, 32-bit "
+           "index), whose producer warpgroup loads tiles by TMA into an "
+           "mbarrier ring (the launcher passes tensor maps of A and B); "
+           "false: the cp.async wgmma kernel">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "With tma and one K slice: blocks loop over C tiles (grid x at "
            "most the SM count), the epilogue storing from the fragments">,

@@ -1,4 +1,6 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config -convert-gpupoor-to-wgmma | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=tma=false -convert-gpupoor-to-wgmma | FileCheck %s
+
+// The cp.async wgmma kernel (tma=false; tma.mlir: the default TMA kernel).
 
 // nn.Linear's product for sm_90a: A as M x K, B as N x K, 128 x 256 x 64
 // tiles. Two warpgroups (8 warps, 256 threads) and 4 stages of (128 + 256)

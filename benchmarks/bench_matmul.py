@@ -2,6 +2,7 @@
 """TFLOP/s and error of gpupoor's kernels next to cuBLAS and gpu_poor, in one run.
 
   python3 benchmarks/bench_matmul.py KERNEL_DIR [--gpu-poor PATH] [--sustained] [--sweep [--sweep-shapes MxNxK,...]]
+  python3 benchmarks/bench_matmul.py KERNEL_DIR --frontier [--sustained] [--json F] [--png F]
 
 Columns: torch.matmul (cuBLAS, fp32 accumulation), cuBLAS with fp16
 accumulation (torch.backends.cuda.matmul.allow_fp16_accumulation), gpu_poor's
@@ -16,10 +17,17 @@ contestants taking turns batch by batch, median over many batches, the GPU
 kept busy while the host queues a batch, rotating over several random input
 sets so that caches do not hold the operands. Error: relative Frobenius
 error against an fp64 product.
+
+--frontier: the speed/error trade-off. For each static shape of KERNEL_DIR's
+frontier_{f32,f16}_s{S}_MxNxK kernels (build_kernels.py --frontier): one
+(TFLOP/s, error) point per outer type and split count S (chunk length
+K/S), beside cuBLAS f32acc and f16acc, timed together and measured on the
+same inputs; --json writes the points, --png plots them (matplotlib).
 """
 
 import argparse
 import datetime
+import json
 import os
 import statistics
 import subprocess
@@ -167,9 +175,15 @@ def main():
                    help="comma-separated MxNxK shapes of --sustained")
     p.add_argument("--seconds", type=float, default=1.0, help="--sustained: seconds a stretch")
     p.add_argument("--rounds", type=int, default=5, help="--sustained: rounds")
+    p.add_argument("--frontier", action="store_true",
+                   help="time the frontier_* kernels of KERNEL_DIR instead (see above)")
+    p.add_argument("--json", help="--frontier: write the points to this JSON file")
+    p.add_argument("--png", help="--frontier: plot the points into this PNG (needs matplotlib)")
     args = p.parse_args()
     if args.sweep:
         return sweep(args)
+    if args.frontier:
+        return frontier(args)
     kern = {name: GpupoorKernel(os.path.join(args.kernel_dir, name)) for name in ("kn_f32", "kn_f16")
             if os.path.isdir(os.path.join(args.kernel_dir, name))}
     split_k_sequential = None
@@ -255,6 +269,109 @@ def sweep(args):
         print(f"{m}x{n}x{k}: cuBLAS f32acc {cublas_tf:.1f} TF/s")
         for name, t in tf.items():
             print(f"  {name}: {t:.1f} TF/s ({t / cublas_tf:.2f} of cuBLAS)", flush=True)
+
+def frontier_kernels(kernel_dir):
+    """{(M, N, K): {(outer, S): kernel}} of KERNEL_DIR's frontier_* kernels."""
+    out = {}
+    for name in sorted(os.listdir(kernel_dir)):
+        parts = name.split("_")
+        if (len(parts) != 4 or parts[0] != "frontier" or not parts[2].startswith("s")
+                or not os.path.isdir(os.path.join(kernel_dir, name))):
+            continue
+        shape = tuple(map(int, parts[3].split("x")))
+        out.setdefault(shape, {})[(parts[1], int(parts[2][1:]))] = GpupoorKernel(
+            os.path.join(kernel_dir, name))
+    return out
+
+
+def frontier(args):
+    """Prints (and saves) the speed/error points of the frontier kernels."""
+    shapes = frontier_kernels(args.kernel_dir)
+    if not shapes:
+        sys.exit(f"{args.kernel_dir}: no frontier_* kernels (build_kernels.py --frontier)")
+    print(f"device: {torch.cuda.get_device_name()}; timing: "
+          + ("sustained (time_sustained)" if args.sustained else "short batches (time_many)"))
+    points = []
+    for (m, n, k), kernels in sorted(shapes.items()):
+        # B as N x K, the layout the frontier kernels (nk) take.
+        sets = [(torch.randn(m, k, device="cuda").half(), torch.randn(n, k, device="cuda").half())
+                for _ in range(3)]
+        flops = 2.0 * m * n * k
+        a0, b0 = sets[0]
+        ref = a0.double() @ b0.double().t()
+        err = lambda c: ((c.double() - ref).norm() / ref.norm()).item()
+        fns, errs = {}, {}
+        for label, f16acc in (("cuBLAS f32acc", False), ("cuBLAS f16acc", True)):
+            mm = cublas(f16acc)
+            fns[label] = lambda a, b, mm=mm: mm(a, b.t())
+            errs[label] = err(fns[label](a0, b0))
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        for (outer, splits), kern in sorted(kernels.items()):
+            out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+            label = f"gpupoor {outer} S={splits}"
+            fns[label] = lambda a, b, kk=kern, o=out: kk(a, b, o)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            kern(a0, b0, c)
+            torch.cuda.synchronize()
+            errs[label] = err(c)
+        if args.sustained:
+            timed = {name: t[0] for name, t in time_sustained(fns, sets, args.seconds,
+                                                               args.rounds).items()}
+        else:
+            timed = time_many(fns, sets, reps=args.reps)
+        torch.backends.cuda.matmul.allow_fp16_accumulation = False
+        base = timed["cuBLAS f32acc"]
+        print(f"{m}x{n}x{k}: contestant | S | chunk | TFLOP/s | / cuBLAS f32acc | error vs fp64")
+        for label in fns:
+            outer, splits = None, None
+            if label.startswith("gpupoor"):
+                outer, splits = label.split()[1], int(label.split("S=")[1])
+            point = dict(shape=[m, n, k], contestant=label, outer=outer, splits=splits,
+                         chunk=k // splits if splits else None, ms=timed[label],
+                         tflops=flops / timed[label] / 1e9, ratio=base / timed[label],
+                         error=errs[label])
+            points.append(point)
+            print(f"  {label} | {splits or '-'} | {point['chunk'] or '-'} | "
+                  f"{point['tflops']:.1f} | {point['ratio']:.2f} | {point['error']:.2e}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(device=torch.cuda.get_device_name(), sustained=args.sustained,
+                           points=points), f, indent=1)
+    if args.png:
+        plot_frontier(points, args.png, torch.cuda.get_device_name())
+
+
+def plot_frontier(points, path, device):
+    """Error (log) against TFLOP/s, a panel per shape: a line per outer type
+    over S (labelled by chunk length), cuBLAS as single points."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    shapes = sorted({tuple(p["shape"]) for p in points})
+    fig, axes = plt.subplots(1, len(shapes), figsize=(6.5 * len(shapes), 5), squeeze=False)
+    for ax, shape in zip(axes[0], shapes):
+        here = [p for p in points if tuple(p["shape"]) == shape]
+        for outer, marker in (("f32", "o"), ("f16", "s")):
+            line = sorted((p for p in here if p["outer"] == outer), key=lambda p: p["splits"])
+            ax.plot([p["tflops"] for p in line], [p["error"] for p in line], marker=marker,
+                    label=f"gpupoor, {outer} outer sums")
+            for p in line:
+                ax.annotate(str(p["chunk"]), (p["tflops"], p["error"]), fontsize=7,
+                            textcoords="offset points", xytext=(4, 3))
+        for p in here:
+            if p["outer"] is None:
+                ax.scatter([p["tflops"]], [p["error"]], marker="*", s=120, zorder=3,
+                           label=p["contestant"])
+        ax.set_yscale("log")
+        ax.set_xlabel("TFLOP/s")
+        ax.set_ylabel("relative Frobenius error vs fp64")
+        ax.set_title("x".join(map(str, shape)) + " (labels: chunk length K/S)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"gpupoor speed/error frontier, {device}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
 
 if __name__ == "__main__":
     main()

@@ -187,6 +187,23 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
+#: Split counts of the speed/error frontier (bench_matmul.py --frontier).
+FRONTIER_SPLITS = (1, 2, 4, 8, 16, 32, 64)
+
+
+def frontier_variants(shapes):
+    """frontier_{f32,f16}_s{S}_MxNxK: the static shape (B as N x K, the
+    wgmma kernels' layout) with the pipeline's defaults but S chunks and the
+    outer type: the points of bench_matmul.py --frontier."""
+    out = {}
+    for m, n, k in shapes:
+        for outer in ("f32", "f16"):
+            for splits in FRONTIER_SPLITS:
+                out[f"frontier_{outer}_s{splits}_{m}x{n}x{k}"] = (
+                    dict(shape=(m, n, k), b_layout="nk"), f"outer-type={outer} splits={splits}")
+    return out
+
+
 def attention_variants():
     """attn_{seq,par}_NAME: the static batched products of ATTENTION with
     the pipeline's defaults, one slice or the chosen count."""
@@ -224,8 +241,15 @@ def main():
                         help="--skinny-config on these shapes (default: all of bench_skinny's)")
     parser.add_argument("--attention", action="store_true",
                         help="build only the static batched kernels of bench_skinny.py --batched")
+    parser.add_argument("--frontier", metavar="MxNxK,...",
+                        help="build only the frontier_* kernels of bench_matmul.py --frontier "
+                             "on these static shapes")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.frontier:
+        extra = frontier_variants(tuple(map(int, s.split("x"))) for s in args.frontier.split(","))
+        variants.update(extra)
+        args.only = list(extra)
     if args.attention:
         variants.update(attention_variants())
         args.only = list(attention_variants())

@@ -257,14 +257,13 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.fragmentPrefetch = 0;
   spec.sharedOuterRows = 0;
   spec.mmaHandover = false;
-  spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
   spec.indexBitwidth =
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
   spec.persistentTiles = persistent && spec.tmaCopies && !spec.parallel();
-  if (spec.persistent())
-    spec.epiloguePasses = 0;
+  // (The persistent kernel's passes split the columns: KernelSpec.)
+  spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
   return spec;
 }
 

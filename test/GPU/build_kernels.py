@@ -122,6 +122,14 @@ VARIANTS = {
     "nk_f32_tma_pers": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=true"),
     "nk_bias_gelu_tma_pers": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
                               "outer-type=f32 tma=true persistent=true"),
+    # Its shared-memory epilogue in column passes through a buffer of its
+    # own: f32 C (8 passes), one consumer warpgroup, and from the fragments.
+    "nk_f32out_tma_pers": (dict(b_layout="nk", out_type="f32"),
+                           "outer-type=f32 tma=true persistent=true"),
+    "nk_f16_tma_m64_pers": (dict(b_layout="nk"),
+                            "outer-type=f16 tile=64,128,64 tma=true persistent=true"),
+    "nk_f32_tma_pers_frag": (dict(b_layout="nk"),
+                             "outer-type=f32 tma=true persistent=true shared-epilogue=false"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),
                          "outer-type=f32 slices=0 tile=16,128,64 shared-outer-rows=1 "
                          "shared-epilogue=false"),

@@ -136,21 +136,33 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col, Value vectorsOk) {
 void EpilogueEmitter::emitSharedStores(
     function_ref<Value(int64_t, int64_t, int64_t)> value) {
   int64_t passes = c.epiloguePasses;
+  assert(c.epiloguePassesFit(passes) && "epilogue passes that do not fit");
+  // Passes over a warp's m16 rows through the idle stages, or, with a
+  // buffer of the epilogue's own (the persistent kernel), over its columns.
+  bool ownBuffer = c.ownEpilogueBuffer();
+  int64_t rowPasses = ownBuffer ? 1 : passes;
+  int64_t colPasses = ownBuffer ? passes : 1;
   int64_t rowElems = c.epilogueRowElems();
-  int64_t passRows = c.warpM() / passes;
+  int64_t passRows = c.warpM() / rowPasses;
+  int64_t passCols = c.epilogueColumns();
   int64_t regionElems = passRows * rowElems;
   int64_t warps = c.warpsM * c.warpsN;
   int64_t vec = c.epilogueVector();
   int64_t lanesPerRow = c.epilogueLanesPerRow();
   int64_t rowsPerStore = kWarpSize / lanesPerRow;
-  Value regions =
-      sharedView(b, kc.rawSmem, c.cType, warps * regionElems, idx(0));
+  Value regions = sharedView(b, kc.rawSmem, c.cType, warps * regionElems,
+                             idx(ownBuffer ? c.epilogueBufferOffset() : 0));
   Value warpBase = mul(divU(kc.tid, idx(kWarpSize)), idx(regionElems));
-  // The stages become the warps' regions once no warp reads them any more
-  // (the copies have drained: every thread waited for them).
-  gpu::BarrierOp::create(b);
   Value fullMask =
       arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffffffff));
+  // The stages become the warps' regions once no warp reads them any more
+  // (the copies have drained: every thread waited for them). A buffer of
+  // its own is each warp's alone: its lanes have read back the last tile's
+  // rows.
+  if (ownBuffer)
+    NVVM::SyncWarpOp::create(b, fullMask);
+  else
+    gpu::BarrierOp::create(b);
 
   // Fragment element (row lane/4 + 8h, columns 2 (lane%4) + {0, 1}) of
   // each m16 x n8 tile; row vectors read back by lanesPerRow lanes a row.
@@ -168,25 +180,28 @@ void EpilogueEmitter::emitSharedStores(
   Value vectors = cTakesVectors(vec);
   auto vecType = VectorType::get({vec}, c.cType);
   int64_t eltBytes = c.cBytes();
-  int64_t passTiles = c.mTiles() / passes;
+  int64_t passTiles = c.mTiles() / rowPasses;
+  int64_t passNTiles = c.nTiles() / colPasses;
   for (int64_t p = 0; p < passes; ++p) {
+    int64_t rp = ownBuffer ? 0 : p, cp = ownBuffer ? p : 0;
     // The previous pass's row vectors are read before they are overwritten.
     if (p > 0)
       NVVM::SyncWarpOp::create(b, fullMask);
     for (int64_t mtl = 0; mtl < passTiles; ++mtl)
-      for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+      for (int64_t ntl = 0; ntl < passNTiles; ++ntl)
         for (int64_t h = 0; h < 2; ++h)
           vector::StoreOp::create(
-              b, value(p * passTiles + mtl, nt, h), regions,
+              b, value(rp * passTiles + mtl, cp * passNTiles + ntl, h), regions,
               ValueRange{
-                  add(writeBase, idx((mtl * 16 + h * 8) * rowElems + nt * 8))},
+                  add(writeBase, idx((mtl * 16 + h * 8) * rowElems + ntl * 8))},
               /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
     NVVM::SyncWarpOp::create(b, fullMask);
     for (int64_t r = 0; r < passRows; r += rowsPerStore) {
       Value v = vector::LoadOp::create(
           b, vecType, regions, ValueRange{add(readBase, idx(r * rowElems))},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
-      storeRow(v, add(rowOrigin, idx(p * passRows + r)), col, vectors);
+      storeRow(v, add(rowOrigin, idx(rp * passRows + r)),
+               add(col, idx(cp * passCols)), vectors);
     }
   }
 }

@@ -13,6 +13,19 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+/// `spec` loading its tiles element by element (the fallbacks): neither TMA
+/// nor cp.async, so not persistent either. The persistent kernel's epilogue
+/// passes split a warp's columns through a buffer of their own; the
+/// fallback's run over its m16 rows through the stages, as many as fit.
+static KernelSpec withElementCopies(const KernelSpec &spec) {
+  KernelSpec fallback = spec;
+  fallback.asyncCopies = false;
+  fallback.tmaCopies = false;
+  if (spec.ownEpilogueBuffer())
+    fallback.epiloguePasses = fallback.fewestEpiloguePasses();
+  return fallback;
+}
+
 FailureOr<SmallVector<std::pair<std::string, KernelSpec>>>
 mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
   if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
@@ -31,18 +44,13 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
                           "below 2^31");
   SmallVector<std::pair<std::string, KernelSpec>> variants = {{"", spec}};
   if (spec.asyncCopies) {
-    KernelSpec elements = spec;
-    elements.asyncCopies = false;
-    elements.tmaCopies = false;
-    variants.push_back({"_elements", elements});
+    variants.push_back({"_elements", withElementCopies(spec)});
   }
   bool sumsFit =
       !spec.parallel() || sliceSumsFit32Bits(op) == std::optional<bool>(true);
   if (spec.indexBitwidth == 32 &&
       (fits != std::optional<bool>(true) || !sumsFit)) {
-    KernelSpec wide = spec;
-    wide.asyncCopies = false;
-    wide.tmaCopies = false;
+    KernelSpec wide = withElementCopies(spec);
     wide.indexBitwidth = 64;
     variants.push_back({"_i64", wide});
   }

@@ -113,7 +113,7 @@ func.func @persistent_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memre
 // -----
 
 func.func @persistent_shared_epilogue(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the persistent TMA kernel (one K slice) stores from the fragments (epilogue_passes = 0): its producer refills the stages during the epilogue}}
+  // expected-error @+1 {{'gpupoor.matmul' op the persistent TMA kernel's shared-memory epilogue (a buffer of its own after the barriers: its producer refills the stages meanwhile) cannot run in 1 passes over a warp's 256 columns}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, persistent = true>)

@@ -4,20 +4,24 @@
 // B's tensor maps into two 128-byte buffers allocated at the function's
 // entry and passes their pointers (by value once the kernel is a binary:
 // gpupoor-tensor-maps-by-value); 384 threads (a producer warpgroup and two
-// consumers), 4 stages of 48 KiB and 12 mbarriers of 8 bytes (full, empty
-// and order a stage).
+// consumers), 4 stages of 48 KiB, 12 mbarriers of 8 bytes (full, empty
+// and order a stage) and the persistent kernel's epilogue buffer (8 warps'
+// 16 rows of 128 + 8 columns: 34816 bytes).
 // CHECK-LABEL: func.func @linear
 // CHECK: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c196704_i32
+// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c231520_i32
 // CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr)
 // CHECK-SAME: copies = tma
-// Operands TMA cannot take get the element-copy kernel, 256 threads.
+// Operands TMA cannot take get the element-copy kernel, 256 threads, not
+// persistent: its epilogue runs over its rows through the stages (one
+// pass), not over the columns through a buffer of its own.
 // CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
-// CHECK-SAME: threads in (%c256
+// CHECK-SAME: threads in (%c256{{[_0-9]*}}, {{.*}} dynamic_shared_memory_size %c196608_i32
+// CHECK-SAME: copies = elements, {{.*}} epilogue_passes = 1,
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"})
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
@@ -104,11 +108,12 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // -----
 
 // One consumer warpgroup (64-row tiles): nothing to order, two mbarriers a
-// stage (8 stages of 24 KiB, one block an SM: the shape is dynamic), and
-// no warpgroup waits on another.
+// stage (8 stages of 24 KiB, one block an SM: the shape is dynamic; the
+// epilogue buffer, 4 warps' 16 rows of 136: 17408 bytes), and no
+// warpgroup waits on another.
 // CHECK-LABEL: func.func @one_consumer
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: threads in (%c256, {{.*}} dynamic_shared_memory_size %c196736_i32
+// CHECK-SAME: threads in (%c256, {{.*}} dynamic_shared_memory_size %c214144_i32
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-COUNT-16: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.mbarrier.init

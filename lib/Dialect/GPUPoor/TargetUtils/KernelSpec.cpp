@@ -68,6 +68,18 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
 }
 
 bool KernelSpec::epiloguePassesFit(int64_t passes) const {
+  if (persistent()) {
+    // Column passes into a buffer of the epilogue's own.
+    if (passes < 1 || nTiles() % passes != 0)
+      return false;
+    int64_t cols = warpN() / passes;
+    int64_t lanesPerRow = cols * cBytes() / 16;
+    return (cols * cBytes()) % 16 == 0 && lanesPerRow >= 1 &&
+           lanesPerRow <= kWarpSize && kWarpSize % lanesPerRow == 0 &&
+           warpM() % (kWarpSize / lanesPerRow) == 0 &&
+           epilogueBufferOffset() + epilogueBufferBytes(passes) <=
+               getChipInfo(chip).maxSharedPerBlock;
+  }
   int64_t lanesPerRow = epilogueLanesPerRow();
   if (passes < 1 || (warpN() * cBytes()) % 16 != 0 || lanesPerRow < 1 ||
       lanesPerRow > kWarpSize || kWarpSize % lanesPerRow != 0 ||
@@ -80,7 +92,8 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
 }
 
 int64_t KernelSpec::fewestEpiloguePasses() const {
-  for (int64_t passes = 1; passes <= mTiles(); passes *= 2)
+  for (int64_t passes = 1; passes <= (persistent() ? nTiles() : mTiles());
+       passes *= 2)
     if (epiloguePassesFit(passes))
       return passes;
   return 0;
@@ -144,11 +157,14 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "persistent blocks take one K slice (slices = 1), "
                             "got "
                          << strategy.getSlices();
-    if (persistent() && epiloguePasses != 0)
-      return emitError() << "the persistent TMA kernel (one K slice) stores "
-                            "from the fragments (epilogue_passes = 0): its "
-                            "producer refills the stages during the "
-                            "epilogue";
+    if (persistent() && epiloguePasses != 0 &&
+        !epiloguePassesFit(epiloguePasses))
+      return emitError() << "the persistent TMA kernel's shared-memory "
+                            "epilogue (a buffer of its own after the "
+                            "barriers: its producer refills the stages "
+                            "meanwhile) cannot run in "
+                         << epiloguePasses << " passes over a warp's "
+                         << warpN() << " columns";
     if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
       return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
                             "shared outer rows and the convert handover";

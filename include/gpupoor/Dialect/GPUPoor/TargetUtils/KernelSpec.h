@@ -137,9 +137,29 @@ struct KernelSpec {
     return stagesBytes() +
            outerSlotElems() * outerType.getIntOrFloatBitWidth() / 8;
   }
-  int64_t sharedBytes() const {
+  /// The end of the barriers: where the persistent kernel's epilogue
+  /// buffer starts (16-byte aligned).
+  int64_t barriersEnd() const {
     return barriersOffset() +
            (tmaCopies ? 8 * tmaBarriersPerStage() * stages : 0);
+  }
+  /// Whether the shared-memory epilogue has a buffer of its own after the
+  /// barriers: the persistent kernel's, whose producer refills the stages
+  /// while the consumers store a tile. Its passes split a warp's columns,
+  /// the others' its m16 rows.
+  bool ownEpilogueBuffer() const { return persistent() && epiloguePasses > 0; }
+  int64_t epilogueBufferOffset() const {
+    return (barriersEnd() + 15) / 16 * 16;
+  }
+  /// Bytes of the shared-memory epilogue in `passes` passes when it has a
+  /// buffer of its own: each warp's rows, a pass's columns plus padding.
+  int64_t epilogueBufferBytes(int64_t passes) const {
+    return warpsM * warpsN * warpM() * (warpN() / passes + 8) * cBytes();
+  }
+  int64_t sharedBytes() const {
+    return ownEpilogueBuffer()
+               ? epilogueBufferOffset() + epilogueBufferBytes(epiloguePasses)
+               : barriersEnd();
   }
 
   // The shared-memory epilogue: each warp writes its fragments into its
@@ -148,18 +168,26 @@ struct KernelSpec {
   // back as 16-byte row vectors.
   int64_t cBytes() const { return cType.getIntOrFloatBitWidth() / 8; }
   int64_t epilogueVector() const { return 16 / cBytes(); }
-  int64_t epilogueLanesPerRow() const { return warpN() * cBytes() / 16; }
+  /// A warp's columns in one pass of the shared-memory epilogue: all of
+  /// them, or a pass's share where the passes split the columns.
+  int64_t epilogueColumns() const {
+    return ownEpilogueBuffer() ? warpN() / epiloguePasses : warpN();
+  }
+  int64_t epilogueLanesPerRow() const {
+    return epilogueColumns() * cBytes() / 16;
+  }
   int64_t epilogueRowElems() const {
     // A store of 2 elements a lane covers 8 rows x 4 words (f16: one
     // phase) or, per half warp, 4 rows x 8 words (f32). Rows of an odd
     // number of such 4- or 8-word units land those rows on distinct banks;
-    // warpN (a multiple of 16) makes an even number, and 8 more elements
-    // add one unit.
-    return warpN() + 8;
+    // the columns (a multiple of 16) make an even number, and 8 more
+    // elements add one unit.
+    return epilogueColumns() + 8;
   }
   /// Whether the shared-memory epilogue can run in `passes` passes over a
-  /// warp's m16 rows: every warp's region of one pass fits the stages and
-  /// the row vectors map onto whole lanes.
+  /// warp's m16 rows (columns, with a buffer of its own): every warp's
+  /// region of one pass fits the stages (the chip's shared memory after the
+  /// barriers) and the row vectors map onto whole lanes.
   bool epiloguePassesFit(int64_t passes) const;
   /// The fewest passes (a power of two) that fit; 0 when none does.
   int64_t fewestEpiloguePasses() const;

@@ -209,7 +209,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
       more wide, half of a warp's m16 rows (64 f16 and 128 f32 accumulators
       do not fit in 255 registers next to the fragments).
     * Epilogue: through shared memory in the fewest passes whose regions
-      fit the stages; stores from the fragments where none does.
+      fit the stages (the persistent TMA kernel: its own buffer after the
+      barriers, passes over a warp's columns); stores from the fragments
+      where none does.
     * Handover: on the tensor cores for f32 outer sums of eight 64 x 64
       warps (3-6% faster on an H100), by conversions and adds otherwise.
 
@@ -238,7 +240,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "false: the cp.async wgmma kernel">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "With tma and one K slice: blocks loop over C tiles (grid x at "
-           "most the SM count), the epilogue storing from the fragments">,
+           "most the SM count); the shared-memory epilogue goes through a "
+           "buffer of its own, in passes over a warp's columns">,
     Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
            /*default=*/"1",
            "How many k16 steps ahead the ldmatrix fragments load (0 to "

@@ -229,7 +229,9 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     * `persistent` (default false; `copies = tma` with one K slice): blocks
       loop over C tiles, grid x at most the SM count, the producer loading
       the next tile's K tiles while the consumers store the last; the
-      epilogue then stores from the fragments (`epilogue_passes = 0`).
+      shared-memory epilogue then has a buffer of its own after the
+      barriers, and `epilogue_passes` splits a warp's columns (0: stores
+      from the fragments).
 
     Example:
 

@@ -106,8 +106,9 @@ struct KernelSpec {
   }
   /// Whether blocks loop over C tiles (grid x at most the SM count): the
   /// TMA kernel with one K slice, whose producer then loads the next
-  /// tile's K tiles while the consumers store the last one. Its epilogue
-  /// stores from the fragments: the stages are never idle.
+  /// tile's K tiles while the consumers store the last one. The stages are
+  /// never idle, so its shared-memory epilogue has a buffer of its own
+  /// (ownEpilogueBuffer).
   bool persistent() const { return tmaCopies && persistentTiles; }
   /// The block: the computing threads, and the TMA kernel's producer.
   int64_t blockThreads() const {

@@ -68,27 +68,22 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
 }
 
 bool KernelSpec::epiloguePassesFit(int64_t passes) const {
-  if (persistent()) {
-    // Column passes into a buffer of the epilogue's own.
-    if (passes < 1 || nTiles() % passes != 0)
-      return false;
-    int64_t cols = warpN() / passes;
-    int64_t lanesPerRow = cols * cBytes() / 16;
-    return (cols * cBytes()) % 16 == 0 && lanesPerRow >= 1 &&
-           lanesPerRow <= kWarpSize && kWarpSize % lanesPerRow == 0 &&
-           warpM() % (kWarpSize / lanesPerRow) == 0 &&
-           epilogueBufferOffset() + epilogueBufferBytes(passes) <=
-               getChipInfo(chip).maxSharedPerBlock;
-  }
-  int64_t lanesPerRow = epilogueLanesPerRow();
-  if (passes < 1 || (warpN() * cBytes()) % 16 != 0 || lanesPerRow < 1 ||
-      lanesPerRow > kWarpSize || kWarpSize % lanesPerRow != 0 ||
-      mTiles() % passes != 0)
+  // The passes split a warp's columns (a buffer of the epilogue's own) or
+  // its m16 rows (the stages).
+  bool columns = persistent();
+  if (passes < 1 || (columns ? nTiles() : mTiles()) % passes != 0)
     return false;
-  int64_t rows = warpM() / passes;
-  int64_t warps = warpsM * warpsN;
-  return rows % (kWarpSize / lanesPerRow) == 0 &&
-         warps * rows * epilogueRowElems() * cBytes() <= stagesBytes();
+  int64_t rows = columns ? warpM() : warpM() / passes;
+  int64_t cols = columns ? warpN() / passes : warpN();
+  int64_t lanesPerRow = cols * cBytes() / 16;
+  if ((cols * cBytes()) % 16 != 0 || lanesPerRow < 1 ||
+      lanesPerRow > kWarpSize || kWarpSize % lanesPerRow != 0 ||
+      rows % (kWarpSize / lanesPerRow) != 0)
+    return false;
+  if (columns)
+    return epilogueBufferOffset() + epilogueBufferBytes(passes) <=
+           getChipInfo(chip).maxSharedPerBlock;
+  return warpsM * warpsN * rows * (cols + 8) * cBytes() <= stagesBytes();
 }
 
 int64_t KernelSpec::fewestEpiloguePasses() const {

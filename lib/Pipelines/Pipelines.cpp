@@ -119,6 +119,9 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   GPUPoorSplitKOptions splitK = splitKOptions(options);
   splitK.chip = options.chip;
   addSplitKAndBufferize(pm, splitK);
+  // Decode products gpupoor-split-k chose to run transposed: C^T = B A^T on
+  // C's transposed view.
+  pm.addPass(createGPUPoorSwapOperands());
 
   GPUPoorSelectKernelConfigOptions kernel;
   kernel.stages = options.stages;

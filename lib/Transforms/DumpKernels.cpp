@@ -123,6 +123,11 @@ struct GPUPoorDumpKernelsPass
       StringRef kernel = launch.getKernelName().getValue();
       llvm::json::Object manifest = gpupoor::getKernelManifest(info);
       manifest["kernel"] = kernel.str();
+      // gpupoor-swap-operands made this launch of a product C = A B^T: its
+      // kernel computes C^T = B A^T, so a launcher passes the product's B
+      // as a_ptr, its A as b_ptr and C's transposed view (strides swapped).
+      if (launch->hasAttr(gpupoor::getSwappedOperandsAttrName()))
+        manifest["swapped_operands"] = true;
       // The resource summary: what ptxas allotted, from a cubin, and the
       // count of the key instructions, from PTX.
       std::string summary;

@@ -85,6 +85,32 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   return {128, 256, 64};
 }
 
+/// sm_90a's decode products (M <= 16) run transposed where their swapped
+/// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
+/// fill from a quarter of the SMs to one wave, one slice each. Measured on
+/// an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
+/// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
+/// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
+/// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
+/// 21.8), 1 x 3072 x 4096 13.1 (13.1; 14.6), the same at M = 16. With fewer
+/// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8 and slices were
+/// no faster; past a wave 1 x 11008 x 4096 ran 41.6 us against 36.9 and
+/// 1 x 14336 x 4096 46.6 against 43.7; two slices of N = 4096 ran 2-7%
+/// slower than one.
+std::optional<SmallVector<int64_t, 3>>
+mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
+                                 BLayout bLayout, Chip chip) {
+  if (chip != Chip::SM90a || aLayout != ALayout::MK || bLayout != BLayout::NK ||
+      init.getRank() != 2 || !init.hasStaticShape())
+    return std::nullopt;
+  int64_t m = init.getDimSize(0), n = init.getDimSize(1);
+  int64_t sms = getChipInfo(chip).smCount;
+  int64_t tiles = llvm::divideCeil(n, 64);
+  if (m > 16 || 4 * tiles < sms || tiles > sms)
+    return std::nullopt;
+  return SmallVector<int64_t, 3>{64, 16, 64};
+}
+
 /// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
 /// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
 /// load (at the power cap, where they draw less power a product) and at
@@ -324,7 +350,7 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
           op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
           strategy.getTile(), strategy.getInner(), strategy.getOuter(),
           strategy.getBLayout(), strategy.getALayout(), strategy.getSlices(),
-          Chip::SM90));
+          Chip::SM90, strategy.getSwapped()));
     KernelSpec spec = op.getStrategy().getChip() == Chip::SM90a
                           ? selectWgmma(op)
                           : select(op);

@@ -221,11 +221,20 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (chip == Chip::SM90a &&
         !wgmmaTakes(match->aLayout, match->bLayout, options.tile))
       chip = Chip::SM90;
+    auto init = cast<ShapedType>(op.getDpsInits()[0].getType());
+    // A decode product may run transposed (#gpupoor.split_k's `swapped`);
+    // its tile and slices are then the swapped product's.
+    std::optional<SmallVector<int64_t, 3>> swappedTile;
+    if (options.tile.empty())
+      swappedTile =
+          selectSwappedTile(init, match->aLayout, match->bLayout, chip);
+    bool swapped = swappedTile.has_value();
+    if (swapped)
+      init = init.clone({init.getDimSize(1), init.getDimSize(0)});
     SmallVector<int64_t, 3> tile =
-        options.tile.empty()
-            ? selectTile(cast<ShapedType>(op.getDpsInits()[0].getType()), k,
-                         chip)
-            : options.tile;
+        swapped
+            ? *swappedTile
+            : (options.tile.empty() ? selectTile(init, k, chip) : options.tile);
     // A decode tile chosen for sm_90a is the mma.sync kernel's.
     if (chip == Chip::SM90a &&
         !wgmmaTakes(match->aLayout, match->bLayout, tile))
@@ -233,15 +242,14 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!splits && !ShapedType::isDynamic(k))
       splits = defaultNumSplits(k, options.maxSplits);
     int64_t slices = slicesAttr->value_or(options.slices);
-    slices = resolveSlices(slices, splits, tile, chip,
-                           cast<ShapedType>(op.getDpsInits()[0].getType()));
+    slices = resolveSlices(slices, splits, tile, chip, init);
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
         Type(Float16Type::get(ctx)), options.outerType, match->bLayout,
-        match->aLayout, slices, chip);
+        match->aLayout, slices, chip, swapped);
     if (!strategy)
       return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
@@ -464,7 +472,8 @@ mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
   if (!SplitKAttr::getChecked(diag, context, options.splits, options.maxSplits,
                               ArrayRef<int64_t>(tile),
                               Type(Float16Type::get(context)), outer,
-                              BLayout::KN, ALayout::MK, slices, chip))
+                              BLayout::KN, ALayout::MK, slices, chip,
+                              /*swapped=*/false))
     return failure();
   return success();
 }

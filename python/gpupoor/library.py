@@ -68,6 +68,10 @@ class Kernel:
         for name in checks.get("pointer_aligned_16", ()):
             if args[name] % 16:
                 return f"{name} is not 16-byte aligned"
+        for stride, rows in checks.get("positive_row_stride", ()):
+            if args[stride] <= 0 and args[rows] > 1:
+                return f"{stride} = {args[stride]} with {rows} = {args[rows]} rows (a tensor map " \
+                       "needs a positive row stride)"
         if "max_size" in checks:
             top, most = checks["max_size"], checks["max_offset"]
             m, n, k = args["M"], args["N"], args["K"]

@@ -113,6 +113,16 @@ VARIANTS = {
     "nk_f32_tma_m64_p2": (dict(b_layout="nk"),
                           "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
     "nk_f32_tma_128x128": (dict(b_layout="nk"), "outer-type=f32 tile=128,128,64 tma=true"),
+    # The decode products' swapped tile (C^T = B A^T by the 64 x 16 x 64
+    # kernel, gpupoor-swap-operands): the kernel itself at every shape, in
+    # one and in three slices, and static decode products that gpupoor-split-k
+    # swaps (the suite launches them with B, A and C's transposed view, as
+    # their manifest says).
+    "nk_f32_tma_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64"),
+    "nk_f16_tma_n16_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,64"),
+    "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
+    "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
+                                            epilogue="relu"), "outer-type=f32 slices=0"),
     "nk_f32_cpa": (dict(b_layout="nk"), "outer-type=f32 tma=false"),
     "nk_f16_m64_p3_cpa": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,128,64 tma=false"),
     "nk_bias_gelu_cpa": (dict(b_layout="nk", bias="f16", epilogue="gelu"),

@@ -94,6 +94,14 @@ class GpupoorKernel:
         (tensor, stride along C's rows, stride along C's columns), in the
         manifest's order; C must hold C_in where the manifest says reads_c.
         A batched kernel takes 3-D A, B and C (and no epilogue operands)."""
+        if self.meta.get("swapped_operands"):
+            # gpupoor-swap-operands' kernel computes C^T = B A^T: B (N x K)
+            # is its A, A (M x K) its B, C^T a view, and every epilogue
+            # operand's strides swap with the indices.
+            return self._launch(b, a, c.t(), [(t, sn, sm) for t, sm, sn in ins])
+        return self._launch(a, b, c, ins)
+
+    def _launch(self, a, b, c, ins):
         batch = 1
         outer = (a, b, c)
         if self.batched:

@@ -93,7 +93,7 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
                   residual=False):
     """A linalg function `@kernel(A, B[, bias][, scale][, res], C_out)`
     on dynamic shapes, or on the static (M, N, K) or (batch, M, N, K) `shape`
-    (no extras).
+    (the extras' sizes stay dynamic).
 
     A and B (and the extras) are tensors; the result is materialized into
     the memref C_out. The matmul's init is a zero fill, or, with
@@ -107,7 +107,6 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     mc = f"memref<{dyn}x{out_type}>"
     if shape:
         # (M, N, K), or (batch, M, N, K) for a batched product.
-        assert not (bias or accumulate or row_scale or residual)
         assert len(shape) == (4 if batched else 3)
         lead = f"{shape[0]}x" if batched else ""
         m, n, k = shape[-3:]

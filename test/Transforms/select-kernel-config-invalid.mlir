@@ -37,3 +37,15 @@ func.func @prefetch(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// The kernels compute the product as the op states it: a swapped strategy
+// must have become the transposed product first.
+func.func @swapped(%a: memref<1x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1x4096xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op has a swapped strategy; run gpupoor-swap-operands first}}
+  gpupoor.matmul %a, %b outs(%c : memref<1x4096xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+      : memref<1x4096xf16>, memref<4096x4096xf16>
+  return
+}

@@ -57,10 +57,16 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 
 // -----
 
-// Tiles by shape (static): M <= 16 takes sm_90's decode tile, which the
-// wgmma kernel (64 rows a warpgroup) cannot take: the op is retargeted.
+// Tiles by shape (static): M <= 16 runs transposed where the swapped
+// product's 64 x 16 tiles fill from a quarter of the 132 SMs to one wave
+// (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
+// tile the options name is never swapped (SMALL).
 // CHECK-LABEL: func @decode
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO-LABEL: func @decode
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// SMALL-LABEL: func @decode
+// SMALL: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -190,4 +196,64 @@ func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> 
                      ins(%a, %b : tensor<64x5120xf16>, tensor<2048x5120xf16>)
                      outs(%c : tensor<64x2048xf16>) -> tensor<64x2048xf16>
   return %r : tensor<64x2048xf16>
+}
+
+// -----
+
+// More swapped tiles than SMs (14336 / 64 = 224): sm_90's decode
+// tile, which the wgmma kernel (64 rows a warpgroup) cannot take: the op
+// is retargeted.
+// CHECK-LABEL: func @decode_wide
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<16x14336xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x14336xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x14336xf16>) -> tensor<16x14336xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<16x4096xf16>, tensor<14336x4096xf16>)
+                     outs(%c : tensor<16x14336xf16>) -> tensor<16x14336xf16>
+  return %r : tensor<16x14336xf16>
+}
+
+// -----
+
+// Fewer than a quarter of the SMs (2048 / 64 = 32) and M = 17: not swapped.
+// CHECK-LABEL: func @decode_narrow
+// CHECK: tile = [16, 128, 128]
+// CHECK-NOT: swapped
+// CHECK-LABEL: func @seventeen_rows
+// CHECK-NOT: swapped
+// CHECK: return
+func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x2048xf16>) -> tensor<1x2048xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1x5120xf16>, tensor<2048x5120xf16>)
+                     outs(%c : tensor<1x2048xf16>) -> tensor<1x2048xf16>
+  return %r : tensor<1x2048xf16>
+}
+func.func @seventeen_rows(%a: tensor<17x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<17x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<17x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<17x4096xf16>) -> tensor<17x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<17x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<17x4096xf16>) -> tensor<17x4096xf16>
+  return %r : tensor<17x4096xf16>
+}
+
+// -----
+
+// B as K x N: the swapped operands would not be K-major; not swapped.
+// CHECK-LABEL: func @decode_kn
+// CHECK-NOT: swapped
+// CHECK: return
+func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  return %r : tensor<1x4096xf16>
 }

@@ -36,6 +36,15 @@ inline auto mmaHandoverChoices() {
 /// not take (M <= 16) is for the mma.sync kernel the op is retargeted to.
 SmallVector<int64_t, 3> selectTile(ShapedType init, int64_t k, Chip chip);
 
+/// The swapped tile [BN, BM, BK] (see #gpupoor.split_k's `swapped`) that
+/// gpupoor-split-k takes for a product of C type `init` and these layouts
+/// on `chip` when its options name no tile, or std::nullopt where the
+/// product keeps selectTile's tile: sm_90a's static 2-D decode products
+/// (M <= 16, A M x K, B N x K) whose swapped 64-row tiles fill from a
+/// quarter of the SMs to one wave.
+std::optional<SmallVector<int64_t, 3>>
+selectSwappedTile(ShapedType init, ALayout aLayout, BLayout bLayout, Chip chip);
+
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
 /// with `tile` (empty: the one selectTile gives): it reads K-major A and B
 /// in 128-byte rows (BK = 64), 64 rows a warpgroup, at most 256 columns.

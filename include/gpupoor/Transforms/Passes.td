@@ -81,7 +81,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     and small batches) takes a small-M tile: 16 x 128 x 128 up to M = 16,
     32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
     and with parallel slices enough blocks to stream the weights at memory
-    speed.
+    speed. On sm_90a a static 2-D M <= 16 product with B as N x K whose
+    transposed product's 64 x 16 tiles fill from a quarter of the SMs to one
+    wave (N from 33 to 132 times 64 on 132 SMs) runs swapped instead
+    (`swapped = true`, tile 64 x 16 x 64 of C^T = B A^T, slices 0 meaning
+    one): no MMA rows are padding and the weights stream through TMA
+    (gpupoor-swap-operands then exchanges the operands).
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",
@@ -120,6 +125,31 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     "::mlir::gpupoor::GPUPoorDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def GPUPoorSwapOperands : Pass<"gpupoor-swap-operands"> {
+  let summary = "Rewrite swapped gpupoor.matmul strategies into the "
+                "transposed product";
+  let description = [{
+    A `gpupoor.matmul` on memrefs whose strategy says `swapped = true`
+    computes `C = A B^T` (A M x K, B N x K) as the kernel of the transposed
+    product `C^T = B A^T`: this pass rewrites it into the plain op on
+    operands `B, A` and init `memref.transpose` of C (a view: the kernel
+    writes C through its strides), with each epilogue operand's map taking
+    the swapped indices, the strategy's `swapped` cleared and the
+    attribute `gpupoor.swapped_operands` set (`gpupoor-dump-kernels` says
+    so in the manifest: a launcher outside MLIR passes B, A and C's
+    transposed view). The result of every element is the same: each is
+    the same K chunks of the same products, summed in the same order.
+
+    `gpupoor-split-k` chooses the swap for sm_90a's decode products (see
+    `#gpupoor.split_k`); `gpupoor-to-cubin` runs this pass after
+    bufferization. Ops on tensors are left alone; the kernel lowerings
+    refuse an op whose strategy is still swapped.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
   ];
 }
 

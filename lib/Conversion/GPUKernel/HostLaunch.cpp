@@ -434,6 +434,8 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
                       BoolAttr::get(ctx, spec.readsC),
                       StringAttr::get(ctx, epilogue),
                       op.isBatched() ? Launch::Batched : Launch::Single));
+  if (op->hasAttr(getSwappedOperandsAttrName()))
+    launch->setAttr(getSwappedOperandsAttrName(), UnitAttr::get(ctx));
 }
 
 } // namespace

@@ -535,3 +535,19 @@ func.func @config_persistent(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c:
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32, persistent = true>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }
+
+// -----
+
+func.func @swapped_kn(%a: tensor<1x64xf16>, %b: tensor<64x4096xf16>, %c: tensor<1x4096xf16>) {
+  // expected-error @+1 {{swapped needs a_layout = mk and b_layout = nk (the swapped operands must be K-major again)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>) : tensor<1x64xf16>, tensor<64x4096xf16> -> tensor<1x4096xf16>
+  return
+}
+
+// -----
+
+func.func @swapped_batched(%a: tensor<2x1x64xf16>, %b: tensor<2x4096x64xf16>, %c: tensor<2x1x4096xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op a swapped strategy takes 2-D operands only, got a batched op}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<2x1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>) : tensor<2x1x64xf16>, tensor<2x4096x64xf16> -> tensor<2x1x4096xf16>
+  return
+}

@@ -87,7 +87,8 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> splits,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
                                  Type inner, Type outer, BLayout bLayout,
-                                 ALayout aLayout, int64_t slices, Chip chip) {
+                                 ALayout aLayout, int64_t slices, Chip chip,
+                                 bool swapped) {
   if (splits && (*splits < 1 || *splits > kMaxSplits))
     return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
                        << *splits;
@@ -131,6 +132,10 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (bk % 16 != 0)
     return emitError() << "tile BK = " << bk
                        << " is not a multiple of 16 (the MMA k step)";
+
+  if (swapped && (aLayout != ALayout::MK || bLayout != BLayout::NK))
+    return emitError() << "swapped needs a_layout = mk and b_layout = nk "
+                          "(the swapped operands must be K-major again)";
 
   if (!inner.isF16())
     return emitError() << "inner accumulator type must be f16, got " << inner;

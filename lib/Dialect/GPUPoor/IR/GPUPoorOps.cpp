@@ -98,6 +98,9 @@ LogicalResult MatmulOp::verify() {
   if (cType.getRank() != rank)
     return emitOpError("init must have the rank of A (")
            << rank << "), got rank " << cType.getRank();
+  if (rank == 3 && getStrategy().getSwapped())
+    return emitOpError("a swapped strategy takes 2-D operands only, got a "
+                       "batched op");
 
   if (!aType.getElementType().isF16())
     return emitOpError("operand A must have f16 elements, got ")

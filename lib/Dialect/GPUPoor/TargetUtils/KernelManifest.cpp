@@ -109,6 +109,13 @@ static llvm::json::Object checks(const KernelSpec &spec) {
         "stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
     c["pointer_aligned_16"] = llvm::json::Array{"a_ptr", "b_ptr"};
   }
+  if (spec.tmaCopies) {
+    // A tensor map steps forward a row at a time: [stride, rows] pairs
+    // whose stride must be positive where rows > 1.
+    c["positive_row_stride"] =
+        llvm::json::Array{llvm::json::Array{"stride_am", "M"},
+                          llvm::json::Array{"stride_bn", "N"}};
+  }
   if (spec.indexBitwidth == 32) {
     // 0 <= M, N, K and every stride <= max_size; the last element offset of
     // A, B, C and of each epilogue operand's M x N view, ceil(N/BN) *

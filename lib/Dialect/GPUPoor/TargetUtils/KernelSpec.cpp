@@ -99,6 +99,10 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   // The fields' own ranges are the attribute's (KernelConfigAttr::verify)
   // and the options' (gpupoor-select-kernel-config); this checks how they
   // fit together.
+  // The kernels compute the product as the op states it.
+  if (strategy.getSwapped())
+    return emitError() << "has a swapped strategy; run gpupoor-swap-operands "
+                          "first";
   const ChipInfo &info = getChipInfo(chip);
   // Each warp count is bounded; a chosen one with a given one may still
   // exceed a block.

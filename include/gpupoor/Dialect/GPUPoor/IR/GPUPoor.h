@@ -45,6 +45,13 @@ inline StringRef getKernelConfigAttrName() { return "gpupoor.kernel_config"; }
 /// gpupoor-dump-kernels writes out as the manifest).
 inline StringRef getKernelAttrName() { return "gpupoor.kernel"; }
 
+/// The unit attribute gpupoor-swap-operands puts on the gpupoor.matmul it
+/// makes of a swapped one, and the kernel lowerings on its launches: the op
+/// computes the source's C^T = B A^T (gpupoor-dump-kernels says so).
+inline StringRef getSwappedOperandsAttrName() {
+  return "gpupoor.swapped_operands";
+}
+
 /// Whether `op` may be in a gpupoor.matmul epilogue: a side-effect free
 /// arith or math op without regions on scalars, which every lowering can
 /// clone per element.

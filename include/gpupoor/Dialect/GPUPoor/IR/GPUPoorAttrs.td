@@ -161,6 +161,15 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       of the SMs (gpupoor-split-k writes the number instead when the shape
       is static).
     * `chip`: the target the tile was chosen for.
+    * `swapped`: the GPU kernel computes the transposed product
+      `C^T = B A^T` (B's N rows fill the MMA's M side and A's few rows its
+      N side, so no MMA rows are padding when M is tiny); `tile` is then
+      the swapped product's `[BN, BM, BK]`. Needs `a_layout = mk`,
+      `b_layout = nk` (the swapped operands are again K-major) and a
+      2-D op. `gpupoor-swap-operands` rewrites such an op on memrefs into
+      the plain op on the swapped operands (C as a transposed view); the
+      CPU lowering computes C as it stands (the same chunks in the same
+      order, so the same result).
 
     Example:
 
@@ -183,7 +192,9 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     DefaultValuedParameter<"int64_t", "1",
         "K slices run by different blocks">:$slices,
     DefaultValuedParameter<"::mlir::gpupoor::Chip",
-        "::mlir::gpupoor::Chip::SM80", "target chip">:$chip
+        "::mlir::gpupoor::Chip::SM80", "target chip">:$chip,
+    DefaultValuedParameter<"bool", "false",
+        "whether the kernel computes C^T = B A^T">:$swapped
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -21,6 +21,80 @@ from pathlib import Path
 _SLOT = {"ptr": "Q", "i64": "q", "i32": "i4x"}
 _CUDA_ERROR_INVALID_CONTEXT = 201
 _cu_launch = None
+_cu_encode = None
+# cuTensorMapEncodeTiled's enums (cuda.h) for the manifest's spellings.
+_TENSOR_MAP_DTYPE = {"float16": 6}
+_TENSOR_MAP_SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+_TENSOR_MAP_L2 = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
+_TENSOR_MAP_OOB = {"zero": 0}
+
+
+def _param_layout(param_types: list[str]) -> tuple[str, list[int], int]:
+    """(struct format, byte offsets, bytes) of a kernel's parameters packed
+    from a 64-byte aligned base: 8-byte slots, and each "tensormap" (a
+    CUtensorMap by value) as 128 bytes at a 64-byte boundary, the alignment
+    its __grid_constant__ parameter has."""
+    fmt, offsets, off = "<", [], 0
+    for t in param_types:
+        if t == "tensormap":
+            pad = -off % 64
+            fmt += f"{pad}x" if pad else ""
+            off += pad
+            offsets.append(off)
+            fmt += "128s"
+            off += 128
+        elif t in _SLOT:
+            offsets.append(off)
+            fmt += _SLOT[t]
+            off += 8
+        else:
+            raise RuntimeError(f"unknown kernel parameter type {t!r}")
+    return fmt, offsets, off
+
+
+def tensor_map_fields(spec: dict, k: int, rows: int, row_stride: int) -> tuple[int, ...]:
+    """cuTensorMapEncodeTiled's arguments but the address for the manifest's
+    tensor_maps entry `spec` of a rows x k f16 operand, rows `row_stride`
+    elements apart: (K, rows, row stride in bytes, box K, box rows, element
+    strides K and rows, data type, swizzle, L2 promotion, OOB fill), sizes of
+    0 encoded as 1 (the kernel then loads nothing) as the MLIR runtime does."""
+    box_k, box_rows = spec["box_dim"]
+    return (max(k, 1), max(rows, 1), (row_stride if row_stride > 0 else 8) * 2, box_k,
+            box_rows, *spec["element_strides"], _TENSOR_MAP_DTYPE[spec["data_type"]],
+            _TENSOR_MAP_SWIZZLE[spec["swizzle"]], _TENSOR_MAP_L2[spec["l2_promotion"]],
+            _TENSOR_MAP_OOB[spec["oob_fill"]])
+
+
+def encoder_address() -> int:
+    """cuTensorMapEncodeTiled's address in the libcuda this launcher uses."""
+    global _cu_encode
+    if _cu_encode is None:
+        driver()
+        fn = ctypes.CDLL("libcuda.so.1").cuTensorMapEncodeTiled
+        fn.restype = ctypes.c_int
+        _cu_encode = fn
+    return ctypes.cast(_cu_encode, ctypes.c_void_p).value
+
+
+def tensor_map(fields: tuple[int, ...], ptr: int) -> bytes:
+    """The 128 bytes of the tensor map of `fields` (tensor_map_fields) at
+    `ptr`."""
+    encoder_address()
+    buf = (ctypes.c_uint8 * (128 + 64))()
+    addr = (ctypes.addressof(buf) + 63) // 64 * 64
+    k, rows, stride, box_k, box_rows, es_k, es_rows, dtype, swizzle, l2, oob = fields
+    dims = (ctypes.c_uint64 * 2)(k, rows)
+    strides = (ctypes.c_uint64 * 1)(stride)
+    box = (ctypes.c_uint32 * 2)(box_k, box_rows)
+    elem = (ctypes.c_uint32 * 2)(es_k, es_rows)
+    err = _cu_encode(ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint(2),
+                     ctypes.c_void_p(ptr), dims, strides, box, elem, ctypes.c_int(0),
+                     ctypes.c_int(swizzle), ctypes.c_int(l2), ctypes.c_int(oob))
+    if err:
+        drv = driver()
+        _check(drv, (drv.CUresult(err),),
+               f"cuTensorMapEncodeTiled({rows} x {k} f16 at {ptr:#x}, row stride {stride} bytes)")
+    return bytes((ctypes.c_uint8 * 128).from_address(addr))
 
 
 def _bind_launch():
@@ -83,7 +157,7 @@ class LoadedKernel:
         self._kernel = _check(drv, drv.cuLibraryGetKernel(self._library, name.encode()),
                               f"cuLibraryGetKernel({name})")
         self._functions: dict[int, object] = {}
-        self._format = "<" + "".join(_SLOT[t] for t in param_types)
+        self._format, self._offsets, self._bytes = _param_layout(param_types)
         self._count = len(param_types)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -111,20 +185,25 @@ class LoadedKernel:
         return fn
 
     def _params(self):
+        """This thread's parameter buffer (64-byte aligned), the offset of
+        its base in it, and the address of the `void **` array pointing at
+        each parameter."""
         buf = getattr(self._local, "buf", None)
         if buf is None:
-            slots = (ctypes.c_uint64 * self._count)()
-            base = ctypes.addressof(slots)
-            ptrs = (ctypes.c_void_p * self._count)(*[base + 8 * i for i in range(self._count)])
-            buf = self._local.buf = (slots, ptrs, ctypes.addressof(ptrs))
+            slots = (ctypes.c_uint8 * (self._bytes + 64))()
+            base = (ctypes.addressof(slots) + 63) // 64 * 64
+            ptrs = (ctypes.c_void_p * self._count)(*[base + o for o in self._offsets])
+            buf = self._local.buf = (slots, base - ctypes.addressof(slots), ptrs,
+                                     ctypes.addressof(ptrs))
         return buf
 
     def launch(self, device: int, stream: int, grid: tuple[int, int], args: tuple) -> None:
         """Launches on `stream` (a CUstream handle) of `device` (whose
-        primary context is current) with `args` in parameter order."""
+        primary context is current) with `args` in parameter order (a
+        tensor map as its 128 bytes)."""
         fn = self._function(device)
-        slots, _, address = self._params()
-        struct.pack_into(self._format, slots, 0, *args)
+        slots, offset, _, address = self._params()
+        struct.pack_into(self._format, slots, offset, *args)
         err = _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes, stream,
                          address, None)
         if err == _CUDA_ERROR_INVALID_CONTEXT:

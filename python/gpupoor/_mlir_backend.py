@@ -94,15 +94,33 @@ class _Plan:
     the pointer slots to fill per call, and the workspace it takes."""
 
     __slots__ = ("loaded", "grid", "values", "a_slot", "b_slot", "c_slot", "bias_slot",
-                 "ws_slot", "sum_bytes", "tiles")
+                 "ws_slot", "sum_bytes", "tiles", "tensor_maps", "_encoded")
 
-    def __init__(self, kern, grid, values, slots, sum_bytes, tiles):
+    def __init__(self, kern, grid, values, slots, sum_bytes, tiles, tensor_maps=()):
         self.loaded = _driver.load(kern.cubin, kern.manifest)
         self.grid = grid
         self.values = values
         self.a_slot, self.b_slot, self.c_slot, self.bias_slot, self.ws_slot = slots
         self.sum_bytes = sum_bytes
         self.tiles = tiles
+        # The TMA kernel's maps: (slot, operand 0 = A / 1 = B,
+        # _driver.tensor_map_fields); all but the pointer are the plan's.
+        self.tensor_maps = tensor_maps
+        self._encoded: dict[tuple[int, int], bytes] = {}
+
+    def tensor_map(self, index: int, ptr: int) -> bytes:
+        """Map `index` of tensor_maps for an operand at `ptr`: encoded once
+        per operand address (a map holds only the address, sizes and
+        strides, all else fixed by the plan), kept for the 256 addresses
+        most recently new."""
+        key = (index, ptr)
+        raw = self._encoded.get(key)
+        if raw is None:
+            raw = _driver.tensor_map(self.tensor_maps[index][2], ptr)
+            if len(self._encoded) >= 256:
+                self._encoded.pop(next(iter(self._encoded)))
+            self._encoded[key] = raw
+        return raw
 
 
 def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Variant | None:
@@ -130,6 +148,8 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
 
 _plans: dict[tuple, _Plan] = {}
 _WORKSPACE_PARAMS = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
+# The TMA kernel's tensor maps of A and B, encoded per call's pointers.
+_TENSOR_MAP_PARAMS = {"a_desc", "b_desc"}
 
 
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
@@ -164,8 +184,9 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     if tiles >= 2**31:
         raise KernelRequirementError(f"{tiles} blocks exceed the grid (2^31 - 1)")
     params = kern.manifest["params"]
-    # The launcher fills the workspace's four itself, per call.
-    if set(params) - _WORKSPACE_PARAMS != set(args):
+    # The launcher fills the workspace's four and the tensor maps itself,
+    # per call.
+    if set(params) - _WORKSPACE_PARAMS - _TENSOR_MAP_PARAMS != set(args):
         raise RuntimeError(f"kernel {kern.name} takes parameters {params}; the launcher has "
                            f"{sorted(args)}")
     values = [args.get(p, 0) for p in params]
@@ -174,7 +195,18 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
              slot("in0_ptr") if bias is not None else None,
              slot("ws_ptr") if kern.parallel else None)
     sum_bytes = tiles * slices * kern.manifest.get("workspace_bytes_per_tile_slice", 0)
-    return _Plan(kern, (tiles, slices), values, slots, sum_bytes if slices > 1 else 0, tiles)
+    # A as M rows of K, B (N x K, the only layout the TMA kernel takes) as N
+    # rows: the manifest's global_dim and global_strides_bytes.
+    maps = tuple((slot(name), operand,
+                  _driver.tensor_map_fields(kern.manifest["tensor_maps"][name], k, rows, stride))
+                 for name, operand, rows, stride in (("a_desc", 0, m, a.stride(0)),
+                                                     ("b_desc", 1, n, b.stride(1)))
+                 if name in params)
+    for p in ("a_desc", "b_desc"):
+        if p in params and not maps:
+            raise RuntimeError(f"kernel {kern.name} lacks its tensor_maps")
+    return _Plan(kern, (tiles, slices), values, slots, sum_bytes if slices > 1 else 0, tiles,
+                 maps)
 
 
 def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,
@@ -206,6 +238,8 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     values[p.a_slot], values[p.b_slot], values[p.c_slot] = a_ptr, b_ptr, c_ptr
     if p.bias_slot is not None:
         values[p.bias_slot] = bias_ptr
+    for i, (slot, operand, *_) in enumerate(p.tensor_maps):
+        values[slot] = p.tensor_map(i, b_ptr if operand else a_ptr)
     stream = torch._C._cuda_getCurrentRawStream(index)
     if p.sum_bytes:
         if torch.cuda.is_current_stream_capturing():
@@ -224,10 +258,12 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
 def teach(fast, index: int, p: _Plan, call: tuple) -> None:
     """Hands `p`, launched for split_k_sequential's arguments `call`, to the
     compiled launch path `fast` (gpupoor._fastpath), which launches later
-    calls like it itself."""
+    calls like it itself (encoding a TMA kernel's tensor maps as _Plan
+    does)."""
     fast.remember(*call, p.loaded._function(index), p.grid[0], p.grid[1], p.loaded.block,
                   p.loaded.shared_bytes, p.values,
                   (p.a_slot, p.b_slot, p.c_slot,
                    -1 if p.bias_slot is None else p.bias_slot,
                    -1 if p.ws_slot is None else p.ws_slot),
-                  p.sum_bytes, p.tiles)
+                  p.sum_bytes, p.tiles,
+                  tuple((slot, operand, *fields) for slot, operand, fields in p.tensor_maps))

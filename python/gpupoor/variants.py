@@ -87,10 +87,6 @@ class VariantKey:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
                 "slices=0", TILE_OPTIONS[self.tile]]
-        if chip == "sm_90a":
-            # The cp.async wgmma kernel: this launcher passes no tensor maps
-            # (the TMA kernel's "tensormap" parameters) yet.
-            opts.append("tma=false")
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

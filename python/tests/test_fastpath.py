@@ -34,7 +34,7 @@ def test_declines_what_it_cannot_launch(built):
     # No launch entry yet, host tensors, float32, bad options: all None (the
     # Python path raises the argument errors).
     assert built.run(x, w, None, *ARGS) is None
-    built.set_launch(1, 1)
+    built.set_launch(1, 1, 1)
     try:
         for args in [(x, w, None, *ARGS), (x.float(), w.float(), None, *ARGS),
                      (x, w, None, True, "f32", None, 0, None),
@@ -46,13 +46,13 @@ def test_declines_what_it_cannot_launch(built):
                      ("x", w, None, *ARGS)]:
             assert built.run(*args) is None
         # Plans are kept only for calls it could take.
-        plan = (1, 1, 1, 128, 0, [0] * 12, (0, 1, 2, -1, -1), 0, 1)
+        plan = (1, 1, 1, 128, 0, [0] * 12, (0, 1, 2, -1, -1), 0, 1, ())
         assert built.remember(x, w, None, *ARGS, *plan) is False
         assert built.plan_count() == 0
-        with pytest.raises(TypeError, match="17 arguments"):
+        with pytest.raises(TypeError, match="18 arguments"):
             built.remember(x, w)
     finally:
-        built.set_launch(0, 0)
+        built.set_launch(0, 0, 0)
 
 
 def test_build_reports_a_missing_compiler(monkeypatch, tmp_path):
@@ -202,3 +202,19 @@ def test_graph_replay_beside_eager_calls_on_the_capture_stream(fast, python_path
             assert torch.equal(out.double(), want1)
             for e in eager:
                 assert torch.equal(e.double(), want2)
+
+
+@gpu
+def test_tensor_maps_follow_each_operand(fast):
+    """On sm_90a this product takes a TMA kernel: the compiled path encodes
+    its tensor maps per operand address, as the Python path does (elsewhere
+    the same calls run the cp.async kernels)."""
+    g = torch.Generator(device="cuda").manual_seed(11)
+    ws = [torch.randn(256, 512, device="cuda", generator=g).half().T for _ in range(2)]
+    xs = [torch.randn(200, 512, device="cuda", generator=g).half() for _ in range(3)]
+    _taught(fast, xs[0], ws[0], backend="mlir")
+    for x, w in [(x, ws[0]) for x in xs + xs[::-1]] + [(xs[1], w) for w in ws + ws[::-1]]:
+        quick = fast.run(*_call(x, w, backend="mlir"))
+        assert quick is not None
+        with _fastpath.suspended():
+            assert torch.equal(quick, split_k_sequential(x, w, backend="mlir"))

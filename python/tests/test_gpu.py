@@ -205,3 +205,20 @@ def test_cuda_graph_capture():
     graph.replay()
     torch.cuda.synchronize()
     assert torch.equal(out, want)
+
+
+@pytest.mark.parametrize("m", [77, 300])
+def test_tensor_maps_follow_each_operand(m):
+    """sm_90a's TMA kernels (B as N x K, M > 16) take a tensor map of each
+    operand, encoded per address: operands new and reused after others each
+    read their own data; broadcast rows (row stride 0), which no tensor map
+    can describe, take a fallback kernel. Elsewhere the same calls run the
+    cp.async kernels."""
+    g = torch.Generator(device="cuda").manual_seed(m)
+    ws = [ints(488, 1032, gen=g).T for _ in range(2)]
+    xs = [ints(m, 1032, gen=g) for _ in range(3)]
+    for x, w in [(x, ws[0]) for x in xs + xs[::-1]] + [(xs[0], w) for w in ws + ws[::-1]]:
+        assert torch.equal(split_k_sequential(x, w, backend="mlir").double(), ref(x, w))
+    xb = ints(1, 1032, gen=g).expand(m, 1032)
+    assert xb.stride(0) == 0
+    assert torch.equal(split_k_sequential(xb, ws[1], backend="mlir").double(), ref(xb, ws[1]))

@@ -26,6 +26,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <torch/csrc/autograd/python_variable.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -47,10 +48,18 @@ using LaunchFn = int (*)(void *, unsigned, unsigned, unsigned, unsigned,
                          void **);
 // cuStreamIsCapturing(CUstream, CUstreamCaptureStatus *).
 using IsCapturingFn = int (*)(void *, int *);
+// cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t
+// rank, void *global, const cuuint64_t *dims, const cuuint64_t *strides,
+// const cuuint32_t *box, const cuuint32_t *elementStrides, interleave,
+// swizzle, l2Promotion, oobFill), enums as ints.
+using EncodeTiledFn = int (*)(void *, int, unsigned, void *, const uint64_t *,
+                              const uint64_t *, const unsigned *,
+                              const unsigned *, int, int, int, int);
 constexpr int kInvalidContext = 201;
 
 LaunchFn launchKernel = nullptr;
 IsCapturingFn streamIsCapturing = nullptr;
+EncodeTiledFn encodeTiled = nullptr;
 
 // Everything a call's plan depends on, besides the variant registry itself
 // (the default library, fixed per process).
@@ -68,14 +77,34 @@ struct PlanKeyHash {
   }
 };
 
+// A TMA kernel's tensor map of A or B: everything but the operand's address
+// is the plan's (the Python launcher's _Plan.tensor_maps, in the enums of
+// cuTensorMapEncodeTiled).
+struct TensorMapSpec {
+  int slot, operand; // operand 0: A, 1: B
+  uint64_t dims[2], strideBytes;
+  unsigned box[2], elementStrides[2];
+  int dataType, swizzle, l2Promotion, oobFill;
+};
+
+// A CUtensorMap: 128 bytes, 64-byte aligned as its kernel parameter is.
+struct alignas(64) TensorMapBytes {
+  uint8_t bytes[128];
+};
+
 struct Plan {
   void *function;
   unsigned gridX, gridY, block, sharedBytes;
   // One 8-byte slot per kernel parameter (the Python launcher's layout):
-  // i32 values in the low half, pointers filled per call.
+  // i32 values in the low half, pointers filled per call; a tensor map's
+  // slot is unused (its parameter points at the map's bytes instead).
   std::vector<uint64_t> values;
   int aSlot, bSlot, cSlot, biasSlot, wsSlot;
   int64_t sumBytes, tiles;
+  std::vector<TensorMapSpec> maps;
+  // Each map encoded once per operand address (a map holds only the
+  // address, sizes and strides), for the 256 addresses most recently new.
+  std::vector<std::unordered_map<uintptr_t, TensorMapBytes>> encoded;
 };
 
 std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
@@ -247,6 +276,32 @@ const Workspace &workspaceFor(int device, cudaStream_t stream, const Plan &p,
   return ws;
 }
 
+// Map `index` of `p` for an operand at `ptr` into `out`, from the plan's
+// cache or encoded (false with a Python error set when the driver refuses).
+bool tensorMap(Plan &p, size_t index, void *ptr, TensorMapBytes &out) {
+  auto &cache = p.encoded[index];
+  auto key = reinterpret_cast<uintptr_t>(ptr);
+  auto hit = cache.find(key);
+  if (hit != cache.end()) {
+    out = hit->second;
+    return true;
+  }
+  const TensorMapSpec &s = p.maps[index];
+  uint64_t strides[1] = {s.strideBytes};
+  int err = encodeTiled(out.bytes, s.dataType, 2, ptr, s.dims, strides, s.box,
+                        s.elementStrides, /*interleave=*/0, s.swizzle,
+                        s.l2Promotion, s.oobFill);
+  if (err) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "cuTensorMapEncodeTiled failed with CUDA error %d", err);
+    return false;
+  }
+  if (cache.size() >= 256)
+    cache.erase(cache.begin());
+  cache.emplace(key, out);
+  return true;
+}
+
 // run(x, weight, bias, max_k_splits, outer, activation, slices, backend):
 // the result, or None when Python must take the call.
 PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
@@ -257,7 +312,7 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   auto it = plans.find(call.key);
   if (it == plans.end())
     Py_RETURN_NONE;
-  const Plan &p = it->second;
+  Plan &p = it->second;
   // empty_cuda: the allocation without the dispatcher (1.4 us here against
   // at::empty's 2.2 on an H100 host).
   at::Tensor out = at::detail::empty_cuda({call.a.size(0), call.b.size(1)},
@@ -283,6 +338,14 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   }
   for (size_t i = 0; i < count; ++i)
     params[i] = &values[i];
+  TensorMapBytes maps[2];
+  for (size_t i = 0; i < p.maps.size(); ++i) {
+    const TensorMapSpec &spec = p.maps[i];
+    void *ptr = spec.operand ? call.b.data_ptr() : call.a.data_ptr();
+    if (!tensorMap(p, i, ptr, maps[i]))
+      return nullptr;
+    params[spec.slot] = maps[i].bytes;
+  }
   int err = launchKernel(p.function, p.gridX, p.gridY, 1, p.block, 1, 1,
                          p.sharedBytes, stream, params, nullptr);
   // A thread without a current context: the Python launcher makes the
@@ -301,14 +364,41 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   END_HANDLE_TH_ERRORS
 }
 
+// The tensor maps argument of remember: a sequence of (slot, operand,
+// K, rows, row stride in bytes, box K, box rows, element stride K,
+// element stride rows, data type, swizzle, L2 promotion, OOB fill).
+bool parseMaps(PyObject *arg, std::vector<TensorMapSpec> &maps) {
+  PyObject *seq = PySequence_Fast(arg, "tensor maps must be a sequence");
+  if (!seq)
+    return false;
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < PySequence_Fast_GET_SIZE(seq); ++i) {
+    TensorMapSpec m;
+    unsigned long long k, rows, stride;
+    ok = PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiKKKIIIIiiii",
+                          &m.slot, &m.operand, &k, &rows, &stride, &m.box[0],
+                          &m.box[1], &m.elementStrides[0],
+                          &m.elementStrides[1], &m.dataType, &m.swizzle,
+                          &m.l2Promotion, &m.oobFill);
+    m.dims[0] = k;
+    m.dims[1] = rows;
+    m.strideBytes = stride;
+    maps.push_back(m);
+  }
+  Py_DECREF(seq);
+  return ok;
+}
+
 // remember(x, weight, bias, max_k_splits, outer, activation, slices,
 // backend, function, grid_x, grid_y, block, shared_bytes, values, slots,
-// sum_bytes, tiles): the Python launcher's plan for calls like this one.
-// slots = (a, b, c, bias or -1, ws or -1). Returns whether it was kept.
+// sum_bytes, tiles, tensor_maps): the Python launcher's plan for calls like
+// this one. slots = (a, b, c, bias or -1, ws or -1); tensor_maps as
+// parseMaps reads them (empty but for TMA kernels). Returns whether it
+// was kept.
 PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   HANDLE_TH_ERRORS
-  if (n != 17) {
-    PyErr_SetString(PyExc_TypeError, "remember takes 17 arguments");
+  if (n != 18) {
+    PyErr_SetString(PyExc_TypeError, "remember takes 18 arguments");
     return nullptr;
   }
   Call call;
@@ -333,15 +423,21 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
     return nullptr;
   p.sumBytes = PyLong_AsLongLong(args[15]);
   p.tiles = PyLong_AsLongLong(args[16]);
-  if (PyErr_Occurred())
+  if (PyErr_Occurred() || !parseMaps(args[17], p.maps))
     return nullptr;
+  p.encoded.resize(p.maps.size());
   auto inRange = [&](int slot, int width) {
     return slot >= 0 && slot + width <= count;
   };
   if (count > 64 || !inRange(p.aSlot, 1) || !inRange(p.bSlot, 1) ||
       !inRange(p.cSlot, 1) || (p.biasSlot >= 0) != call.bias.has_value() ||
       (call.bias && !inRange(p.biasSlot, 1)) ||
-      (p.sumBytes && !inRange(p.wsSlot, 4))) {
+      (p.sumBytes && !inRange(p.wsSlot, 4)) || p.maps.size() > 2 ||
+      std::any_of(p.maps.begin(), p.maps.end(),
+                  [&](const TensorMapSpec &m) {
+                    return !inRange(m.slot, 1) || (m.operand != 0 && m.operand != 1);
+                  }) ||
+      (!p.maps.empty() && !encodeTiled)) {
     PyErr_SetString(PyExc_ValueError, "remember: a plan that does not fit its "
                                       "parameter list");
     return nullptr;
@@ -353,19 +449,22 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   END_HANDLE_TH_ERRORS
 }
 
-// set_launch(address of cuLaunchKernel, address of cuStreamIsCapturing):
-// the driver entries of the libcuda the Python launcher loaded.
+// set_launch(address of cuLaunchKernel, address of cuStreamIsCapturing,
+// address of cuTensorMapEncodeTiled): the driver entries of the libcuda the
+// Python launcher loaded.
 PyObject *setLaunch(PyObject *, PyObject *const *args, Py_ssize_t n) {
-  if (n != 2) {
-    PyErr_SetString(PyExc_TypeError, "set_launch takes 2 arguments");
+  if (n != 3) {
+    PyErr_SetString(PyExc_TypeError, "set_launch takes 3 arguments");
     return nullptr;
   }
   void *launch = PyLong_AsVoidPtr(args[0]);
   void *capturing = PyLong_AsVoidPtr(args[1]);
+  void *encode = PyLong_AsVoidPtr(args[2]);
   if (PyErr_Occurred())
     return nullptr;
   launchKernel = reinterpret_cast<LaunchFn>(launch);
   streamIsCapturing = reinterpret_cast<IsCapturingFn>(capturing);
+  encodeTiled = reinterpret_cast<EncodeTiledFn>(encode);
   Py_RETURN_NONE;
 }
 
@@ -387,7 +486,9 @@ PyMethodDef methods[] = {
      METH_FASTCALL, "Keeps the Python launcher's plan for calls like this."},
     {"set_launch",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void *>(setLaunch)),
-     METH_FASTCALL, "cuLaunchKernel's and cuStreamIsCapturing's addresses."},
+     METH_FASTCALL,
+     "cuLaunchKernel's, cuStreamIsCapturing's and cuTensorMapEncodeTiled's "
+     "addresses."},
     {"forget", forget, METH_NOARGS, "Drops every plan and workspace."},
     {"plan_count", planCount, METH_NOARGS, "How many plans are kept."},
     {nullptr, nullptr, 0, nullptr}};

@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 namespace {
 
@@ -184,9 +186,56 @@ extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
 /// `boxRows` x 64 (BK, 128 bytes) in the 128-byte swizzle that wgmma reads;
 /// what lies outside reads as zeros. A dimension of 0 is encoded as 1: the
 /// kernel then loads nothing (K = 0) or is not launched (M or N = 0).
+namespace {
+
+/// Maps encoded before, by everything a map holds: a launch whose operands
+/// a recent launch had copies the map instead of encoding it again (an
+/// operand's map is the same for every launch on it).
+struct TensorMapCache {
+  struct Entry {
+    void *global;
+    int64_t k, rows, rowStride, boxRows;
+    CUtensorMap map;
+  };
+  static constexpr int kEntries = 64;
+  std::mutex lock;
+  Entry entries[kEntries];
+  int used = 0, next = 0;
+
+  bool find(const Entry &key, void *map) {
+    std::lock_guard<std::mutex> guard(lock);
+    for (int i = 0; i < used; ++i) {
+      const Entry &e = entries[i];
+      if (e.global == key.global && e.k == key.k && e.rows == key.rows &&
+          e.rowStride == key.rowStride && e.boxRows == key.boxRows) {
+        std::memcpy(map, &e.map, sizeof(CUtensorMap));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void add(const Entry &entry) {
+    std::lock_guard<std::mutex> guard(lock);
+    entries[next] = entry;
+    next = (next + 1) % kEntries;
+    used = used < kEntries ? used + 1 : used;
+  }
+};
+
+TensorMapCache &tensorMapCache() {
+  static TensorMapCache cache;
+  return cache;
+}
+
+} // namespace
+
 extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
                                        int64_t rows, int64_t rowStride,
                                        int64_t boxRows) {
+  TensorMapCache::Entry key{global, k, rows, rowStride, boxRows, {}};
+  if (tensorMapCache().find(key, map))
+    return;
   useContext();
   cuuint64_t dims[2] = {cuuint64_t(k > 0 ? k : 1),
                         cuuint64_t(rows > 0 ? rows : 1)};
@@ -200,4 +249,6 @@ extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
+  std::memcpy(&key.map, map, sizeof(CUtensorMap));
+  tensorMapCache().add(key);
 }

@@ -8,8 +8,10 @@
 // mlir-translate and llc) through its C interface on device buffers
 // allocated with libgpupoor_cuda_runtime, and checks relu(x * W^T + b)
 // exactly against integer arithmetic: the inputs are small integers, which
-// every f16 partial sum holds exactly. Prints the mismatches; exits 1 on
-// any. Needs a CUDA GPU of the chip it was compiled for.
+// every f16 partial sum holds exactly, for two operand sets in turn (a
+// runtime that kept a launch's tensor maps for the wrong operands would
+// read the other set). Prints the mismatches; exits 1 on any. Needs a CUDA
+// GPU of the chip it was compiled for.
 //
 // `linear_relu DIR M N K` instead reads x (M x K), W (N x K) and b (N), f16
 // little-endian, from DIR/x.f16, DIR/w.f16 and DIR/b.f16, and writes the
@@ -121,6 +123,68 @@ int runFiles(const std::string &dir, int64_t m, int64_t n, int64_t k) {
   return 0;
 }
 
+/// Small-integer operands of the exact check, on the host and the device.
+struct Operands {
+  std::vector<int> x, w, b;
+  MemRef<2> xd, wd, od;
+  MemRef<1> bd;
+};
+
+Operands makeOperands(int64_t m, int64_t n, int64_t k, uint32_t state) {
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return int(state >> 30) % 3 - 1; // -1, 0 or 1
+  };
+  Operands o;
+  o.x.resize(m * k);
+  o.w.resize(n * k);
+  o.b.resize(n);
+  for (int &v : o.x)
+    v = next();
+  for (int &v : o.w)
+    v = next();
+  for (int &v : o.b)
+    v = 8 * next();
+  auto halves = [](const std::vector<int> &v) {
+    std::vector<uint16_t> h(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      h[i] = halfOf(v[i]);
+    return h;
+  };
+  o.xd = onDevice<2>(halves(o.x), {m, k});
+  o.wd = onDevice<2>(halves(o.w), {n, k});
+  o.bd = onDevice<1>(halves(o.b), {n});
+  o.od = onDevice<2>(std::vector<uint16_t>(m * n), {m, n});
+  return o;
+}
+
+/// linear_relu on `o` into its NaN-poisoned output; the elements that differ
+/// from the exact result (the first five printed).
+int64_t runExact(Operands &o, int64_t m, int64_t n, int64_t k) {
+  std::vector<uint16_t> outh(m * n, 0x7e00);
+  mgpuMemcpy(o.od.aligned, outh.data(), outh.size() * 2, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  _mlir_ciface_linear_relu(&o.xd, &o.wd, &o.bd, &o.od);
+  mgpuMemcpy(outh.data(), o.od.aligned, outh.size() * 2, nullptr);
+  mgpuStreamSynchronize(nullptr);
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t sum = o.b[j];
+      for (int64_t l = 0; l < k; ++l)
+        sum += o.x[i * k + l] * o.w[j * k + l];
+      double want = sum > 0 ? double(sum) : 0.0;
+      double got = valueOf(outh[i * n + j]);
+      if (got != want && mismatches++ < 5)
+        std::printf("C[%lld][%lld] = %g, want %g\n", (long long)i, (long long)j, got, want);
+    }
+  std::printf("linear_relu %lldx%lldx%lld through libgpupoor_cuda_runtime: %lld of %lld "
+              "elements differ from the exact result\n",
+              (long long)m, (long long)n, (long long)k, (long long)mismatches,
+              (long long)(m * n));
+  return mismatches;
+}
+
 /// A size argument: a positive integer, all of it.
 int64_t sizeArg(const char *text) {
   char *end = nullptr;
@@ -143,52 +207,18 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s [DIR M N K]\n", argv[0]);
     return 2;
   }
+  // Two sets of operands in turn (0, 1, 0): on sm_90a each launch takes
+  // tensor maps of its operands, which the runtime keeps per address; each
+  // result must still be its own operands'.
   const int64_t m = 33, n = 1000, k = 4104;
-  uint32_t state = 12345;
-  auto next = [&] {
-    state = state * 1664525u + 1013904223u;
-    return int(state >> 30) % 3 - 1; // -1, 0 or 1
-  };
-  std::vector<int> x(m * k), w(n * k), b(n);
-  for (int &v : x)
-    v = next();
-  for (int &v : w)
-    v = next();
-  for (int &v : b)
-    v = 8 * next();
-  std::vector<uint16_t> xh(x.size()), wh(w.size()), bh(b.size()), outh(m * n, 0x7e00);
-  for (size_t i = 0; i < x.size(); ++i)
-    xh[i] = halfOf(x[i]);
-  for (size_t i = 0; i < w.size(); ++i)
-    wh[i] = halfOf(w[i]);
-  for (size_t i = 0; i < b.size(); ++i)
-    bh[i] = halfOf(b[i]);
-
-  MemRef<2> xd = onDevice<2>(xh, {m, k});
-  MemRef<2> wd = onDevice<2>(wh, {n, k});
-  MemRef<1> bd = onDevice<1>(bh, {n});
-  MemRef<2> od = onDevice<2>(outh, {m, n}); // NaN-poisoned
-  mgpuStreamSynchronize(nullptr);
-  _mlir_ciface_linear_relu(&xd, &wd, &bd, &od);
-  mgpuMemcpy(outh.data(), od.aligned, outh.size() * 2, nullptr);
-  mgpuStreamSynchronize(nullptr);
-
+  std::vector<Operands> sets;
+  for (uint32_t seed : {12345u, 777u})
+    sets.push_back(makeOperands(m, n, k, seed));
   int64_t mismatches = 0;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      int64_t sum = b[j];
-      for (int64_t l = 0; l < k; ++l)
-        sum += x[i * k + l] * w[j * k + l];
-      double want = sum > 0 ? double(sum) : 0.0;
-      double got = valueOf(outh[i * n + j]);
-      if (got != want && mismatches++ < 5)
-        std::printf("C[%lld][%lld] = %g, want %g\n", (long long)i, (long long)j, got, want);
-    }
-  std::printf("linear_relu %lldx%lldx%lld through libgpupoor_cuda_runtime: %lld of %lld "
-              "elements differ from the exact result\n",
-              (long long)m, (long long)n, (long long)k, (long long)mismatches,
-              (long long)(m * n));
-  for (void *p : {xd.allocated, wd.allocated, bd.allocated, od.allocated})
-    mgpuMemFree(p, nullptr);
+  for (int set : {0, 1, 0})
+    mismatches += runExact(sets[set], m, n, k);
+  for (Operands &o : sets)
+    for (void *p : {o.xd.allocated, o.wd.allocated, o.bd.allocated, o.od.allocated})
+      mgpuMemFree(p, nullptr);
   return mismatches ? 1 : 0;
 }

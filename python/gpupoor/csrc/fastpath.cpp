@@ -180,7 +180,8 @@ bool parse(PyObject *const *args, Py_ssize_t n, Call &call) {
   }
   int64_t splits = smallInt(args[3], 1, 65535);
   int64_t outer = pick(args[4], {"f32", "f16"});
-  int64_t act = args[5] == Py_None ? kNone : pick(args[5], {"", "relu", "gelu"});
+  int64_t act =
+      args[5] == Py_None ? kNone : pick(args[5], {"", "relu", "gelu"});
   int64_t slices = smallInt(args[6], 0, 65535);
   int64_t backend = args[7] == Py_None ? kAuto : pick(args[7], {"", "mlir"});
   if (splits < 0 || outer < 0 || (act <= 0 && args[5] != Py_None) ||
@@ -208,9 +209,8 @@ bool parse(PyObject *const *args, Py_ssize_t n, Call &call) {
   }
   // Autograd and dispatch modes (fake, proxy, functional, user modes) must
   // see the operator.
-  if (at::GradMode::is_enabled() &&
-      (x.requires_grad() || w.requires_grad() ||
-       (bias && bias->requires_grad())))
+  if (at::GradMode::is_enabled() && (x.requires_grad() || w.requires_grad() ||
+                                     (bias && bias->requires_grad())))
     return false;
   if (c10::impl::TorchDispatchModeTLS::any_modes_set(
           /*skip_infra_modes=*/false))
@@ -267,8 +267,7 @@ const Workspace &workspaceFor(int device, cudaStream_t stream, const Plan &p,
     scratch = {sums(), locks()};
     return scratch;
   }
-  Workspace &ws =
-      workspaces[{device, reinterpret_cast<uintptr_t>(stream)}];
+  Workspace &ws = workspaces[{device, reinterpret_cast<uintptr_t>(stream)}];
   if (!ws.sums.defined() || ws.sums.numel() * 4 < p.sumBytes)
     ws.sums = sums();
   if (!ws.locks.defined() || ws.locks.numel() < p.tiles)
@@ -315,9 +314,9 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   Plan &p = it->second;
   // empty_cuda: the allocation without the dispatcher (1.4 us here against
   // at::empty's 2.2 on an H100 host).
-  at::Tensor out = at::detail::empty_cuda({call.a.size(0), call.b.size(1)},
-                                          at::kHalf, call.a.device(),
-                                          std::nullopt);
+  at::Tensor out =
+      at::detail::empty_cuda({call.a.size(0), call.b.size(1)}, at::kHalf,
+                             call.a.device(), std::nullopt);
   uint64_t values[64];
   void *params[64];
   size_t count = p.values.size();
@@ -377,9 +376,8 @@ bool parseMaps(PyObject *arg, std::vector<TensorMapSpec> &maps) {
     unsigned long long k, rows, stride;
     ok = PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiKKKIIIIiiii",
                           &m.slot, &m.operand, &k, &rows, &stride, &m.box[0],
-                          &m.box[1], &m.elementStrides[0],
-                          &m.elementStrides[1], &m.dataType, &m.swizzle,
-                          &m.l2Promotion, &m.oobFill);
+                          &m.box[1], &m.elementStrides[0], &m.elementStrides[1],
+                          &m.dataType, &m.swizzle, &m.l2Promotion, &m.oobFill);
     m.dims[0] = k;
     m.dims[1] = rows;
     m.strideBytes = stride;
@@ -415,8 +413,8 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
     return nullptr;
   Py_ssize_t count = PySequence_Fast_GET_SIZE(values);
   for (Py_ssize_t i = 0; i < count; ++i)
-    p.values.push_back(PyLong_AsUnsignedLongLongMask(
-        PySequence_Fast_GET_ITEM(values, i)));
+    p.values.push_back(
+        PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(values, i)));
   Py_DECREF(values);
   if (!PyArg_ParseTuple(args[14], "iiiii", &p.aSlot, &p.bSlot, &p.cSlot,
                         &p.biasSlot, &p.wsSlot))
@@ -435,7 +433,8 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
       (p.sumBytes && !inRange(p.wsSlot, 4)) || p.maps.size() > 2 ||
       std::any_of(p.maps.begin(), p.maps.end(),
                   [&](const TensorMapSpec &m) {
-                    return !inRange(m.slot, 1) || (m.operand != 0 && m.operand != 1);
+                    return !inRange(m.slot, 1) ||
+                           (m.operand != 0 && m.operand != 1);
                   }) ||
       (!p.maps.empty() && !encodeTiled)) {
     PyErr_SetString(PyExc_ValueError, "remember: a plan that does not fit its "
@@ -498,4 +497,6 @@ PyModuleDef moduleDef = {PyModuleDef_HEAD_INIT, "_gpupoor_fastpath",
 
 } // namespace
 
-PyMODINIT_FUNC PyInit__gpupoor_fastpath() { return PyModule_Create(&moduleDef); }
+PyMODINIT_FUNC PyInit__gpupoor_fastpath() {
+  return PyModule_Create(&moduleDef);
+}

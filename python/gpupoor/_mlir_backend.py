@@ -11,7 +11,7 @@ import torch
 from . import _driver
 from ._device import properties
 from .library import KernelLibrary, KernelRequirementError, Variant, default_library
-from .variants import CHIPS, VariantKey, auto_slices, default_splits
+from .variants import CHIPS, SWAPPED_TILES, VariantKey, auto_slices, default_splits
 
 _TORCH_TYPE = {torch.float16: "f16", torch.float32: "f32"}
 
@@ -82,6 +82,8 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     splits = default_splits(k, variant.key.max_splits)
     if slices > 0:
         return splits, max(1, min(slices, splits, 65535))
+    if variant.key.tile in SWAPPED_TILES:
+        m, n = n, m
     tiles = -(-m // bm) * -(-n // bn)
     manifest = variant.kernels[0].manifest
     return splits, auto_slices(tiles, splits, sm_count, manifest.get("slice_blocks_per_sm", 2),
@@ -132,18 +134,34 @@ def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Varian
     return lib.find(key, chips[0])
 
 
+def _tiles(m: int, n: int, bm: int, bn: int) -> int:
+    return -(-m // bm) * -(-n // bn)
+
+
 def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
                  sm_count: int) -> VariantKey:
-    """The key to launch for `key`: on sm_90a, an nk product of the m64
-    family whose 64x64 tiles fit the SMs in one wave takes the n64 family
-    (the compiler's choice for such static shapes; measured on an H100,
-    docs/Hopper.md: 64x64 tiles with 12 stages 1.1-1.3x 64x128 on 20-32
-    MiB weights); else `key`."""
-    if key.tile != "m64" or key.b_layout != "nk" or not chips or chips[0] != "sm_90a":
+    """The key to launch for `key`: on sm_90a, for B as N x K, the tile the
+    compiler gives the same static shape where the library has a family
+    for it (measured on an H100, docs/Hopper.md); else `key`:
+
+    - m64 whose 64x64 tiles fit the SMs in one wave: n64 (12 stages,
+      1.1-1.3x 64x128 on 20-32 MiB weights);
+    - large (M > 128) whose 128x256 tiles fill under half the SMs and whose
+      128x128 tiles fill half to all of them in one wave: mid (128x128,
+      oneWaveMidTile);
+    - m16 whose swapped 64-row tiles fill from a quarter of the SMs to one
+      wave: s16, launched swapped (selectSwappedTile)."""
+    if key.b_layout != "nk" or not chips or chips[0] != "sm_90a":
         return key
-    if -(-m // 64) * -(-n // 64) > sm_count:
-        return key
-    return dataclasses.replace(key, tile="n64")
+    tile = key.tile
+    if tile == "m64" and _tiles(m, n, 64, 64) <= sm_count:
+        tile = "n64"
+    elif tile == "large" and m > 64 and 2 * _tiles(m, n, 128, 256) < sm_count \
+            and sm_count <= 2 * _tiles(m, n, 128, 128) and _tiles(m, n, 128, 128) <= sm_count:
+        tile = "mid"
+    elif tile == "m16" and m <= 16 and sm_count <= 4 * -(-n // 64) <= 4 * sm_count:
+        tile = "s16"
+    return key if tile == key.tile else dataclasses.replace(key, tile=tile)
 
 
 _plans: dict[tuple, _Plan] = {}
@@ -169,6 +187,13 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
             f"no kernel {key.name} for {' or '.join(chips)}: the package's kernel library "
             f"lacks it and gpupoor-opt is not available to compile it (python -m "
             f"gpupoor.build_library, GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'")
+    # A swapped family's kernel computes C^T = B^T A^T: its A is B^T (N x
+    # K), its B A^T (K x M), its C C^T, a bias runs along its rows, and the
+    # call's A and B pointers go to its b_ptr and a_ptr.
+    swapped = variant.key.tile in SWAPPED_TILES
+    _, slices = plan(variant, m, n, k, slices, sm_count)
+    if swapped:
+        a, b, c, m, n = b.t(), a.t(), c.t(), n, m
     # The ABI's B strides are along K and along N whatever the layout
     # (b_layout says which of them the fast kernel needs to be 1).
     args = {"a_ptr": a.data_ptr(), "b_ptr": b.data_ptr(), "c_ptr": c.data_ptr(),
@@ -176,8 +201,8 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
             "stride_bk": b.stride(0), "stride_bn": b.stride(1),
             "stride_cm": c.stride(0), "stride_cn": c.stride(1)}
     if bias is not None:
-        args.update({"in0_ptr": bias.data_ptr(), "stride_in0m": 0, "stride_in0n": bias.stride(0)})
-    _, slices = plan(variant, m, n, k, slices, sm_count)
+        args.update({"in0_ptr": bias.data_ptr(), "stride_in0m": bias.stride(0) if swapped else 0,
+                     "stride_in0n": 0 if swapped else bias.stride(0)})
     kern = variant.select(args, slices)
     bm, bn, _ = kern.tile
     tiles = -(-m // bm) * -(-n // bn)
@@ -191,13 +216,16 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
                            f"{sorted(args)}")
     values = [args.get(p, 0) for p in params]
     slot = params.index
-    slots = (slot("a_ptr"), slot("b_ptr"), slot("c_ptr"),
+    # Slots of the call's A and B pointers (exchanged when swapped).
+    a_slot, b_slot = slot("a_ptr"), slot("b_ptr")
+    slots = (b_slot if swapped else a_slot, a_slot if swapped else b_slot, slot("c_ptr"),
              slot("in0_ptr") if bias is not None else None,
              slot("ws_ptr") if kern.parallel else None)
     sum_bytes = tiles * slices * kern.manifest.get("workspace_bytes_per_tile_slice", 0)
-    # A as M rows of K, B (N x K, the only layout the TMA kernel takes) as N
-    # rows: the manifest's global_dim and global_strides_bytes.
-    maps = tuple((slot(name), operand,
+    # The kernel's A as M rows of K, its B (N x K, the only layout the TMA
+    # kernel takes) as N rows: the manifest's global_dim and
+    # global_strides_bytes; operand: the call's A (0) or B (1) it reads.
+    maps = tuple((slot(name), operand ^ swapped,
                   _driver.tensor_map_fields(kern.manifest["tensor_maps"][name], k, rows, stride))
                  for name, operand, rows, stride in (("a_desc", 0, m, a.stride(0)),
                                                      ("b_desc", 1, n, b.stride(1)))

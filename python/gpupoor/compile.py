@@ -37,9 +37,10 @@ def compiler_version(gpupoor_opt: str) -> str:
 
 
 def cache_key(chip: str, key: VariantKey, version: str) -> str:
-    """The on-disk cache's key: chip, variant, its pipeline options and the
-    compiler's version."""
-    text = json.dumps([chip, key.name, key.pipeline_options(chip), version])
+    """The on-disk cache's key: chip, variant, its source and pipeline
+    options and the compiler's version (a package whose source of a variant
+    changed must not find the old kernel)."""
+    text = json.dumps([chip, key.name, key.source(), key.pipeline_options(chip), version])
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

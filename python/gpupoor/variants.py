@@ -21,12 +21,22 @@ OUT_TYPES = ("f16", "f32")
 # along N and the small-M configurations the pipeline picks for static M.
 # n64: sm_90a's one-warpgroup 64x64x64 wgmma tile (nk only), which the
 # launcher takes instead of m64 where its tiles fit the SMs in one wave.
+# mid: sm_90a's 128x128x64 tile (nk only), which the launcher takes instead
+# of large where the compiler gives a static shape it (oneWaveMidTile).
+# s16: sm_90a's 64x16x64 tile (nk only) of the swapped product C^T = W x^T,
+# which the launcher takes instead of m16 where the compiler swaps a static
+# decode product (selectSwappedTile), launching it with W as A and x as B.
 TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64),
-         "n64": (64, 64, 64)}
+         "n64": (64, 64, 64), "mid": (128, 128, 64), "s16": (64, 16, 64)}
+# The families only sm_90a's library holds, for B as N x K only.
+SM90A_TILES = ("n64", "mid", "s16")
+# The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
+# the launcher passes B as the kernel's A, A as its B and C's transpose.
+SWAPPED_TILES = ("s16",)
 # m64's stages are the compiler's choice: 4 for the mma.sync kernel, 6 for
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
 TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64",
-                "n64": "tile=64,64,64"}
+                "n64": "tile=64,64,64", "mid": "tile=128,128,64", "s16": "tile=64,16,64"}
 
 
 def tile_for(m: int) -> str:
@@ -79,9 +89,10 @@ class VariantKey:
         return TILES[self.tile][2]
 
     def builds_for(self, chip: str) -> bool:
-        """Whether the library holds this variant for `chip`: n64 only for
-        sm_90a (elsewhere m64 serves)."""
-        return self.tile != "n64" or (chip == "sm_90a" and self.b_layout == "nk")
+        """Whether the library holds this variant for `chip`: the
+        SM90A_TILES only for sm_90a and B as N x K (elsewhere m64, large and
+        m16 serve)."""
+        return self.tile not in SM90A_TILES or (chip == "sm_90a" and self.b_layout == "nk")
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
@@ -93,7 +104,9 @@ class VariantKey:
         """`func.func @<name>(A, B[, bias], C)` on dynamic shapes: an f16 x f16
         -> f32 linalg.matmul (gpupoor-split-k relaxes it to f16 inner sums),
         the bias added and the activation applied in f32, one rounding to C's
-        type; the rewrite fuses all of it into the kernel's epilogue."""
+        type; the rewrite fuses all of it into the kernel's epilogue. A
+        swapped family's kernel is the transposed product's: its bias is
+        indexed by row (the launcher passes B^T as A, A^T as B)."""
         bshape = "tensor<?x?xf16>"
         nk = self.b_layout == "nk"
         out = self.out
@@ -129,7 +142,10 @@ class VariantKey:
             args.append(f"%y: {out}")
             ins.append("%bias")
             in_types.append(f"tensor<?x{out}>")
-            maps2.append("affine_map<(i, j) -> (j)>")
+            # A swapped family's kernel computes C^T: the bias (one per
+            # output feature) runs along its rows.
+            maps2.append("affine_map<(i, j) -> (i)>" if self.tile in SWAPPED_TILES
+                         else "affine_map<(i, j) -> (j)>")
             if out != "f32":
                 body.append(f"    %yf = arith.extf %y : {out} to f32")
             body.append(f"    %s = arith.addf %x, {'%yf' if out != 'f32' else '%y'} : f32")
@@ -179,7 +195,7 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     """Every variant the prebuilt library holds (for each chip)."""
     return [VariantKey(b, o, e, c, t)
             for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
-            for t in tiles if t != "n64" or b == "nk"]
+            for t in tiles if t not in SM90A_TILES or b == "nk"]
 
 
 #: The K step the default split rule counts K in (gpu_poor's BK), whatever

@@ -40,8 +40,9 @@ def backend(request):
 SHAPES = [(1, 8, 40), (1, 4096, 4104), (7, 136, 1032), (16, 128, 520), (17, 488, 3104),
           (33, 1000, 4104), (128, 128, 4096), (129, 136, 24), (300, 264, 2056),
           # The TMA kernels (M > 128): edge tiles, K tails, and (2100x4360:
-          # 306 tiles) several tiles a persistent program.
-          (1000, 1000, 1000), (2100, 4360, 1000)]
+          # 306 tiles) several tiles a persistent program; on sm_90a the
+          # 128x128 family (512x4096) and the swapped decode one (1x4096).
+          (1000, 1000, 1000), (2100, 4360, 1000), (512, 4096, 1032)]
 
 
 @pytest.mark.parametrize("m,n,k", SHAPES)
@@ -222,3 +223,16 @@ def test_tensor_maps_follow_each_operand(m):
     xb = ints(1, 1032, gen=g).expand(m, 1032)
     assert xb.stride(0) == 0
     assert torch.equal(split_k_sequential(xb, ws[1], backend="mlir").double(), ref(xb, ws[1]))
+
+
+@pytest.mark.parametrize("m", [1, 5, 16])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_decode_with_bias(m, activation):
+    """Decode products of an nn.Linear (on sm_90a with 4096 outputs: the
+    swapped kernel, C^T = W x^T, the bias along its rows), 2-D and 3-D."""
+    g = torch.Generator(device="cuda").manual_seed(m)
+    w = ints(4096, 1032, gen=g).T
+    bias = ints(4096, gen=g)
+    for x in (ints(m, 1032, gen=g), ints(2, m, 1032, gen=g)):
+        y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
+        assert torch.equal(y.double(), ref(x, w, bias, activation))

@@ -13,7 +13,8 @@ from gpupoor._mlir_backend import chip_for, chips_for, narrow_tiles, plan
 from gpupoor.build_library import main as build_main
 from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
-from gpupoor.variants import VariantKey, auto_slices, default_splits, library_variants
+from gpupoor.variants import (SM90A_TILES, SWAPPED_TILES, VariantKey, auto_slices, default_splits,
+                              library_variants)
 
 
 def test_variant_names_round_trip():
@@ -41,14 +42,18 @@ def test_split_rules_match_the_compilers_model():
                         model.num_slices(0, tiles, s, 132, blocks, share)
 
 
-def test_n64_family_only_for_sm90a_nk():
+def test_sm90a_families_only_for_sm90a_nk():
     keys = library_variants()
-    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 2 * 4 * 2   # 96, and 16 n64 nk variants
-    n64 = [k for k in keys if k.tile == "n64"]
-    assert n64 and all(k.b_layout == "nk" for k in n64)
-    assert all(k.builds_for("sm_90a") for k in n64)
-    assert not any(k.builds_for(chip) for k in n64 for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
-    assert all(k.builds_for("sm_80") for k in keys if k.tile != "n64")
+    # 96, and 16 nk variants of each of n64, mid and s16.
+    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 3 * 2 * 4 * 2
+    for family in SM90A_TILES:
+        fam = [k for k in keys if k.tile == family]
+        assert len(fam) == 16 and all(k.b_layout == "nk" for k in fam)
+        assert all(k.builds_for("sm_90a") for k in fam)
+        assert not any(k.builds_for(chip) for k in fam
+                       for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
+    assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
+    assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
 
 
 def test_narrow_tiles_where_they_fit_one_wave():
@@ -66,6 +71,27 @@ def test_narrow_tiles_where_they_fit_one_wave():
         assert narrow_tiles(key, hopper, 64, 4096, 132) == key
     narrow = narrow_tiles(m64, hopper, 64, 4096, 132)
     assert narrow.name == "nk_f32_none_f16_n64_s32" and VariantKey.from_name(narrow.name) == narrow
+
+
+def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
+    """The compiler's static choices (SelectKernelConfig.cpp oneWaveMidTile,
+    selectSwappedTile) at run time: large to mid, m16 to s16."""
+    hopper = ("sm_90a", "sm_90")
+    large = VariantKey(b_layout="nk", tile="large")
+    assert narrow_tiles(large, hopper, 512, 4096, 132).tile == "mid"      # 64 wide, 128 mid
+    assert narrow_tiles(large, hopper, 512, 4096 + 128, 132) == large     # 68 wide: not under half
+    assert narrow_tiles(large, hopper, 512, 14336, 132) == large          # 224 wide tiles
+    assert narrow_tiles(large, hopper, 4096, 4096, 132) == large
+    assert narrow_tiles(large, hopper, 256, 2048, 132) == large           # 32 mid tiles
+    m16 = VariantKey(b_layout="nk", tile="m16")
+    assert narrow_tiles(m16, hopper, 1, 4096, 132).tile == "s16"          # 64 swapped tiles
+    assert narrow_tiles(m16, hopper, 16, 8448, 132).tile == "s16"         # 132
+    assert narrow_tiles(m16, hopper, 16, 8512, 132) == m16                # 133
+    assert narrow_tiles(m16, hopper, 1, 2048, 132) == m16                 # 32 < 132 / 4
+    assert narrow_tiles(m16, hopper, 1, 2112, 132).tile == "s16"          # 33
+    assert narrow_tiles(m16, ("sm_90",), 1, 4096, 132) == m16
+    assert narrow_tiles(VariantKey(tile="m16"), hopper, 1, 4096, 132).tile == "m16"  # kn
+    assert "s16" in SWAPPED_TILES
 
 
 def test_chip_for_capability():

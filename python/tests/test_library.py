@@ -154,6 +154,13 @@ def test_checks():
     assert Kernel(manifest(checks={"max_size": 2**31 - 8193, "max_offset": 2**31 - 1}),
                   None).violation(args(stride_ak=3)) is None
     assert Kernel(manifest(checks={}), None).violation(args(m=2**21, k=2**12)) is None
+    # The TMA kernel's tensor maps: positive row strides where rows > 1.
+    tma = Kernel(manifest(checks={"positive_row_stride": [["stride_am", "M"],
+                                                           ["stride_bn", "N"]]}), None)
+    assert tma.violation(args()) is None
+    assert "stride_am = 0" in tma.violation(args(stride_am=0))
+    assert tma.violation(args(m=1, stride_am=0)) is None
+    assert "stride_bn = -64" in tma.violation(args(stride_bn=-64))
 
 
 def test_select_takes_the_first_kernel_that_fits():

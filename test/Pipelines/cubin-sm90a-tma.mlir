@@ -31,6 +31,17 @@
 // CHECK: bar.sync 1, 256;
 
 // JSON: "block_size": 384,
+// A tensor map steps forward a row at a time: A's and B's row strides must
+// be positive where they have more than one row (launchers outside MLIR
+// check it as the host code does).
+// JSON: "positive_row_stride": [
+// JSON-NEXT: [
+// JSON-NEXT: "stride_am",
+// JSON-NEXT: "M"
+// JSON-NEXT: ],
+// JSON-NEXT: [
+// JSON-NEXT: "stride_bn",
+// JSON-NEXT: "N"
 // JSON: "param_types": [
 // JSON: "tensormap",
 // JSON-NEXT: "tensormap"

@@ -65,6 +65,33 @@ static bool oneWaveMidTile(ArrayRef<int64_t> shape, int64_t sms) {
          2 * midTiles >= sms && midTiles <= sms;
 }
 
+/// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
+/// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
+/// their waves cost enough less. A wave costs
+/// its columns over their speed a flop, measured on an H100 against 128 x
+/// 256 (bench_skinny.py, docs/Hopper.md: 4096 x 6144 x 4096, 128 x 192 at
+/// 0.93, 128 x 160 at 0.87; both with the shared-memory epilogue). Taken
+/// where that beats 256 columns by 5% or more: at 512 x 6144 x 2048 (96
+/// tiles of 128 x 256, 128 of 128 x 192: 23.4 against 26.4 us, cuBLAS
+/// 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x 160: 41.5
+/// against 51.2 us, cuBLAS 33.9); every large product of the benchmarks
+/// keeps 256.
+static int64_t wideTileColumns(ArrayRef<int64_t> shape, int64_t sms) {
+  struct Width {
+    int64_t columns, speedPercent;
+  };
+  static constexpr Width kWidths[] = {{256, 100}, {192, 93}, {160, 87}};
+  int64_t best = 256, bestCost = 0;
+  for (Width w : kWidths) {
+    int64_t waves =
+        llvm::divideCeil(staticTileCount(shape, 128, w.columns), sms);
+    int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
+    if (w.columns == 256 || 100 * cost <= 95 * bestCost)
+      std::tie(best, bestCost) = std::pair(w.columns, cost);
+  }
+  return best;
+}
+
 static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
@@ -82,7 +109,10 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   if (fewWide &&
       (ShapedType::isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
     return {64, 128, 64};
-  return {128, 256, 64};
+  // Fewer wide tiles than half the SMs take slices (the waves below count
+  // tiles of one slice).
+  bool narrowerPays = !fewWide && shape.size() == 2;
+  return {128, narrowerPays ? wideTileColumns(shape, sms) : 256, 64};
 }
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped

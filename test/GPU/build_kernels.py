@@ -123,6 +123,14 @@ VARIANTS = {
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
+    # Tiles whose row vectors do not split the warp (192 and 160 f16
+    # columns: 24 and 20 lanes a row) read the shared-memory epilogue back
+    # in rounds of a row and a part.
+    "nk_f32_tma_n192": (dict(b_layout="nk"), "outer-type=f32 tile=128,192,64"),
+    "nk_bias_gelu_n160_p2": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                             "outer-type=f32 slices=2 tile=128,160,64"),
+    "nk_f32out_n160_pers": (dict(b_layout="nk", out_type="f32"),
+                            "outer-type=f32 tile=128,160,64 persistent=true"),
     "nk_f32_cpa": (dict(b_layout="nk"), "outer-type=f32 tma=false"),
     "nk_f16_m64_p3_cpa": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,128,64 tma=false"),
     "nk_bias_gelu_cpa": (dict(b_layout="nk", bias="f16", epilogue="gelu"),

@@ -257,3 +257,32 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
                      outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
   return %r : tensor<1x4096xf16>
 }
+
+// -----
+
+// Short K at M = 512: 128 x 256 tiles would take 96 of the 132 SMs (6144
+// columns) or two waves, the second of 28 tiles (10240); 128 x 192 fills
+// one wave with 128 tiles, 128 x 160 two full ones with 256 (their waves
+// cost enough less at the measured 0.93 and 0.87 speed a flop).
+// CHECK-LABEL: func @short_k_192
+// CHECK: tile = [128, 192, 64]
+// CHECK-LABEL: func @short_k_160
+// CHECK: tile = [128, 160, 64]
+func.func @short_k_192(%a: tensor<512x2048xf16>, %b: tensor<6144x2048xf16>) -> tensor<512x6144xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x6144xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x6144xf16>) -> tensor<512x6144xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<512x2048xf16>, tensor<6144x2048xf16>)
+                     outs(%c : tensor<512x6144xf16>) -> tensor<512x6144xf16>
+  return %r : tensor<512x6144xf16>
+}
+func.func @short_k_160(%a: tensor<512x2048xf16>, %b: tensor<10240x2048xf16>) -> tensor<512x10240xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x10240xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<512x2048xf16>, tensor<10240x2048xf16>)
+                     outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  return %r : tensor<512x10240xf16>
+}

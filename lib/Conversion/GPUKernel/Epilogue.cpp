@@ -149,7 +149,12 @@ void EpilogueEmitter::emitSharedStores(
   int64_t warps = c.warpsM * c.warpsN;
   int64_t vec = c.epilogueVector();
   int64_t lanesPerRow = c.epilogueLanesPerRow();
-  int64_t rowsPerStore = kWarpSize / lanesPerRow;
+  // Round i reads vector lane + 32 i of the pass's passRows x lanesPerRow:
+  // where lanesPerRow divides the warp a lane keeps its column and steps
+  // rowsPerStore rows a round; else its row and column change each round.
+  bool wholeRows = kWarpSize % lanesPerRow == 0;
+  int64_t rowsPerStore = wholeRows ? kWarpSize / lanesPerRow : 0;
+  int64_t rounds = passRows * lanesPerRow / kWarpSize;
   Value regions = sharedView(b, kc.rawSmem, c.cType, warps * regionElems,
                              idx(ownBuffer ? c.epilogueBufferOffset() : 0));
   Value warpBase = mul(divU(kc.tid, idx(kWarpSize)), idx(regionElems));
@@ -170,11 +175,16 @@ void EpilogueEmitter::emitSharedStores(
   Value laneMod4 = remU(kc.lane, idx(4));
   Value writeBase =
       add(warpBase, add(mul(laneDiv4, idx(rowElems)), mul(laneMod4, idx(2))));
-  Value laneRow = divU(kc.lane, idx(lanesPerRow));
-  Value laneCol = mul(remU(kc.lane, idx(lanesPerRow)), idx(vec));
-  Value readBase = add(warpBase, add(mul(laneRow, idx(rowElems)), laneCol));
-  Value rowOrigin = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneRow);
-  Value col = add(add(kc.n0, mul(kc.warpCol, idx(c.warpN()))), laneCol);
+  Value warpRowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
+  Value warpColOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
+  // The row (in the pass) and column of round i's vector.
+  auto readAt = [&](int64_t i) -> std::pair<Value, Value> {
+    Value v = add(kc.lane, idx(wholeRows ? 0 : i * kWarpSize));
+    Value row = divU(v, idx(lanesPerRow));
+    if (wholeRows)
+      row = add(row, idx(i * rowsPerStore));
+    return {row, mul(remU(v, idx(lanesPerRow)), idx(vec))};
+  };
 
   // 16-byte row vectors where C allows it.
   Value vectors = cTakesVectors(vec);
@@ -196,12 +206,14 @@ void EpilogueEmitter::emitSharedStores(
                   add(writeBase, idx((mtl * 16 + h * 8) * rowElems + ntl * 8))},
               /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
     NVVM::SyncWarpOp::create(b, fullMask);
-    for (int64_t r = 0; r < passRows; r += rowsPerStore) {
+    for (int64_t i = 0; i < rounds; ++i) {
+      auto [row, laneCol] = readAt(i);
       Value v = vector::LoadOp::create(
-          b, vecType, regions, ValueRange{add(readBase, idx(r * rowElems))},
+          b, vecType, regions,
+          ValueRange{add(warpBase, add(mul(row, idx(rowElems)), laneCol))},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
-      storeRow(v, add(rowOrigin, idx(rp * passRows + r)),
-               add(col, idx(cp * passCols)), vectors);
+      storeRow(v, add(warpRowOrigin, add(row, idx(rp * passRows))),
+               add(warpColOrigin, add(laneCol, idx(cp * passCols))), vectors);
     }
   }
 }

@@ -275,23 +275,34 @@ KernelSpec GPUPoorSelectKernelConfigPass::select(MatmulOp op) const {
 /// (7: no faster).
 static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
 
-/// The stages of a wgmma tile of `stageBytes` a stage: kOneBlockStageBytes
-/// of them (one block an SM) where every block of a static shape's grid
-/// (tiles x slices) has an SM of its own, and for dynamic shapes; else 4:
-/// two 64-row blocks an SM, or one 128-row block whose successor on the SM
-/// starts sooner. Measured on an H100 (64 x 128 x 64, docs/Hopper.md): 6
-/// stages ran 1.00-1.13x 4 on grids of one wave, 0.96x on a grid of 224
-/// blocks.
+/// The most stages of a two-warpgroup tile (BM = 128), which fills an SM's
+/// registers: one block an SM whatever its stages. Measured on an H100
+/// (bench_skinny.py, docs/Hopper.md): 128 x 128 x 64 with 6 stages 1.17x 4
+/// at 512 x 4096 x 4096 (one wave; 7 no faster), 1.16x at 512 x 14336 x
+/// 4096 (several waves); 128 x 160 x 64 at 512 x 10240 x 2048 (two waves)
+/// 36.7 us with 6, 37.7 with 5, 41.3 with 4.
+static constexpr int64_t kTwoWarpgroupStages = 6;
+
+/// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
+/// kTwoWarpgroupStages (as many as fit, up to that); for one,
+/// kOneBlockStageBytes of them (one block an SM) where every block of a
+/// static shape's grid (tiles x slices) has an SM of its own, and for
+/// dynamic shapes; else 4: two 64-row blocks an SM. Measured on an H100
+/// (64 x 128 x 64, docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of
+/// one wave, 0.96x on a grid of 224 blocks.
 static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes) {
   ShapedType init = op.getInitType();
   SplitKAttr strategy = op.getStrategy();
+  const ChipInfo &chip = getChipInfo(strategy.getChip());
+  if (strategy.getTileM() >= 128)
+    return kTwoWarpgroupStages;
   int64_t oneBlock = kOneBlockStageBytes / stageBytes;
   if (!init.hasStaticShape() || strategy.getSlices() == 0)
     return oneBlock;
   int64_t blocks = staticTileCount(init.getShape(), strategy.getTileM(),
                                    strategy.getTileN()) *
                    strategy.getSlices();
-  return blocks <= getChipInfo(strategy.getChip()).smCount ? oneBlock : 4;
+  return blocks <= chip.smCount ? oneBlock : 4;
 }
 
 KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
@@ -318,8 +329,15 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
   spec.persistentTiles = persistent && spec.tmaCopies && !spec.parallel();
-  // (The persistent kernel's passes split the columns: KernelSpec.)
+  // (The persistent kernel's passes split the columns: KernelSpec.) Its
+  // buffer of its own comes after the stages: a stage gives way to it (the
+  // fragment stores ran 4-7% slower).
   spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
+  while (!stages && sharedEpilogue && spec.persistentTiles &&
+         spec.epiloguePasses == 0 && spec.stages > 3) {
+    --spec.stages;
+    spec.epiloguePasses = spec.fewestEpiloguePasses();
+  }
   return spec;
 }
 

@@ -83,9 +83,10 @@ func.func @mid_one_wave(%a: memref<512x4096xf16>, %b: memref<4096x4096xf16>, %c:
 
 // -----
 
-// The same tile on 512 x 14336: 448 blocks, several waves: 4 stages.
+// The same tile on 512 x 14336: 448 blocks, several waves; two blocks of
+// 4 such stages (128 KiB) would not share an SM either: 6 stages.
 // CHECK-LABEL: func @mid_waves
-// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma,
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
 func.func @mid_waves(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<512x14336xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)

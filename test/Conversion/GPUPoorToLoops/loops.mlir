@@ -166,3 +166,21 @@ func.func @slices(%a: memref<16x256xf16>, %b: memref<256x8xf16>, %c: memref<16x8
       : memref<16x256xf16>, memref<256x8xf16>
   return
 }
+
+// -----
+
+// A swapped strategy (C^T = B A^T on the GPU) lowers as the product it
+// states: the same chunks of K, summed in the same order, C stored in place
+// (each element is the same sum either way).
+// CHECK-LABEL: func @swapped
+// CHECK-NOT: memref.transpose
+// CHECK: scf.parallel
+// CHECK: memref.load %{{.*}}[%[[I:.*]], %[[KK:.*]]] : memref<1x64xf16>
+// CHECK: memref.load %{{.*}}[%[[J:.*]], %[[KK]]] : memref<128x64xf16>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<1x128xf16>
+func.func @swapped(%a: memref<1x64xf16>, %b: memref<128x64xf16>, %c: memref<1x128xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1x128xf16>)
+      strategy(#gpupoor.split_k<splits = 2, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+      : memref<1x64xf16>, memref<128x64xf16>
+  return
+}

@@ -1,5 +1,6 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=tma=false | FileCheck %s --check-prefix=CPA
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=true | FileCheck %s --check-prefix=PERS
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -91,5 +92,32 @@ func.func @mid_waves(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: m
   gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<512x4096xf16>, memref<14336x4096xf16>
+  return
+}
+
+// -----
+
+// Two-warpgroup tiles take as many stages as fit, up to 6 (one block an SM
+// whatever their stages): 5 of 128 x 192 (40 KiB), 6 of 128 x 160. Rows of
+// 192 and 160 f16 (24 and 20 lanes of 16-byte vectors) keep the
+// shared-memory epilogue (read back in rounds of 32 vectors). The
+// persistent kernel gives a stage of 128 x 160 up for its epilogue buffer.
+// CHECK-LABEL: func @wide_192
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// CHECK-LABEL: func @wide_160
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// PERS-LABEL: func @wide_160
+// PERS: config(#gpupoor.kernel_config<warps = [8, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// PERS-SAME: persistent = true
+func.func @wide_192(%a: memref<512x2048xf16>, %b: memref<6144x2048xf16>, %c: memref<512x6144xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x6144xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<512x2048xf16>, memref<6144x2048xf16>
+  return
+}
+func.func @wide_160(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: memref<512x10240xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x10240xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<512x2048xf16>, memref<10240x2048xf16>
   return
 }

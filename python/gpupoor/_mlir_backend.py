@@ -74,6 +74,11 @@ class _Workspace:
 _workspace = _Workspace()
 
 
+def _tiles(m: int, n: int, bm: int, bn: int) -> int:
+    """ceil(M/BM) ceil(N/BN): the C tiles of a launch."""
+    return -(-m // bm) * -(-n // bn)
+
+
 def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -> tuple[int, int]:
     """(S, P'): the split count the kernel derives from K, and the slices to
     launch: min(slices, S), or for slices = 0 the manifest's formula with
@@ -84,7 +89,7 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
         return splits, max(1, min(slices, splits, 65535))
     if variant.key.tile in SWAPPED_TILES:
         m, n = n, m
-    tiles = -(-m // bm) * -(-n // bn)
+    tiles = _tiles(m, n, bm, bn)
     manifest = variant.kernels[0].manifest
     return splits, auto_slices(tiles, splits, sm_count, manifest.get("slice_blocks_per_sm", 2),
                                manifest.get("slice_one_share", 0))
@@ -132,10 +137,6 @@ def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Varian
         if lib.has_prebuilt(key, chip):
             return lib.find(key, chip)
     return lib.find(key, chips[0])
-
-
-def _tiles(m: int, n: int, bm: int, bn: int) -> int:
-    return -(-m // bm) * -(-n // bn)
 
 
 def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
@@ -205,7 +206,7 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
                      "stride_in0n": 0 if swapped else bias.stride(0)})
     kern = variant.select(args, slices)
     bm, bn, _ = kern.tile
-    tiles = -(-m // bm) * -(-n // bn)
+    tiles = _tiles(m, n, bm, bn)
     if tiles >= 2**31:
         raise KernelRequirementError(f"{tiles} blocks exceed the grid (2^31 - 1)")
     params = kern.manifest["params"]

@@ -102,7 +102,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
                "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16, "
                "then 32/64,128,64 to 128 (sm_90a: 64,64,64 or 64,128,64); "
                "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
-               "take short slices) and for dynamic shapes; 256,128,64 for "
+               "take short slices; 128,192,64 or 128,160,64 where their "
+               "waves cost 5% less) and for dynamic shapes; 256,128,64 for "
                "static sm_90 matmuls of at least 256 such tiles; else "
                "128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
@@ -219,8 +220,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     apply); stages: for one warpgroup (BM = 64) 192 KiB of them (8 of 64 x
     128 x 64, 12 of 64 x 64 x 64, one block an SM) where a static grid
     fits one wave of one block an SM and for dynamic shapes, else 4 (two
-    blocks an SM); for two warpgroups as many as fit up to 4; no fragment
-    prefetch, no shared outer rows, the convert handover.
+    blocks an SM); for two warpgroups as many as fit up to 6 (4 of 128 x
+    256; the persistent kernel gives stages up until its epilogue buffer
+    fits); no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads K-major A and B in 128-byte rows: an sm_90a op with B
     as K x N, A as K x M, or BK other than 64 is retargeted to sm_90 (the
     mma.sync kernel, which runs on sm_90a) and configured as below.

@@ -77,10 +77,10 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
   int64_t cols = columns ? warpN() / passes : warpN();
   // The warp reads its region back in 16-byte row vectors, every lane a
   // vector each round (rows of 192 f16 take 24 lanes: a round covers a row
-  // and a third).
+  // and a third); a row takes at most the warp's lanes.
   int64_t lanesPerRow = cols * cBytes() / 16;
   if ((cols * cBytes()) % 16 != 0 || lanesPerRow < 1 ||
-      (rows * lanesPerRow) % kWarpSize != 0)
+      lanesPerRow > kWarpSize || (rows * lanesPerRow) % kWarpSize != 0)
     return false;
   if (columns)
     return epilogueBufferOffset() + epilogueBufferBytes(passes) <=

@@ -232,8 +232,9 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     * `shared_outer_rows`: how many of a warp's m16 rows of outer sums live
       in shared memory instead of registers.
     * `epilogue_passes`: C goes through shared memory in this many passes
-      over a warp's rows, as 16-byte row vectors; 0 stores straight from
-      the fragments.
+      over a warp's rows, read back as 16-byte row vectors in rounds of
+      the warp's 32 lanes (a row takes at most 32 of them); 0 stores
+      straight from the fragments.
     * `handover`: how chunk sums enter the outer sums (`convert` or `mma`).
     * `index_bitwidth`: width of `index` in the kernel (32 or 64); every
       element offset must stay below 2^31 with 32.

@@ -93,6 +93,25 @@ CubinResources readCubinResources(StringRef elf) {
   return res;
 }
 
+/// setmaxnreg.inc waits until the block's registers hold what its
+/// consumers ask for: a kernel whose cubin gives a thread fewer registers
+/// at launch than its split assumes would hang, so it is an error here.
+static LogicalResult checkRegisterSplit(gpu::LaunchFuncOp launch,
+                                        const llvm::json::Object &manifest,
+                                        int64_t registers) {
+  const llvm::json::Object *split = manifest.getObject("register_split");
+  if (!split)
+    return success();
+  int64_t least = *split->getInteger("least_at_launch");
+  if (registers >= least)
+    return success();
+  return launch.emitError()
+         << "gpupoor-dump-kernels: the cubin gives a thread " << registers
+         << " registers at launch, the kernel's register split (setmaxnreg) "
+            "needs "
+         << least;
+}
+
 struct GPUPoorDumpKernelsPass
     : gpupoor::impl::GPUPoorDumpKernelsBase<GPUPoorDumpKernelsPass> {
   using Base::Base;
@@ -159,6 +178,8 @@ struct GPUPoorDumpKernelsPass
           if (res.registers) {
             manifest["registers"] = int64_t(*res.registers);
             sum << ", " << *res.registers << " registers";
+            if (failed(checkRegisterSplit(launch, manifest, *res.registers)))
+              return WalkResult::interrupt();
           }
           if (res.frameBytes) {
             manifest["stack_frame_bytes"] = int64_t(*res.frameBytes);

@@ -117,16 +117,19 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
 /// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
-/// fill from a quarter of the SMs to one wave, one slice each. Measured on
-/// an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
+/// fill from a quarter of the SMs to two blocks an SM, one slice each. Measured
+/// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
 /// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
 /// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
 /// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
 /// 21.8), 1 x 3072 x 4096 13.1 (13.1; 14.6), the same at M = 16. With fewer
 /// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8 and slices were
-/// no faster; past a wave 1 x 11008 x 4096 ran 41.6 us against 36.9 and
-/// 1 x 14336 x 4096 46.6 against 43.7; two slices of N = 4096 ran 2-7%
-/// slower than one.
+/// no faster; two slices of N = 4096 ran 2-7% slower than one. Past a
+/// wave, with one block an SM, 1 x 11008 x 4096 ran 41.6 us against 36.9
+/// and 1 x 14336 x 4096 46.6 against 43.7; two blocks an SM
+/// (wgmmaBlocksPerSM) keep up to two waves' tiles resident: 1 x 14336 x
+/// 4096 42.8 us against 43.5 (cuBLAS 42.8), 16 x 14336 x 4096 43.4 against
+/// 43.2 (43.5).
 std::optional<SmallVector<int64_t, 3>>
 mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
                                  BLayout bLayout, Chip chip) {
@@ -136,7 +139,7 @@ mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
   int64_t m = init.getDimSize(0), n = init.getDimSize(1);
   int64_t sms = getChipInfo(chip).smCount;
   int64_t tiles = llvm::divideCeil(n, 64);
-  if (m > 16 || 4 * tiles < sms || tiles > sms)
+  if (m > 16 || 4 * tiles < sms || tiles > 2 * sms)
     return std::nullopt;
   return SmallVector<int64_t, 3>{64, 16, 64};
 }
@@ -283,26 +286,47 @@ static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
 /// 36.7 us with 6, 37.7 with 5, 41.3 with 4.
 static constexpr int64_t kTwoWarpgroupStages = 6;
 
-/// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
-/// kTwoWarpgroupStages (as many as fit, up to that); for one,
-/// kOneBlockStageBytes of them (one block an SM) where every block of a
-/// static shape's grid (tiles x slices) has an SM of its own, and for
-/// dynamic shapes; else 4: two 64-row blocks an SM. Measured on an H100
-/// (64 x 128 x 64, docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of
-/// one wave, 0.96x on a grid of 224 blocks.
-static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes) {
+/// Whether the static grid (tiles x slices) of `op`'s strategy takes more
+/// blocks than the chip has SMs.
+static bool gridExceedsSMs(MatmulOp op) {
   ShapedType init = op.getInitType();
   SplitKAttr strategy = op.getStrategy();
-  const ChipInfo &chip = getChipInfo(strategy.getChip());
-  if (strategy.getTileM() >= 128)
-    return kTwoWarpgroupStages;
-  int64_t oneBlock = kOneBlockStageBytes / stageBytes;
   if (!init.hasStaticShape() || strategy.getSlices() == 0)
-    return oneBlock;
+    return false;
   int64_t blocks = staticTileCount(init.getShape(), strategy.getTileM(),
                                    strategy.getTileN()) *
                    strategy.getSlices();
-  return blocks <= chip.smCount ? oneBlock : 4;
+  return blocks > getChipInfo(strategy.getChip()).smCount;
+}
+
+/// The blocks an SM of a wgmma tile: two 64-row (one warpgroup) blocks
+/// where a static grid exceeds the SMs, so that the whole grid is resident
+/// at once; else one. Measured on an H100 (swapped decode tile 64 x 16 x
+/// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
+/// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
+static int64_t wgmmaBlocksPerSM(MatmulOp op) {
+  return op.getStrategy().getTileM() == 64 && gridExceedsSMs(op) ? 2 : 1;
+}
+
+/// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
+/// kTwoWarpgroupStages (as many as fit, up to that); for one,
+/// kOneBlockStageBytes of them over its blocks an SM (wgmmaBlocksPerSM):
+/// 8 of 64 x 128 x 64 with one, 4 with two. Measured on an H100 (64 x 128 x
+/// 64, docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of one wave.
+static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes,
+                           int64_t blocksPerSM) {
+  if (op.getStrategy().getTileM() >= 128)
+    return kTwoWarpgroupStages;
+  return kOneBlockStageBytes / blocksPerSM / stageBytes;
+}
+
+/// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
+/// a static grid exceeds one wave. Measured on an H100 (bench_skinny.py,
+/// docs/Hopper.md) against one block a tile: 4096^3 1.025x, 4096 x 14336
+/// x 4096 1.03x, 512 x 10240 x 2048 1.04x, 512 x 14336 x 4096 1.02x,
+/// 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
+static bool persistentPays(MatmulOp op) {
+  return op.getStrategy().getTileM() == 128 && gridExceedsSMs(op);
 }
 
 KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
@@ -316,7 +340,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // (Each stage of the TMA kernel adds its 8-byte mbarriers.)
   int64_t fit = chip.maxSharedPerBlock /
                 (spec.stageElems() * 2 + 8 * spec.tmaBarriersPerStage());
-  int64_t most = wgmmaStages(op, spec.stageElems() * 2);
+  spec.blocksPerSM = blocksPerSM ? blocksPerSM : wgmmaBlocksPerSM(op);
+  int64_t most = wgmmaStages(op, spec.stageElems() * 2, spec.blocksPerSM);
   spec.stages = stages ? stages : std::clamp<int64_t>(fit, 3, most);
   spec.groupM = groupM;
   spec.asyncCopies =
@@ -328,7 +353,15 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
-  spec.persistentTiles = persistent && spec.tmaCopies && !spec.parallel();
+  spec.persistentTiles =
+      spec.tmaCopies && !spec.parallel() &&
+      (persistent == PersistentChoice::Always ||
+       (persistent == PersistentChoice::Auto && persistentPays(op)));
+  // Two blocks an SM are the TMA kernel's, whose register split follows
+  // them (the others' registers are ptxas's choice), and not a persistent
+  // grid's, which has a block an SM.
+  if (!blocksPerSM && (!spec.tmaCopies || spec.persistentTiles))
+    spec.blocksPerSM = 1;
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).
@@ -379,6 +412,8 @@ LogicalResult GPUPoorSelectKernelConfigPass::checkOptions() {
            << outerRows;
   if (width != 32 && width != 64)
     return error("index-bitwidth") << "32 or 64, got " << width;
+  if (int64_t blocks = blocksPerSM; blocks < 0 || blocks > 2)
+    return error("blocks-per-sm") << "0 (chosen), 1 or 2, got " << blocks;
   return success();
 }
 

@@ -26,17 +26,21 @@ OUT_TYPES = ("f16", "f32")
 # s16: sm_90a's 64x16x64 tile (nk only) of the swapped product C^T = W x^T,
 # which the launcher takes instead of m16 where the compiler swaps a static
 # decode product (selectSwappedTile), launching it with W as A and x as B.
+# s16w: the same tile two blocks an SM (half the stages and the registers
+# at launch), where the swapped tiles exceed the SMs (up to twice as many).
 TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64),
-         "n64": (64, 64, 64), "mid": (128, 128, 64), "s16": (64, 16, 64)}
+         "n64": (64, 64, 64), "mid": (128, 128, 64), "s16": (64, 16, 64),
+         "s16w": (64, 16, 64)}
 # The families only sm_90a's library holds, for B as N x K only.
-SM90A_TILES = ("n64", "mid", "s16")
+SM90A_TILES = ("n64", "mid", "s16", "s16w")
 # The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
 # the launcher passes B as the kernel's A, A as its B and C's transpose.
-SWAPPED_TILES = ("s16",)
+SWAPPED_TILES = ("s16", "s16w")
 # m64's stages are the compiler's choice: 4 for the mma.sync kernel, 6 for
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
 TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64",
-                "n64": "tile=64,64,64", "mid": "tile=128,128,64", "s16": "tile=64,16,64"}
+                "n64": "tile=64,64,64", "mid": "tile=128,128,64", "s16": "tile=64,16,64",
+                "s16w": "tile=64,16,64 blocks-per-sm=2"}
 
 
 def tile_for(m: int) -> str:

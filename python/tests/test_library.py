@@ -44,8 +44,8 @@ def test_split_rules_match_the_compilers_model():
 
 def test_sm90a_families_only_for_sm90a_nk():
     keys = library_variants()
-    # 96, and 16 nk variants of each of n64, mid and s16.
-    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 3 * 2 * 4 * 2
+    # 96, and 16 nk variants of each of n64, mid, s16 and s16w.
+    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 4 * 2 * 4 * 2
     for family in SM90A_TILES:
         fam = [k for k in keys if k.tile == family]
         assert len(fam) == 16 and all(k.b_layout == "nk" for k in fam)
@@ -54,6 +54,7 @@ def test_sm90a_families_only_for_sm90a_nk():
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
     assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
+    assert "blocks-per-sm=2" in VariantKey(b_layout="nk", tile="s16w").pipeline_options("sm_90a")
 
 
 def test_narrow_tiles_where_they_fit_one_wave():
@@ -86,12 +87,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     m16 = VariantKey(b_layout="nk", tile="m16")
     assert narrow_tiles(m16, hopper, 1, 4096, 132).tile == "s16"          # 64 swapped tiles
     assert narrow_tiles(m16, hopper, 16, 8448, 132).tile == "s16"         # 132
-    assert narrow_tiles(m16, hopper, 16, 8512, 132) == m16                # 133
+    assert narrow_tiles(m16, hopper, 16, 8512, 132).tile == "s16w"        # 133: two an SM
+    assert narrow_tiles(m16, hopper, 1, 14336, 132).tile == "s16w"        # 224
+    assert narrow_tiles(m16, hopper, 1, 16896, 132).tile == "s16w"        # 264
+    assert narrow_tiles(m16, hopper, 1, 16960, 132) == m16                # 265
     assert narrow_tiles(m16, hopper, 1, 2048, 132) == m16                 # 32 < 132 / 4
     assert narrow_tiles(m16, hopper, 1, 2112, 132).tile == "s16"          # 33
     assert narrow_tiles(m16, ("sm_90",), 1, 4096, 132) == m16
     assert narrow_tiles(VariantKey(tile="m16"), hopper, 1, 4096, 132).tile == "m16"  # kn
-    assert "s16" in SWAPPED_TILES
+    assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES
 
 
 def test_chip_for_capability():

@@ -123,6 +123,14 @@ VARIANTS = {
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
+    # Two blocks an SM (half the registers at launch, a consumer warpgroup
+    # of 232): chosen where a static grid of 64-row tiles exceeds the SMs
+    # (14336 / 64 = 224 swapped tiles), pinned at every shape.
+    "nk_swap_f32_16x14336x4096": (dict(shape=(16, 14336, 4096), b_layout="nk"),
+                                  "outer-type=f32"),
+    "nk_f32_tma_n16_b2": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 blocks-per-sm=2"),
+    "nk_bias_gelu_m64_b2_p2": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                               "outer-type=f32 slices=2 tile=64,128,64 blocks-per-sm=2"),
     # Tiles whose row vectors do not split the warp (192 and 160 f16
     # columns: 24 and 20 lanes a row) read the shared-memory epilogue back
     # in rounds of a row and a part.
@@ -138,6 +146,10 @@ VARIANTS = {
     # Persistent blocks: the suite launches them on 3 blocks, so that each
     # loops over tiles and the ring runs on across them.
     "nk_f32_tma_pers": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=true"),
+    # Chosen for a static grid beyond a wave (8 x 18 = 144 tiles of 128 x
+    # 256), with a K tail.
+    "nk_bias_relu_1024x4608x328": (dict(shape=(1024, 4608, 328), b_layout="nk", bias="f16",
+                                        epilogue="relu"), "outer-type=f32"),
     "nk_bias_gelu_tma_pers": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
                               "outer-type=f32 tma=true persistent=true"),
     # Its shared-memory epilogue in column passes through a buffer of its

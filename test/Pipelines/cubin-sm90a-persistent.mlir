@@ -18,10 +18,10 @@
 // MLIR-SAME: persistent = true
 
 // CHECK: .visible .entry gpupoor_matmul_0(
-// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK: %nctaid.x
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: setmaxnreg.inc.sync.aligned.u32 240;
 // CHECK: %nctaid.x
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
 // CHECK-NOT: bar.sync

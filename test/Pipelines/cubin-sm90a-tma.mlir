@@ -23,10 +23,10 @@
 // CHECK: cvta.param.u64
 // CHECK: cvta.param.u64
 // CHECK: mbarrier.init.shared.b64
-// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK: mbarrier.arrive.expect_tx.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: setmaxnreg.inc.sync.aligned.u32 240;
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
 // CHECK: bar.sync 1, 256;
 

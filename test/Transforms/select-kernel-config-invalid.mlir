@@ -15,6 +15,8 @@
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=shared-outer-rows=-2 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=index-bitwidth=16 2>&1 | FileCheck %s --check-prefix=WIDTH
 // RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=mma-handover=yes 2>&1 | FileCheck %s --check-prefix=HANDOVER
+// RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=blocks-per-sm=3 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not gpupoor-opt %s -gpupoor-select-kernel-config=persistent=maybe 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 
 // A 2 x 2 warp tile of 128 x 128 has 64 / 16 = 4 rows of m16 tiles.
 // SHARED: error: 'gpupoor.matmul' op 5 m16 rows of outer sums in shared memory is outside [0, warp rows / 16 = 4]
@@ -29,6 +31,8 @@
 // ROWS: error: gpupoor-select-kernel-config: shared-outer-rows must be -1 (chosen) or in [0, 256], got -2
 // WIDTH: error: gpupoor-select-kernel-config: index-bitwidth must be 32 or 64, got 16
 // HANDOVER: for the --mma-handover option: Cannot find option named 'yes'!
+// BLOCKS: error: gpupoor-select-kernel-config: blocks-per-sm must be 0 (chosen), 1 or 2, got 3
+// PERSISTENT: for the --persistent option: Cannot find option named 'maybe'!
 // BK = 32 has two k16 steps: fragments can load at most two steps ahead.
 func.func @prefetch(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op fragment prefetch of 3 k steps is outside [0, BK/16 = 2]}}

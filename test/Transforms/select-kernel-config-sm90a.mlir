@@ -1,6 +1,8 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=tma=false | FileCheck %s --check-prefix=CPA
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=true | FileCheck %s --check-prefix=PERS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=false | FileCheck %s --check-prefix=NOPERS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=blocks-per-sm=1 | FileCheck %s --check-prefix=ONE
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -8,6 +10,7 @@
 // 64 x 128, 4 slices, 128 blocks on 132 SMs; 8 stages of 24 KiB.
 // CHECK-LABEL: func @one_wave
 // CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 8,
+// CHECK-NOT: blocks_per_sm
 func.func @one_wave(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<64x4096xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
@@ -30,9 +33,15 @@ func.func @narrow(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref
 // -----
 
 // 128 x 14336 is 2 x 112 = 224 blocks of one slice: two waves of one block
-// an SM, so 4 stages, two blocks an SM.
+// an SM, so two blocks an SM (each thread with half the registers at
+// launch), 4 stages each; blocks-per-sm=1 keeps 8.
 // CHECK-LABEL: func @two_waves
 // CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 4,
+// CHECK-SAME: blocks_per_sm = 2>
+// ONE-LABEL: func @two_waves
+// ONE: config(#gpupoor.kernel_config<warps = [4, 1], stages = 8,
+// ONE-NOT: blocks_per_sm
+// ONE-LABEL: func @dynamic
 func.func @two_waves(%a: memref<128x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<128x14336xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<128x14336xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
@@ -85,9 +94,15 @@ func.func @mid_one_wave(%a: memref<512x4096xf16>, %b: memref<4096x4096xf16>, %c:
 // -----
 
 // The same tile on 512 x 14336: 448 blocks, several waves; two blocks of
-// 4 such stages (128 KiB) would not share an SM either: 6 stages.
+// 4 such stages (128 KiB) would not share an SM either: 6 stages. Blocks
+// loop over the tiles (persistent, chosen for grids beyond a wave), the
+// epilogue buffer next to the 6 stages.
 // CHECK-LABEL: func @mid_waves
 // CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
+// CHECK-SAME: persistent = true
+// NOPERS-LABEL: func @mid_waves
+// NOPERS: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
+// NOPERS-NOT: persistent
 func.func @mid_waves(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<512x14336xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
@@ -101,11 +116,17 @@ func.func @mid_waves(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: m
 // whatever their stages): 5 of 128 x 192 (40 KiB), 6 of 128 x 160. Rows of
 // 192 and 160 f16 (24 and 20 lanes of 16-byte vectors) keep the
 // shared-memory epilogue (read back in rounds of 32 vectors). The
-// persistent kernel gives a stage of 128 x 160 up for its epilogue buffer.
+// persistent kernel, chosen where the grid exceeds a wave (128 x 160: 256
+// tiles; 128 x 192: 128, one wave), gives a stage of 128 x 160 up for its
+// epilogue buffer.
 // CHECK-LABEL: func @wide_192
 // CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// CHECK-NOT: persistent
 // CHECK-LABEL: func @wide_160
-// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
+// CHECK-SAME: persistent = true
+// NOPERS-LABEL: func @wide_160
+// NOPERS: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
 // PERS-LABEL: func @wide_160
 // PERS: config(#gpupoor.kernel_config<warps = [8, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1,
 // PERS-SAME: persistent = true

@@ -58,8 +58,8 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // -----
 
 // Tiles by shape (static): M <= 16 runs transposed where the swapped
-// product's 64 x 16 tiles fill from a quarter of the 132 SMs to one wave
-// (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
+// product's 64 x 16 tiles fill from a quarter of the 132 SMs to two blocks
+// an SM (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
 // tile the options name is never swapped (SMALL).
 // CHECK-LABEL: func @decode
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
@@ -200,12 +200,10 @@ func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> 
 
 // -----
 
-// More swapped tiles than SMs (14336 / 64 = 224): sm_90's decode
-// tile, which the wgmma kernel (64 rows a warpgroup) cannot take: the op
-// is retargeted.
-// CHECK-LABEL: func @decode_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
-func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<16x14336xf16> {
+// Up to two swapped tiles an SM (14336 / 64 = 224): swapped.
+// CHECK-LABEL: func @decode_two_waves
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<16x14336xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x14336xf16>
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x14336xf16>) -> tensor<16x14336xf16>
@@ -213,6 +211,23 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> t
                      ins(%a, %b : tensor<16x4096xf16>, tensor<14336x4096xf16>)
                      outs(%c : tensor<16x14336xf16>) -> tensor<16x14336xf16>
   return %r : tensor<16x14336xf16>
+}
+
+// -----
+
+// More swapped tiles than two an SM (17024 / 64 = 266 > 264): sm_90's
+// decode tile, which the wgmma kernel (64 rows a warpgroup) cannot take:
+// the op is retargeted.
+// CHECK-LABEL: func @decode_wide
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> tensor<16x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x17024xf16>) -> tensor<16x17024xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<16x4096xf16>, tensor<17024x4096xf16>)
+                     outs(%c : tensor<16x17024xf16>) -> tensor<16x17024xf16>
+  return %r : tensor<16x17024xf16>
 }
 
 // -----

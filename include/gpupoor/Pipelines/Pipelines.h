@@ -101,9 +101,13 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<bool> tma{
       *this, "tma", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().tma)};
-  PassOptions::Option<bool> persistent{
+  PassOptions::Option<PersistentChoice> persistent{
       *this, "persistent", llvm::cl::desc("See gpupoor-select-kernel-config"),
-      llvm::cl::init(Kernel().persistent)};
+      llvm::cl::init(Kernel().persistent), persistentChoices()};
+  PassOptions::Option<int64_t> blocksPerSM{
+      *this, "blocks-per-sm",
+      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().blocksPerSM)};
   PassOptions::Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

@@ -30,6 +30,17 @@ inline auto mmaHandoverChoices() {
       clEnumValN(MmaHandoverChoice::Never, "false", "never"));
 }
 
+/// The persistent option: auto (measured choice), true or false.
+enum class PersistentChoice { Auto, Always, Never };
+
+inline auto persistentChoices() {
+  return llvm::cl::values(
+      clEnumValN(PersistentChoice::Auto, "auto",
+                 "static grids of two-warpgroup tiles beyond one wave"),
+      clEnumValN(PersistentChoice::Always, "true", "with tma and one K slice"),
+      clEnumValN(PersistentChoice::Never, "false", "never"));
+}
+
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
 /// none, for a matmul of C type `init` and reduction size `k` (dynamic:
 /// ShapedType::kDynamic) on `chip`. On sm_90a a tile the wgmma kernel does
@@ -41,7 +52,7 @@ SmallVector<int64_t, 3> selectTile(ShapedType init, int64_t k, Chip chip);
 /// on `chip` when its options name no tile, or std::nullopt where the
 /// product keeps selectTile's tile: sm_90a's static 2-D decode products
 /// (M <= 16, A M x K, B N x K) whose swapped 64-row tiles fill from a
-/// quarter of the SMs to one wave.
+/// quarter of the SMs to two blocks an SM.
 std::optional<SmallVector<int64_t, 3>>
 selectSwappedTile(ShapedType init, ALayout aLayout, BLayout bLayout, Chip chip);
 

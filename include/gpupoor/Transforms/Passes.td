@@ -270,10 +270,17 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "index), whose producer warpgroup loads tiles by TMA into an "
            "mbarrier ring (the launcher passes tensor maps of A and B); "
            "false: the cp.async wgmma kernel">,
-    Option<"persistent", "persistent", "bool", /*default=*/"false",
+    Option<"persistent", "persistent", "::mlir::gpupoor::PersistentChoice",
+           /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
            "With tma and one K slice: blocks loop over C tiles (grid x at "
            "most the SM count); the shared-memory epilogue goes through a "
-           "buffer of its own, in passes over a warp's columns">,
+           "buffer of its own, in passes over a warp's columns. true, false "
+           "or auto (static grids of 128-row tiles beyond one wave)",
+           "::mlir::gpupoor::persistentChoices()">,
+    Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
+           "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
+           "2 takes one consumer warpgroup (BM = 64) and halves its stages "
+           "and the registers at launch">,
     Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
            /*default=*/"1",
            "How many k16 steps ahead the ldmatrix fragments load (0 to "

@@ -9,6 +9,7 @@
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -60,6 +61,13 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(spec.blockThreads()), 1, 1}));
+  // The TMA kernel's register split (setmaxnreg) is computed from the
+  // registers a thread has at launch: ptxas must allot exactly the share
+  // of blocksPerSM blocks an SM.
+  if (spec.tmaCopies)
+    func->setAttr(
+        NVVM::NVVMDialect::getMinctasmAttrName(),
+        IntegerAttr::get(IntegerType::get(ctx, 32), spec.blocksPerSM));
   // (A tensor map's byval and grid-constant attributes are set once the
   // kernel is an llvm.func: gpu.func drops or refuses them.)
   for (auto [i, param] : llvm::enumerate(params))

@@ -14,19 +14,21 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 /// `spec` loading its tiles element by element (the fallbacks): neither TMA
-/// nor cp.async, so not persistent either. The persistent kernel's epilogue
-/// passes split a warp's columns through a buffer of their own; the
-/// fallback's run over its m16 rows through the stages, as many as fit.
+/// nor cp.async, so not persistent either, and a block an SM. The persistent
+/// kernel's epilogue passes split a warp's columns through a buffer of their
+/// own; the fallback's run over its m16 rows through the stages, as many as
+/// fit.
 static KernelSpec withElementCopies(const KernelSpec &spec) {
   KernelSpec fallback = spec;
   fallback.asyncCopies = false;
   fallback.tmaCopies = false;
+  fallback.blocksPerSM = 1;
   if (spec.ownEpilogueBuffer())
     fallback.epiloguePasses = fallback.fewestEpiloguePasses();
   return fallback;
 }
 
-FailureOr<SmallVector<std::pair<std::string, KernelSpec>>>
+FailureOr<KernelVariantList>
 mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
   if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
     return op.emitOpError(
@@ -42,7 +44,7 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
       llvm::divideCeil(n, spec.bn) * spec.groupM > kMax32BitOffset)
     return op.emitOpError("index_bitwidth = 32 needs group_m * ceil(N / BN) "
                           "below 2^31");
-  SmallVector<std::pair<std::string, KernelSpec>> variants = {{"", spec}};
+  KernelVariantList variants = {{"", spec}};
   if (spec.asyncCopies) {
     variants.push_back({"_elements", withElementCopies(spec)});
   }
@@ -69,8 +71,7 @@ LogicalResult mlir::gpupoor::lowerToKernels(MatmulOp op, ModuleOp module,
   KernelSpec spec(op);
   if (failed(spec.verify([&] { return op.emitOpError(); })))
     return failure();
-  FailureOr<SmallVector<std::pair<std::string, KernelSpec>>> variants =
-      kernelVariants(op, spec);
+  FailureOr<KernelVariantList> variants = kernelVariants(op, spec);
   if (failed(variants))
     return failure();
 

@@ -19,10 +19,6 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-/// Registers a producer thread keeps and a consumer thread gets: 128 x 40 +
-/// 256 x 232 fit the 64K of an SM (setmaxnreg takes multiples of 8).
-static constexpr int64_t kProducerRegisters = 40;
-static constexpr int64_t kConsumerRegisters = 232;
 /// The named barrier of the consumer warpgroups (0 is the block's).
 static constexpr int64_t kConsumerBarrier = 1;
 
@@ -105,7 +101,7 @@ void WarpSpecializedKernelBuilder::forEachWorkTile(function_ref<void()> body) {
 void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
                                                  Value chunkBegin,
                                                  Value chunkEnd) {
-  NVVM::SetMaxRegisterOp::create(b, kConsumerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, c.consumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
   releases = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
@@ -168,7 +164,7 @@ void WarpSpecializedKernelBuilder::build() {
                            producer, consumers);
 
   b.setInsertionPointToStart(producer);
-  NVVM::SetMaxRegisterOp::create(b, kProducerRegisters,
+  NVVM::SetMaxRegisterOp::create(b, KernelSpec::kProducerRegisters,
                                  NVVM::SetMaxRegisterAction::decrease);
   {
     auto ifLoads = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);

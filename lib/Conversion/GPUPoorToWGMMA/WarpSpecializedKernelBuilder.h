@@ -32,7 +32,8 @@ namespace mlir::gpupoor {
 /// wgmma also issues or waits for copies. Two consumer warpgroups take
 /// each tile in order, the second after the first's wgmma on it, so that
 /// their chunk handovers do not coincide (TmaPipeline). The registers follow
-/// the work (setmaxnreg): the producer keeps 40, each consumer thread gets 232.
+/// the work (setmaxnreg): the producer keeps 24, each consumer thread gets
+/// the rest of the block's (KernelSpec::consumerRegisters).
 class WarpSpecializedKernelBuilder : public KernelPart {
 public:
   WarpSpecializedKernelBuilder(KernelContext &kc, gpu::GPUFuncOp func)

@@ -88,7 +88,8 @@ struct ConvertGPUPoorKernelToNVVMPass
   /// which TMA cannot read). gpu.func keeps neither attribute
   /// (createKernelFunc), so they are set here on the kernel parameters that
   /// TMA loads name. setmaxnreg needs the kernel's register budget at entry
-  /// (ptxas ignores it otherwise): one block an SM.
+  /// (ptxas ignores it otherwise): the blocks an SM the kernel states
+  /// (nvvm.minctasm, from its KernelSpec), else one.
   static void markTensorMapParams(gpu::GPUModuleOp module) {
     module.walk([](LLVM::LLVMFuncOp func) {
       if (func.isExternal())
@@ -108,7 +109,8 @@ struct ConvertGPUPoorKernelToNVVMPass
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
       });
-      if (!func.getBody()
+      if (func->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()) ||
+          !func.getBody()
                .walk([](NVVM::SetMaxRegisterOp) {
                  return WalkResult::interrupt();
                })

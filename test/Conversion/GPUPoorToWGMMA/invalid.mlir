@@ -120,3 +120,27 @@ func.func @persistent_shared_epilogue(%a: memref<?x?xf16>, %b: memref<?x?xf16>, 
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+func.func @two_blocks_two_warpgroups(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op blocks_per_sm = 2 takes the TMA kernel with one consumer warpgroup (BM = 64), got BM = 128}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, blocks_per_sm = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Five stages of 64 x 128 x 64 (24 KiB each) and their barriers: two such
+// blocks need more than an SM's 228 KiB.
+func.func @two_blocks_shared_memory(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op blocks_per_sm = 2 blocks of 122960 bytes of shared memory exceed the 228 KiB of an SM}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [4, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, blocks_per_sm = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

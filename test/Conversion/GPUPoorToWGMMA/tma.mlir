@@ -39,7 +39,7 @@
 // expects its 49152 bytes and loads A's and B's boxes at (k0, m0) and
 // (k0, n0).
 // CHECK: ^[[PRODUCER]]:
-// CHECK-NEXT: nvvm.setmaxregister  decrease 40
+// CHECK-NEXT: nvvm.setmaxregister  decrease 24
 // CHECK: %[[STEP:.*]] = gpu.grid_dim x
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
 // CHECK: scf.for
@@ -54,7 +54,7 @@
 // passes it on); at the chunk's end the last one. The consumers step over
 // the same C tiles.
 // CHECK: ^[[CONSUMERS]]:
-// CHECK-NEXT: nvvm.setmaxregister  increase 232
+// CHECK-NEXT: nvvm.setmaxregister  increase 240
 // CHECK: %[[LEADS:.*]] = arith.cmpi slt, %{{.*}}, %c128
 // CHECK: %[[STEP2:.*]] = gpu.grid_dim x
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP2]]
@@ -118,7 +118,7 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // CHECK-COUNT-16: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.mbarrier.init
 // CHECK: nvvm.fence.mbarrier.init
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.setmaxregister  increase 240
 // CHECK-NOT: arith.xori
 // CHECK: gpu.return
 func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
@@ -136,7 +136,7 @@ func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 // CHECK-LABEL: func.func @slices
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-NOT: gpu.grid_dim x
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.setmaxregister  increase 240
 // CHECK-NOT: gpu.barrier
 // CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK-NOT: gpu.barrier

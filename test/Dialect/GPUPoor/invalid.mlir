@@ -538,6 +538,22 @@ func.func @config_persistent(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c:
 
 // -----
 
+func.func @config_blocks_per_sm(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{blocks_per_sm must be 1 or 2, got 3}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, blocks_per_sm = 3>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+func.func @config_two_blocks_async(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{blocks_per_sm = 2 needs copies = tma and persistent = false (a persistent grid has a block an SM)}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, blocks_per_sm = 2>) : memref<128x64xf16>, memref<64x128xf16>
+  return
+}
+
+// -----
+
 func.func @swapped_kn(%a: tensor<1x64xf16>, %b: tensor<64x4096xf16>, %c: tensor<1x4096xf16>) {
   // expected-error @+1 {{swapped needs a_layout = mk and b_layout = nk (the swapped operands must be K-major again)}}
   %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>) : tensor<1x64xf16>, tensor<64x4096xf16> -> tensor<1x4096xf16>

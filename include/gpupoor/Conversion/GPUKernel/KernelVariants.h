@@ -26,8 +26,9 @@ namespace mlir::gpupoor {
 /// alignment no type proves; element copies with 64-bit indices for a
 /// 32-bit kernel unless the static shape proves its offsets fit. A
 /// configuration that the static types rule out is an error.
-FailureOr<SmallVector<std::pair<std::string, KernelSpec>>>
-kernelVariants(MatmulOp op, const KernelSpec &spec);
+using KernelVariantList = SmallVector<std::pair<std::string, KernelSpec>, 3>;
+FailureOr<KernelVariantList> kernelVariants(MatmulOp op,
+                                            const KernelSpec &spec);
 
 /// Builds one kernel's body into its declared function.
 using KernelBodyBuilder = function_ref<void(KernelContext &, gpu::GPUFuncOp)>;
@@ -36,9 +37,8 @@ using KernelBodyBuilder = function_ref<void(KernelContext &, gpu::GPUFuncOp)>;
 /// diagnostics) with the launch of its kernels: each variant declared at the
 /// end of `module` under a name no symbol has, its body from `buildBody`;
 /// then the host code.
-LogicalResult lowerToKernels(MatmulOp op, ModuleOp module,
-                             SymbolTable &symbols, StringRef pass,
-                             KernelBodyBuilder buildBody);
+LogicalResult lowerToKernels(MatmulOp op, ModuleOp module, SymbolTable &symbols,
+                             StringRef pass, KernelBodyBuilder buildBody);
 
 } // namespace mlir::gpupoor
 

@@ -155,7 +155,7 @@ LogicalResult KernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> warps,
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
-    int64_t indexBitwidth, bool persistent) {
+    int64_t indexBitwidth, bool persistent, int64_t blocksPerSM) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();
@@ -186,5 +186,11 @@ LogicalResult KernelConfigAttr::verify(
                        << indexBitwidth;
   if (persistent && copies != CopyMode::Tma)
     return emitError() << "persistent blocks need copies = tma";
+  if (blocksPerSM != 1 && blocksPerSM != 2)
+    return emitError() << "blocks_per_sm must be 1 or 2, got " << blocksPerSM;
+  if (blocksPerSM == 2 && (copies != CopyMode::Tma || persistent))
+    return emitError() << "blocks_per_sm = 2 needs copies = tma and "
+                          "persistent = false (a persistent grid has a block "
+                          "an SM)";
   return success();
 }

@@ -162,6 +162,19 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // least one block computes C; one block an SM (SMs: the device's count)
   // runs them in one wave.
   m["persistent"] = spec.persistent();
+  if (spec.tmaCopies) {
+    // The blocks an SM the kernel is built for and its register split
+    // (setmaxnreg): the fewest registers a thread needs at launch for the
+    // block to hold the split, the producer's and each consumer thread's.
+    m["blocks_per_sm"] = spec.blocksPerSM;
+    int64_t split =
+        KernelSpec::kProducerRegisters * KernelSpec::kWarpgroupThreads +
+        spec.consumerRegisters() * spec.threads();
+    m["register_split"] = llvm::json::Object{
+        {"least_at_launch", llvm::divideCeil(split, spec.blockThreads())},
+        {"producer", KernelSpec::kProducerRegisters},
+        {"consumer", spec.consumerRegisters()}};
+  }
   // Parallel split-k: P' blocks along grid y each take one K slice; the
   // last of a tile's blocks to finish adds the slice sums in order and runs
   // the epilogue.

@@ -54,6 +54,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   mmaHandover = config.getHandover() == Handover::Mma;
   indexBitwidth = config.getIndexBitwidth();
   persistentTiles = config.getPersistent();
+  blocksPerSM = config.getBlocksPerSm();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -64,7 +65,19 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
                                fragmentPrefetch, sharedOuterRows,
                                epiloguePasses,
                                mmaHandover ? Handover::Mma : Handover::Convert,
-                               indexBitwidth, persistentTiles);
+                               indexBitwidth, persistentTiles, blocksPerSM);
+}
+
+int64_t KernelSpec::launchRegisters() const {
+  const ChipInfo &info = getChipInfo(chip);
+  int64_t perThread = info.registersPerSM / (blockThreads() * blocksPerSM);
+  return std::min(perThread, info.maxRegistersPerThread) / 8 * 8;
+}
+
+int64_t KernelSpec::consumerRegisters() const {
+  int64_t pool = launchRegisters() * blockThreads();
+  int64_t rest = pool - kProducerRegisters * kWarpgroupThreads;
+  return std::min(rest / threads() / 8 * 8, kMaxConsumerRegisters);
 }
 
 bool KernelSpec::epiloguePassesFit(int64_t passes) const {
@@ -144,7 +157,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     if (tmaCopies && batched)
       return emitError() << "TMA copies take 2-D operands (a batched "
                             "product takes copies = async)";
-    // The register split (setmaxnreg: 40 a producer thread, 232 a
+    // The register split (setmaxnreg: 24 a producer thread, up to 240 a
     // consumer's) holds one or two consumer warpgroups; TMA coordinates
     // are 32-bit.
     if (tmaCopies && bm != 64 && bm != 128)
@@ -193,5 +206,20 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                        << " bytes exceeds the " << info.maxSharedPerBlock / 1024
                        << " KiB a block can "
                        << "have on " << stringifyChip(chip);
+  if (blocksPerSM != 1) {
+    // Two blocks an SM halve the registers a thread has at launch: one
+    // consumer warpgroup still gets 232 of them, two would get 104.
+    if (!tmaCopies || threads() != kWarpgroupThreads)
+      return emitError() << "blocks_per_sm = " << blocksPerSM
+                         << " takes the TMA kernel with one consumer "
+                            "warpgroup (BM = 64), got BM = "
+                         << bm;
+    int64_t perBlock = sharedBytes() + info.reservedSharedPerBlock;
+    if (blocksPerSM * perBlock > info.sharedPerSM)
+      return emitError() << "blocks_per_sm = " << blocksPerSM << " blocks of "
+                         << sharedBytes() << " bytes of shared memory exceed "
+                         << "the " << info.sharedPerSM / 1024 << " KiB of an "
+                         << "SM";
+  }
   return success();
 }

@@ -244,6 +244,11 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       shared-memory epilogue then has a buffer of its own after the
       barriers, and `epilogue_passes` splits a warp's columns (0: stores
       from the fragments).
+    * `blocks_per_sm` (default 1; `copies = tma` with one consumer
+      warpgroup): the blocks an SM runs at once. With 2 the kernel's
+      registers at launch are half an SM's (ptxas `.minnctapersm 2`), the
+      consumer warpgroup taking what the producer gives up; the stages fit
+      half the SM's shared memory.
 
     Example:
 
@@ -264,7 +269,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     "int64_t":$epilogue_passes,
     "::mlir::gpupoor::Handover":$handover,
     "int64_t":$index_bitwidth,
-    DefaultValuedParameter<"bool", "false">:$persistent
+    DefaultValuedParameter<"bool", "false">:$persistent,
+    DefaultValuedParameter<"int64_t", "1">:$blocks_per_sm
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

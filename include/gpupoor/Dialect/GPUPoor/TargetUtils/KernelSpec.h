@@ -72,6 +72,9 @@ struct KernelSpec {
   bool tmaCopies = false;
   // The TMA kernel's blocks loop over C tiles (persistent()).
   bool persistentTiles = false;
+  // Blocks an SM runs at once (the TMA kernel with one consumer warpgroup:
+  // 1 or 2); the register split follows (consumerRegisters).
+  int64_t blocksPerSM = 1;
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared
@@ -110,6 +113,16 @@ struct KernelSpec {
   /// never idle, so its shared-memory epilogue has a buffer of its own
   /// (ownEpilogueBuffer).
   bool persistent() const { return tmaCopies && persistentTiles; }
+  /// The TMA kernel's register split (setmaxnreg takes multiples of 8 from
+  /// 24 to 256): a thread has launchRegisters() at entry (ptxas allots the
+  /// block no more, `.minnctapersm blocksPerSM`), the producer warpgroup
+  /// keeps kProducerRegisters, and setmaxnreg.inc waits until the block's
+  /// pool holds what the consumers ask: consumerRegisters() leaves it
+  /// exactly enough (asking for more would wait forever).
+  static constexpr int64_t kProducerRegisters = 24;
+  static constexpr int64_t kMaxConsumerRegisters = 240;
+  int64_t launchRegisters() const;
+  int64_t consumerRegisters() const;
   /// The block: the computing threads, and the TMA kernel's producer.
   int64_t blockThreads() const {
     return threads() + (tmaCopies ? kWarpgroupThreads : 0);

@@ -219,10 +219,13 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     warps `[BM / 16, 1]` (a warpgroup per 64 rows; the warps options do not
     apply); stages: for one warpgroup (BM = 64) 192 KiB of them (8 of 64 x
     128 x 64, 12 of 64 x 64 x 64, one block an SM) where a static grid
-    fits one wave of one block an SM and for dynamic shapes, else 4 (two
-    blocks an SM); for two warpgroups as many as fit up to 6 (4 of 128 x
-    256; the persistent kernel gives stages up until its epilogue buffer
-    fits); no fragment prefetch, no shared outer rows, the convert handover.
+    fits one wave of one block an SM and for dynamic shapes, else two
+    blocks an SM (`blocks_per_sm = 2`, the TMA kernel; 96 KiB of stages
+    each: 4 of 64 x 128 x 64); for two warpgroups as many as fit up to 6 (4
+    of 128 x 256; the persistent kernel gives stages up until its epilogue
+    buffer fits); persistent blocks for static grids of two-warpgroup TMA
+    tiles beyond one wave (measured on an H100, 2026-11-25: docs/Hopper.md);
+    no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads K-major A and B in 128-byte rows: an sm_90a op with B
     as K x N, A as K x M, or BK other than 64 is retargeted to sm_90 (the
     mma.sync kernel, which runs on sm_90a) and configured as below.

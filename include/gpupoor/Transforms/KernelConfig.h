@@ -18,27 +18,25 @@
 
 namespace mlir::gpupoor {
 
-/// The mma-handover option: auto (measured choice), true or false.
-enum class MmaHandoverChoice { Auto, Always, Never };
+/// A three-way option: auto (the measured choice), true or false.
+enum class AutoChoice { Auto, Always, Never };
+using MmaHandoverChoice = AutoChoice;
+using PersistentChoice = AutoChoice;
 
-/// The option's spellings, for the pass and the pipelines alike.
-inline auto mmaHandoverChoices() {
-  return llvm::cl::values(
-      clEnumValN(MmaHandoverChoice::Auto, "auto",
-                 "for f32 outer sums of eight 64 x 64 warps"),
-      clEnumValN(MmaHandoverChoice::Always, "true", "for f32 outer sums"),
-      clEnumValN(MmaHandoverChoice::Never, "false", "never"));
+/// The spellings of such an option, saying where auto and true apply; for
+/// the pass and the pipelines alike.
+inline auto autoChoices(const char *autoApplies, const char *alwaysApplies) {
+  return llvm::cl::values(clEnumValN(AutoChoice::Auto, "auto", autoApplies),
+                          clEnumValN(AutoChoice::Always, "true", alwaysApplies),
+                          clEnumValN(AutoChoice::Never, "false", "never"));
 }
-
-/// The persistent option: auto (measured choice), true or false.
-enum class PersistentChoice { Auto, Always, Never };
-
+inline auto mmaHandoverChoices() {
+  return autoChoices("for f32 outer sums of eight 64 x 64 warps",
+                     "for f32 outer sums");
+}
 inline auto persistentChoices() {
-  return llvm::cl::values(
-      clEnumValN(PersistentChoice::Auto, "auto",
-                 "static grids of two-warpgroup tiles beyond one wave"),
-      clEnumValN(PersistentChoice::Always, "true", "with tma and one K slice"),
-      clEnumValN(PersistentChoice::Never, "false", "never"));
+  return autoChoices("static grids of two-warpgroup tiles beyond one wave",
+                     "with tma and one K slice");
 }
 
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name

@@ -63,7 +63,8 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
       DenseI32ArrayAttr::get(ctx, {int32_t(spec.blockThreads()), 1, 1}));
   // The TMA kernel's register split (setmaxnreg) is computed from the
   // registers a thread has at launch: ptxas must allot exactly the share
-  // of blocksPerSM blocks an SM.
+  // of blocksPerSM blocks an SM (without a budget at entry it ignores
+  // setmaxnreg).
   if (spec.tmaCopies)
     func->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),

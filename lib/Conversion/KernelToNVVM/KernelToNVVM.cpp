@@ -87,9 +87,8 @@ struct ConvertGPUPoorKernelToNVVMPass
   /// (without nvvm.grid_constant, NVPTX would copy them to local memory,
   /// which TMA cannot read). gpu.func keeps neither attribute
   /// (createKernelFunc), so they are set here on the kernel parameters that
-  /// TMA loads name. setmaxnreg needs the kernel's register budget at entry
-  /// (ptxas ignores it otherwise): the blocks an SM the kernel states
-  /// (nvvm.minctasm, from its KernelSpec), else one.
+  /// TMA loads name. (The register budget at entry that setmaxnreg needs,
+  /// nvvm.minctasm, comes with the gpu.func: createKernelFunc.)
   static void markTensorMapParams(gpu::GPUModuleOp module) {
     module.walk([](LLVM::LLVMFuncOp func) {
       if (func.isExternal())
@@ -109,15 +108,6 @@ struct ConvertGPUPoorKernelToNVVMPass
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
       });
-      if (func->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName()) ||
-          !func.getBody()
-               .walk([](NVVM::SetMaxRegisterOp) {
-                 return WalkResult::interrupt();
-               })
-               .wasInterrupted())
-        return;
-      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    IntegerAttr::get(IntegerType::get(ctx, 32), 1));
     });
   }
 

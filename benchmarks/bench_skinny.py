@@ -14,7 +14,10 @@ f16 accumulation (torch.matmul on W.t()), gpupoor sequential
 microseconds, TFLOP/s, GB/s of operand traffic ((M K + N K + M N) * 2 bytes)
 and that bandwidth's share of the device's copy bandwidth, measured in the
 same run (a 1 GiB device-to-device copy, read plus write bytes). Ratios to
-cuBLAS f32acc come last.
+cuBLAS f32acc come last, then par's time against a copy that moves the
+weight's bytes (half the weight read, half written, sources rotated like
+the weights, timed after the turns): how close a kernel of that size
+comes to the memory at all, launch and ramp included.
 
 Weights come from HBM: every contestant rotates over enough weight copies
 that they span more than 4x the L2 (50 MiB on an H100, 60 MiB on an H200),
@@ -147,7 +150,8 @@ def main():
                   key=lambda t: ({"seq": 0, "par": 1}.get(t, 2), t))
     cols = ["cuBLAS f32acc", "cuBLAS f16acc"] + [f"gpupoor {t}" for t in tags]
     print("shape MxNxK | weight copies | " + " | ".join(cols) +
-          " | par/cuBLAS f32acc | par/seq | par P'")
+          " | par/cuBLAS f32acc | par/seq | par P' | copy of the weight's bytes | "
+          "copy/par")
     for m, n, k in shapes:
         wbytes = n * k * 2
         copies = max(2, int(4 * args.l2_mib * 2**20 // wbytes) + 1)
@@ -167,6 +171,9 @@ def main():
 
         fns = {"cuBLAS f32acc": cublas(False), "cuBLAS f16acc": cublas(True)}
         errs = {name: err(fn(a0, w0)) for name, fn in fns.items()}
+        half = wbytes // 4
+        copy_dst = torch.empty(half, device="cuda", dtype=torch.float16)
+        copy_fn = lambda a, w: copy_dst.copy_(w.view(-1)[:half])
         slices = {}
         for tag in tags:
             label = f"gpupoor {tag}"
@@ -181,9 +188,18 @@ def main():
             errs[label] = err(c)
             slices[label] = kern.num_slices(m, n, k)
         timed = time_many(fns, sets, reps=args.reps, head_cycles=HEAD_CYCLES)
+        # Timed on its own: in the turns, the L2 lines its writes leave dirty
+        # went back to memory during the next contestant's launches (an
+        # identical kernel measured 2% slower right after it).
+        timed.update(time_many({"copy": copy_fn}, sets, reps=args.reps,
+                               head_cycles=HEAD_CYCLES))
         torch.backends.cuda.matmul.allow_fp16_accumulation = False
-        print(" | ".join(row_cells([f"{m}x{n}x{k}", str(copies)], cols, timed, errs, slices,
-                                   (1, m, n, k), copy_gbs)), flush=True)
+        cells = row_cells([f"{m}x{n}x{k}", str(copies)], cols, timed, errs, slices,
+                          (1, m, n, k), copy_gbs)
+        par = timed.get("gpupoor par")
+        cells.append(f"{timed['copy'] * 1e3:.1f} us")
+        cells.append(f"{timed['copy'] / par:.2f}" if par else "-")
+        print(" | ".join(cells), flush=True)
         del weights, acts, sets
         torch.cuda.empty_cache()
 

@@ -117,14 +117,17 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
 /// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
-/// fill from a quarter of the SMs to two blocks an SM, one slice each. Measured
+/// number up to two blocks an SM; from a quarter of the SMs one slice each,
+/// fewer take slices (numSlices). Measured
 /// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
 /// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
 /// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
 /// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
 /// 21.8), 1 x 3072 x 4096 13.1 (13.1; 14.6), the same at M = 16. With fewer
-/// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8 and slices were
-/// no faster; two slices of N = 4096 ran 2-7% slower than one. Past a
+/// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8, and four slices
+/// (the rule's) 12.3-12.6 against the mma.sync tile's 13.2 (cuBLAS
+/// 12.8-12.9; 16 x 2048 x 5120 the same); two slices of N = 4096 ran 2-7%
+/// slower than one. Past a
 /// wave, with one block an SM, 1 x 11008 x 4096 ran 41.6 us against 36.9
 /// and 1 x 14336 x 4096 46.6 against 43.7; two blocks an SM
 /// (wgmmaBlocksPerSM) keep up to two waves' tiles resident: 1 x 14336 x
@@ -139,7 +142,7 @@ mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
   int64_t m = init.getDimSize(0), n = init.getDimSize(1);
   int64_t sms = getChipInfo(chip).smCount;
   int64_t tiles = llvm::divideCeil(n, 64);
-  if (m > 16 || 4 * tiles < sms || tiles > 2 * sms)
+  if (m > 16 || tiles > 2 * sms)
     return std::nullopt;
   return SmallVector<int64_t, 3>{64, 16, 64};
 }
@@ -286,6 +289,14 @@ static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
 /// 36.7 us with 6, 37.7 with 5, 41.3 with 4.
 static constexpr int64_t kTwoWarpgroupStages = 6;
 
+/// The most stages of a one-warpgroup tile: the swapped decode tile (64 x
+/// 16 x 64, 10 KiB a stage) would fit 19 with an SM to itself. Measured on
+/// an H100 (bench_skinny.py's weights from HBM, docs/Hopper.md), one block
+/// an SM: 12 stages 15.2-15.6 us at 1 x 4096 x 4096 against 16.9-17.1 with
+/// 19 and 15.6-15.8 with 8; 43.8-44.0 at 1 x 4096 x 14336 against 45.6 and
+/// 46.3. A grid that asks for fewer bytes at once is served more evenly.
+static constexpr int64_t kOneWarpgroupMaxStages = 12;
+
 /// Whether the static grid (tiles x slices) of `op`'s strategy takes more
 /// blocks than the chip has SMs.
 static bool gridExceedsSMs(MatmulOp op) {
@@ -310,14 +321,15 @@ static int64_t wgmmaBlocksPerSM(MatmulOp op) {
 
 /// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
 /// kTwoWarpgroupStages (as many as fit, up to that); for one,
-/// kOneBlockStageBytes of them over its blocks an SM (wgmmaBlocksPerSM):
-/// 8 of 64 x 128 x 64 with one, 4 with two. Measured on an H100 (64 x 128 x
+/// kOneBlockStageBytes of them over its blocks an SM (wgmmaBlocksPerSM),
+/// at most kOneWarpgroupMaxStages: 8 of 64 x 128 x 64 with one, 4 with two. Measured on an H100 (64 x 128 x
 /// 64, docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of one wave.
 static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes,
                            int64_t blocksPerSM) {
   if (op.getStrategy().getTileM() >= 128)
     return kTwoWarpgroupStages;
-  return kOneBlockStageBytes / blocksPerSM / stageBytes;
+  return std::min(kOneWarpgroupMaxStages,
+                  kOneBlockStageBytes / blocksPerSM / stageBytes);
 }
 
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where

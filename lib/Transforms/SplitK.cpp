@@ -34,6 +34,10 @@ namespace mlir::gpupoor {
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+/// The least K at which a swapped decode product takes slices (see
+/// resolveSlices).
+static constexpr int64_t kMinSwappedSliceK = 2048;
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -242,7 +246,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!splits && !ShapedType::isDynamic(k))
       splits = defaultNumSplits(k, options.maxSplits);
     int64_t slices = slicesAttr->value_or(options.slices);
-    slices = resolveSlices(slices, splits, tile, chip, init);
+    slices = resolveSlices(slices, splits, tile, chip, init, swapped ? k : -1);
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
@@ -276,14 +280,22 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
   /// P' where the types settle it (the IR then says what runs): min(P, S)
   /// for a static S, and for P = 0 the automatic count of a static shape;
-  /// else P, which the host code resolves at run time.
+  /// else P, which the host code resolves at run time. `swappedK` is K of
+  /// a swapped decode product, else -1.
   int64_t resolveSlices(int64_t slices, std::optional<int64_t> splits,
-                        ArrayRef<int64_t> tile, Chip chip,
-                        ShapedType init) const {
+                        ArrayRef<int64_t> tile, Chip chip, ShapedType init,
+                        int64_t swappedK) const {
     if (!splits)
       return slices;
     if (slices > 0 || !init.hasStaticShape())
       return slices > 0 ? std::min(slices, *splits) : slices;
+    // The meeting of the slices costs a swapped decode kernel microseconds
+    // (counter, fences, the last block's reads): measured on an H100
+    // (bench_skinny.py), 1 x 2048 x 1280 in four slices ran 7.2 us against
+    // 6.4 in one, while 1 x 2048 x 5120 (four), 1 x 1024 x 4096 (eight)
+    // and 1 x 512 x 4096 (sixteen) ran 1.15x, 1.47x and 1.65x one slice.
+    if (swappedK >= 0 && swappedK < kMinSwappedSliceK)
+      return 1;
     int64_t tiles = staticTileCount(init.getShape(), tile[0], tile[1]);
     return numSlices(0, tiles, *splits, getChipInfo(chip).smCount,
                      sliceBlocksPerSM(chip, tile),

@@ -150,9 +150,10 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
     - large (M > 128) whose 128x256 tiles fill under half the SMs and whose
       128x128 tiles fill half to all of them in one wave: mid (128x128,
       oneWaveMidTile);
-    - m16 whose swapped 64-row tiles fill from a quarter of the SMs to one
-      wave: s16, launched swapped (selectSwappedTile); up to two waves:
-      s16w, the same kernel two blocks an SM."""
+    - m16 whose swapped 64-row tiles number up to one wave: s16, launched
+      swapped (selectSwappedTile; under a quarter of the SMs in slices, as
+      the kernel's slice formula says); up to two waves: s16w, the same
+      kernel two blocks an SM."""
     if key.b_layout != "nk" or not chips or chips[0] != "sm_90a":
         return key
     tile = key.tile
@@ -161,7 +162,7 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
     elif tile == "large" and m > 64 and 2 * _tiles(m, n, 128, 256) < sm_count \
             and sm_count <= 2 * _tiles(m, n, 128, 128) and _tiles(m, n, 128, 128) <= sm_count:
         tile = "mid"
-    elif tile == "m16" and m <= 16 and sm_count <= 4 * -(-n // 64) <= 8 * sm_count:
+    elif tile == "m16" and m <= 16 and -(-n // 64) <= 2 * sm_count:
         tile = "s16" if -(-n // 64) <= sm_count else "s16w"
     return key if tile == key.tile else dataclasses.replace(key, tile=tile)
 

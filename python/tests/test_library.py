@@ -91,8 +91,8 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert narrow_tiles(m16, hopper, 1, 14336, 132).tile == "s16w"        # 224
     assert narrow_tiles(m16, hopper, 1, 16896, 132).tile == "s16w"        # 264
     assert narrow_tiles(m16, hopper, 1, 16960, 132) == m16                # 265
-    assert narrow_tiles(m16, hopper, 1, 2048, 132) == m16                 # 32 < 132 / 4
-    assert narrow_tiles(m16, hopper, 1, 2112, 132).tile == "s16"          # 33
+    assert narrow_tiles(m16, hopper, 1, 2048, 132).tile == "s16"          # 32: in slices
+    assert narrow_tiles(m16, hopper, 16, 64, 132).tile == "s16"           # 1
     assert narrow_tiles(m16, ("sm_90",), 1, 4096, 132) == m16
     assert narrow_tiles(VariantKey(tile="m16"), hopper, 1, 4096, 132).tile == "m16"  # kn
     assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES

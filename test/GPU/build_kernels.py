@@ -123,6 +123,12 @@ VARIANTS = {
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
+    # Fewer swapped tiles than a quarter of the SMs take slices: 32 tiles
+    # in 4, 16 in 8 (the epilogue after the meeting of the slices).
+    "nk_swap_bias_gelu_1x2048x5120": (dict(shape=(1, 2048, 5120), b_layout="nk", bias="f16",
+                                           epilogue="gelu"), "outer-type=f32 slices=0"),
+    "nk_swap_f16_16x1024x4096": (dict(shape=(16, 1024, 4096), b_layout="nk"),
+                                 "outer-type=f16 slices=0"),
     # Two blocks an SM (half the registers at launch, a consumer warpgroup
     # of 232): chosen where a static grid of 64-row tiles exceeds the SMs
     # (14336 / 64 = 224 swapped tiles), pinned at every shape.

@@ -232,10 +232,16 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 
 // -----
 
-// Fewer than a quarter of the SMs (2048 / 64 = 32) and M = 17: not swapped.
+// Fewer swapped tiles than a quarter of the SMs (2048 / 64 = 32): swapped,
+// and in four slices where slices are chosen (132 / 32); below K =
+// 2048 one slice (the meeting of the slices costs more than it saves). M =
+// 17: not swapped.
 // CHECK-LABEL: func @decode_narrow
-// CHECK: tile = [16, 128, 128]
-// CHECK-NOT: swapped
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO-LABEL: func @decode_narrow
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
+// AUTO-LABEL: func @decode_short_k
+// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // CHECK-LABEL: func @seventeen_rows
 // CHECK-NOT: swapped
 // CHECK: return
@@ -245,6 +251,15 @@ func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> t
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x2048xf16>) -> tensor<1x2048xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<1x5120xf16>, tensor<2048x5120xf16>)
+                     outs(%c : tensor<1x2048xf16>) -> tensor<1x2048xf16>
+  return %r : tensor<1x2048xf16>
+}
+func.func @decode_short_k(%a: tensor<1x1280xf16>, %b: tensor<2048x1280xf16>) -> tensor<1x2048xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x2048xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x2048xf16>) -> tensor<1x2048xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1x1280xf16>, tensor<2048x1280xf16>)
                      outs(%c : tensor<1x2048xf16>) -> tensor<1x2048xf16>
   return %r : tensor<1x2048xf16>
 }

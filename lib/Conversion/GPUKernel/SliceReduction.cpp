@@ -16,6 +16,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::gpupoor;
 
@@ -72,17 +74,36 @@ SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
   int64_t align = 4 * c.outerType.getIntOrFloatBitWidth() / 8;
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(fragType));
   SmallVector<Value> init(sums.size(), zero);
-  // From zero, p = 0 .. P' - 1: the CPU loop form's order.
-  auto loop = scf::ForOp::create(b, idx(0), slices, idx(1), init);
+  // The loads of a group of slices go out before their adds: one slice a
+  // trip made the last block wait out one L2 round trip per slice, which is
+  // most of a decode kernel's tail. The group is as many slices as 128
+  // registers a thread hold.
+  int64_t floatsPerSlice = int64_t(sums.size()) * 4;
+  int64_t group = std::clamp<int64_t>(128 / floatsPerSlice, 1, 8);
+  auto loop = scf::ForOp::create(b, idx(0), slices, idx(group), init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> next;
-  for (auto [f, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
-    Value off = sumOffset(tile, slices, loop.getInductionVar(), f);
-    Value v = vector::LoadOp::create(b, flatType, sumsView, ValueRange{off},
-                                     false, llvm::MaybeAlign(align));
-    v = vector::ShapeCastOp::create(b, fragType, v);
-    next.push_back(arith::AddFOp::create(b, acc, v));
+  Value first = loop.getInductionVar();
+  Value lastSlice = sub(slices, idx(1));
+  SmallVector<SmallVector<Value>> loaded(group);
+  for (int64_t u = 0; u < group; ++u) {
+    // Past P' - 1 the load repeats the last slice (always in bounds) and
+    // its sum is dropped below.
+    Value p = arith::MinUIOp::create(b, add(first, idx(u)), lastSlice);
+    for (int64_t f = 0; f < int64_t(sums.size()); ++f) {
+      Value off = sumOffset(tile, slices, p, f);
+      Value v = vector::LoadOp::create(b, flatType, sumsView, ValueRange{off},
+                                       false, llvm::MaybeAlign(align));
+      loaded[u].push_back(vector::ShapeCastOp::create(b, fragType, v));
+    }
+  }
+  // From zero, p = 0 .. P' - 1: the CPU loop form's order.
+  SmallVector<Value> next(loop.getRegionIterArgs());
+  for (int64_t u = 0; u < group; ++u) {
+    Value valid = lt(add(first, idx(u)), slices);
+    for (auto [acc, v] : llvm::zip_equal(next, loaded[u]))
+      acc = arith::SelectOp::create(b, valid, arith::AddFOp::create(b, acc, v),
+                                    acc);
   }
   scf::YieldOp::create(b, next);
   return SmallVector<Value>(loop.getResults());

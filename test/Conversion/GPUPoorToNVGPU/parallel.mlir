@@ -40,12 +40,25 @@
 // CHECK:   nvvm.memory.barrier <gpu>
 // CHECK:   gpu.barrier
 // The last block of the tile (P' - 1 blocks before it) resets the counter
-// and adds the P' sums in slice order, from zero.
+// and adds the P' sums in slice order, from zero: eight slices a trip (4
+// fragments of 4 f32 a slice, 128 registers), every load of the eight
+// (slice min(p + u, P' - 1), in bounds) before the adds, each add kept
+// only for p + u < P'.
 // CHECK:   %[[LAST:.*]] = arith.cmpi eq
 // CHECK:   scf.if %[[LAST]] -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
 // CHECK:     memref.store %c0_i32{{.*}}, %[[COUNTERS]][%[[TILE]]]
-// CHECK:     scf.for %{{.*}} = %c0{{.*}} to %[[GY2:.*]] step %c1{{.*}} iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+// CHECK:     scf.for %[[P:.*]] = %c0{{.*}} to %[[GY2:.*]] step %c8{{.*}} iter_args(%{{.*}} = %[[ZERO:cst[_0-9]*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+// CHECK:       %[[LASTP:.*]] = arith.subi %[[GY2]], %c1
+// CHECK:       arith.minui %{{.*}}, %[[LASTP]] : index
 // CHECK-COUNT-4: vector.load
+// CHECK:       arith.addi %[[P]], %c7
+// CHECK:       arith.minui %{{.*}}, %[[LASTP]] : index
+// CHECK-COUNT-4: vector.load
+// CHECK-NOT:   vector.load
+// CHECK:       %[[VALID:.*]] = arith.cmpi slt, %{{.*}}, %[[GY2]] : index
+// CHECK:       %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<2x2xf32>
+// CHECK:       arith.select %[[VALID]], %[[SUM]], %{{.*}} : vector<2x2xf32>
+// CHECK:       scf.yield
 // Only that block runs the epilogue.
 // CHECK: scf.if %{{.*}} {
 // CHECK: vector.store %{{.*}} : memref<2560xf16, #gpu.address_space<workgroup>>, vector<2xf16>

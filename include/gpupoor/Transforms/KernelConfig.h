@@ -49,8 +49,8 @@ SmallVector<int64_t, 3> selectTile(ShapedType init, int64_t k, Chip chip);
 /// gpupoor-split-k takes for a product of C type `init` and these layouts
 /// on `chip` when its options name no tile, or std::nullopt where the
 /// product keeps selectTile's tile: sm_90a's static 2-D decode products
-/// (M <= 16, A M x K, B N x K) whose swapped 64-row tiles fill from a
-/// quarter of the SMs to two blocks an SM.
+/// (M <= 16, A M x K, B N x K) whose swapped 64-row tiles number up to two
+/// blocks an SM.
 std::optional<SmallVector<int64_t, 3>>
 selectSwappedTile(ShapedType init, ALayout aLayout, BLayout bLayout, Chip chip);
 

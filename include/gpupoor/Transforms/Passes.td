@@ -82,11 +82,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
     and with parallel slices enough blocks to stream the weights at memory
     speed. On sm_90a a static 2-D M <= 16 product with B as N x K whose
-    transposed product's 64 x 16 tiles fill from a quarter of the SMs to one
-    wave (N from 33 to 132 times 64 on 132 SMs) runs swapped instead
-    (`swapped = true`, tile 64 x 16 x 64 of C^T = B A^T, slices 0 meaning
-    one): no MMA rows are padding and the weights stream through TMA
-    (gpupoor-swap-operands then exchanges the operands).
+    transposed product's 64 x 16 tiles number up to two blocks an SM (N up
+    to 264 times 64 on 132 SMs) runs swapped instead (`swapped = true`,
+    tile 64 x 16 x 64 of C^T = B A^T; slices 0 means one from a quarter of
+    the SMs and where K < 2048, else the automatic count): no MMA rows are
+    padding and the weights stream through TMA (gpupoor-swap-operands then
+    exchanges the operands).
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

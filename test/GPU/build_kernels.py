@@ -85,6 +85,12 @@ VARIANTS = {
     "kn_f16_p3": (dict(), "outer-type=f16 slices=3"),
     "nk_f32_p2": (dict(b_layout="nk"), "outer-type=f32 slices=2"),
     "nk_f16_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7"),
+    # S fixed (splits=), so P' too: the mma.sync kernel (kn; 16-row tiles in
+    # eight slices, f16 outer sums in two) and the TMA kernel (nk, 128 x
+    # 256, three slices).
+    "kn_f16_s4_p2": (dict(), "outer-type=f16 splits=4 slices=2"),
+    "kn_f32_m16_s16_p8": (dict(), "outer-type=f32 splits=16 slices=8 tile=16,128,128"),
+    "nk_f32_s8_p3": (dict(b_layout="nk"), "outer-type=f32 splits=8 slices=3"),
     "kn_f32_pmax": (dict(), "outer-type=f32 slices=65535"),
     "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
     "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),

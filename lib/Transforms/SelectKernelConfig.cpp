@@ -292,9 +292,9 @@ static constexpr int64_t kTwoWarpgroupStages = 6;
 /// The most stages of a one-warpgroup tile: the swapped decode tile (64 x
 /// 16 x 64, 10 KiB a stage) would fit 19 with an SM to itself. Measured on
 /// an H100 (bench_skinny.py's weights from HBM, docs/Hopper.md), one block
-/// an SM: 12 stages 15.2-15.6 us at 1 x 4096 x 4096 against 16.9-17.1 with
-/// 19 and 15.6-15.8 with 8; 43.8-44.0 at 1 x 4096 x 14336 against 45.6 and
-/// 46.3. A grid that asks for fewer bytes at once is served more evenly.
+/// an SM: 12 stages 15.2-15.6 us at 1 x 4096 x 4096 against 16.5-17.1 with
+/// 19 and 15.6-15.8 with 8; 43.8-44.0 at 1 x 4096 x 14336 against 44.5-45.7
+/// and 46.3-46.4.
 static constexpr int64_t kOneWarpgroupMaxStages = 12;
 
 /// Whether the static grid (tiles x slices) of `op`'s strategy takes more
@@ -322,8 +322,9 @@ static int64_t wgmmaBlocksPerSM(MatmulOp op) {
 /// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
 /// kTwoWarpgroupStages (as many as fit, up to that); for one,
 /// kOneBlockStageBytes of them over its blocks an SM (wgmmaBlocksPerSM),
-/// at most kOneWarpgroupMaxStages: 8 of 64 x 128 x 64 with one, 4 with two. Measured on an H100 (64 x 128 x
-/// 64, docs/Hopper.md): 6 stages ran 1.00-1.13x 4 on grids of one wave.
+/// at most kOneWarpgroupMaxStages: 8 of 64 x 128 x 64 with one, 4 with
+/// two. Measured on an H100 (64 x 128 x 64, docs/Hopper.md): 6 stages ran
+/// 1.00-1.13x 4 on grids of one wave.
 static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes,
                            int64_t blocksPerSM) {
   if (op.getStrategy().getTileM() >= 128)

@@ -76,8 +76,8 @@ SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
   SmallVector<Value> init(sums.size(), zero);
   // The loads of a group of slices go out before their adds: one slice a
   // trip made the last block wait out one L2 round trip per slice, which is
-  // most of a decode kernel's tail. The group is as many slices as 128
-  // registers a thread hold.
+  // most of a decode kernel's tail. A group is as many slices (up to 8) as
+  // 128 registers of a thread hold.
   int64_t floatsPerSlice = int64_t(sums.size()) * 4;
   int64_t group = std::clamp<int64_t>(128 / floatsPerSlice, 1, 8);
   auto loop = scf::ForOp::create(b, idx(0), slices, idx(group), init);

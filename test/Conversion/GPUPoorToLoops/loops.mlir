@@ -38,13 +38,22 @@ func.func @static_splits(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: m
 
 // -----
 
-// No splits in the strategy: S is computed from K at run time, clamped to
-// max_splits; f16 outer sums round once through f64.
+// No splits in the strategy: S is computed from K at run time,
+// next_pow2(floor(sqrt(n))) as 2^c for c the count of n >= (2^j + 1)^2, j
+// < log2(max_splits) (here 4, 9, 25), clamped to max_splits; f16 outer
+// sums round once through f64.
 // CHECK-LABEL: func @runtime_splits
-// CHECK-DAG: %[[BIT30:.*]] = arith.constant 1073741824 : i64
-// CHECK: arith.addi %{{.*}}, %[[BIT30]] : i64
-// CHECK: arith.cmpi uge
-// CHECK: arith.minsi %{{.*}}, %{{.*}} : i64
+// CHECK-DAG: %[[E4:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[E9:.*]] = arith.constant 9 : i64
+// CHECK-DAG: %[[E25:.*]] = arith.constant 25 : i64
+// CHECK-DAG: %[[MAX:.*]] = arith.constant 8 : i64
+// CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: arith.cmpi sge, %[[N]], %[[E4]] : i64
+// CHECK: arith.cmpi sge, %[[N]], %[[E9]] : i64
+// CHECK: arith.cmpi sge, %[[N]], %[[E25]] : i64
+// CHECK-NOT: arith.cmpi sge, %[[N]]
+// CHECK: %[[POW:.*]] = arith.shli %{{.*}}, %{{.*}} : i64
+// CHECK: arith.minsi %[[POW]], %[[MAX]] : i64
 // CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[S]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f16)
 // CHECK: %[[O64:.*]] = arith.extf %[[O]] : f16 to f64

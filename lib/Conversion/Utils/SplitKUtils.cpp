@@ -21,7 +21,10 @@ using namespace mlir::gpupoor;
 /// (2^j + 1)^2, so next_pow2(r) is 2^c for c the count of j >= 0 with n >=
 /// (2^j + 1)^2: independent comparisons, exact, the same on the CPU and the
 /// GPU. (A root digit by digit took 16 dependent 64-bit steps that every
-/// thread of a kernel ran before its first load.)
+/// thread of a kernel ran before its first load: measured on an H100, the
+/// package's dynamic-shape decode kernel then ran 13.3 us at 1 x 2048 x
+/// 5120 and 8.9 at 1 x 1024 x 4096, against 12.7-12.8 and 8.4 now and the
+/// static kernel's 12.6-12.7 and 8.2-8.3.)
 static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
                                int64_t maxSplits) {
   Type i64 = b.getI64Type();

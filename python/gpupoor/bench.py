@@ -57,10 +57,15 @@ def _time_graph(fn, reps: int, rotate: int) -> float:
     with torch.cuda.graph(graph):
         for i in range(rotate):
             fn(i)
-    graph.replay()
+    # Replays before the timed ones: with one, the first shape of a run read
+    # slow (H100, 2026-11-25: 16x2048x5120 listed first 23.8 us a call,
+    # listed second 13.5; with these ten, listed first, 13.2 and 12.7 in two
+    # runs).
+    for _ in range(10):
+        graph.replay()
     torch.cuda.synchronize()
     times = []
-    for _ in range(max(5, reps // rotate)):
+    for _ in range(max(10, reps // rotate)):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         graph.replay()

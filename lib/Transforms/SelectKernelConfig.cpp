@@ -118,7 +118,8 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
 /// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
 /// number up to two blocks an SM; from a quarter of the SMs one slice each,
-/// fewer take slices (numSlices). Measured
+/// fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
+/// resolveSlices). Measured
 /// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
 /// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
 /// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;

@@ -80,6 +80,12 @@ class GpupoorKernel:
             if "tensormap" in self.meta["param_types"] and (
                     (a.stride(0) <= 0 and a.shape[0] > 1) or (outer_b <= 0 and rows_b > 1)):
                 raise ValueError("TMA kernel needs positive row strides (tensor maps)")
+        if "c_desc" in self.meta["params"] and c.numel():
+            # The persistent kernel stores C by TMA (C's tensor map).
+            if c.stride(1) != 1 or c.stride(0) % 8 or c.data_ptr() % 16 or (
+                    c.stride(0) <= 0 and c.shape[0] > 1):
+                raise ValueError("TMA-store kernel needs unit inner stride, 16-byte aligned "
+                                 "rows and pointer of C")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
             views = [(t.shape, t.stride()) for t in (a, b, c)]
@@ -154,6 +160,10 @@ class GpupoorKernel:
             maps = self.meta["tensor_maps"]
             args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1]),
                      tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1]))
+            if "c_desc" in maps:
+                args += (tensor_maps.encode(c.data_ptr(), n, m, c.stride(0),
+                                            maps["c_desc"]["box_dim"][1],
+                                            box_k=maps["c_desc"]["box_dim"][0]),)
             tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
                                torch.cuda.current_stream().cuda_stream, args, types)
             return

@@ -1,5 +1,6 @@
 """Launching gpupoor's TMA kernels (copies = tma) from Python: their
-manifest lists two parameters of type "tensormap" (a_desc, b_desc), each a
+manifest lists two parameters of type "tensormap" (a_desc, b_desc; c_desc
+too where the persistent kernel stores C by TMA), each a
 CUtensorMap of 128 bytes passed by value, encoded as the manifest's
 "tensor_maps" says (cuTensorMapEncodeTiled, through ctypes on libcuda).
 CuPy's kernel call cannot pass a 128-byte struct, so these kernels go
@@ -28,7 +29,8 @@ CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
 
 def encode(ptr, k, rows, row_stride, box_rows, box_k=64):
     """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
-    elements apart (dims of 0 encoded as 1, as the runtime does)."""
+    elements apart (dims of 0 encoded as 1, as the runtime does); C's as N
+    columns of M rows."""
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     dims = (ctypes.c_uint64 * 2)(max(k, 1), max(rows, 1))

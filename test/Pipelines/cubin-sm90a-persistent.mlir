@@ -6,18 +6,33 @@
 
 // The persistent TMA kernel: the host launches one block an SM of the
 // reference part (132) at most; producer and consumers step over the C
-// tiles by the grid's size; the epilogue goes through a shared buffer of
-// its own after the stages and barriers (the producer refills the stages
-// meanwhile): each warp writes its fragments into its region, 2 passes of
-// 128 columns (231520 bytes in all), and reads back 16-byte row vectors,
-// with warp syncs and no block barrier. The manifest states the grid and
-// that any grid computes C. (It is opt-in: docs/Hopper.md.)
+// tiles by the grid's size; the epilogue stores C by TMA through a shared
+// buffer of its own after the stages and barriers (the producer refills the
+// stages meanwhile; 1024-byte aligned for the 128-byte swizzle, 230400
+// bytes in all): each warp writes a box of 16 rows x 64 columns into one of
+// its two slots (after waiting until the box before the last has been
+// read), fences the async proxy and its lane 0 stores the box through C's
+// tensor map, the third by-value parameter; with warp syncs and no block
+// barrier. Before the consumers return, the stores are waited for. The
+// manifest states the grid, that any grid computes C, C's tensor map and
+// its checks. (docs/Hopper.md.)
 // MLIR-LABEL: func.func @linear
+// MLIR: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// MLIR: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// MLIR: %[[CMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// MLIR: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %[[K:.*]], %[[M:.*]], %{{.*}}, %{{.*}})
+// MLIR: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %[[K]], %[[N:.*]], %{{.*}}, %{{.*}})
+// MLIR: llvm.call @gpupoorTensorMapEncode(%[[CMAP]], %{{.*}}, %[[N]], %[[M]], %{{.*}}, %{{.*}})
 // MLIR: %[[GRID:.*]] = arith.minsi %{{.*}}, %c132 : index
 // MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]],
+// MLIR-SAME: dynamic_shared_memory_size %c230400_i32
+// MLIR-SAME: %{{.*}} : i32, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : !llvm.array<16 x i64>)
 // MLIR-SAME: persistent = true
 
 // CHECK: .visible .entry gpupoor_matmul_0(
+// CHECK: .param .align 64 .b8 gpupoor_matmul_0_param_12[128],
+// CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_13[128],
+// CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_14[128]
 // CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK: %nctaid.x
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -25,16 +40,50 @@
 // CHECK: %nctaid.x
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
 // CHECK-NOT: bar.sync
-// CHECK: bar.warp.sync
-// CHECK: st.shared.b32 [%{{.*}}+196704]
-// CHECK: ld.shared.v4
-// CHECK: st.global.v4.b32
+// CHECK: cp.async.bulk.wait_group.read 1;
+// CHECK: bar.warp.sync -1;
+// CHECK-COUNT-16: st.shared.b32
+// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK-NEXT: bar.warp.sync -1;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%{{.*}}, {%{{.*}}, %{{.*}}}], [%{{.*}}];
+// CHECK-NEXT: cp.async.bulk.commit_group;
+// CHECK-NOT: ld.shared.v4
+// CHECK-NOT: st.global
 // CHECK-NOT: bar.sync
+// CHECK: cp.async.bulk.wait_group 0;
+// CHECK-NOT: st.global
+// CHECK: ret;
 
-// JSON: "dynamic_shared_memory": 231520,
+// JSON: "checks": {
+// JSON: "pointer_aligned_16": [
+// JSON: "c_ptr"
+// JSON: "positive_row_stride": [
+// JSON: "stride_cm",
+// JSON-NEXT: "M"
+// JSON: "stride_multiple_of_8": [
+// JSON: "stride_cm"
+// JSON: "unit_stride": [
+// JSON: "stride_cn"
+// JSON: "dynamic_shared_memory": 230400,
 // JSON: "epilogue_passes": 2,
 // JSON: "grid": "min(ceil(M/BM)*ceil(N/BN), SMs)",
+// JSON: "params": [
+// JSON: "b_desc",
+// JSON-NEXT: "c_desc"
 // JSON: "persistent": true,
+// JSON: "requires": "{{.*}}stride_cn == 1, C rows and pointer 16-byte aligned (TMA stores)",
+// JSON: "tensor_maps": {
+// JSON: "c_desc": {
+// JSON-NEXT: "box_dim": [
+// JSON-NEXT: 64,
+// JSON-NEXT: 16
+// JSON: "global_address": "c_ptr",
+// JSON-NEXT: "global_dim": [
+// JSON-NEXT: "N",
+// JSON-NEXT: "M"
+// JSON: "global_strides_bytes": [
+// JSON-NEXT: "stride_cm * 2"
+// JSON: "swizzle": "128B"
 
 // shared-epilogue=false: stores from the fragments, 2 elements at a time.
 // FRAG: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16

@@ -74,6 +74,10 @@ void EpilogueEmitter::emit(ValueRange outer) {
                    mt * 16 + h * 8, nt * 8 + e));
     return vector::FromElementsOp::create(b, pairType, v);
   };
+  if (c.tmaStores()) {
+    emitTmaStores(value);
+    return;
+  }
   if (c.epiloguePasses) {
     emitSharedStores(value);
     return;
@@ -215,5 +219,80 @@ void EpilogueEmitter::emitSharedStores(
       storeRow(v, add(warpRowOrigin, add(row, idx(rp * passRows))),
                add(warpColOrigin, add(laneCol, idx(cp * passCols))), vectors);
     }
+  }
+}
+
+void EpilogueEmitter::emitTmaStores(
+    function_ref<Value(int64_t, int64_t, int64_t)> value) {
+  assert(c.tmaStores() && c.cBytes() == 2 && "TMA stores of f16 C");
+  int64_t slots = c.storeSlots();
+  int64_t boxCols = c.storeBoxCols();
+  int64_t boxBytes = c.storeBoxBytes();
+  int64_t boxNTiles = boxCols / 8;
+  Value fullMask =
+      arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffffffff));
+  Value lane0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kc.lane, idx(0));
+  // The warp's box slots, after the other warps'.
+  Value slotsBase =
+      add(idx(c.epilogueBufferOffset()),
+          mul(divU(kc.tid, idx(kWarpSize)), idx(slots * boxBytes)));
+  Value elems = sharedView(b, kc.rawSmem, c.cType, c.sharedBytes() / 2, idx(0));
+  Value smem = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  auto i32 = [&](Value v) {
+    return arith::IndexCastOp::create(b, b.getI32Type(), v).getResult();
+  };
+  // A lane's fragment element pairs: rows lane/4 + 8h (+ 16 mt), bytes
+  // 4 (lane%4) of each n8 column block, which is a 16-byte chunk of the
+  // box's 128-byte row. The 128-byte swizzle puts chunk j of row r at
+  // j ^ (r % 8), and r % 8 = lane/4: a store's 8 rows x 4 lanes fill the 32
+  // banks.
+  Value laneDiv4 = divU(kc.lane, idx(4));
+  Value laneByte = mul(remU(kc.lane, idx(4)), idx(4));
+  Value rowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
+  Value colOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
+  for (int64_t box = 0; box < c.warpN() / boxCols; ++box) {
+    Value slot = add(slotsBase, idx(box % slots * boxBytes));
+    // The slot's previous box has been read (lane 0 issued the stores, one
+    // bulk group each; at most slots - 1 younger ones may still read).
+    {
+      auto ifLane0 = scf::IfOp::create(b, lane0, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifLane0.thenBlock());
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, slots - 1, b.getUnitAttr());
+    }
+    NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t mt = 0; mt < c.mTiles(); ++mt)
+      for (int64_t ntl = 0; ntl < boxNTiles; ++ntl)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(laneDiv4, idx(mt * 16 + h * 8));
+          Value chunk = arith::XOrIOp::create(b, laneDiv4, idx(ntl));
+          Value byte = add(slot, add(mul(row, idx(KernelSpec::kStoreBoxBytes)),
+                                     add(mul(chunk, idx(16)), laneByte)));
+          vector::StoreOp::create(b, value(mt, box * boxNTiles + ntl, h), elems,
+                                  ValueRange{divU(byte, idx(2))},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
+        }
+    // TMA reads through the async proxy what the lanes wrote.
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    NVVM::SyncWarpOp::create(b, fullMask);
+    auto ifLane0 = scf::IfOp::create(b, lane0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLane0.thenBlock());
+    Value src = LLVM::IntToPtrOp::create(
+        b, shared,
+        arith::IndexCastUIOp::create(b, b.getI64Type(), add(smem, slot))
+            .getResult());
+    // TMA writes nothing outside C: edge tiles need no guard.
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, args.cMap, src,
+        ValueRange{i32(add(colOrigin, idx(box * boxCols))), i32(rowOrigin)},
+        Value(), NVVM::TMAStoreMode::TILE, Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b);
   }
 }

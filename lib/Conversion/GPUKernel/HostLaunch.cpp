@@ -159,24 +159,45 @@ Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
   return all;
 }
 
+/// i1: `ptr` is 16-byte aligned.
+Value aligned16(ImplicitLocOpBuilder &b, Value ptr) {
+  Value addr = LLVM::PtrToIntOp::create(b, b.getI64Type(), ptr);
+  Value low = arith::AndIOp::create(
+      b, addr, arith::ConstantIntOp::create(b, b.getI64Type(), 15));
+  return cmp(b, arith::CmpIPredicate::eq, low, 0);
+}
+
+/// i1: `stride` (f16 elements) is a multiple of 16 bytes.
+Value multipleOf8(ImplicitLocOpBuilder &b, Value stride) {
+  Value low =
+      arith::AndIOp::create(b, stride, arith::ConstantIndexOp::create(b, 7));
+  return cmp(b, arith::CmpIPredicate::eq, low, 0);
+}
+
+/// i1: `stride` steps forward a row where there is more than one row (a
+/// tensor map cannot broadcast a row or step backwards).
+Value rowsForward(ImplicitLocOpBuilder &b, Value stride, Value rows) {
+  using P = arith::CmpIPredicate;
+  return arith::OrIOp::create(b, cmp(b, P::sgt, stride, 0),
+                              cmp(b, P::sle, rows, 1))
+      .getResult();
+}
+
 /// i1: the cp.async kernel's requirements hold: unit inner strides of A and
 /// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers.
 Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   using P = arith::CmpIPredicate;
-  auto aligned = [&](Value ptr) {
-    Value addr = LLVM::PtrToIntOp::create(b, b.getI64Type(), ptr);
-    Value low = arith::AndIOp::create(
-        b, addr, arith::ConstantIntOp::create(b, b.getI64Type(), 15));
-    return cmp(b, P::eq, low, 0);
-  };
-  auto multipleOf8 = [&](Value stride) {
-    Value low =
-        arith::AndIOp::create(b, stride, arith::ConstantIndexOp::create(b, 7));
-    return cmp(b, P::eq, low, 0);
-  };
   return allOf(b, {cmp(b, P::eq, o.ak, 1), cmp(b, P::eq, o.b1, 1),
-                   multipleOf8(o.am), multipleOf8(o.b0), aligned(o.aPtr),
-                   aligned(o.bPtr)});
+                   multipleOf8(b, o.am), multipleOf8(b, o.b0),
+                   aligned16(b, o.aPtr), aligned16(b, o.bPtr)});
+}
+
+/// i1: C's tensor map describes C for the TMA store epilogue (f16 C): unit
+/// inner stride, 16-byte rows and pointer, rows stepping forward.
+Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
+  return allOf(b,
+               {cmp(b, arith::CmpIPredicate::eq, o.cn, 1), multipleOf8(b, o.cm),
+                aligned16(b, o.cPtr), rowsForward(b, o.cm, o.m)});
 }
 
 /// i1: the TMA kernel's tensor maps describe A and B: each row stride
@@ -184,14 +205,8 @@ Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 /// broadcast a row or step backwards; the cp.async kernel can). Strides
 /// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
 Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
-  using P = arith::CmpIPredicate;
-  auto rowsOk = [&](Value stride, Value rows) {
-    return arith::OrIOp::create(b, cmp(b, P::sgt, stride, 0),
-                                cmp(b, P::sle, rows, 1))
-        .getResult();
-  };
   // B as N x K: its rows are N, b0 apart.
-  return allOf(b, {rowsOk(o.am, o.m), rowsOk(o.b0, o.n)});
+  return allOf(b, {rowsForward(b, o.am, o.m), rowsForward(b, o.b0, o.n)});
 }
 
 /// i1: every size, stride and last element offset of A, B and C fits the
@@ -317,10 +332,12 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op) {
   return f;
 }
 
-/// The tensor maps of A and B for the TMA kernel, in two 128-byte host
-/// buffers (allocated once, at the function's entry: a launch in a loop
-/// reuses them); their pointers, which the launch passes by value once the
-/// kernel is a binary (gpupoor-tensor-maps-by-value).
+/// The tensor maps of A and B for the TMA kernel (and of C where it stores
+/// by TMA), in 128-byte host buffers (allocated once, at the function's
+/// entry: a launch in a loop reuses them); their pointers, which the launch
+/// passes by value once the kernel is a binary
+/// (gpupoor-tensor-maps-by-value). The runtime's encoder writes f16 maps of
+/// boxes 64 elements wide: A's and B's K tiles, C's store boxes.
 SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                   const KernelSpec &spec,
                                   const LaunchOperands &o, Value bnStride) {
@@ -332,7 +349,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     auto func = op->getParentOfType<FunctionOpInterface>();
     b.setInsertionPointToStart(&func.getFunctionBody().front());
     Value one = LLVM::ConstantOp::create(b, b.getI64Type(), 1);
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < (spec.tmaStores() ? 3 : 2); ++i)
       maps.push_back(LLVM::AllocaOp::create(b, ptr, tensorMapType(ctx), one,
                                             kTensorMapAlign));
   }
@@ -352,6 +369,11 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   LLVM::CallOp::create(b, encode,
                        ValueRange{maps[1], generic(o.bPtr), i64(o.k), i64(o.n),
                                   i64(bnStride), cst(spec.bn)});
+  // C as M rows of N, stored in boxes of 64 columns by a warp's rows.
+  if (spec.tmaStores())
+    LLVM::CallOp::create(b, encode,
+                         ValueRange{maps[2], generic(o.cPtr), i64(o.n),
+                                    i64(o.m), i64(o.cm), cst(spec.warpM())});
   return maps;
 }
 
@@ -447,7 +469,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   LaunchOperands o = readOperands(b, op);
   SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
   // Each requirement the types leave open is checked once.
-  Value asyncOk, tmaOk, fits, groupOk, sumsFit;
+  Value asyncOk, tmaOk, storeOk, fits, groupOk, sumsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
   bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
@@ -461,6 +483,11 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
       if (!tmaOk)
         tmaOk = emitTensorMapsHold(b, o);
       conds.push_back(tmaOk);
+    }
+    if (spec.tmaStores()) {
+      if (!storeOk)
+        storeOk = emitTmaStoresHold(b, o);
+      conds.push_back(storeOk);
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {
       if (!fits)

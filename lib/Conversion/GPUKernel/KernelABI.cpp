@@ -232,6 +232,8 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   if (spec.tmaCopies) {
     args.aMap = arg(next);
     args.bMap = arg(next + 1);
+    if (spec.tmaStores())
+      args.cMap = arg(next + 2);
   }
   return args;
 }

@@ -124,8 +124,13 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
     else
       emitTileStores(kc, args, sums);
   });
-  if (c.persistent())
-    gpu::ReturnOp::create(b);
+  if (!c.persistent())
+    return;
+  // The epilogue's TMA stores have read the buffer and written C before
+  // the block's shared memory goes.
+  if (c.tmaStores())
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, 0, UnitAttr());
+  gpu::ReturnOp::create(b);
 }
 
 void WarpSpecializedKernelBuilder::build() {

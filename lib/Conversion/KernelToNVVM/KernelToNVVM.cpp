@@ -87,16 +87,16 @@ struct ConvertGPUPoorKernelToNVVMPass
   /// (without nvvm.grid_constant, NVPTX would copy them to local memory,
   /// which TMA cannot read). gpu.func keeps neither attribute
   /// (createKernelFunc), so they are set here on the kernel parameters that
-  /// TMA loads name. (The register budget at entry that setmaxnreg needs,
-  /// nvvm.minctasm, comes with the gpu.func: createKernelFunc.)
+  /// TMA loads and stores name. (The register budget at entry that setmaxnreg
+  /// needs, nvvm.minctasm, comes with the gpu.func: createKernelFunc.)
   static void markTensorMapParams(gpu::GPUModuleOp module) {
     module.walk([](LLVM::LLVMFuncOp func) {
       if (func.isExternal())
         return;
       MLIRContext *ctx = func.getContext();
       Block *entry = &func.getBody().front();
-      func.walk([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp load) {
-        auto arg = dyn_cast<BlockArgument>(load.getTmaDescriptor());
+      auto mark = [&](Value desc) {
+        auto arg = dyn_cast<BlockArgument>(desc);
         if (!arg || arg.getOwner() != entry)
           return;
         unsigned i = arg.getArgNumber();
@@ -107,6 +107,12 @@ struct ConvertGPUPoorKernelToNVVMPass
                                          gpupoor::kTensorMapAlign));
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
+      };
+      func.walk([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp load) {
+        mark(load.getTmaDescriptor());
+      });
+      func.walk([&](NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp store) {
+        mark(store.getTmaDescriptor());
       });
     });
   }

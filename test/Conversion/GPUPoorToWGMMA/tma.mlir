@@ -1,20 +1,24 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=true" -convert-gpupoor-to-wgmma | FileCheck %s
 
 // copies = tma: the warp-specialized kernel. The host code encodes A's and
-// B's tensor maps into two 128-byte buffers allocated at the function's
-// entry and passes their pointers (by value once the kernel is a binary:
+// B's tensor maps (and C's: the persistent kernel stores C by TMA) into
+// 128-byte buffers allocated at the function's entry and passes their
+// pointers (by value once the kernel is a binary:
 // gpupoor-tensor-maps-by-value); 384 threads (a producer warpgroup and two
 // consumers), 4 stages of 48 KiB, 12 mbarriers of 8 bytes (full, empty
-// and order a stage) and the persistent kernel's epilogue buffer (8 warps'
-// 16 rows of 128 + 8 columns: 34816 bytes).
+// and order a stage) and, 1024-byte aligned, the persistent kernel's
+// epilogue buffer (8 warps' two store boxes of 16 rows x 64 columns: 32768
+// bytes).
 // CHECK-LABEL: func.func @linear
 // CHECK: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK: %[[CMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @gpupoorTensorMapEncode(%[[CMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c231520_i32
-// CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr)
+// CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c230400_i32
+// CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr, %[[CMAP]] : !llvm.ptr)
 // CHECK-SAME: copies = tma
 // Operands TMA cannot take get the element-copy kernel, 256 threads, not
 // persistent: its epilogue runs over its rows through the stages (one
@@ -23,7 +27,7 @@
 // CHECK-SAME: threads in (%c256{{[_0-9]*}}, {{.*}} dynamic_shared_memory_size %c196608_i32
 // CHECK-SAME: copies = elements, {{.*}} epilogue_passes = 1,
 // CHECK: gpu.func @gpupoor_matmul_0(
-// CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"})
+// CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"}, %[[CDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "c_desc"})
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // Thread 0 initializes the ring: full barriers count the producer's one
 // arrive, empty ones one arrive of each of the two consumer warpgroups,
@@ -77,12 +81,18 @@
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: scf.if %[[LEADS]] {
 // CHECK: nvvm.mbarrier.arrive
-// The stages are never idle: the epilogue stores from the fragments,
-// without barriers.
+// The epilogue, without block barriers: each warp waits until its box
+// slot has been read, writes a box, fences the async proxy and stores it
+// through C's tensor map; the stores are waited for before the return.
 // CHECK-NOT: barrier
+// CHECK: nvvm.cp.async.bulk.wait_group 1 {read}
 // CHECK: vector.store
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[CDESC]]
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NOT: barrier
-// CHECK: gpu.return
+// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK-NEXT: gpu.return
 // CHECK: gpu.func @gpupoor_matmul_0_elements(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
@@ -109,17 +119,17 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 
 // One consumer warpgroup (64-row tiles): nothing to order, two mbarriers a
 // stage (8 stages of 24 KiB, one block an SM: the shape is dynamic; the
-// epilogue buffer, 4 warps' 16 rows of 136: 17408 bytes), and no
-// warpgroup waits on another.
+// epilogue buffer from 197632, 4 warps' two store boxes: 16384 bytes), and
+// no warpgroup waits on another.
 // CHECK-LABEL: func.func @one_consumer
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
-// CHECK-SAME: threads in (%c256, {{.*}} dynamic_shared_memory_size %c214144_i32
+// CHECK-SAME: threads in (%c256, {{.*}} dynamic_shared_memory_size %c214016_i32
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-COUNT-16: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.mbarrier.init
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.setmaxregister  increase 240
-// CHECK-NOT: arith.xori
+// CHECK-NOT: arith.xori {{.*}}, %true
 // CHECK: gpu.return
 func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

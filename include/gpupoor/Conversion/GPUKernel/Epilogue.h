@@ -47,6 +47,16 @@ private:
   /// half h.
   void emitSharedStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
 
+  /// The persistent kernel's C tile by TMA stores (KernelSpec::tmaStores):
+  /// each warp writes a box (its rows by 64 columns) into one of its slots
+  /// of the epilogue buffer in the 128-byte swizzle, its lane 0 stores it
+  /// through C's tensor map, and the warp writes the next box into the next
+  /// slot while TMA reads the last: it waits only for the box before, and
+  /// goes on to its next tile while the stores drain. (Stored from the
+  /// lanes, all blocks wrote C at once at their tiles' ends: measured in
+  /// docs/Hopper.md.)
+  void emitTmaStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
+
   const KernelArgs &args;
   /// A lane's first fragment element (row, column) in C.
   Value rowBase, colBase;

@@ -61,9 +61,10 @@ struct KernelArgs {
   /// sums, so that a buffer reused for launches of other grids never has a
   /// launch's sums where another expects zeroed counters.
   Value locksPtr, locksCount;
-  /// The TMA kernel's tensor maps of A and B (generic pointers into the
-  /// parameter space).
-  Value aMap, bMap;
+  /// The TMA kernel's tensor maps of A and B, and of C where the epilogue
+  /// stores by TMA (KernelSpec::tmaStores; null otherwise): generic
+  /// pointers into the parameter space.
+  Value aMap, bMap, cMap;
 };
 
 /// A 1-D global memref of `size` elements of `elementType` over `ptr`.

@@ -42,6 +42,9 @@ mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
                    {"locks_count", K::I64}});
   if (spec.tmaCopies)
     params.append({{"a_desc", K::TensorMap}, {"b_desc", K::TensorMap}});
+  // The persistent kernel's C stores by TMA (KernelSpec::tmaStores).
+  if (spec.tmaStores())
+    params.push_back({"c_desc", K::TensorMap});
   return params;
 }
 
@@ -51,29 +54,35 @@ static std::string str(Type t) {
   return s;
 }
 
-/// How a launcher encodes the TMA kernel's a_desc and b_desc
+/// How a launcher encodes the TMA kernel's a_desc and b_desc (and c_desc)
 /// (cuTensorMapEncodeTiled).
 static llvm::json::Object tensorMaps(const KernelSpec &spec) {
-  auto map = [&](StringRef rows, StringRef stride, int64_t boxRows) {
-    return llvm::json::Object{
-        {"data_type", "float16"},
-        {"rank", 2},
-        {"global_address", rows == "M" ? "a_ptr" : "b_ptr"},
-        {"global_dim", llvm::json::Array{"K", rows}},
-        {"global_strides_bytes",
-         llvm::json::Array{std::string(stride) + " * 2"}},
-        {"box_dim", llvm::json::Array{spec.bk, boxRows}},
-        {"element_strides", llvm::json::Array{1, 1}},
-        {"interleave", "none"},
-        {"swizzle", "128B"},
-        {"l2_promotion", "256B"},
-        {"oob_fill", "zero"}};
+  auto map = [&](StringRef address, StringRef inner, StringRef rows,
+                 StringRef stride, int64_t boxInner, int64_t boxRows) {
+    return llvm::json::Object{{"data_type", "float16"},
+                              {"rank", 2},
+                              {"global_address", address},
+                              {"global_dim", llvm::json::Array{inner, rows}},
+                              {"global_strides_bytes",
+                               llvm::json::Array{std::string(stride) + " * 2"}},
+                              {"box_dim", llvm::json::Array{boxInner, boxRows}},
+                              {"element_strides", llvm::json::Array{1, 1}},
+                              {"interleave", "none"},
+                              {"swizzle", "128B"},
+                              {"l2_promotion", "256B"},
+                              {"oob_fill", "zero"}};
   };
-  return llvm::json::Object{
-      {"a_desc", map("M", "stride_am", spec.bm)},
-      {"b_desc", map("N", "stride_bn", spec.bn)},
+  llvm::json::Object maps{
+      {"a_desc", map("a_ptr", "K", "M", "stride_am", spec.bk, spec.bm)},
+      {"b_desc", map("b_ptr", "K", "N", "stride_bn", spec.bk, spec.bn)},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then); passed by value, 128 bytes, 64-byte aligned"}};
+  // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
+  // rows (TMA writes nothing outside C).
+  if (spec.tmaStores())
+    maps["c_desc"] =
+        map("c_ptr", "N", "M", "stride_cm", spec.storeBoxCols(), spec.warpM());
+  return maps;
 }
 
 /// The operand requirements the kernel does not check itself.
@@ -89,6 +98,9 @@ static std::string requirements(const KernelSpec &spec) {
            "every element offset below 2^31";
   if (spec.readsC)
     req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
+  if (spec.tmaStores())
+    req += std::string(req.empty() ? "" : ", ") +
+           "stride_cn == 1, C rows and pointer 16-byte aligned (TMA stores)";
   if (spec.parallel())
     req += std::string(req.empty() ? "" : ", ") +
            "grid y = P', a workspace and counters as workspace_formula "
@@ -112,9 +124,22 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   if (spec.tmaCopies) {
     // A tensor map steps forward a row at a time: [stride, rows] pairs
     // whose stride must be positive where rows > 1.
-    c["positive_row_stride"] =
-        llvm::json::Array{llvm::json::Array{"stride_am", "M"},
-                          llvm::json::Array{"stride_bn", "N"}};
+    llvm::json::Array rows{llvm::json::Array{"stride_am", "M"},
+                           llvm::json::Array{"stride_bn", "N"}};
+    if (spec.tmaStores())
+      rows.push_back(llvm::json::Array{"stride_cm", "M"});
+    c["positive_row_stride"] = std::move(rows);
+  }
+  if (spec.tmaStores()) {
+    // C's tensor map: 16-byte rows and pointer, unit inner stride.
+    auto add = [&](StringRef key, StringRef param) {
+      if (!c.get(key))
+        c[key] = llvm::json::Array{};
+      c.getArray(key)->push_back(param);
+    };
+    add("unit_stride", "stride_cn");
+    add("stride_multiple_of_8", "stride_cm");
+    add("pointer_aligned_16", "c_ptr");
   }
   if (spec.indexBitwidth == 32) {
     // 0 <= M, N, K and every stride <= max_size; the last element offset of

@@ -88,6 +88,12 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
     return false;
   int64_t rows = columns ? warpM() : warpM() / passes;
   int64_t cols = columns ? warpN() / passes : warpN();
+  int64_t maxShared = getChipInfo(chip).maxSharedPerBlock;
+  // TMA stores read the boxes (EpilogueEmitter::emitTmaStores): no lanes
+  // read rows back.
+  if (columns && tmaStoreBoxes(passes))
+    return epilogueBufferOffset(passes) + epilogueBufferBytes(passes) <=
+           maxShared;
   // The warp reads its region back in 16-byte row vectors, every lane a
   // vector each round (rows of 192 f16 take 24 lanes: a round covers a row
   // and a third); a row takes at most the warp's lanes.
@@ -96,8 +102,8 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
       lanesPerRow > kWarpSize || (rows * lanesPerRow) % kWarpSize != 0)
     return false;
   if (columns)
-    return epilogueBufferOffset() + epilogueBufferBytes(passes) <=
-           getChipInfo(chip).maxSharedPerBlock;
+    return epilogueBufferOffset(passes) + epilogueBufferBytes(passes) <=
+           maxShared;
   return warpsM * warpsN * rows * (cols + 8) * cBytes() <= stagesBytes();
 }
 

@@ -162,13 +162,42 @@ struct KernelSpec {
   /// while the consumers store a tile. Its passes split a warp's columns,
   /// the others' its m16 rows.
   bool ownEpilogueBuffer() const { return persistent() && epiloguePasses > 0; }
+  /// The TMA store epilogue's boxes: 128 bytes of a C row (64 f16) by a
+  /// warp's rows, in the 128-byte swizzle (the layout C's tensor map
+  /// names), so that the fragment writes of 8 rows land on distinct banks.
+  static constexpr int64_t kStoreBoxBytes = 128;
+  int64_t storeBoxCols() const { return kStoreBoxBytes / cBytes(); }
+  int64_t storeBoxBytes() const { return warpM() * kStoreBoxBytes; }
+  /// Whether the persistent kernel's epilogue in `passes` column passes
+  /// hands its C tile to TMA stores (f16 C: the runtime's tensor maps are
+  /// f16): each warp's pass columns are whole boxes, its region holds
+  /// them (slots), and the warp goes on while TMA drains them.
+  bool tmaStoreBoxes(int64_t passes) const {
+    return persistent() && cType.isF16() && passes > 0 &&
+           (warpN() / passes) % storeBoxCols() == 0;
+  }
+  bool tmaStores() const {
+    return ownEpilogueBuffer() && tmaStoreBoxes(epiloguePasses);
+  }
+  /// Box slots of a warp's region with TMA stores: one pass's boxes.
+  int64_t storeSlots() const {
+    return warpN() / epiloguePasses / storeBoxCols();
+  }
   int64_t epilogueBufferOffset() const {
-    return (barriersEnd() + 15) / 16 * 16;
+    return epilogueBufferOffset(epiloguePasses);
+  }
+  /// 16-byte aligned after the barriers; TMA's 128-byte swizzle repeats
+  /// every 1024 bytes, and its boxes start at a multiple of that.
+  int64_t epilogueBufferOffset(int64_t passes) const {
+    int64_t align = tmaStoreBoxes(passes) ? 1024 : 16;
+    return (barriersEnd() + align - 1) / align * align;
   }
   /// Bytes of the shared-memory epilogue in `passes` passes when it has a
-  /// buffer of its own: each warp's rows, a pass's columns plus padding.
+  /// buffer of its own: each warp's rows, a pass's columns plus padding
+  /// (none in TMA store boxes, whose swizzle spreads the banks).
   int64_t epilogueBufferBytes(int64_t passes) const {
-    return warpsM * warpsN * warpM() * (warpN() / passes + 8) * cBytes();
+    int64_t pad = tmaStoreBoxes(passes) ? 0 : 8;
+    return warpsM * warpsN * warpM() * (warpN() / passes + pad) * cBytes();
   }
   int64_t sharedBytes() const {
     return ownEpilogueBuffer()

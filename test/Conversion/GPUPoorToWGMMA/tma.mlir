@@ -9,10 +9,22 @@
 // and order a stage) and, 1024-byte aligned, the persistent kernel's
 // epilogue buffer (8 warps' two store boxes of 16 rows x 64 columns: 32768
 // bytes).
+// The host code takes the TMA kernel only where C's tensor map describes
+// C, as A's and B's must describe them: C's unit inner stride, rows of a
+// multiple of 8 elements, a 16-byte aligned pointer and rows stepping
+// forward (else the element-copy kernel).
 // CHECK-LABEL: func.func @linear
 // CHECK: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK: %[[CMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK: %{{[a-z_0-9]+}}:2, %[[CST:[a-z_0-9]+]]:2 = memref.extract_strided_metadata %arg2
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: %[[CPTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: arith.cmpi eq, %[[CST]]#1, %c1{{.*}} : index
+// CHECK: arith.andi %[[CST]]#0, %c7{{.*}} : index
+// CHECK: llvm.ptrtoint %[[CPTR]] : !llvm.ptr<1> to i64
+// CHECK: arith.cmpi sgt, %[[CST]]#0, %c0{{.*}} : index
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: llvm.call @gpupoorTensorMapEncode(%[[CMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})

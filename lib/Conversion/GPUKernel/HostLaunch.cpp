@@ -193,7 +193,8 @@ Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 }
 
 /// i1: C's tensor map describes C for the TMA store epilogue (f16 C): unit
-/// inner stride, 16-byte rows and pointer, rows stepping forward.
+/// inner stride, 16-byte rows and pointer, rows stepping forward. The
+/// kernel computes the same condition (EpilogueEmitter::emitTmaStores).
 Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   return allOf(b,
                {cmp(b, arith::CmpIPredicate::eq, o.cn, 1), multipleOf8(b, o.cm),
@@ -369,11 +370,20 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   LLVM::CallOp::create(b, encode,
                        ValueRange{maps[1], generic(o.bPtr), i64(o.k), i64(o.n),
                                   i64(bnStride), cst(spec.bn)});
-  // C as M rows of N, stored in boxes of 64 columns by a warp's rows.
-  if (spec.tmaStores())
+  // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
+  // a tensor map describes C; else the kernel stores from its lanes (it
+  // checks the same conditions) and the map's bytes are zeros.
+  if (spec.tmaStores()) {
+    LLVM::StoreOp::create(b, LLVM::ZeroOp::create(b, tensorMapType(ctx)),
+                          maps[2], kTensorMapAlign);
+    auto ifMap = scf::IfOp::create(b, emitTmaStoresHold(b, o),
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifMap.thenBlock());
     LLVM::CallOp::create(b, encode,
                          ValueRange{maps[2], generic(o.cPtr), i64(o.n),
                                     i64(o.m), i64(o.cm), cst(spec.warpM())});
+  }
   return maps;
 }
 
@@ -469,7 +479,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   LaunchOperands o = readOperands(b, op);
   SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
   // Each requirement the types leave open is checked once.
-  Value asyncOk, tmaOk, storeOk, fits, groupOk, sumsFit;
+  Value asyncOk, tmaOk, fits, groupOk, sumsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
   bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
@@ -483,11 +493,6 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
       if (!tmaOk)
         tmaOk = emitTensorMapsHold(b, o);
       conds.push_back(tmaOk);
-    }
-    if (spec.tmaStores()) {
-      if (!storeOk)
-        storeOk = emitTmaStoresHold(b, o);
-      conds.push_back(storeOk);
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {
       if (!fits)

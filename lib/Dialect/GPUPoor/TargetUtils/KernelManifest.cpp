@@ -79,9 +79,15 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
                "then); passed by value, 128 bytes, 64-byte aligned"}};
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
   // rows (TMA writes nothing outside C).
-  if (spec.tmaStores())
-    maps["c_desc"] =
+  if (spec.tmaStores()) {
+    llvm::json::Object cMap =
         map("c_ptr", "N", "M", "stride_cm", spec.storeBoxCols(), spec.warpM());
+    // The kernel reads the map only where it describes C, and stores from
+    // its lanes otherwise (no requirement on C).
+    cMap["encode_if"] = "stride_cn == 1, stride_cm % 8 == 0, c_ptr % 16 == 0, "
+                        "stride_cm > 0 or M <= 1; else 128 zero bytes";
+    maps["c_desc"] = std::move(cMap);
+  }
   return maps;
 }
 
@@ -98,9 +104,7 @@ static std::string requirements(const KernelSpec &spec) {
            "every element offset below 2^31";
   if (spec.readsC)
     req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
-  if (spec.tmaStores())
-    req += std::string(req.empty() ? "" : ", ") +
-           "stride_cn == 1, C rows and pointer 16-byte aligned (TMA stores)";
+
   if (spec.parallel())
     req += std::string(req.empty() ? "" : ", ") +
            "grid y = P', a workspace and counters as workspace_formula "
@@ -124,22 +128,9 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   if (spec.tmaCopies) {
     // A tensor map steps forward a row at a time: [stride, rows] pairs
     // whose stride must be positive where rows > 1.
-    llvm::json::Array rows{llvm::json::Array{"stride_am", "M"},
-                           llvm::json::Array{"stride_bn", "N"}};
-    if (spec.tmaStores())
-      rows.push_back(llvm::json::Array{"stride_cm", "M"});
-    c["positive_row_stride"] = std::move(rows);
-  }
-  if (spec.tmaStores()) {
-    // C's tensor map: 16-byte rows and pointer, unit inner stride.
-    auto add = [&](StringRef key, StringRef param) {
-      if (!c.get(key))
-        c[key] = llvm::json::Array{};
-      c.getArray(key)->push_back(param);
-    };
-    add("unit_stride", "stride_cn");
-    add("stride_multiple_of_8", "stride_cm");
-    add("pointer_aligned_16", "c_ptr");
+    c["positive_row_stride"] =
+        llvm::json::Array{llvm::json::Array{"stride_am", "M"},
+                          llvm::json::Array{"stride_bn", "N"}};
   }
   if (spec.indexBitwidth == 32) {
     // 0 <= M, N, K and every stride <= max_size; the last element offset of

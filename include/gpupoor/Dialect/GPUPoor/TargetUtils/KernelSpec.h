@@ -171,10 +171,12 @@ struct KernelSpec {
   /// Whether the persistent kernel's epilogue in `passes` column passes
   /// hands its C tile to TMA stores (f16 C: the runtime's tensor maps are
   /// f16): each warp's pass columns are whole boxes, its region holds
-  /// them (slots), and the warp goes on while TMA drains them.
+  /// them (slots), and the warp goes on while TMA drains them. Where C's
+  /// map cannot describe C (the kernel checks as the host code does), the
+  /// lanes read the boxes back and store them.
   bool tmaStoreBoxes(int64_t passes) const {
     return persistent() && cType.isF16() && passes > 0 &&
-           (warpN() / passes) % storeBoxCols() == 0;
+           warpN() % (passes * storeBoxCols()) == 0;
   }
   bool tmaStores() const {
     return ownEpilogueBuffer() && tmaStoreBoxes(epiloguePasses);

@@ -14,7 +14,7 @@
 // read), fences the async proxy and its lane 0 stores the box through C's
 // tensor map, the third by-value parameter (where the map describes C: the
 // host code encodes it where C's rows take 16-byte vectors, else the lanes
-// read the box back and store it); with warp syncs and no block barrier. Before the consumers return, the stores are waited for. The
+// store their fragments); with warp syncs and no block barrier. Before the consumers return, the stores are waited for. The
 // manifest states the grid, that any grid computes C, C's tensor map and
 // its checks. (docs/Hopper.md.)
 // MLIR-LABEL: func.func @linear
@@ -48,11 +48,10 @@
 // CHECK-NEXT: bar.warp.sync -1;
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%{{.*}}, {%{{.*}}, %{{.*}}}], [%{{.*}}];
 // CHECK-NEXT: cp.async.bulk.commit_group;
-// Where C's map cannot describe C, the lanes read the box back (16-byte
-// row vectors) and store it.
-// CHECK: bar.warp.sync -1;
-// CHECK-NEXT: ld.shared.v4.b32
-// CHECK: st.global.v4.b32
+// Where C's map cannot describe C, the lanes store their fragments' column
+// pairs (elements where C is not 4-byte aligned).
+// CHECK: st.global.v2.b16
+// CHECK: st.global.b16
 // CHECK-NOT: bar.sync
 // CHECK: cp.async.bulk.wait_group 0;
 // CHECK-NOT: st.global

@@ -82,6 +82,11 @@ void EpilogueEmitter::emit(ValueRange outer) {
     emitSharedStores(value);
     return;
   }
+  emitFragmentStores(value);
+}
+
+void EpilogueEmitter::emitFragmentStores(
+    function_ref<Value(int64_t, int64_t, int64_t)> value) {
   // A lane holds pairs of adjacent columns: one 2-element store each where
   // C allows it.
   Value pairs = cTakesVectors(2);
@@ -254,23 +259,30 @@ void EpilogueEmitter::emitTmaStores(
   Value rowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
   Value colOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
   // C's tensor map describes C (the host code encoded it) where its rows
-  // take 16-byte vectors and step forward; otherwise the lanes read each
-  // box back and store it, guarded.
-  Value vectors = cTakesVectors(c.epilogueVector());
+  // take 16-byte vectors and step forward; otherwise the lanes store their
+  // fragments, guarded (a staged read-back beside the boxes' addresses held
+  // more registers than the kernel has: ptxas spilled).
   Value byTma = arith::AndIOp::create(
-      b, vectors,
+      b, cTakesVectors(c.epilogueVector()),
       arith::OrIOp::create(
           b,
           arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, args.strideCm,
                                 idx(0)),
           arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.m, idx(1))));
+  auto ifTma = scf::IfOp::create(b, byTma, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifTma.elseBlock());
+  emitFragmentStores(value);
+  // The branches load the epilogue's operands each for itself.
+  loadedInputs.clear();
+  b.setInsertionPointToStart(ifTma.thenBlock());
   for (int64_t box = 0; box < c.warpN() / boxCols; ++box) {
     Value slot = add(slotsBase, idx(box % slots * boxBytes));
     // The slot's previous box has been read (lane 0 issued the stores, one
     // bulk group each; at most slots - 1 younger ones may still read).
     {
       auto ifLane0 = scf::IfOp::create(b, lane0, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
+      OpBuilder::InsertionGuard waitGuard(b);
       b.setInsertionPointToStart(ifLane0.thenBlock());
       NVVM::CpAsyncBulkWaitGroupOp::create(b, slots - 1, b.getUnitAttr());
     }
@@ -286,28 +298,6 @@ void EpilogueEmitter::emitTmaStores(
                                   ValueRange{divU(byte, idx(2))},
                                   /*nontemporal=*/false, llvm::MaybeAlign(4));
         }
-    auto ifTma = scf::IfOp::create(b, byTma, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifTma.elseBlock());
-    NVVM::SyncWarpOp::create(b, fullMask);
-    // Round i: 16-byte chunk lane + 32 i of the box, row q / 8, chunk q % 8
-    // (at (q % 8) ^ (row % 8): 8 lanes a row read distinct banks).
-    for (int64_t i = 0; i < c.warpM() * 8 / kWarpSize; ++i) {
-      Value q = add(kc.lane, idx(i * kWarpSize));
-      Value row = divU(q, idx(8)), chunk = remU(q, idx(8));
-      Value swizzled = arith::XOrIOp::create(b, chunk, remU(row, idx(8)));
-      Value byte = add(slot, add(mul(row, idx(KernelSpec::kStoreBoxBytes)),
-                                 mul(swizzled, idx(16))));
-      Value v = vector::LoadOp::create(
-          b, VectorType::get({c.epilogueVector()}, c.cType), elems,
-          ValueRange{divU(byte, idx(2))}, /*nontemporal=*/false,
-          llvm::MaybeAlign(16));
-      storeRow(v, add(rowOrigin, row),
-               add(colOrigin, add(idx(box * boxCols),
-                                  mul(chunk, idx(c.epilogueVector())))),
-               vectors);
-    }
-    b.setInsertionPointToStart(ifTma.thenBlock());
     // TMA reads through the async proxy what the lanes wrote.
     NVVM::FenceProxyOp::create(
         b, NVVM::ProxyKind::async_shared,
@@ -315,6 +305,7 @@ void EpilogueEmitter::emitTmaStores(
                                    NVVM::SharedSpace::shared_cta));
     NVVM::SyncWarpOp::create(b, fullMask);
     auto ifLane0 = scf::IfOp::create(b, lane0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard boxGuard(b);
     b.setInsertionPointToStart(ifLane0.thenBlock());
     Value src = LLVM::IntToPtrOp::create(
         b, shared,

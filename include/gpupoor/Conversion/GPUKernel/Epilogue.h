@@ -42,6 +42,9 @@ private:
   /// lies inside M, the vector inside N and `vectorsOk` holds; else the
   /// elements inside M and N one by one.
   void storeRow(Value v, Value row, Value col, Value vectorsOk);
+  /// Stores each lane's fragment pairs (`value`, as below) at their rows
+  /// and columns of C, guarded.
+  void emitFragmentStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
   /// Stores C tile values through shared memory in the spec's passes;
   /// `value(mt, nt, h)` is a lane's vector<2> of fragment (mt, nt), row
   /// half h.

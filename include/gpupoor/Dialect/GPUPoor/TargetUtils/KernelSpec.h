@@ -173,7 +173,7 @@ struct KernelSpec {
   /// f16): each warp's pass columns are whole boxes, its region holds
   /// them (slots), and the warp goes on while TMA drains them. Where C's
   /// map cannot describe C (the kernel checks as the host code does), the
-  /// lanes read the boxes back and store them.
+  /// lanes store their fragments instead.
   bool tmaStoreBoxes(int64_t passes) const {
     return persistent() && cType.isF16() && passes > 0 &&
            warpN() % (passes * storeBoxCols()) == 0;

@@ -246,8 +246,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
       do not fit in 255 registers next to the fragments).
     * Epilogue: through shared memory in the fewest passes whose regions
       fit the stages (the persistent TMA kernel: its own buffer after the
-      barriers, passes over a warp's columns); stores from the fragments
-      where none does.
+      barriers, passes over a warp's columns, and with f16 C and whole
+      64-column boxes a pass, TMA stores of C through a third tensor map);
+      stores from the fragments where none does.
     * Handover: on the tensor cores for f32 outer sums of eight 64 x 64
       warps (3-6% faster on an H100), by conversions and adds otherwise.
 
@@ -278,8 +279,10 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
            "With tma and one K slice: blocks loop over C tiles (grid x at "
            "most the SM count); the shared-memory epilogue goes through a "
-           "buffer of its own, in passes over a warp's columns. true, false "
-           "or auto (static grids of 128-row tiles beyond one wave)",
+           "buffer of its own, in passes over a warp's columns (f16 C in "
+           "64-column boxes: TMA stores through C's tensor map, c_desc). "
+           "true, false or auto (static grids of 128-row tiles beyond one "
+           "wave)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
@@ -326,7 +329,8 @@ def GPUPoorTensorMapsByValue
   let summary = "Pass the TMA kernels' tensor maps by value";
   let description = [{
     The host code of a TMA kernel (copies = tma) encodes the tensor maps of
-    A and B into host buffers and hands their pointers to `gpu.launch_func`,
+    A and B (and C's, where the persistent kernel stores C by TMA) into host
+    buffers and hands their pointers to `gpu.launch_func`,
     as the kernel's `gpu.func` declares them (its body reads each map where
     it lies). A CUtensorMap parameter is 128 bytes passed by value, though:
     once the kernel is a `gpu.binary`, this pass replaces each such launch

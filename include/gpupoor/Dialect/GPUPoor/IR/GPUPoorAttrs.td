@@ -226,7 +226,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       strides and alignment) or, on sm_90a, `tma` (a producer warpgroup
       issues TMA loads into an mbarrier ring for the consumer warpgroups;
       the requirements of `async`, and two tensor maps among the kernel's
-      parameters).
+      parameters; a third, C's, where the persistent kernel stores f16 C
+      by TMA).
     * `fragment_prefetch`: how many k16 steps ahead ldmatrix fragments load
       (0 to BK / 16).
     * `shared_outer_rows`: how many of a warp's m16 rows of outer sums live

@@ -244,16 +244,14 @@ void EpilogueEmitter::emitTmaStores(
           mul(divU(kc.tid, idx(kWarpSize)), idx(slots * boxBytes)));
   Value elems = sharedView(b, kc.rawSmem, c.cType, c.sharedBytes() / 2, idx(0));
   Value smem = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
-  auto shared = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   auto i32 = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getI32Type(), v).getResult();
   };
   // A lane's fragment element pairs: rows lane/4 + 8h (+ 16 mt), bytes
   // 4 (lane%4) of each n8 column block, which is a 16-byte chunk of the
-  // box's 128-byte row. The 128-byte swizzle puts chunk j of row r at
-  // j ^ (r % 8), and r % 8 = lane/4: a store's 8 rows x 4 lanes fill the 32
-  // banks.
+  // box's 128-byte row. TMA's 128-byte swizzle is the kernels' own of 8
+  // chunks a row (chunk j of row r at j ^ (r % 8)), and r % 8 = lane/4: a
+  // store's 8 rows x 4 lanes fill the 32 banks.
   Value laneDiv4 = divU(kc.lane, idx(4));
   Value laneByte = mul(remU(kc.lane, idx(4)), idx(4));
   Value rowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
@@ -291,7 +289,7 @@ void EpilogueEmitter::emitTmaStores(
       for (int64_t ntl = 0; ntl < boxNTiles; ++ntl)
         for (int64_t h = 0; h < 2; ++h) {
           Value row = add(laneDiv4, idx(mt * 16 + h * 8));
-          Value chunk = arith::XOrIOp::create(b, laneDiv4, idx(ntl));
+          Value chunk = swizzle(b, row, idx(ntl), /*chunksPerRow=*/8);
           Value byte = add(slot, add(mul(row, idx(KernelSpec::kStoreBoxBytes)),
                                      add(mul(chunk, idx(16)), laneByte)));
           vector::StoreOp::create(b, value(mt, box * boxNTiles + ntl, h), elems,
@@ -307,10 +305,7 @@ void EpilogueEmitter::emitTmaStores(
     auto ifLane0 = scf::IfOp::create(b, lane0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard boxGuard(b);
     b.setInsertionPointToStart(ifLane0.thenBlock());
-    Value src = LLVM::IntToPtrOp::create(
-        b, shared,
-        arith::IndexCastUIOp::create(b, b.getI64Type(), add(smem, slot))
-            .getResult());
+    Value src = sharedPointer(b, smem, slot);
     // TMA writes nothing outside C: edge tiles need no guard.
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, args.cMap, src,

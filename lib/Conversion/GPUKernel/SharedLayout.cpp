@@ -8,6 +8,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -37,6 +39,15 @@ Value mlir::gpupoor::swizzle(ImplicitLocOpBuilder &b, Value row, Value chunk,
           arith::ConstantIndexOp::create(b, rowsPerPhase(chunksPerRow))),
       arith::ConstantIndexOp::create(b, phases));
   return arith::XOrIOp::create(b, chunk, phase);
+}
+
+Value mlir::gpupoor::sharedPointer(ImplicitLocOpBuilder &b, Value base,
+                                   Value bytes) {
+  Value address = arith::IndexCastUIOp::create(
+      b, b.getI64Type(), arith::AddIOp::create(b, base, bytes));
+  auto shared = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, shared, address);
 }
 
 Value mlir::gpupoor::createDynamicSharedMemory(ImplicitLocOpBuilder &b) {

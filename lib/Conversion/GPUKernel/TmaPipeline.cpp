@@ -6,6 +6,8 @@
 
 #include "gpupoor/Conversion/GPUKernel/TmaPipeline.h"
 
+#include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,11 +29,7 @@ Value TmaPipeline::i32(Value v) {
 }
 
 Value TmaPipeline::sharedPointer(Value bytes) {
-  Value address =
-      arith::IndexCastUIOp::create(b, b.getI64Type(), add(base, bytes));
-  auto shared = LLVM::LLVMPointerType::get(
-      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  return LLVM::IntToPtrOp::create(b, shared, address);
+  return gpupoor::sharedPointer(b, base, bytes);
 }
 
 Value TmaPipeline::barrier(int64_t which, Value stage) {

@@ -28,6 +28,11 @@ int64_t swizzlePeriod(int64_t chunksPerRow);
 Value swizzle(ImplicitLocOpBuilder &b, Value row, Value chunk,
               int64_t chunksPerRow);
 
+/// A shared-space pointer `bytes` (index) past `base`, the dynamic shared
+/// memory's address (memref.extract_aligned_pointer_as_index): what TMA
+/// copies and mbarriers take.
+Value sharedPointer(ImplicitLocOpBuilder &b, Value base, Value bytes);
+
 /// The kernel's dynamic shared memory, as raw bytes.
 Value createDynamicSharedMemory(ImplicitLocOpBuilder &b);
 

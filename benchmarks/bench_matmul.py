@@ -105,7 +105,7 @@ class ClockSampler:
         return rows
 
 
-def time_sustained(fns, sets, seconds=1.0, rounds=5):
+def time_sustained(fns, sets, seconds=1.0, rounds=5, graphs=False):
     """Per-launch milliseconds of each of `fns` under sustained load, with
     the median SM clock (MHz) and board power (W) while it ran.
 
@@ -116,15 +116,26 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5):
     this is the clock a long training or inference run gets, unlike the
     short batches of time_many, which start each batch from an idle GPU.
     The clock statistics skip the first quarter of each stretch.
+
+    With `graphs`, each contestant's launches over all of `sets` are
+    captured once into a CUDA graph (repeated to at least a millisecond)
+    and the stretch replays it: for kernels shorter than their launcher's
+    host time (gpupoor's Python launcher encodes tensor maps each call) a
+    stretch of plain launches measures the host instead, and the GPU idles
+    between launches at full clock.
     """
     per_launch = time_many(fns, sets, warmup=5, reps=3)
+    if graphs:
+        fns = {name: _graph_of(fn, sets, per_launch[name]) for name, fn in fns.items()}
+        sets = [()]
     sampler = ClockSampler()
     time.sleep(0.5)
     times = {name: [] for name in fns}
     marks = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
-            count = max(20, int(seconds / (per_launch[name] / 1e3)))
+            launches = getattr(fn, "launches", 1)
+            count = max(20 // launches + 1, int(seconds / (per_launch[name] * launches / 1e3)))
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             t0 = time.time()
             start.record()
@@ -133,7 +144,7 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5):
             end.record()
             end.synchronize()
             t1 = time.time()
-            times[name].append(start.elapsed_time(end) / count)
+            times[name].append(start.elapsed_time(end) / (count * launches))
             marks[name].append((t0 + (t1 - t0) / 4, t1))
     rows = sampler.stop()
     out = {}
@@ -143,6 +154,30 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5):
         power = statistics.median(r[2] for r in inside) if inside else float("nan")
         out[name] = (statistics.median(times[name]), clock, power)
     return out
+
+
+def _graph_of(fn, sets, ms_per_launch):
+    """A callable replaying a CUDA graph of `fn` over `sets`, repeated to at
+    least a millisecond of launches; its `launches` attribute counts them."""
+    repeats = max(1, int(1.0 / (ms_per_launch * len(sets))) + 1)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside the capture, as torch asks
+        for args in sets:
+            fn(*args)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(repeats):
+            for args in sets:
+                fn(*args)
+    torch.cuda.synchronize()
+
+    def replay():
+        graph.replay()
+    replay.launches = repeats * len(sets)
+    replay.graph = graph
+    return replay
 
 
 def static_kernels(kernel_dir, m, n, k):

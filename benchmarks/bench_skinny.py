@@ -23,7 +23,11 @@ Weights come from HBM: every contestant rotates over enough weight copies
 that they span more than 4x the L2 (50 MiB on an H100, 60 MiB on an H200),
 so a launch never finds its weights in L2 from the launch before. Timing:
 bench_matmul.time_many (CUDA events around batches, contestants in turns,
-median). Error: relative Frobenius error against an fp64 product.
+median), or with --sustained bench_matmul.time_sustained (a stretch of
+back-to-back launches a contestant, replayed from a CUDA graph so that the
+launcher's host time does not pace short kernels, in turns, median; each
+contestant's SM clock and board power close the row). Error: relative Frobenius error
+against an fp64 product.
 
 With --batched: the attention-like batched products of skinny_shapes.py in
 one launch each, against torch.bmm: the static kernels attn_{seq,par}_* of
@@ -39,7 +43,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
-from bench_matmul import time_many  # noqa: E402
+from bench_matmul import time_many, time_sustained  # noqa: E402
 from skinny_shapes import ATTENTION, SKINNY_SHAPES  # noqa: E402
 from run_gpu_suite import GpupoorKernel  # noqa: E402
 
@@ -133,6 +137,12 @@ def main():
     p.add_argument("--shapes", help="MxNxK,... (default: the --skinny list)")
     p.add_argument("--batched", action="store_true",
                    help="the attention-like batched products instead")
+    p.add_argument("--sustained", action="store_true",
+                   help="time under sustained load instead (bench_matmul.time_sustained: "
+                        "stretches of --seconds a contestant, --rounds turns); rows end "
+                        "with each contestant's median SM clock and board power")
+    p.add_argument("--seconds", type=float, default=1.0, help="--sustained: seconds a stretch")
+    p.add_argument("--rounds", type=int, default=5, help="--sustained: rounds")
     args = p.parse_args()
     shapes = SKINNY_SHAPES
     if args.shapes:
@@ -187,7 +197,14 @@ def main():
             torch.cuda.synchronize()
             errs[label] = err(c)
             slices[label] = kern.num_slices(m, n, k)
-        timed = time_many(fns, sets, reps=args.reps, head_cycles=HEAD_CYCLES)
+        timed, clocks = {}, {}
+        if args.sustained:
+            for name, (t, mhz, watts) in time_sustained(fns, sets, args.seconds, args.rounds,
+                                                        graphs=True).items():
+                timed[name] = t
+                clocks[name] = f"{name} {mhz:.0f} MHz {watts:.0f} W"
+        else:
+            timed = time_many(fns, sets, reps=args.reps, head_cycles=HEAD_CYCLES)
         # Timed on its own: in the turns, the L2 lines its writes leave dirty
         # went back to memory during the next contestant's launches (an
         # identical kernel measured 2% slower right after it).
@@ -199,6 +216,8 @@ def main():
         par = timed.get("gpupoor par")
         cells.append(f"{timed['copy'] * 1e3:.1f} us")
         cells.append(f"{timed['copy'] / par:.2f}" if par else "-")
+        if clocks:
+            cells.append("; ".join(clocks.values()))
         print(" | ".join(cells), flush=True)
         del weights, acts, sets
         torch.cuda.empty_cache()

@@ -11,7 +11,8 @@ import torch
 from . import _driver
 from ._device import properties
 from .library import KernelLibrary, KernelRequirementError, Variant, default_library
-from .variants import CHIPS, SWAPPED_TILES, VariantKey, auto_slices, default_splits
+from .variants import (CHIPS, PERSISTENT_TILES, SWAPPED_TILES, VariantKey, auto_slices,
+                       default_splits)
 
 _TORCH_TYPE = {torch.float16: "f16", torch.float32: "f32"}
 
@@ -85,6 +86,8 @@ def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -
     this device's SM count (1 slice: sequential split-k)."""
     bm, bn, _ = variant.kernels[0].tile
     splits = default_splits(k, variant.key.max_splits)
+    if variant.key.tile in PERSISTENT_TILES:
+        return splits, 1
     if slices > 0:
         return splits, max(1, min(slices, splits, 65535))
     if variant.key.tile in SWAPPED_TILES:
@@ -110,7 +113,7 @@ class _Plan:
         self.a_slot, self.b_slot, self.c_slot, self.bias_slot, self.ws_slot = slots
         self.sum_bytes = sum_bytes
         self.tiles = tiles
-        # The TMA kernel's maps: (slot, operand 0 = A / 1 = B,
+        # The TMA kernel's maps: (slot, operand 0 = A / 1 = B / 2 = C,
         # _driver.tensor_map_fields); all but the pointer are the plan's.
         self.tensor_maps = tensor_maps
         self._encoded: dict[tuple[int, int], bytes] = {}
@@ -150,6 +153,9 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
     - large (M > 128) whose 128x256 tiles fill under half the SMs and whose
       128x128 tiles fill half to all of them in one wave: mid (128x128,
       oneWaveMidTile);
+    - large (M > 128) whose 128x256 tiles exceed one wave: pl (persistent
+      blocks, C stored by TMA; persistent=auto), unless the call asks for
+      more than one slice;
     - m16 whose swapped 64-row tiles number up to one wave: s16, launched
       swapped (selectSwappedTile; under a quarter of the SMs in slices, as
       the kernel's slice formula says); up to two waves: s16w, the same
@@ -162,6 +168,8 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
     elif tile == "large" and m > 64 and 2 * _tiles(m, n, 128, 256) < sm_count \
             and sm_count <= 2 * _tiles(m, n, 128, 128) and _tiles(m, n, 128, 128) <= sm_count:
         tile = "mid"
+    elif tile == "large" and m > 128 and _tiles(m, n, 128, 256) > sm_count:
+        tile = "pl"
     elif tile == "m16" and m <= 16 and -(-n // 64) <= 2 * sm_count:
         tile = "s16" if -(-n // 64) <= sm_count else "s16w"
     return key if tile == key.tile else dataclasses.replace(key, tile=tile)
@@ -169,8 +177,17 @@ def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
 
 _plans: dict[tuple, _Plan] = {}
 _WORKSPACE_PARAMS = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
-# The TMA kernel's tensor maps of A and B, encoded per call's pointers.
-_TENSOR_MAP_PARAMS = {"a_desc", "b_desc"}
+# The TMA kernel's tensor maps of A and B, encoded per call's pointers, and
+# the persistent kernel's of C (encoded where it describes C, else zeros).
+_TENSOR_MAP_PARAMS = {"a_desc", "b_desc", "c_desc"}
+
+
+def _c_map_describes(c: torch.Tensor, m: int) -> bool:
+    """The manifest's encode_if of c_desc: unit column stride, rows 16-byte
+    aligned (a positive multiple of 8 elements, or one row), the pointer
+    16-byte aligned."""
+    return (c.stride(1) == 1 and c.data_ptr() % 16 == 0
+            and ((c.stride(0) > 0 and c.stride(0) % 8 == 0) or m <= 1))
 
 
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
@@ -183,6 +200,8 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     m, k = a.shape
     n = b.shape[1]
     narrow = narrow_tiles(key, chips, m, n, sm_count)
+    if narrow.tile in PERSISTENT_TILES and slices > 1:
+        narrow = key
     variant = _find(lib, narrow, chips[:1]) if narrow != key else None
     variant = variant or _find(lib, key, chips)
     if variant is None:
@@ -227,16 +246,25 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     sum_bytes = tiles * slices * kern.manifest.get("workspace_bytes_per_tile_slice", 0)
     # The kernel's A as M rows of K, its B (N x K, the only layout the TMA
     # kernel takes) as N rows: the manifest's global_dim and
-    # global_strides_bytes; operand: the call's A (0) or B (1) it reads.
-    maps = tuple((slot(name), operand ^ swapped,
-                  _driver.tensor_map_fields(kern.manifest["tensor_maps"][name], k, rows, stride))
-                 for name, operand, rows, stride in (("a_desc", 0, m, a.stride(0)),
-                                                     ("b_desc", 1, n, b.stride(1)))
-                 if name in params)
-    for p in ("a_desc", "b_desc"):
-        if p in params and not maps:
-            raise RuntimeError(f"kernel {kern.name} lacks its tensor_maps")
-    return _Plan(kern, (tiles, slices), values, slots, sum_bytes if slices > 1 else 0, tiles,
+    # global_strides_bytes; operand: the call's A (0), B (1) or C (2) it
+    # reads or writes.
+    # C's map (operand 2), dims [N, M], where it describes C; else the
+    # kernel takes 128 zero bytes and stores from its lanes.
+    operands = [("a_desc", 0, k, m, a.stride(0)), ("b_desc", 1, k, n, b.stride(1))]
+    if "c_desc" in params:
+        if _c_map_describes(c, m):
+            operands.append(("c_desc", 2, n, m, c.stride(0)))
+        else:
+            values[slot("c_desc")] = bytes(128)
+    if any(name in params for name, *_ in operands) and "tensor_maps" not in kern.manifest:
+        raise RuntimeError(f"kernel {kern.name} lacks its tensor_maps")
+    maps = tuple((slot(name), operand if operand == 2 else operand ^ swapped,
+                  _driver.tensor_map_fields(kern.manifest["tensor_maps"][name], inner, rows,
+                                            stride))
+                 for name, operand, inner, rows, stride in operands if name in params)
+    # Persistent blocks loop over the tiles: at most one an SM.
+    grid_x = min(tiles, sm_count) if kern.manifest.get("persistent") else tiles
+    return _Plan(kern, (grid_x, slices), values, slots, sum_bytes if slices > 1 else 0, tiles,
                  maps)
 
 
@@ -257,8 +285,8 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     sa, sb, sc = a.stride(), b.stride(), c.stride()
     bias_ptr = bias.data_ptr() if bias is not None else 0
     pkey = (key.name, index, a.shape, b.shape[1], sa, sb, sc,
-            bias.stride(0) if bias is not None else None, a_ptr & 15, b_ptr & 15, slices,
-            id(library))
+            bias.stride(0) if bias is not None else None, a_ptr & 15, b_ptr & 15, c_ptr & 15,
+            slices, id(library))
     p = _plans.get(pkey)
     if p is None:
         p = _make_plan(a, b, bias, c, key, slices, library, a.device)
@@ -270,7 +298,7 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     if p.bias_slot is not None:
         values[p.bias_slot] = bias_ptr
     for i, (slot, operand, *_) in enumerate(p.tensor_maps):
-        values[slot] = p.tensor_map(i, b_ptr if operand else a_ptr)
+        values[slot] = p.tensor_map(i, (a_ptr, b_ptr, c_ptr)[operand])
     stream = torch._C._cuda_getCurrentRawStream(index)
     if p.sum_bytes:
         if torch.cuda.is_current_stream_capturing():
@@ -290,7 +318,10 @@ def teach(fast, index: int, p: _Plan, call: tuple) -> None:
     """Hands `p`, launched for split_k_sequential's arguments `call`, to the
     compiled launch path `fast` (gpupoor._fastpath), which launches later
     calls like it itself (encoding a TMA kernel's tensor maps as _Plan
-    does)."""
+    does). A plan whose C map is zeros (C not describable, which the
+    compiled path's fresh C always is) stays with the Python launcher."""
+    if any(isinstance(v, bytes) for v in p.values):
+        return
     fast.remember(*call, p.loaded._function(index), p.grid[0], p.grid[1], p.loaded.block,
                   p.loaded.shared_bytes, p.values,
                   (p.a_slot, p.b_slot, p.c_slot,

@@ -28,11 +28,18 @@ OUT_TYPES = ("f16", "f32")
 # decode product (selectSwappedTile), launching it with W as A and x as B.
 # s16w: the same tile two blocks an SM (half the stages and the registers
 # at launch), where the swapped tiles exceed the SMs (up to twice as many).
+# pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
+# stored by TMA where its tensor map describes C), which the launcher takes
+# instead of large where the 128x256 tiles exceed one wave, as the compiler
+# makes such a static grid persistent (persistent=auto).
 TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64),
          "n64": (64, 64, 64), "mid": (128, 128, 64), "s16": (64, 16, 64),
-         "s16w": (64, 16, 64)}
+         "s16w": (64, 16, 64), "pl": (128, 256, 64)}
 # The families only sm_90a's library holds, for B as N x K only.
-SM90A_TILES = ("n64", "mid", "s16", "s16w")
+SM90A_TILES = ("n64", "mid", "s16", "s16w", "pl")
+# The families whose blocks loop over C tiles: one K slice (grid x at most
+# the SM count, the manifest's grid formula).
+PERSISTENT_TILES = ("pl",)
 # The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
 # the launcher passes B as the kernel's A, A as its B and C's transpose.
 SWAPPED_TILES = ("s16", "s16w")
@@ -40,7 +47,8 @@ SWAPPED_TILES = ("s16", "s16w")
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
 TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64",
                 "n64": "tile=64,64,64", "mid": "tile=128,128,64", "s16": "tile=64,16,64",
-                "s16w": "tile=64,16,64 blocks-per-sm=2"}
+                "s16w": "tile=64,16,64 blocks-per-sm=2",
+                "pl": "tile=128,256,64 persistent=true"}
 
 
 def tile_for(m: int) -> str:
@@ -100,8 +108,9 @@ class VariantKey:
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
+        slices = "slices=1" if self.tile in PERSISTENT_TILES else "slices=0"
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
-                "slices=0", TILE_OPTIONS[self.tile]]
+                slices, TILE_OPTIONS[self.tile]]
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

@@ -236,3 +236,31 @@ def test_decode_with_bias(m, activation):
     for x in (ints(m, 1032, gen=g), ints(2, m, 1032, gen=g)):
         y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
         assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
+@pytest.mark.parametrize("n", [4104, 4100])
+@pytest.mark.parametrize("activation", [None, "relu", "gelu"])
+def test_persistent_tiles(n, activation):
+    """M > 128 with 128 x 256 tiles beyond one wave (1100 x n: 153 tiles): on
+    sm_90a with B as N x K the persistent kernel, at most one block an SM,
+    storing C through its tensor map where one describes C (n = 4104) and
+    from its lanes where none does (n = 4100: rows not 16-byte aligned);
+    calls after the first through the compiled path. Elsewhere the same
+    calls run the other kernels."""
+    from gpupoor import _mlir_backend
+
+    g = torch.Generator(device="cuda").manual_seed(n)
+    w = ints(n, 264, gen=g).T
+    bias = ints(n, gen=g)
+    x = ints(1100, 264, gen=g)
+    want = ref(x, w, bias, activation)
+    for _ in range(3):
+        y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
+        if activation == "gelu":
+            torch.testing.assert_close(y.double(), want, rtol=1e-3, atol=1e-3)
+        else:
+            assert torch.equal(y.double(), want)
+    if torch.cuda.get_device_capability() == (9, 0):
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        assert any(p.tiles == 153 and p.grid == (min(153, sms), 1)
+                   for p in _mlir_backend._plans.values())

@@ -13,8 +13,8 @@ from gpupoor._mlir_backend import chip_for, chips_for, narrow_tiles, plan
 from gpupoor.build_library import main as build_main
 from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
-from gpupoor.variants import (SM90A_TILES, SWAPPED_TILES, VariantKey, auto_slices, default_splits,
-                              library_variants)
+from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, VariantKey,
+                              auto_slices, default_splits, library_variants)
 
 
 def test_variant_names_round_trip():
@@ -44,8 +44,8 @@ def test_split_rules_match_the_compilers_model():
 
 def test_sm90a_families_only_for_sm90a_nk():
     keys = library_variants()
-    # 96, and 16 nk variants of each of n64, mid, s16 and s16w.
-    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 4 * 2 * 4 * 2
+    # 96, and 16 nk variants of each of n64, mid, s16, s16w and pl.
+    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 5 * 2 * 4 * 2
     for family in SM90A_TILES:
         fam = [k for k in keys if k.tile == family]
         assert len(fam) == 16 and all(k.b_layout == "nk" for k in fam)
@@ -55,6 +55,11 @@ def test_sm90a_families_only_for_sm90a_nk():
     assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
     assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
     assert "blocks-per-sm=2" in VariantKey(b_layout="nk", tile="s16w").pipeline_options("sm_90a")
+    # Persistent blocks take one K slice.
+    pl = VariantKey(b_layout="nk", tile="pl").pipeline_options("sm_90a").split()
+    assert "persistent=true" in pl and "slices=1" in pl and "slices=0" not in pl
+    assert "tile=128,256,64" in pl
+    assert "slices=0" in VariantKey(b_layout="nk").pipeline_options("sm_90a").split()
 
 
 def test_narrow_tiles_where_they_fit_one_wave():
@@ -81,9 +86,14 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     large = VariantKey(b_layout="nk", tile="large")
     assert narrow_tiles(large, hopper, 512, 4096, 132).tile == "mid"      # 64 wide, 128 mid
     assert narrow_tiles(large, hopper, 512, 4096 + 128, 132) == large     # 68 wide: not under half
-    assert narrow_tiles(large, hopper, 512, 14336, 132) == large          # 224 wide tiles
-    assert narrow_tiles(large, hopper, 4096, 4096, 132) == large
     assert narrow_tiles(large, hopper, 256, 2048, 132) == large           # 32 mid tiles
+    # Beyond one wave of 128 x 256 tiles: persistent blocks (persistent=auto).
+    assert narrow_tiles(large, hopper, 512, 14336, 132).tile == "pl"      # 224 wide tiles
+    assert narrow_tiles(large, hopper, 4096, 4096, 132).tile == "pl"      # 512
+    assert narrow_tiles(large, hopper, 1024, 4096, 132) == large          # 8 x 16 = 128
+    assert narrow_tiles(large, hopper, 1024, 4096 + 128, 132).tile == "pl"  # 8 x 17 = 136
+    assert narrow_tiles(large, ("sm_90",), 4096, 4096, 132) == large      # mma.sync library
+    assert "pl" in PERSISTENT_TILES
     m16 = VariantKey(b_layout="nk", tile="m16")
     assert narrow_tiles(m16, hopper, 1, 4096, 132).tile == "s16"          # 64 swapped tiles
     assert narrow_tiles(m16, hopper, 16, 8448, 132).tile == "s16"         # 132

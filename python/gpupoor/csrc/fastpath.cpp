@@ -77,11 +77,11 @@ struct PlanKeyHash {
   }
 };
 
-// A TMA kernel's tensor map of A or B: everything but the operand's address
+// A TMA kernel's tensor map of A, B or C: everything but the operand's address
 // is the plan's (the Python launcher's _Plan.tensor_maps, in the enums of
 // cuTensorMapEncodeTiled).
 struct TensorMapSpec {
-  int slot, operand; // operand 0: A, 1: B
+  int slot, operand; // operand 0: A, 1: B, 2: C (this path's fresh C)
   uint64_t dims[2], strideBytes;
   unsigned box[2], elementStrides[2];
   int dataType, swizzle, l2Promotion, oobFill;
@@ -337,10 +337,11 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
   }
   for (size_t i = 0; i < count; ++i)
     params[i] = &values[i];
-  TensorMapBytes maps[2];
+  TensorMapBytes maps[3];
   for (size_t i = 0; i < p.maps.size(); ++i) {
     const TensorMapSpec &spec = p.maps[i];
-    void *ptr = spec.operand ? call.b.data_ptr() : call.a.data_ptr();
+    void *operands[] = {call.a.data_ptr(), call.b.data_ptr(), out.data_ptr()};
+    void *ptr = operands[spec.operand];
     if (!tensorMap(p, i, ptr, maps[i]))
       return nullptr;
     params[spec.slot] = maps[i].bytes;
@@ -430,11 +431,11 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   if (count > 64 || !inRange(p.aSlot, 1) || !inRange(p.bSlot, 1) ||
       !inRange(p.cSlot, 1) || (p.biasSlot >= 0) != call.bias.has_value() ||
       (call.bias && !inRange(p.biasSlot, 1)) ||
-      (p.sumBytes && !inRange(p.wsSlot, 4)) || p.maps.size() > 2 ||
+      (p.sumBytes && !inRange(p.wsSlot, 4)) || p.maps.size() > 3 ||
       std::any_of(p.maps.begin(), p.maps.end(),
                   [&](const TensorMapSpec &m) {
                     return !inRange(m.slot, 1) ||
-                           (m.operand != 0 && m.operand != 1);
+                           (m.operand < 0 || m.operand > 2);
                   }) ||
       (!p.maps.empty() && !encodeTiled)) {
     PyErr_SetString(PyExc_ValueError, "remember: a plan that does not fit its "

@@ -116,20 +116,26 @@ class _Plan:
         # The TMA kernel's maps: (slot, operand 0 = A / 1 = B / 2 = C,
         # _driver.tensor_map_fields); all but the pointer are the plan's.
         self.tensor_maps = tensor_maps
-        self._encoded: dict[tuple[int, int], bytes] = {}
+        # One cache a map: C's address changes every call, A's and B's
+        # (weights above all) far less often.
+        self._encoded: list[dict[int, bytes]] = [{} for _ in tensor_maps]
 
     def tensor_map(self, index: int, ptr: int) -> bytes:
         """Map `index` of tensor_maps for an operand at `ptr`: encoded once
         per operand address (a map holds only the address, sizes and
         strides, all else fixed by the plan), kept for the 256 addresses
         most recently new."""
-        key = (index, ptr)
-        raw = self._encoded.get(key)
+        cache = self._encoded[index]
+        raw = cache.get(ptr)
         if raw is None:
             raw = _driver.tensor_map(self.tensor_maps[index][2], ptr)
-            if len(self._encoded) >= 256:
-                self._encoded.pop(next(iter(self._encoded)))
-            self._encoded[key] = raw
+            if len(cache) >= 256:
+                # Threads may evict at once: whichever pops a key first.
+                try:
+                    cache.pop(next(iter(cache)), None)
+                except (StopIteration, RuntimeError):
+                    pass
+            cache[ptr] = raw
         return raw
 
 
@@ -183,11 +189,11 @@ _TENSOR_MAP_PARAMS = {"a_desc", "b_desc", "c_desc"}
 
 
 def _c_map_describes(c: torch.Tensor, m: int) -> bool:
-    """The manifest's encode_if of c_desc: unit column stride, rows 16-byte
-    aligned (a positive multiple of 8 elements, or one row), the pointer
-    16-byte aligned."""
-    return (c.stride(1) == 1 and c.data_ptr() % 16 == 0
-            and ((c.stride(0) > 0 and c.stride(0) % 8 == 0) or m <= 1))
+    """The manifest's encode_if of c_desc: unit column stride, a row stride
+    that is a multiple of 8 elements (positive unless C has one row), the
+    pointer 16-byte aligned."""
+    return (c.stride(1) == 1 and c.data_ptr() % 16 == 0 and c.stride(0) % 8 == 0
+            and (c.stride(0) > 0 or m <= 1))
 
 
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:

@@ -13,7 +13,7 @@ from gpupoor._mlir_backend import chip_for, chips_for, narrow_tiles, plan
 from gpupoor.build_library import main as build_main
 from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
-from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, VariantKey,
+from gpupoor.variants import (SM90A_TILES, SWAPPED_TILES, VariantKey,
                               auto_slices, default_splits, library_variants)
 
 
@@ -93,7 +93,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert narrow_tiles(large, hopper, 1024, 4096, 132) == large          # 8 x 16 = 128
     assert narrow_tiles(large, hopper, 1024, 4096 + 128, 132).tile == "pl"  # 8 x 17 = 136
     assert narrow_tiles(large, ("sm_90",), 4096, 4096, 132) == large      # mma.sync library
-    assert "pl" in PERSISTENT_TILES
+    assert narrow_tiles(large, hopper, 128, 33024, 132) == large          # M <= 128: large only
     m16 = VariantKey(b_layout="nk", tile="m16")
     assert narrow_tiles(m16, hopper, 1, 4096, 132).tile == "s16"          # 64 swapped tiles
     assert narrow_tiles(m16, hopper, 16, 8448, 132).tile == "s16"         # 132
@@ -199,6 +199,10 @@ def test_plan_slices():
     assert plan(v, 1, 4096, 4096, 1, 132) == (s, 1)           # sequential forced
     assert plan(v, 1, 4096, 4096, 7, 132) == (s, 7)
     assert plan(v, 1, 4096, 4096, 1000, 132) == (s, s)        # at most S
+    # Persistent blocks take one K slice whatever the call asks.
+    pl = Variant(VariantKey(b_layout="nk", tile="pl"), "sm_90a", [Kernel(manifest(), None)], None)
+    for slices in (0, 1, 7):
+        assert plan(pl, 256, 256, 4096, slices, 132) == (s, 1)
 
 
 def test_cache_key_changes_with_every_input():

@@ -1,8 +1,10 @@
 """The `triton` backend: gpupoor's split-k algorithm as a Triton kernel.
 
-The chunk geometry is the compiler's for a K step of 32 (gpu_poor's): S =
-default_splits(K, max_k_splits) chunks of ceil(ceil(K/32)/S)*32
-elements; each chunk is summed in f16 by tl.dot (f16 accumulators), added
+The chunk geometry is gpu_poor's: S = default_splits(K, max_k_splits)
+chunks of ceil(ceil(K/32)/S)*32 elements, the last ones shorter (the
+compiler's balanced chunks for a K step of 32 where S divides ceil(K/32),
+and at K = 2048's 12 chunks 10 of 192 and one of 128 instead of the
+compiler's 8 of 192 and 4 of 128: docs/Numerics.md); each chunk is summed in f16 by tl.dot (f16 accumulators), added
 to the outer sum (f32 or f16), then bias and activation in f32 and one
 rounding to C's type. Loads are masked at the chunk's end, so K tails are
 exact. Sequential split-k only (a block's loop walks its tile's chunks).

@@ -215,13 +215,22 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
 #: the kernel's own: S, the chunk length and the error depend on K alone.
 SPLIT_RULE_BK = 32
 
+#: From this many rule blocks on (K > 2016) the default takes at least
+#: MIN_LONG_K_SPLITS chunks (the compiler's kLongKRuleBlocks and
+#: kMinLongKSplits: docs/Numerics.md).
+LONG_K_RULE_BLOCKS = 64
+MIN_LONG_K_SPLITS = 12
+
 
 def default_splits(k: int, max_splits: int) -> int:
     """S, as the compiler chooses it for `splits = default`: the power of two
-    at or above sqrt(ceil(K / 32)), clamped to [1, max_splits]."""
+    at or above floor(sqrt(ceil(K / 32))) (gpu_poor's rule), at least 12
+    from ceil(K / 32) = 64 on, clamped to [1, max_splits]."""
     blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
+    if blocks >= LONG_K_RULE_BLOCKS:
+        splits = max(splits, MIN_LONG_K_SPLITS)
     return max(1, min(splits, max_splits))
 
 

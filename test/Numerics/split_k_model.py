@@ -1,8 +1,9 @@
 """An independent numpy model of gpupoor's split-k numerics.
 
 Written from the specification, not from the compiler's code:
-- K is cut into ceil(K / BK) blocks; chunk s takes blocks
-  [s * b, (s + 1) * b), b = ceil(blocks / S), clipped to K;
+- K is cut into B = ceil(K / BK) blocks; with C = min(S, B) chunks and
+  B = q * C + r, chunk s < C takes q + 1 blocks if s < r, else q, in order,
+  clipped to K, and chunks s >= C are empty;
 - in a chunk, the f16 accumulator takes one 16-wide k step at a time: the
   step's products and the accumulator are summed in f64 and rounded once to
   f16 (m16n8k16 mma with f16 accumulators);
@@ -27,14 +28,22 @@ def default_splits(k, max_splits=32):
     blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
+    if blocks >= 64:  # at least 12 chunks from K > 2016 on
+        splits = max(splits, 12)
     return max(1, min(splits, max_splits))
 
 
 def chunk_bounds(k, splits, bk=32):
     blocks = -(-k // bk)
-    per = -(-blocks // splits) if splits else 0
-    length = per * bk
-    return [(min(s * length, k), min((s + 1) * length, k)) for s in range(splits)]
+    chunks = min(splits, blocks)
+
+    q, r = divmod(blocks, chunks) if chunks else (0, 0)
+
+    def start(s):
+        s = min(s, chunks)
+        return s * q + min(s, r)
+
+    return [(min(start(s) * bk, k), min(start(s + 1) * bk, k)) for s in range(splits)]
 
 
 def _add_outer(acc, x, outer):

@@ -285,3 +285,31 @@ def test_swapped_decode_matches_model(rng):
     c = call(kern, a, b, 4096)
     ref = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk")
     np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+
+
+def test_default_splits_at_least_12_from_k_2017():
+    """gpu_poor's rule gives 8 chunks for 64 to 80 blocks of 32 (K in
+    (2016, 2560]), 0.38 of a plain f16 sum's error; the default takes 12
+    there and leaves every other K as the rule has it; max_splits still
+    clamps."""
+    ks = (1000, 2016, 2017, 2048, 2560, 2561, 4096, 14336)
+    assert [model.default_splits(k) for k in ks] == [8, 8, 12, 12, 12, 16, 16, 32]
+    assert model.default_splits(2048, 8) == 8
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["dynamic", "static"])
+def test_balanced_chunks_at_k_2048(static, rng):
+    """K = 2048 with BK = 64: the default 12 chunks cut its 32 tiles into 8
+    chunks of 3 tiles, then 4 of 2, whether the rule runs at run time or in
+    the rewrite; f16 outer sums show the chunking in the bits: bit for bit
+    the model's, and not gpu_poor's 8 chunks."""
+    bounds = model.chunk_bounds(2048, 12, 64)
+    assert [hi - lo for lo, hi in bounds] == [192] * 8 + [128] * 4
+    a, b = inputs((0, 9, 13, 2048), "normal", rng, "nk")
+    kw = dict(shape=(9, 13, 2048)) if static else {}
+    kern = kernel("default", "f16", b_layout="nk", split_k="chip=sm_90a tile=64,64,64", **kw)
+    c = call(kern, a, b, 13)
+    want = model.split_k_matmul(a, b, 12, "f16", 64, b_layout="nk").astype(np.float16)
+    np.testing.assert_array_equal(c.view(np.uint16), want.view(np.uint16))
+    eight = model.split_k_matmul(a, b, 8, "f16", 64, b_layout="nk").astype(np.float16)
+    assert (eight.view(np.uint16) != c.view(np.uint16)).any()

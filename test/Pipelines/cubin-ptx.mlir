@@ -100,7 +100,7 @@
 // JSON: "shared_epilogue": true,
 // JSON: "shared_outer_rows": 2,
 // JSON: "splits": 16,
-// JSON-NEXT: "splits_formula": "S = 16; chunk s = K tiles [s*b, (s+1)*b) clipped to K, b = ceil(ceil(K/32)/S)",
+// JSON-NEXT: "splits_formula": "S = 16; chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + min(s+1, r)), B = q*C + r = ceil(K/32); chunks s >= C empty",
 // JSON: "stages": 4,
 // JSON: "tile": [
 

@@ -29,7 +29,7 @@
 // JSON: "chip": "sm_90a"
 // Dynamic K: S by the rule in blocks of 32, chunks of whole 64-wide tiles.
 // JSON: "splits": "default",
-// JSON-NEXT: "splits_formula": "S = clamp(R <= 1 ? 1 : next_pow2(R), 1, 32), R = floor(sqrt(ceil(K/32))); chunk s = K tiles [s*b, (s+1)*b) clipped to K, b = ceil(ceil(K/64)/S)",
+// JSON-NEXT: "splits_formula": "S = clamp(max(R <= 1 ? 1 : next_pow2(R), n >= 64 ? 12 : 1), 1, 32), R = floor(sqrt(n)), n = ceil(K/32); chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + min(s+1, r)), B = q*C + r = ceil(K/64); chunks s >= C empty",
 // JSON: "tile": [
 // JSON-NEXT: 128,
 // JSON-NEXT: 256,

@@ -60,7 +60,7 @@ func.func @two_an_sm(%a: tensor<1x16384xf16>, %b: tensor<16384x3072xf16>) -> ten
 // CHECK-LABEL: func.func @large
 // CHECK: #gpupoor.split_k<splits = 16, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>
 // CHECK-LABEL: func.func @batched
-// CHECK: #gpupoor.split_k<splits = 8, tile = [128, 128, 32], inner = f16, outer = f32, slices = 2, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 12, tile = [128, 128, 32], inner = f16, outer = f32, slices = 2, chip = sm_90>
 func.func @large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   return %r : tensor<4096x4096xf16>

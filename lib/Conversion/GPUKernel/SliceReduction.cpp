@@ -202,11 +202,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
 BlockChunks mlir::gpupoor::emitBlockChunks(KernelContext &kc) {
   ImplicitLocOpBuilder &b = kc.b;
   SplitGeometry geometry = emitSplitGeometry(b, kc.k, kc.spec.strategy);
-  Value numChunks = arith::CeilDivSIOp::create(
-      b, geometry.numKBlocks,
-      arith::MaxSIOp::create(b, geometry.blocksPerSplit,
-                             arith::ConstantIndexOp::create(b, 1)));
-  return {geometry, emitSliceBounds(kc, geometry, numChunks)};
+  return {geometry, emitSliceBounds(kc, geometry, geometry.numChunks)};
 }
 
 SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
@@ -230,10 +226,11 @@ SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
                                 geometry.splits),
           slices),
       numChunks);
-  r.firstTile = arith::MulIOp::create(b, r.chunkBegin, geometry.blocksPerSplit);
-  r.endTile = arith::MinSIOp::create(
-      b, arith::MulIOp::create(b, r.chunkEnd, geometry.blocksPerSplit),
-      geometry.numKBlocks);
+  // chunkBegin may pass chunkEnd (a slice past the last chunk): its tiles
+  // are then [start(numChunks), start(numChunks)) = [blocks, blocks).
+  r.firstTile = geometry.emitChunkStart(
+      b, arith::MinSIOp::create(b, r.chunkBegin, numChunks));
+  r.endTile = geometry.emitChunkStart(b, r.chunkEnd);
   return r;
 }
 

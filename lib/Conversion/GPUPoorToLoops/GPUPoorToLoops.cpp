@@ -138,10 +138,11 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value n = memref::DimOp::create(b, op.getInit(), b0 + 1);
     Value batch = batched ? Value(memref::DimOp::create(b, op.getA(), 0)) : c1;
 
-    // Chunk s covers K blocks [s*bps, (s+1)*bps).
+    // Chunk s covers the K blocks [start(s), start(s + 1)) (SplitGeometry);
+    // chunks from min(S, blocks) on are empty.
     SplitGeometry geometry = emitSplitGeometry(b, k, strategy);
     Value splits = geometry.splits;
-    Value chunkLen = geometry.chunkLen;
+    Value bk = cIdx(strategy.getTileK());
 
     Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
     // P', from the C tiles of every batch element as the GPU launch counts
@@ -200,11 +201,16 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(splitLoop.getBody());
-      Value s = splitLoop.getInductionVar();
-      Value kBegin =
-          arith::MinSIOp::create(b, arith::MulIOp::create(b, s, chunkLen), k);
-      Value kEnd = arith::MinSIOp::create(
-          b, arith::AddIOp::create(b, kBegin, chunkLen), k);
+      Value s = arith::MinSIOp::create(b, splitLoop.getInductionVar(),
+                                       geometry.numChunks);
+      auto elementOf = [&](Value chunk) -> Value {
+        return arith::MinSIOp::create(
+            b, arith::MulIOp::create(b, geometry.emitChunkStart(b, chunk), bk),
+            k);
+      };
+      Value kBegin = elementOf(s);
+      Value kEnd = elementOf(arith::MinSIOp::create(
+          b, arith::AddIOp::create(b, s, c1), geometry.numChunks));
       Value chunk = emitChunkSum(b, op, i, j, kBegin, kEnd, index);
       scf::YieldOp::create(b, addOuter(b, outerType,
                                        splitLoop.getRegionIterArgs()[0], chunk));

@@ -99,8 +99,9 @@ void MmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   int64_t numRegOuter = outer->numInRegisters();
   ValueRange iter = chunkLoop.getRegionIterArgs();
   SmallVector<Value> regs(iter.take_front(numRegOuter));
-  Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
-  Value kbLast = sub(minI(add(kbStart, blocksPerSplit), numKBlocks), idx(1));
+  Value chunk = chunkLoop.getInductionVar();
+  Value kbStart = geometry.emitChunkStart(b, chunk);
+  Value kbLast = sub(geometry.emitChunkStart(b, add(chunk, idx(1))), idx(1));
   SmallVector<Value> blockInit(numFrags, innerZero);
   blockInit.append(iter.begin() + numRegOuter, iter.end());
   // Iterations whose refill tile lies wholly inside K (and, for B in kn,
@@ -139,9 +140,8 @@ void MmaKernelBuilder::build() {
   kc.rawSmem = createDynamicSharedMemory(b);
   emitThreadIds(kc);
   GroupedTileOrder(kc).emitTileOrigin();
-  auto [geometry, slice] = emitBlockChunks(kc);
-  numKBlocks = geometry.numKBlocks;
-  blocksPerSplit = geometry.blocksPerSplit;
+  auto [chunks, slice] = emitBlockChunks(kc);
+  geometry = chunks;
   firstTile = slice.firstTile ? slice.firstTile : idx(0);
 
   // Loop-invariant parts of the copies and of the fragment loads.

@@ -10,6 +10,7 @@
 #include "gpupoor/Conversion/GPUKernel/CopyPipeline.h"
 #include "gpupoor/Conversion/GPUKernel/MmaSync.h"
 #include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -57,7 +58,8 @@ private:
   std::optional<CopyPipeline> copies;
   std::optional<MmaFragments> mma;
   std::optional<OuterSums> outer;
-  Value numKBlocks, blocksPerSplit;
+  // How K is cut into chunks (chunk c: K tiles [start(c), start(c + 1))).
+  SplitGeometry geometry;
   // The K tile the block starts at (its slice's first).
   Value firstTile;
   Value innerZero;

@@ -60,8 +60,9 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
 
 void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   SmallVector<Value> regs(chunkLoop.getRegionIterArgs());
-  Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
-  Value kbEnd = minI(add(kbStart, blocksPerSplit), numKBlocks);
+  Value chunk = chunkLoop.getInductionVar();
+  Value kbStart = geometry.emitChunkStart(b, chunk);
+  Value kbEnd = geometry.emitChunkStart(b, add(chunk, idx(1)));
   auto loop =
       scf::ForOp::create(b, kbStart, kbEnd, idx(1), ValueRange{wgmma->zero()});
   {
@@ -141,9 +142,8 @@ void WarpSpecializedKernelBuilder::build() {
   // from the first consumer, as in a block without the producer.
   emitThreadIds(kc, KernelSpec::kWarpgroupThreads);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  auto [geometry, slice] = emitBlockChunks(kc);
-  numKBlocks = geometry.numKBlocks;
-  blocksPerSplit = geometry.blocksPerSplit;
+  auto [chunks, slice] = emitBlockChunks(kc);
+  geometry = chunks;
   sliceFirst = slice.firstTile ? slice.firstTile : idx(0);
   sliceEnd = slice.endTile;
   ring.emplace(kc, args.aMap, args.bMap, sliceFirst);

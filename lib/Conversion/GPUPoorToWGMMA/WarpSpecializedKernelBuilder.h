@@ -11,6 +11,7 @@
 #include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
 #include "gpupoor/Conversion/GPUKernel/TmaPipeline.h"
 #include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -61,7 +62,8 @@ private:
   std::optional<TmaPipeline> ring;
   std::optional<WarpgroupMma> wgmma;
   std::optional<OuterSums> outer;
-  Value numKBlocks, blocksPerSplit;
+  // How K is cut into chunks (chunk c: K tiles [start(c), start(c + 1))).
+  SplitGeometry geometry;
   // The block's K tiles [sliceFirst, sliceEnd) of each work tile.
   Value sliceFirst, sliceEnd;
   // Whether this thread is its consumer warpgroup's thread 0.

@@ -37,8 +37,9 @@ Value WgmmaKernelBuilder::emitTileLoop(Value lo, Value hi, Value acc,
 
 void WgmmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   SmallVector<Value> regs(chunkLoop.getRegionIterArgs());
-  Value kbStart = mul(chunkLoop.getInductionVar(), blocksPerSplit);
-  Value kbEnd = minI(add(kbStart, blocksPerSplit), numKBlocks);
+  Value chunk = chunkLoop.getInductionVar();
+  Value kbStart = geometry.emitChunkStart(b, chunk);
+  Value kbEnd = geometry.emitChunkStart(b, add(chunk, idx(1)));
   Value acc = wgmma->zero();
   // Refills of whole tiles take plain copies, the rest guarded ones: two
   // loops rather than a branch per tile (see MmaKernelBuilder).
@@ -60,9 +61,8 @@ void WgmmaKernelBuilder::build() {
   kc.rawSmem = createDynamicSharedMemory(b);
   emitThreadIds(kc);
   GroupedTileOrder(kc).emitTileOrigin();
-  auto [geometry, slice] = emitBlockChunks(kc);
-  numKBlocks = geometry.numKBlocks;
-  blocksPerSplit = geometry.blocksPerSplit;
+  auto [chunks, slice] = emitBlockChunks(kc);
+  geometry = chunks;
 
   copies.emplace(kc, args, slice.endTile, slice.firstTile, /*lag=*/1);
   wgmma.emplace(kc);

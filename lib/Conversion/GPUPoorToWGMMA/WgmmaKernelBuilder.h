@@ -10,6 +10,7 @@
 #include "gpupoor/Conversion/GPUKernel/CopyPipeline.h"
 #include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
 #include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
+#include "gpupoor/Conversion/SplitKUtils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -47,7 +48,8 @@ private:
   std::optional<CopyPipeline> copies;
   std::optional<WarpgroupMma> wgmma;
   std::optional<OuterSums> outer;
-  Value numKBlocks, blocksPerSplit;
+  // How K is cut into chunks (chunk c: K tiles [start(c), start(c + 1))).
+  SplitGeometry geometry;
   // Refills of tiles below it take plain copies (null: never).
   Value wholeTilesEnd;
 };

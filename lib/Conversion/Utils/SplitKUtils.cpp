@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 /// S at run time: gpu_poor's rule next_pow2(floor(sqrt(ceil(K / 32))))
-/// (1 for a root of at most 1), clamped to [1, maxSplits]
+/// (1 for a root of at most 1), at least kMinLongKSplits from
+/// kLongKRuleBlocks blocks on, clamped to [1, maxSplits]
 /// (defaultNumSplits). With r = floor(sqrt(n)), r <= 2^j exactly when n <
 /// (2^j + 1)^2, so next_pow2(r) is 2^c for c the count of j >= 0 with n >=
 /// (2^j + 1)^2: independent comparisons, exact, the same on the CPU and the
@@ -44,6 +45,11 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
                                   arith::ExtUIOp::create(b, i64, past));
   }
   Value splits = arith::ShLIOp::create(b, cst(1), count);
+  Value isLong = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, n,
+                                       cst(kLongKRuleBlocks));
+  splits = arith::SelectOp::create(
+      b, isLong, arith::MaxSIOp::create(b, splits, cst(kMinLongKSplits)),
+      splits);
   splits = arith::MinSIOp::create(b, splits, cst(maxSplits));
   return arith::IndexCastOp::create(b, b.getIndexType(), splits);
 }
@@ -57,9 +63,17 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
       strategy.getSplits()
           ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
           : emitDefaultSplits(b, k, strategy.getMaxSplits());
-  g.blocksPerSplit = arith::CeilDivSIOp::create(b, g.numKBlocks, g.splits);
-  g.chunkLen = arith::MulIOp::create(b, g.blocksPerSplit, bk);
+  g.numChunks = arith::MinSIOp::create(b, g.splits, g.numKBlocks);
+  g.divisor = arith::MaxSIOp::create(b, g.numChunks,
+                                     arith::ConstantIndexOp::create(b, 1));
+  g.perChunk = arith::DivUIOp::create(b, g.numKBlocks, g.divisor);
+  g.remainder = arith::RemUIOp::create(b, g.numKBlocks, g.divisor);
   return g;
+}
+
+Value SplitGeometry::emitChunkStart(ImplicitLocOpBuilder &b, Value c) const {
+  return arith::AddIOp::create(b, arith::MulIOp::create(b, c, perChunk),
+                               arith::MinSIOp::create(b, c, remainder));
 }
 
 Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy,

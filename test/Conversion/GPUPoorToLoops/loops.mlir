@@ -2,22 +2,35 @@
 
 // Static S: tile loops, split loop carrying the outer f32 sum, k16 steps
 // carrying the f16 accumulator, the f64 sum of one step rounded once.
+// Balanced chunks: 97 blocks in 3 chunks, chunk s starting at block
+// s * q + min(s, r) with 97 = 32 * 3 + 1 (blocks 0, 33, 65, 97).
 // CHECK-LABEL: func @static_splits
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[BK:.*]] = arith.constant 32 : index
-// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[BK]]
-// CHECK: %[[PER:.*]] = arith.ceildivsi %[[BLOCKS]], %[[C3]]
-// CHECK: %[[LEN:.*]] = arith.muli %[[PER]], %[[BK]]
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[K:.*]], %[[BK]]
+// CHECK: %[[CHUNKS:.*]] = arith.minsi %[[C3]], %[[BLOCKS]]
+// CHECK: %[[DIV:.*]] = arith.maxsi %[[CHUNKS]], %[[C1]]
+// CHECK: %[[Q:.*]] = arith.divui %[[BLOCKS]], %[[DIV]]
+// CHECK: %[[R:.*]] = arith.remui %[[BLOCKS]], %[[DIV]]
 // CHECK: scf.parallel (%[[BT:.*]], %[[TM:.*]], %[[TN:.*]]) =
 // CHECK-SAME: step (%{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: scf.for %[[I:.*]] = %[[TM]] to
 // CHECK: scf.for %[[J:.*]] = %[[TN]] to
 // CHECK: %[[OUTER:.*]] = scf.for %[[S:.*]] = %[[C0]] to %[[C3]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f32)
-// CHECK: %[[KB:.*]] = arith.minsi
-// CHECK: %[[KE:.*]] = arith.minsi
-// CHECK: %[[INNER:.*]] = scf.for %[[K0:.*]] = %[[KB]] to %[[KE]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (f16)
+// CHECK: %[[SC:.*]] = arith.minsi %[[S]], %[[CHUNKS]]
+// CHECK: %[[LONGER:.*]] = arith.minsi %[[SC]], %[[R]]
+// CHECK: %[[SQ:.*]] = arith.muli %[[SC]], %[[Q]]
+// CHECK: %[[START:.*]] = arith.addi %[[SQ]], %[[LONGER]]
+// CHECK: %[[KB0:.*]] = arith.muli %[[START]], %[[BK]]
+// CHECK: %[[KB:.*]] = arith.minsi %[[KB0]], %[[K]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[SC]], %[[C1]]
+// CHECK: %[[SN:.*]] = arith.minsi %[[NEXT]], %[[CHUNKS]]
+// CHECK: arith.minsi %[[SN]], %[[R]]
+// CHECK: %[[KE:.*]] = arith.minsi %{{.*}}, %[[K]]
+// CHECK-NEXT: %[[INNER:.*]] = scf.for %[[K0:.*]] = %[[KB]] to %[[KE]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (f16)
 // CHECK: %[[ACC64:.*]] = arith.extf %[[ACC]] : f16 to f64
 // CHECK: %[[SUM:.*]] = scf.for %[[KK:.*]] = %[[K0]] to %{{.*}} iter_args(%[[T:.*]] = %[[ACC64]]) -> (f64)
 // CHECK: memref.load %{{.*}}[%[[I]], %[[KK]]]
@@ -40,20 +53,25 @@ func.func @static_splits(%a: memref<64x3104xf16>, %b: memref<3104x64xf16>, %c: m
 
 // No splits in the strategy: S is computed from K at run time,
 // next_pow2(floor(sqrt(n))) as 2^c for c the count of n >= (2^j + 1)^2, j
-// < log2(max_splits) (here 4, 9, 25), clamped to max_splits; f16 outer
-// sums round once through f64.
+// < log2(max_splits) (here 4, 9, 25), at least 12 where n >= 64, clamped to
+// max_splits; f16 outer sums round once through f64.
 // CHECK-LABEL: func @runtime_splits
 // CHECK-DAG: %[[E4:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[E9:.*]] = arith.constant 9 : i64
 // CHECK-DAG: %[[E25:.*]] = arith.constant 25 : i64
 // CHECK-DAG: %[[MAX:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[LONG:.*]] = arith.constant 64 : i64
+// CHECK-DAG: %[[FLOOR:.*]] = arith.constant 12 : i64
 // CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK: arith.cmpi sge, %[[N]], %[[E4]] : i64
 // CHECK: arith.cmpi sge, %[[N]], %[[E9]] : i64
 // CHECK: arith.cmpi sge, %[[N]], %[[E25]] : i64
 // CHECK-NOT: arith.cmpi sge, %[[N]]
 // CHECK: %[[POW:.*]] = arith.shli %{{.*}}, %{{.*}} : i64
-// CHECK: arith.minsi %[[POW]], %[[MAX]] : i64
+// CHECK: %[[IS_LONG:.*]] = arith.cmpi sge, %[[N]], %[[LONG]] : i64
+// CHECK: %[[RAISED:.*]] = arith.maxsi %[[POW]], %[[FLOOR]] : i64
+// CHECK: %[[SEL:.*]] = arith.select %[[IS_LONG]], %[[RAISED]], %[[POW]] : i64
+// CHECK: arith.minsi %[[SEL]], %[[MAX]] : i64
 // CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : i64 to index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[S]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f16)
 // CHECK: %[[O64:.*]] = arith.extf %[[O]] : f16 to f64

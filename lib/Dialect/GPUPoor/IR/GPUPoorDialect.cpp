@@ -45,6 +45,8 @@ int64_t mlir::gpupoor::defaultNumSplits(int64_t k, int64_t maxSplits) {
   while (root < maxSplits && (root + 1) * (root + 1) <= numKBlocks)
     ++root;
   int64_t splits = root <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(root));
+  if (numKBlocks >= kLongKRuleBlocks)
+    splits = std::max(splits, kMinLongKSplits);
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 

@@ -64,8 +64,21 @@ bool isValidEpilogueOp(Operation *op);
 /// and raise the error (docs/Numerics.md).
 constexpr int64_t kSplitRuleBlock = 32;
 
-/// gpu_poor's default number of K splits for a reduction of `k` elements:
-/// next_pow2(floor(sqrt(ceil(k / kSplitRuleBlock)))), clamped to
+/// From this many rule blocks on (K > 2016) the default takes at least
+/// kMinLongKSplits chunks. gpu_poor's rule gives S between sqrt(blocks) and
+/// twice it, and its error against a plain f16 sum's goes as 1/sqrt(S):
+/// where the root is a power of two it is at its worst, and at 64 to 80
+/// blocks (K in (2016, 2560]) gpu_poor's 8 chunks measured 0.38 of cuBLAS
+/// f16acc's error, 12 balanced chunks 0.33 at 1.4-2.3% of speed, 16 chunks
+/// 0.29 at up to 12% (H100, docs/Hopper.md). From 81 blocks on the rule
+/// gives 16 or more; below 64, a third of f16acc's error would take chunks
+/// of one or two wgmma K tiles, which the handover makes 10-35% slower.
+constexpr int64_t kLongKRuleBlocks = 64;
+constexpr int64_t kMinLongKSplits = 12;
+
+/// The default number of K splits for a reduction of `k` elements:
+/// gpu_poor's next_pow2(floor(sqrt(ceil(k / kSplitRuleBlock)))), at least
+/// kMinLongKSplits from kLongKRuleBlocks blocks on, clamped to
 /// [1, maxSplits].
 int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 

@@ -177,3 +177,35 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Balanced chunks in the consumers' chunk loop: B = ceil(K / 64) tiles in
+// C = min(12, B) chunks, B = q * C + r, chunk c taking tiles [c * q +
+// min(c, r), (c + 1) * q + min(c + 1, r)). K is a run-time value: q and r
+// are divided out once, and the loop holds no division (a division a chunk
+// bound measured slower on an H100, docs/Hopper.md).
+// CHECK-LABEL: func.func @balanced_chunks
+// CHECK: gpu.func @gpupoor_matmul_0
+// CHECK: %[[B:.*]] = arith.ceildivsi %{{.*}}, %c64{{.*}} : index
+// CHECK: %[[C:.*]] = arith.minsi %c12{{.*}}, %[[B]] : index
+// CHECK: %[[D:.*]] = arith.maxsi %[[C]], %{{.*}} : index
+// CHECK: %[[Q:.*]] = arith.divui %[[B]], %[[D]] : index
+// CHECK: %[[R:.*]] = arith.remui %[[B]], %[[D]] : index
+// CHECK: scf.for %[[CH:.*]] = %{{.*}} to %[[C]] step %{{.*}} iter_args(
+// CHECK-NEXT: %[[LONG:.*]] = arith.minsi %[[CH]], %[[R]] : index
+// CHECK-NEXT: %[[SQ:.*]] = arith.muli %[[CH]], %[[Q]] : index
+// CHECK-NEXT: %[[START:.*]] = arith.addi %[[SQ]], %[[LONG]] : index
+// CHECK-NOT: arith.divui
+// CHECK: %[[NEXT:.*]] = arith.addi %[[CH]], %{{.*}} : index
+// CHECK-NEXT: %[[LONG2:.*]] = arith.minsi %[[NEXT]], %[[R]] : index
+// CHECK-NEXT: %[[NQ:.*]] = arith.muli %[[NEXT]], %[[Q]] : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[NQ]], %[[LONG2]] : index
+// CHECK-NOT: arith.divui
+// CHECK: scf.for %{{.*}} = %[[START]] to %[[END]] step
+func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 12, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -143,6 +143,22 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   return c;
 }
 
+/// S as the kernel derives it (defaultNumSplits, K in blocks of 32 for any
+/// BK) and the chunks it cuts K into (SplitGeometry).
+static std::string splitsFormula(SplitKAttr strategy, int64_t bk) {
+  return (strategy.getSplits()
+              ? "S = " + std::to_string(*strategy.getSplits())
+              : "S = clamp(max(R <= 1 ? 1 : next_pow2(R), n >= " +
+                    std::to_string(kLongKRuleBlocks) + " ? " +
+                    std::to_string(kMinLongKSplits) + " : 1), 1, " +
+                    std::to_string(strategy.getMaxSplits()) +
+                    "), R = floor(sqrt(n)), n = ceil(K/" +
+                    std::to_string(kSplitRuleBlock) + ")") +
+         "; chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + "
+         "min(s+1, r)), B = q*C + r = ceil(K/" +
+         std::to_string(bk) + "); chunks s >= C empty";
+}
+
 llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   SplitKAttr strategy = kernel.getStrategy();
   KernelSpec spec(kernel);
@@ -238,20 +254,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   else
     m["splits"] = "default";
   m["max_splits"] = strategy.getMaxSplits();
-  // S as the kernel derives it (defaultNumSplits, K in blocks of 32 for any
-  // BK) and the chunks it cuts K into.
-  m["splits_formula"] =
-      (strategy.getSplits()
-           ? "S = " + std::to_string(*strategy.getSplits())
-           : "S = clamp(max(R <= 1 ? 1 : next_pow2(R), n >= " +
-                 std::to_string(kLongKRuleBlocks) + " ? " +
-                 std::to_string(kMinLongKSplits) + " : 1), 1, " +
-                 std::to_string(strategy.getMaxSplits()) +
-                 "), R = floor(sqrt(n)), n = ceil(K/" +
-                 std::to_string(kSplitRuleBlock) + ")") +
-      "; chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + "
-      "min(s+1, r)), B = q*C + r = ceil(K/" +
-      std::to_string(spec.bk) + "); chunks s >= C empty";
+  m["splits_formula"] = splitsFormula(strategy, spec.bk);
   m["outer"] = str(spec.outerType);
   m["c_type"] = str(spec.cType);
   // The epilogue: the type it receives the product in, its operands'

@@ -128,10 +128,13 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     Describes the split-k strategy of a `gpupoor.matmul`:
 
     * `splits`: the number S of K chunks. When absent, S follows gpu_poor's
-      rule `next_pow2(floor(sqrt(ceil(K / 32))))` clamped to
-      `[1, max_splits]`, evaluated at run time when K is dynamic. K counts
-      in gpu_poor's blocks of 32 whatever BK: S, and with it the error,
-      does not depend on the tile.
+      rule `next_pow2(floor(sqrt(ceil(K / 32))))`, at least 12 from
+      `ceil(K / 32) = 64` on, clamped to `[1, max_splits]`, evaluated at
+      run time when K is dynamic. K counts in gpu_poor's blocks of 32
+      whatever BK: S, and with it the error, does not depend on the tile.
+      The `ceil(K / BK)` K tiles go into `C = min(S, ceil(K / BK))`
+      balanced chunks, the first `ceil(K / BK) mod C` of them one tile
+      longer than the others (docs/Numerics.md).
     * `max_splits`: the upper clamp of that rule (default 32).
     * `tile`: the output tile and K step `[BM, BN, BK]` of one thread block.
       It must map onto the chip's f16 MMA fragments: m16n8k16 (`mma.sync`)

@@ -212,7 +212,8 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
 
 
 #: The K step the default split rule counts K in (gpu_poor's BK), whatever
-#: the kernel's own: S, the chunk length and the error depend on K alone.
+#: the kernel's own: S and the error depend on K alone (the chunk lengths too
+#: where S divides the kernel's K tiles).
 SPLIT_RULE_BK = 32
 
 #: From this many rule blocks on (K > 2016) the default takes at least

@@ -59,7 +59,9 @@ bool isValidEpilogueOp(Operation *op);
 
 /// The K step that the default split rule counts K in: gpu_poor's BK. The
 /// rule counts in these blocks whatever the tile's own K step, so that S,
-/// the chunk length and with them the error depend on K alone: a wgmma tile
+/// and with it the error depend on K alone (the chunk lengths too where S
+/// divides the tiles; elsewhere the balanced chunks are whole tiles of the
+/// kernel's BK, so their lengths follow BK by at most a tile): a wgmma tile
 /// (BK = 64) or a decode tile (BK = 128) would otherwise halve or quarter S
 /// and raise the error (docs/Numerics.md).
 constexpr int64_t kSplitRuleBlock = 32;

@@ -72,8 +72,11 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
 }
 
 Value SplitGeometry::emitChunkStart(ImplicitLocOpBuilder &b, Value c) const {
-  return arith::AddIOp::create(b, arith::MulIOp::create(b, c, perChunk),
-                               arith::MinSIOp::create(b, c, remainder));
+  // Two statements: the order of a call's arguments is the compiler's, and
+  // the IR's op order should not be.
+  Value whole = arith::MulIOp::create(b, c, perChunk);
+  Value longer = arith::MinSIOp::create(b, c, remainder);
+  return arith::AddIOp::create(b, whole, longer);
 }
 
 Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy,

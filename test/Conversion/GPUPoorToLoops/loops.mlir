@@ -21,13 +21,14 @@
 // CHECK: scf.for %[[J:.*]] = %[[TN]] to
 // CHECK: %[[OUTER:.*]] = scf.for %[[S:.*]] = %[[C0]] to %[[C3]] step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f32)
 // CHECK: %[[SC:.*]] = arith.minsi %[[S]], %[[CHUNKS]]
-// CHECK: %[[LONGER:.*]] = arith.minsi %[[SC]], %[[R]]
 // CHECK: %[[SQ:.*]] = arith.muli %[[SC]], %[[Q]]
+// CHECK: %[[LONGER:.*]] = arith.minsi %[[SC]], %[[R]]
 // CHECK: %[[START:.*]] = arith.addi %[[SQ]], %[[LONGER]]
 // CHECK: %[[KB0:.*]] = arith.muli %[[START]], %[[BK]]
 // CHECK: %[[KB:.*]] = arith.minsi %[[KB0]], %[[K]]
 // CHECK: %[[NEXT:.*]] = arith.addi %[[SC]], %[[C1]]
 // CHECK: %[[SN:.*]] = arith.minsi %[[NEXT]], %[[CHUNKS]]
+// CHECK: arith.muli %[[SN]], %[[Q]]
 // CHECK: arith.minsi %[[SN]], %[[R]]
 // CHECK: %[[KE:.*]] = arith.minsi %{{.*}}, %[[K]]
 // CHECK-NEXT: %[[INNER:.*]] = scf.for %[[K0:.*]] = %[[KB]] to %[[KE]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (f16)

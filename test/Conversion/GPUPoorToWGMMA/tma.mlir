@@ -193,13 +193,13 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // CHECK: %[[Q:.*]] = arith.divui %[[B]], %[[D]] : index
 // CHECK: %[[R:.*]] = arith.remui %[[B]], %[[D]] : index
 // CHECK: scf.for %[[CH:.*]] = %{{.*}} to %[[C]] step %{{.*}} iter_args(
-// CHECK-NEXT: %[[LONG:.*]] = arith.minsi %[[CH]], %[[R]] : index
 // CHECK-NEXT: %[[SQ:.*]] = arith.muli %[[CH]], %[[Q]] : index
+// CHECK-NEXT: %[[LONG:.*]] = arith.minsi %[[CH]], %[[R]] : index
 // CHECK-NEXT: %[[START:.*]] = arith.addi %[[SQ]], %[[LONG]] : index
 // CHECK-NOT: arith.divui
 // CHECK: %[[NEXT:.*]] = arith.addi %[[CH]], %{{.*}} : index
-// CHECK-NEXT: %[[LONG2:.*]] = arith.minsi %[[NEXT]], %[[R]] : index
 // CHECK-NEXT: %[[NQ:.*]] = arith.muli %[[NEXT]], %[[Q]] : index
+// CHECK-NEXT: %[[LONG2:.*]] = arith.minsi %[[NEXT]], %[[R]] : index
 // CHECK-NEXT: %[[END:.*]] = arith.addi %[[NQ]], %[[LONG2]] : index
 // CHECK-NOT: arith.divui
 // CHECK: scf.for %{{.*}} = %[[START]] to %[[END]] step

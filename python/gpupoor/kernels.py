@@ -273,8 +273,8 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         never copied) or any K x N tensor.
       bias: (N,) or (1, N) of x's dtype, or None.
       max_k_splits: the largest S; S = the power of two at or above
-        sqrt(K / 32) (K in gpu_poor's blocks of 32, whatever the
-        kernel's K step), at most this.
+        sqrt(K / 32), at least 12 from K > 2016 (K in gpu_poor's blocks
+        of 32, whatever the kernel's K step), at most this.
       outer: type of the sum of the chunk sums, "f32" (default) or "f16"
         (gpu_poor's).
       activation: None, "relu" or "gelu" (erf), applied in the kernel.

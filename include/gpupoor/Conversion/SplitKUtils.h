@@ -34,7 +34,7 @@ struct SplitGeometry {
 private:
   friend SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &, Value,
                                          SplitKAttr);
-  Value perChunk, remainder, divisor; // q, r, max(chunks, 1)
+  Value perChunk, remainder; // q, r
 };
 
 /// Emits the geometry for a reduction of `k` (index) elements under

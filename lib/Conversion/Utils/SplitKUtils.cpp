@@ -64,10 +64,11 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
           ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
           : emitDefaultSplits(b, k, strategy.getMaxSplits());
   g.numChunks = arith::MinSIOp::create(b, g.splits, g.numKBlocks);
-  g.divisor = arith::MaxSIOp::create(b, g.numChunks,
-                                     arith::ConstantIndexOp::create(b, 1));
-  g.perChunk = arith::DivUIOp::create(b, g.numKBlocks, g.divisor);
-  g.remainder = arith::RemUIOp::create(b, g.numKBlocks, g.divisor);
+  // With K = 0 there are no chunks: divide by 1 (q = r = 0).
+  Value divisor = arith::MaxSIOp::create(b, g.numChunks,
+                                        arith::ConstantIndexOp::create(b, 1));
+  g.perChunk = arith::DivUIOp::create(b, g.numKBlocks, divisor);
+  g.remainder = arith::RemUIOp::create(b, g.numKBlocks, divisor);
   return g;
 }
 

@@ -202,13 +202,13 @@ SliceReduction::emit(ArrayRef<Value> sums) {
 BlockChunks mlir::gpupoor::emitBlockChunks(KernelContext &kc) {
   ImplicitLocOpBuilder &b = kc.b;
   SplitGeometry geometry = emitSplitGeometry(b, kc.k, kc.spec.strategy);
-  return {geometry, emitSliceBounds(kc, geometry, geometry.numChunks)};
+  return {geometry, emitSliceBounds(kc, geometry)};
 }
 
 SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
-                                           const SplitGeometry &geometry,
-                                           Value numChunks) {
+                                           const SplitGeometry &geometry) {
   ImplicitLocOpBuilder &b = kc.b;
+  Value numChunks = geometry.numChunks;
   SliceBounds r{arith::ConstantIndexOp::create(b, 0), numChunks,
                 geometry.numKBlocks, Value()};
   if (!kc.spec.parallel())

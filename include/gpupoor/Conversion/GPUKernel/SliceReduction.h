@@ -50,11 +50,10 @@ struct BlockChunks {
 };
 BlockChunks emitBlockChunks(KernelContext &kc);
 
-/// Without slices, every non-empty chunk (`numChunks`); with them, block
+/// Without slices, every chunk (`geometry.numChunks`); with them, block
 /// row p of the grid takes slice p of P' (the grid's height): chunks
 /// [p * S / P', (p + 1) * S / P'), as the strategy defines.
-SliceBounds emitSliceBounds(KernelContext &kc, const SplitGeometry &geometry,
-                            Value numChunks);
+SliceBounds emitSliceBounds(KernelContext &kc, const SplitGeometry &geometry);
 
 /// The kernel's end from a warp's outer sums: the epilogue's stores, behind
 /// the meeting of the slices when the kernel takes any; then the return.

@@ -89,8 +89,12 @@ def row_cells(cells, cols, timed, errs, slices, shape, copy_gbs):
 
 def batched(args, copy_gbs):
     """The attention-like batched products (--batched)."""
-    print("batched product | B x M x N x K | cuBLAS bmm f32acc | gpupoor seq | gpupoor par | "
-          "par/cuBLAS | par/seq | par P'")
+    # seq and par, then the tags of build_kernels.py --attention-config.
+    tags = sorted({d.split("_")[1] for d in os.listdir(args.kernel_dir) if d.startswith("attn_")}
+                  | {"seq", "par"}, key=lambda t: ({"seq": 0, "par": 1}.get(t, 2), t))
+    labels = ("cuBLAS",) + tuple(tags)
+    print("batched product | B x M x N x K | cuBLAS bmm f32acc | " +
+          " | ".join(f"gpupoor {t}" for t in tags) + " | par/cuBLAS | par/seq | par P'")
     for name, bt, m, n, k, layout in ATTENTION:
         nk = layout == "nk"
         bbytes = bt * n * k * 2
@@ -105,11 +109,11 @@ def batched(args, copy_gbs):
         fns = {"cuBLAS": lambda a, b: torch.bmm(a, b.transpose(1, 2) if nk else b)}
         errs = {"cuBLAS": err(fns["cuBLAS"](a0, b0))}
         slices = {}
-        for label in ("seq", "par"):
+        for label in tags:
             # The static kernel of the shape (build_kernels.py --attention),
             # else the dynamic one.
             kdir = os.path.join(args.kernel_dir, f"attn_{label}_{name}")
-            if not os.path.isdir(kdir):
+            if not os.path.isdir(kdir) and label in ("seq", "par"):
                 suffix = "_p0" if label == "par" else ""
                 kdir = os.path.join(args.kernel_dir, f"{layout}_f32_batched{suffix}")
             if not os.path.isdir(kdir):
@@ -122,7 +126,7 @@ def batched(args, copy_gbs):
             errs[label] = err(c)
             slices[label] = kern.num_slices(m, n, k, bt)
         timed = time_many(fns, sets, reps=args.reps, head_cycles=HEAD_CYCLES)
-        print(" | ".join(row_cells([name, f"{bt}x{m}x{n}x{k}"], ("cuBLAS", "seq", "par"), timed,
+        print(" | ".join(row_cells([name, f"{bt}x{m}x{n}x{k}"], labels, timed,
                                    errs, slices, (bt, m, n, k), copy_gbs)), flush=True)
         del sets
         torch.cuda.empty_cache()

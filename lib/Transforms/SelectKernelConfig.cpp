@@ -97,8 +97,9 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   int64_t m = shape[shape.size() - 2];
   if (!init.hasStaticShape())
     return {128, 256, 64};
+  // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
   if (m <= 16)
-    return {16, 128, 128};
+    return selectTile(init, k, Chip::SM90);
   int64_t sms = getChipInfo(Chip::SM90a).smCount;
   if (oneWaveMidTile(shape, sms))
     return {128, 128, 64};
@@ -162,6 +163,18 @@ mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
 /// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
 /// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
 /// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
+///
+/// Short static products on sm_90 (measured on an H100, bench_skinny.py
+/// --batched, docs/GPU.md): a K of one 128-wide tile gives the decode tile
+/// BK = 64, two K tiles that the copy pipeline overlaps (32 x 1 x 4096 x
+/// 128, B as N x K: 15.3 us against 16.1 with BK = 128; cuBLAS 15.1); and
+/// where K <= kShortK and the 128 x 128 tiles (the batch included) leave
+/// SMs idle, 128 x 64 x 32 tiles, twice as many (32 x 512 x 128 x 512: 12.0-12.2
+/// us against 14.0-14.2; 64 x 128 12.4-12.8, 64 x 64 12.4-12.8; cuBLAS
+/// 11.7-11.9). With a long K the 128 x 128 tile stays: at 512 x 4096 x
+/// 14336 (128 tiles) 128 x 64 ran 173 us against 150.
+static constexpr int64_t kShortK = 512;
+
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
                                                   Chip chip) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
@@ -171,13 +184,18 @@ SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
     return selectWgmmaTile(init, k);
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
+  bool sm90Static =
+      chip == Chip::SM90 && init.hasStaticShape() && !ShapedType::isDynamic(k);
   if (!ShapedType::isDynamic(m) && m <= 128) {
     if (m <= 16)
-      return {16, 128, 128};
+      return {16, 128, sm90Static && k <= 128 ? 64 : 128};
     return {m <= 32 ? 32 : 64, 128, 64};
   }
-  if (chip != Chip::SM90 || !init.hasStaticShape())
+  if (!sm90Static)
     return defaultTile();
+  if (k <= kShortK &&
+      staticTileCount(shape, 128, 128) < getChipInfo(chip).smCount)
+    return {128, 64, 32};
   if (staticTileCount(shape, 256, 128) < kLargeTileMinBlocks)
     return defaultTile();
   return {256, 128, 64};

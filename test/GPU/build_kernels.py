@@ -189,6 +189,10 @@ VARIANTS = {
     # (bench_skinny.py --batched times the f32 ones against cuBLAS.)
     "kn_f32_batched": (dict(batched=True), "outer-type=f32"),
     "kn_f32_batched_p0": (dict(batched=True), "outer-type=f32 slices=0"),
+    # The short-K tile of sm_90 (selectTile: a K of 512 or less whose 128 x
+    # 128 tiles leave SMs idle).
+    "kn_f32_batched_128x64": (dict(batched=True), "outer-type=f32 tile=128,64,32"),
+    "kn_f16_128x64_p3": (dict(), "outer-type=f16 slices=3 tile=128,64,32"),
     "nk_f32_batched": (dict(batched=True, b_layout="nk"), "outer-type=f32"),
     "nk_f32_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f32 slices=0"),
     "nk_f16_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f16 slices=0"),
@@ -254,14 +258,21 @@ def frontier_variants(shapes):
     return out
 
 
-def attention_variants():
+def attention_variants(configs=(), names=None):
     """attn_{seq,par}_NAME: the static batched products of ATTENTION with
-    the pipeline's defaults, one slice or the chosen count."""
+    the pipeline's defaults, one slice or the chosen count; attn_TAG_NAME
+    for each (TAG, options) of `configs` instead (on the products `names`,
+    default all; bench_skinny.py --batched times every attn_* kernel)."""
     out = {}
     for name, bt, m, n, k, layout in ATTENTION:
+        if names and name not in names:
+            continue
         src = dict(shape=(bt, m, n, k), batched=True, b_layout=layout)
-        out[f"attn_seq_{name}"] = (src, "outer-type=f32 slices=1")
-        out[f"attn_par_{name}"] = (src, "outer-type=f32 slices=0")
+        if not configs:
+            out[f"attn_seq_{name}"] = (src, "outer-type=f32 slices=1")
+            out[f"attn_par_{name}"] = (src, "outer-type=f32 slices=0")
+        for tag, opts in configs:
+            out[f"attn_{tag}_{name}"] = (src, opts)
     return out
 
 
@@ -291,6 +302,12 @@ def main():
                         help="--skinny-config on these shapes (default: all of bench_skinny's)")
     parser.add_argument("--attention", action="store_true",
                         help="build only the static batched kernels of bench_skinny.py --batched")
+    parser.add_argument("--attention-config", action="append", default=[],
+                        metavar="TAG=OPTIONS",
+                        help="with --attention: build attn_TAG_NAME with these pipeline options "
+                             "instead, e.g. 't64=outer-type=f32 slices=0 tile=64,128,64'")
+    parser.add_argument("--attention-names", metavar="NAME,...",
+                        help="with --attention: only these products of ATTENTION")
     parser.add_argument("--frontier", metavar="MxNxK,...",
                         help="build only the frontier_* kernels of bench_matmul.py --frontier "
                              "on these static shapes")
@@ -301,8 +318,11 @@ def main():
         variants.update(extra)
         args.only = list(extra)
     if args.attention:
-        variants.update(attention_variants())
-        args.only = list(attention_variants())
+        extra = attention_variants([c.partition("=")[::2] for c in args.attention_config],
+                                   args.attention_names.split(",") if args.attention_names
+                                   else None)
+        variants.update(extra)
+        args.only = list(extra)
     if args.skinny_config:
         configs = [c.partition("=")[::2] for c in args.skinny_config]
         shapes = [tuple(map(int, s.split("x"))) for s in args.skinny_shapes.split(",")] \

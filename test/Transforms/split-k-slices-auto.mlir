@@ -83,3 +83,40 @@ func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>
   %s = linalg.matmul {gpupoor.slices = 3 : i64} ins(%x, %w : tensor<1x4096xf16>, tensor<4096x4096xf16>) outs(%y : tensor<1x4096xf16>) -> tensor<1x4096xf16>
   return %r, %s : tensor<?x?xf16>, tensor<1x4096xf16>
 }
+
+// -----
+
+// Short static products on sm_90 (selectTile): a K of one 128-wide tile
+// gives the decode tile BK = 64 (two K tiles); a K of at most 512 whose
+// 128 x 128 tiles, the batch included, leave SMs idle (32 x 4 = 128 < 132)
+// takes 128 x 64 x 32 tiles; with a longer K (@prefill_long) or enough
+// tiles (@prefill_many: 48 x 4 = 192) the 128 x 128 tile stays. sm_80 keeps
+// its tiles.
+// CHECK-LABEL: func.func @decode_short
+// CHECK: #gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, chip = sm_90>
+// CHECK-LABEL: func.func @prefill_short
+// CHECK: #gpupoor.split_k<splits = 4, tile = [128, 64, 32], inner = f16, outer = f32, chip = sm_90>
+// CHECK-LABEL: func.func @prefill_long
+// CHECK: #gpupoor.split_k<splits = 8, tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>
+// CHECK-LABEL: func.func @prefill_many
+// CHECK: #gpupoor.split_k<splits = 4, tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>
+// SM80-LABEL: func.func @decode_short
+// SM80: #gpupoor.split_k<splits = 2, tile = [16, 128, 128]
+// SM80-LABEL: func.func @prefill_short
+// SM80: #gpupoor.split_k<splits = 4, tile = [128, 128, 32]
+func.func @decode_short(%a: tensor<32x1x128xf16>, %b: tensor<32x128x4096xf16>, %c: tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<32x1x128xf16>, tensor<32x128x4096xf16>) outs(%c : tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16>
+  return %r : tensor<32x1x4096xf16>
+}
+func.func @prefill_short(%a: tensor<32x512x512xf16>, %b: tensor<32x512x128xf16>, %c: tensor<32x512x128xf16>) -> tensor<32x512x128xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<32x512x512xf16>, tensor<32x512x128xf16>) outs(%c : tensor<32x512x128xf16>) -> tensor<32x512x128xf16>
+  return %r : tensor<32x512x128xf16>
+}
+func.func @prefill_long(%a: tensor<32x512x1024xf16>, %b: tensor<32x1024x128xf16>, %c: tensor<32x512x128xf16>) -> tensor<32x512x128xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<32x512x1024xf16>, tensor<32x1024x128xf16>) outs(%c : tensor<32x512x128xf16>) -> tensor<32x512x128xf16>
+  return %r : tensor<32x512x128xf16>
+}
+func.func @prefill_many(%a: tensor<48x512x512xf16>, %b: tensor<48x512x128xf16>, %c: tensor<48x512x128xf16>) -> tensor<48x512x128xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<48x512x512xf16>, tensor<48x512x128xf16>) outs(%c : tensor<48x512x128xf16>) -> tensor<48x512x128xf16>
+  return %r : tensor<48x512x128xf16>
+}

@@ -316,3 +316,16 @@ func.func @short_k_160(%a: tensor<512x2048xf16>, %b: tensor<10240x2048xf16>) -> 
                      outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
   return %r : tensor<512x10240xf16>
 }
+
+// -----
+
+// A batched decode product (no swapped form: it is 3-D) takes sm_90's
+// decode tile, with BK = 64 where K is one 128-wide tile.
+// CHECK-LABEL: func @decode_batched_short_k
+// CHECK: strategy(#gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+func.func @decode_batched_short_k(%a: tensor<32x1x128xf16>, %b: tensor<32x4096x128xf16>, %c: tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16> {
+  %r = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+                           ins(%a, %b : tensor<32x1x128xf16>, tensor<32x4096x128xf16>)
+                           outs(%c : tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16>
+  return %r : tensor<32x1x4096xf16>
+}

@@ -75,12 +75,16 @@ static bool oneWaveMidTile(ArrayRef<int64_t> shape, int64_t sms) {
 /// tiles of 128 x 256, 128 of 128 x 192: 23.4 against 26.4 us, cuBLAS
 /// 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x 160: 41.5
 /// against 51.2 us, cuBLAS 33.9); every large product of the benchmarks
-/// keeps 256.
+/// keeps 256. 128 columns (0.93 at 256 x 14336 x 4096: oneWaveMidTile)
+/// serve a narrow N, which wider tiles would pad: 16384 x 128 x 512 took
+/// 10.4 us with 128 x 128 tiles against 12.3 with 128 x 160 (cuBLAS 10.5;
+/// H100, docs/Hopper.md).
 static int64_t wideTileColumns(ArrayRef<int64_t> shape, int64_t sms) {
   struct Width {
     int64_t columns, speedPercent;
   };
-  static constexpr Width kWidths[] = {{256, 100}, {192, 93}, {160, 87}};
+  static constexpr Width kWidths[] = {
+      {256, 100}, {192, 93}, {160, 87}, {128, 93}};
   int64_t best = 256, bestCost = 0;
   for (Width w : kWidths) {
     int64_t waves =

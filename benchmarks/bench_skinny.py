@@ -32,7 +32,9 @@ against an fp64 product.
 With --batched: the attention-like batched products of skinny_shapes.py in
 one launch each, against torch.bmm: the static kernels attn_{seq,par}_* of
 build_kernels.py --attention where built, else the dynamic-shape
-kn_f32_batched[_p0] and nk_f32_batched[_p0]. Operands rotate as above.
+kn_f32_batched[_p0] and nk_f32_batched[_p0]; and attn_TAG_* of
+build_kernels.py --attention-config as extra columns. Operands rotate as
+above.
 """
 
 import argparse

@@ -76,9 +76,11 @@ static bool oneWaveMidTile(ArrayRef<int64_t> shape, int64_t sms) {
 /// 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x 160: 41.5
 /// against 51.2 us, cuBLAS 33.9); every large product of the benchmarks
 /// keeps 256. 128 columns (0.93 at 256 x 14336 x 4096: oneWaveMidTile)
-/// serve a narrow N, which wider tiles would pad: 16384 x 128 x 512 took
-/// 10.4 us with 128 x 128 tiles against 12.3 with 128 x 160 (cuBLAS 10.5;
-/// H100, docs/Hopper.md).
+/// serve a narrow N past a wave, which wider tiles would pad (H100,
+/// docs/Hopper.md): 16384 x 128 x 512 took 10.4 us with 128 x 128 tiles
+/// against 12.3 with 128 x 160 (cuBLAS 10.5; within a wave it now takes
+/// 64-row tiles, selectWgmmaTile), 32768 x 128 x 256 11.1-11.3 (cuBLAS
+/// 11.9-12.0).
 static int64_t wideTileColumns(ArrayRef<int64_t> shape, int64_t sms) {
   struct Width {
     int64_t columns, speedPercent;
@@ -110,6 +112,17 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
   if (m <= 128)
     return {64, staticTileCount(shape, 64, 64) <= sms ? 64 : 128, 64};
   int64_t wideTiles = std::max<int64_t>(staticTileCount(shape, 128, 256), 1);
+  // A narrow N whose 128-row tiles fit one wave: 64-row tiles, twice as
+  // many, two blocks an SM, 64 columns wide where N fits them. Measured on
+  // an H100 (bench_skinny.py, docs/Hopper.md), µs against the 128-row
+  // tile: 8448 x 128 x 2048 17.0 against 23.5-23.7 (66 tiles, half the
+  // SMs), 16384 x 128 x 512 9.9-10.0 against 10.4, 16384 x 128 x 4096
+  // 52.0-52.1 against 52.6-52.8; 16384 x 64 x 512 9.1-9.2 with 64 x 64
+  // against 11.4-11.5 with 64 x 128. Past a wave (32768 x 128 x 256) the
+  // 64-row tile ran 12.4-12.6 against 11.1-11.3, and at N = 256 (16384 x
+  // 256 x 512) 14.6-14.8 against 13.4-13.6 for 128 x 256.
+  if (shape.back() <= 128 && wideTiles <= sms)
+    return {64, shape.back() <= 64 ? 64 : 128, 64};
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide &&
       (ShapedType::isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))

@@ -298,10 +298,15 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: tile = [128, 192, 64]
 // CHECK-LABEL: func @short_k_160
 // CHECK: tile = [128, 160, 64]
-// A narrow N (128 columns): every width takes one wave of 128 tiles, and
-// 128 columns pad none of them.
+// A narrow N (128 columns) whose 128-row tiles fit one wave takes 64-row
+// tiles (twice as many); past a wave the 128-row tile, 128 columns wide
+// (wider ones would pad).
 // CHECK-LABEL: func @narrow_n
+// CHECK: tile = [64, 128, 64]
+// CHECK-LABEL: func @narrow_n_waves
 // CHECK: tile = [128, 128, 64]
+// CHECK-LABEL: func @narrow_n_64
+// CHECK: tile = [64, 64, 64]
 func.func @short_k_192(%a: tensor<512x2048xf16>, %b: tensor<6144x2048xf16>) -> tensor<512x6144xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<512x6144xf16>
@@ -328,6 +333,24 @@ func.func @narrow_n(%a: tensor<16384x512xf16>, %b: tensor<128x512xf16>) -> tenso
                      ins(%a, %b : tensor<16384x512xf16>, tensor<128x512xf16>)
                      outs(%c : tensor<16384x128xf16>) -> tensor<16384x128xf16>
   return %r : tensor<16384x128xf16>
+}
+func.func @narrow_n_waves(%a: tensor<32768x256xf16>, %b: tensor<128x256xf16>) -> tensor<32768x128xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32768x128xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32768x128xf16>) -> tensor<32768x128xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<32768x256xf16>, tensor<128x256xf16>)
+                     outs(%c : tensor<32768x128xf16>) -> tensor<32768x128xf16>
+  return %r : tensor<32768x128xf16>
+}
+func.func @narrow_n_64(%a: tensor<16384x512xf16>, %b: tensor<64x512xf16>) -> tensor<16384x64xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16384x64xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16384x64xf16>) -> tensor<16384x64xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<16384x512xf16>, tensor<64x512xf16>)
+                     outs(%c : tensor<16384x64xf16>) -> tensor<16384x64xf16>
+  return %r : tensor<16384x64xf16>
 }
 
 // -----

@@ -186,10 +186,10 @@ mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
 /// BK = 64, two K tiles that the copy pipeline overlaps (32 x 1 x 4096 x
 /// 128, B as N x K: 15.3 us against 16.1 with BK = 128; cuBLAS 15.1); and
 /// where K <= kShortK and the 128 x 128 tiles (the batch included) leave
-/// SMs idle, 128 x 64 x 32 tiles, twice as many (32 x 512 x 128 x 512: 12.0-12.2
-/// us against 14.0-14.2; 64 x 128 12.4-12.8, 64 x 64 12.4-12.8; cuBLAS
-/// 11.7-11.9). With a long K the 128 x 128 tile stays: at 512 x 4096 x
-/// 14336 (128 tiles) 128 x 64 ran 173 us against 150.
+/// SMs idle, 128 x 64 x 32 tiles, twice as many (32 x 512 x 128 x 512:
+/// 12.0-12.2 us against 14.0-14.2; 64 x 128 12.2-12.8, 64 x 64 12.4-12.8;
+/// cuBLAS 11.7-11.9). With a long K the 128 x 128 tile stays: at 512 x
+/// 4096 x 14336 (128 tiles) 128 x 64 ran 173 us against 150.
 static constexpr int64_t kShortK = 512;
 
 SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
@@ -201,17 +201,16 @@ SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
     return selectWgmmaTile(init, k);
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
-  bool sm90Static =
-      chip == Chip::SM90 && init.hasStaticShape() && !ShapedType::isDynamic(k);
+  bool sm90Static = chip == Chip::SM90 && init.hasStaticShape();
+  bool shortK = !ShapedType::isDynamic(k) && k <= kShortK;
   if (!ShapedType::isDynamic(m) && m <= 128) {
     if (m <= 16)
-      return {16, 128, sm90Static && k <= 128 ? 64 : 128};
+      return {16, 128, sm90Static && shortK && k <= 128 ? 64 : 128};
     return {m <= 32 ? 32 : 64, 128, 64};
   }
   if (!sm90Static)
     return defaultTile();
-  if (k <= kShortK &&
-      staticTileCount(shape, 128, 128) < getChipInfo(chip).smCount)
+  if (shortK && staticTileCount(shape, 128, 128) < getChipInfo(chip).smCount)
     return {128, 64, 32};
   if (staticTileCount(shape, 256, 128) < kLargeTileMinBlocks)
     return defaultTile();

@@ -120,3 +120,20 @@ func.func @prefill_many(%a: tensor<48x512x512xf16>, %b: tensor<48x512x128xf16>, 
   %r = linalg.batch_matmul ins(%a, %b : tensor<48x512x512xf16>, tensor<48x512x128xf16>) outs(%c : tensor<48x512x128xf16>) -> tensor<48x512x128xf16>
   return %r : tensor<48x512x128xf16>
 }
+
+// -----
+
+// A dynamic K with a static M x N: no short-K rule (K may be long), and the
+// large tile where the static tiles make two waves of it.
+// CHECK-LABEL: func.func @large_dynamic_k
+// CHECK: #gpupoor.split_k<tile = [256, 128, 64], inner = f16, outer = f32, slices = 0, chip = sm_90>
+// CHECK-LABEL: func.func @decode_dynamic_k
+// CHECK: #gpupoor.split_k<tile = [16, 128, 128], inner = f16, outer = f32, slices = 0, chip = sm_90>
+func.func @large_dynamic_k(%a: tensor<4096x?xf16>, %b: tensor<?x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<4096x?xf16>, tensor<?x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  return %r : tensor<4096x4096xf16>
+}
+func.func @decode_dynamic_k(%a: tensor<1x?xf16>, %b: tensor<?x4096xf16>, %c: tensor<1x4096xf16>) -> tensor<1x4096xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x?xf16>, tensor<?x4096xf16>) outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  return %r : tensor<1x4096xf16>
+}

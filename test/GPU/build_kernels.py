@@ -318,9 +318,16 @@ def main():
         variants.update(extra)
         args.only = list(extra)
     if args.attention:
-        extra = attention_variants([c.partition("=")[::2] for c in args.attention_config],
-                                   args.attention_names.split(",") if args.attention_names
-                                   else None)
+        configs = [c.partition("=")[::2] for c in args.attention_config]
+        names = args.attention_names.split(",") if args.attention_names else None
+        unknown = sorted(set(names or ()) - {a[0] for a in ATTENTION})
+        if unknown:
+            parser.error(f"--attention-names: not in ATTENTION: {', '.join(unknown)}")
+        # bench_skinny.py reads the tag back as the name's second field.
+        bad = [tag for tag, _ in configs if not tag or "_" in tag]
+        if bad:
+            parser.error(f"--attention-config: tags must be non-empty, without '_': {bad}")
+        extra = attention_variants(configs, names)
         variants.update(extra)
         args.only = list(extra)
     if args.skinny_config:

@@ -202,15 +202,16 @@ SmallVector<int64_t, 3> mlir::gpupoor::selectTile(ShapedType init, int64_t k,
   ArrayRef<int64_t> shape = init.getShape();
   int64_t m = shape[shape.size() - 2];
   bool sm90Static = chip == Chip::SM90 && init.hasStaticShape();
-  bool shortK = !ShapedType::isDynamic(k) && k <= kShortK;
+  bool staticK = !ShapedType::isDynamic(k);
   if (!ShapedType::isDynamic(m) && m <= 128) {
     if (m <= 16)
-      return {16, 128, sm90Static && shortK && k <= 128 ? 64 : 128};
+      return {16, 128, sm90Static && staticK && k <= 128 ? 64 : 128};
     return {m <= 32 ? 32 : 64, 128, 64};
   }
   if (!sm90Static)
     return defaultTile();
-  if (shortK && staticTileCount(shape, 128, 128) < getChipInfo(chip).smCount)
+  if (staticK && k <= kShortK &&
+      staticTileCount(shape, 128, 128) < getChipInfo(chip).smCount)
     return {128, 64, 32};
   if (staticTileCount(shape, 256, 128) < kLargeTileMinBlocks)
     return defaultTile();

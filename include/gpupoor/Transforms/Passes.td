@@ -83,7 +83,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     and small batches) takes a small-M tile: 16 x 128 x 128 up to M = 16,
     32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
     and with parallel slices enough blocks to stream the weights at memory
-    speed. On sm_90a a static 2-D M <= 16 product with B as N x K whose
+    speed (on sm_90 a static K of at most 128 gives the decode tile BK =
+    64). A short static sm_90 product (K <= 512) whose 128 x 128 tiles,
+    the batch counted, leave SMs idle takes 128 x 64 x 32; on sm_90a a
+    static N <= 128 whose 128-row tiles fit one wave takes 64-row tiles
+    (64 x 64 x 64 where N <= 64). docs/GPU.md and docs/Hopper.md have the
+    measurements. On sm_90a a static 2-D M <= 16 product with B as N x K whose
     transposed product's 64 x 16 tiles number up to two blocks an SM (N up
     to 264 times 64 on 132 SMs) runs swapped instead (`swapped = true`,
     tile 64 x 16 x 64 of C^T = B A^T; slices 0 means one from a quarter of
@@ -102,13 +107,16 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",
-               "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16, "
+               "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16 "
+               "(16,128,64 on sm_90 where K <= 128), "
                "then 32/64,128,64 to 128 (sm_90a: 64,64,64 or 64,128,64); "
                "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
-               "take short slices; 128,192,64 or 128,160,64 where their "
-               "waves cost 5% less) and for dynamic shapes; 256,128,64 for "
-               "static sm_90 matmuls of at least 256 such tiles; else "
-               "128,128,32)">,
+               "take short slices or N <= 128 fits one wave of 128-row "
+               "tiles, 64,64,64 there if N <= 64; 128,192,64, 128,160,64 or 128,128,64 where their "
+               "waves cost 5% less) and for dynamic shapes; 128,64,32 for "
+               "short static sm_90 matmuls (K <= 512) that leave SMs idle; "
+               "256,128,64 for static sm_90 matmuls of at least 256 such "
+               "tiles; else 128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
            "kernel for K-major A and B; the sm_90 mma.sync kernel for other "

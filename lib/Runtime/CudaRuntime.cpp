@@ -185,7 +185,9 @@ extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
 /// at `global`, rows `rowStride` elements apart, K contiguous; boxes of
 /// `boxRows` x 64 (BK, 128 bytes) in the 128-byte swizzle that wgmma reads;
 /// what lies outside reads as zeros. A dimension of 0 is encoded as 1: the
-/// kernel then loads nothing (K = 0) or is not launched (M or N = 0).
+/// kernel then loads nothing (K = 0) or is not launched (M or N = 0). A
+/// batched kernel's maps add the batch as a third dimension (boxes of one
+/// element).
 namespace {
 
 /// Maps encoded before, by everything a map holds: a launch whose operands
@@ -194,8 +196,14 @@ namespace {
 struct TensorMapCache {
   struct Entry {
     void *global;
-    int64_t k, rows, rowStride, boxRows;
+    int64_t k, rows, rowStride, boxRows, batch, batchStride;
     CUtensorMap map;
+
+    bool sameOperand(const Entry &o) const {
+      return global == o.global && k == o.k && rows == o.rows &&
+             rowStride == o.rowStride && boxRows == o.boxRows &&
+             batch == o.batch && batchStride == o.batchStride;
+    }
   };
   static constexpr int kEntries = 64;
   std::mutex lock;
@@ -205,10 +213,8 @@ struct TensorMapCache {
   bool find(const Entry &key, void *map) {
     std::lock_guard<std::mutex> guard(lock);
     for (int i = 0; i < used; ++i) {
-      const Entry &e = entries[i];
-      if (e.global == key.global && e.k == key.k && e.rows == key.rows &&
-          e.rowStride == key.rowStride && e.boxRows == key.boxRows) {
-        std::memcpy(map, &e.map, sizeof(CUtensorMap));
+      if (entries[i].sameOperand(key)) {
+        std::memcpy(map, &entries[i].map, sizeof(CUtensorMap));
         return true;
       }
     }
@@ -228,27 +234,45 @@ TensorMapCache &tensorMapCache() {
   return cache;
 }
 
-} // namespace
-
-extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
-                                       int64_t rows, int64_t rowStride,
-                                       int64_t boxRows) {
-  TensorMapCache::Entry key{global, k, rows, rowStride, boxRows, {}};
+/// Encodes `key`'s map into `map`: rank 2, or rank 3 where `key.batch` is
+/// not negative. A stride of 0 or less (its dimension then has one element,
+/// as the launcher checks, and is never stepped) is encoded as 16 bytes.
+void encodeTensorMap(void *map, TensorMapCache::Entry key) {
   if (tensorMapCache().find(key, map))
     return;
   useContext();
-  cuuint64_t dims[2] = {cuuint64_t(k > 0 ? k : 1),
-                        cuuint64_t(rows > 0 ? rows : 1)};
-  cuuint64_t strides[1] = {cuuint64_t(rowStride > 0 ? rowStride : 8) * 2};
-  cuuint32_t box[2] = {64, cuuint32_t(boxRows)};
-  cuuint32_t elementStrides[2] = {1, 1};
+  bool batched = key.batch >= 0;
+  auto dim = [](int64_t d) { return cuuint64_t(d > 0 ? d : 1); };
+  auto stride = [](int64_t s) { return cuuint64_t(s > 0 ? s : 8) * 2; };
+  cuuint64_t dims[3] = {dim(key.k), dim(key.rows), dim(key.batch)};
+  cuuint64_t strides[2] = {stride(key.rowStride), stride(key.batchStride)};
+  cuuint32_t box[3] = {64, cuuint32_t(key.boxRows), 1};
+  cuuint32_t elementStrides[3] = {1, 1, 1};
   check(cuTensorMapEncodeTiled(
-            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-            global, dims, strides, box, elementStrides,
+            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+            batched ? 3 : 2, key.global, dims, strides, box, elementStrides,
             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
   std::memcpy(&key.map, map, sizeof(CUtensorMap));
   tensorMapCache().add(key);
+}
+
+} // namespace
+
+extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
+                                       int64_t rows, int64_t rowStride,
+                                       int64_t boxRows) {
+  encodeTensorMap(map, {global, k, rows, rowStride, boxRows, -1, 0, {}});
+}
+
+extern "C" void gpupoorTensorMapEncodeBatched(void *map, void *global,
+                                              int64_t k, int64_t rows,
+                                              int64_t rowStride,
+                                              int64_t boxRows, int64_t batch,
+                                              int64_t batchStride) {
+  // A batch of 0 launches nothing; its map is that of one element.
+  encodeTensorMap(map, {global, k, rows, rowStride, boxRows,
+                        batch > 0 ? batch : 1, batchStride, {}});
 }

@@ -196,6 +196,13 @@ VARIANTS = {
     "nk_f32_batched": (dict(batched=True, b_layout="nk"), "outer-type=f32"),
     "nk_f32_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f32 slices=0"),
     "nk_f16_batched_p0": (dict(batched=True, b_layout="nk"), "outer-type=f16 slices=0"),
+    # sm_90a's TMA kernel on batched operands (rank-3 tensor maps): its
+    # persistent blocks loop over every element's tiles, two consumer
+    # warpgroups storing C by TMA, and one; with their _async fallback.
+    "nk_f32_batched_tma_pers": (dict(batched=True, b_layout="nk"),
+                                "outer-type=f32 tma=true persistent=true"),
+    "nk_f16_batched_tma_m64_pers": (dict(batched=True, b_layout="nk"),
+                                    "outer-type=f16 tile=64,128,64 tma=true persistent=true"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.

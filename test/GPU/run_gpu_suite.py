@@ -66,9 +66,16 @@ class GpupoorKernel:
         self.persistent = bool(self.meta.get("persistent"))
         self.persistent_blocks = None
 
-    def check_requires(self, a, b, c, stride_bk, stride_bn, ins=()):
+    def check_requires(self, a, b, c, stride_bk, stride_bn, ins=(), batch_strides=None):
         """Raises ValueError when the operands break the manifest's `requires`
-        (as a launcher outside MLIR must check; the MLIR host code does)."""
+        (as a launcher outside MLIR must check; the MLIR host code does).
+        batch_strides: a batched launch's (batch, A's, B's batch strides)."""
+        if self.aligned and a.numel() and b.numel() and batch_strides:
+            batch, sab, sbb = batch_strides
+            if sab % 8 or sbb % 8:
+                raise ValueError("cp.async kernel needs batch strides of a multiple of 8 elements")
+            if "tensormap" in self.meta["param_types"] and batch > 1 and min(sab, sbb) <= 0:
+                raise ValueError("TMA kernel needs positive batch strides (tensor maps)")
         if self.aligned and a.numel() and b.numel():
             inner_b = stride_bk if self.nk else stride_bn
             outer_b = stride_bn if self.nk else stride_bk
@@ -122,7 +129,8 @@ class GpupoorKernel:
         if len(ins) != len(self.meta["epilogue_inputs"]):
             raise ValueError(f"the kernel takes {len(self.meta['epilogue_inputs'])} epilogue "
                              f"operands, got {len(ins)}")
-        self.check_requires(a, b, c, stride_bk, stride_bn, ins)
+        self.check_requires(a, b, c, stride_bk, stride_bn, ins,
+                            (batch, outer[0].stride(0), outer[1].stride(0)) if self.batched else None)
         grid = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         if grid == 0:
             return
@@ -139,7 +147,7 @@ class GpupoorKernel:
                 size(a.stride(0)), size(a.stride(1)), size(stride_bk), size(stride_bn),
                 size(c.stride(0)), size(c.stride(1)))
         if self.batched:
-            args += tuple(np.int64(t.stride(0)) for t in outer)
+            args += tuple(np.int64(t.stride(0)) for t in outer) + (size(batch),)
         for t, sm, sn in ins:
             args += (ptr(t), size(sm), size(sn))
         if self.parallel:
@@ -151,17 +159,26 @@ class GpupoorKernel:
         types = self.meta["param_types"]
         if "tensormap" in types:
             # The TMA kernel: A's and B's tensor maps, as the manifest says.
+            # A batched kernel's maps: rank 3, the batch third.
             maps = self.meta["tensor_maps"]
-            args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1]),
-                     tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1]))
+            if maps["a_desc"]["rank"] != (3 if self.batched else 2):
+                raise ValueError(f"manifest: tensor maps of rank {maps['a_desc']['rank']}")
+            bat = lambda i: dict(batch=batch, batch_stride=outer[i].stride(0)) if self.batched else {}
+            args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1],
+                                        **bat(0)),
+                     tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1],
+                                        **bat(1)))
             if "c_desc" in maps:
                 # The kernel stores C by TMA where the map describes C (the
                 # manifest's encode_if), from its lanes otherwise.
                 described = c.stride(1) == 1 and c.stride(0) % 8 == 0 and c.data_ptr() % 16 == 0 \
                     and (c.stride(0) > 0 or m <= 1)
+                if self.batched:
+                    cb = outer[2].stride(0)
+                    described = described and cb % 8 == 0 and (cb > 0 or batch <= 1)
                 args += (tensor_maps.encode(c.data_ptr(), n, m, c.stride(0),
                                             maps["c_desc"]["box_dim"][1],
-                                            box_k=maps["c_desc"]["box_dim"][0])
+                                            box_k=maps["c_desc"]["box_dim"][0], **bat(2))
                          if described else bytes(128),)
             tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
                                torch.cuda.current_stream().cuda_stream, args, types)
@@ -513,12 +530,66 @@ def big_suite(kernels, res, gen):
             torch.cuda.empty_cache()
 
 
+def padded_batch(t, pad):
+    """`t` (3-D, contiguous) copied into a batch whose elements lie `pad`
+    elements further apart than they need (0: B shared by the batch, its
+    element 0 repeated with batch stride 0)."""
+    bt, rows, cols = t.shape
+    if pad == 0:
+        return t[:1].expand(bt, rows, cols)
+    store = torch.full((bt * (rows * cols + pad) + 8,), float("nan"), dtype=t.dtype, device=t.device)
+    v = store.as_strided(t.shape, (rows * cols + pad, cols, 1))
+    v.copy_(t)
+    return v
+
+
+def batch_strides_suite(kernels, res, gen):
+    """Batch strides a launcher must check: B shared by the batch (stride 0:
+    no tensor map steps it), A's elements 4 or 8 elements further apart
+    than dense (4: no 16-byte copies either), C's 4 apart (the TMA store
+    kernel then stores from its lanes). A kernel runs exactly where its
+    requirements hold and refuses (ValueError) otherwise; the host code's
+    chain of variants then takes the next."""
+    bt, m, n, k = 5, 300, 600, 200
+    for name, kern in kernels.items():
+        for pad_a, shared_b, pad_c in [(8, False, 0), (8, True, 0), (4, False, 0), (0, False, 4),
+                                       (8, False, 8)]:
+            a0 = torch.randint(-1, 2, (bt, m, k), generator=gen, device="cuda").half()
+            b0 = torch.randint(-1, 2, (bt, n, k) if kern.nk else (bt, k, n), generator=gen,
+                               device="cuda").half()
+            if shared_b:
+                b0 = padded_batch(b0, 0)
+            a = padded_batch(a0, pad_a) if pad_a else a0
+            c = padded_batch(torch.full((bt, m, n), float("nan"), dtype=torch.float16, device="cuda"),
+                             pad_c) if pad_c else torch.full((bt, m, n), float("nan"),
+                                                            dtype=torch.float16, device="cuda")
+            sab, sbb = a.stride(0), b0.stride(0)
+            expect_refused = kern.aligned and (
+                sab % 8 != 0 or sbb % 8 != 0
+                or ("tensormap" in kern.meta["param_types"] and min(sab, sbb) <= 0))
+            try:
+                kern(a, b0, c)
+                torch.cuda.synchronize()
+                refused = False
+            except ValueError:
+                refused = True
+            what = f"{name} batch strides A {sab} B {sbb} C {c.stride(0)}"
+            res.check(refused == expect_refused,
+                      f"{what}: {'refused' if refused else 'ran'}, expected the other")
+            if not refused:
+                ref = a0.double() @ (b0.double().transpose(1, 2) if kern.nk else b0.double())
+                res.check(torch.equal(c.double(), ref),
+                          f"{what}: not exact (unwritten: {int(torch.isnan(c).sum())})")
+
+
 def batched_suite(kernels, res, gen):
     """Batched kernels (one launch for the batch): exact results on
-    {-1, 0, 1} inputs, skinny and tail shapes, an empty batch, two runs
-    bit-identical on random inputs."""
+    {-1, 0, 1} inputs, skinny and tail shapes, an empty batch, a persistent
+    kernel's blocks looping over several elements' tiles, two runs
+    bit-identical on random inputs; batch_strides_suite."""
+    batch_strides_suite(kernels, res, gen)
     shapes = [(3, 33, 72, 1032), (2, 1, 4096, 4096), (5, 127, 16, 520), (7, 16, 136, 4104),
-              (0, 16, 16, 32), (2, 0, 16, 32)]
+              (0, 16, 16, 32), (2, 0, 16, 32), (5, 300, 600, 200)]
     for name, kern in kernels.items():
         for bt, m, n, k in shapes:
             bshape = (bt, n, k) if kern.nk else (bt, k, n)

@@ -27,18 +27,21 @@ CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3
 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
 
 
-def encode(ptr, k, rows, row_stride, box_rows, box_k=64):
+def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_stride=0):
     """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
-    elements apart (dims of 0 encoded as 1, as the runtime does); C's as N
-    columns of M rows."""
+    elements apart (dims of 0 encoded as 1, strides of 0 or less as 16
+    bytes, as the runtime does); C's as N columns of M rows. A batched
+    kernel's (batch not None): `batch` such operands `batch_stride`
+    elements apart, the batch a third dimension in boxes of one."""
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
-    dims = (ctypes.c_uint64 * 2)(max(k, 1), max(rows, 1))
-    strides = (ctypes.c_uint64 * 1)((row_stride if row_stride > 0 else 8) * 2)
-    box = (ctypes.c_uint32 * 2)(box_k, box_rows)
-    elem = (ctypes.c_uint32 * 2)(1, 1)
+    rank = 2 if batch is None else 3
+    dims = (ctypes.c_uint64 * 3)(max(k, 1), max(rows, 1), max(batch or 1, 1))
+    strides = (ctypes.c_uint64 * 2)(*((s if s > 0 else 8) * 2 for s in (row_stride, batch_stride)))
+    box = (ctypes.c_uint32 * 3)(box_k, box_rows, 1)
+    elem = (ctypes.c_uint32 * 3)(1, 1, 1)
     err = _lib().cuTensorMapEncodeTiled(
-        ctypes.c_void_p(addr), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, ctypes.c_void_p(ptr), dims,
+        ctypes.c_void_p(addr), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, rank, ctypes.c_void_p(ptr), dims,
         strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
     if err:

@@ -2,7 +2,7 @@
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 
 // linalg.batch_matmul becomes one launch of every batch element's blocks,
-// the Triton ABI plus A's, B's and C's batch strides.
+// the Triton ABI plus A's, B's and C's batch strides and the batch count.
 // CHECK-LABEL: func.func @bmm
 // CHECK-NOT: scf.for
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
@@ -22,7 +22,8 @@
 // JSON: "stride_cn",
 // JSON-NEXT: "stride_ab",
 // JSON-NEXT: "stride_bb",
-// JSON-NEXT: "stride_cb"
+// JSON-NEXT: "stride_cb",
+// JSON-NEXT: "batch"
 // JSON-NEXT: ],
 func.func @bmm(%a: tensor<?x?x?xf16>, %b: tensor<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index

@@ -281,10 +281,11 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "strides and alignment, slower)">,
     Option<"tma", "tma", "bool", /*default=*/"true",
            "sm_90a: the warp-specialized kernel where it applies (64- or "
-           "128-row tiles, async copies' operand requirements, 2-D, 32-bit "
+           "128-row tiles, async copies' operand requirements, 32-bit "
            "index), whose producer warpgroup loads tiles by TMA into an "
-           "mbarrier ring (the launcher passes tensor maps of A and B); "
-           "false: the cp.async wgmma kernel">,
+           "mbarrier ring (the launcher passes tensor maps of A and B, of "
+           "rank 3 for a batched product); false: the cp.async wgmma "
+           "kernel">,
     Option<"persistent", "persistent", "::mlir::gpupoor::PersistentChoice",
            /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
            "With tma and one K slice: blocks loop over C tiles (grid x at "

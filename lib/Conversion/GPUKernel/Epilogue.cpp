@@ -259,7 +259,8 @@ void EpilogueEmitter::emitTmaStores(
   // C's tensor map describes C (the host code encoded it) where its rows
   // take 16-byte vectors and step forward; otherwise the lanes store their
   // fragments, guarded (a staged read-back beside the boxes' addresses held
-  // more registers than the kernel has: ptxas spilled).
+  // more registers than the kernel has: ptxas spilled). A batched C's map
+  // also steps its batch elements.
   Value byTma = arith::AndIOp::create(
       b, cTakesVectors(c.epilogueVector()),
       arith::OrIOp::create(
@@ -267,6 +268,11 @@ void EpilogueEmitter::emitTmaStores(
           arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, args.strideCm,
                                 idx(0)),
           arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.m, idx(1))));
+  if (args.cBatchStepsForward)
+    byTma = arith::AndIOp::create(b, byTma, args.cBatchStepsForward);
+  SmallVector<Value, 3> boxOrigin = {Value(), i32(rowOrigin)};
+  if (c.batched)
+    boxOrigin.push_back(i32(kc.batch));
   auto ifTma = scf::IfOp::create(b, byTma, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifTma.elseBlock());
@@ -307,10 +313,10 @@ void EpilogueEmitter::emitTmaStores(
     b.setInsertionPointToStart(ifLane0.thenBlock());
     Value src = sharedPointer(b, smem, slot);
     // TMA writes nothing outside C: edge tiles need no guard.
+    boxOrigin[0] = i32(add(colOrigin, idx(box * boxCols)));
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, args.cMap, src,
-        ValueRange{i32(add(colOrigin, idx(box * boxCols))), i32(rowOrigin)},
-        Value(), NVVM::TMAStoreMode::TILE, Value());
+        b, args.cMap, src, boxOrigin, Value(), NVVM::TMAStoreMode::TILE,
+        Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(b);
   }
 }

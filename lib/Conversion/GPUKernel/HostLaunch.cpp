@@ -184,21 +184,30 @@ Value rowsForward(ImplicitLocOpBuilder &b, Value stride, Value rows) {
 }
 
 /// i1: the cp.async kernel's requirements hold: unit inner strides of A and
-/// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers.
+/// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers
+/// (a batched product's every element's: batch strides of a multiple of 8
+/// elements).
 Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   using P = arith::CmpIPredicate;
-  return allOf(b, {cmp(b, P::eq, o.ak, 1), cmp(b, P::eq, o.b1, 1),
-                   multipleOf8(b, o.am), multipleOf8(b, o.b0),
-                   aligned16(b, o.aPtr), aligned16(b, o.bPtr)});
+  SmallVector<Value> conds = {cmp(b, P::eq, o.ak, 1), cmp(b, P::eq, o.b1, 1),
+                              multipleOf8(b, o.am), multipleOf8(b, o.b0),
+                              aligned16(b, o.aPtr), aligned16(b, o.bPtr)};
+  if (o.ab)
+    conds.append({multipleOf8(b, o.ab), multipleOf8(b, o.bb)});
+  return allOf(b, conds);
 }
 
 /// i1: C's tensor map describes C for the TMA store epilogue (f16 C): unit
 /// inner stride, 16-byte rows and pointer, rows stepping forward. The
 /// kernel computes the same condition (EpilogueEmitter::emitTmaStores).
 Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
-  return allOf(b,
-               {cmp(b, arith::CmpIPredicate::eq, o.cn, 1), multipleOf8(b, o.cm),
-                aligned16(b, o.cPtr), rowsForward(b, o.cm, o.m)});
+  SmallVector<Value> conds = {cmp(b, arith::CmpIPredicate::eq, o.cn, 1),
+                              multipleOf8(b, o.cm), aligned16(b, o.cPtr),
+                              rowsForward(b, o.cm, o.m)};
+  // A batched C's map steps a batch element at a time.
+  if (o.cb)
+    conds.append({multipleOf8(b, o.cb), rowsForward(b, o.cb, o.batch)});
+  return allOf(b, conds);
 }
 
 /// i1: the TMA kernel's tensor maps describe A and B: each row stride
@@ -207,7 +216,14 @@ Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 /// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
 Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   // B as N x K: its rows are N, b0 apart.
-  return allOf(b, {rowsForward(b, o.am, o.m), rowsForward(b, o.b0, o.n)});
+  SmallVector<Value> conds = {rowsForward(b, o.am, o.m),
+                              rowsForward(b, o.b0, o.n)};
+  // A batched kernel's maps step a batch element at a time, by whole
+  // 16-byte units (a broadcast operand, stride 0, takes the cp.async kernel).
+  if (o.ab)
+    conds.append({multipleOf8(b, o.ab), multipleOf8(b, o.bb),
+                  rowsForward(b, o.ab, o.batch), rowsForward(b, o.bb, o.batch)});
+  return allOf(b, conds);
 }
 
 /// i1: every size, stride and last element offset of A, B and C fits the
@@ -315,10 +331,13 @@ std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
 }
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
-/// `op`'s module.
-LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op) {
+/// `op`'s module: gpupoorTensorMapEncode, or for a batched kernel's maps
+/// gpupoorTensorMapEncodeBatched (two more i64: batch count and stride).
+LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
+                                  bool batched) {
   auto module = op->getParentOfType<ModuleOp>();
-  StringRef name = "gpupoorTensorMapEncode";
+  StringRef name =
+      batched ? "gpupoorTensorMapEncodeBatched" : "gpupoorTensorMapEncode";
   if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return f;
   OpBuilder::InsertionGuard guard(b);
@@ -326,8 +345,11 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op) {
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = b.getI64Type();
-  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                          {ptr, ptr, i64, i64, i64, i64});
+  SmallVector<Type> params = {ptr, ptr, i64, i64, i64, i64};
+  if (batched)
+    params.append({i64, i64});
+  auto type =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
   auto f = LLVM::LLVMFuncOp::create(b, name, type);
   f.setPrivate();
   return f;
@@ -338,7 +360,8 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op) {
 /// entry: a launch in a loop reuses them); their pointers, which the launch
 /// passes by value once the kernel is a binary
 /// (gpupoor-tensor-maps-by-value). The runtime's encoder writes f16 maps of
-/// boxes 64 elements wide: A's and B's K tiles, C's store boxes.
+/// boxes 64 elements wide: A's and B's K tiles, C's store boxes; a batched
+/// kernel's maps have the batch as a third dimension.
 SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                   const KernelSpec &spec,
                                   const LaunchOperands &o, Value bnStride) {
@@ -354,7 +377,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
       maps.push_back(LLVM::AllocaOp::create(b, ptr, tensorMapType(ctx), one,
                                             kTensorMapAlign));
   }
-  LLVM::LLVMFuncOp encode = tensorMapEncoder(b, op);
+  LLVM::LLVMFuncOp encode = tensorMapEncoder(b, op, spec.batched);
   auto i64 = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
   };
@@ -364,12 +387,18 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   auto cst = [&](int64_t v) {
     return LLVM::ConstantOp::create(b, b.getI64Type(), v).getResult();
   };
-  LLVM::CallOp::create(b, encode,
-                       ValueRange{maps[0], generic(o.aPtr), i64(o.k), i64(o.m),
-                                  i64(o.am), cst(spec.bm)});
-  LLVM::CallOp::create(b, encode,
-                       ValueRange{maps[1], generic(o.bPtr), i64(o.k), i64(o.n),
-                                  i64(bnStride), cst(spec.bn)});
+  // Map `map` of `rows` x `inner` at `p`, and the batch where the kernel
+  // is batched.
+  auto emitEncode = [&](Value map, Value p, Value inner, Value rows,
+                        Value rowStride, int64_t boxRows, Value batchStride) {
+    SmallVector<Value> args = {map,      generic(p),       i64(inner),
+                               i64(rows), i64(rowStride), cst(boxRows)};
+    if (spec.batched)
+      args.append({i64(o.batch), i64(batchStride)});
+    LLVM::CallOp::create(b, encode, args);
+  };
+  emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab);
+  emitEncode(maps[1], o.bPtr, o.k, o.n, bnStride, spec.bn, o.bb);
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it
   // checks the same conditions) and the map's bytes are zeros.
@@ -380,9 +409,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMap.thenBlock());
-    LLVM::CallOp::create(b, encode,
-                         ValueRange{maps[2], generic(o.cPtr), i64(o.n),
-                                    i64(o.m), i64(o.cm), cst(spec.warpM())});
+    emitEncode(maps[2], o.cPtr, o.n, o.m, o.cm, spec.warpM(), o.cb);
   }
   return maps;
 }
@@ -410,7 +437,7 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     return arith::IndexCastOp::create(b, b.getI64Type(), x).getResult();
   };
   if (spec.batched)
-    args.append({wide(o.ab), wide(o.bb), wide(o.cb)});
+    args.append({wide(o.ab), wide(o.bb), wide(o.cb), cast(o.batch)});
   for (auto [i, ptr] : llvm::enumerate(o.inPtrs)) {
     args.append({ptr, cast(o.inStridesM[i]), cast(o.inStridesN[i])});
     if (spec.batched)

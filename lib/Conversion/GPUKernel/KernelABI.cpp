@@ -151,43 +151,78 @@ static Value batchElement(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                              ValueRange{off});
 }
 
+/// Argument `i` of `entry` as an index.
+static Value argIndex(ImplicitLocOpBuilder &b, Block &entry, unsigned i) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), entry.getArgument(i));
+}
+
 KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
                                          gpu::GPUFuncOp func) {
   ImplicitLocOpBuilder &b = kc.b;
   const KernelSpec &spec = kc.spec;
   Block &entry = func.getBody().front();
-  Type f16 = b.getF16Type();
-  auto argIndex = [&](unsigned i) -> Value {
-    return arith::IndexCastOp::create(b, b.getIndexType(),
-                                      entry.getArgument(i));
-  };
-  KernelArgs args;
-  kc.m = argIndex(3);
-  kc.n = argIndex(4);
-  kc.k = argIndex(5);
+  kc.m = argIndex(b, entry, 3);
+  kc.n = argIndex(b, entry, 4);
+  kc.k = argIndex(b, entry, 5);
   kc.tilesM = arith::CeilDivSIOp::create(
       b, kc.m, arith::ConstantIndexOp::create(b, spec.bm));
   kc.tilesN = arith::CeilDivSIOp::create(
       b, kc.n, arith::ConstantIndexOp::create(b, spec.bn));
   kc.pid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  // The pointers as the body reads them: a batched kernel's blocks of
-  // element b, ceil(M/BM) * ceil(N/BN) of them, come after element b - 1's.
+  kc.batch = kc.batches = Value();
+  if (spec.batched) {
+    // A batched kernel's blocks of element b, ceil(M/BM) * ceil(N/BN) of
+    // them, come after element b - 1's (a persistent kernel's work tiles
+    // likewise).
+    kc.batches = argIndex(b, entry, 15);
+    if (spec.persistent()) {
+      kc.batch = arith::ConstantIndexOp::create(b, 0);
+    } else {
+      Value tiles = arith::MulIOp::create(b, kc.tilesM, kc.tilesN);
+      kc.batch = arith::DivUIOp::create(b, kc.pid, tiles);
+      kc.pid = arith::RemUIOp::create(b, kc.pid, tiles);
+    }
+  }
+  return kernelArgsAt(kc, func, kc.batch);
+}
+
+KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
+                                       Value batchIndex) {
+  ImplicitLocOpBuilder &b = kc.b;
+  const KernelSpec &spec = kc.spec;
+  Block &entry = func.getBody().front();
+  Type f16 = b.getF16Type();
+  auto argIndex = [&](unsigned i) { return ::argIndex(b, entry, i); };
+  KernelArgs args;
+  // The pointers as the body reads them: a batched kernel's at element
+  // `batchIndex`.
   SmallVector<Value> ptrs(entry.getArguments().begin(),
                           entry.getArguments().end());
   unsigned inputsAt = 12;
   if (spec.batched) {
-    Value tiles = arith::MulIOp::create(b, kc.tilesM, kc.tilesN);
-    Value batchIndex = arith::DivUIOp::create(b, kc.pid, tiles);
-    kc.pid = arith::RemUIOp::create(b, kc.pid, tiles);
     ptrs[0] = batchElement(b, ptrs[0], f16, batchIndex, ptrs[12]);
     ptrs[1] = batchElement(b, ptrs[1], f16, batchIndex, ptrs[13]);
     ptrs[2] = batchElement(b, ptrs[2], spec.cType, batchIndex, ptrs[14]);
-    inputsAt = 15;
+    inputsAt = 16;
     for (auto [i, type] : llvm::enumerate(spec.epilogueInputTypes)) {
       unsigned first = inputsAt + 4 * i;
       ptrs[first] =
           batchElement(b, ptrs[first], type, batchIndex, ptrs[first + 3]);
     }
+  }
+  if (spec.batched && spec.tmaStores()) {
+    // In i64: a 32-bit index would drop the stride's high bits.
+    Value cb = entry.getArgument(14);
+    Type i64 = b.getI64Type();
+    auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
+    Value whole = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, cb, cst(7)),
+        cst(0));
+    Value forward = arith::OrIOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, cb, cst(0)),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.batches,
+                              arith::ConstantIndexOp::create(b, 1)));
+    args.cBatchStepsForward = arith::AndIOp::create(b, whole, forward);
   }
   auto arg = [&](unsigned i) { return ptrs[i]; };
   Value strideAm = argIndex(6), strideAk = argIndex(7);

@@ -28,6 +28,16 @@ static KernelSpec withElementCopies(const KernelSpec &spec) {
   return fallback;
 }
 
+/// The TMA kernel `spec` as the cp.async kernel: a batched operand whose
+/// batch stride a tensor map cannot step (0 where the batch broadcasts it,
+/// or not whole 16-byte units) still takes 16-byte copies. Not persistent,
+/// a block an SM, its epilogue passes over m16 rows through the stages.
+static KernelSpec withAsyncCopies(const KernelSpec &spec) {
+  KernelSpec async = withElementCopies(spec);
+  async.asyncCopies = true;
+  return async;
+}
+
 FailureOr<KernelVariantList>
 mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
   if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
@@ -45,9 +55,10 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
     return op.emitOpError("index_bitwidth = 32 needs group_m * ceil(N / BN) "
                           "below 2^31");
   KernelVariantList variants = {{"", spec}};
-  if (spec.asyncCopies) {
+  if (spec.tmaCopies && spec.batched)
+    variants.push_back({"_async", withAsyncCopies(spec)});
+  if (spec.asyncCopies)
     variants.push_back({"_elements", withElementCopies(spec)});
-  }
   bool sumsFit =
       !spec.parallel() || sliceSumsFit32Bits(op) == std::optional<bool>(true);
   if (spec.indexBitwidth == 32 &&

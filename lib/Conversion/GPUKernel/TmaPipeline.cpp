@@ -90,7 +90,12 @@ void TmaPipeline::emitLoads(Value end) {
                                          /*relaxed=*/false, Value());
   Value k0 = i32(mul(kb, idx(c.bk)));
   Value shift = stageShift(kb);
+  // A batched kernel's maps take the work tile's batch element third.
+  Value batch = c.batched ? i32(kc.batch) : Value();
   auto load = [&](Value map, Value bytes, Value row) {
+    SmallVector<Value, 3> coords = {k0, i32(row)};
+    if (batch)
+      coords.push_back(batch);
     // The shared::cluster form (a lone block is its own cluster) takes
     // cluster-window addresses: PTX 8.0 has no shared::cta form.
     auto cluster = LLVM::LLVMPointerType::get(
@@ -98,7 +103,7 @@ void TmaPipeline::emitLoads(Value end) {
         static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value dst = LLVM::AddrSpaceCastOp::create(b, cluster, sharedPointer(bytes));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, dst, map, ValueRange{k0, i32(row)}, full, ValueRange{}, Value(),
+        b, dst, map, coords, full, ValueRange{}, Value(),
         Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };

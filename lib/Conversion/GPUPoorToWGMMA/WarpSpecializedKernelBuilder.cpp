@@ -84,19 +84,27 @@ void WarpSpecializedKernelBuilder::forEachWorkTile(function_ref<void()> body) {
     body();
     return;
   }
-  Value start = kc.pid;
+  Value start = kc.pid, batch = kc.batch;
   Value step = gpu::GridDimOp::create(b, gpu::Dimension::x);
-  auto loop = scf::ForOp::create(b, start, mul(kc.tilesM, kc.tilesN), step);
+  // A batched product's work tiles: batch element b's after b - 1's, so
+  // that the blocks of a wave share their elements' operands in L2.
+  Value tiles = mul(kc.tilesM, kc.tilesN);
+  Value work = c.batched ? mul(tiles, kc.batches) : tiles;
+  auto loop = scf::ForOp::create(b, start, work, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  kc.pid = loop.getInductionVar();
+  Value w = loop.getInductionVar();
+  kc.pid = c.batched ? remU(w, tiles) : w;
+  if (c.batched)
+    kc.batch = divU(w, tiles);
   GroupedTileOrder(kc).emitTileOrigin();
   // Every work tile of the block takes the same K tiles, [first, end).
   ring->startWorkTile(
-      mul(divU(sub(kc.pid, start), step), sub(sliceEnd, sliceFirst)));
+      mul(divU(sub(w, start), step), sub(sliceEnd, sliceFirst)));
   body();
   ring->startWorkTile(Value());
   kc.pid = start;
+  kc.batch = batch;
 }
 
 void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
@@ -120,10 +128,15 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
       emitChunk(chunkLoop);
     }
     SmallVector<Value> sums = outer->emitFinal(chunkLoop.getResults());
-    if (c.persistent())
-      EpilogueEmitter(kc, args).emit(sums);
-    else
+    if (!c.persistent()) {
       emitTileStores(kc, args, sums);
+      return;
+    }
+    // A batched kernel's C and epilogue operands at the tile's element.
+    if (c.batched)
+      EpilogueEmitter(kc, kernelArgsAt(kc, func, kc.batch)).emit(sums);
+    else
+      EpilogueEmitter(kc, args).emit(sums);
   });
   if (!c.persistent())
     return;

@@ -95,3 +95,39 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A batched product's elements start 16-byte aligned only where the batch
+// strides are multiples of 8 elements: a static 4100 rules cp.async out.
+// CHECK-LABEL: func @odd_batch_stride
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: copies = elements
+// CHECK-NOT: gpu.launch_func
+func.func @odd_batch_stride(%a: memref<2x64x64xf16, strided<[4100, 64, 1]>>, %b: memref<2x64x64xf16>, %c: memref<2x64x64xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2x64x64xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<2x64x64xf16, strided<[4100, 64, 1]>>, memref<2x64x64xf16>
+  return
+}
+
+// -----
+
+// Dynamic batch strides: the host checks A's and B's before it launches
+// the cp.async kernel.
+// CHECK-LABEL: func @dynamic_batch_stride
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:3, %[[AS:.*]]:3 = memref.extract_strided_metadata %arg0
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:3, %[[BS:.*]]:3 = memref.extract_strided_metadata %arg1
+// CHECK: arith.andi %[[AS]]#0, %{{.*}} : index
+// CHECK: arith.andi %[[BS]]#0, %{{.*}} : index
+// CHECK: scf.if
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: copies = async
+// CHECK: } else {
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+func.func @dynamic_batch_stride(%a: memref<?x?x?xf16, strided<[?, ?, 1]>>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      : memref<?x?x?xf16, strided<[?, ?, 1]>>, memref<?x?x?xf16>
+  return
+}

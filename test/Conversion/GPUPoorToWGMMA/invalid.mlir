@@ -68,17 +68,6 @@ func.func @sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 
 // -----
 
-func.func @tma_batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op TMA copies take 2-D operands (a batched product takes copies = async)}}
-  gpupoor.matmul %a, %b outs(%c : memref<?x?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
-      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
-      : memref<?x?x?xf16>, memref<?x?x?xf16>
-  return
-}
-
-// -----
-
 func.func @tma_bm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op TMA copies take BM = 64 or 128 (one or two consumer warpgroups), got 256}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

@@ -124,10 +124,40 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 
 // -----
 
-// A batched product keeps cp.async copies (the tensor maps are 2-D).
+// A batched product: tensor maps of rank 3 (the batch third), encoded with
+// the batch count and stride; then the cp.async kernel, for batch strides
+// a map cannot step (a broadcast operand's 0). The persistent blocks loop
+// over batch * tiles work tiles, element b's after b - 1's; the TMA loads
+// and C's stores take the work tile's element as the third coordinate,
+// and the epilogue's C pointer moves to it.
 // CHECK-LABEL: func.func @batched
-// CHECK: copies = async
-// CHECK-NOT: copies = tma
+// CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK: gpu.launch_func @gpupoor_matmul_0_async_module::@gpupoor_matmul_0_async
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: %[[CPTR:[^:]*]]: !llvm.ptr<1> {gpupoor.name = "c_ptr"}
+// CHECK-SAME: %[[CB:[^:]*]]: i64 {gpupoor.name = "stride_cb"}, %[[NB:[^:]*]]: i32 {gpupoor.name = "batch"}
+// CHECK: %[[BATCHES:.*]] = arith.index_cast %[[NB]] : i32 to index
+// CHECK: ^bb1:
+// CHECK: %[[TILES:.*]] = arith.muli
+// CHECK: %[[WORK:.*]] = arith.muli %[[TILES]], %[[BATCHES]] : index
+// CHECK: scf.for %[[W:.*]] = %block_id_x to %[[WORK]] step %grid_dim_x
+// CHECK: %[[EL:.*]] = arith.divui %[[W]], %[[TILES]] : index
+// CHECK: %[[EL32:.*]] = arith.index_cast %[[EL]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[EL32]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[EL32]]]
+// CHECK: ^bb2:
+// CHECK: scf.for %[[WC:.*]] = %block_id_x to %{{.*}} step %grid_dim_x
+// CHECK: %[[ELC:.*]] = arith.divui %[[WC]], %{{.*}} : index
+// CHECK: arith.index_cast %[[ELC]] : index to i64
+// CHECK: arith.index_cast %[[ELC]] : index to i64
+// CHECK: %[[ELC64:.*]] = arith.index_cast %[[ELC]] : index to i64
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[ELC64]], %[[CB]] : i64
+// CHECK-NEXT: llvm.getelementptr %[[CPTR]][%[[OFF]]]
+// CHECK: %[[ELC32:.*]] = arith.index_cast %[[ELC]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[ELC32]]]
+// CHECK: gpu.func @gpupoor_matmul_0_async(
 func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)

@@ -9,10 +9,10 @@
 // global pointers and i32 sizes and element strides (i64 for kernels with
 // 64-bit indices), then a pointer and two strides per epilogue operand
 // (getKernelParams). A batched kernel adds the i64 batch strides of A,
-// B and C after C's strides, and one after each epilogue operand's; a
-// parallel split-k kernel the workspace last. This part declares such a
-// kernel and gives its body the arguments as memrefs (a batched kernel's
-// at its block's batch element).
+// B and C and the batch count after C's strides, and a batch stride after
+// each epilogue operand's; a parallel split-k kernel the workspace last.
+// This part declares such a kernel and gives its body the arguments as
+// memrefs (a batched kernel's at a batch element).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +51,10 @@ struct KernelArgs {
   /// C's pointer.
   Value cPtr;
   Value strideCm, strideCn;
+  /// A batched TMA-store kernel's i1: C's batch stride steps whole 16-byte
+  /// units forward where there is more than one batch element (C's tensor
+  /// map describes C then); null otherwise.
+  Value cBatchStepsForward;
   /// The epilogue's operands as M x N memrefs (strides 0 where they
   /// broadcast).
   SmallVector<Value> epilogueInputs;
@@ -77,9 +81,15 @@ Value memref1DFromPointer(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
 void emitThreadIds(KernelContext &kc, int64_t firstThread = 0);
 
 /// Reads the arguments at the start of `func`'s body; sets kc.m, kc.n,
-/// kc.k, the tile counts and kc.pid. With async copies, A's and B's inner
-/// strides are taken to be 1 (the launcher checks; the manifest says so).
+/// kc.k, the tile counts and kc.pid, and for a batched kernel kc.batches
+/// and kc.batch (of a persistent kernel: 0, which its loop over work tiles
+/// sets per tile, reading the pointers with kernelArgsAt). With async
+/// copies, A's and B's inner strides are taken to be 1 (the launcher
+/// checks; the manifest says so).
 KernelArgs readKernelArgs(KernelContext &kc, gpu::GPUFuncOp func);
+/// The arguments of `func` (in its body, after readKernelArgs) with a
+/// batched kernel's pointers at batch element `batch`.
+KernelArgs kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func, Value batch);
 
 } // namespace mlir::gpupoor
 

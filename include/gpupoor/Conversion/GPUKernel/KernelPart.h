@@ -40,8 +40,12 @@ struct KernelContext {
   Value tid, lane, warpRow, warpCol;
   /// C tiles along M and N, ceil(M/BM) and ceil(N/BN).
   Value tilesM, tilesN;
-  /// The block's index among its batch element's blocks (grid x).
+  /// The block's index among its batch element's blocks (grid x); in a
+  /// persistent kernel's loop, its work tile's.
   Value pid;
+  /// A batched kernel's batch count, and the batch element of the block
+  /// (of the work tile, in a persistent kernel's loop); null otherwise.
+  Value batches, batch;
   /// The block's tile origin in C.
   Value m0, n0;
 };

@@ -22,10 +22,13 @@ mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
       {"stride_am", K::Size}, {"stride_ak", K::Size}, {"stride_bk", K::Size},
       {"stride_bn", K::Size}, {"stride_cm", K::Size}, {"stride_cn", K::Size}};
   // Batch strides are i64 in every kernel: b times them reaches past 2^31
-  // where one batch element's offsets do not.
+  // where one batch element's offsets do not. The batch count is what a
+  // persistent kernel's blocks loop to (and the TMA kernel's maps bound).
   if (spec.batched)
-    params.append(
-        {{"stride_ab", K::I64}, {"stride_bb", K::I64}, {"stride_cb", K::I64}});
+    params.append({{"stride_ab", K::I64},
+                   {"stride_bb", K::I64},
+                   {"stride_cb", K::I64},
+                   {"batch", K::Size}});
   for (int64_t i = 0; i < spec.numEpilogueInputs(); ++i) {
     std::string in = "in" + std::to_string(i);
     params.append({{in + "_ptr", K::Pointer},
@@ -55,37 +58,54 @@ static std::string str(Type t) {
 }
 
 /// How a launcher encodes the TMA kernel's a_desc and b_desc (and c_desc)
-/// (cuTensorMapEncodeTiled).
+/// (cuTensorMapEncodeTiled). A batched kernel's maps have a third
+/// dimension, the batch, in boxes of one element.
 static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   auto map = [&](StringRef address, StringRef inner, StringRef rows,
-                 StringRef stride, int64_t boxInner, int64_t boxRows) {
+                 StringRef stride, StringRef batchStride, int64_t boxInner,
+                 int64_t boxRows) {
+    llvm::json::Array dims{inner, rows}, strides{std::string(stride) + " * 2"};
+    llvm::json::Array box{boxInner, boxRows}, elementStrides{1, 1};
+    if (spec.batched) {
+      dims.push_back("batch");
+      strides.push_back(std::string(batchStride) + " * 2");
+      box.push_back(1);
+      elementStrides.push_back(1);
+    }
     return llvm::json::Object{{"data_type", "float16"},
-                              {"rank", 2},
+                              {"rank", spec.batched ? 3 : 2},
                               {"global_address", address},
-                              {"global_dim", llvm::json::Array{inner, rows}},
-                              {"global_strides_bytes",
-                               llvm::json::Array{std::string(stride) + " * 2"}},
-                              {"box_dim", llvm::json::Array{boxInner, boxRows}},
-                              {"element_strides", llvm::json::Array{1, 1}},
+                              {"global_dim", std::move(dims)},
+                              {"global_strides_bytes", std::move(strides)},
+                              {"box_dim", std::move(box)},
+                              {"element_strides", std::move(elementStrides)},
                               {"interleave", "none"},
                               {"swizzle", "128B"},
                               {"l2_promotion", "256B"},
                               {"oob_fill", "zero"}};
   };
   llvm::json::Object maps{
-      {"a_desc", map("a_ptr", "K", "M", "stride_am", spec.bk, spec.bm)},
-      {"b_desc", map("b_ptr", "K", "N", "stride_bn", spec.bk, spec.bn)},
+      {"a_desc",
+       map("a_ptr", "K", "M", "stride_am", "stride_ab", spec.bk, spec.bm)},
+      {"b_desc",
+       map("b_ptr", "K", "N", "stride_bn", "stride_bb", spec.bk, spec.bn)},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
-               "then); passed by value, 128 bytes, 64-byte aligned"}};
+               "then), strides of 0 or less (their dimension has one "
+               "element) as 16 bytes; passed by value, 128 bytes, 64-byte "
+               "aligned"}};
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
   // rows (TMA writes nothing outside C).
   if (spec.tmaStores()) {
-    llvm::json::Object cMap =
-        map("c_ptr", "N", "M", "stride_cm", spec.storeBoxCols(), spec.warpM());
+    llvm::json::Object cMap = map("c_ptr", "N", "M", "stride_cm", "stride_cb",
+                                  spec.storeBoxCols(), spec.warpM());
     // The kernel reads the map only where it describes C, and stores from
     // its lanes otherwise (no requirement on C).
-    cMap["encode_if"] = "stride_cn == 1, stride_cm % 8 == 0, c_ptr % 16 == 0, "
-                        "stride_cm > 0 or M <= 1; else 128 zero bytes";
+    cMap["encode_if"] =
+        std::string("stride_cn == 1, stride_cm % 8 == 0, c_ptr % 16 == 0, "
+                    "stride_cm > 0 or M <= 1") +
+        (spec.batched ? ", stride_cb % 8 == 0, stride_cb > 0 or batch <= 1"
+                      : "") +
+        "; else 128 zero bytes";
     maps["c_desc"] = std::move(cMap);
   }
   return maps;
@@ -97,11 +117,16 @@ static std::string requirements(const KernelSpec &spec) {
       spec.asyncCopies
           ? "stride_ak == 1, " +
                 std::string(spec.bTransposed ? "stride_bk" : "stride_bn") +
-                " == 1, A/B rows and pointers 16-byte aligned"
+                " == 1, A/B rows and pointers 16-byte aligned" +
+                (spec.batched ? " (batch strides multiples of 8 elements)"
+                              : "")
           : "";
   if (spec.indexBitwidth == 32)
     req += std::string(req.empty() ? "" : ", ") +
            "every element offset below 2^31";
+  if (spec.tmaCopies && spec.batched)
+    req += std::string(req.empty() ? "" : ", ") +
+           "A/B batch strides positive where batch > 1";
   if (spec.readsC)
     req += std::string(req.empty() ? "" : ", ") + "C holds C_in (it is read)";
 
@@ -121,16 +146,27 @@ static llvm::json::Object checks(const KernelSpec &spec) {
     // 16-byte cp.async copies of A and B rows.
     c["unit_stride"] = llvm::json::Array{
         "stride_ak", spec.bTransposed ? "stride_bk" : "stride_bn"};
-    c["stride_multiple_of_8"] = llvm::json::Array{
+    llvm::json::Array multiples{
         "stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
+    // Every batch element's rows start 16-byte aligned.
+    if (spec.batched) {
+      multiples.push_back("stride_ab");
+      multiples.push_back("stride_bb");
+    }
+    c["stride_multiple_of_8"] = std::move(multiples);
     c["pointer_aligned_16"] = llvm::json::Array{"a_ptr", "b_ptr"};
   }
   if (spec.tmaCopies) {
     // A tensor map steps forward a row at a time: [stride, rows] pairs
     // whose stride must be positive where rows > 1.
-    c["positive_row_stride"] =
-        llvm::json::Array{llvm::json::Array{"stride_am", "M"},
-                          llvm::json::Array{"stride_bn", "N"}};
+    llvm::json::Array pairs{llvm::json::Array{"stride_am", "M"},
+                            llvm::json::Array{"stride_bn", "N"}};
+    // A batched kernel's maps step forward a batch element at a time.
+    if (spec.batched) {
+      pairs.push_back(llvm::json::Array{"stride_ab", "batch"});
+      pairs.push_back(llvm::json::Array{"stride_bb", "batch"});
+    }
+    c["positive_row_stride"] = std::move(pairs);
   }
   if (spec.indexBitwidth == 32) {
     // 0 <= M, N, K and every stride <= max_size; the last element offset of

@@ -160,9 +160,6 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                             "tile's wgmma still read the previous stage), got "
                          << stages;
-    if (tmaCopies && batched)
-      return emitError() << "TMA copies take 2-D operands (a batched "
-                            "product takes copies = async)";
     // The register split (setmaxnreg: 24 a producer thread, up to 240 a
     // consumer's) holds one or two consumer warpgroups; TMA coordinates
     // are 32-bit.

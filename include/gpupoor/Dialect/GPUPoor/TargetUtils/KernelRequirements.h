@@ -26,8 +26,9 @@ namespace mlir::gpupoor {
 constexpr int64_t kMax32BitOffset = (int64_t(1) << 31) - 1;
 constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
 
-/// Whether A and B of memref `op` meet the cp.async kernel's requirements:
-/// false when a static stride breaks them, nullopt when only run time can
+/// Whether A and B of memref `op` meet the cp.async kernel's requirements
+/// (a batched product's batch strides included): false when a static
+/// stride breaks them, nullopt when only run time can
 /// tell (pointer alignment is never in the type).
 std::optional<bool> asyncCopiesHold(MatmulOp op);
 

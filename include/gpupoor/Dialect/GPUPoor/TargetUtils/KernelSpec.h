@@ -102,9 +102,9 @@ struct KernelSpec {
   static constexpr int64_t kWarpgroupThreads = 128;
   /// Whether the warp-specialized TMA kernel can take this configuration
   /// (verify names each condition that fails): sm_90a, async copies' operand
-  /// requirements, 2-D, 32-bit index, one or two consumer warpgroups.
+  /// requirements, 32-bit index, one or two consumer warpgroups.
   bool tmaFits() const {
-    return chip == Chip::SM90a && asyncCopies && !batched &&
+    return chip == Chip::SM90a && asyncCopies &&
            indexBitwidth == 32 && (bm == 64 || bm == 128);
   }
   /// Whether blocks loop over C tiles (grid x at most the SM count): the

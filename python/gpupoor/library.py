@@ -72,6 +72,11 @@ class Kernel:
             if args[stride] <= 0 and args[rows] > 1:
                 return f"{stride} = {args[stride]} with {rows} = {args[rows]} rows (a tensor map " \
                        "needs a positive row stride)"
+        if "max_work_tiles" in checks:
+            bm, bn, _ = self.tile
+            tiles = _ceil_div(args["M"], bm) * _ceil_div(args["N"], bn) * args.get("batch", 1)
+            if tiles > checks["max_work_tiles"]:
+                return f"{tiles} work tiles pass the persistent kernel's {checks['max_work_tiles']}"
         if "max_size" in checks:
             top, most = checks["max_size"], checks["max_offset"]
             m, n, k = args["M"], args["N"], args["K"]

@@ -175,6 +175,12 @@ def test_checks():
     assert "stride_am = 0" in tma.violation(args(stride_am=0))
     assert tma.violation(args(m=1, stride_am=0)) is None
     assert "stride_bn = -64" in tma.violation(args(stride_bn=-64))
+    # A persistent kernel's work tiles (the batch's too) stay below its
+    # 32-bit loop bound.
+    pers = Kernel(manifest(checks={"max_work_tiles": 2**31 - 1 - 132}), None)
+    assert pers.violation(args(m=128 * 2**15, n=128 * 2**10)) is None
+    assert "work tiles" in pers.violation(args(m=128 * 2**15, n=128 * 2**16))
+    assert "work tiles" in pers.violation(args(m=128, n=128, batch=2**31 - 132))
 
 
 def test_select_takes_the_first_kernel_that_fits():

@@ -506,7 +506,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   LaunchOperands o = readOperands(b, op);
   SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
   // Each requirement the types leave open is checked once.
-  Value asyncOk, tmaOk, fits, groupOk, sumsFit;
+  Value asyncOk, tmaOk, fits, groupOk, sumsFit, stepsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
   bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
   auto requirement = [&](const KernelSpec &spec) -> Value {
@@ -554,6 +554,15 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
                                         slice.tiles, most);
       }
       conds.push_back(sumsFit);
+    }
+    // A persistent block steps its work tile by the grid (at most the
+    // SMs) in the kernel's 32-bit index: the step past the last tile must
+    // not wrap. Elsewhere the next variant (not persistent) runs.
+    if (spec.persistent()) {
+      if (!stepsFit)
+        stepsFit = cmp(b, arith::CmpIPredicate::sle, slice.tiles,
+                       kMax32BitOffset - getChipInfo(spec.chip).smCount);
+      conds.push_back(stepsFit);
     }
     return conds.empty() ? Value() : allOf(b, conds);
   };

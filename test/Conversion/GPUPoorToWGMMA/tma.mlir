@@ -131,6 +131,10 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // and C's stores take the work tile's element as the third coordinate,
 // and the epilogue's C pointer moves to it.
 // CHECK-LABEL: func.func @batched
+// The persistent loop's last step stays below 2^31 (2^31 - 1 - 132 tiles
+// at most; past that the _async kernel runs).
+// CHECK: %[[MOST:.*]] = arith.constant 2147483515 : index
+// CHECK: arith.cmpi sle, %{{.*}}, %[[MOST]] : index
 // CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK: gpu.launch_func @gpupoor_matmul_0_async_module::@gpupoor_matmul_0_async

@@ -168,6 +168,11 @@ static llvm::json::Object checks(const KernelSpec &spec) {
     }
     c["positive_row_stride"] = std::move(pairs);
   }
+  // A persistent block steps its work tile by the grid in 32 bits: T =
+  // ceil(M/BM)*ceil(N/BN) (*batch) at most this (else the next variant).
+  if (spec.persistent())
+    c["max_work_tiles"] =
+        kMax32BitOffset - getChipInfo(spec.chip).smCount;
   if (spec.indexBitwidth == 32) {
     // 0 <= M, N, K and every stride <= max_size; the last element offset of
     // A, B, C and of each epilogue operand's M x N view, ceil(N/BN) *

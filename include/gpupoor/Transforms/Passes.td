@@ -226,6 +226,13 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     one choice, and its default is the measured one (docs/GPU.md). Ops with
     a `config` keep it.
 
+    An op whose f32 outer sums meet at most two f16 chunk sums (S <= 2, or
+    a static K of at most two K tiles) and round straight to an f16 C (no
+    epilogue) gets `outer = f16` in its strategy: the result is the same bit
+    for bit (both round c0 + c1 once to f16: where it is no f32 number the
+    two lie 13 or more binades apart and both forms give the larger), and
+    f16 sums take half the registers and handover work.
+
     sm_90a ops get the configuration of `convert-gpupoor-to-wgmma`'s kernel:
     warps `[BM / 16, 1]` (a warpgroup per 64 rows; the warps options do not
     apply); stages: for one warpgroup (BM = 64) 192 KiB of them (8 of 64 x

@@ -272,7 +272,10 @@ extern "C" void gpupoorTensorMapEncodeBatched(void *map, void *global,
                                               int64_t rowStride,
                                               int64_t boxRows, int64_t batch,
                                               int64_t batchStride) {
-  // A batch of 0 launches nothing; its map is that of one element.
+  // A batch of 0 launches nothing; its map is that of one element. One
+  // element's batch stride is never stepped: any i64 passes the launcher's
+  // checks then, where TMA takes strides below 2^40 bytes.
   encodeTensorMap(map, {global, k, rows, rowStride, boxRows,
-                        batch > 0 ? batch : 1, batchStride, {}});
+                        batch > 0 ? batch : 1, batch > 1 ? batchStride : 0,
+                        {}});
 }

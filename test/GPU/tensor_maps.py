@@ -36,6 +36,8 @@ def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_strid
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     rank = 2 if batch is None else 3
+    # One batch element's stride is never stepped (any value passes then).
+    batch_stride = batch_stride if (batch or 0) > 1 else 0
     dims = (ctypes.c_uint64 * 3)(max(k, 1), max(rows, 1), max(batch or 1, 1))
     strides = (ctypes.c_uint64 * 2)(*((s if s > 0 else 8) * 2 for s in (row_stride, batch_stride)))
     box = (ctypes.c_uint32 * 3)(box_k, box_rows, 1)

@@ -29,9 +29,10 @@ static KernelSpec withElementCopies(const KernelSpec &spec) {
 }
 
 /// The TMA kernel `spec` as the cp.async kernel: a batched operand whose
-/// batch stride a tensor map cannot step (0 where the batch broadcasts it,
-/// or not whole 16-byte units) still takes 16-byte copies. Not persistent,
-/// a block an SM, its epilogue passes over m16 rows through the stages.
+/// batch stride a tensor map cannot step (0 or negative where the batch
+/// has more than one element, e.g. an operand the batch shares) still
+/// takes 16-byte copies. Not persistent, a block an SM, its epilogue
+/// passes over m16 rows through the stages.
 static KernelSpec withAsyncCopies(const KernelSpec &spec) {
   KernelSpec async = withElementCopies(spec);
   async.asyncCopies = true;
@@ -42,8 +43,9 @@ FailureOr<KernelVariantList>
 mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
   if (spec.asyncCopies && asyncCopiesHold(op) == std::optional<bool>(false))
     return op.emitOpError(
-        "copies = async needs unit inner strides and rows of a multiple "
-        "of 8 elements in A and B, which their types rule out");
+        "copies = async needs unit inner strides and rows (and batch "
+        "strides) of a multiple of 8 elements in A and B, which their "
+        "types rule out");
   std::optional<bool> fits = offsetsFit32Bits(op);
   if (spec.indexBitwidth == 32 && fits == std::optional<bool>(false))
     return op.emitOpError("index_bitwidth = 32 needs every size, stride and "

@@ -48,11 +48,23 @@ func.func @no_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
 // -----
 
 func.func @async_strided(%a: memref<128x64xf16, strided<[128, 2]>>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op copies = async needs unit inner strides and rows of a multiple of 8 elements in A and B, which their types rule out}}
+  // expected-error @+1 {{'gpupoor.matmul' op copies = async needs unit inner strides and rows (and batch strides) of a multiple of 8 elements in A and B, which their types rule out}}
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
       config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
       : memref<128x64xf16, strided<[128, 2]>>, memref<64x128xf16>
+  return
+}
+
+// -----
+
+// A batch stride of 4100 elements: element 1 starts 8 bytes off 16.
+func.func @async_batch_stride(%a: memref<2x64x64xf16, strided<[4100, 64, 1]>>, %b: memref<2x64x64xf16>, %c: memref<2x64x64xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op copies = async needs unit inner strides and rows (and batch strides) of a multiple of 8 elements in A and B, which their types rule out}}
+  gpupoor.matmul %a, %b outs(%c : memref<2x64x64xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, chip = sm_90>)
+      config(#gpupoor.kernel_config<warps = [2, 2], stages = 4, group_m = 8, copies = async, fragment_prefetch = 1, shared_outer_rows = 2, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<2x64x64xf16, strided<[4100, 64, 1]>>, memref<2x64x64xf16>
   return
 }
 

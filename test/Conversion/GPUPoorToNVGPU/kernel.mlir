@@ -279,7 +279,7 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // times its batch stride.
 // CHECK: gpu.module @gpupoor_matmul_0_module
 // CHECK: gpu.func @gpupoor_matmul_0(
-// CHECK-SAME: %{{.*}}: i64 {gpupoor.name = "stride_ab"}, %{{.*}}: i64 {gpupoor.name = "stride_bb"}, %{{.*}}: i64 {gpupoor.name = "stride_cb"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "in0_ptr"}, %{{.*}}: i32 {gpupoor.name = "stride_in0m"}, %{{.*}}: i32 {gpupoor.name = "stride_in0n"}, %{{.*}}: i64 {gpupoor.name = "stride_in0b"})
+// CHECK-SAME: %{{.*}}: i64 {gpupoor.name = "stride_ab"}, %{{.*}}: i64 {gpupoor.name = "stride_bb"}, %{{.*}}: i64 {gpupoor.name = "stride_cb"}, %{{.*}}: i32 {gpupoor.name = "batch"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "in0_ptr"}, %{{.*}}: i32 {gpupoor.name = "stride_in0m"}, %{{.*}}: i32 {gpupoor.name = "stride_in0n"}, %{{.*}}: i64 {gpupoor.name = "stride_in0b"})
 // CHECK: %[[BX:.*]] = gpu.block_id  x
 // CHECK: %[[BATCH:.*]] = arith.divui %[[BX]], %{{.*}} : index
 // CHECK: arith.remui %[[BX]], %{{.*}} : index

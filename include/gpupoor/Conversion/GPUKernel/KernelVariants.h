@@ -22,11 +22,13 @@ namespace mlir::gpupoor {
 
 /// The configured kernel, then kernels that need less of the operands, for
 /// what the types leave to run time (HostLaunch.cpp checks which one a
-/// launch takes): element copies for a cp.async kernel, whose pointer
-/// alignment no type proves; element copies with 64-bit indices for a
+/// launch takes): for a batched TMA kernel the cp.async kernel (batch
+/// strides no tensor map steps); element copies for a cp.async kernel,
+/// whose pointer alignment no type proves; element copies with 64-bit
+/// indices for a
 /// 32-bit kernel unless the static shape proves its offsets fit. A
 /// configuration that the static types rule out is an error.
-using KernelVariantList = SmallVector<std::pair<std::string, KernelSpec>, 3>;
+using KernelVariantList = SmallVector<std::pair<std::string, KernelSpec>, 4>;
 FailureOr<KernelVariantList> kernelVariants(MatmulOp op,
                                             const KernelSpec &spec);
 

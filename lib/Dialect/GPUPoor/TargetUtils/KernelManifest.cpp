@@ -91,8 +91,8 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
        map("b_ptr", "K", "N", "stride_bn", "stride_bb", spec.bk, spec.bn)},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
-               "element) as 16 bytes; passed by value, 128 bytes, 64-byte "
-               "aligned"}};
+               "element) and a batch stride where batch <= 1 as 16 bytes; "
+               "passed by value, 128 bytes, 64-byte aligned"}};
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
   // rows (TMA writes nothing outside C).
   if (spec.tmaStores()) {
@@ -284,7 +284,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
   // A batched matmul: one launch, batch element b in blocks
-  // [b * T, (b + 1) * T) of grid x (T = ceil(M/BM)*ceil(N/BN)).
+  // [b * T, (b + 1) * T) of grid x (T = ceil(M/BM)*ceil(N/BN)); a
+  // persistent kernel's work tiles [b * T, (b + 1) * T) likewise.
   m["batched"] = spec.batched;
   m["dynamic_shared_memory"] = spec.sharedBytes();
   m["chip"] = stringifyChip(spec.chip).str();

@@ -203,6 +203,11 @@ VARIANTS = {
                                 "outer-type=f32 tma=true persistent=true"),
     "nk_f16_batched_tma_m64_pers": (dict(batched=True, b_layout="nk"),
                                     "outer-type=f16 tile=64,128,64 tma=true persistent=true"),
+    # An epilogue operand after the batch count: a bias the batch shares.
+    "nk_bias_relu_batched_tma_pers": (dict(batched=True, b_layout="nk", bias="f16",
+                                           epilogue="relu"),
+                                      "outer-type=f32 tma=true persistent=true"),
+    "kn_bias_relu_batched": (dict(batched=True, bias="f16", epilogue="relu"), "outer-type=f32"),
 }
 
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.

@@ -90,7 +90,7 @@ class GpupoorKernel:
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
             views = [(t.shape, t.stride()) for t in (a, b, c)]
-            views += [(c.shape, (sm, sn)) for _, sm, sn in ins]
+            views += [(c.shape, (sm, sn)) for _, sm, sn, *_ in ins]
             for shape, strides in views:
                 last = sum((d - 1) * s for d, s in zip(shape, strides))
                 if max(list(shape) + list(strides) + [last]) > limit - 8192:
@@ -100,20 +100,23 @@ class GpupoorKernel:
         """C = epilogue(A*B, ...) with `ins` the epilogue's operands, each
         (tensor, stride along C's rows, stride along C's columns), in the
         manifest's order; C must hold C_in where the manifest says reads_c.
-        A batched kernel takes 3-D A, B and C (and no epilogue operands)."""
+        A batched kernel takes 3-D A, B and C, and each epilogue operand's
+        batch stride fourth (tensor, stride_m, stride_n, stride_b), the
+        tensor at batch element 0."""
         if self.meta.get("swapped_operands"):
             # gpupoor-swap-operands' kernel computes C^T = B A^T: B (N x K)
             # is its A, A (M x K) its B, C^T a view, and every epilogue
             # operand's strides swap with the indices.
-            return self._launch(b, a, c.t(), [(t, sn, sm) for t, sm, sn in ins])
+            return self._launch(b, a, c.t(), [(t, sn, sm, *rest) for t, sm, sn, *rest in ins])
         return self._launch(a, b, c, ins)
 
     def _launch(self, a, b, c, ins):
         batch = 1
         outer = (a, b, c)
         if self.batched:
-            if ins or a.dim() != 3 or b.dim() != 3 or c.dim() != 3:
-                raise ValueError("the batched launcher takes 3-D A, B and C and no epilogue operands")
+            if a.dim() != 3 or b.dim() != 3 or c.dim() != 3 or any(len(i) != 4 for i in ins):
+                raise ValueError("the batched launcher takes 3-D A, B and C and epilogue "
+                                 "operands (tensor, stride_m, stride_n, stride_b)")
             batch = a.shape[0]
             if b.shape[0] != batch or c.shape[0] != batch:
                 raise ValueError("A, B and C disagree on the batch")
@@ -148,8 +151,10 @@ class GpupoorKernel:
                 size(c.stride(0)), size(c.stride(1)))
         if self.batched:
             args += tuple(np.int64(t.stride(0)) for t in outer) + (size(batch),)
-        for t, sm, sn in ins:
+        for t, sm, sn, *sb in ins:
             args += (ptr(t), size(sm), size(sn))
+            if self.batched:
+                args += (np.int64(sb[0]),)
         if self.parallel:
             ws, locks = self.workspace_for(grid, slices)
             args += (np.uint64(ws.data_ptr() if ws is not None else 0),
@@ -552,6 +557,8 @@ def batch_strides_suite(kernels, res, gen):
     chain of variants then takes the next."""
     bt, m, n, k = 5, 300, 600, 200
     for name, kern in kernels.items():
+        if not kern.plain:
+            continue
         for pad_a, shared_b, pad_c in [(8, False, 0), (8, True, 0), (4, False, 0), (0, False, 4),
                                        (8, False, 8)]:
             a0 = torch.randint(-1, 2, (bt, m, k), generator=gen, device="cuda").half()
@@ -582,15 +589,41 @@ def batch_strides_suite(kernels, res, gen):
                           f"{what}: not exact (unwritten: {int(torch.isnan(c).sum())})")
 
 
+def batched_bias_suite(kernels, res, gen):
+    """Batched kernels of C = relu(A*B + bias) (one f16 bias the batch
+    shares: batch stride 0, the operand after the batch count in the ABI):
+    exact on {-1, 0, 1} inputs over edge shapes."""
+    for name, kern in kernels.items():
+        if kern.meta["epilogue_inputs"] != ["f16"] or "maximumf" not in kern.meta["epilogue"]:
+            continue
+        print(f"  batched bias+relu {name}")
+        for bt, m, n, k in [(3, 33, 72, 1032), (5, 300, 600, 200), (2, 1, 136, 64)]:
+            a = torch.randint(-1, 2, (bt, m, k), generator=gen, device="cuda").half()
+            b = torch.randint(-1, 2, (bt, n, k) if kern.nk else (bt, k, n), generator=gen,
+                              device="cuda").half()
+            bias = torch.randint(-2, 3, (n,), generator=gen, device="cuda").half()
+            c = torch.full((bt, m, n), float("nan"), dtype=torch.float16, device="cuda")
+            kern(a, b, c, [(bias, 0, 1, 0)])
+            torch.cuda.synchronize()
+            ref = (a.double() @ (b.double().transpose(1, 2) if kern.nk else b.double())
+                   + bias.double()).clamp(min=0)
+            res.check(torch.equal(c.double(), ref),
+                      f"{name} bias+relu batch {bt} {m}x{n}x{k}: not exact "
+                      f"(unwritten: {int(torch.isnan(c).sum())})")
+
+
 def batched_suite(kernels, res, gen):
     """Batched kernels (one launch for the batch): exact results on
     {-1, 0, 1} inputs, skinny and tail shapes, an empty batch, a persistent
     kernel's blocks looping over several elements' tiles, two runs
     bit-identical on random inputs; batch_strides_suite."""
     batch_strides_suite(kernels, res, gen)
+    batched_bias_suite(kernels, res, gen)
     shapes = [(3, 33, 72, 1032), (2, 1, 4096, 4096), (5, 127, 16, 520), (7, 16, 136, 4104),
               (0, 16, 16, 32), (2, 0, 16, 32), (5, 300, 600, 200)]
     for name, kern in kernels.items():
+        if not kern.plain:
+            continue
         for bt, m, n, k in shapes:
             bshape = (bt, n, k) if kern.nk else (bt, k, n)
             a = torch.randint(-1, 2, (bt, m, k), generator=gen, device="cuda").half()
@@ -693,7 +726,10 @@ def main():
             b = torch.randint(-1, 2, (3, 136, 200) if kern.nk else (3, 200, 136), generator=gen,
                               device="cuda").half()
             c = torch.full((3, 70, 136), float("nan"), dtype=torch.float16, device="cuda")
-            kern(a, b, c)
+            # Per-column epilogue operands (a bias) the batch shares.
+            ins = [(torch.ones(136, dtype=torch.float16, device="cuda"), 0, 1, 0)
+                   for _ in kern.meta["epilogue_inputs"]]
+            kern(a, b, c, ins)
             torch.cuda.synchronize()
             res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
         for name, kern in kernels.items():

@@ -501,22 +501,19 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
     SplitKAttr strategy = op.getStrategy();
     // Other sm_90a ops get the mma.sync kernel, which runs on sm_90a as on
     // sm_90.
-    if (strategy.getChip() == Chip::SM90a &&
+    Chip chip = strategy.getChip();
+    if (chip == Chip::SM90a &&
         !wgmmaTakes(strategy.getALayout(), strategy.getBLayout(),
                     strategy.getTile()))
+      chip = Chip::SM90;
+    Type outer = f16OuterIsExact(op) ? Float16Type::get(op.getContext())
+                                     : strategy.getOuter();
+    if (chip != strategy.getChip() || outer != strategy.getOuter())
       op.setStrategyAttr(SplitKAttr::get(
           op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
-          strategy.getTile(), strategy.getInner(), strategy.getOuter(),
+          strategy.getTile(), strategy.getInner(), outer,
           strategy.getBLayout(), strategy.getALayout(), strategy.getSlices(),
-          Chip::SM90, strategy.getSwapped()));
-    strategy = op.getStrategy();
-    if (f16OuterIsExact(op))
-      op.setStrategyAttr(SplitKAttr::get(
-          op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
-          strategy.getTile(), strategy.getInner(),
-          Float16Type::get(op.getContext()), strategy.getBLayout(),
-          strategy.getALayout(), strategy.getSlices(), strategy.getChip(),
-          strategy.getSwapped()));
+          chip, strategy.getSwapped()));
     KernelSpec spec = op.getStrategy().getChip() == Chip::SM90a
                           ? selectWgmma(op)
                           : select(op);

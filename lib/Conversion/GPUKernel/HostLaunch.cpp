@@ -218,11 +218,12 @@ Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   // B as N x K: its rows are N, b0 apart.
   SmallVector<Value> conds = {rowsForward(b, o.am, o.m),
                               rowsForward(b, o.b0, o.n)};
-  // A batched kernel's maps step a batch element at a time, by whole
-  // 16-byte units (a broadcast operand, stride 0, takes the cp.async kernel).
+  // A batched kernel's maps step forward a batch element at a time (a
+  // broadcast operand, stride 0, takes the cp.async kernel; whole 16-byte
+  // units are the cp.async requirement, which the TMA kernel's includes).
   if (o.ab)
-    conds.append({multipleOf8(b, o.ab), multipleOf8(b, o.bb),
-                  rowsForward(b, o.ab, o.batch), rowsForward(b, o.bb, o.batch)});
+    conds.append(
+        {rowsForward(b, o.ab, o.batch), rowsForward(b, o.bb, o.batch)});
   return allOf(b, conds);
 }
 

@@ -92,8 +92,8 @@ std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
       return false;
     // A batched product's elements start 16-byte aligned where its first
     // does only if the batch stride is a multiple of 8 elements.
-    if (op.isBatched() && isStatic(stridesOf(v)->front()) &&
-        stridesOf(v)->front() % 8 != 0)
+    int64_t batchStride = op.isBatched() ? stridesOf(v)->front() : 0;
+    if (isStatic(batchStride) && batchStride % 8 != 0)
       return false;
   }
   return std::nullopt;

@@ -19,6 +19,12 @@ weight's bytes (half the weight read, half written, sources rotated like
 the weights, timed after the turns): how close a kernel of that size
 comes to the memory at all, launch and ramp included.
 
+gpupoor's kernels for sm_90 and later launch with programmatic stream
+serialization (their manifests say dependent_launch): back to back, one
+launch's start overlaps the previous one's end, as in a model's chain of
+layers. The column "par, plain launch" is par's kernel launched plainly;
+cuBLAS launches as PyTorch launches it.
+
 Weights come from HBM: every contestant rotates over enough weight copies
 that they span more than 4x the L2 (50 MiB on an H100, 60 MiB on an H200),
 so a launch never finds its weights in L2 from the launch before. Timing:
@@ -56,6 +62,11 @@ from run_gpu_suite import GpupoorKernel  # noqa: E402
 # take, and bench_matmul's shorter head let the host fall behind (the same
 # kernel measured 16.6 and 25.5 us in two runs).
 HEAD_CYCLES = 8_000_000
+
+# par's kernel launched without programmatic stream serialization: what the
+# overlap of back-to-back launches gives (GpupoorKernel launches kernels
+# whose manifest says dependent_launch with it, as the package does).
+PLAIN = "gpupoor par, plain launch"
 
 
 def copy_bandwidth():
@@ -165,6 +176,8 @@ def main():
     tags = sorted({d.split("_")[1] for d in os.listdir(args.kernel_dir) if d.startswith("skinny_")},
                   key=lambda t: ({"seq": 0, "par": 1}.get(t, 2), t))
     cols = ["cuBLAS f32acc", "cuBLAS f16acc"] + [f"gpupoor {t}" for t in tags]
+    if "par" in tags:
+        cols.append(PLAIN)
     print("shape MxNxK | weight copies | " + " | ".join(cols) +
           " | par/cuBLAS f32acc | par/seq | par P' | copy of the weight's bytes | "
           "copy/par")
@@ -203,6 +216,11 @@ def main():
             torch.cuda.synchronize()
             errs[label] = err(c)
             slices[label] = kern.num_slices(m, n, k)
+            if tag == "par" and kern.dependent:
+                plain = GpupoorKernel(kdir)
+                plain.dependent = False
+                fns[PLAIN] = lambda a, w, kk=plain: kk(a, w, out)
+                errs[PLAIN] = errs[label]
         timed, clocks = {}, {}
         if args.sustained:
             for name, (t, mhz, watts) in time_sustained(fns, sets, args.seconds, args.rounds,

@@ -32,6 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 import split_k_model as model  # noqa: E402
 import tensor_maps  # noqa: E402
 
+DEPENDENT_LAUNCH = os.environ.get("GPUPOOR_DEPENDENT_LAUNCH", "1") != "0"
+
+
 class GpupoorKernel:
     def __init__(self, kdir, manifest="gpupoor_matmul_0.json"):
         self.kdir, self.manifest = kdir, manifest
@@ -65,6 +68,10 @@ class GpupoorKernel:
         # sets a few blocks, so that each loops over several tiles.
         self.persistent = bool(self.meta.get("persistent"))
         self.persistent_blocks = None
+        # Launched with programmatic stream serialization where the kernel
+        # waits for the previous one (manifest dependent_launch), as the
+        # package launches it; GPUPOOR_DEPENDENT_LAUNCH=0 launches plainly.
+        self.dependent = bool(self.meta.get("dependent_launch")) and DEPENDENT_LAUNCH
 
     def check_requires(self, a, b, c, stride_bk, stride_bn, ins=(), batch_strides=None):
         """Raises ValueError when the operands break the manifest's `requires`
@@ -186,7 +193,12 @@ class GpupoorKernel:
                                             box_k=maps["c_desc"]["box_dim"][0], **bat(2))
                          if described else bytes(128),)
             tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
-                               torch.cuda.current_stream().cuda_stream, args, types)
+                               torch.cuda.current_stream().cuda_stream, args, types,
+                               dependent=self.dependent)
+            return
+        if self.dependent:
+            tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
+                               torch.cuda.current_stream().cuda_stream, args, types, dependent=True)
             return
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid, slices), (self.meta["block_size"],), args, shared_mem=self.smem)

@@ -4,7 +4,8 @@ too where the persistent kernel stores C by TMA), each a
 CUtensorMap of 128 bytes passed by value, encoded as the manifest's
 "tensor_maps" says (cuTensorMapEncodeTiled, through ctypes on libcuda).
 CuPy's kernel call cannot pass a 128-byte struct, so these kernels go
-through cuLaunchKernel directly."""
+through cuLaunchKernel directly, and so does any kernel launched with
+programmatic stream serialization (cuLaunchKernelEx)."""
 
 import ctypes
 
@@ -51,9 +52,27 @@ def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_strid
     return bytes((ctypes.c_uint8 * 128).from_address(addr))
 
 
-def launch(function_ptr, grid, block, smem, stream_ptr, args, types):
+class _LaunchAttribute(ctypes.Structure):
+    """CUlaunchAttribute (cuda.h): the id, padding to 8 bytes, a 64-byte value."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_uint8 * 4), ("value", ctypes.c_uint8 * 64)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    """CUlaunchConfig (cuda.h)."""
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
+                ("shared_bytes", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_LaunchAttribute)), ("num_attrs", ctypes.c_uint)]
+
+
+CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
+
+
+def launch(function_ptr, grid, block, smem, stream_ptr, args, types, dependent=False):
     """cuLaunchKernel with `args` typed by the manifest's param_types
-    ("ptr", "i32", "i64", "tensormap" as 128 bytes)."""
+    ("ptr", "i32", "i64", "tensormap" as 128 bytes); with `dependent`,
+    cuLaunchKernelEx with programmatic stream serialization (a kernel whose
+    manifest says dependent_launch may start before the previous kernel of
+    the stream ends)."""
     holders = []
     for v, t in zip(args, types):
         if t == "tensormap":
@@ -68,6 +87,17 @@ def launch(function_ptr, grid, block, smem, stream_ptr, args, types):
     params = (ctypes.c_void_p * len(holders))()
     for i, h in enumerate(holders):
         params[i] = h[1] if isinstance(h, tuple) else ctypes.addressof(h)
+    if dependent:
+        attr = _LaunchAttribute(id=CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+        attr.value[0] = 1
+        config = _LaunchConfig((ctypes.c_uint * 3)(grid[0], grid[1], 1),
+                               (ctypes.c_uint * 3)(block, 1, 1), smem,
+                               ctypes.c_void_p(stream_ptr), ctypes.pointer(attr), 1)
+        err = _lib().cuLaunchKernelEx(ctypes.byref(config), ctypes.c_void_p(function_ptr),
+                                      params, None)
+        if err:
+            raise RuntimeError(f"cuLaunchKernelEx failed with CUDA error {err}")
+        return
     err = _lib().cuLaunchKernel(
         ctypes.c_void_p(function_ptr), ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
         ctypes.c_uint(1), ctypes.c_uint(block), ctypes.c_uint(1), ctypes.c_uint(1),

@@ -26,6 +26,11 @@
 // CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_14
 // CHECK-NEXT: )
 // CHECK: .maxntid 128, 1, 1
+// Dependent launch (sm_90): the kernel lets the next one of the stream
+// launch, and waits for the previous one before its first copy.
+// CHECK: griddepcontrol.launch_dependents;
+// CHECK-NOT: cp.async.cg
+// CHECK: griddepcontrol.wait;
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;
@@ -58,6 +63,7 @@
 // JSON-NEXT: ]
 // JSON-NEXT: },
 // JSON: "chip": "sm_90",
+// JSON: "dependent_launch": true,
 // JSON: "dynamic_shared_memory": 98304,
 // JSON: "epilogue_inputs": [
 // JSON-NEXT: "f16"

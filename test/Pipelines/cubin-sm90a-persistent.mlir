@@ -34,10 +34,18 @@
 // CHECK: .param .align 64 .b8 gpupoor_matmul_0_param_12[128],
 // CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_13[128],
 // CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_14[128]
+// Dependent launch: every block lets the next kernel of the stream launch
+// at entry; the producer's loading thread waits for the previous kernel
+// before its first load, the consumers before anything else.
+// CHECK: griddepcontrol.launch_dependents;
 // CHECK: setmaxnreg.dec.sync.aligned.u32 24;
+// CHECK-NOT: cp.async.bulk.tensor
+// CHECK: griddepcontrol.wait;
 // CHECK: %nctaid.x
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK: setmaxnreg.inc.sync.aligned.u32 240;
+// CHECK: griddepcontrol.wait;
+// CHECK-NEXT: // end inline asm
+// CHECK-NEXT: setmaxnreg.inc.sync.aligned.u32 240;
 // CHECK: %nctaid.x
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
 // CHECK-NOT: bar.sync
@@ -62,6 +70,7 @@
 // JSON-NOT: "c_ptr"
 // JSON-NOT: "stride_cm"
 // JSON-NOT: "stride_cn"
+// JSON: "dependent_launch": true,
 // JSON: "dynamic_shared_memory": 230400,
 // JSON: "epilogue_passes": 2,
 // JSON: "grid": "min(ceil(M/BM)*ceil(N/BN), SMs)",

@@ -7,6 +7,8 @@
 // SUMMARY: remark: gpupoor_matmul_0: {{[0-9]+}} bytes of dynamic shared memory, 128 threads, {{[0-9]+}} registers, 0-byte stack frame (no spills)
 // JSON-DAG: "registers": {{[1-9][0-9]*}}
 // JSON-DAG: "stack_frame_bytes": 0
+// Before sm_90 no dependent launch (griddepcontrol needs sm_90).
+// JSON-DAG: "dependent_launch": false
 
 // With ptxas, the pipeline embeds a cubin and writes it out with its
 // manifest.

@@ -6,6 +6,7 @@
 
 #include "WarpSpecializedKernelBuilder.h"
 
+#include "gpupoor/Conversion/GPUKernel/DependentLaunch.h"
 #include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
@@ -152,6 +153,7 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
 void WarpSpecializedKernelBuilder::build() {
   b.setInsertionPointToStart(&func.getBody().front());
   KernelArgs args = readKernelArgs(kc, func);
+  emitLaunchDependents(kc);
   kc.rawSmem = createDynamicSharedMemory(b);
   // The consumers' thread ids: every part after the ring counts threads
   // from the first consumer, as in a block without the producer.
@@ -190,11 +192,17 @@ void WarpSpecializedKernelBuilder::build() {
     auto ifLoads = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifLoads.thenBlock());
+    // The one thread that loads: the rest of the producer touches no
+    // global memory.
+    emitGridDependencyWait(kc);
     forEachWorkTile([&] { ring->emitLoads(sliceEnd); });
   }
   gpu::ReturnOp::create(b);
 
   b.setInsertionPointToStart(consumers);
+  // The consumers read only shared memory until the epilogue, but a block
+  // without K tiles stores C with no load before it.
+  emitGridDependencyWait(kc);
   emitConsumers(args, slice.chunkBegin, slice.chunkEnd);
 
   // The shared parts meet with block barriers; here the block's consumers

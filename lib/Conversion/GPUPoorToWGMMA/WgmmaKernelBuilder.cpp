@@ -6,6 +6,7 @@
 
 #include "WgmmaKernelBuilder.h"
 
+#include "gpupoor/Conversion/GPUKernel/DependentLaunch.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 #include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
@@ -57,6 +58,10 @@ void WgmmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
 void WgmmaKernelBuilder::build() {
   b.setInsertionPointToStart(&func.getBody().front());
   KernelArgs args = readKernelArgs(kc, func);
+  // Every thread copies operands and stores C: all wait for the previous
+  // kernel first.
+  emitLaunchDependents(kc);
+  emitGridDependencyWait(kc);
   // Dynamic shared memory: `stages` stages, each A's tile then B's.
   kc.rawSmem = createDynamicSharedMemory(b);
   emitThreadIds(kc);

@@ -44,6 +44,10 @@
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"}, %[[CDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "c_desc"})
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// Dependent launch (DependentLaunch.h): the next kernel of the stream may
+// launch once every block has started; the wait is inline assembly with a
+// memory clobber, which no access moves across.
+// CHECK: nvvm.griddepcontrol  launch_dependents
 // Thread 0 initializes the ring: full barriers count the producer's one
 // arrive, empty ones one arrive of each of the two consumer warpgroups,
 // order ones the first consumer warpgroup's.
@@ -59,6 +63,7 @@
 // (k0, n0).
 // CHECK: ^[[PRODUCER]]:
 // CHECK-NEXT: nvvm.setmaxregister  decrease 24
+// CHECK: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"
 // CHECK: %[[STEP:.*]] = gpu.grid_dim x
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
 // CHECK: scf.for
@@ -73,6 +78,7 @@
 // passes it on); at the chunk's end the last one. The consumers step over
 // the same C tiles.
 // CHECK: ^[[CONSUMERS]]:
+// CHECK-NEXT: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"
 // CHECK-NEXT: nvvm.setmaxregister  increase 240
 // CHECK: %[[LEADS:.*]] = arith.cmpi slt, %{{.*}}, %c128
 // CHECK: %[[STEP2:.*]] = gpu.grid_dim x

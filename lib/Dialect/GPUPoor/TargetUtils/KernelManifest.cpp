@@ -235,6 +235,9 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // least one block computes C; one block an SM (SMs: the device's count)
   // runs them in one wave.
   m["persistent"] = spec.persistent();
+  // Launchers may set programmatic stream serialization (the kernel waits
+  // for the previous one before touching memory); plain launches work too.
+  m["dependent_launch"] = spec.dependentLaunch();
   if (spec.tmaCopies) {
     // The blocks an SM the kernel is built for and its register split
     // (setmaxnreg): the fewest registers a thread needs at launch for the

@@ -92,6 +92,13 @@ struct KernelSpec {
   /// Whether K slices may run in different blocks (grid y): the kernel
   /// then takes a workspace and meets the slice sums in it.
   bool parallel() const { return strategy.getSlices() != 1; }
+  /// Whether the kernel may be launched with programmatic stream
+  /// serialization (sm_90 and later; DependentLaunch.h): it signals its
+  /// dependents at entry and waits for the previous kernel before its first
+  /// access to global memory.
+  bool dependentLaunch() const {
+    return chip == Chip::SM90 || chip == Chip::SM90a;
+  }
   /// Bytes of one tile's sum of one slice.
   int64_t sliceSumBytes() const {
     return bm * bn * outerType.getIntOrFloatBitWidth() / 8;

@@ -9,11 +9,19 @@ Cubins load once per process as context-independent libraries
 (cuLibraryLoadData); each device gets its function handle and its
 dynamic-shared-memory attribute the first time it launches the kernel.
 Launches go to PyTorch's current stream of the operands' device.
+
+Kernels whose manifest says `dependent_launch` (sm_90 and later) go through
+cuLaunchKernelEx with programmatic stream serialization: such a kernel may
+start while the kernel before it in the stream ends, and waits for it before
+touching memory, so that back-to-back launches (a model's layers) overlap
+one's start with the other's end. GPUPOOR_DEPENDENT_LAUNCH=0 launches them
+plainly.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 import threading
 from pathlib import Path
@@ -21,6 +29,9 @@ from pathlib import Path
 _SLOT = {"ptr": "Q", "i64": "q", "i32": "i4x"}
 _CUDA_ERROR_INVALID_CONTEXT = 201
 _cu_launch = None
+_cu_launch_ex = None
+# CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (cuda.h).
+_PROGRAMMATIC_STREAM_SERIALIZATION = 6
 _cu_encode = None
 # cuTensorMapEncodeTiled's enums (cuda.h) for the manifest's spellings.
 _TENSOR_MAP_DTYPE = {"float16": 6}
@@ -107,6 +118,30 @@ def _bind_launch():
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
     _cu_launch = fn
+    global _cu_launch_ex
+    ex = lib.cuLaunchKernelEx
+    ex.restype = ctypes.c_int
+    ex.argtypes = [ctypes.c_void_p] * 4
+    _cu_launch_ex = ex
+
+
+class LaunchAttribute(ctypes.Structure):
+    """CUlaunchAttribute (cuda.h): an id, padding to 8 bytes, a 64-byte value."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_uint8 * 4), ("value", ctypes.c_uint8 * 64)]
+
+
+class LaunchConfig(ctypes.Structure):
+    """CUlaunchConfig (cuda.h)."""
+    _fields_ = [("grid_x", ctypes.c_uint), ("grid_y", ctypes.c_uint), ("grid_z", ctypes.c_uint),
+                ("block_x", ctypes.c_uint), ("block_y", ctypes.c_uint), ("block_z", ctypes.c_uint),
+                ("shared_bytes", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(LaunchAttribute)), ("num_attrs", ctypes.c_uint)]
+
+
+def dependent_launches() -> bool:
+    """Whether kernels that allow it launch with programmatic stream
+    serialization (GPUPOOR_DEPENDENT_LAUNCH, default on)."""
+    return os.environ.get("GPUPOOR_DEPENDENT_LAUNCH", "1") != "0"
 _driver = None
 _init_lock = threading.Lock()
 
@@ -144,10 +179,13 @@ class LoadedKernel:
     """A kernel of a cubin, launchable on any device of its architecture."""
 
     def __init__(self, cubin: Path, name: str, param_types: list[str], shared_bytes: int,
-                 block: int):
+                 block: int, dependent: bool = False):
         drv = driver()
         self._drv = drv
         self.name = name
+        # Launched with programmatic stream serialization (the kernel waits
+        # for the previous one of the stream itself).
+        self.dependent = dependent
         self.shared_bytes = shared_bytes
         self.block = block
         # The driver copies the image: nothing here must outlive the call.
@@ -197,6 +235,26 @@ class LoadedKernel:
                                      ctypes.addressof(ptrs))
         return buf
 
+    def _config(self, grid: tuple[int, int], stream: int):
+        """This thread's cuLaunchKernelEx configuration for `grid` on
+        `stream`, with programmatic stream serialization."""
+        cfg = getattr(self._local, "config", None)
+        if cfg is None:
+            attr = LaunchAttribute(id=_PROGRAMMATIC_STREAM_SERIALIZATION)
+            attr.value[0] = 1
+            cfg = LaunchConfig(grid_z=1, block_x=self.block, block_y=1, block_z=1,
+                               shared_bytes=self.shared_bytes, attrs=ctypes.pointer(attr),
+                               num_attrs=1)
+            self._local.config = cfg = (cfg, attr, ctypes.addressof(cfg))
+        cfg[0].grid_x, cfg[0].grid_y, cfg[0].stream = grid[0], grid[1], stream
+        return cfg[2]
+
+    def _launch(self, fn: int, grid: tuple[int, int], stream: int, address: int) -> int:
+        if self.dependent:
+            return _cu_launch_ex(self._config(grid, stream), fn, address, None)
+        return _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes, stream,
+                          address, None)
+
     def launch(self, device: int, stream: int, grid: tuple[int, int], args: tuple) -> None:
         """Launches on `stream` (a CUstream handle) of `device` (whose
         primary context is current) with `args` in parameter order (a
@@ -204,17 +262,16 @@ class LoadedKernel:
         fn = self._function(device)
         slots, offset, _, address = self._params()
         struct.pack_into(self._format, slots, offset, *args)
-        err = _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes, stream,
-                         address, None)
+        err = self._launch(fn, grid, stream, address)
         if err == _CUDA_ERROR_INVALID_CONTEXT:
             # A thread that has not touched the device through the runtime
             # yet has no context current.
             with primary_context(device):
-                err = _cu_launch(fn, grid[0], grid[1], 1, self.block, 1, 1, self.shared_bytes,
-                                 stream, address, None)
+                err = self._launch(fn, grid, stream, address)
         if err:
             drv = self._drv
-            _check(drv, (drv.CUresult(err),), f"cuLaunchKernel({self.name}, grid {grid})")
+            what = "cuLaunchKernelEx" if self.dependent else "cuLaunchKernel"
+            _check(drv, (drv.CUresult(err),), f"{what}({self.name}, grid {grid})")
 
 
 class primary_context:
@@ -251,6 +308,8 @@ def load(cubin: Path, manifest: dict) -> LoadedKernel:
             kern = _loaded.get(key)
             if kern is None:
                 kern = LoadedKernel(cubin, manifest["kernel"], manifest["param_types"],
-                                    manifest["dynamic_shared_memory"], manifest["block_size"])
+                                    manifest["dynamic_shared_memory"], manifest["block_size"],
+                                    bool(manifest.get("dependent_launch"))
+                                    and dependent_launches())
                 _loaded[key] = kern
     return kern

@@ -133,7 +133,8 @@ def _load_or_fail() -> None:
         libcuda = ctypes.CDLL("libcuda.so.1")
         mod.set_launch(ctypes.cast(_driver._cu_launch, ctypes.c_void_p).value,
                        ctypes.cast(libcuda.cuStreamIsCapturing, ctypes.c_void_p).value,
-                       _driver.encoder_address())
+                       _driver.encoder_address(),
+                       ctypes.cast(_driver._cu_launch_ex, ctypes.c_void_p).value)
     except Exception as e:  # noqa: BLE001 - reported below
         _state, _why = "failed", f"loading {artifact()}: {e}"
         warnings.warn(f"gpupoor: the compiled launch path did not load ({_why})",

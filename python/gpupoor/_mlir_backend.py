@@ -334,4 +334,5 @@ def teach(fast, index: int, p: _Plan, call: tuple) -> None:
                    -1 if p.bias_slot is None else p.bias_slot,
                    -1 if p.ws_slot is None else p.ws_slot),
                   p.sum_bytes, p.tiles,
-                  tuple((slot, operand, *fields) for slot, operand, fields in p.tensor_maps))
+                  tuple((slot, operand, *fields) for slot, operand, fields in p.tensor_maps),
+                  p.loaded.dependent)

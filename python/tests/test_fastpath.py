@@ -34,7 +34,7 @@ def test_declines_what_it_cannot_launch(built):
     # No launch entry yet, host tensors, float32, bad options: all None (the
     # Python path raises the argument errors).
     assert built.run(x, w, None, *ARGS) is None
-    built.set_launch(1, 1, 1)
+    built.set_launch(1, 1, 1, 1)
     try:
         for args in [(x, w, None, *ARGS), (x.float(), w.float(), None, *ARGS),
                      (x, w, None, True, "f32", None, 0, None),
@@ -46,13 +46,13 @@ def test_declines_what_it_cannot_launch(built):
                      ("x", w, None, *ARGS)]:
             assert built.run(*args) is None
         # Plans are kept only for calls it could take.
-        plan = (1, 1, 1, 128, 0, [0] * 12, (0, 1, 2, -1, -1), 0, 1, ())
+        plan = (1, 1, 1, 128, 0, [0] * 12, (0, 1, 2, -1, -1), 0, 1, (), False)
         assert built.remember(x, w, None, *ARGS, *plan) is False
         assert built.plan_count() == 0
-        with pytest.raises(TypeError, match="18 arguments"):
+        with pytest.raises(TypeError, match="19 arguments"):
             built.remember(x, w)
     finally:
-        built.set_launch(0, 0, 0)
+        built.set_launch(0, 0, 0, 0)
 
 
 def test_build_reports_a_missing_compiler(monkeypatch, tmp_path):

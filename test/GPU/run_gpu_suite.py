@@ -336,6 +336,53 @@ def exact_suite(kernels, res, quick, gen):
                       f"{name} {shape}: two runs differ")
 
 
+def dependent_launch_suite(kernels, res, gen):
+    """Kernels whose manifest says dependent_launch, launched back to back
+    with programmatic stream serialization (each may start before the one
+    before it ends): a chain whose launches read the previous launch's C as
+    their A (read after write), and a ping-pong whose launches write C over
+    the A the launch before read (write after read), bit for bit equal to
+    the same launches run one at a time; parallel kernels share one
+    workspace across the chain."""
+    steps = 12
+    for name, kern in kernels.items():
+        if not kern.dependent or not kern.plain or kern.meta["c_type"] != "f16":
+            continue
+        for m, n in ((16, 1032), (200, 520)):
+            k = n
+            bs = [(torch.randn((n, k) if kern.nk else (k, n), generator=gen, device="cuda")
+                   / math.sqrt(k)).half() for _ in range(3)]
+            x0 = torch.randn((m, k), generator=gen, device="cuda").half()
+
+            def chain(pingpong, dependent):
+                kern.dependent = dependent
+                bufs = [x0.clone()] + [torch.full((m, n), float("nan"), dtype=torch.float16,
+                                                  device="cuda")
+                                       for _ in range(1 if pingpong else steps)]
+                torch.cuda.synchronize()
+                if dependent:
+                    # The host queues every launch while the GPU spins: they
+                    # run back to back.
+                    torch.cuda._sleep(20_000_000)
+                for i in range(steps):
+                    src, dst = (i % 2, (i + 1) % 2) if pingpong else (i, i + 1)
+                    kern(bufs[src], bs[i % len(bs)], bufs[dst])
+                    if not dependent:
+                        torch.cuda.synchronize()
+                torch.cuda.synchronize()
+                kern.dependent = True
+                return torch.stack(bufs)
+
+            for pingpong in (False, True):
+                ref, got = chain(pingpong, False), chain(pingpong, True)
+                what = "write after read" if pingpong else "read after write"
+                res.check(not torch.isnan(ref).any().item(),
+                          f"{name} {m}x{n}x{k}: {what} chain left outputs unwritten")
+                res.check(torch.equal(ref.view(torch.int16), got.view(torch.int16)),
+                          f"{name} {m}x{n}x{k}: dependent launches ({what}) differ from "
+                          f"launches one at a time")
+
+
 def strided_suite(kernels, res, gen):
     """Element-wise kernels on non-contiguous views (inner strides of 2)."""
     for name, kern in kernels.items():
@@ -760,6 +807,7 @@ def main():
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)
+    dependent_launch_suite(kernels, res, gen)
     batched_suite(batched, res, gen)
     trap_suite(kernels, res)
     strided_suite(kernels, res, gen)

@@ -26,11 +26,11 @@
 // CHECK-NEXT: .param .u32 gpupoor_matmul_0_param_14
 // CHECK-NEXT: )
 // CHECK: .maxntid 128, 1, 1
-// Dependent launch (sm_90): the kernel lets the next one of the stream
-// launch, and waits for the previous one before its first copy.
-// CHECK: griddepcontrol.launch_dependents;
+// Dependent launch (sm_90): every thread waits for the previous kernel of
+// the stream before its first copy; no early signal to the next one.
 // CHECK-NOT: cp.async.cg
 // CHECK: griddepcontrol.wait;
+// CHECK-NOT: griddepcontrol.launch_dependents
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;

@@ -34,10 +34,11 @@
 // CHECK: .param .align 64 .b8 gpupoor_matmul_0_param_12[128],
 // CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_13[128],
 // CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_14[128]
-// Dependent launch: every block lets the next kernel of the stream launch
-// at entry; the producer's loading thread waits for the previous kernel
-// before its first load, the consumers before anything else.
-// CHECK: griddepcontrol.launch_dependents;
+// Dependent launch: the producer's loading thread waits for the previous
+// kernel of the stream before its first load, the consumers before
+// anything else; no early signal to the next kernel (its tiles are not
+// decode tiles).
+// CHECK-NOT: griddepcontrol.launch_dependents
 // CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK-NOT: cp.async.bulk.tensor
 // CHECK: griddepcontrol.wait;
@@ -63,6 +64,7 @@
 // CHECK-NOT: bar.sync
 // CHECK: cp.async.bulk.wait_group 0;
 // CHECK-NOT: st.global
+// CHECK-NOT: griddepcontrol.launch_dependents
 // CHECK: ret;
 
 // C takes no requirement: the kernel checks whether C's map describes C.

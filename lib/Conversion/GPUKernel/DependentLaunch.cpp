@@ -13,7 +13,7 @@ using namespace mlir;
 using namespace mlir::gpupoor;
 
 void mlir::gpupoor::emitLaunchDependents(KernelContext &kc) {
-  if (!kc.spec.dependentLaunch())
+  if (!kc.spec.signalsDependents())
     return;
   NVVM::GriddepcontrolOp::create(kc.b,
                                  NVVM::GridDepActionKind::launch_dependents);

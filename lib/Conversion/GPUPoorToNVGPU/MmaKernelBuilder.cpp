@@ -138,8 +138,8 @@ void MmaKernelBuilder::build() {
   b.setInsertionPointToStart(&func.getBody().front());
   KernelArgs args = readKernelArgs(kc, func);
   // Every thread copies operands and stores C: all wait for the previous
-  // kernel first.
-  emitLaunchDependents(kc);
+  // kernel first. The next kernel launches as this one's blocks exit (no
+  // early signal: docs/Hopper.md, "Dependent launch").
   emitGridDependencyWait(kc);
   // Dynamic shared memory: `stages` stages, each A's tile then B's.
   kc.rawSmem = createDynamicSharedMemory(b);

@@ -153,7 +153,6 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
 void WarpSpecializedKernelBuilder::build() {
   b.setInsertionPointToStart(&func.getBody().front());
   KernelArgs args = readKernelArgs(kc, func);
-  emitLaunchDependents(kc);
   kc.rawSmem = createDynamicSharedMemory(b);
   // The consumers' thread ids: every part after the ring counts threads
   // from the first consumer, as in a block without the producer.
@@ -196,6 +195,9 @@ void WarpSpecializedKernelBuilder::build() {
     // global memory.
     emitGridDependencyWait(kc);
     forEachWorkTile([&] { ring->emitLoads(sliceEnd); });
+    // Its last load issued, the block lets the next kernel of the stream
+    // launch: that one's blocks start while this one's stages drain.
+    emitLaunchDependents(kc);
   }
   gpu::ReturnOp::create(b);
 

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -46,6 +47,27 @@ namespace {
 using LaunchFn = int (*)(void *, unsigned, unsigned, unsigned, unsigned,
                          unsigned, unsigned, unsigned, void *, void **,
                          void **);
+// cuLaunchKernelEx(const CUlaunchConfig *, CUfunction, void **params,
+// void **extra), with the configuration laid out as cuda.h lays it out.
+struct LaunchAttribute {
+  int id; // CUlaunchAttributeID
+  char pad[4];
+  alignas(8) unsigned char value[64]; // CUlaunchAttributeValue
+};
+struct LaunchConfig {
+  unsigned gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes;
+  void *stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute's layout");
+static_assert(offsetof(LaunchConfig, stream) == 32 &&
+                  offsetof(LaunchConfig, attrs) == 40 &&
+                  sizeof(LaunchConfig) == 56,
+              "CUlaunchConfig's layout");
+using LaunchExFn = int (*)(const LaunchConfig *, void *, void **, void **);
+// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION.
+constexpr int kProgrammaticStreamSerialization = 6;
 // cuStreamIsCapturing(CUstream, CUstreamCaptureStatus *).
 using IsCapturingFn = int (*)(void *, int *);
 // cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t
@@ -58,6 +80,7 @@ using EncodeTiledFn = int (*)(void *, int, unsigned, void *, const uint64_t *,
 constexpr int kInvalidContext = 201;
 
 LaunchFn launchKernel = nullptr;
+LaunchExFn launchKernelEx = nullptr;
 IsCapturingFn streamIsCapturing = nullptr;
 EncodeTiledFn encodeTiled = nullptr;
 
@@ -95,6 +118,9 @@ struct alignas(64) TensorMapBytes {
 struct Plan {
   void *function;
   unsigned gridX, gridY, block, sharedBytes;
+  // Launched with programmatic stream serialization (the manifest's
+  // dependent_launch: the kernel waits for the previous one itself).
+  bool dependent = false;
   // One 8-byte slot per kernel parameter (the Python launcher's layout):
   // i32 values in the low half, pointers filled per call; a tensor map's
   // slot is unused (its parameter points at the map's bytes instead).
@@ -350,15 +376,26 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
       return nullptr;
     params[spec.slot] = maps[i].bytes;
   }
-  int err = launchKernel(p.function, p.gridX, p.gridY, 1, p.block, 1, 1,
-                         p.sharedBytes, stream, params, nullptr);
+  int err;
+  if (p.dependent) {
+    LaunchAttribute attr{};
+    attr.id = kProgrammaticStreamSerialization;
+    attr.value[0] = 1; // programmaticStreamSerializationAllowed, an int
+    LaunchConfig config{p.gridX, p.gridY, 1,      p.block, 1, 1,
+                        p.sharedBytes, stream, &attr,   1};
+    err = launchKernelEx(&config, p.function, params, nullptr);
+  } else {
+    err = launchKernel(p.function, p.gridX, p.gridY, 1, p.block, 1, 1,
+                       p.sharedBytes, stream, params, nullptr);
+  }
   // A thread without a current context: the Python launcher makes the
   // primary context current and launches.
   if (err == kInvalidContext)
     Py_RETURN_NONE;
   if (err) {
     PyErr_Format(PyExc_RuntimeError,
-                 "cuLaunchKernel failed with CUDA error %d (grid %u x %u)", err,
+                 "%s failed with CUDA error %d (grid %u x %u)",
+                 p.dependent ? "cuLaunchKernelEx" : "cuLaunchKernel", err,
                  p.gridX, p.gridY);
     return nullptr;
   }
@@ -394,14 +431,14 @@ bool parseMaps(PyObject *arg, std::vector<TensorMapSpec> &maps) {
 
 // remember(x, weight, bias, max_k_splits, outer, activation, slices,
 // backend, function, grid_x, grid_y, block, shared_bytes, values, slots,
-// sum_bytes, tiles, tensor_maps): the Python launcher's plan for calls like
-// this one. slots = (a, b, c, bias or -1, ws or -1); tensor_maps as
-// parseMaps reads them (empty but for TMA kernels). Returns whether it
-// was kept.
+// sum_bytes, tiles, tensor_maps, dependent): the Python launcher's plan for
+// calls like this one. slots = (a, b, c, bias or -1, ws or -1); tensor_maps
+// as parseMaps reads them (empty but for TMA kernels); dependent: launch with
+// programmatic stream serialization. Returns whether it was kept.
 PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   HANDLE_TH_ERRORS
-  if (n != 18) {
-    PyErr_SetString(PyExc_TypeError, "remember takes 18 arguments");
+  if (n != 19) {
+    PyErr_SetString(PyExc_TypeError, "remember takes 19 arguments");
     return nullptr;
   }
   Call call;
@@ -428,6 +465,10 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
   p.tiles = PyLong_AsLongLong(args[16]);
   if (PyErr_Occurred() || !parseMaps(args[17], p.maps))
     return nullptr;
+  int dependent = PyObject_IsTrue(args[18]);
+  if (dependent < 0)
+    return nullptr;
+  p.dependent = dependent;
   p.encoded.resize(p.maps.size());
   auto inRange = [&](int slot, int width) {
     return slot >= 0 && slot + width <= count;
@@ -441,7 +482,7 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
                     return !inRange(m.slot, 1) ||
                            (m.operand < 0 || m.operand > 2);
                   }) ||
-      (!p.maps.empty() && !encodeTiled)) {
+      (!p.maps.empty() && !encodeTiled) || (p.dependent && !launchKernelEx)) {
     PyErr_SetString(PyExc_ValueError, "remember: a plan that does not fit its "
                                       "parameter list");
     return nullptr;
@@ -454,19 +495,21 @@ PyObject *remember(PyObject *, PyObject *const *args, Py_ssize_t n) {
 }
 
 // set_launch(address of cuLaunchKernel, address of cuStreamIsCapturing,
-// address of cuTensorMapEncodeTiled): the driver entries of the libcuda the
-// Python launcher loaded.
+// address of cuTensorMapEncodeTiled, address of cuLaunchKernelEx): the
+// driver entries of the libcuda the Python launcher loaded.
 PyObject *setLaunch(PyObject *, PyObject *const *args, Py_ssize_t n) {
-  if (n != 3) {
-    PyErr_SetString(PyExc_TypeError, "set_launch takes 3 arguments");
+  if (n != 4) {
+    PyErr_SetString(PyExc_TypeError, "set_launch takes 4 arguments");
     return nullptr;
   }
   void *launch = PyLong_AsVoidPtr(args[0]);
   void *capturing = PyLong_AsVoidPtr(args[1]);
   void *encode = PyLong_AsVoidPtr(args[2]);
+  void *launchEx = PyLong_AsVoidPtr(args[3]);
   if (PyErr_Occurred())
     return nullptr;
   launchKernel = reinterpret_cast<LaunchFn>(launch);
+  launchKernelEx = reinterpret_cast<LaunchExFn>(launchEx);
   streamIsCapturing = reinterpret_cast<IsCapturingFn>(capturing);
   encodeTiled = reinterpret_cast<EncodeTiledFn>(encode);
   Py_RETURN_NONE;

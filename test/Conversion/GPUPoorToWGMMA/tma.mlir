@@ -44,10 +44,11 @@
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-SAME: %[[ADESC:[^:]*]]: !llvm.ptr {gpupoor.name = "a_desc"}, %[[BDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "b_desc"}, %[[CDESC:[^:]*]]: !llvm.ptr {gpupoor.name = "c_desc"})
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
-// Dependent launch (DependentLaunch.h): the next kernel of the stream may
-// launch once every block has started; the wait is inline assembly with a
-// memory clobber, which no access moves across.
-// CHECK: nvvm.griddepcontrol  launch_dependents
+// Dependent launch (DependentLaunch.h): the producer's loading thread and
+// the consumers wait for the previous kernel of the stream (inline assembly
+// with a memory clobber, which no access moves across); a tile of 128
+// columns does not signal its dependents.
+// CHECK-NOT: griddepcontrol  launch_dependents
 // Thread 0 initializes the ring: full barriers count the producer's one
 // arrive, empty ones one arrive of each of the two consumer warpgroups,
 // order ones the first consumer warpgroup's.

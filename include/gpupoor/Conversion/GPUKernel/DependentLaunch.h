@@ -10,8 +10,10 @@
 // (griddepcontrol.launch_dependents) or exited. Its blocks then take free
 // SMs and wait (griddepcontrol.wait) until the previous kernel has completed
 // and its memory is visible, so that the launch and block start of one
-// kernel overlap the end of the one before. Launched plainly, both
-// instructions do nothing.
+// kernel overlap the end of the one before. Without the signal the next
+// kernel launches as the last block exits (which measured faster than a
+// plain launch too: docs/Hopper.md, "Dependent launch"). Launched plainly,
+// both instructions do nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +24,10 @@
 
 namespace mlir::gpupoor {
 
-/// Lets the next kernel of the stream launch: at the kernel's entry, since
-/// it waits before touching memory this kernel writes. Nothing where the
-/// spec does not take dependent launches (KernelSpec::dependentLaunch).
+/// Lets the next kernel of the stream launch before this block exits (that
+/// one waits for this one before touching memory). Nothing where the spec
+/// does not signal its dependents (KernelSpec::signalsDependents): the next
+/// kernel then launches as this one's blocks exit.
 void emitLaunchDependents(KernelContext &kc);
 
 /// Waits until the previous kernel of the stream has completed and its

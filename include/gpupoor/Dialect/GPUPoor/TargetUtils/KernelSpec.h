@@ -99,6 +99,15 @@ struct KernelSpec {
   bool dependentLaunch() const {
     return chip == Chip::SM90 || chip == Chip::SM90a;
   }
+  /// Whether the kernel lets the next one launch before its blocks exit
+  /// (griddepcontrol.launch_dependents after its producer's last load): the
+  /// TMA kernel's decode tiles (N <= 16), which stream a weight and whose
+  /// grid leaves SMs free. Other kernels ran faster without the signal
+  /// (their dependents then launch as their blocks exit; docs/Hopper.md,
+  /// "Dependent launch").
+  bool signalsDependents() const {
+    return dependentLaunch() && tmaCopies && bn <= 16;
+  }
   /// Bytes of one tile's sum of one slice.
   int64_t sliceSumBytes() const {
     return bm * bn * outerType.getIntOrFloatBitWidth() / 8;

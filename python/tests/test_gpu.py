@@ -274,3 +274,41 @@ def test_persistent_tiles(n, activation):
             assert len(c_maps) == 1 and not any(isinstance(v, bytes) for v in p.values)
         else:
             assert not c_maps and bytes(128) in p.values
+
+
+@pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
+@pytest.mark.parametrize("keep", [True, False])
+def test_dependent_launches_back_to_back(m, k, keep):
+    """On sm_90 and later the kernels launch with programmatic stream
+    serialization: calls back to back, each reading the previous one's
+    output (read after write; with `keep` False each output's memory goes
+    back to the caching allocator once read, so that a later call writes
+    where the call before read: write after read), give what calls one at a
+    time give."""
+    from gpupoor import _driver
+
+    g = torch.Generator(device="cuda").manual_seed(k + m)
+    ws = [(torch.randn(k, k, device="cuda", generator=g) / k**0.5).half() for _ in range(3)]
+    x0 = torch.randn(m, k, device="cuda", generator=g).half()
+
+    def chain(one_at_a_time):
+        x, outs = x0, []
+        torch.cuda.synchronize()
+        if not one_at_a_time:
+            # The calls queue while the GPU spins: they run back to back.
+            torch.cuda._sleep(20_000_000)
+        for i in range(12):
+            x = split_k_sequential(x, ws[i % 3].T, backend="mlir")
+            if keep:
+                outs.append(x)
+            if one_at_a_time:
+                torch.cuda.synchronize()
+        torch.cuda.synchronize()
+        return torch.stack(outs) if keep else x
+
+    want, got = chain(True), chain(False)
+    assert torch.isfinite(want).all()
+    assert torch.equal(want.view(torch.int16), got.view(torch.int16))
+    # The path under test was taken (unless GPUPOOR_DEPENDENT_LAUNCH=0).
+    if torch.cuda.get_device_capability() >= (9, 0) and _driver.dependent_launches():
+        assert any(kern.dependent for kern in _driver._loaded.values())

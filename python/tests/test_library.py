@@ -366,3 +366,21 @@ def test_default_backend_by_device(monkeypatch):
     monkeypatch.setattr(kernels, "_ENV_BACKEND", "cuda")
     with pytest.raises(ValueError, match="GPUPOOR_BACKEND"):
         kernels.default_backend(dev)
+
+
+def test_launch_config_layout_and_switch(monkeypatch):
+    """cuLaunchKernelEx's structures as cuda.h lays them out, and
+    GPUPOOR_DEPENDENT_LAUNCH."""
+    import ctypes
+
+    from gpupoor import _driver
+
+    assert ctypes.sizeof(_driver.LaunchAttribute) == 72
+    assert _driver.LaunchAttribute.value.offset == 8
+    assert ctypes.sizeof(_driver.LaunchConfig) == 56
+    assert (_driver.LaunchConfig.stream.offset, _driver.LaunchConfig.attrs.offset,
+            _driver.LaunchConfig.num_attrs.offset) == (32, 40, 48)
+    monkeypatch.delenv("GPUPOOR_DEPENDENT_LAUNCH", raising=False)
+    assert _driver.dependent_launches()
+    monkeypatch.setenv("GPUPOOR_DEPENDENT_LAUNCH", "0")
+    assert not _driver.dependent_launches()

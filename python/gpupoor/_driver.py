@@ -3,8 +3,8 @@
 cuda-bindings (NVIDIA's cuda-python driver bindings, on PyPI, and a
 dependency of PyTorch's CUDA 13 wheels) gives the driver calls; parameters
 are packed with `struct` into one preallocated buffer per kernel and thread
-and handed over as a `void **` to cuLaunchKernel, which alone is called
-through ctypes (it runs on every call; see _bind_launch).
+and handed over as a `void **` to cuLaunchKernel or cuLaunchKernelEx, which
+alone are called through ctypes (they run on every call; see _bind_launch).
 Cubins load once per process as context-independent libraries
 (cuLibraryLoadData); each device gets its function handle and its
 dynamic-shared-memory attribute the first time it launches the kernel.
@@ -14,8 +14,9 @@ Kernels whose manifest says `dependent_launch` (sm_90 and later) go through
 cuLaunchKernelEx with programmatic stream serialization: such a kernel may
 start while the kernel before it in the stream ends, and waits for it before
 touching memory, so that back-to-back launches (a model's layers) overlap
-one's start with the other's end. GPUPOOR_DEPENDENT_LAUNCH=0 launches them
-plainly.
+one's start with the other's end. GPUPOOR_DEPENDENT_LAUNCH=0 (read when a
+kernel is first loaded) launches them plainly, and so does a driver without
+cuLaunchKernelEx.
 """
 
 from __future__ import annotations
@@ -119,9 +120,11 @@ def _bind_launch():
     fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
     _cu_launch = fn
     global _cu_launch_ex
-    ex = lib.cuLaunchKernelEx
-    ex.restype = ctypes.c_int
-    ex.argtypes = [ctypes.c_void_p] * 4
+    # CUDA 11.8 and later; without it every kernel launches plainly.
+    ex = getattr(lib, "cuLaunchKernelEx", None)
+    if ex is not None:
+        ex.restype = ctypes.c_int
+        ex.argtypes = [ctypes.c_void_p] * 4
     _cu_launch_ex = ex
 
 
@@ -140,7 +143,10 @@ class LaunchConfig(ctypes.Structure):
 
 def dependent_launches() -> bool:
     """Whether kernels that allow it launch with programmatic stream
-    serialization (GPUPOOR_DEPENDENT_LAUNCH, default on)."""
+    serialization (GPUPOOR_DEPENDENT_LAUNCH, default on; never where the
+    driver, once initialized, has no cuLaunchKernelEx)."""
+    if _driver is not None and _cu_launch_ex is None:
+        return False
     return os.environ.get("GPUPOOR_DEPENDENT_LAUNCH", "1") != "0"
 _driver = None
 _init_lock = threading.Lock()
@@ -184,8 +190,8 @@ class LoadedKernel:
         self._drv = drv
         self.name = name
         # Launched with programmatic stream serialization (the kernel waits
-        # for the previous one of the stream itself).
-        self.dependent = dependent
+        # for the previous one of the stream itself), where the driver can.
+        self.dependent = dependent and _cu_launch_ex is not None
         self.shared_bytes = shared_bytes
         self.block = block
         # The driver copies the image: nothing here must outlive the call.

@@ -134,7 +134,8 @@ def _load_or_fail() -> None:
         mod.set_launch(ctypes.cast(_driver._cu_launch, ctypes.c_void_p).value,
                        ctypes.cast(libcuda.cuStreamIsCapturing, ctypes.c_void_p).value,
                        _driver.encoder_address(),
-                       ctypes.cast(_driver._cu_launch_ex, ctypes.c_void_p).value)
+                       ctypes.cast(_driver._cu_launch_ex, ctypes.c_void_p).value
+                       if _driver._cu_launch_ex is not None else 0)
     except Exception as e:  # noqa: BLE001 - reported below
         _state, _why = "failed", f"loading {artifact()}: {e}"
         warnings.warn(f"gpupoor: the compiled launch path did not load ({_why})",

@@ -1,6 +1,7 @@
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_elements.ptx --check-prefix=FALLBACK
 // The resource summary: a remark on the launch, and the counts in the
 // manifest.
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
@@ -28,9 +29,14 @@
 // CHECK: .maxntid 128, 1, 1
 // Dependent launch (sm_90): every thread waits for the previous kernel of
 // the stream before its first copy; no early signal to the next one.
-// CHECK-NOT: cp.async.cg
+// CHECK-NOT: {{(ld|st|atom|red)\.global|cp\.async}}
 // CHECK: griddepcontrol.wait;
 // CHECK-NOT: griddepcontrol.launch_dependents
+// The element-copy fallback likewise.
+// FALLBACK: .entry
+// FALLBACK-NOT: {{(ld|st|atom|red)\.global|cp\.async}}
+// FALLBACK: griddepcontrol.wait;
+// FALLBACK-NOT: griddepcontrol.launch_dependents
 // CHECK-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;

@@ -1,6 +1,9 @@
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=true persistent=true cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx --check-prefix=NOSIG
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_elements.ptx --check-prefixes=NOSIG,FALLBACK
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_i64.ptx --check-prefixes=NOSIG,FALLBACK
 // RUN: rm -rf %t.frag && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a persistent=true shared-epilogue=false cubin-format=isa dump-dir=%t.frag" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.frag/gpupoor_matmul_0.ptx --check-prefix=FRAG
 
@@ -38,7 +41,7 @@
 // kernel of the stream before its first load, the consumers before
 // anything else; no early signal to the next kernel (its tiles are not
 // decode tiles).
-// CHECK-NOT: griddepcontrol.launch_dependents
+// NOSIG-NOT: griddepcontrol.launch_dependents
 // CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK-NOT: cp.async.bulk.tensor
 // CHECK: griddepcontrol.wait;
@@ -64,8 +67,13 @@
 // CHECK-NOT: bar.sync
 // CHECK: cp.async.bulk.wait_group 0;
 // CHECK-NOT: st.global
-// CHECK-NOT: griddepcontrol.launch_dependents
 // CHECK: ret;
+
+// The fallbacks (element copies, 64-bit indices): every thread waits for
+// the previous kernel before any global access.
+// FALLBACK: .entry
+// FALLBACK-NOT: {{(ld|st|atom|red)\.global|cp\.async}}
+// FALLBACK: griddepcontrol.wait;
 
 // C takes no requirement: the kernel checks whether C's map describes C.
 // JSON: "checks": {

@@ -377,6 +377,8 @@ PyObject *run(PyObject *, PyObject *const *args, Py_ssize_t n) {
     params[spec.slot] = maps[i].bytes;
   }
   int err;
+  if (p.dependent && !launchKernelEx)
+    Py_RETURN_NONE; // the Python launcher's path
   if (p.dependent) {
     LaunchAttribute attr{};
     attr.id = kProgrammaticStreamSerialization;

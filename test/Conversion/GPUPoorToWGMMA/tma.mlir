@@ -1,4 +1,5 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=true" -convert-gpupoor-to-wgmma | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=true" -convert-gpupoor-to-wgmma | FileCheck %s --check-prefix=NOSIG
 
 // copies = tma: the warp-specialized kernel. The host code encodes A's and
 // B's tensor maps (and C's: the persistent kernel stores C by TMA) into
@@ -48,7 +49,7 @@
 // the consumers wait for the previous kernel of the stream (inline assembly
 // with a memory clobber, which no access moves across); a tile of 128
 // columns does not signal its dependents.
-// CHECK-NOT: griddepcontrol  launch_dependents
+// NOSIG-NOT: griddepcontrol  launch_dependents
 // Thread 0 initializes the ring: full barriers count the producer's one
 // arrive, empty ones one arrive of each of the two consumer warpgroups,
 // order ones the first consumer warpgroup's.

@@ -93,9 +93,9 @@ struct KernelSpec {
   /// then takes a workspace and meets the slice sums in it.
   bool parallel() const { return strategy.getSlices() != 1; }
   /// Whether the kernel may be launched with programmatic stream
-  /// serialization (sm_90 and later; DependentLaunch.h): it signals its
-  /// dependents at entry and waits for the previous kernel before its first
-  /// access to global memory.
+  /// serialization (sm_90 and later; DependentLaunch.h): each of its
+  /// threads waits for the previous kernel before its first access to
+  /// global memory.
   bool dependentLaunch() const {
     return chip == Chip::SM90 || chip == Chip::SM90a;
   }

@@ -24,8 +24,8 @@ void mlir::gpupoor::emitGridDependencyWait(KernelContext &kc) {
     return;
   // Not nvvm.griddepcontrol wait: LLVM's intrinsic is IntrNoMem, so loads
   // and stores may move across it. Inline assembly with a memory clobber
-  // keeps every access of the thread after the wait (CUTLASS's
-  // cudaGridDependencySynchronize does the same).
+  // keeps every access of the thread after the wait, as CUDA C++ code does
+  // with asm volatile("griddepcontrol.wait;" ::: "memory").
   LLVM::InlineAsmOp::create(
       kc.b, TypeRange(), ValueRange(), "griddepcontrol.wait;", "~{memory}",
       /*has_side_effects=*/true, /*is_align_stack=*/false,

@@ -143,10 +143,8 @@ class LaunchConfig(ctypes.Structure):
 
 def dependent_launches() -> bool:
     """Whether kernels that allow it launch with programmatic stream
-    serialization (GPUPOOR_DEPENDENT_LAUNCH, default on; never where the
-    driver, once initialized, has no cuLaunchKernelEx)."""
-    if _driver is not None and _cu_launch_ex is None:
-        return False
+    serialization (GPUPOOR_DEPENDENT_LAUNCH, default on; LoadedKernel also
+    needs the driver's cuLaunchKernelEx)."""
     return os.environ.get("GPUPOOR_DEPENDENT_LAUNCH", "1") != "0"
 _driver = None
 _init_lock = threading.Lock()

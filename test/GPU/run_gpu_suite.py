@@ -192,13 +192,10 @@ class GpupoorKernel:
                                             maps["c_desc"]["box_dim"][1],
                                             box_k=maps["c_desc"]["box_dim"][0], **bat(2))
                          if described else bytes(128),)
+        if "tensormap" in types or self.dependent:
             tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
                                torch.cuda.current_stream().cuda_stream, args, types,
                                dependent=self.dependent)
-            return
-        if self.dependent:
-            tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
-                               torch.cuda.current_stream().cuda_stream, args, types, dependent=True)
             return
         with cp.cuda.Stream.from_external(torch.cuda.current_stream()):
             self.fn((grid, slices), (self.meta["block_size"],), args, shared_mem=self.smem)

@@ -95,6 +95,11 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     the kernel's manifest; each `gpu.module` carries its kernel's
     configuration as `gpupoor.kernel_config`. Ops for sm_90a are
     `convert-gpupoor-to-wgmma`'s: this pass rejects them.
+
+    For sm_90 every thread first waits for the previous kernel of the
+    stream (`griddepcontrol.wait`, inline assembly with a memory clobber),
+    so that a launcher may use programmatic dependent launch (the manifest
+    says `dependent_launch`); launched plainly the wait does nothing.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -139,6 +144,13 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
 
     The dynamic shared memory is 1024-byte aligned
     (`convert-gpupoor-kernel-to-nvvm`), as the swizzle's phase needs.
+
+    Dependent launch: every kernel waits for the previous kernel of the
+    stream before its first global access (the cp.async kernel's threads at
+    entry; the TMA kernel's loading thread before its first load and its
+    consumers at their start); the TMA kernel's decode tiles (BN <= 16)
+    also let the next kernel launch once their producer has issued its last
+    load (`griddepcontrol.launch_dependents`).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

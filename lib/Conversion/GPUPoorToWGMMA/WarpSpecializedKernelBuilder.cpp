@@ -95,11 +95,9 @@ void WarpSpecializedKernelBuilder::forEachWorkTile(function_ref<void()> body) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value w = loop.getInductionVar();
-  kc.pid = w;
-  if (c.batched) {
-    kc.pid = remU(w, tiles);
+  kc.pid = c.batched ? remU(w, tiles) : w;
+  if (c.batched)
     kc.batch = divU(w, tiles);
-  }
   GroupedTileOrder(kc).emitTileOrigin();
   // Every work tile of the block takes the same K tiles, [first, end).
   ring->startWorkTile(

@@ -1,0 +1,231 @@
+// read_floor.cu - how fast a kernel that only reads a decode product's weight
+// can go, launched back to back as the decode kernels are.
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o read_floor benchmarks/read_floor.cu
+//   ./read_floor
+//
+// For each weight (N x K f16, copies rotated past the L2) it times two kinds
+// of read-only kernels, each launched with programmatic dependent launch
+// (griddepcontrol.wait before the first load, the signal at entry), batches
+// of 20 launches between CUDA events, the median of 40 batches:
+//   - "stream": the grid reads the weight as one array, each thread 16-byte
+//     loads a grid apart (the best the chip does on these bytes);
+//   - "tiles": block b reads rows [R b, R b + R) over all of K, C bytes of
+//     each row a step, about 96 KiB (64 KiB at R = 16) in flight a block:
+//     the access pattern of a decode kernel whose tiles hold R weight rows
+//     (gpupoor's swapped wgmma tile: R = 64, C = 128).
+// Shares are of the copy bandwidth (a 1 GiB device-to-device copy, read and
+// written bytes) measured first, as bench_skinny.py reports them.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                               \
+  do {                                                                         \
+    cudaError_t err = (x);                                                     \
+    if (err != cudaSuccess) {                                                  \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                   cudaGetErrorString(err));                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+__device__ unsigned fold(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+// The sums go out only if they hit a value no input here makes: the loads
+// stay, the stores do not cost.
+__device__ void keep(unsigned acc, unsigned *out) {
+  if (acc == 0x12345678u)
+    out[blockIdx.x] = acc;
+}
+
+__device__ void waitAndSignal() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+}
+
+template <int U>
+__global__ void streamRead(const uint4 *__restrict__ w, unsigned *out,
+                           size_t n16) {
+  waitAndSignal();
+  size_t tid = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  size_t threads = size_t(gridDim.x) * blockDim.x;
+  unsigned acc = 0;
+  for (size_t i = tid; i < n16; i += threads * U) {
+    uint4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      size_t j = i + u * threads;
+      v[u] = j < n16 ? __ldcs(w + j) : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      acc ^= fold(v[u]);
+  }
+  keep(acc, out);
+}
+
+// 256 threads; C / 16 threads share a row's C bytes, so a pass covers
+// 4096 / C rows and R rows take R * C / 4096 passes; G steps of loads go
+// out before their use, INFLIGHT loads of 16 bytes a thread.
+template <int C, int R, int INFLIGHT>
+__global__ void __launch_bounds__(256)
+    tileRead(const uint4 *__restrict__ w, unsigned *out, int k16) {
+  constexpr int threadsPerRow = C / 16, rowsPerPass = 256 / threadsPerRow;
+  constexpr int passes = R / rowsPerPass, steps = INFLIGHT / passes;
+  static_assert(passes >= 1 && steps >= 1, "tile shape");
+  waitAndSignal();
+  int row = blockIdx.x * R + threadIdx.x / threadsPerRow;
+  const uint4 *base =
+      w + size_t(row) * k16 + threadIdx.x % threadsPerRow;
+  int total = k16 / threadsPerRow;
+  unsigned acc = 0;
+  for (int s = 0; s < total; s += steps) {
+    uint4 v[steps * passes];
+#pragma unroll
+    for (int g = 0; g < steps; ++g)
+#pragma unroll
+      for (int p = 0; p < passes; ++p)
+        v[g * passes + p] =
+            s + g < total ? __ldcs(base + size_t(p) * rowsPerPass * k16 +
+                                   size_t(s + g) * threadsPerRow)
+                          : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int i = 0; i < steps * passes; ++i)
+      acc ^= fold(v[i]);
+  }
+  keep(acc, out);
+}
+
+template <typename... Args>
+void launch(void (*kernel)(Args...), int grid, int threads, cudaStream_t s,
+            Args... args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = threads;
+  cfg.stream = s;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
+}
+
+float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Bench {
+  cudaStream_t stream;
+  cudaEvent_t start, stop;
+
+  Bench() {
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+  }
+
+  // Microseconds a launch: `run(i)` launches on copy i of the operands.
+  template <typename F> float time(F run) {
+    int i = 0;
+    for (; i < 5; ++i)
+      run(i);
+    std::vector<float> us;
+    for (int batch = 0; batch < 40; ++batch) {
+      CHECK(cudaEventRecord(start, stream));
+      for (int j = 0; j < 20; ++j)
+        run(i++);
+      CHECK(cudaEventRecord(stop, stream));
+      CHECK(cudaEventSynchronize(stop));
+      float ms;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      us.push_back(ms * 1e3f / 20);
+    }
+    CHECK(cudaGetLastError());
+    return median(us);
+  }
+
+  double copyBandwidth() {
+    size_t bytes = size_t(1) << 30;
+    void *src, *dst;
+    CHECK(cudaMalloc(&src, bytes));
+    CHECK(cudaMalloc(&dst, bytes));
+    CHECK(cudaMemset(src, 1, bytes));
+    float us = time([&](int) {
+      CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+    });
+    CHECK(cudaFree(src));
+    CHECK(cudaFree(dst));
+    return 2.0 * bytes / (us * 1e3);
+  }
+};
+
+} // namespace
+
+int main() {
+  Bench bench;
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  int sms = prop.multiProcessorCount;
+  double copyGBs = bench.copyBandwidth();
+  std::printf("device: %s, %d SMs; copy bandwidth %.0f GB/s\n", prop.name, sms,
+              copyGBs);
+  unsigned *out;
+  CHECK(cudaMalloc(&out, 1 << 20));
+  const int shapes[][2] = {{2048, 5120}, {4096, 4096}, {4096, 14336},
+                           {14336, 4096}};
+  for (const auto &shape : shapes) {
+    int n = shape[0], k = shape[1];
+    size_t bytes = size_t(n) * k * 2;
+    // More than 400 MB of copies: each launch finds its weight in HBM.
+    int copies = std::max<int>(4, int(400e6 / bytes) + 1);
+    std::vector<uint4 *> w(copies);
+    for (uint4 *&p : w) {
+      CHECK(cudaMalloc(&p, bytes));
+      CHECK(cudaMemset(p, 0x3c, bytes));
+    }
+    auto share = [&](float us) { return 100.0 * bytes / (us * 1e3) / copyGBs; };
+    std::printf("\nN x K = %d x %d (%.1f MB, %d copies): 90%% of the copy "
+                "bandwidth is %.2f us\n",
+                n, k, bytes / 1e6, copies, bytes / (0.9 * copyGBs * 1e3));
+    float best = 1e30f;
+    for (int perSM : {1, 2, 4, 8})
+      for (int threads : {256, 512, 1024}) {
+        if (perSM * threads > 2048)
+          continue;
+        int grid = sms * perSM;
+        float us = bench.time([&](int i) {
+          launch(streamRead<4>, grid, threads, bench.stream,
+                 (const uint4 *)w[i % copies], out, bytes / 16);
+        });
+        best = std::min(best, us);
+      }
+    std::printf("  stream, best of 9 grids: %.2f us (%.0f%%)\n", best,
+                share(best));
+    auto tiles = [&](auto kernel, int c, int r) {
+      float us = bench.time([&](int i) {
+        launch(kernel, n / r, 256, bench.stream, (const uint4 *)w[i % copies],
+               out, k / 8);
+      });
+      std::printf("  tiles, %2d rows a block (%4d blocks), %3d B a row a "
+                  "step: %.2f us (%.0f%%)\n",
+                  r, n / r, c, us, share(us));
+    };
+    tiles(tileRead<128, 64, 24>, 128, 64);
+    tiles(tileRead<512, 64, 24>, 512, 64);
+    tiles(tileRead<128, 32, 24>, 128, 32);
+    tiles(tileRead<256, 32, 24>, 256, 32);
+    tiles(tileRead<256, 16, 16>, 256, 16);
+    for (uint4 *p : w)
+      CHECK(cudaFree(p));
+  }
+  CHECK(cudaFree(out));
+  return 0;
+}

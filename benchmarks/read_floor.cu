@@ -1,7 +1,8 @@
 // read_floor.cu - how fast a kernel that only reads a decode product's weight
 // can go, launched back to back as the decode kernels are.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90a -o read_floor benchmarks/read_floor.cu
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o read_floor benchmarks/read_floor.cu \
+//     -L/usr/local/cuda/lib64/stubs -lcuda
 //   ./read_floor
 //
 // For each weight (N x K f16, copies rotated past the L2) it times two kinds
@@ -14,12 +15,20 @@
 //   - "tiles": block b reads rows [R b, R b + R) over all of K, C bytes of
 //     each row a step, about 96 KiB (64 KiB at R = 16) in flight a block:
 //     the access pattern of a decode kernel whose tiles hold R weight rows
-//     (gpupoor's swapped wgmma tile: R = 64, C = 128).
+//     (gpupoor's swapped wgmma tile: R = 64, C = 128);
+//   - "tma": the same rows read as gpupoor's TMA kernel reads them: one
+//     thread of a block issues 2-D boxes of 64 columns by R rows (the
+//     128-byte swizzle; C / 128 boxes a stage) into a ring of S stages
+//     with an mbarrier each, and refills a stage once it has landed; with
+//     "+ x" each stage also loads a box of 16 rows of a 1-row x (15 rows
+//     zero-filled), as the decode kernel loads its activations.
 // Shares are of the copy bandwidth (a 1 GiB device-to-device copy, read and
 // written bytes) measured first, as bench_skinny.py reports them.
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -106,19 +115,114 @@ __global__ void __launch_bounds__(256)
   keep(acc, out);
 }
 
+__device__ unsigned sharedAddress(const void *p) {
+  return unsigned(__cvta_generic_to_shared(p));
+}
+
+__device__ void loadBox(char *dst, const CUtensorMap *map, int col, int row,
+                        uint64_t *full) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :
+               : "r"(sharedAddress(dst)), "l"(map), "r"(col), "r"(row),
+                 "r"(sharedAddress(full))
+               : "memory");
+}
+
+// One warp a block; its lane 0 issues, all wait. A stage holds C / 128
+// boxes of R rows (and as many of XR rows of x), each 1024-byte aligned for
+// the swizzle.
+template <int C, int R, int S, int XR>
+__global__ void __launch_bounds__(32)
+    tmaRead(const __grid_constant__ CUtensorMap w,
+            const __grid_constant__ CUtensorMap x, unsigned *out, int k) {
+  constexpr int boxes = C / 128, stageBytes = (R + XR) * C;
+  extern __shared__ char raw[];
+  char *ring = reinterpret_cast<char *>(
+      (reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
+  auto *full = reinterpret_cast<uint64_t *>(ring + S * stageBytes);
+  bool issues = threadIdx.x == 0;
+  if (issues) {
+    for (int s = 0; s < S; ++s)
+      asm volatile("mbarrier.init.shared.b64 [%0], 1;"
+                   :
+                   : "r"(sharedAddress(&full[s])));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  __syncwarp();
+  waitAndSignal();
+  int row0 = blockIdx.x * R, steps = k * 2 / C;
+  auto issue = [&](int step) {
+    int s = step % S;
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;"
+                 :
+                 : "r"(sharedAddress(&full[s])), "r"(stageBytes)
+                 : "memory");
+    for (int a = 0; a < boxes; ++a) {
+      int col = step * (C / 2) + a * 64;
+      loadBox(ring + s * stageBytes + a * R * 128, &w, col, row0, &full[s]);
+      if (XR)
+        loadBox(ring + s * stageBytes + R * C + a * XR * 128, &x, col, 0,
+                &full[s]);
+    }
+  };
+  if (issues)
+    for (int t = 0; t < S && t < steps; ++t)
+      issue(t);
+  unsigned acc = 0;
+  for (int t = 0; t < steps; ++t) {
+    int s = t % S;
+    asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared.b64 p, "
+                 "[%0], %1; @!p bra W; }"
+                 :
+                 : "r"(sharedAddress(&full[s])), "r"((t / S) & 1)
+                 : "memory");
+    acc ^= *reinterpret_cast<volatile unsigned *>(ring + s * stageBytes +
+                                                  threadIdx.x * 4);
+    // Every lane has read the stage before it is refilled.
+    __syncwarp();
+    if (issues && t + S < steps)
+      issue(t + S);
+  }
+  keep(acc, out);
+}
+
+template <int C, int R, int S, int XR> struct TmaShape {
+  static constexpr int c = C, r = R, stages = S, xRows = XR;
+};
+
+// A 2-D map of `rows` x `k` f16 at `p` in boxes of 64 columns by `boxRows`.
+CUtensorMap tensorMap(void *p, int rows, int k, int boxRows) {
+  CUtensorMap map;
+  cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};
+  cuuint64_t strides[1] = {cuuint64_t(k) * 2};
+  cuuint32_t box[2] = {64, cuuint32_t(boxRows)}, elementStrides[2] = {1, 1};
+  CUresult err = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, p, dims, strides, box,
+      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (err != CUDA_SUCCESS) {
+    std::fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", int(err));
+    std::exit(1);
+  }
+  return map;
+}
+
 template <int C, int R, int INFLIGHT> struct TileShape {
   static constexpr int c = C, r = R, inflight = INFLIGHT;
 };
 
 template <typename... Args>
-void launch(void (*kernel)(Args...), int grid, int threads, cudaStream_t s,
-            Args... args) {
+void launch(void (*kernel)(Args...), int grid, int threads, size_t smem,
+            cudaStream_t s, Args... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = grid;
   cfg.blockDim = threads;
+  cfg.dynamicSmemBytes = smem;
   cfg.stream = s;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
@@ -210,7 +314,7 @@ int main() {
           continue;
         int grid = sms * perSM;
         float us = bench.time([&](int i) {
-          launch(streamRead<4>, grid, threads, bench.stream,
+          launch(streamRead<4>, grid, threads, 0, bench.stream,
                  (const uint4 *)w[i % copies], out, bytes / 16);
         });
         best = std::min(best, us);
@@ -225,7 +329,7 @@ int main() {
         std::exit(1);
       }
       float us = bench.time([&](int i) {
-        launch(tileRead<c, r, decltype(shape)::inflight>, n / r, 256,
+        launch(tileRead<c, r, decltype(shape)::inflight>, n / r, 256, 0,
                bench.stream, (const uint4 *)w[i % copies], out, k / 8);
       });
       std::printf("  tiles, %2d rows a block (%4d blocks), %3d B a row a "
@@ -237,6 +341,42 @@ int main() {
     tiles(TileShape<128, 32, 24>());
     tiles(TileShape<256, 32, 24>());
     tiles(TileShape<256, 16, 16>());
+    uint16_t *x;
+    CHECK(cudaMalloc(&x, size_t(k) * 2));
+    CHECK(cudaMemset(x, 0x3c, size_t(k) * 2));
+    CUtensorMap xMap = tensorMap(x, 1, k, 16);
+    auto tma = [&](auto shape) {
+      using Shape = decltype(shape);
+      constexpr int c = Shape::c, r = Shape::r;
+      if (n % r || (size_t(k) * 2) % c) {
+        std::fprintf(stderr, "TMA tiles of %d rows, %d B: %d x %d does not "
+                             "divide\n",
+                     r, c, n, k);
+        std::exit(1);
+      }
+      auto kernel = tmaRead<c, r, Shape::stages, Shape::xRows>;
+      size_t smem = size_t(Shape::stages) * (r + Shape::xRows) * c +
+                    8 * Shape::stages + 1024;
+      CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      std::vector<CUtensorMap> maps;
+      for (uint4 *p : w)
+        maps.push_back(tensorMap(p, n, k, r));
+      float us = bench.time([&](int i) {
+        launch(kernel, n / r, 32, smem, bench.stream, maps[i % copies], xMap,
+               out, k);
+      });
+      std::printf("  tma, %2d rows a block (%4d blocks), %3d B a row a "
+                  "stage, %2d stages%s: %.2f us (%.1f%%)\n",
+                  r, n / r, c, Shape::stages, Shape::xRows ? " + x" : "",
+                  us, share(us));
+    };
+    tma(TmaShape<128, 64, 12, 0>());
+    tma(TmaShape<128, 64, 12, 16>());
+    tma(TmaShape<256, 64, 6, 0>());
+    tma(TmaShape<256, 64, 6, 16>());
+    tma(TmaShape<512, 32, 6, 0>());
+    CHECK(cudaFree(x));
     for (uint4 *p : w)
       CHECK(cudaFree(p));
   }

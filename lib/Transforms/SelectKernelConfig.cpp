@@ -152,17 +152,42 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
 /// (wgmmaBlocksPerSM) keep up to two waves' tiles resident: 1 x 14336 x
 /// 4096 42.8 us against 43.5 (cuBLAS 42.8), 16 x 14336 x 4096 43.4 against
 /// 43.2 (43.5).
+///
+/// Where 64-row tiles would take slices (N < 33 x 64 on an H100), 32 x 16 x
+/// 256 tiles (KernelSpec::mmaRows) take the weight in twice the blocks,
+/// without slices from N = 2048, and read 512 bytes of each row a stage
+/// (benchmarks/read_floor.cu: a TMA reader of that pattern ran 8.6 us at 2048
+/// x 5120 against 10.1 for 64-row tiles). Measured on an H100
+/// (bench_skinny.py, docs/Hopper.md), µs against the 64-row tile: 1 x 2048
+/// x 5120 10.3 against 11.2 (four slices), 16 x 2048 x 5120 10.5 against
+/// 11.2, 1 x 1024 x 4096 7.1 (four slices) against 8.1 (eight); at N = 4096
+/// (no slices either way) 14.0 against 13.9.
 std::optional<SmallVector<int64_t, 3>>
 mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
-                                 BLayout bLayout, Chip chip) {
+                                 BLayout bLayout, Chip chip, int64_t k,
+                                 std::optional<int64_t> splits,
+                                 int64_t maxSplits) {
   if (chip != Chip::SM90a || aLayout != ALayout::MK || bLayout != BLayout::NK ||
       init.getRank() != 2 || !init.hasStaticShape())
     return std::nullopt;
   int64_t m = init.getDimSize(0), n = init.getDimSize(1);
   int64_t sms = getChipInfo(chip).smCount;
-  int64_t tiles = llvm::divideCeil(n, 64);
-  if (m > 16 || tiles > 2 * sms)
+  if (m > 16)
     return std::nullopt;
+  int64_t tiles = llvm::divideCeil(n, 64);
+  if (tiles > 2 * sms)
+    return std::nullopt;
+  // Where 64-row tiles would meet in slices (under a quarter of the SMs),
+  // 32-row tiles of BK = 256 (KernelSpec::mmaRows) spread the weight over
+  // twice the blocks, a chunk each K tile (kThinSwappedTile): where the
+  // splits are the default and at most that many K tiles, so that no chunk
+  // is longer than the default's.
+  if (4 * tiles < sms && !splits && !ShapedType::isDynamic(k)) {
+    int64_t kTiles = llvm::divideCeil(k, kThinSwappedTile[2]);
+    if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
+      return SmallVector<int64_t, 3>(std::begin(kThinSwappedTile),
+                                     std::end(kThinSwappedTile));
+  }
   return SmallVector<int64_t, 3>{64, 16, 64};
 }
 
@@ -352,7 +377,7 @@ static bool gridExceedsSMs(MatmulOp op) {
 /// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
 /// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
 static int64_t wgmmaBlocksPerSM(MatmulOp op) {
-  return op.getStrategy().getTileM() == 64 && gridExceedsSMs(op) ? 2 : 1;
+  return op.getStrategy().getTileM() <= 64 && gridExceedsSMs(op) ? 2 : 1;
 }
 
 /// The stages of a wgmma tile of `stageBytes` a stage: for two warpgroups
@@ -365,8 +390,11 @@ static int64_t wgmmaStages(MatmulOp op, int64_t stageBytes,
                            int64_t blocksPerSM) {
   if (op.getStrategy().getTileM() >= 128)
     return kTwoWarpgroupStages;
-  return std::min(kOneWarpgroupMaxStages,
-                  kOneBlockStageBytes / blocksPerSM / stageBytes);
+  // As many bytes of A in flight as 12 stages of 64 x 64.
+  SplitKAttr strategy = op.getStrategy();
+  int64_t most = kOneWarpgroupMaxStages * 64 * 64 /
+                 (strategy.getTileM() * strategy.getTileK());
+  return std::min(most, kOneBlockStageBytes / blocksPerSM / stageBytes);
 }
 
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
@@ -382,7 +410,7 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   KernelSpec spec(op);
   // A warpgroup per 64 rows, each warp 16 rows across the tile: the only
   // layout of this kernel (the warps options shape mma.sync kernels).
-  spec.warpsM = spec.bm / 16;
+  spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   // As many stages as fit, up to what wgmmaStages says.
   const ChipInfo &chip = getChipInfo(spec.chip);
@@ -414,7 +442,12 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).
-  spec.epiloguePasses = sharedEpilogue ? spec.fewestEpiloguePasses() : 0;
+  // A 32-row tile's upper warps store nothing (KernelSpec::mmaRows), so it
+  // stores from the fragments: the shared-memory epilogue's barriers would
+  // wait for them.
+  spec.epiloguePasses = sharedEpilogue && spec.bm == spec.mmaRows()
+                            ? spec.fewestEpiloguePasses()
+                            : 0;
   while (!stages && sharedEpilogue && spec.persistentTiles &&
          spec.epiloguePasses == 0 && spec.stages > 3) {
     --spec.stages;
@@ -426,8 +459,12 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
 bool mlir::gpupoor::wgmmaTakes(ALayout aLayout, BLayout bLayout,
                                ArrayRef<int64_t> tile) {
   return aLayout == ALayout::MK && bLayout == BLayout::NK &&
-         (tile.empty() || (tile[0] % 64 == 0 && tile[1] % 8 == 0 &&
-                           tile[1] <= 256 && tile[2] == 64));
+         (tile.empty() || ((tile[0] % 64 == 0 || tile[0] == 32) &&
+                           tile[1] % 8 == 0 &&
+                           tile[1] <= 256 &&
+                           (tile[2] == KernelSpec::kSwizzleCols ||
+                            tile[2] == 2 * KernelSpec::kSwizzleCols ||
+                            tile[2] == 4 * KernelSpec::kSwizzleCols)));
 }
 
 LogicalResult GPUPoorSelectKernelConfigPass::checkOptions() {

@@ -230,8 +230,8 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     // its tile and slices are then the swapped product's.
     std::optional<SmallVector<int64_t, 3>> swappedTile;
     if (options.tile.empty())
-      swappedTile =
-          selectSwappedTile(init, match->aLayout, match->bLayout, chip);
+      swappedTile = selectSwappedTile(init, match->aLayout, match->bLayout,
+                                      chip, k, splits, options.maxSplits);
     bool swapped = swappedTile.has_value();
     if (swapped)
       init = init.clone({init.getDimSize(1), init.getDimSize(0)});
@@ -243,6 +243,11 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (chip == Chip::SM90a &&
         !wgmmaTakes(match->aLayout, match->bLayout, tile))
       chip = Chip::SM90;
+    // The 32-row swapped tile: a chunk each K tile, at least the default's
+    // splits (selectSwappedTile).
+    if (!splits && swapped && ArrayRef<int64_t>(tile) ==
+                                  ArrayRef<int64_t>(kThinSwappedTile))
+      splits = llvm::divideCeil(k, tile[2]);
     if (!splits && !ShapedType::isDynamic(k))
       splits = defaultNumSplits(k, options.maxSplits);
     int64_t slices = slicesAttr->value_or(options.slices);

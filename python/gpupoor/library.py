@@ -97,7 +97,10 @@ class Kernel:
                 return "N is too large for the 32-bit kernel's block order"
             if slices > 1:
                 tiles = _ceil_div(m, bm) * _ceil_div(n, bn)
-                if tiles * slices * (bm * bn + 4) > most:
+                # A tile's sums: every row its MMAs compute (sm_90a: at
+                # least 64), as the manifest's bytes per tile and slice say.
+                sums = self.manifest.get("workspace_bytes_per_tile_slice", bm * bn * 4) // 4
+                if tiles * slices * (sums + 4) > most:
                     return "the slice sums pass 2^31 elements (32-bit kernel)"
         return None
 

@@ -126,11 +126,16 @@ VARIANTS = {
     # their manifest says).
     "nk_f32_tma_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64"),
     "nk_f16_tma_n16_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,64"),
+    # The 32-row tile (wgmma's m64 computes 32 rows it does not store; BK =
+    # 256, four atoms a stage) at every shape, in one and in three slices.
+    "nk_f32_tma_t32": (dict(b_layout="nk"), "outer-type=f32 tile=32,16,256"),
+    "nk_f16_tma_t32_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=32,16,256"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
-    # Fewer swapped tiles than a quarter of the SMs take slices: 32 tiles
-    # in 4, 16 in 8 (the epilogue after the meeting of the slices).
+    # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,
+    # 64 in one slice, 32 in 4 (the epilogue after the meeting of the
+    # slices).
     "nk_swap_bias_gelu_1x2048x5120": (dict(shape=(1, 2048, 5120), b_layout="nk", bias="f16",
                                            epilogue="gelu"), "outer-type=f32 slices=0"),
     "nk_swap_f16_16x1024x4096": (dict(shape=(16, 1024, 4096), b_layout="nk"),

@@ -1,6 +1,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_90a | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=16,128,64" | FileCheck %s --check-prefix=SMALL
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0" | FileCheck %s --check-prefix=AUTO
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16" | FileCheck %s --check-prefix=SPLITS
 
 // sm_90a: nn.Linear's product (A as M x K, B as N x K) takes the wgmma
 // kernel's 128 x 256 x 64 tile; K = 4096 is 128 blocks of 32 (the split
@@ -232,14 +233,19 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 
 // -----
 
-// Fewer swapped tiles than a quarter of the SMs (2048 / 64 = 32): swapped,
-// and in four slices where slices are chosen (132 / 32); below K =
-// 2048 one slice (the meeting of the slices costs more than it saves). M =
-// 17: not swapped.
+// Fewer swapped 64-row tiles than a quarter of the SMs (2048 / 64 = 32):
+// swapped, in 32-row tiles of BK = 256 (64 of them) with a chunk each K
+// tile (5120 / 256 = 20 splits, more than the default 16), one slice. With
+// the splits given, or fewer K tiles than the default splits (K = 1280: 5
+// against 8), the 64-row tile, in four slices where slices are chosen (132 /
+// 32); below K = 2048 one slice (the meeting of the slices costs more than
+// it saves). M = 17: not swapped.
 // CHECK-LABEL: func @decode_narrow
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_narrow
-// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// SPLITS-LABEL: func @decode_narrow
+// SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_short_k
 // AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // CHECK-LABEL: func @seventeen_rows

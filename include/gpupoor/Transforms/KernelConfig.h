@@ -51,12 +51,21 @@ SmallVector<int64_t, 3> selectTile(ShapedType init, int64_t k, Chip chip);
 /// product keeps selectTile's tile: sm_90a's static 2-D decode products
 /// (M <= 16, A M x K, B N x K) whose swapped 64-row tiles number up to two
 /// blocks an SM.
+/// `k`: the product's K; `splits`: the splits its options give (none: the
+/// default), at most `maxSplits`. A 32-row tile (kThinSwappedTile) takes
+/// one chunk a K tile: its splits are ceil(K / 256).
 std::optional<SmallVector<int64_t, 3>>
-selectSwappedTile(ShapedType init, ALayout aLayout, BLayout bLayout, Chip chip);
+selectSwappedTile(ShapedType init, ALayout aLayout, BLayout bLayout, Chip chip,
+                  int64_t k, std::optional<int64_t> splits, int64_t maxSplits);
+
+/// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that
+/// selectSwappedTile gives where 64-row tiles would take slices.
+inline constexpr int64_t kThinSwappedTile[3] = {32, 16, 256};
 
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
 /// with `tile` (empty: the one selectTile gives): it reads K-major A and B
-/// in 128-byte rows (BK = 64), 64 rows a warpgroup, at most 256 columns.
+/// in 128-byte rows (BK = 64, or 128 as two atoms of 64 columns), 64 rows
+/// a warpgroup, at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout, ArrayRef<int64_t> tile);
 
 /// The tile that stands for every matmul where no shape is known.

@@ -36,21 +36,35 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   CopyPlan p;
   p.gmem = gmem;
   p.kAlongRows = kAlongRows;
-  int64_t rowElems = chunksPerRow * 8;
+  // K-major rows of the sm_90a kernel lie in atoms of 64 columns, all rows
+  // of an atom before the next (KernelSpec::swizzleAtoms); else rows of
+  // the whole tile, swizzled across it.
+  int64_t atomChunks = c.swizzleAtoms() && !kAlongRows
+                           ? KernelSpec::kSwizzleCols / 8
+                           : chunksPerRow;
+  int64_t rowElems = atomChunks * 8;
+  auto dstOf = [&](Value row, Value chunk) {
+    Value atomBase = idx(smemBase);
+    if (atomChunks != chunksPerRow) {
+      atomBase = add(atomBase, mul(divU(chunk, idx(atomChunks)),
+                                   idx(rows * rowElems)));
+      chunk = remU(chunk, idx(atomChunks));
+    }
+    Value phys = swizzle(b, row, chunk, atomChunks);
+    return add(atomBase, add(mul(row, idx(rowElems)), mul(phys, idx(8))));
+  };
   Value limitMinus1 = sub(fixedLimit, idx(1));
   // Copy i takes chunk tid + i * threads. When the threads cover whole
   // rows and a whole number of swizzle periods, copy i is copy 0 moved by
   // a constant number of rows: same chunk, same swizzle, and a destination
   // that is an immediate offset from copy 0's.
-  int64_t period = swizzlePeriod(chunksPerRow);
+  int64_t period = swizzlePeriod(atomChunks);
   bool uniform = c.threads() % chunksPerRow == 0 &&
                  (c.threads() / chunksPerRow) % period == 0;
   int64_t rowStep = c.threads() / chunksPerRow;
   Value row0 = divU(kc.tid, idx(chunksPerRow));
   Value chunk0 = remU(kc.tid, idx(chunksPerRow));
-  Value dst0 = add(idx(smemBase),
-                   add(mul(row0, idx(rowElems)),
-                       mul(swizzle(b, row0, chunk0, chunksPerRow), idx(8))));
+  Value dst0 = dstOf(row0, chunk0);
   for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
     Value row, chunk;
     if (uniform) {
@@ -61,9 +75,7 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
       Value chunkId = add(kc.tid, idx(i * c.threads()));
       row = divU(chunkId, idx(chunksPerRow));
       chunk = remU(chunkId, idx(chunksPerRow));
-      Value phys = swizzle(b, row, chunk, chunksPerRow);
-      p.dstOff.push_back(
-          add(idx(smemBase), add(mul(row, idx(rowElems)), mul(phys, idx(8)))));
+      p.dstOff.push_back(dstOf(row, chunk));
     }
     if (!kAlongRows) {
       // Rows are M (A) or N (B in nk): a row past the edge reads the last

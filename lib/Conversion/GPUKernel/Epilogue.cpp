@@ -17,6 +17,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::gpupoor;
 
@@ -59,6 +61,15 @@ Value EpilogueEmitter::epilogue(Value outer, int64_t rowOff, int64_t colOff) {
 }
 
 void EpilogueEmitter::emit(ValueRange outer) {
+  // A 32-row tile's warps past its rows computed what the stage held after
+  // A's rows (KernelSpec::mmaRows): they store nothing.
+  std::optional<OpBuilder::InsertionGuard> guard;
+  if (c.mmaRows() > c.bm) {
+    auto ifStores = scf::IfOp::create(
+        b, lt(kc.warpRow, idx(c.bm / c.warpM())), /*withElseRegion=*/false);
+    guard.emplace(b);
+    b.setInsertionPointToStart(ifStores.thenBlock());
+  }
   Value laneDiv4 = divU(kc.lane, idx(4));
   Value laneMod4 = remU(kc.lane, idx(4));
   rowBase = add(add(kc.m0, mul(kc.warpRow, idx(c.warpM()))), laneDiv4);

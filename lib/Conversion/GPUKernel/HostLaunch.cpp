@@ -548,7 +548,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
         // P' < 2^16 and BM BN <= 2^24.
         Value perTile = arith::MulIOp::create(
             b, slice.slices,
-            arith::ConstantIndexOp::create(b, spec.bm * spec.bn + 4));
+            arith::ConstantIndexOp::create(b, spec.sliceSumElems() + 4));
         Value most = arith::DivSIOp::create(
             b, arith::ConstantIndexOp::create(b, kMax32BitOffset), perTile);
         sumsFit = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,

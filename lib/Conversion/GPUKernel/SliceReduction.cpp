@@ -43,7 +43,8 @@ void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
                             arith::AndIOp::create(b, addr, cst(15)), cst(0)));
   // A 32-bit kernel indexes the sums in 32 bits: T * P' * BM * BN < 2^31.
   if (c.indexBitwidth == 32) {
-    Value perTileElems = arith::MulIOp::create(b, wide(slices), cst(c.bm * c.bn));
+    Value perTileElems =
+        arith::MulIOp::create(b, wide(slices), cst(c.sliceSumElems()));
     bad = arith::OrIOp::create(
         b, bad,
         arith::CmpIOp::create(
@@ -133,7 +134,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     Type outerElem = c.outerType;
     int64_t outerBytes = outerElem.getIntOrFloatBitWidth() / 8;
     // (The sums' offsets fit the index: the check above.)
-    Value wsElems = mul(mul(tiles, slices), idx(c.bm * c.bn));
+    Value wsElems = mul(mul(tiles, slices), idx(c.sliceSumElems()));
     Value counters = memref1DFromPointer(b, args.locksPtr, b.getI32Type(),
                                          tiles, c.indexBitwidth);
     sumsView = memref1DFromPointer(b, args.wsPtr, outerElem, wsElems,

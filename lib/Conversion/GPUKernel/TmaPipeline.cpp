@@ -92,8 +92,8 @@ void TmaPipeline::emitLoads(Value end) {
   Value shift = stageShift(kb);
   // A batched kernel's maps take the work tile's batch element third.
   Value batch = c.batched ? i32(kc.batch) : Value();
-  auto load = [&](Value map, Value bytes, Value row) {
-    SmallVector<Value, 3> coords = {k0, i32(row)};
+  auto load = [&](Value map, Value k, Value bytes, Value row) {
+    SmallVector<Value, 3> coords = {k, i32(row)};
     if (batch)
       coords.push_back(batch);
     // The shared::cluster form (a lone block is its own cluster) takes
@@ -107,8 +107,18 @@ void TmaPipeline::emitLoads(Value end) {
         Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
-  load(aMap, shift, kc.m0);
-  load(bMap, add(shift, idx(c.aElems() * 2)), kc.n0);
+  // A tile of BK = 128 is two atoms of 64 columns (KernelSpec::
+  // swizzleAtoms), each one box of the map: the swizzle spans 128 bytes.
+  int64_t atomBytes = KernelSpec::kSwizzleCols * 2;
+  for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a) {
+    Value kAtom = arith::AddIOp::create(
+        b, k0,
+        arith::ConstantIntOp::create(b, b.getI32Type(),
+                                     a * KernelSpec::kSwizzleCols));
+    load(aMap, kAtom, add(shift, idx(a * c.bm * atomBytes)), kc.m0);
+    load(bMap, kAtom, add(shift, idx(c.aElems() * 2 + a * c.bn * atomBytes)),
+         kc.n0);
+  }
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

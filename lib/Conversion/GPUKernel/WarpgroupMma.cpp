@@ -36,7 +36,9 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   // as the swizzle's phase needs: wgmma applies it to address bits.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
   Value warpgroup = divU(kc.tid, idx(kWarpgroupSize));
-  Value aBytes = add(base, mul(warpgroup, idx(kWgmmaM * c.bk * 2)));
+  // A warpgroup's 64 rows within each atom of A's tile.
+  Value aBytes =
+      add(base, mul(warpgroup, idx(kWgmmaM * KernelSpec::kSwizzleCols * 2)));
   Value bBytes = add(base, idx(c.aElems() * 2));
   auto descriptor = [&](Value bytes) {
     Value units =
@@ -63,14 +65,21 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc) {
   NVVM::WgmmaFenceAlignedOp::create(b);
   Value stageUnits = arith::IndexCastUIOp::create(b, i64, divU(stageShift, idx(16)));
   auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, c.bn, 16);
+  int64_t stepsPerAtom = KernelSpec::kSwizzleCols / 16;
   for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
-    // k16 step ks starts 32 bytes further along the swizzled rows: the
-    // hardware swizzles the resulting addresses, so the start address
-    // moves as in an unswizzled tile.
-    Value shift = arith::AddIOp::create(
-        b, stageUnits, arith::ConstantOp::create(b, b.getI64IntegerAttr(ks * 2)));
-    Value da = arith::AddIOp::create(b, descA, shift);
-    Value db = arith::AddIOp::create(b, descB, shift);
+    // k16 step ks lies in atom ks / 4 (all of the tile's rows of 64
+    // columns, KernelSpec::swizzleAtoms), 32 bytes a step further along its
+    // swizzled rows: the hardware swizzles the resulting addresses, so the
+    // start address moves as in an unswizzled tile. (16-byte units.)
+    int64_t atom = ks / stepsPerAtom, within = (ks % stepsPerAtom) * 2;
+    auto shift = [&](int64_t rows) {
+      return arith::AddIOp::create(
+          b, stageUnits,
+          arith::ConstantOp::create(
+              b, b.getI64IntegerAttr(atom * rows * 8 + within)));
+    };
+    Value da = arith::AddIOp::create(b, descA, shift(c.bm));
+    Value db = arith::AddIOp::create(b, descB, shift(c.bn));
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType(), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,

@@ -4,7 +4,7 @@
 // kernel cannot take is an error, one case per check.
 
 func.func @warps(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes warps = [BM / 16, 1] = [8, 1], got [2, 4]}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes warps = [max(BM, 64) / 16, 1] = [8, 1], got [2, 4]}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [2, 4], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
@@ -15,7 +15,7 @@ func.func @warps(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) 
 // -----
 
 func.func @bk(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes BK = 64 (128-byte rows of the 128-byte swizzle), got 32}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel takes BK = 64, 128 or 256 (atoms of 64 columns in 128-byte rows, the 128-byte swizzle), got 32}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 32], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
@@ -69,7 +69,7 @@ func.func @sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // -----
 
 func.func @tma_bm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op TMA copies take BM = 64 or 128 (one or two consumer warpgroups), got 256}}
+  // expected-error @+1 {{'gpupoor.matmul' op TMA copies take BM = 32, 64 or 128 (one or two consumer warpgroups), got 256}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [256, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [16, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
@@ -130,6 +130,32 @@ func.func @two_blocks_shared_memory(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [4, 1], stages = 5, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, blocks_per_sm = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A 32-row tile's m64 wgmma reads 32 rows past each atom of A: past the
+// last one they must lie in B's tile of the same stage.
+func.func @thin_tile_small_b(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op a tile of BM = 32 rows takes BM = 32 and B's tile of at least 32 rows of 64 columns (BN * BK >= 2048), got 32x16x64}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [32, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 1, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Its upper warps store nothing: no shared-memory epilogue (its barriers
+// would wait for them).
+func.func @thin_tile_shared_epilogue(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op a tile of BM = 32 rows stores C from its fragments, not persistent}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 1, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

@@ -60,8 +60,8 @@ func.func @tile_bk(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x1
 // -----
 
 func.func @tile_bm_wgmma(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
-  // expected-error @+1 {{tile BM = 32 is not a multiple of 64 (wgmma m64nNk16)}}
-  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32, chip = sm_90a>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
+  // expected-error @+1 {{tile BM = 48 is neither 32 nor a multiple of 64 (wgmma m64nNk16)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [48, 16, 32], inner = f16, outer = f32, chip = sm_90a>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32>
   return
 }
 

@@ -78,7 +78,7 @@ int64_t mlir::gpupoor::sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {
 }
 
 int64_t mlir::gpupoor::sliceOneSliceShare(Chip chip, ArrayRef<int64_t> tile) {
-  return chip == Chip::SM90a && tile[0] == 64 ? 4 : 0;
+  return chip == Chip::SM90a && tile[0] <= 64 ? 4 : 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -115,10 +115,12 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The tile must decompose into whole MMA fragments of the chip.
   int64_t bm = tile[0], bn = tile[1], bk = tile[2];
   if (chip == Chip::SM90a) {
-    // wgmma: one warpgroup covers m64, n is a multiple of 8 up to 256.
-    if (bm % 64 != 0)
+    // wgmma: one warpgroup covers m64 (a tile of 32 rows computes 32 more
+    // that it does not store), n is a multiple of 8 up to 256.
+    if (bm % 64 != 0 && bm != 32)
       return emitError() << "tile BM = " << bm
-                         << " is not a multiple of 64 (wgmma m64nNk16)";
+                         << " is neither 32 nor a multiple of 64 (wgmma "
+                            "m64nNk16)";
     if (bn % 8 != 0 || bn > 256)
       return emitError() << "tile BN = " << bn
                          << " must be a multiple of 8 no larger than 256 "

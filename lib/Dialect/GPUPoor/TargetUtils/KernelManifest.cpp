@@ -86,9 +86,11 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   };
   llvm::json::Object maps{
       {"a_desc",
-       map("a_ptr", "K", "M", "stride_am", "stride_ab", spec.bk, spec.bm)},
+       map("a_ptr", "K", "M", "stride_am", "stride_ab",
+           KernelSpec::kSwizzleCols, spec.bm)},
       {"b_desc",
-       map("b_ptr", "K", "N", "stride_bn", "stride_bb", spec.bk, spec.bn)},
+       map("b_ptr", "K", "N", "stride_bn", "stride_bb",
+           KernelSpec::kSwizzleCols, spec.bn)},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "

@@ -131,7 +131,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     return emitError() << warpsM << " x " << warpsN << " warps exceed the "
                        << info.maxThreadsPerBlock
                        << " threads a block can have";
-  if (bm % (16 * warpsM) != 0)
+  if (mmaRows() % (16 * warpsM) != 0)
     return emitError() << "tile BM = " << bm << " does not split into "
                        << warpsM << " warp rows of 16-row MMA tiles";
   if (bn % (16 * warpsN) != 0)
@@ -145,13 +145,15 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     // The wgmma kernel (convert-gpupoor-to-wgmma): a warpgroup takes 64
     // rows, each warp 16 of them across the whole tile; operands K-major in
     // 128-byte rows, the layout of wgmma's 128-byte swizzle.
-    if (warpsN != 1 || warpsM * 16 != bm)
-      return emitError() << "the sm_90a kernel takes warps = [BM / 16, 1] = ["
-                         << bm / 16 << ", 1], got [" << warpsM << ", " << warpsN
-                         << "]";
-    if (bk != 64)
-      return emitError() << "the sm_90a kernel takes BK = 64 (128-byte rows "
-                            "of the 128-byte swizzle), got "
+    if (warpsN != 1 || warpsM * 16 != mmaRows())
+      return emitError() << "the sm_90a kernel takes warps = [max(BM, 64) / "
+                            "16, 1] = ["
+                         << mmaRows() / 16 << ", 1], got [" << warpsM << ", "
+                         << warpsN << "]";
+    if (bk != kSwizzleCols && bk != 2 * kSwizzleCols && bk != 4 * kSwizzleCols)
+      return emitError() << "the sm_90a kernel takes BK = 64, 128 or 256 "
+                            "(atoms of 64 columns in 128-byte rows, the "
+                            "128-byte swizzle), got "
                          << bk;
     if (!bTransposed || strategy.isATransposed())
       return emitError() << "the sm_90a kernel reads A as M x K and B as N x "
@@ -163,10 +165,22 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     // The register split (setmaxnreg: 24 a producer thread, up to 240 a
     // consumer's) holds one or two consumer warpgroups; TMA coordinates
     // are 32-bit.
-    if (tmaCopies && bm != 64 && bm != 128)
-      return emitError() << "TMA copies take BM = 64 or 128 (one or two "
+    if (tmaCopies && bm != 32 && bm != 64 && bm != 128)
+      return emitError() << "TMA copies take BM = 32, 64 or 128 (one or two "
                             "consumer warpgroups), got "
                          << bm;
+    if (bm < mmaRows()) {
+      // wgmma's m64 reads 64 rows from each atom of A: past the last one,
+      // the rows it does not compute lie in B's tile of the same stage.
+      if (bm != 32 || bElems() * 2 < (mmaRows() - bm) * kSwizzleCols * 2)
+        return emitError() << "a tile of BM = " << bm << " rows takes BM = "
+                              "32 and B's tile of at least 32 rows of 64 "
+                              "columns (BN * BK >= 2048), got "
+                           << bm << "x" << bn << "x" << bk;
+      if (epiloguePasses != 0 || persistentTiles)
+        return emitError() << "a tile of BM = 32 rows stores C from its "
+                              "fragments, not persistent";
+    }
     if (tmaCopies && indexBitwidth != 32)
       return emitError() << "TMA copies take index_bitwidth = 32 (32-bit "
                             "tensor-map coordinates)";

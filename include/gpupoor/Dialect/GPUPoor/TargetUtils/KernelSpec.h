@@ -18,6 +18,8 @@
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 
+#include <algorithm>
+
 namespace mlir::gpupoor {
 
 /// Everything that shapes one mma.sync kernel.
@@ -108,9 +110,19 @@ struct KernelSpec {
   bool signalsDependents() const {
     return dependentLaunch() && tmaCopies && bn <= 16;
   }
+  /// Rows of A that the tile's MMAs compute: BM, or on sm_90a at least
+  /// one warpgroup's 64. A 32-row tile (the swapped decode tile, to spread
+  /// a weight over twice the blocks) loads 32 rows; wgmma's m64 reads 32
+  /// more from the bytes after each atom, which the stage holds (verify),
+  /// and the epilogue stores none of those rows.
+  int64_t mmaRows() const {
+    return chip == Chip::SM90a ? std::max<int64_t>(bm, 64) : bm;
+  }
+  /// Elements of one tile's sum of one slice: every computed row's.
+  int64_t sliceSumElems() const { return mmaRows() * bn; }
   /// Bytes of one tile's sum of one slice.
   int64_t sliceSumBytes() const {
-    return bm * bn * outerType.getIntOrFloatBitWidth() / 8;
+    return sliceSumElems() * outerType.getIntOrFloatBitWidth() / 8;
   }
   /// The threads that compute (and store) the tile.
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
@@ -121,7 +133,7 @@ struct KernelSpec {
   /// requirements, 32-bit index, one or two consumer warpgroups.
   bool tmaFits() const {
     return chip == Chip::SM90a && asyncCopies &&
-           indexBitwidth == 32 && (bm == 64 || bm == 128);
+           indexBitwidth == 32 && (bm == 32 || bm == 64 || bm == 128);
   }
   /// Whether blocks loop over C tiles (grid x at most the SM count): the
   /// TMA kernel with one K slice, whose producer then loads the next
@@ -143,10 +155,18 @@ struct KernelSpec {
   int64_t blockThreads() const {
     return threads() + (tmaCopies ? kWarpgroupThreads : 0);
   }
-  int64_t warpM() const { return bm / warpsM; }
+  int64_t warpM() const { return mmaRows() / warpsM; }
   int64_t warpN() const { return bn / warpsN; }
   int64_t mTiles() const { return warpM() / 16; }
   int64_t nTiles() const { return warpN() / 8; }
+  /// Columns of one 128-byte swizzle atom: the rows of wgmma's K-major
+  /// operands and the boxes of the tensor maps are this wide.
+  static constexpr int64_t kSwizzleCols = 64;
+  /// Whether the shared tiles lie as atoms of kSwizzleCols columns (all
+  /// rows of K columns [64 a, 64 a + 64) before those of the next): the
+  /// sm_90a kernel's operands, which wgmma reads in 128-byte rows; BK =
+  /// 128 makes two atoms a tile.
+  bool swizzleAtoms() const { return chip == Chip::SM90a; }
   // Shared tiles: A is BM x BK; B is BK x BN (kn) or BN x BK (nk).
   int64_t aElems() const { return bm * bk; }
   int64_t bElems() const { return bn * bk; }

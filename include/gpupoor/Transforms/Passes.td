@@ -94,7 +94,11 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     tile 64 x 16 x 64 of C^T = B A^T; slices 0 means one from a quarter of
     the SMs and where K < 2048, else the automatic count): no MMA rows are
     padding and the weights stream through TMA (gpupoor-swap-operands then
-    exchanges the operands).
+    exchanges the operands). Where those 64-row tiles would fill under a
+    quarter of the SMs, no splits are given and the default splits are at
+    most K / 256, the tile is 32 x 16 x 256 (wgmma's m64 computes 32 rows it
+    does not store) with a chunk each K tile: twice the blocks instead of
+    slices.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

@@ -430,8 +430,9 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
+  // (A 32-row tile is never persistent: KernelSpec::verify.)
   spec.persistentTiles =
-      spec.tmaCopies && !spec.parallel() &&
+      spec.tmaCopies && !spec.parallel() && spec.bm == spec.mmaRows() &&
       (persistent == PersistentChoice::Always ||
        (persistent == PersistentChoice::Auto && persistentPays(op)));
   // Two blocks an SM are the TMA kernel's, whose register split follows
@@ -456,10 +457,18 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   return spec;
 }
 
+/// A 32-row tile that wgmma's m64 can read past (KernelSpec::mmaRows): B's
+/// tile holds the 32 rows it reads after A's last atom. 32-row tiles of BK
+/// = 64 stay the mma.sync kernel's, as before wgmma took 32-row tiles.
+static bool thinWgmmaTile(ArrayRef<int64_t> tile) {
+  return tile[0] == 32 && tile[2] > KernelSpec::kSwizzleCols &&
+         tile[1] * tile[2] >= 32 * KernelSpec::kSwizzleCols;
+}
+
 bool mlir::gpupoor::wgmmaTakes(ALayout aLayout, BLayout bLayout,
                                ArrayRef<int64_t> tile) {
   return aLayout == ALayout::MK && bLayout == BLayout::NK &&
-         (tile.empty() || ((tile[0] % 64 == 0 || tile[0] == 32) &&
+         (tile.empty() || ((tile[0] % 64 == 0 || thinWgmmaTile(tile)) &&
                            tile[1] % 8 == 0 &&
                            tile[1] <= 256 &&
                            (tile[2] == KernelSpec::kSwizzleCols ||

@@ -98,8 +98,11 @@ class Kernel:
             if slices > 1:
                 tiles = _ceil_div(m, bm) * _ceil_div(n, bn)
                 # A tile's sums: every row its MMAs compute (sm_90a: at
-                # least 64), as the manifest's bytes per tile and slice say.
-                sums = self.manifest.get("workspace_bytes_per_tile_slice", bm * bn * 4) // 4
+                # least 64), as the manifest's bytes per tile and slice say,
+                # in elements of the outer type.
+                outer_bytes = 2 if self.manifest.get("outer") == "f16" else 4
+                sums = self.manifest.get("workspace_bytes_per_tile_slice",
+                                         bm * bn * outer_bytes) // outer_bytes
                 if tiles * slices * (sums + 4) > most:
                     return "the slice sums pass 2^31 elements (32-bit kernel)"
         return None

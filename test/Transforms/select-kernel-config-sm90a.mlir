@@ -166,3 +166,22 @@ func.func @wide_160(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: me
       : memref<512x2048xf16>, memref<10240x2048xf16>
   return
 }
+
+// -----
+
+// The 32-row tile (wgmma's m64 computes 32 rows it does not store): one
+// warpgroup of four warps, six stages, fragment stores (its upper warps
+// store nothing), never persistent, also where persistent=true.
+// CHECK-LABEL: func @thin
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 6, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0,
+// CHECK-NOT: persistent
+// PERS-LABEL: func @thin
+// PERS: config(#gpupoor.kernel_config<warps = [4, 1], stages = 6, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0,
+// PERS-NOT: persistent
+// PERS: return
+func.func @thin(%a: memref<2048x5120xf16>, %b: memref<1x5120xf16>, %c: memref<2048x1xf16, strided<[1, 2048]>>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2048x1xf16, strided<[1, 2048]>>)
+      strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<2048x5120xf16>, memref<1x5120xf16>
+  return
+}

@@ -2,6 +2,8 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=16,128,64" | FileCheck %s --check-prefix=SMALL
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0" | FileCheck %s --check-prefix=AUTO
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16" | FileCheck %s --check-prefix=SPLITS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=32,128,64" | FileCheck %s --check-prefix=T32
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=32,16,256" | FileCheck %s --check-prefix=T32W
 
 // sm_90a: nn.Linear's product (A as M x K, B as N x K) takes the wgmma
 // kernel's 128 x 256 x 64 tile; K = 4096 is 128 blocks of 32 (the split
@@ -244,6 +246,12 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // CHECK: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_narrow
 // AUTO: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// A given 32-row tile of BK = 64 stays the mma.sync kernel's; of BK = 256
+// with B's tile of 16 x 256 it is wgmma's (not swapped: the tile is given).
+// T32-LABEL: func @decode_narrow
+// T32: tile = [32, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>
+// T32W-LABEL: func @decode_narrow
+// T32W: tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
 // SPLITS-LABEL: func @decode_narrow
 // SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_short_k

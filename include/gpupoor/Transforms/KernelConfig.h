@@ -64,8 +64,9 @@ inline constexpr int64_t kThinSwappedTile[3] = {32, 16, 256};
 
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
 /// with `tile` (empty: the one selectTile gives): it reads K-major A and B
-/// in 128-byte rows (BK = 64, or 128 as two atoms of 64 columns), 64 rows
-/// a warpgroup, at most 256 columns.
+/// in 128-byte rows (BK = 64, or 128 or 256 as atoms of 64 columns), 64
+/// rows a warpgroup (or a 32-row tile of BK >= 128 whose B tile holds at
+/// least 32 x 64 elements: KernelSpec::mmaRows), at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout, ArrayRef<int64_t> tile);
 
 /// The tile that stands for every matmul where no shape is known.

@@ -96,7 +96,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     padding and the weights stream through TMA (gpupoor-swap-operands then
     exchanges the operands). Where those 64-row tiles would fill under a
     quarter of the SMs, no splits are given and the default splits are at
-    most K / 256, the tile is 32 x 16 x 256 (wgmma's m64 computes 32 rows it
+    most ceil(K / 256), the tile is 32 x 16 x 256 (wgmma's m64 computes 32 rows it
     does not store) with a chunk each K tile: twice the blocks instead of
     slices.
   }];

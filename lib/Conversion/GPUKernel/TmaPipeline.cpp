@@ -107,8 +107,9 @@ void TmaPipeline::emitLoads(Value end) {
         Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
-  // A tile of BK = 128 is two atoms of 64 columns (KernelSpec::
-  // swizzleAtoms), each one box of the map: the swizzle spans 128 bytes.
+  // A tile of BK = 128 or 256 is two or four atoms of 64 columns
+  // (KernelSpec::swizzleAtoms), each one box of the map: the swizzle spans
+  // 128 bytes.
   int64_t atomBytes = KernelSpec::kSwizzleCols * 2;
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a) {
     Value kAtom = arith::AddIOp::create(

@@ -160,8 +160,8 @@ static SmallVector<int64_t, 3> selectWgmmaTile(ShapedType init, int64_t k) {
 /// x 5120 against 10.1 for 64-row tiles). Measured on an H100
 /// (bench_skinny.py, docs/Hopper.md), µs against the 64-row tile: 1 x 2048
 /// x 5120 10.4 against 11.1 (four slices), 16 x 2048 x 5120 10.3 against
-/// 11.2, 1 x 1024 x 4096 7.1 (four slices) against 8.1 (eight); at N = 4096
-/// (no slices either way) 14.0 against 13.9.
+/// 11.2; 1 x 1024 x 4096 7.1 (four slices; eight of 64-row tiles ran 8.1-8.3
+/// the day before); at N = 4096 (no slices either way) 14.0 against 13.9.
 std::optional<SmallVector<int64_t, 3>>
 mlir::gpupoor::selectSwappedTile(ShapedType init, ALayout aLayout,
                                  BLayout bLayout, Chip chip, int64_t k,

@@ -130,6 +130,12 @@ VARIANTS = {
     # 256, four atoms a stage) at every shape, in one and in three slices.
     "nk_f32_tma_t32": (dict(b_layout="nk"), "outer-type=f32 tile=32,16,256"),
     "nk_f16_tma_t32_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=32,16,256"),
+    # K tiles of two or four atoms (BK = 128, 256) on other tiles and on the
+    # cp.async wgmma kernel, whose copies lay out the same atoms.
+    "nk_f32_tma_bk128": (dict(b_layout="nk"), "outer-type=f32 tile=128,128,128"),
+    "nk_f16_tma_n16_bk256_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,256"),
+    "nk_f32_cpa_bk128": (dict(b_layout="nk"), "outer-type=f32 tile=64,128,128 tma=false"),
+    "nk_f32_cpa_t32": (dict(b_layout="nk"), "outer-type=f32 tile=32,16,256 tma=false"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),

@@ -462,7 +462,7 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
 /// = 64 stay the mma.sync kernel's, as before wgmma took 32-row tiles.
 static bool thinWgmmaTile(ArrayRef<int64_t> tile) {
   return tile[0] == 32 && tile[2] > KernelSpec::kSwizzleCols &&
-         tile[1] * tile[2] >= 32 * KernelSpec::kSwizzleCols;
+         KernelSpec::thinTileFits(tile[1], tile[2]);
 }
 
 bool mlir::gpupoor::wgmmaTakes(ALayout aLayout, BLayout bLayout,

@@ -172,7 +172,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     if (bm < mmaRows()) {
       // wgmma's m64 reads 64 rows from each atom of A: past the last one,
       // the rows it does not compute lie in B's tile of the same stage.
-      if (bm != 32 || bElems() * 2 < (mmaRows() - bm) * kSwizzleCols * 2)
+      if (bm != 32 || !thinTileFits(bn, bk))
         return emitError() << "a tile of BM = " << bm << " rows takes BM = "
                               "32 and B's tile of at least 32 rows of 64 "
                               "columns (BN * BK >= 2048), got "

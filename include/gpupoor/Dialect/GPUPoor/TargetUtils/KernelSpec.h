@@ -118,6 +118,11 @@ struct KernelSpec {
   int64_t mmaRows() const {
     return chip == Chip::SM90a ? std::max<int64_t>(bm, 64) : bm;
   }
+  /// Whether B's tile of `bn` x `bk` holds the 32 rows of 64 columns that
+  /// wgmma's m64 reads past a 32-row tile's last atom of A.
+  static bool thinTileFits(int64_t bn, int64_t bk) {
+    return bn * bk >= 32 * kSwizzleCols;
+  }
   /// Elements of one tile's sum of one slice: every computed row's.
   int64_t sliceSumElems() const { return mmaRows() * bn; }
   /// Bytes of one tile's sum of one slice.

@@ -7,10 +7,9 @@
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-
-#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -124,11 +123,10 @@ static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
 
 std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
   SplitKAttr strategy = op.getStrategy();
-  // (sm_90a computes 64 rows of a 32-row tile: KernelSpec::mmaRows.)
-  int64_t rows = strategy.getChip() == Chip::SM90a
-                     ? std::max<int64_t>(strategy.getTileM(), 64)
-                     : strategy.getTileM();
-  int64_t tileElems = rows * strategy.getTileN() + 4;
+  int64_t tileElems =
+      KernelSpec::mmaRowsOf(strategy.getChip(), strategy.getTileM()) *
+          strategy.getTileN() +
+      4;
   if (strategy.getSlices() == 1)
     return true;
   // Automatic: T x P' stays within two blocks an SM (past it P' = 1 and

@@ -115,7 +115,8 @@ struct KernelSpec {
   /// a weight over twice the blocks) loads 32 rows; wgmma's m64 reads 32
   /// more from the bytes after each atom, which the stage holds (verify),
   /// and the epilogue stores none of those rows.
-  int64_t mmaRows() const {
+  int64_t mmaRows() const { return mmaRowsOf(chip, bm); }
+  static int64_t mmaRowsOf(Chip chip, int64_t bm) {
     return chip == Chip::SM90a ? std::max<int64_t>(bm, 64) : bm;
   }
   /// Whether B's tile of `bn` x `bk` holds the 32 rows of 64 columns that

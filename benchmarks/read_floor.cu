@@ -21,7 +21,10 @@
 //     128-byte swizzle; C / 128 boxes a stage) into a ring of S stages
 //     with an mbarrier each, and refills a stage once it has landed; with
 //     "+ x" each stage also loads a box of 16 rows of a 1-row x (15 rows
-//     zero-filled), as the decode kernel loads its activations.
+//     zero-filled), as the decode kernel loads its activations; with
+//     "3-D boxes" each operand's stage is one box of a 3-D view of it (64
+//     columns, rows, K / 64 atoms), the same bytes in the same places with
+//     one copy instruction instead of one a 64-column atom.
 // Shares are of the copy bandwidth (a 1 GiB device-to-device copy, read and
 // written bytes) measured first, as bench_skinny.py reports them.
 #include <cuda.h>
@@ -129,10 +132,20 @@ __device__ void loadBox(char *dst, const CUtensorMap *map, int col, int row,
                : "memory");
 }
 
+__device__ void loadBox3(char *dst, const CUtensorMap *map, int atom, int row,
+                         uint64_t *full) {
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+               :
+               : "r"(sharedAddress(dst)), "l"(map), "r"(0), "r"(row),
+                 "r"(atom), "r"(sharedAddress(full))
+               : "memory");
+}
+
 // One warp a block; its lane 0 issues, all wait. A stage holds C / 128
 // boxes of R rows (and as many of XR rows of x), each 1024-byte aligned for
 // the swizzle.
-template <int C, int R, int S, int XR>
+template <int C, int R, int S, int XR, bool D3>
 __global__ void __launch_bounds__(32)
     tmaRead(const __grid_constant__ CUtensorMap w,
             const __grid_constant__ CUtensorMap x, unsigned *out, int k) {
@@ -158,12 +171,19 @@ __global__ void __launch_bounds__(32)
                  :
                  : "r"(sharedAddress(&full[s])), "r"(stageBytes)
                  : "memory");
-    for (int a = 0; a < boxes; ++a) {
-      int col = step * (C / 2) + a * 64;
-      loadBox(ring + s * stageBytes + a * R * 128, &w, col, row0, &full[s]);
+    if constexpr (D3) {
+      // One 3-D box a stage and operand: (64 columns, rows, atoms).
+      loadBox3(ring + s * stageBytes, &w, step * boxes, row0, &full[s]);
       if (XR)
-        loadBox(ring + s * stageBytes + R * C + a * XR * 128, &x, col, 0,
-                &full[s]);
+        loadBox3(ring + s * stageBytes + R * C, &x, step * boxes, 0, &full[s]);
+    } else {
+      for (int a = 0; a < boxes; ++a) {
+        int col = step * (C / 2) + a * 64;
+        loadBox(ring + s * stageBytes + a * R * 128, &w, col, row0, &full[s]);
+        if (XR)
+          loadBox(ring + s * stageBytes + R * C + a * XR * 128, &x, col, 0,
+                  &full[s]);
+      }
     }
   };
   if (issues)
@@ -187,8 +207,9 @@ __global__ void __launch_bounds__(32)
   keep(acc, out);
 }
 
-template <int C, int R, int S, int XR> struct TmaShape {
+template <int C, int R, int S, int XR, bool D3 = false> struct TmaShape {
   static constexpr int c = C, r = R, stages = S, xRows = XR;
+  static constexpr bool d3 = D3;
 };
 
 // A 2-D map of `rows` x `k` f16 at `p` in boxes of 64 columns by `boxRows`.
@@ -204,6 +225,28 @@ CUtensorMap tensorMap(void *p, int rows, int k, int boxRows) {
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (err != CUDA_SUCCESS) {
     std::fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", int(err));
+    std::exit(1);
+  }
+  return map;
+}
+
+// The same rows as a 3-D map (64 columns, rows, K / 64 atoms of 128 bytes),
+// so that one box of (64, boxRows, atoms) lands as `atoms` consecutive 2-D
+// boxes: the layout of the 2-D loads with one instruction. Needs K % 64 == 0.
+CUtensorMap tensorMap3(void *p, int rows, int k, int boxRows, int atoms) {
+  CUtensorMap map;
+  cuuint64_t dims[3] = {64, cuuint64_t(rows), cuuint64_t(k / 64)};
+  cuuint64_t strides[2] = {cuuint64_t(k) * 2, 128};
+  cuuint32_t box[3] = {64, cuuint32_t(boxRows), cuuint32_t(atoms)};
+  cuuint32_t elementStrides[3] = {1, 1, 1};
+  CUresult err = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, p, dims, strides, box,
+      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (err != CUDA_SUCCESS) {
+    std::fprintf(stderr, "cuTensorMapEncodeTiled (3-D) failed: %d\n",
+                 int(err));
     std::exit(1);
   }
   return map;
@@ -354,21 +397,24 @@ int main() {
                      r, c, n, k);
         std::exit(1);
       }
-      auto kernel = tmaRead<c, r, Shape::stages, Shape::xRows>;
+      auto kernel = tmaRead<c, r, Shape::stages, Shape::xRows, Shape::d3>;
       size_t smem = size_t(Shape::stages) * (r + Shape::xRows) * c +
                     8 * Shape::stages + 1024;
       CHECK(cudaFuncSetAttribute(
           kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
       std::vector<CUtensorMap> maps;
       for (uint4 *p : w)
-        maps.push_back(tensorMap(p, n, k, r));
+        maps.push_back(Shape::d3 ? tensorMap3(p, n, k, r, c / 128)
+                                 : tensorMap(p, n, k, r));
+      CUtensorMap xm = Shape::d3 ? tensorMap3(x, 1, k, 16, c / 128) : xMap;
       float us = bench.time([&](int i) {
-        launch(kernel, n / r, 32, smem, bench.stream, maps[i % copies], xMap,
+        launch(kernel, n / r, 32, smem, bench.stream, maps[i % copies], xm,
                out, k);
       });
       std::printf("  tma, %2d rows a block (%4d blocks), %3d B a row a "
-                  "stage, %2d stages%s: %.2f us (%.1f%%)\n",
+                  "stage, %2d stages%s%s: %.2f us (%.1f%%)\n",
                   r, n / r, c, Shape::stages, Shape::xRows ? " + x" : "",
+                  Shape::d3 ? ", 3-D boxes" : "",
                   us, share(us));
     };
     tma(TmaShape<128, 64, 12, 0>());
@@ -376,6 +422,11 @@ int main() {
     tma(TmaShape<256, 64, 6, 0>());
     tma(TmaShape<256, 64, 6, 16>());
     tma(TmaShape<512, 32, 6, 0>());
+    tma(TmaShape<512, 32, 6, 16>());
+    tma(TmaShape<512, 32, 6, 0, true>());
+    tma(TmaShape<512, 32, 6, 16, true>());
+    tma(TmaShape<128, 64, 12, 16, true>());
+    tma(TmaShape<256, 64, 6, 16, true>());
     CHECK(cudaFree(x));
     for (uint4 *p : w)
       CHECK(cudaFree(p));

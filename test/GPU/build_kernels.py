@@ -152,6 +152,9 @@ VARIANTS = {
     "nk_swap_f32_16x14336x4096": (dict(shape=(16, 14336, 4096), b_layout="nk"),
                                   "outer-type=f32"),
     "nk_f32_tma_n16_b2": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 blocks-per-sm=2"),
+    # Deferred handovers (KernelSpec::defersHandover) where a block takes
+    # several work tiles.
+    "nk_f32_tma_n16_pers": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 persistent=true"),
     "nk_bias_gelu_m64_b2_p2": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
                                "outer-type=f32 slices=2 tile=64,128,64 blocks-per-sm=2"),
     # Tiles whose row vectors do not split the warp (192 and 160 f16

@@ -10,9 +10,11 @@
 // MLIR: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1)
 
 // A stage: four boxes of 64 columns of the weight and four of x, one per
-// atom of the swizzle; sixteen m64n16k16 wgmmas over the four atoms (the
-// m64 rows past the tile's 32 come from the next atom, or after the last
-// from x's tile).
+// atom of the swizzle; sixteen m64n16k16 wgmmas over the four atoms in one
+// commit group (the m64 rows past the tile's 32 come from the next atom,
+// or after the last from x's tile). The consumers' code holds a stage's
+// group once for each place a K tile is taken (deferred handovers:
+// test/Conversion/GPUPoorToWGMMA/deferred-handover.mlir).
 // CHECK: .visible .entry gpupoor_matmul_0(
 // CHECK: griddepcontrol.wait;
 // CHECK-COUNT-8: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -20,6 +22,7 @@
 // CHECK: griddepcontrol.launch_dependents;
 // CHECK-COUNT-16: wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16
 // CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.commit_group.sync.aligned;
 
 // The fallback copies the same atoms element by element and runs the same
 // wgmmas.

@@ -95,6 +95,20 @@ void WarpgroupMma::emitWait(int64_t pending) {
   NVVM::WgmmaWaitGroupSyncOp::create(b, pending);
 }
 
+Value WarpgroupMma::fenced(Value acc) {
+  Type i32 = b.getI32Type();
+  Value out = LLVM::UndefOp::create(b, accType());
+  for (int64_t r = 0; r < 2 * c.bn / 8; ++r) {
+    Value reg = LLVM::ExtractValueOp::create(b, acc, r);
+    auto kept = LLVM::InlineAsmOp::create(
+        b, TypeRange{i32}, ValueRange{reg}, "", "=r,0",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    out = LLVM::InsertValueOp::create(b, out, kept.getResult(0), r);
+  }
+  return out;
+}
+
 SmallVector<Value> WarpgroupMma::fragments(Value acc) {
   auto half2 = VectorType::get({2}, b.getF16Type());
   auto fragType = VectorType::get({2, 2}, b.getF16Type());

@@ -79,6 +79,77 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
       b, outer->emitHandover(wgmma->fragments(loop.getResult(0)), regs));
 }
 
+Value WarpSpecializedKernelBuilder::emitChunkTiles(
+    Value kbStart, Value kbEnd, function_ref<void()> afterFirst) {
+  Value acc = emitTile(kbStart, kbStart, wgmma->zero());
+  afterFirst();
+  auto loop = scf::ForOp::create(b, add(kbStart, idx(1)), kbEnd, idx(1),
+                                 ValueRange{acc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(b, emitTile(loop.getInductionVar(), kbStart,
+                                   loop.getRegionIterArgs().front()));
+  return loop.getResult(0);
+}
+
+SmallVector<Value>
+WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
+                                                 Value chunkEnd) {
+  auto start = [&](Value chunk) { return geometry.emitChunkStart(b, chunk); };
+  // Groups of kDeferredGroup chunks, unrolled, then the rest one by one
+  // with a drain each (emitChunk). ptxas serializes every wgmma of a kernel
+  // that copies or reads an accumulator while its group may be in flight
+  // (C7514): a loop carrying pending sums from trip to trip copies them,
+  // and so does a join of two chunks' sums (LLVM sinks like drains of both
+  // arms of a branch into one). Unrolled, each chunk's sums are read once,
+  // behind the next chunk's first wait, and a group ends in a drain.
+  constexpr int64_t kDeferredGroup = 4;
+  // A slice past the last chunk has chunkBegin > chunkEnd (emitSliceBounds)
+  // and no chunk: no group either.
+  Value count =
+      arith::MaxSIOp::create(b, sub(chunkEnd, chunkBegin), idx(0));
+  Value groupsEnd = add(
+      chunkBegin, arith::AndIOp::create(b, count, idx(-kDeferredGroup)));
+  auto groups = scf::ForOp::create(b, chunkBegin, groupsEnd,
+                                   idx(kDeferredGroup),
+                                   outer->initialRegisters());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(groups.getBody());
+    Value group = groups.getInductionVar();
+    SmallVector<Value> regs(groups.getRegionIterArgs());
+    Value acc;
+    for (int64_t u = 0; u < kDeferredGroup; ++u) {
+      Value chunk = add(group, idx(u));
+      Value kbStart = start(chunk);
+      Value pending = acc;
+      // Chunks are never empty (see MmaKernelBuilder).
+      acc = emitChunkTiles(kbStart, start(add(chunk, idx(1))), [&] {
+        if (!pending)
+          return;
+        // The wait behind this chunk's first group has seen the previous
+        // chunk's last one done: its stage goes back, its sums over,
+        // while this chunk's wgmma run.
+        emitRelease(sub(kbStart, idx(1)));
+        regs = outer->emitHandover(wgmma->fragments(wgmma->fenced(pending)),
+                                   regs);
+      });
+    }
+    wgmma->emitWait(0);
+    emitRelease(sub(start(add(group, idx(kDeferredGroup))), idx(1)));
+    scf::YieldOp::create(
+        b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
+  }
+  auto rest = scf::ForOp::create(b, groupsEnd, chunkEnd, idx(1),
+                                 groups.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rest.getBody());
+    emitChunk(rest);
+  }
+  return SmallVector<Value>(rest.getResults());
+}
+
 void WarpSpecializedKernelBuilder::forEachWorkTile(function_ref<void()> body) {
   if (!c.persistent()) {
     GroupedTileOrder(kc).emitTileOrigin();
@@ -121,14 +192,20 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args,
   wgmma.emplace(kc);
   outer.emplace(kc);
   forEachWorkTile([&] {
-    auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
-                                        outer->initialRegisters());
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(chunkLoop.getBody());
-      emitChunk(chunkLoop);
+    SmallVector<Value> regs;
+    if (c.defersHandover()) {
+      regs = emitDeferredChunks(chunkBegin, chunkEnd);
+    } else {
+      auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
+                                          outer->initialRegisters());
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(chunkLoop.getBody());
+        emitChunk(chunkLoop);
+      }
+      regs = SmallVector<Value>(chunkLoop.getResults());
     }
-    SmallVector<Value> sums = outer->emitFinal(chunkLoop.getResults());
+    SmallVector<Value> sums = outer->emitFinal(regs);
     if (!c.persistent()) {
       emitTileStores(kc, args, sums);
       return;

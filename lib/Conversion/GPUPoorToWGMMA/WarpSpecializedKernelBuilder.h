@@ -55,6 +55,17 @@ private:
   /// The body of the loop over chunks: the chunk's tiles, then the
   /// handover; yields the outer sums in registers.
   void emitChunk(scf::ForOp chunkLoop);
+  /// The K tiles [kbStart, kbEnd) of one chunk from zero sums, the first
+  /// tile's group and its wait (for the groups before it) emitted before
+  /// `afterFirst`; returns the sums, whose last group is not waited for.
+  Value emitChunkTiles(Value kbStart, Value kbEnd,
+                       function_ref<void()> afterFirst);
+  /// The chunks [chunkBegin, chunkEnd) with deferred handovers
+  /// (KernelSpec::defersHandover), in pairs: the first chunk's sums are
+  /// handed over once the second's first group is issued and the wait
+  /// behind it has seen the first's last group done; the second's after a
+  /// drain. Returns the outer sums in registers.
+  SmallVector<Value> emitDeferredChunks(Value chunkBegin, Value chunkEnd);
   /// Thread 0 of each consumer warpgroup hands K tile `kb`'s stage back.
   void emitRelease(Value kb, Value when = {});
 

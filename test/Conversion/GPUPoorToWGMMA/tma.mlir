@@ -192,6 +192,7 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.setmaxregister  increase 240
 // CHECK-NOT: arith.xori {{.*}}, %true
+// CHECK-NOT: llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK: gpu.return
 func.func @one_consumer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
@@ -251,3 +252,4 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+

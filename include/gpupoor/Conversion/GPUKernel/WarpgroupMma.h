@@ -42,6 +42,12 @@ public:
   Value emitStage(Value stageShift, Value acc);
   /// Waits until at most `pending` commit groups of this warpgroup run.
   void emitWait(int64_t pending);
+  /// `acc`'s registers, each passed through an empty volatile asm: placed
+  /// after a wait, it keeps the reads of an accumulator behind the wait
+  /// (LLVM sees wgmma's results as defined at its issue and would move
+  /// their uses ahead of the wait, where ptxas then waits for every group;
+  /// CUTLASS's warpgroup_fence_operand does the same).
+  Value fenced(Value acc);
   /// The warp's m16n8 f16 fragments (vector<2x2xf16>, n8 tile by tile) of
   /// a waited-for accumulator.
   SmallVector<Value> fragments(Value acc);

@@ -110,6 +110,15 @@ struct KernelSpec {
   bool signalsDependents() const {
     return dependentLaunch() && tmaCopies && bn <= 16;
   }
+  /// Whether the TMA kernel's consumers hand a chunk's f16 sums over
+  /// behind the next chunk's first wgmma group rather than after draining
+  /// the chain at the chunk's end: the decode tiles (N <= 16, one consumer
+  /// warpgroup), whose sums are a few registers and whose chains of small
+  /// dependent wgmma the drain leaves exposed (docs/Hopper.md, "Deferred
+  /// handover").
+  bool defersHandover() const {
+    return tmaCopies && bn <= 16 && threads() == kWarpgroupThreads;
+  }
   /// Rows of A that the tile's MMAs compute: BM, or on sm_90a at least
   /// one warpgroup's 64. A 32-row tile (the swapped decode tile, to spread
   /// a weight over twice the blocks) loads 32 rows; wgmma's m64 reads 32

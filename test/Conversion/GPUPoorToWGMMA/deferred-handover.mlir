@@ -1,0 +1,65 @@
+// RUN: gpupoor-opt %s -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
+
+// A decode tile (N <= 16, one consumer warpgroup: KernelSpec::defersHandover)
+// hands each chunk's sums over behind the next chunk's first wgmma group.
+// Chunks go in groups of four, unrolled (a loop carrying sums still in
+// flight would make ptxas serialize every wgmma): in each chunk after the
+// group's first, the wait for all but the newest group is followed by the
+// previous chunk's handover, its registers first passed through empty
+// volatile asm (which keeps their reads behind the wait), with no wgmma
+// between; one drain a group; the chunks past the last whole group one by
+// one, a drain each.
+// CHECK-LABEL: func.func @deferred_handover
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.setmaxregister  increase 240
+// A slice past the last chunk (chunkBegin > chunkEnd) has no group: the
+// count is clamped at zero before it is rounded down to whole groups.
+// CHECK: %[[COUNT:.*]] = arith.maxsi %{{.*}}, %c0{{.*}} : index
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[COUNT]], %c-4 : index
+// CHECK: %[[GEND:.*]] = arith.addi %{{.*}}, %[[WHOLE]] : index
+// CHECK: %[[GROUPS:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[GEND]] step %c4 iter_args(
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %[[GEND]] to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[GROUPS]]#0, %{{.*}} = %[[GROUPS]]#1)
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK: scf.yield
+func.func @deferred_handover(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -100,8 +100,8 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
   // with a drain each (emitChunk). ptxas serializes every wgmma of a kernel
   // that copies or reads an accumulator while its group may be in flight
   // (C7514): a loop carrying pending sums from trip to trip copies them,
-  // and so does a join of two chunks' sums (LLVM sinks like drains of both
-  // arms of a branch into one). Unrolled, each chunk's sums are read once,
+  // and so does a join of two chunks' sums (LLVM merges the drains of two
+  // arms of a branch into one after them). Unrolled, each chunk's sums are read once,
   // behind the next chunk's first wait, and a group ends in a drain.
   constexpr int64_t kDeferredGroup = 4;
   // A slice past the last chunk has chunkBegin > chunkEnd (emitSliceBounds)

@@ -24,7 +24,9 @@ namespace mlir::gpupoor {
 /// (WgmmaKernelBuilder), 64 rows of the tile each: for each chunk of K,
 /// f16 sums by asynchronous wgmma, one commit group a tile, each stage
 /// handed back once the group after it has been waited for; at the chunk's
-/// end the sums are waited for and handed over into the outer sums; then
+/// end the sums are waited for and handed over into the outer sums (the
+/// decode tiles hand them over behind the next chunk's first group:
+/// emitDeferredChunks); then
 /// the slice meeting and the epilogue, their block barriers among the
 /// consumers only (named barrier 1).
 ///
@@ -61,10 +63,11 @@ private:
   Value emitChunkTiles(Value kbStart, Value kbEnd,
                        function_ref<void()> afterFirst);
   /// The chunks [chunkBegin, chunkEnd) with deferred handovers
-  /// (KernelSpec::defersHandover), in pairs: the first chunk's sums are
-  /// handed over once the second's first group is issued and the wait
-  /// behind it has seen the first's last group done; the second's after a
-  /// drain. Returns the outer sums in registers.
+  /// (KernelSpec::defersHandover), in unrolled groups of four: a chunk's
+  /// sums are handed over once the next chunk's first group is issued and
+  /// the wait behind it has seen the chunk's last group done; a group's
+  /// last chunk after a drain; the chunks past the last whole group as
+  /// emitChunk takes them. Returns the outer sums in registers.
   SmallVector<Value> emitDeferredChunks(Value chunkBegin, Value chunkEnd);
   /// Thread 0 of each consumer warpgroup hands K tile `kb`'s stage back.
   void emitRelease(Value kb, Value when = {});

@@ -212,44 +212,41 @@ template <int C, int R, int S, int XR, bool D3 = false> struct TmaShape {
   static constexpr bool d3 = D3;
 };
 
-// A 2-D map of `rows` x `k` f16 at `p` in boxes of 64 columns by `boxRows`.
-CUtensorMap tensorMap(void *p, int rows, int k, int boxRows) {
+// A map of f16 at `p` with the 128-byte swizzle: `rank` dims (innermost
+// first), rank - 1 byte strides, the box.
+CUtensorMap encode(void *p, cuuint32_t rank, const cuuint64_t *dims,
+                   const cuuint64_t *strides, const cuuint32_t *box) {
   CUtensorMap map;
-  cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};
-  cuuint64_t strides[1] = {cuuint64_t(k) * 2};
-  cuuint32_t box[2] = {64, cuuint32_t(boxRows)}, elementStrides[2] = {1, 1};
+  const cuuint32_t elementStrides[3] = {1, 1, 1};
   CUresult err = cuTensorMapEncodeTiled(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, p, dims, strides, box,
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, rank, p, dims, strides, box,
       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (err != CUDA_SUCCESS) {
-    std::fprintf(stderr, "cuTensorMapEncodeTiled failed: %d\n", int(err));
+    std::fprintf(stderr, "cuTensorMapEncodeTiled (rank %u) failed: %d\n",
+                 rank, int(err));
     std::exit(1);
   }
   return map;
+}
+
+// A 2-D map of `rows` x `k` f16 at `p` in boxes of 64 columns by `boxRows`.
+CUtensorMap tensorMap(void *p, int rows, int k, int boxRows) {
+  const cuuint64_t dims[2] = {cuuint64_t(k), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(k) * 2};
+  const cuuint32_t box[2] = {64, cuuint32_t(boxRows)};
+  return encode(p, 2, dims, strides, box);
 }
 
 // The same rows as a 3-D map (64 columns, rows, K / 64 atoms of 128 bytes),
 // so that one box of (64, boxRows, atoms) lands as `atoms` consecutive 2-D
 // boxes: the layout of the 2-D loads with one instruction. Needs K % 64 == 0.
 CUtensorMap tensorMap3(void *p, int rows, int k, int boxRows, int atoms) {
-  CUtensorMap map;
-  cuuint64_t dims[3] = {64, cuuint64_t(rows), cuuint64_t(k / 64)};
-  cuuint64_t strides[2] = {cuuint64_t(k) * 2, 128};
-  cuuint32_t box[3] = {64, cuuint32_t(boxRows), cuuint32_t(atoms)};
-  cuuint32_t elementStrides[3] = {1, 1, 1};
-  CUresult err = cuTensorMapEncodeTiled(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, p, dims, strides, box,
-      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (err != CUDA_SUCCESS) {
-    std::fprintf(stderr, "cuTensorMapEncodeTiled (3-D) failed: %d\n",
-                 int(err));
-    std::exit(1);
-  }
-  return map;
+  const cuuint64_t dims[3] = {64, cuuint64_t(rows), cuuint64_t(k / 64)};
+  const cuuint64_t strides[2] = {cuuint64_t(k) * 2, 128};
+  const cuuint32_t box[3] = {64, cuuint32_t(boxRows), cuuint32_t(atoms)};
+  return encode(p, 3, dims, strides, box);
 }
 
 template <int C, int R, int INFLIGHT> struct TileShape {

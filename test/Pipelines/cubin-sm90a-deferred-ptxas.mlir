@@ -9,11 +9,11 @@
 // read of sums that LLVM moved ahead of their wait), no spills. The 32-row
 // tile at 1 x 2048 x 5120 (20 chunks of one K tile: five groups of four),
 // the 64-row one at 1 x 4096 x 4096 (16 chunks of four K tiles).
-// CHECK-NOT: C751
+// CHECK-NOT: C75
 // CHECK: Compiling entry function 'gpupoor_matmul_{{[01]}}' for 'sm_90a'
-// CHECK-NOT: C751
+// CHECK-NOT: C75
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
-// CHECK-NOT: C751
+// CHECK-NOT: C75
 func.func @thin(%x: tensor<1x5120xf16>, %w: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x2048xf16>

@@ -81,7 +81,10 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
 
 Value WarpSpecializedKernelBuilder::emitChunkTiles(
     Value kbStart, Value kbEnd, function_ref<void()> afterFirst) {
-  Value acc = emitTile(kbStart, kbStart, wgmma->zero());
+  // The zero sums through empty volatile asm too: unfenced, LLVM placed
+  // their moves after the stage's wgmma.fence, where ptxas must add one
+  // (C7519: warpgroup.arrive injected).
+  Value acc = emitTile(kbStart, kbStart, wgmma->fenced(wgmma->zero()));
   afterFirst();
   auto loop = scf::ForOp::create(b, add(kbStart, idx(1)), kbEnd, idx(1),
                                  ValueRange{acc});
@@ -99,10 +102,11 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
   // Groups of kDeferredGroup chunks, unrolled, then the rest one by one
   // with a drain each (emitChunk). ptxas serializes every wgmma of a kernel
   // that copies or reads an accumulator while its group may be in flight
-  // (C7514): a loop carrying pending sums from trip to trip copies them,
-  // and so does a join of two chunks' sums (LLVM merges the drains of two
-  // arms of a branch into one after them). Unrolled, each chunk's sums are read once,
-  // behind the next chunk's first wait, and a group ends in a drain.
+  // (C7514): a chunk loop carrying the previous chunk's sums beside the new
+  // chunk's copies them at its back edge, and so does a join of two
+  // chunks' sums (LLVM merges the drains of a branch's two arms into one
+  // after them). Unrolled, each chunk's sums are read once, behind the next
+  // chunk's first wait, and a group ends in a drain.
   constexpr int64_t kDeferredGroup = 4;
   // A slice past the last chunk has chunkBegin > chunkEnd (emitSliceBounds)
   // and no chunk: no group either.

@@ -1,14 +1,17 @@
 // RUN: gpupoor-opt %s -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
 
-// A decode tile (N <= 16, one consumer warpgroup: KernelSpec::defersHandover)
-// hands each chunk's sums over behind the next chunk's first wgmma group.
-// Chunks go in groups of four, unrolled (a loop carrying sums still in
-// flight would make ptxas serialize every wgmma): in each chunk after the
-// group's first, the wait for all but the newest group is followed by the
-// previous chunk's handover, its registers first passed through empty
-// volatile asm (which keeps their reads behind the wait), with no wgmma
-// between; one drain a group; the chunks past the last whole group one by
-// one, a drain each.
+// A tile of BN <= 16 with one consumer warpgroup (the decode tile:
+// KernelSpec::defersHandover) hands each chunk's sums over behind the next
+// chunk's first wgmma group. Chunks go in groups of four, unrolled (a
+// chunk loop carrying the previous chunk's sums would make ptxas serialize
+// every wgmma): in each chunk after the group's first, the wait for all
+// but the newest group is followed by the previous chunk's last stage
+// going back (after emitTile's guarded release, which a chunk's first K
+// tile never takes) and by its handover, the registers first passed
+// through empty volatile asm (which keeps their reads behind the wait),
+// with no wgmma between; one drain a group, then the group's last stage
+// back and its handover; the chunks past the last whole group one by one,
+// a drain each.
 // CHECK-LABEL: func.func @deferred_handover
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.setmaxregister  increase 240
@@ -25,13 +28,9 @@
 // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: nvvm.wgmma
-// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK: nvvm.mbarrier.arrive
 // CHECK-NOT: nvvm.wgmma
-// CHECK: arith.extf
-// CHECK: scf.for
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.mbarrier.arrive
 // CHECK-NOT: nvvm.wgmma
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK-NOT: nvvm.wgmma
@@ -40,6 +39,22 @@
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
 // CHECK-NOT: nvvm.wgmma
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK-NOT: nvvm.wgmma
@@ -48,6 +63,8 @@
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
 // CHECK-NOT: nvvm.wgmma
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK-NOT: nvvm.wgmma

@@ -112,10 +112,10 @@ struct KernelSpec {
   }
   /// Whether the TMA kernel's consumers hand a chunk's f16 sums over
   /// behind the next chunk's first wgmma group rather than after draining
-  /// the chain at the chunk's end: the decode tiles (N <= 16, one consumer
-  /// warpgroup), whose sums are a few registers and whose chains of small
-  /// dependent wgmma the drain leaves exposed (docs/Hopper.md, "Deferred
-  /// handover").
+  /// the chain at the chunk's end: tiles of BN <= 16 with one consumer
+  /// warpgroup (the decode tiles, and any product given such a tile), whose
+  /// sums are a few registers and whose chains of small dependent wgmma the
+  /// drain leaves exposed (docs/Hopper.md, "Deferred handover").
   bool defersHandover() const {
     return tmaCopies && bn <= 16 && threads() == kWarpgroupThreads;
   }

@@ -140,7 +140,12 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
       stage two tiles back;
     * at the end of a chunk the accumulators are waited for; their
       registers (pairs of f16 in 32-bit registers, mma.sync's m16n8 fragment
-      layout) go into the outer sums as the mma.sync kernel's do.
+      layout) go into the outer sums as the mma.sync kernel's do. The TMA
+      kernel's tiles of `BN <= 16` with one consumer warpgroup (the decode
+      tiles) hand a chunk over behind the next chunk's first commit group
+      instead, once the wait for all but the newest group has seen it done,
+      in unrolled groups of four chunks that end in a drain; the chunks and
+      the order of the adds are the same.
 
     The dynamic shared memory is 1024-byte aligned
     (`convert-gpupoor-kernel-to-nvvm`), as the swizzle's phase needs.

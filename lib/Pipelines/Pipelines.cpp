@@ -130,6 +130,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.asyncCopies = options.asyncCopies;
   kernel.tma = options.tma;
   kernel.persistent = options.persistent;
+  kernel.streamK = options.streamK;
   kernel.blocksPerSM = options.blocksPerSM;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;

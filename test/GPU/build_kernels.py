@@ -184,6 +184,18 @@ VARIANTS = {
                            "outer-type=f32 tma=true persistent=true"),
     "nk_f16_tma_m64_pers": (dict(b_layout="nk"),
                             "outer-type=f16 tile=64,128,64 tma=true persistent=true"),
+    # Stream-K: the suite's three blocks share the tiles past whole waves
+    # (every launch of T > 3 tiles, T mod 3 > 0): whole tiles, pieces that
+    # leave their sums, owners that add them; deferred handovers (64 x 16)
+    # and f32 C too.
+    "nk_f32_tma_pers_sk": (dict(b_layout="nk"),
+                           "outer-type=f32 tma=true persistent=true stream-k=true"),
+    "nk_bias_gelu_tma_pers_sk": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                                 "outer-type=f32 tma=true persistent=true stream-k=true"),
+    "nk_f32_tma_n16_pers_sk": (dict(b_layout="nk"),
+                               "outer-type=f32 tile=64,16,64 persistent=true stream-k=true"),
+    "nk_f32out_n160_pers_sk": (dict(b_layout="nk", out_type="f32"),
+                               "outer-type=f32 tile=128,160,64 persistent=true stream-k=true"),
     "nk_f32_tma_pers_frag": (dict(b_layout="nk"),
                              "outer-type=f32 tma=true persistent=true shared-epilogue=false"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),

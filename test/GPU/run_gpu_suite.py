@@ -55,7 +55,11 @@ class GpupoorKernel:
         # Parallel split-k: grid y = P' slices, and a workspace whose
         # counters start zeroed (each launch leaves them so): one buffer,
         # grown as needed.
-        self.parallel = "ws_ptr" in self.meta["params"]
+        # Stream-K (persistent blocks sharing the last wave's tiles): the
+        # same four workspace parameters, G slots and G flags.
+        self.stream_k = bool(self.meta.get("stream_k"))
+        self.takes_workspace = "ws_ptr" in self.meta["params"]
+        self.parallel = self.takes_workspace and not self.stream_k
         # One launch for every batch element (batch strides among the
         # parameters); A, B and C are then 3-D.
         self.batched = bool(self.meta.get("batched"))
@@ -162,8 +166,9 @@ class GpupoorKernel:
             args += (ptr(t), size(sm), size(sn))
             if self.batched:
                 args += (np.int64(sb[0]),)
-        if self.parallel:
-            ws, locks = self.workspace_for(grid, slices)
+        if self.takes_workspace:
+            ws, locks = (self.stream_k_workspace(grid) if self.stream_k
+                         else self.workspace_for(grid, slices))
             args += (np.uint64(ws.data_ptr() if ws is not None else 0),
                      np.int64(ws.numel() * 4 if ws is not None else 0),
                      np.uint64(locks.data_ptr() if locks is not None else 0),
@@ -208,6 +213,17 @@ class GpupoorKernel:
         return model.num_slices(self.meta["slices"], tiles, splits_for(self.meta, k),
                                 self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2),
                                 self.meta.get("slice_one_share", 0))
+
+    def stream_k_workspace(self, blocks):
+        """A stream-K kernel's buffers for a grid of `blocks`: a slot of a
+        tile's sums and a zeroed flag a block (each launch leaves them
+        zero)."""
+        need = blocks * self.meta["workspace_bytes_per_block"]
+        if self.workspace is None or self.workspace.numel() * 4 < need:
+            self.workspace = torch.empty(-(-need // 4), dtype=torch.int32, device="cuda")
+        if self.locks is None or self.locks.numel() < blocks:
+            self.locks = torch.zeros(blocks, dtype=torch.int32, device="cuda")
+        return self.workspace, self.locks
 
     def workspace_for(self, tiles, slices):
         """The workspace_formula's buffers, (sums, zeroed counters), or
@@ -454,8 +470,12 @@ def model_suite(kernels, res, quick, gen):
             # Parallel slices meet in a fixed order: bit-identical reruns
             # on random inputs, where any other order would show. A
             # persistent kernel reruns on one block an SM (the suite's
-            # launches take a few blocks): the grid changes nothing.
-            blocks, kern.persistent_blocks = kern.persistent_blocks, None
+            # launches take a few blocks): the grid changes nothing. A
+            # stream-K kernel's shared tiles add their pieces in an order
+            # the grid sets: it reruns on the same grid.
+            blocks = kern.persistent_blocks
+            if not kern.stream_k:
+                kern.persistent_blocks = None
             c2 = run(kern, a, b, n)
             kern.persistent_blocks = blocks
             res.check(torch.equal(c.view(torch.int16), c2.view(torch.int16)),

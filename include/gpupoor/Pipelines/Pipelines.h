@@ -104,6 +104,9 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<PersistentChoice> persistent{
       *this, "persistent", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().persistent), persistentChoices()};
+  PassOptions::Option<StreamKChoice> streamK{
+      *this, "stream-k", llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().streamK), streamKChoices()};
   PassOptions::Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

@@ -22,6 +22,7 @@ namespace mlir::gpupoor {
 enum class AutoChoice { Auto, Always, Never };
 using MmaHandoverChoice = AutoChoice;
 using PersistentChoice = AutoChoice;
+using StreamKChoice = AutoChoice;
 
 /// The spellings of such an option, saying where auto and true apply; for
 /// the pass and the pipelines alike.
@@ -37,6 +38,10 @@ inline auto mmaHandoverChoices() {
 inline auto persistentChoices() {
   return autoChoices("static grids of two-warpgroup tiles beyond one wave",
                      "with tma and one K slice");
+}
+inline auto streamKChoices() {
+  return autoChoices("see gpupoor-select-kernel-config",
+                     "persistent kernels with f32 outer sums, not batched");
 }
 
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name

@@ -306,6 +306,14 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "true, false or auto (static grids of 128-row tiles beyond one "
            "wave)",
            "::mlir::gpupoor::persistentChoices()">,
+    Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
+           /*default=*/"::mlir::gpupoor::StreamKChoice::Never",
+           "Persistent kernels with f32 outer sums, not batched: past the "
+           "whole waves of work tiles (T mod G tiles left on a grid of G), "
+           "the blocks share the tiles by chunks of K, each tile's first "
+           "block adding the others' sums from the workspace (ws_ptr, "
+           "locks_ptr) before its epilogue. true, false or auto",
+           "::mlir::gpupoor::streamKChoices()">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
            "2 takes one consumer warpgroup (BM = 64) and halves its stages "

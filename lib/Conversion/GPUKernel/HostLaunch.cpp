@@ -292,27 +292,28 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   return {tiles, slices};
 }
 
-/// The workspace of a parallel launch: with P' > 1, room for every
-/// slice's sums (KernelSpec) and T counters, zeroed; else neither (0
-/// elements). Appends their pointers and sizes to `args` and returns them
-/// (to free after the launch). Allocated per call and freed after it: the
-/// host function then stands alone; a runtime that launches the kernel
-/// itself (the PyTorch package) keeps cached buffers instead, the counters
-/// zeroed once (every launch leaves them zeroed).
+/// The workspace of a launch: `slots` tiles' sums (KernelSpec) and `locks`
+/// counters, zeroed, where `needed`; else neither (0 elements). A parallel
+/// launch with P' > 1 takes T x P' slots and T counters, a stream-K one G
+/// of each (StreamK.h). Appends their pointers and sizes to `args` and
+/// returns them (to free after the launch). Allocated per call and freed
+/// after it: the host function then stands alone; a runtime that launches
+/// the kernel itself (the PyTorch package) keeps cached buffers instead,
+/// the counters zeroed once (every launch leaves them zeroed).
 std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
-                                      const KernelSpec &spec, SliceLaunch slice,
+                                      const KernelSpec &spec, Value needed,
+                                      Value slots, Value locks,
                                       SmallVector<Value> &args) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value multi = cmp(b, arith::CmpIPredicate::sgt, slice.slices, 1);
-  Value sumWords = arith::MulIOp::create(
-      b, arith::MulIOp::create(b, slice.tiles, slice.slices),
-      cst(spec.sliceSumBytes() / 4));
+  Value multi = needed;
+  Value sumWords =
+      arith::MulIOp::create(b, slots, cst(spec.sliceSumBytes() / 4));
   sumWords = arith::SelectOp::create(b, multi, sumWords, cst(0));
-  Value lockCount = arith::SelectOp::create(b, multi, slice.tiles, cst(0));
+  Value lockCount = arith::SelectOp::create(b, multi, locks, cst(0));
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI32Type());
   Value ws =
       memref::AllocOp::create(b, type, ValueRange{sumWords}, IntegerAttr());
-  Value locks =
+  Value counters =
       memref::AllocOp::create(b, type, ValueRange{lockCount}, IntegerAttr());
   auto ifMulti = scf::IfOp::create(b, multi, /*withElseRegion=*/false);
   {
@@ -320,15 +321,15 @@ std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
     b.setInsertionPointToStart(ifMulti.thenBlock());
     linalg::FillOp::create(
         b, ValueRange{arith::ConstantIntOp::create(b, b.getI32Type(), 0)},
-        ValueRange{locks});
+        ValueRange{counters});
   }
   auto i64 = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
   };
   args.append({pointerOf(b, ws),
                i64(arith::MulIOp::create(b, sumWords, cst(4))),
-               pointerOf(b, locks), i64(lockCount)});
-  return {ws, locks};
+               pointerOf(b, counters), i64(lockCount)});
+  return {ws, counters};
 }
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
@@ -456,11 +457,6 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   Value threads = arith::ConstantIndexOp::create(b, spec.blockThreads());
   Value smem =
       arith::ConstantIntOp::create(b, b.getI32Type(), spec.sharedBytes());
-  std::pair<Value, Value> ws;
-  if (spec.parallel())
-    ws = emitWorkspace(b, spec, grid, args);
-  if (spec.tmaCopies)
-    args.append(emitTensorMaps(b, op, spec, o, bn));
   // A persistent kernel's blocks loop over the tiles: one an SM (the TMA
   // kernel's register split takes an SM's registers). On a part with
   // fewer SMs than the chip's reference part the grid is merely more
@@ -470,6 +466,19 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     gridX = arith::MinSIOp::create(
         b, gridX,
         arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount));
+  std::pair<Value, Value> ws;
+  if (spec.parallel())
+    ws = emitWorkspace(
+        b, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),
+        arith::MulIOp::create(b, grid.tiles, grid.slices), grid.tiles, args);
+  else if (spec.streamK())
+    // The kernel touches G slots only where T > G (then G < 2^31).
+    ws = emitWorkspace(
+        b, spec,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid.tiles, gridX),
+        gridX, gridX, args);
+  if (spec.tmaCopies)
+    args.append(emitTensorMaps(b, op, spec, o, bn));
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{gridX, grid.slices, c1},
       gpu::KernelDim3{threads, c1, c1}, smem, args);

@@ -257,7 +257,7 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
                           argIndex(first + 2), false, width));
   }
   unsigned next = inputsAt + perInput * spec.numEpilogueInputs();
-  if (spec.parallel()) {
+  if (spec.takesWorkspace()) {
     args.wsPtr = arg(next);
     args.wsBytes = arg(next + 1);
     args.locksPtr = arg(next + 2);

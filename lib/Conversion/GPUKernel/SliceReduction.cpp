@@ -21,7 +21,11 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
+void mlir::gpupoor::emitWorkspaceCheck(KernelContext &kc,
+                                       const KernelArgs &args, Value tiles,
+                                       Value slices) {
+  ImplicitLocOpBuilder &b = kc.b;
+  const KernelSpec &c = kc.spec;
   Type i64 = b.getI64Type();
   auto wide = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
   auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
@@ -58,14 +62,18 @@ void SliceReduction::emitWorkspaceCheck(Value tiles, Value slices) {
   LLVM::Trap::create(b);
 }
 
-Value SliceReduction::sumOffset(Value tile, Value slices, Value p, int64_t f) {
-  // Slice sums by (tile, slice, fragment, thread): a warp's fragment is 512
+Value mlir::gpupoor::sliceSumOffset(KernelContext &kc, Value slot, int64_t f) {
+  ImplicitLocOpBuilder &b = kc.b;
+  const KernelSpec &c = kc.spec;
+  auto idx = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  // Slice sums by (slot, fragment, thread): a warp's fragment is 512
   // contiguous bytes (f32), one 16-byte vector a lane.
   int64_t fragElems = c.threads() * 4;
   int64_t perSlice = c.mTiles() * c.nTiles() * fragElems;
-  Value slot = add(mul(tile, slices), p);
-  return add(mul(slot, idx(perSlice)),
-             add(idx(f * fragElems), mul(kc.tid, idx(4))));
+  return arith::AddIOp::create(
+      b, arith::MulIOp::create(b, slot, idx(perSlice)),
+      arith::AddIOp::create(b, idx(f * fragElems),
+                            arith::MulIOp::create(b, kc.tid, idx(4))));
 }
 
 SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
@@ -92,7 +100,7 @@ SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
     // its sum is dropped below.
     Value p = arith::MinUIOp::create(b, add(first, idx(u)), lastSlice);
     for (int64_t f = 0; f < int64_t(sums.size()); ++f) {
-      Value off = sumOffset(tile, slices, p, f);
+      Value off = sliceSumOffset(kc, add(mul(tile, slices), p), f);
       Value v = vector::LoadOp::create(b, flatType, sumsView, ValueRange{off},
                                        false, llvm::MaybeAlign(align));
       loaded[u].push_back(vector::ShapeCastOp::create(b, fragType, v));
@@ -130,7 +138,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     scf::YieldOp::create(b, single);
     b.setInsertionPointToStart(multi.thenBlock());
 
-    emitWorkspaceCheck(tiles, slices);
+    emitWorkspaceCheck(kc, args, tiles, slices);
     Type outerElem = c.outerType;
     int64_t outerBytes = outerElem.getIntOrFloatBitWidth() / 8;
     // (The sums' offsets fit the index: the check above.)
@@ -145,7 +153,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     for (auto [f, v] : llvm::enumerate(sums))
       vector::StoreOp::create(b, vector::ShapeCastOp::create(b, flatType, v),
                               sumsView,
-                              ValueRange{sumOffset(tile, slices, p, f)}, false,
+                              ValueRange{sliceSumOffset(kc, add(mul(tile, slices), p), f)}, false,
                               llvm::MaybeAlign(4 * outerBytes));
     // Release: every thread's sums are visible device-wide before thread 0
     // counts the block in. (The barrier also ends every warp's reads of the

@@ -8,7 +8,9 @@
 #define GPUPOOR_LIB_CONVERSION_GPUPOORTOWGMMA_WARPSPECIALIZEDKERNELBUILDER_H
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 #include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
+#include "gpupoor/Conversion/GPUKernel/StreamK.h"
 #include "gpupoor/Conversion/GPUKernel/TmaPipeline.h"
 #include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
 #include "gpupoor/Conversion/SplitKUtils.h"
@@ -45,12 +47,32 @@ public:
   void build();
 
 private:
+  /// What a block computes of one work tile.
+  struct WorkUnit {
+    /// Chunks [chunkBegin, chunkEnd); the K tiles they end at.
+    Value chunkBegin, chunkEnd, endTile;
+    /// Stream-K (null otherwise): whether the unit is a piece of a shared
+    /// tile (i1), and the run position where that tile's chunks start;
+    /// whether it is the block's last unit, and whether the block left the
+    /// sums of its previous one (its flag still down).
+    Value shared, tileStart, last, leftBefore;
+  };
+
   /// Emits `body` for each of the block's C tiles (kc.m0, kc.n0 set): its
   /// one tile, or a persistent block's tiles blockIdx.x + i * gridDim.x in
-  /// the grouped order, the ring running on across them.
-  void forEachWorkTile(function_ref<void()> body);
+  /// the grouped order, the ring running on across them; then a stream-K
+  /// block's pieces of the shared tiles (emitStreamKUnits).
+  void forEachWorkTile(function_ref<void(const WorkUnit &)> body);
+  /// A stream-K block's units: its whole tiles, then up to two pieces, in
+  /// one loop (one copy of the body).
+  void emitStreamKUnits(function_ref<void(const WorkUnit &)> body);
   /// The consumers' part, from the branch on the warpgroup to the return.
-  void emitConsumers(const KernelArgs &args, Value chunkBegin, Value chunkEnd);
+  void emitConsumers(const KernelArgs &args);
+  /// A stream-K unit's end: a piece before its tile's last chunk leaves its
+  /// sums; the others (whole tiles, and last pieces after adding the
+  /// tile's other pieces) run the epilogue.
+  void emitStreamKEnd(const KernelArgs &args, const WorkUnit &unit,
+                      ArrayRef<Value> sums);
   /// One K tile: its wait, its wgmma group, the wait for the group before
   /// it, whose stage goes back (unless `kb` starts the chunk).
   Value emitTile(Value kb, Value kbStart, Value acc);
@@ -78,8 +100,13 @@ private:
   std::optional<OuterSums> outer;
   // How K is cut into chunks (chunk c: K tiles [start(c), start(c + 1))).
   SplitGeometry geometry;
-  // The block's K tiles [sliceFirst, sliceEnd) of each work tile.
+  // The block's K tiles [sliceFirst, sliceEnd) of each work tile, and its
+  // chunks.
   Value sliceFirst, sliceEnd;
+  SliceBounds slice;
+  // A stream-K kernel's sharing of the last wave's tiles.
+  std::optional<StreamK> streamK;
+  StreamKPlan plan;
   // Whether this thread is its consumer warpgroup's thread 0.
   Value releases;
   // With two consumer warpgroups (null otherwise): whether this thread is

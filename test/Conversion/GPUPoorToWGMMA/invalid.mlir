@@ -159,3 +159,14 @@ func.func @thin_tile_shared_epilogue(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+func.func @stream_k_f16_outer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op stream_k takes f32 outer sums and one product (not batched): the blocks meet in f32 sums}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f16, b_layout = nk, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32, persistent = true, stream_k = true>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -567,3 +567,11 @@ func.func @swapped_batched(%a: tensor<2x1x64xf16>, %b: tensor<2x4096x64xf16>, %c
   %r = gpupoor.matmul %a, %b outs(%c : tensor<2x1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>) : tensor<2x1x64xf16>, tensor<2x4096x64xf16> -> tensor<2x1x4096xf16>
   return
 }
+
+// -----
+
+func.func @config_stream_k(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{stream_k needs persistent = true (the blocks share the last wave's tiles)}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32, stream_k = true>) : memref<128x64xf16>, memref<128x64xf16>
+  return
+}

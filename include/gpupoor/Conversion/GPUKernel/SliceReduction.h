@@ -60,6 +60,15 @@ SliceBounds emitSliceBounds(KernelContext &kc, const SplitGeometry &geometry);
 void emitTileStores(KernelContext &kc, const KernelArgs &args,
                     ArrayRef<Value> outer);
 
+/// Traps unless the workspace holds `tiles` x `slices` slots of a tile's
+/// sums and is 16-byte aligned, and the counters number `tiles`: a
+/// launcher's mistake must not write out of bounds.
+void emitWorkspaceCheck(KernelContext &kc, const KernelArgs &args, Value tiles,
+                        Value slices);
+/// The element offset in the workspace of this thread's fragment `f` of
+/// the sums in slot `slot` (slots of a tile's sums, KernelSpec::sliceSumElems).
+Value sliceSumOffset(KernelContext &kc, Value slot, int64_t f);
+
 class SliceReduction : public KernelPart {
 public:
   SliceReduction(KernelContext &kc, const KernelArgs &args)
@@ -72,12 +81,6 @@ public:
   std::pair<Value, SmallVector<Value>> emit(ArrayRef<Value> sums);
 
 private:
-  /// Traps unless the workspace holds T tiles of P' slice sums and is
-  /// 16-byte aligned, and the counters number T: a launcher's mistake must
-  /// not write out of bounds.
-  void emitWorkspaceCheck(Value tiles, Value slices);
-  /// The element offset of this thread's fragment `f` of slice `p`'s sums.
-  Value sumOffset(Value tile, Value slices, Value p, int64_t f);
   /// Adds the P' slice sums from the workspace in slice order.
   SmallVector<Value> emitOrderedSum(Value tile, Value slices,
                                     ArrayRef<Value> sums);

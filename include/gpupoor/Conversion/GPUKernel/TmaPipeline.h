@@ -70,8 +70,13 @@ public:
   Value stageShift(Value tile);
   /// A persistent block's ring runs on across its work tiles: the K tiles
   /// of the work tile being loaded or consumed come after `used` tiles of
-  /// the block's previous ones.
-  void startWorkTile(Value used) { before = used; }
+  /// the block's previous ones; a stream-K piece's start at K tile
+  /// `firstTile` (null: the ring's first).
+  void startWorkTile(Value used, Value firstTile = Value()) {
+    before = used;
+    if (firstTile)
+      first = firstTile;
+  }
 
 private:
   /// The stage of K tile `tile`, and the phase parity (i32) its waits name.

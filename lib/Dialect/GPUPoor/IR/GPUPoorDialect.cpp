@@ -159,7 +159,8 @@ LogicalResult KernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> warps,
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
-    int64_t indexBitwidth, bool persistent, int64_t blocksPerSM) {
+    int64_t indexBitwidth, bool persistent, int64_t blocksPerSM,
+    bool streamK) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();
@@ -196,5 +197,8 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "blocks_per_sm = 2 needs copies = tma and "
                           "persistent = false (a persistent grid has a block "
                           "an SM)";
+  if (streamK && !persistent)
+    return emitError() << "stream_k needs persistent = true (the blocks "
+                          "share the last wave's tiles)";
   return success();
 }

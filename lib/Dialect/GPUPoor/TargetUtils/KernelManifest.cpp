@@ -38,7 +38,7 @@ mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
       params.push_back({"stride_" + in + "b", K::I64});
   }
   // The workspace's size may pass 2^31 where the sizes do not.
-  if (spec.parallel())
+  if (spec.takesWorkspace())
     params.append({{"ws_ptr", K::Pointer},
                    {"ws_bytes", K::I64},
                    {"locks_ptr", K::Pointer},
@@ -136,6 +136,10 @@ static std::string requirements(const KernelSpec &spec) {
     req += std::string(req.empty() ? "" : ", ") +
            "grid y = P', a workspace and counters as workspace_formula "
            "says (the kernel traps on short or misaligned ones)";
+  if (spec.streamK())
+    req += std::string(req.empty() ? "" : ", ") +
+           "a workspace and counters as workspace_formula says (the kernel "
+           "traps on short or misaligned ones)";
   return req.empty() ? "none" : req;
 }
 
@@ -237,6 +241,20 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // least one block computes C; one block an SM (SMs: the device's count)
   // runs them in one wave.
   m["persistent"] = spec.persistent();
+  // Stream-K: past the grid's whole waves the blocks share the last tiles
+  // by chunks; each block leaves at most one tile's partial sums in its
+  // slot of the workspace.
+  m["stream_k"] = spec.streamK();
+  if (spec.streamK()) {
+    m["workspace_formula"] =
+        "T > G and T mod G > 0 (T = ceil(M/BM)*ceil(N/BN), G = grid x): "
+        "ws_bytes >= G*" +
+        std::to_string(spec.sliceSumBytes()) +
+        " (ws_ptr 16-byte aligned) and locks_count >= G i32 flags at "
+        "locks_ptr, zero before the first launch (each launch leaves them "
+        "zero); otherwise neither is touched (null, 0)";
+    m["workspace_bytes_per_block"] = spec.sliceSumBytes();
+  }
   // Launchers may set programmatic stream serialization (the kernel waits
   // for the previous one before touching memory); plain launches work too.
   m["dependent_launch"] = spec.dependentLaunch();

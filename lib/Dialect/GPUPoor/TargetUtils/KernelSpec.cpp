@@ -55,6 +55,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   indexBitwidth = config.getIndexBitwidth();
   persistentTiles = config.getPersistent();
   blocksPerSM = config.getBlocksPerSm();
+  streamKTiles = config.getStreamK();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -65,7 +66,8 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
                                fragmentPrefetch, sharedOuterRows,
                                epiloguePasses,
                                mmaHandover ? Handover::Mma : Handover::Convert,
-                               indexBitwidth, persistentTiles, blocksPerSM);
+                               indexBitwidth, persistentTiles, blocksPerSM,
+                               streamKTiles);
 }
 
 int64_t KernelSpec::launchRegisters() const {
@@ -188,6 +190,9 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "persistent blocks take one K slice (slices = 1), "
                             "got "
                          << strategy.getSlices();
+    if (streamKTiles && (!outerType.isF32() || batched))
+      return emitError() << "stream_k takes f32 outer sums and one product "
+                            "(not batched): the blocks meet in f32 sums";
     if (persistent() && epiloguePasses != 0 &&
         !epiloguePassesFit(epiloguePasses))
       return emitError() << "the persistent TMA kernel's shared-memory "

@@ -253,6 +253,11 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       registers at launch are half an SM's (ptxas `.minnctapersm 2`), the
       consumer warpgroup taking what the producer gives up; the stages fit
       half the SM's shared memory.
+    * `stream_k` (default false; `persistent` with f32 outer sums, not
+      batched): past the whole waves of work tiles, the blocks share the
+      last T mod G tiles by chunks of K (stream-K): a tile's first chunks'
+      block adds the later chunks' sums, which the other blocks leave in
+      the workspace (`ws_ptr`, `locks_ptr`), and stores C.
 
     Example:
 
@@ -274,7 +279,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     "::mlir::gpupoor::Handover":$handover,
     "int64_t":$index_bitwidth,
     DefaultValuedParameter<"bool", "false">:$persistent,
-    DefaultValuedParameter<"int64_t", "1">:$blocks_per_sm
+    DefaultValuedParameter<"int64_t", "1">:$blocks_per_sm,
+    DefaultValuedParameter<"bool", "false">:$stream_k
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -74,6 +74,9 @@ struct KernelSpec {
   bool tmaCopies = false;
   // The TMA kernel's blocks loop over C tiles (persistent()).
   bool persistentTiles = false;
+  // The persistent blocks share the last wave's tiles by chunks
+  // (streamK()).
+  bool streamKTiles = false;
   // Blocks an SM runs at once (the TMA kernel with one consumer warpgroup:
   // 1 or 2); the register split follows (consumerRegisters).
   int64_t blocksPerSM = 1;
@@ -156,6 +159,12 @@ struct KernelSpec {
   /// never idle, so its shared-memory epilogue has a buffer of its own
   /// (ownEpilogueBuffer).
   bool persistent() const { return tmaCopies && persistentTiles; }
+  /// Whether the persistent blocks split the work tiles past their whole
+  /// waves by chunks of K (StreamK.h); such a kernel takes the workspace.
+  bool streamK() const { return persistent() && streamKTiles; }
+  /// Whether the kernel takes the workspace parameters (ws_ptr, ws_bytes,
+  /// locks_ptr, locks_count).
+  bool takesWorkspace() const { return parallel() || streamK(); }
   /// The TMA kernel's register split (setmaxnreg takes multiples of 8 from
   /// 24 to 256): a thread has launchRegisters() at entry (ptxas allots the
   /// block no more, `.minnctapersm blocksPerSM`), the producer warpgroup

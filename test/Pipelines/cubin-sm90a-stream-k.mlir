@@ -1,0 +1,53 @@
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a stream-k=true cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
+
+// A stream-K kernel (2048 x 4096: 256 persistent tiles of 128 x 256, past
+// one wave of 132): the host code gives it a workspace of G = min(T, 132)
+// slots of a tile's f32 sums (131072 bytes each: 4325376 words) and G
+// flags, zeroed by a fill kernel, where T > G (here folded), and frees
+// them after the launch; the manifest says so. The kernel fences before it
+// raises a flag and after it sees one, reading flags with atomics.
+// MLIR-LABEL: func.func @stream_k
+// MLIR: gpu.alloc async [%{{.*}}] (%c4325376) : memref<?xi32>
+// MLIR: %[[FLAGS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c132) : memref<?xi32>
+// MLIR: gpu.launch_func @stream_k_kernel::@stream_k_kernel
+// MLIR-SAME: %c0_i32 : i32, %[[FLAGS]] : memref<?xi32>)
+// MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%c132, %c1, %c1)
+// MLIR-SAME: stream_k = true
+// MLIR: gpu.dealloc
+// MLIR: gpu.dealloc async [%{{.*}}] %[[FLAGS]]
+
+// JSON: "params": [
+// JSON: "stride_cn",
+// JSON-NEXT: "ws_ptr",
+// JSON-NEXT: "ws_bytes",
+// JSON-NEXT: "locks_ptr",
+// JSON-NEXT: "locks_count",
+// JSON-NEXT: "a_desc",
+// JSON: "requires": "{{.*}}a workspace and counters as workspace_formula says (the kernel traps on short or misaligned ones)"
+// JSON: "stream_k": true
+// JSON: "workspace_bytes_per_block": 131072,
+// JSON-NEXT: "workspace_formula": "T > G and T mod G > 0 (T = ceil(M/BM)*ceil(N/BN), G = grid x): ws_bytes >= G*131072 (ws_ptr 16-byte aligned) and locks_count >= G i32 flags at locks_ptr, zero before the first launch (each launch leaves them zero); otherwise neither is touched (null, 0)"
+
+// CHECK: .visible .entry gpupoor_matmul_0(
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16
+// CHECK: membar.gl;
+// CHECK: atom.global.exch.b32
+// CHECK: atom.global.or.b32 [[FLAG:%r[0-9]+]], {{\[}}[[AT:%rd[0-9]+]]{{\]}}, 0;
+// CHECK-NEXT: setp.eq.b32 [[DOWN:%p[0-9]+]], [[FLAG]], 0;
+// CHECK-NEXT: @[[DOWN]] bra
+// CHECK-NEXT: membar.gl;
+// CHECK-NEXT: st.global.b32 {{\[}}[[AT]]{{\]}}, 0;
+func.func @stream_k(%a: tensor<2048x14336xf16>, %w: tensor<4096x14336xf16>) -> tensor<2048x4096xf16> {
+  %zero = arith.constant 0.0 : f16
+  %empty = tensor.empty() : tensor<2048x4096xf16>
+  %init = linalg.fill ins(%zero : f16) outs(%empty : tensor<2048x4096xf16>) -> tensor<2048x4096xf16>
+  %c = linalg.matmul indexing_maps = [
+      affine_map<(m, n, k) -> (m, k)>,
+      affine_map<(m, n, k) -> (n, k)>,
+      affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %w : tensor<2048x14336xf16>, tensor<4096x14336xf16>)
+      outs(%init : tensor<2048x4096xf16>) -> tensor<2048x4096xf16>
+  return %c : tensor<2048x4096xf16>
+}

@@ -725,20 +725,26 @@ def batched_suite(kernels, res, gen):
 
 
 def short_workspace(kdir, manifest):
-    """One launch of a parallel kernel with half the workspace its
-    manifest asks for: the kernel must trap (exit 3) rather than write out
-    of bounds (exit 0 reports the miss). Runs in a child process: a trap
-    leaves the CUDA context unusable."""
+    """One launch of a parallel or stream-K kernel with half the workspace
+    its manifest asks for: the kernel must trap (exit 3) rather than write
+    out of bounds (exit 0 reports the miss). Runs in a child process: a
+    trap leaves the CUDA context unusable."""
     kern = GpupoorKernel(kdir, manifest)
-    m, n, k = 1, 4096, 4096
+    # Stream-K: three blocks over more tiles than a multiple of three.
+    m, n, k = (512, 1024, 256) if kern.stream_k else (1, 4096, 4096)
     a = torch.randn(m, k, device="cuda").half()
     b = torch.randn((n, k) if kern.nk else (k, n), device="cuda").half()
     c = torch.empty(m, n, device="cuda").half()
-    if kern.num_slices(m, n, k) < 2:
+    half = lambda ws, locks: (ws[: ws.numel() // 2], locks)
+    if kern.stream_k:
+        kern.persistent_blocks = 3
+        full_sk = kern.stream_k_workspace
+        kern.stream_k_workspace = lambda g: half(*full_sk(g))
+    elif kern.num_slices(m, n, k) < 2:
         print("the kernel runs one slice at 1 x 4096 x 4096")
         return 0
     full = kern.workspace_for
-    kern.workspace_for = lambda t, s: (lambda ws, locks: (ws[: ws.numel() // 2], locks))(*full(t, s))
+    kern.workspace_for = lambda t, s: half(*full(t, s))
     try:
         kern(a, b, c)
         torch.cuda.synchronize()
@@ -750,16 +756,17 @@ def short_workspace(kdir, manifest):
 
 
 def trap_suite(kernels, res):
-    """Every parallel kernel family traps on a short workspace (checked on
-    one kernel: the check is the same code in each)."""
-    for name, kern in kernels.items():
-        if not kern.parallel:
-            continue
-        proc = subprocess.run([sys.executable, __file__, kern.kdir, "--short-workspace",
-                               kern.manifest], capture_output=True, text=True)
-        res.check(proc.returncode == 3,
-                  f"{name}: a short workspace did not trap ({proc.stdout.strip()[-200:]})")
-        return
+    """Parallel and stream-K kernels trap on a short workspace (checked on
+    one kernel of each: the check is the same code in each)."""
+    for kind in ("parallel", "stream_k"):
+        for name, kern in kernels.items():
+            if not getattr(kern, kind):
+                continue
+            proc = subprocess.run([sys.executable, __file__, kern.kdir, "--short-workspace",
+                                   kern.manifest], capture_output=True, text=True)
+            res.check(proc.returncode == 3,
+                      f"{name}: a short workspace did not trap ({proc.stdout.strip()[-200:]})")
+            break
 
 
 def main():
@@ -812,8 +819,12 @@ def main():
             torch.cuda.synchronize()
             res.check(not torch.isnan(c).any().item(), f"{name}: sanitize-shape")
         for name, kern in kernels.items():
-            # A persistent kernel's blocks take several tiles each.
+            # A persistent kernel's blocks take several tiles each; a
+            # stream-K kernel's three blocks share the tiles past whole
+            # waves (T mod 3 > 0).
             m, n, k = (300, 600, 200) if kern.persistent else (70, 136, 200)
+            while kern.stream_k and (-(-m // kern.bm) * -(-n // kern.bn)) % 3 == 0:
+                m, n = m + kern.bm, n + 2 * kern.bn
             a, b = make((m, n, k), "int", kern.nk, gen)
             ins, _, c_in = epilogue_inputs(kern, m, n, gen)
             out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32

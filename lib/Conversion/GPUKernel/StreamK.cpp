@@ -89,14 +89,10 @@ void StreamK::emitRaise() {
                               flags, ValueRange{j});
 }
 
-SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan,
-                                       Value tileStart, ArrayRef<Value> sums) {
-  Type i32 = b.getI32Type();
+Value StreamK::firstBlock(const StreamKPlan &plan, Value tileStart) {
   Type i64 = b.getI64Type();
   auto wide = [&](Value v) { return arith::IndexCastOp::create(b, i64, v); };
-  Value j = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  // The first block of the tile, whose run holds chunk X = tileStart: the
-  // last j' with runStart(j') <= X, ceil((X + 1) G' / R C) - 1 (the
+  // The last j' with runStart(j') <= X, ceil((X + 1) G' / R C) - 1 (the
   // inverse of runStart).
   Value units = wide(maxI(plan.units, idx(1)));
   Value num = arith::MulIOp::create(b, wide(add(tileStart, idx(1))),
@@ -108,8 +104,32 @@ SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan,
           arith::SubIOp::create(b, units,
                                 arith::ConstantIntOp::create(b, i64, 1))),
       units);
-  Value begin = sub(arith::IndexCastOp::create(b, b.getIndexType(), ceil),
-                    idx(1));
+  return sub(arith::IndexCastOp::create(b, b.getIndexType(), ceil), idx(1));
+}
+
+void StreamK::emitWaitRaised(Value peer) {
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIntOp::create(b, i32, 0);
+  auto spin = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
+  OpBuilder::InsertionGuard guard(b);
+  Block *before = b.createBlock(&spin.getBefore());
+  b.setInsertionPointToStart(before);
+  // An atomic read: plain loads may be served from a stale L1 line.
+  Value flag = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::ori, zero,
+                                           flags, ValueRange{peer});
+  scf::ConditionOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, flag, zero),
+      ValueRange{});
+  Block *after = b.createBlock(&spin.getAfter());
+  b.setInsertionPointToStart(after);
+  scf::YieldOp::create(b, ValueRange{});
+}
+
+SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan,
+                                       Value tileStart, ArrayRef<Value> sums) {
+  Type i32 = b.getI32Type();
+  Value j = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value begin = firstBlock(plan, tileStart);
   auto loop = scf::ForOp::create(b, begin, j, idx(1), sums);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -129,20 +149,7 @@ SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan,
       OpBuilder::InsertionGuard g3(b);
       b.setInsertionPointToStart(first.thenBlock());
       Value zero = arith::ConstantIntOp::create(b, i32, 0);
-      auto spin = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
-      Block *before = b.createBlock(&spin.getBefore());
-      b.setInsertionPointToStart(before);
-      // An atomic read: plain loads may be served from a stale L1 line.
-      Value flag = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::ori,
-                                               zero, flags, ValueRange{peer});
-      scf::ConditionOp::create(
-          b,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, flag, zero),
-          ValueRange{});
-      Block *after = b.createBlock(&spin.getAfter());
-      b.setInsertionPointToStart(after);
-      scf::YieldOp::create(b, ValueRange{});
-      b.setInsertionPointAfter(spin);
+      emitWaitRaised(peer);
       // Acquire: the peer's sums, for the whole block after the barrier.
       NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
       // The flag down for the next launch: no block raises it again in

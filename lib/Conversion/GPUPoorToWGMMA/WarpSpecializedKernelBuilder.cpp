@@ -244,8 +244,6 @@ void WarpSpecializedKernelBuilder::emitStreamKUnits(
   unit.shared = arith::XOrIOp::create(
       b, isWhole, arith::ConstantIntOp::create(b, b.getI1Type(), 1));
   unit.tileStart = mul(t, chunks);
-  unit.last = cmp(P::eq, u, sub(add(whole, pieces), idx(1)));
-  unit.leftBefore = isSecond;
   Value used = select(isWhole, mul(u, tilesPer),
                       select(isSecond, add(wholeUsed, firstPieceTiles),
                              wholeUsed));
@@ -269,23 +267,8 @@ void WarpSpecializedKernelBuilder::emitStreamKEnd(const KernelArgs &args,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLeaves.thenBlock());
   streamK->emitLeave(sums);
-  {
-    // A block's first of two pieces raises its flag only at the end of the
-    // second: waiting there for its sums to land (a fence behind 128 KiB
-    // of stores) would idle the tensor cores, and the tile's last piece,
-    // which waits for the flag, ends about then.
-    auto ifLast = scf::IfOp::create(b, unit.last, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(ifLast.thenBlock());
-    streamK->emitRaise();
-  }
+  streamK->emitRaise();
   b.setInsertionPointToStart(ifLeaves.elseBlock());
-  {
-    auto ifLeft = scf::IfOp::create(b, unit.leftBefore, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(ifLeft.thenBlock());
-    streamK->emitRaise();
-  }
   SmallVector<Type> types;
   for (Value v : sums)
     types.push_back(v.getType());

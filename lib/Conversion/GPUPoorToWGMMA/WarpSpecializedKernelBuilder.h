@@ -52,10 +52,8 @@ private:
     /// Chunks [chunkBegin, chunkEnd); the K tiles they end at.
     Value chunkBegin, chunkEnd, endTile;
     /// Stream-K (null otherwise): whether the unit is a piece of a shared
-    /// tile (i1), and the run position where that tile's chunks start;
-    /// whether it is the block's last unit, and whether the block left the
-    /// sums of its previous one (its flag still down).
-    Value shared, tileStart, last, leftBefore;
+    /// tile (i1), and the run position where that tile's chunks start.
+    Value shared, tileStart;
   };
 
   /// Emits `body` for each of the block's C tiles (kc.m0, kc.n0 set): its

@@ -19,8 +19,8 @@
 // (its own first, then the first piece's, then any middle ones), and runs
 // the epilogue. Every other piece's block writes its f32 sums to its own
 // slot of the workspace (at most one such piece a block) and raises its
-// flag, at the end of its run; the finisher waits for each flag, reads the
-// slot and lowers the flag for the next launch. A block raises its flag
+// flag right after; the finisher waits for each flag, reads the slot and
+// lowers the flag for the next launch. A block raises its flag
 // before it waits for any, and waits only for blocks of lower index, so
 // every wait ends while the grid's blocks run together, as a persistent
 // grid of one block an SM does.
@@ -92,6 +92,11 @@ public:
                                 ArrayRef<Value> sums);
 
 private:
+  /// The first block of the shared tile whose chunks start at run position
+  /// `tileStart`: the one whose run holds that chunk.
+  Value firstBlock(const StreamKPlan &plan, Value tileStart);
+  /// Spins until block `peer`'s flag is up (one thread).
+  void emitWaitRaised(Value peer);
   const KernelArgs &args;
   Value sumsView, flags;
 };

@@ -384,3 +384,13 @@ def test_launch_config_layout_and_switch(monkeypatch):
     assert _driver.dependent_launches()
     monkeypatch.setenv("GPUPOOR_DEPENDENT_LAUNCH", "0")
     assert not _driver.dependent_launches()
+
+
+def test_load_variant_refuses_stream_k_kernels(tmp_path):
+    """A stream-K manifest (its workspace a slot a block) is refused by
+    name, not launched with a workspace sized for slices."""
+    (tmp_path / "variant.json").write_text(json.dumps({"kernels": ["gpupoor_matmul_0.json"]}))
+    (tmp_path / "gpupoor_matmul_0.json").write_text(
+        json.dumps({"stream_k": True, "cubin": "gpupoor_matmul_0.cubin"}))
+    with pytest.raises(ValueError, match="stream-K kernel"):
+        load_variant(library_variants()[0], "sm_90a", tmp_path)

@@ -755,6 +755,34 @@ def short_workspace(kdir, manifest):
     return 0
 
 
+def stream_k_suite(kernels, res, gen):
+    """Stream-K kernels (C = A*B) on grids the three-block suite never
+    makes: 8 blocks over 9 tiles (G' = 4 < G: blocks without a share,
+    tiles of 3-5 pieces), 3 blocks over 5 tiles (every block two pieces,
+    the next tile's first), 132 blocks over 133 tiles, and K = 0 (no
+    chunks: every tile whole); exact on {-1, 0, 1} inputs, and every flag
+    down after the launch (the next launch's waits need them so)."""
+    for name, kern in kernels.items():
+        if not kern.stream_k or not kern.plain:
+            continue
+        out = torch.float16 if kern.meta["c_type"] == "f16" else torch.float32
+        bm, bn = kern.bm, kern.bn
+        cases = [(8, (3 * bm, 3 * bn - 5, 1000)), (3, (bm, 5 * bn, 1032)),
+                 (3, (bm - 1, 5 * bn, 4104)), (132, (7 * bm, 19 * bn, 520)),
+                 (3, (bm, 5 * bn, 0))]
+        blocks = kern.persistent_blocks
+        for grid, (m, n, k) in cases:
+            kern.persistent_blocks = grid
+            a, b = make((m, n, k), "int", kern.nk, gen)
+            c = run(kern, a, b, n, out_dtype=out)
+            res.check(torch.equal(c.double(), ref64(a, b, kern.nk)),
+                      f"{name} {m}x{n}x{k} on {grid} blocks: not exact")
+            if kern.locks is not None:
+                res.check(int(kern.locks.abs().sum()) == 0,
+                          f"{name} {m}x{n}x{k} on {grid} blocks: flags left up")
+        kern.persistent_blocks = blocks
+
+
 def trap_suite(kernels, res):
     """Parallel and stream-K kernels trap on a short workspace (checked on
     one kernel of each: the check is the same code in each)."""
@@ -840,6 +868,7 @@ def main():
     exact_suite(kernels, res, args.quick, gen)
     dependent_launch_suite(kernels, res, gen)
     batched_suite(batched, res, gen)
+    stream_k_suite(kernels, res, gen)
     trap_suite(kernels, res)
     strided_suite(kernels, res, gen)
     c_layout_suite(kernels, res, gen)

@@ -310,9 +310,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            /*default=*/"::mlir::gpupoor::StreamKChoice::Never",
            "Persistent kernels with f32 outer sums, not batched: past the "
            "whole waves of work tiles (T mod G tiles left on a grid of G), "
-           "the blocks share the tiles by chunks of K, each tile's first "
-           "block adding the others' sums from the workspace (ws_ptr, "
-           "locks_ptr) before its epilogue. true, false or auto",
+           "the blocks share the tiles by chunks of K, the block with each "
+           "tile's last chunk adding the others' sums from the workspace "
+           "(ws_ptr, locks_ptr) before its epilogue. Measured slower than "
+           "the default on most of the benchmark list (H100, "
+           "docs/Hopper.md), hence false by default; auto is false too. "
+           "true, false or auto",
            "::mlir::gpupoor::streamKChoices()">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "

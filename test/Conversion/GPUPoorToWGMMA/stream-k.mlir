@@ -24,6 +24,10 @@
 // CHECK: llvm.intr.trap
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.mma_async
+// A shared piece that ends before the tile's last chunk leaves its sums.
+// CHECK: %[[ENDS:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[LEAVES:.*]] = arith.andi %{{.*}}, %[[ENDS]] : i1
+// CHECK-NEXT: scf.if %[[LEAVES]] {
 // CHECK: vector.store %{{.*}}, %[[SUMS:.*]][%{{.*}}] {alignment = 16 : i64} : memref<?xf32, 1>, vector<4xf32>
 // CHECK-COUNT-31: vector.store %{{.*}}, %[[SUMS]]
 // CHECK-NEXT: %[[J:.*]] = gpu.block_id x
@@ -33,7 +37,14 @@
 // CHECK: } else {
 // CHECK-NOT: memref.atomic_rmw assign
 // CHECK: %[[ME:.*]] = gpu.block_id x
-// CHECK: scf.for %[[PEER:.*]] = %{{.*}} to %[[ME]] step
+// The tile's first block: ceil((tileStart + 1) G' / R C) - 1.
+// CHECK: %[[CEIL:.*]] = arith.divui %{{.*}}, %{{.*}} : i64
+// CHECK: %[[CEILX:.*]] = arith.index_cast %[[CEIL]] : i64 to index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.subi %[[CEILX]], %c1{{.*}} : index
+// CHECK: scf.for %[[PEER:.*]] = %[[FIRST]] to %[[ME]] step
+// A peer with an empty run has no piece.
+// CHECK: %[[SOME:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %{{.*}}:32 = scf.if %[[SOME]] -> (vector<2x2xf32>
 // CHECK: scf.while : () -> () {
 // CHECK-NEXT: %[[F:.*]] = memref.atomic_rmw ori %[[ZERO:c0_i32[_0-9]*]], %[[FLAGS]][%[[PEER]]]
 // CHECK-NEXT: %[[DOWN:.*]] = arith.cmpi eq, %[[F]], %[[ZERO]] : i32

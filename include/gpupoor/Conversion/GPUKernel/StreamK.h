@@ -21,9 +21,12 @@
 // slot of the workspace (at most one such piece a block) and raises its
 // flag right after; the finisher waits for each flag, reads the slot and
 // lowers the flag for the next launch. A block raises its flag
-// before it waits for any, and waits only for blocks of lower index, so
-// every wait ends while the grid's blocks run together, as a persistent
-// grid of one block an SM does.
+// before it waits for any, and waits only for blocks of lower index: with
+// the grid's blocks resident together (a persistent grid of one block an
+// SM), every wait ends; with fewer SMs than blocks (the host code launches
+// up to the reference part's 132 on a 114-SM H100 PCIe) it still ends
+// where blocks start in index order, as NVIDIA's hardware dispatches them,
+// though CUDA does not promise it.
 //
 // Pieces follow the chunks, so each chunk's f16 sum is the one the
 // kernel's split defines; only the order of the f32 outer sums' adds

@@ -255,9 +255,9 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       half the SM's shared memory.
     * `stream_k` (default false; `persistent` with f32 outer sums, not
       batched): past the whole waves of work tiles, the blocks share the
-      last T mod G tiles by chunks of K (stream-K): a tile's first chunks'
-      block adds the later chunks' sums, which the other blocks leave in
-      the workspace (`ws_ptr`, `locks_ptr`), and stores C.
+      last T mod G tiles by chunks of K (stream-K): the block with a tile's
+      last chunk adds the sums that the blocks with its earlier chunks
+      leave in the workspace (`ws_ptr`, `locks_ptr`), and stores C.
 
     Example:
 

@@ -151,10 +151,10 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     auto fragType = cast<VectorType>(sums.front().getType());
     auto flatType = VectorType::get({4}, fragType.getElementType());
     for (auto [f, v] : llvm::enumerate(sums))
-      vector::StoreOp::create(b, vector::ShapeCastOp::create(b, flatType, v),
-                              sumsView,
-                              ValueRange{sliceSumOffset(kc, add(mul(tile, slices), p), f)}, false,
-                              llvm::MaybeAlign(4 * outerBytes));
+      vector::StoreOp::create(
+          b, vector::ShapeCastOp::create(b, flatType, v), sumsView,
+          ValueRange{sliceSumOffset(kc, add(mul(tile, slices), p), f)}, false,
+          llvm::MaybeAlign(4 * outerBytes));
     // Release: every thread's sums are visible device-wide before thread 0
     // counts the block in. (The barrier also ends every warp's reads of the
     // stages, which the flag below overwrites.)

@@ -58,9 +58,9 @@ Value StreamK::runStart(const StreamKPlan &plan, Value j) {
 
 void StreamK::emitWorkspace(const StreamKPlan &plan) {
   emitWorkspaceCheck(kc, args, plan.sharingBlocks, idx(1));
-  sumsView = memref1DFromPointer(b, args.wsPtr, c.outerType,
-                                 mul(plan.sharingBlocks, idx(c.sliceSumElems())),
-                                 c.indexBitwidth);
+  sumsView = memref1DFromPointer(
+      b, args.wsPtr, c.outerType,
+      mul(plan.sharingBlocks, idx(c.sliceSumElems())), c.indexBitwidth);
   flags = memref1DFromPointer(b, args.locksPtr, b.getI32Type(),
                               plan.sharingBlocks, c.indexBitwidth);
 }
@@ -84,9 +84,9 @@ void StreamK::emitRaise() {
   auto first = scf::IfOp::create(b, lt(kc.tid, idx(1)), false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(first.thenBlock());
-  memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::assign,
-                              arith::ConstantIntOp::create(b, b.getI32Type(), 1),
-                              flags, ValueRange{j});
+  memref::AtomicRMWOp::create(
+      b, arith::AtomicRMWKind::assign,
+      arith::ConstantIntOp::create(b, b.getI32Type(), 1), flags, ValueRange{j});
 }
 
 Value StreamK::firstBlock(const StreamKPlan &plan, Value tileStart) {
@@ -125,8 +125,8 @@ void StreamK::emitWaitRaised(Value peer) {
   scf::YieldOp::create(b, ValueRange{});
 }
 
-SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan,
-                                       Value tileStart, ArrayRef<Value> sums) {
+SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan, Value tileStart,
+                                       ArrayRef<Value> sums) {
   Type i32 = b.getI32Type();
   Value j = gpu::BlockIdOp::create(b, gpu::Dimension::x);
   Value begin = firstBlock(plan, tileStart);

@@ -200,10 +200,9 @@ void WarpSpecializedKernelBuilder::emitStreamKUnits(
   Value grid = gpu::GridDimOp::create(b, gpu::Dimension::x);
   Value tilesPer = sub(sliceEnd, sliceFirst);
   // Whole tiles j, j + G, ... below D.
-  Value whole = select(lt(j, plan.wholeTiles),
-                       add(divU(sub(sub(plan.wholeTiles, j), idx(1)), grid),
-                           idx(1)),
-                       idx(0));
+  Value whole = select(
+      lt(j, plan.wholeTiles),
+      add(divU(sub(sub(plan.wholeTiles, j), idx(1)), grid), idx(1)), idx(0));
   // The run [ub, ue): a piece of tile t1 = ub / C, chunks [ub - t1 C,
   // min(ue - t1 C, C)), and past (t1 + 1) C one of tile t1 + 1 from its
   // first chunk, which goes first: every block then reads K tile kb of its
@@ -223,8 +222,7 @@ void WarpSpecializedKernelBuilder::emitStreamKUnits(
   Value pieces = select(lt(ub, ue), select(two, idx(2), idx(1)), idx(0));
   Value wholeUsed = mul(whole, tilesPer);
   // The first piece's K tiles: tile t1 + 1's [0, c2e) or tile t1's.
-  Value firstPieceTiles =
-      select(two, start(c2e), sub(start(c1e), start(c1b)));
+  Value firstPieceTiles = select(two, start(c2e), sub(start(c1e), start(c1b)));
 
   auto loop = scf::ForOp::create(b, idx(0), add(whole, pieces), idx(1));
   OpBuilder::InsertionGuard guard(b);
@@ -238,15 +236,14 @@ void WarpSpecializedKernelBuilder::emitStreamKUnits(
   kc.pid = select(isWhole, add(j, mul(u, grid)), add(plan.wholeTiles, t));
   WorkUnit unit;
   unit.chunkBegin = select(isWhole, idx(0), select(isNext, idx(0), c1b));
-  unit.chunkEnd =
-      select(isWhole, geometry.numChunks, select(isNext, c2e, c1e));
+  unit.chunkEnd = select(isWhole, geometry.numChunks, select(isNext, c2e, c1e));
   unit.endTile = start(unit.chunkEnd);
   unit.shared = arith::XOrIOp::create(
       b, isWhole, arith::ConstantIntOp::create(b, b.getI1Type(), 1));
   unit.tileStart = mul(t, chunks);
-  Value used = select(isWhole, mul(u, tilesPer),
-                      select(isSecond, add(wholeUsed, firstPieceTiles),
-                             wholeUsed));
+  Value used =
+      select(isWhole, mul(u, tilesPer),
+             select(isSecond, add(wholeUsed, firstPieceTiles), wholeUsed));
   GroupedTileOrder(kc).emitTileOrigin();
   ring->startWorkTile(used, start(unit.chunkBegin));
   body(unit);
@@ -259,10 +256,10 @@ void WarpSpecializedKernelBuilder::emitStreamKEnd(const KernelArgs &args,
                                                   ArrayRef<Value> sums) {
   // A piece that ends before its tile's last chunk leaves its sums; the
   // tile's last piece adds the others'.
-  Value leaves = arith::AndIOp::create(
-      b, unit.shared,
-      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, unit.chunkEnd,
-                            plan.chunks));
+  Value leaves =
+      arith::AndIOp::create(b, unit.shared,
+                            arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                                  unit.chunkEnd, plan.chunks));
   auto ifLeaves = scf::IfOp::create(b, leaves, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifLeaves.thenBlock());
@@ -300,9 +297,8 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args) {
     if (c.defersHandover()) {
       regs = emitDeferredChunks(unit.chunkBegin, unit.chunkEnd);
     } else {
-      auto chunkLoop =
-          scf::ForOp::create(b, unit.chunkBegin, unit.chunkEnd, idx(1),
-                             outer->initialRegisters());
+      auto chunkLoop = scf::ForOp::create(b, unit.chunkBegin, unit.chunkEnd,
+                                          idx(1), outer->initialRegisters());
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(chunkLoop.getBody());
@@ -383,7 +379,8 @@ void WarpSpecializedKernelBuilder::build() {
     // The one thread that loads: the rest of the producer touches no
     // global memory.
     emitGridDependencyWait(kc);
-    forEachWorkTile([&](const WorkUnit &unit) { ring->emitLoads(unit.endTile); });
+    forEachWorkTile(
+        [&](const WorkUnit &unit) { ring->emitLoads(unit.endTile); });
     // Its last load issued, the block lets the next kernel of the stream
     // launch: that one's blocks start while this one's stages drain.
     emitLaunchDependents(kc);

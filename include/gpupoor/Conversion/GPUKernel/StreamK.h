@@ -1,4 +1,5 @@
-//===- StreamK.h - persistent blocks sharing the last wave's tiles -*- C++ -*-===//
+//===- StreamK.h - blocks sharing the last wave's tiles ---------*- C++ -*-===//
+//-*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
@@ -72,7 +73,8 @@ constexpr int64_t kStreamKPiecesPerTile = 4;
 
 class StreamK : public KernelPart {
 public:
-  StreamK(KernelContext &kc, const KernelArgs &args) : KernelPart(kc), args(args) {}
+  StreamK(KernelContext &kc, const KernelArgs &args)
+      : KernelPart(kc), args(args) {}
 
   /// The plan for `tiles` work tiles of `chunks` chunks each.
   StreamKPlan emitPlan(Value tiles, Value chunks);

@@ -59,15 +59,14 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
-  return KernelConfigAttr::get(ctx, {warpsM, warpsN}, stages, groupM,
-                               tmaCopies     ? CopyMode::Tma
-                               : asyncCopies ? CopyMode::Async
-                                             : CopyMode::Elements,
-                               fragmentPrefetch, sharedOuterRows,
-                               epiloguePasses,
-                               mmaHandover ? Handover::Mma : Handover::Convert,
-                               indexBitwidth, persistentTiles, blocksPerSM,
-                               streamKTiles);
+  return KernelConfigAttr::get(
+      ctx, {warpsM, warpsN}, stages, groupM,
+      tmaCopies     ? CopyMode::Tma
+      : asyncCopies ? CopyMode::Async
+                    : CopyMode::Elements,
+      fragmentPrefetch, sharedOuterRows, epiloguePasses,
+      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth,
+      persistentTiles, blocksPerSM, streamKTiles);
 }
 
 int64_t KernelSpec::launchRegisters() const {

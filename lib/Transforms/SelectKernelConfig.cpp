@@ -406,9 +406,6 @@ static bool persistentPays(MatmulOp op) {
   return op.getStrategy().getTileM() == 128 && gridExceedsSMs(op);
 }
 
-/// Whether the persistent blocks share the last wave's tiles by default.
-static bool streamKPays(MatmulOp op) { return false; }
-
 KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   KernelSpec spec(op);
   // A warpgroup per 64 rows, each warp 16 rows across the tile: the only
@@ -438,10 +435,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
       spec.tmaCopies && !spec.parallel() && spec.bm == spec.mmaRows() &&
       (persistent == PersistentChoice::Always ||
        (persistent == PersistentChoice::Auto && persistentPays(op)));
+  // Stream-K only where asked for: auto takes it nowhere, as measured on an
+  // H100 (docs/Hopper.md: slower than whole tiles on most of the list).
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&
-                      !spec.batched &&
-                      (streamK == StreamKChoice::Always ||
-                       (streamK == StreamKChoice::Auto && streamKPays(op)));
+                      !spec.batched && streamK == StreamKChoice::Always;
   // Two blocks an SM are the TMA kernel's, whose register split follows
   // them (the others' registers are ptxas's choice), and not a persistent
   // grid's, which has a block an SM.

@@ -214,29 +214,27 @@ class GpupoorKernel:
                                 self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2),
                                 self.meta.get("slice_one_share", 0))
 
+    def buffers(self, sum_bytes, counters):
+        """The workspace of at least `sum_bytes` and `counters` zeroed
+        counters (each launch leaves them zero): one pair, grown as needed,
+        counters zeroed when (re)allocated."""
+        if self.workspace is None or self.workspace.numel() * 4 < sum_bytes:
+            self.workspace = torch.empty(-(-sum_bytes // 4), dtype=torch.int32, device="cuda")
+        if self.locks is None or self.locks.numel() < counters:
+            self.locks = torch.zeros(counters, dtype=torch.int32, device="cuda")
+        return self.workspace, self.locks
+
     def stream_k_workspace(self, blocks):
         """A stream-K kernel's buffers for a grid of `blocks`: a slot of a
-        tile's sums and a zeroed flag a block (each launch leaves them
-        zero)."""
-        need = blocks * self.meta["workspace_bytes_per_block"]
-        if self.workspace is None or self.workspace.numel() * 4 < need:
-            self.workspace = torch.empty(-(-need // 4), dtype=torch.int32, device="cuda")
-        if self.locks is None or self.locks.numel() < blocks:
-            self.locks = torch.zeros(blocks, dtype=torch.int32, device="cuda")
-        return self.workspace, self.locks
+        tile's sums and a flag a block."""
+        return self.buffers(blocks * self.meta["workspace_bytes_per_block"], blocks)
 
     def workspace_for(self, tiles, slices):
         """The workspace_formula's buffers, (sums, zeroed counters), or
-        (None, None) for one slice; grown as needed, counters zeroed when
-        (re)allocated (each launch leaves them zero)."""
+        (None, None) for one slice."""
         if slices <= 1:
             return None, None
-        need = tiles * slices * self.meta["workspace_bytes_per_tile_slice"]
-        if self.workspace is None or self.workspace.numel() * 4 < need:
-            self.workspace = torch.empty(-(-need // 4), dtype=torch.int32, device="cuda")
-        if self.locks is None or self.locks.numel() < tiles:
-            self.locks = torch.zeros(tiles, dtype=torch.int32, device="cuda")
-        return self.workspace, self.locks
+        return self.buffers(tiles * slices * self.meta["workspace_bytes_per_tile_slice"], tiles)
 
 
 def model_slices(kern):

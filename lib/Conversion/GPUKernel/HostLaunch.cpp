@@ -305,17 +305,16 @@ std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
                                       Value slots, Value locks,
                                       SmallVector<Value> &args) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value multi = needed;
   Value sumWords =
       arith::MulIOp::create(b, slots, cst(spec.sliceSumBytes() / 4));
-  sumWords = arith::SelectOp::create(b, multi, sumWords, cst(0));
-  Value lockCount = arith::SelectOp::create(b, multi, locks, cst(0));
+  sumWords = arith::SelectOp::create(b, needed, sumWords, cst(0));
+  Value lockCount = arith::SelectOp::create(b, needed, locks, cst(0));
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI32Type());
   Value ws =
       memref::AllocOp::create(b, type, ValueRange{sumWords}, IntegerAttr());
   Value counters =
       memref::AllocOp::create(b, type, ValueRange{lockCount}, IntegerAttr());
-  auto ifMulti = scf::IfOp::create(b, multi, /*withElseRegion=*/false);
+  auto ifMulti = scf::IfOp::create(b, needed, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMulti.thenBlock());

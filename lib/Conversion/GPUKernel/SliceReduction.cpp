@@ -76,11 +76,41 @@ Value mlir::gpupoor::sliceSumOffset(KernelContext &kc, Value slot, int64_t f) {
                             arith::MulIOp::create(b, kc.tid, idx(4))));
 }
 
+/// A fragment's four elements as one vector access of their size.
+static llvm::MaybeAlign fragmentAlign(Type elementType) {
+  return llvm::MaybeAlign(4 * elementType.getIntOrFloatBitWidth() / 8);
+}
+
+void mlir::gpupoor::storeSliceSums(KernelContext &kc, Value view, Value slot,
+                                   ArrayRef<Value> sums) {
+  ImplicitLocOpBuilder &b = kc.b;
+  auto fragType = cast<VectorType>(sums.front().getType());
+  auto flatType = VectorType::get({4}, fragType.getElementType());
+  for (auto [f, v] : llvm::enumerate(sums))
+    vector::StoreOp::create(b, vector::ShapeCastOp::create(b, flatType, v),
+                            view, ValueRange{sliceSumOffset(kc, slot, f)},
+                            false, fragmentAlign(fragType.getElementType()));
+}
+
+SmallVector<Value> mlir::gpupoor::loadSliceSums(KernelContext &kc, Value view,
+                                                Value slot, VectorType fragType,
+                                                int64_t count) {
+  ImplicitLocOpBuilder &b = kc.b;
+  auto flatType = VectorType::get({4}, fragType.getElementType());
+  SmallVector<Value> loaded;
+  for (int64_t f = 0; f < count; ++f) {
+    Value v = vector::LoadOp::create(b, flatType, view,
+                                     ValueRange{sliceSumOffset(kc, slot, f)},
+                                     false,
+                                     fragmentAlign(fragType.getElementType()));
+    loaded.push_back(vector::ShapeCastOp::create(b, fragType, v));
+  }
+  return loaded;
+}
+
 SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
                                                   ArrayRef<Value> sums) {
   auto fragType = cast<VectorType>(sums.front().getType());
-  auto flatType = VectorType::get({4}, fragType.getElementType());
-  int64_t align = 4 * c.outerType.getIntOrFloatBitWidth() / 8;
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(fragType));
   SmallVector<Value> init(sums.size(), zero);
   // The loads of a group of slices go out before their adds: one slice a
@@ -99,12 +129,8 @@ SmallVector<Value> SliceReduction::emitOrderedSum(Value tile, Value slices,
     // Past P' - 1 the load repeats the last slice (always in bounds) and
     // its sum is dropped below.
     Value p = arith::MinUIOp::create(b, add(first, idx(u)), lastSlice);
-    for (int64_t f = 0; f < int64_t(sums.size()); ++f) {
-      Value off = sliceSumOffset(kc, add(mul(tile, slices), p), f);
-      Value v = vector::LoadOp::create(b, flatType, sumsView, ValueRange{off},
-                                       false, llvm::MaybeAlign(align));
-      loaded[u].push_back(vector::ShapeCastOp::create(b, fragType, v));
-    }
+    loaded[u] = loadSliceSums(kc, sumsView, add(mul(tile, slices), p),
+                              fragType, sums.size());
   }
   // From zero, p = 0 .. P' - 1: the CPU loop form's order.
   SmallVector<Value> next(loop.getRegionIterArgs());
@@ -140,7 +166,6 @@ SliceReduction::emit(ArrayRef<Value> sums) {
 
     emitWorkspaceCheck(kc, args, tiles, slices);
     Type outerElem = c.outerType;
-    int64_t outerBytes = outerElem.getIntOrFloatBitWidth() / 8;
     // (The sums' offsets fit the index: the check above.)
     Value wsElems = mul(mul(tiles, slices), idx(c.sliceSumElems()));
     Value counters = memref1DFromPointer(b, args.locksPtr, b.getI32Type(),
@@ -148,13 +173,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     sumsView = memref1DFromPointer(b, args.wsPtr, outerElem, wsElems,
                                    c.indexBitwidth);
 
-    auto fragType = cast<VectorType>(sums.front().getType());
-    auto flatType = VectorType::get({4}, fragType.getElementType());
-    for (auto [f, v] : llvm::enumerate(sums))
-      vector::StoreOp::create(
-          b, vector::ShapeCastOp::create(b, flatType, v), sumsView,
-          ValueRange{sliceSumOffset(kc, add(mul(tile, slices), p), f)}, false,
-          llvm::MaybeAlign(4 * outerBytes));
+    storeSliceSums(kc, sumsView, add(mul(tile, slices), p), sums);
     // Release: every thread's sums are visible device-wide before thread 0
     // counts the block in. (The barrier also ends every warp's reads of the
     // stages, which the flag below overwrites.)

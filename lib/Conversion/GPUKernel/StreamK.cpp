@@ -30,7 +30,6 @@ StreamKPlan StreamK::emitPlan(Value tiles, Value chunks) {
       arith::CmpIOp::create(b, arith::CmpIPredicate::sle, grid,
                             idx(kMaxStreamKBlocks)));
   StreamKPlan plan;
-  plan.active = active;
   plan.wholeTiles = select(active, sub(tiles, left), tiles);
   plan.sharingBlocks =
       select(active, minI(grid, mul(left, idx(kStreamKPiecesPerTile))), idx(0));
@@ -66,13 +65,8 @@ void StreamK::emitWorkspace(const StreamKPlan &plan) {
 }
 
 void StreamK::emitLeave(ArrayRef<Value> sums) {
-  Value j = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  auto fragType = cast<VectorType>(sums.front().getType());
-  auto flatType = VectorType::get({4}, fragType.getElementType());
-  for (auto [f, v] : llvm::enumerate(sums))
-    vector::StoreOp::create(b, vector::ShapeCastOp::create(b, flatType, v),
-                            sumsView, ValueRange{sliceSumOffset(kc, j, f)},
-                            false, llvm::MaybeAlign(16));
+  storeSliceSums(kc, sumsView, gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                 sums);
 }
 
 void StreamK::emitRaise() {
@@ -157,15 +151,9 @@ SmallVector<Value> StreamK::emitGather(const StreamKPlan &plan, Value tileStart,
       memref::StoreOp::create(b, zero, flags, ValueRange{peer});
     }
     gpu::BarrierOp::create(b);
-    auto fragType = cast<VectorType>(sums.front().getType());
-    auto flatType = VectorType::get({4}, fragType.getElementType());
-    SmallVector<Value> loaded;
-    for (int64_t f = 0; f < int64_t(sums.size()); ++f) {
-      Value v = vector::LoadOp::create(b, flatType, sumsView,
-                                       ValueRange{sliceSumOffset(kc, peer, f)},
-                                       false, llvm::MaybeAlign(16));
-      loaded.push_back(vector::ShapeCastOp::create(b, fragType, v));
-    }
+    SmallVector<Value> loaded =
+        loadSliceSums(kc, sumsView, peer,
+                      cast<VectorType>(sums.front().getType()), sums.size());
     SmallVector<Value> next;
     for (auto [a, v] : llvm::zip_equal(acc, loaded))
       next.push_back(arith::AddFOp::create(b, a, v));

@@ -68,6 +68,13 @@ void emitWorkspaceCheck(KernelContext &kc, const KernelArgs &args, Value tiles,
 /// The element offset in the workspace of this thread's fragment `f` of
 /// the sums in slot `slot` (slots of a tile's sums, KernelSpec::sliceSumElems).
 Value sliceSumOffset(KernelContext &kc, Value slot, int64_t f);
+/// Writes a warp's outer sums (fragments of four elements) to slot `slot`
+/// of the workspace view `view`, one vector a fragment and thread.
+void storeSliceSums(KernelContext &kc, Value view, Value slot,
+                    ArrayRef<Value> sums);
+/// Reads slot `slot` of `view` back as `count` fragments of `fragType`.
+SmallVector<Value> loadSliceSums(KernelContext &kc, Value view, Value slot,
+                                 VectorType fragType, int64_t count);
 
 class SliceReduction : public KernelPart {
 public:

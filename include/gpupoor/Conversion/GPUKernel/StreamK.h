@@ -52,10 +52,9 @@ namespace mlir::gpupoor {
 
 /// The run-time plan of a persistent stream-K block.
 struct StreamKPlan {
-  /// Whether the blocks share tiles at all: T > G, R > 0, C > 0 and G at
-  /// most kMaxStreamKBlocks; otherwise every tile is whole (D = T).
-  Value active;
   /// D, the work tiles of the whole waves: [0, D) go blockIdx.x + i * G.
+  /// The blocks share tiles only where T > G, R > 0, C > 0 and G is at most
+  /// kMaxStreamKBlocks; otherwise every tile is whole (D = T).
   Value wholeTiles;
   /// G' (0 when inactive), C, and R C, the shared tiles' chunks (0 when
   /// inactive).

@@ -35,7 +35,7 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   // shared memory is 1024-byte aligned (convert-gpupoor-kernel-to-nvvm),
   // as the swizzle's phase needs: wgmma applies it to address bits.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
-  Value warpgroup = divU(kc.tid, idx(kWarpgroupSize));
+  Value warpgroup = uniformWarpgroup();
   // A warpgroup's 64 rows within each atom of A's tile.
   Value aBytes =
       add(base, mul(warpgroup, idx(kWgmmaM * KernelSpec::kSwizzleCols * 2)));
@@ -51,6 +51,21 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   descB = descriptor(bBytes);
 }
 
+Value WarpgroupMma::uniformWarpgroup() {
+  // The warpgroup of lane 0 is every lane's, but ptxas cannot tell from
+  // tid / 128: A's descriptors would live in vector registers and be moved
+  // to uniform ones (R2UR) before each wgmma, about eight instructions a
+  // wgmma. A shuffle from lane 0 is uniform to ptxas (CUTLASS's
+  // canonical_warp_group_idx does the same).
+  Type i32 = b.getI32Type();
+  auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i32, v); };
+  Value mine =
+      arith::IndexCastUIOp::create(b, i32, divU(kc.tid, idx(kWarpgroupSize)));
+  Value lane0 = NVVM::ShflOp::create(b, i32, cst(-1), mine, cst(0), cst(31),
+                                     NVVM::ShflKind::idx, UnitAttr());
+  return arith::IndexCastUIOp::create(b, b.getIndexType(), lane0);
+}
+
 Type WarpgroupMma::accType() const {
   SmallVector<Type> regs(2 * c.bn / 8, b.getI32Type());
   return LLVM::LLVMStructType::getLiteral(b.getContext(), regs);
@@ -58,7 +73,9 @@ Type WarpgroupMma::accType() const {
 
 Value WarpgroupMma::zero() { return LLVM::ZeroOp::create(b, accType()); }
 
-Value WarpgroupMma::emitStage(Value stageShift, Value acc) {
+Value WarpgroupMma::unset() { return LLVM::UndefOp::create(b, accType()); }
+
+Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh) {
   Type i64 = b.getI64Type();
   // The accumulator's registers were last written by other instructions
   // (zeroing, the handover's reads): wgmma must see them.
@@ -83,9 +100,9 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc) {
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType(), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
-        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
-        NVVM::MMAIntOverflowAttr());
+        fresh && ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;

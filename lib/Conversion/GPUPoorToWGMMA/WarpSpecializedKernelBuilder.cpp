@@ -38,8 +38,8 @@ void WarpSpecializedKernelBuilder::emitRelease(Value kb, Value when) {
   ring->emitPassOn(kb);
 }
 
-Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
-                                             Value acc) {
+Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart, Value acc,
+                                             bool fresh) {
   if (leads) {
     auto ifFollows = scf::IfOp::create(
         b,
@@ -51,7 +51,7 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart,
     ring->emitWaitPassed(kb);
   }
   ring->emitWaitLoaded(kb);
-  acc = wgmma->emitStage(ring->stageShift(kb), acc);
+  acc = wgmma->emitStage(ring->stageShift(kb), acc, fresh);
   // The previous tile's group is done: its stage goes back to the producer.
   wgmma->emitWait(1);
   emitRelease(sub(kb, idx(1)),
@@ -64,27 +64,19 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   Value chunk = chunkLoop.getInductionVar();
   Value kbStart = geometry.emitChunkStart(b, chunk);
   Value kbEnd = geometry.emitChunkStart(b, add(chunk, idx(1)));
-  auto loop =
-      scf::ForOp::create(b, kbStart, kbEnd, idx(1), ValueRange{wgmma->zero()});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    scf::YieldOp::create(b, emitTile(loop.getInductionVar(), kbStart,
-                                     loop.getRegionIterArgs().front()));
-  }
+  Value acc = emitChunkTiles(kbStart, kbEnd, [] {});
   wgmma->emitWait(0);
   // Chunks are never empty (see MmaKernelBuilder): the last tile is kbEnd-1.
   emitRelease(sub(kbEnd, idx(1)));
-  scf::YieldOp::create(
-      b, outer->emitHandover(wgmma->fragments(loop.getResult(0)), regs));
+  scf::YieldOp::create(b, outer->emitHandover(wgmma->fragments(acc), regs));
 }
 
 Value WarpSpecializedKernelBuilder::emitChunkTiles(
     Value kbStart, Value kbEnd, function_ref<void()> afterFirst) {
-  // The zero sums through empty volatile asm too: unfenced, LLVM placed
-  // their moves after the stage's wgmma.fence, where ptxas must add one
-  // (C7519: warpgroup.arrive injected).
-  Value acc = emitTile(kbStart, kbStart, wgmma->fenced(wgmma->zero()));
+  // The first tile starts the sums (scale-d = 0): no registers are zeroed,
+  // so no moves land after its wgmma.fence (zeroed registers had to pass
+  // through empty volatile asm, else ptxas added a fence: C7519).
+  Value acc = emitTile(kbStart, kbStart, wgmma->unset(), /*fresh=*/true);
   afterFirst();
   auto loop = scf::ForOp::create(b, add(kbStart, idx(1)), kbEnd, idx(1),
                                  ValueRange{acc});

@@ -72,12 +72,14 @@ private:
   void emitStreamKEnd(const KernelArgs &args, const WorkUnit &unit,
                       ArrayRef<Value> sums);
   /// One K tile: its wait, its wgmma group, the wait for the group before
-  /// it, whose stage goes back (unless `kb` starts the chunk).
-  Value emitTile(Value kb, Value kbStart, Value acc);
+  /// it, whose stage goes back (unless `kb` starts the chunk). A `fresh`
+  /// tile starts the chunk's sums (WarpgroupMma::emitStage).
+  Value emitTile(Value kb, Value kbStart, Value acc, bool fresh = false);
   /// The body of the loop over chunks: the chunk's tiles, then the
   /// handover; yields the outer sums in registers.
   void emitChunk(scf::ForOp chunkLoop);
-  /// The K tiles [kbStart, kbEnd) of one chunk from zero sums, the first
+  /// The K tiles [kbStart, kbEnd) of one chunk, new sums (the first
+  /// tile's first wgmma ignores the registers: scale-d = 0), the first
   /// tile's group and its wait (for the groups before it) emitted before
   /// `afterFirst`; returns the sums, whose last group is not waited for.
   Value emitChunkTiles(Value kbStart, Value kbEnd,

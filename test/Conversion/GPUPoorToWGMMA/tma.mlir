@@ -235,6 +235,9 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // CHECK: %[[D:.*]] = arith.maxsi %[[C]], %{{.*}} : index
 // CHECK: %[[Q:.*]] = arith.divui %[[B]], %[[D]] : index
 // CHECK: %[[R:.*]] = arith.remui %[[B]], %[[D]] : index
+// A's descriptors start from lane 0's warpgroup, which ptxas knows to be
+// every lane's (they stay in uniform registers).
+// CHECK: nvvm.shfl.sync  idx %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %c31_i32{{.*}} : i32 -> i32
 // CHECK: scf.for %[[CH:.*]] = %{{.*}} to %[[C]] step %{{.*}} iter_args(
 // CHECK-NEXT: %[[SQ:.*]] = arith.muli %[[CH]], %[[Q]] : index
 // CHECK-NEXT: %[[LONG:.*]] = arith.minsi %[[CH]], %[[R]] : index
@@ -245,7 +248,19 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // CHECK-NEXT: %[[LONG2:.*]] = arith.minsi %[[NEXT]], %[[R]] : index
 // CHECK-NEXT: %[[END:.*]] = arith.addi %[[NQ]], %[[LONG2]] : index
 // CHECK-NOT: arith.divui
-// CHECK: scf.for %{{.*}} = %[[START]] to %[[END]] step
+// The chunk's first K tile starts its sums: its first wgmma ignores the
+// registers it is given (scale-d = 0), so nothing zeroes them; the tile's
+// other three add. The loop takes the chunk's other tiles.
+// CHECK: %[[UNSET:.*]] = llvm.mlir.undef : !llvm.struct<(i32
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[UNSET]], <m = 64, n = 256, k = 16>, D[<f16>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK: %[[SECOND:.*]] = arith.addi %[[START]], %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %[[SECOND]] to %[[END]] step
+// CHECK-NOT: D[<f16>, <zero>]
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: scf.yield
 func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<splits = 12, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)

@@ -37,9 +37,13 @@ public:
   Type accType() const;
   /// A zero accumulator.
   Value zero();
+  /// An accumulator whose registers hold nothing yet, for a `fresh` stage.
+  Value unset();
   /// acc += A * B over the stage `stageShift` bytes into the dynamic shared
-  /// memory: BK / 16 wgmma in one commit group, not waited for.
-  Value emitStage(Value stageShift, Value acc);
+  /// memory: BK / 16 wgmma in one commit group, not waited for. A `fresh`
+  /// stage starts new sums: its first wgmma ignores `acc` (scale-d = 0), so
+  /// no instructions zero the registers first.
+  Value emitStage(Value stageShift, Value acc, bool fresh = false);
   /// Waits until at most `pending` commit groups of this warpgroup run.
   void emitWait(int64_t pending);
   /// `acc`'s registers, each passed through an empty volatile asm: placed
@@ -53,6 +57,10 @@ public:
   SmallVector<Value> fragments(Value acc);
 
 private:
+  /// tid / 128 (the consumers' warpgroup), in a form ptxas knows to be the
+  /// same in every lane of a warp.
+  Value uniformWarpgroup();
+
   Value descA, descB;
 };
 

@@ -68,7 +68,11 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   wgmma->emitWait(0);
   // Chunks are never empty (see MmaKernelBuilder): the last tile is kbEnd-1.
   emitRelease(sub(kbEnd, idx(1)));
-  scf::YieldOp::create(b, outer->emitHandover(wgmma->fragments(acc), regs));
+  // The reads pass through empty asm as in emitDeferredChunks. Unfenced,
+  // ptxas scheduled the handover differently: 0.3-2.5% slower at the power
+  // cap in one call's three sustained runs (H100, docs/Hopper.md).
+  scf::YieldOp::create(
+      b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
 }
 
 Value WarpSpecializedKernelBuilder::emitChunkTiles(

@@ -72,7 +72,9 @@
 // CHECK: scf.for %{{.*}} = %[[GEND]] to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[GROUPS]]#0, %{{.*}} = %[[GROUPS]]#1)
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NOT: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
 // CHECK: scf.yield
 func.func @deferred_handover(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

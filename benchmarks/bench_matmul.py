@@ -109,13 +109,18 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5, graphs=False):
     """Per-launch milliseconds of each of `fns` under sustained load, with
     the median SM clock (MHz) and board power (W) while it ran.
 
-    Each contestant runs back to back for about `seconds` (CUDA events
-    around the whole stretch, the host queuing ahead), in turns over
-    `rounds` rounds; median over the rounds. On an H100 a second of any of
-    these kernels at 4096^3 or above runs into the board's power cap, so
-    this is the clock a long training or inference run gets, unlike the
-    short batches of time_many, which start each batch from an idle GPU.
-    The clock statistics skip the first quarter of each stretch.
+    Each contestant runs back to back for about `seconds` (the host queuing
+    ahead), in turns over `rounds` rounds; median over the rounds. On an
+    H100 a second of any of these kernels at 4096^3 or above runs into the
+    board's power cap, so this is the clock a long training or inference
+    run gets, unlike the short batches of time_many, which start each batch
+    from an idle GPU. The first quarter of each stretch is not timed (CUDA
+    events around the other three quarters) and its clock is not counted:
+    there the clock still answers the contestant before. Each round starts
+    one contestant further along, so that each follows a different one in
+    each round (in a fixed order one contestant always followed the same
+    other, and sustained ratios moved by 2-3% from call to call, H100,
+    docs/Hopper.md).
 
     With `graphs`, each contestant's launches over all of `sets` are
     captured once into a CUDA graph (repeated to at least a millisecond)
@@ -132,19 +137,23 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5, graphs=False):
     time.sleep(0.5)
     times = {name: [] for name in fns}
     marks = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
+    names = list(fns)
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            fn = fns[name]
             launches = getattr(fn, "launches", 1)
             count = max(20 // launches + 1, int(seconds / (per_launch[name] * launches / 1e3)))
+            ramp = count // 4
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             t0 = time.time()
-            start.record()
             for j in range(count):
+                if j == ramp:
+                    start.record()
                 fn(*sets[j % len(sets)])
             end.record()
             end.synchronize()
             t1 = time.time()
-            times[name].append(start.elapsed_time(end) / (count * launches))
+            times[name].append(start.elapsed_time(end) / ((count - ramp) * launches))
             marks[name].append((t0 + (t1 - t0) / 4, t1))
     rows = sampler.stop()
     out = {}

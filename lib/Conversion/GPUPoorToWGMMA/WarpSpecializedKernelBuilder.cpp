@@ -66,11 +66,12 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   Value kbEnd = geometry.emitChunkStart(b, add(chunk, idx(1)));
   Value acc = emitChunkTiles(kbStart, kbEnd, [] {});
   wgmma->emitWait(0);
-  // Chunks are never empty (see MmaKernelBuilder): the last tile is kbEnd-1.
+  // Chunks are never empty (SplitGeometry): the last tile is kbEnd-1.
   emitRelease(sub(kbEnd, idx(1)));
   // The reads pass through empty asm as in emitDeferredChunks. Unfenced,
-  // ptxas scheduled the handover differently: 0.3-2.5% slower at the power
-  // cap in one call's three sustained runs (H100, docs/Hopper.md).
+  // ptxas scheduled the handover differently: -0.2 to 2.5% slower at the
+  // power cap in one call's three sustained runs on five shapes (H100,
+  // docs/Hopper.md).
   scf::YieldOp::create(
       b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
 }
@@ -123,7 +124,7 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
       Value chunk = add(group, idx(u));
       Value kbStart = start(chunk);
       Value pending = acc;
-      // Chunks are never empty (see MmaKernelBuilder).
+      // Chunks are never empty (SplitGeometry).
       acc = emitChunkTiles(kbStart, start(add(chunk, idx(1))), [&] {
         if (!pending)
           return;

@@ -78,7 +78,8 @@ private:
   /// The body of the loop over chunks: the chunk's tiles, then the
   /// handover; yields the outer sums in registers.
   void emitChunk(scf::ForOp chunkLoop);
-  /// The K tiles [kbStart, kbEnd) of one chunk, new sums (the first
+  /// The K tiles [kbStart, kbEnd) of one chunk (never empty: kbStart <
+  /// kbEnd), new sums (the first
   /// tile's first wgmma ignores the registers: scale-d = 0), the first
   /// tile's group and its wait (for the groups before it) emitted before
   /// `afterFirst`; returns the sums, whose last group is not waited for.

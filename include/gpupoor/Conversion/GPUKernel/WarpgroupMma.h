@@ -31,6 +31,8 @@ namespace mlir::gpupoor {
 class WarpgroupMma : public KernelPart {
 public:
   /// The descriptors of this warpgroup's A rows and of B in stage 0.
+  /// Emitted where every lane of each warp runs: it shuffles across the
+  /// warp (uniformWarpgroup).
   explicit WarpgroupMma(KernelContext &kc);
 
   /// The accumulator's type: an LLVM struct of 2 * BN / 8 i32.
@@ -57,8 +59,8 @@ public:
   SmallVector<Value> fragments(Value acc);
 
 private:
-  /// tid / 128 (the consumers' warpgroup), in a form ptxas knows to be the
-  /// same in every lane of a warp.
+  /// kc.tid / 128, the warpgroup among the threads that multiply, in a
+  /// form ptxas knows to be the same in every lane of a warp.
   Value uniformWarpgroup();
 
   Value descA, descB;

@@ -31,7 +31,8 @@ so a launch never finds its weights in L2 from the launch before. Timing:
 bench_matmul.time_many (CUDA events around batches, contestants in turns,
 median), or with --sustained bench_matmul.time_sustained (a stretch of
 back-to-back launches a contestant, replayed from a CUDA graph so that the
-launcher's host time does not pace short kernels, in turns, median; each
+launcher's host time does not pace short kernels, its first quarter not
+timed, in turns that start one contestant further along each round, median; each
 contestant's SM clock and board power close the row). Error: relative Frobenius error
 against an fp64 product.
 

@@ -1,5 +1,4 @@
 //===- StreamK.h - blocks sharing the last wave's tiles ---------*- C++ -*-===//
-//-*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

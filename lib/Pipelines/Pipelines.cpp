@@ -131,6 +131,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.tma = options.tma;
   kernel.persistent = options.persistent;
   kernel.streamK = options.streamK;
+  kernel.splitHandover = options.splitHandover;
   kernel.blocksPerSM = options.blocksPerSM;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;

@@ -406,6 +406,29 @@ static bool persistentPays(MatmulOp op) {
   return op.getStrategy().getTileM() == 128 && gridExceedsSMs(op);
 }
 
+/// Whether the split handover pays by default for a two-warpgroup TMA
+/// kernel `spec` of `op`: a static product of at most two work tiles a
+/// block (T <= 2 x SMs) whose chunks have at least two K tiles. Measured on
+/// an H100 (bench_skinny.py, docs/Hopper.md), against the order barrier's
+/// whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x 4096 5-6%
+/// faster, 2048 x 4096 x 14336 1.2%; 4096^3 and 4096 x 14336 x 4096 (3.9
+/// and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
+/// staggers the two warpgroups' epilogues.
+static bool splitHandoverPays(MatmulOp op, const KernelSpec &spec) {
+  ShapedType init = op.getInitType();
+  SplitKAttr strategy = op.getStrategy();
+  std::optional<int64_t> splits = strategy.getSplits();
+  ArrayRef<int64_t> aShape = op.getAType().getShape();
+  int64_t k = aShape[aShape.size() - (strategy.isATransposed() ? 2 : 1)];
+  if (spec.batched || !init.hasStaticShape() || !splits ||
+      ShapedType::isDynamic(k))
+    return false;
+  int64_t kTiles = llvm::divideCeil(k, strategy.getTileK());
+  int64_t chunks = std::min(*splits, kTiles);
+  int64_t tiles = staticTileCount(init.getShape(), spec.bm, spec.bn);
+  return kTiles >= 2 * chunks && tiles <= 2 * getChipInfo(spec.chip).smCount;
+}
+
 KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   KernelSpec spec(op);
   // A warpgroup per 64 rows, each warp 16 rows across the tile: the only
@@ -439,6 +462,13 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // H100 (docs/Hopper.md: slower than whole tiles on most of the list).
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&
                       !spec.batched && streamK == StreamKChoice::Always;
+  // The split handover where its kernel applies (KernelSpec::verify).
+  spec.splitHandover = spec.tmaCopies &&
+                       spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&
+                       spec.bn % 16 == 0 && !spec.streamKTiles &&
+                       (splitHandover == SplitHandoverChoice::Always ||
+                        (splitHandover == SplitHandoverChoice::Auto &&
+                         splitHandoverPays(op, spec)));
   // Two blocks an SM are the TMA kernel's, whose register split follows
   // them (the others' registers are ptxas's choice), and not a persistent
   // grid's, which has a block an SM.

@@ -196,6 +196,24 @@ VARIANTS = {
                                "outer-type=f32 tile=64,16,64 persistent=true stream-k=true"),
     "nk_f32out_n160_pers_sk": (dict(b_layout="nk", out_type="f32"),
                                "outer-type=f32 tile=128,160,64 persistent=true stream-k=true"),
+    # The split handover (two column halves, no order barrier): its chunks
+    # of two or more K tiles and, where a chunk has one (short K, many
+    # splits), the convert handover it falls back to at run time; with f16
+    # outer sums, slices, persistent blocks, 160 columns (halves of 80) and
+    # f32 C; chosen by default for a static product of few tiles.
+    "nk_f32_tma_split": (dict(b_layout="nk"), "outer-type=f32 split-handover=true"),
+    "nk_f16_tma_split_s3": (dict(b_layout="nk"),
+                            "outer-type=f16 splits=3 split-handover=true"),
+    "nk_f32_tma_128x128_split_p2": (dict(b_layout="nk"),
+                                    "outer-type=f32 slices=2 tile=128,128,64 "
+                                    "split-handover=true"),
+    "nk_bias_gelu_tma_pers_split": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                                    "outer-type=f32 persistent=true split-handover=true"),
+    "nk_f32out_n160_pers_split": (dict(b_layout="nk", out_type="f32"),
+                                  "outer-type=f32 tile=128,160,64 persistent=true "
+                                  "split-handover=true"),
+    "nk_bias_relu_1024x4096x1024": (dict(shape=(1024, 4096, 1024), b_layout="nk", bias="f16",
+                                         epilogue="relu"), "outer-type=f32"),
     "nk_f32_tma_pers_frag": (dict(b_layout="nk"),
                              "outer-type=f32 tma=true persistent=true shared-epilogue=false"),
     "nk_f32_m16_p0_so": (dict(b_layout="nk"),

@@ -3,6 +3,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=true | FileCheck %s --check-prefix=PERS
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=false | FileCheck %s --check-prefix=NOPERS
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=blocks-per-sm=1 | FileCheck %s --check-prefix=ONE
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=split-handover=false | FileCheck %s --check-prefix=NOSPLIT
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -185,3 +186,55 @@ func.func @thin(%a: memref<2048x5120xf16>, %b: memref<1x5120xf16>, %c: memref<20
       : memref<2048x5120xf16>, memref<1x5120xf16>
   return
 }
+
+// -----
+
+// The split handover by default: a static product of two-warpgroup TMA
+// tiles, at most two work tiles a block (32 x 16 = 512 would be 3.9) and
+// chunks of two or more K tiles (16 K tiles in 8 chunks).
+// CHECK-LABEL: func @split_few_tiles
+// CHECK: handover = split
+// NOSPLIT-LABEL: func @split_few_tiles
+// NOSPLIT: handover = convert
+func.func @split_few_tiles(%a: memref<1024x1024xf16>, %b: memref<4096x1024xf16>, %c: memref<1024x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1024x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<1024x1024xf16>, memref<4096x1024xf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @split_many_tiles
+// CHECK: handover = convert
+func.func @split_many_tiles(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<4096x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
+// Chunks of one K tile (8 K tiles in 8 chunks) and unknown sizes keep the
+// order barrier's whole-tile handover.
+// CHECK-LABEL: func @split_short_chunks
+// CHECK: handover = convert
+func.func @split_short_chunks(%a: memref<1024x512xf16>, %b: memref<4096x512xf16>, %c: memref<1024x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1024x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<1024x512xf16>, memref<4096x512xf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @split_dynamic
+// CHECK: handover = convert
+func.func @split_dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+

@@ -107,6 +107,10 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<StreamKChoice> streamK{
       *this, "stream-k", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().streamK), streamKChoices()};
+  PassOptions::Option<SplitHandoverChoice> splitHandover{
+      *this, "split-handover",
+      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().splitHandover), splitHandoverChoices()};
   PassOptions::Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

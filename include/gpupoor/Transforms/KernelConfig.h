@@ -23,6 +23,7 @@ enum class AutoChoice { Auto, Always, Never };
 using MmaHandoverChoice = AutoChoice;
 using PersistentChoice = AutoChoice;
 using StreamKChoice = AutoChoice;
+using SplitHandoverChoice = AutoChoice;
 
 /// The spellings of such an option, saying where auto and true apply; for
 /// the pass and the pipelines alike.
@@ -38,6 +39,10 @@ inline auto mmaHandoverChoices() {
 inline auto persistentChoices() {
   return autoChoices("static grids of two-warpgroup tiles beyond one wave",
                      "with tma and one K slice");
+}
+inline auto splitHandoverChoices() {
+  return autoChoices("static products of at most two work tiles a block",
+                     "sm_90a TMA kernels of two consumer warpgroups");
 }
 inline auto streamKChoices() {
   return autoChoices("see gpupoor-select-kernel-config",

@@ -317,6 +317,18 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "docs/Hopper.md), hence false by default; auto is false too. "
            "true, false or auto",
            "::mlir::gpupoor::streamKChoices()">,
+    Option<"splitHandover", "split-handover",
+           "::mlir::gpupoor::SplitHandoverChoice",
+           /*default=*/"::mlir::gpupoor::SplitHandoverChoice::Auto",
+           "sm_90a TMA kernels of two consumer warpgroups (BM = 128): the "
+           "tile's columns in two halves of their own wgmma chains, each "
+           "half's chunk sums handed over while the other half's wgmma run, "
+           "and no order barrier between the warpgroups (kernel_config "
+           "handover = split). true, false or auto (static products of at "
+           "most two work tiles a block and chunks of at least two K tiles: "
+           "measured faster there on an H100, slower on products of many "
+           "tiles a block, docs/Hopper.md)",
+           "::mlir::gpupoor::splitHandoverChoices()">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
            "2 takes one consumer warpgroup (BM = 64) and halves its stages "

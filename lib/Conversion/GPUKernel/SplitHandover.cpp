@@ -78,29 +78,32 @@ void OuterSums::storeSlot(int64_t f, Value v) {
 }
 
 SmallVector<Value> OuterSums::emitHandover(ArrayRef<Value> inner,
-                                           ArrayRef<Value> regs) {
+                                           ArrayRef<Value> regs,
+                                           int64_t first) {
+  assert(first + int64_t(inner.size()) <= numFrags() &&
+         "handover past the outer sums");
   int64_t numShared = c.sharedOuterFrags();
-  SmallVector<Value> yielded;
+  SmallVector<Value> yielded(regs);
   auto outerAt = [&](int64_t i) {
-    return i < numShared ? loadSlot(i) : regs[i - numShared];
+    return i < numShared ? loadSlot(i) : yielded[i - numShared];
   };
   auto setOuter = [&](int64_t i, Value v) {
     if (i < numShared)
       storeSlot(i, v);
     else
-      yielded.push_back(v);
+      yielded[i - numShared] = v;
   };
-  if (c.mmaHandover) {
-    // An n8 tile's f16 sums are, register for register, the A fragment
-    // of an m16 x k8 tile; times the 8 x 8 identity (m16n8k8, products
-    // by 1 and 0 are exact) they add into its f32 outer sums.
-    for (int64_t i = 0; i < numFrags(); ++i)
-      setOuter(i, nvgpu::MmaSyncOp::create(b, inner[i], identity, outerAt(i),
+  for (auto [j, frag] : llvm::enumerate(inner)) {
+    int64_t i = first + j;
+    if (c.mmaHandover) {
+      // An n8 tile's f16 sums are, register for register, the A fragment
+      // of an m16 x k8 tile; times the 8 x 8 identity (m16n8k8, products
+      // by 1 and 0 are exact) they add into its f32 outer sums.
+      setOuter(i, nvgpu::MmaSyncOp::create(b, frag, identity, outerAt(i),
                                            ArrayRef<int64_t>{16, 8, 8}));
-    return yielded;
-  }
-  for (int64_t i = 0; i < numFrags(); ++i) {
-    Value widened = inner[i];
+      continue;
+    }
+    Value widened = frag;
     if (!c.outerType.isF16())
       widened = arith::ExtFOp::create(b, outerFragType(c), widened);
     setOuter(i, arith::AddFOp::create(b, outerAt(i), widened));

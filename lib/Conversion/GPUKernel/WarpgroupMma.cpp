@@ -66,22 +66,27 @@ Value WarpgroupMma::uniformWarpgroup() {
   return arith::IndexCastUIOp::create(b, b.getIndexType(), lane0);
 }
 
-Type WarpgroupMma::accType() const {
-  SmallVector<Type> regs(2 * c.bn / 8, b.getI32Type());
+Type WarpgroupMma::accType(int64_t cols) const {
+  SmallVector<Type> regs(2 * (cols ? cols : c.bn) / 8, b.getI32Type());
   return LLVM::LLVMStructType::getLiteral(b.getContext(), regs);
 }
 
 Value WarpgroupMma::zero() { return LLVM::ZeroOp::create(b, accType()); }
 
-Value WarpgroupMma::unset() { return LLVM::UndefOp::create(b, accType()); }
+Value WarpgroupMma::unset(int64_t cols) {
+  return LLVM::UndefOp::create(b, accType(cols));
+}
 
-Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh) {
+Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
+                              int64_t firstCol, int64_t cols) {
+  if (!cols)
+    cols = c.bn;
   Type i64 = b.getI64Type();
   // The accumulator's registers were last written by other instructions
   // (zeroing, the handover's reads): wgmma must see them.
   NVVM::WgmmaFenceAlignedOp::create(b);
   Value stageUnits = arith::IndexCastUIOp::create(b, i64, divU(stageShift, idx(16)));
-  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, c.bn, 16);
+  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, cols, 16);
   int64_t stepsPerAtom = KernelSpec::kSwizzleCols / 16;
   for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
     // k16 step ks lies in atom ks / 4 (all of the tile's rows of 64
@@ -96,9 +101,14 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh) {
               b, b.getI64IntegerAttr(atom * rows * 8 + within)));
     };
     Value da = arith::AddIOp::create(b, descA, shift(c.bm));
-    Value db = arith::AddIOp::create(b, descB, shift(c.bn));
+    // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
+    Value db = arith::AddIOp::create(
+        b, descB,
+        arith::AddIOp::create(
+            b, shift(c.bn),
+            arith::ConstantOp::create(b, b.getI64IntegerAttr(firstCol * 8))));
     acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, accType(), acc, da, db, shape, NVVM::WGMMATypes::f16,
+        b, accType(cols), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
         fresh && ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
@@ -114,8 +124,9 @@ void WarpgroupMma::emitWait(int64_t pending) {
 
 Value WarpgroupMma::fenced(Value acc) {
   Type i32 = b.getI32Type();
-  Value out = LLVM::UndefOp::create(b, accType());
-  for (int64_t r = 0; r < 2 * c.bn / 8; ++r) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  Value out = LLVM::UndefOp::create(b, type);
+  for (int64_t r = 0, e = type.getBody().size(); r < e; ++r) {
     Value reg = LLVM::ExtractValueOp::create(b, acc, r);
     auto kept = LLVM::InlineAsmOp::create(
         b, TypeRange{i32}, ValueRange{reg}, "", "=r,0",
@@ -130,7 +141,9 @@ SmallVector<Value> WarpgroupMma::fragments(Value acc) {
   auto half2 = VectorType::get({2}, b.getF16Type());
   auto fragType = VectorType::get({2, 2}, b.getF16Type());
   SmallVector<Value> frags;
-  for (int64_t nt = 0; nt < c.bn / 8; ++nt) {
+  int64_t tiles =
+      cast<LLVM::LLVMStructType>(acc.getType()).getBody().size() / 2;
+  for (int64_t nt = 0; nt < tiles; ++nt) {
     // Registers 2 nt and 2 nt + 1: rows lane/4 and lane/4 + 8 of the warp's
     // 16, columns 8 nt + 2 (lane % 4) + {0, 1}: mma.sync's m16n8 layout.
     Value frag = arith::ConstantOp::create(b, fragType, b.getZeroAttr(fragType));

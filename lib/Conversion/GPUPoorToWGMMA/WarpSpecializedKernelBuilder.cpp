@@ -16,6 +16,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -149,6 +150,171 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
     emitChunk(rest);
   }
   return SmallVector<Value>(rest.getResults());
+}
+
+/// `frags[first, first + count)` passed through empty volatile asm, 32 bits
+/// at a time: the values they hold are computed before the side effects
+/// that follow (the next wgmma), not sunk past them.
+static void fenceFragments(ImplicitLocOpBuilder &b,
+                           MutableArrayRef<Value> frags, int64_t first,
+                           int64_t count) {
+  Type i32 = b.getI32Type();
+  for (Value &frag : frags.slice(first, count)) {
+    auto type = cast<VectorType>(frag.getType());
+    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    auto words = VectorType::get({bits / 32}, i32);
+    Value w = vector::BitCastOp::create(
+        b, words, vector::ShapeCastOp::create(b, flat, frag));
+    for (int64_t i = 0; i < bits / 32; ++i) {
+      Value e = vector::ExtractOp::create(b, w, ArrayRef<int64_t>{i});
+      auto kept = LLVM::InlineAsmOp::create(
+          b, TypeRange{i32}, ValueRange{e}, "", "=r,0",
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+      w = vector::InsertOp::create(b, kept.getResult(0), w,
+                                   ArrayRef<int64_t>{i});
+    }
+    frag = vector::ShapeCastOp::create(b, type,
+                                       vector::BitCastOp::create(b, flat, w));
+  }
+}
+
+std::pair<Value, Value> WarpSpecializedKernelBuilder::emitSplitTile(
+    Value kb, Value acc0, Value acc1, bool fresh, bool release,
+    function_ref<Value()> handover0, function_ref<Value()> handover1) {
+  int64_t half = c.bn / 2;
+  if (handover0)
+    acc0 = handover0();
+  ring->emitWaitLoaded(kb);
+  Value shift = ring->stageShift(kb);
+  Value a0 = wgmma->emitStage(shift, acc0, fresh, 0, half);
+  wgmma->emitWait(1);
+  if (release)
+    emitRelease(sub(kb, idx(1)));
+  if (handover1)
+    acc1 = handover1();
+  Value a1 = wgmma->emitStage(shift, acc1, fresh, half, half);
+  return {a0, a1};
+}
+
+std::pair<Value, Value>
+WarpSpecializedKernelBuilder::emitSplitTiles(Value from, Value to, Value acc0,
+                                             Value acc1) {
+  auto loop = scf::ForOp::create(b, from, to, idx(1), ValueRange{acc0, acc1});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  auto [a0, a1] =
+      emitSplitTile(loop.getInductionVar(), loop.getRegionIterArgs()[0],
+                    loop.getRegionIterArgs()[1], /*fresh=*/false,
+                    /*release=*/true, {}, {});
+  scf::YieldOp::create(b, ValueRange{a0, a1});
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+SmallVector<Value>
+WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
+                                              Value chunkEnd) {
+  int64_t half = c.bn / 2, halfFrags = half / 8;
+  auto start = [&](Value chunk) { return geometry.emitChunkStart(b, chunk); };
+  SmallVector<Value> init = outer->initialRegisters();
+  SmallVector<Type> types;
+  for (Value v : init)
+    types.push_back(v.getType());
+  // A slice past the last chunk has none (emitSliceBounds).
+  auto ifAny = scf::IfOp::create(b, types, lt(chunkBegin, chunkEnd),
+                                 /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifAny.elseBlock());
+  scf::YieldOp::create(b, init);
+  b.setInsertionPointToStart(ifAny.thenBlock());
+
+  auto [acc0, acc1] =
+      emitSplitTile(start(chunkBegin), wgmma->unset(half), wgmma->unset(half),
+                    /*fresh=*/true, /*release=*/false, {}, {});
+  SmallVector<Value> carried(init);
+  carried.push_back(acc0);
+  carried.push_back(acc1);
+  auto chunks =
+      scf::ForOp::create(b, chunkBegin, sub(chunkEnd, idx(1)), idx(1), carried);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(chunks.getBody());
+    Value chunk = chunks.getInductionVar();
+    auto args = chunks.getRegionIterArgs();
+    SmallVector<Value> regs(args.drop_back(2));
+    Value next = start(add(chunk, idx(1)));
+    Value last = sub(next, idx(1));
+    auto [r0, r1] = emitSplitTiles(add(start(chunk), idx(1)), last,
+                                   args[args.size() - 2], args.back());
+    // The chunk's last tile outside the loop: ptxas serializes every wgmma
+    // of the kernel (C7514) when the first half's sums are read behind a
+    // wait that follows the loop rather than the second half's group.
+    auto [a0, a1] = emitSplitTile(last, r0, r1, /*fresh=*/false,
+                                  /*release=*/true, {}, {});
+    // The last tile's first half is done, its second half may run while
+    // the first half's sums are handed over; the next chunk's first tile
+    // starts new sums in the same registers (a fresh group ignores them).
+    // Then the same for the second half behind the new first half.
+    wgmma->emitWait(1);
+    auto handOver = [&](Value acc, int64_t first) {
+      Value f = wgmma->fenced(acc);
+      regs = outer->emitHandover(wgmma->fragments(f), regs, first);
+      // The adds stay ahead of the group that reuses the registers: LLVM
+      // would sink them past it, and copy the sums to keep them.
+      fenceFragments(b, regs, first, halfFrags);
+      return f;
+    };
+    auto [n0, n1] = emitSplitTile(
+        next, a0, a1, /*fresh=*/true, /*release=*/true,
+        [&, a0 = a0] { return handOver(a0, 0); },
+        [&, a1 = a1] { return handOver(a1, halfFrags); });
+    regs.push_back(n0);
+    regs.push_back(n1);
+    scf::YieldOp::create(b, regs);
+  }
+  auto res = chunks.getResults();
+  SmallVector<Value> regs(res.drop_back(2));
+  Value end = start(chunkEnd);
+  auto [a0, a1] = emitSplitTiles(add(start(sub(chunkEnd, idx(1))), idx(1)), end,
+                                 res[res.size() - 2], res.back());
+  wgmma->emitWait(0);
+  emitRelease(sub(end, idx(1)));
+  regs = outer->emitHandover(wgmma->fragments(wgmma->fenced(a0)), regs, 0);
+  regs =
+      outer->emitHandover(wgmma->fragments(wgmma->fenced(a1)), regs, halfFrags);
+  scf::YieldOp::create(b, regs);
+  return SmallVector<Value>(ifAny.getResults());
+}
+
+SmallVector<Value> WarpSpecializedKernelBuilder::emitChunks(Value chunkBegin,
+                                                            Value chunkEnd) {
+  auto chunkLoop = scf::ForOp::create(b, chunkBegin, chunkEnd, idx(1),
+                                      outer->initialRegisters());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(chunkLoop.getBody());
+  emitChunk(chunkLoop);
+  return SmallVector<Value>(chunkLoop.getResults());
+}
+
+SmallVector<Value>
+WarpSpecializedKernelBuilder::emitSplitOrConvert(Value chunkBegin,
+                                                 Value chunkEnd) {
+  // Chunks have floor(blocks / chunks) K tiles or one more
+  // (SplitGeometry): the split handover peels each chunk's first and last.
+  Value twoTiles =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sge, geometry.numKBlocks,
+                            mul(geometry.numChunks, idx(2)));
+  SmallVector<Type> types;
+  for (Value v : outer->initialRegisters())
+    types.push_back(v.getType());
+  auto ifSplit = scf::IfOp::create(b, types, twoTiles, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifSplit.thenBlock());
+  scf::YieldOp::create(b, emitSplitChunks(chunkBegin, chunkEnd));
+  b.setInsertionPointToStart(ifSplit.elseBlock());
+  scf::YieldOp::create(b, emitChunks(chunkBegin, chunkEnd));
+  return SmallVector<Value>(ifSplit.getResults());
 }
 
 void WarpSpecializedKernelBuilder::forEachWorkTile(
@@ -293,15 +459,10 @@ void WarpSpecializedKernelBuilder::emitConsumers(const KernelArgs &args) {
     SmallVector<Value> regs;
     if (c.defersHandover()) {
       regs = emitDeferredChunks(unit.chunkBegin, unit.chunkEnd);
+    } else if (c.splitHandover) {
+      regs = emitSplitOrConvert(unit.chunkBegin, unit.chunkEnd);
     } else {
-      auto chunkLoop = scf::ForOp::create(b, unit.chunkBegin, unit.chunkEnd,
-                                          idx(1), outer->initialRegisters());
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(chunkLoop.getBody());
-        emitChunk(chunkLoop);
-      }
-      regs = SmallVector<Value>(chunkLoop.getResults());
+      regs = emitChunks(unit.chunkBegin, unit.chunkEnd);
     }
     SmallVector<Value> sums = outer->emitFinal(regs);
     if (!c.persistent()) {

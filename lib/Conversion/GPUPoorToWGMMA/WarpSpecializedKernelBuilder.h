@@ -92,6 +92,32 @@ private:
   /// last chunk after a drain; the chunks past the last whole group as
   /// emitChunk takes them. Returns the outer sums in registers.
   SmallVector<Value> emitDeferredChunks(Value chunkBegin, Value chunkEnd);
+  /// The chunks [chunkBegin, chunkEnd), each drained and handed over at
+  /// its end (emitChunk). Returns the outer sums in registers.
+  SmallVector<Value> emitChunks(Value chunkBegin, Value chunkEnd);
+  /// The split handover (KernelSpec::splitHandover): emitSplitChunks where
+  /// every chunk has at least two K tiles, else emitChunks.
+  SmallVector<Value> emitSplitOrConvert(Value chunkBegin, Value chunkEnd);
+  /// The chunks [chunkBegin, chunkEnd), of at least two K tiles each, with
+  /// the tile's columns in two halves of their own wgmma chains: at a
+  /// chunk's end the first half's sums are handed over while the second
+  /// half's last group runs, and the second half's while the next chunk's
+  /// first group of the first half runs. No order barrier: each
+  /// warpgroup's handover hides behind its own wgmma. Returns the outer
+  /// sums in registers.
+  SmallVector<Value> emitSplitChunks(Value chunkBegin, Value chunkEnd);
+  /// K tile `kb` for the split handover: its two halves' groups with a wait
+  /// between them that retires the tile before (whose stage goes back when
+  /// `release`); `handover0` runs before the first half's group and
+  /// `handover1` before the second's, each returning the accumulator that
+  /// group takes. A `fresh` tile starts both halves' sums.
+  std::pair<Value, Value> emitSplitTile(Value kb, Value acc0, Value acc1,
+                                        bool fresh, bool release,
+                                        function_ref<Value()> handover0,
+                                        function_ref<Value()> handover1);
+  /// emitSplitTile over the K tiles [from, to), none a chunk's first.
+  std::pair<Value, Value> emitSplitTiles(Value from, Value to, Value acc0,
+                                         Value acc1);
   /// Thread 0 of each consumer warpgroup hands K tile `kb`'s stage back.
   void emitRelease(Value kb, Value when = {});
 

@@ -32,9 +32,11 @@ public:
   /// The loop values' initial values.
   SmallVector<Value> initialRegisters() const;
 
-  /// Adds the chunk's f16 sums `inner` into the outer sums, `regs` being
-  /// those in registers; returns the new register values.
-  SmallVector<Value> emitHandover(ArrayRef<Value> inner, ArrayRef<Value> regs);
+  /// Adds the chunk's f16 sums `inner` into the outer sums from fragment
+  /// `first` on (all of them by default), `regs` being those in registers;
+  /// returns the new register values, all of them.
+  SmallVector<Value> emitHandover(ArrayRef<Value> inner, ArrayRef<Value> regs,
+                                  int64_t first = 0);
 
   /// Every outer sum, fragment by fragment, once the last chunk is in.
   SmallVector<Value> emitFinal(ValueRange regs);

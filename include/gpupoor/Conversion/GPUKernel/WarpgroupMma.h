@@ -35,17 +35,21 @@ public:
   /// warp (uniformWarpgroup).
   explicit WarpgroupMma(KernelContext &kc);
 
-  /// The accumulator's type: an LLVM struct of 2 * BN / 8 i32.
-  Type accType() const;
+  /// The accumulator's type: an LLVM struct of 2 * cols / 8 i32 (cols =
+  /// BN unless the tile's columns are split into parts).
+  Type accType(int64_t cols = 0) const;
   /// A zero accumulator.
   Value zero();
-  /// An accumulator whose registers hold nothing yet, for a `fresh` stage.
-  Value unset();
+  /// An accumulator of `cols` columns (0: BN) whose registers hold nothing
+  /// yet, for a `fresh` stage.
+  Value unset(int64_t cols = 0);
   /// acc += A * B over the stage `stageShift` bytes into the dynamic shared
   /// memory: BK / 16 wgmma in one commit group, not waited for. A `fresh`
   /// stage starts new sums: its first wgmma ignores `acc` (scale-d = 0), so
-  /// no instructions zero the registers first.
-  Value emitStage(Value stageShift, Value acc, bool fresh = false);
+  /// no instructions zero the registers first. With `cols` > 0, `acc` holds
+  /// the tile's columns [firstCol, firstCol + cols) only (m64n<cols>k16).
+  Value emitStage(Value stageShift, Value acc, bool fresh = false,
+                  int64_t firstCol = 0, int64_t cols = 0);
   /// Waits until at most `pending` commit groups of this warpgroup run.
   void emitWait(int64_t pending);
   /// `acc`'s registers, each passed through an empty volatile asm: placed

@@ -346,6 +346,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["fragment_prefetch"] = spec.fragmentPrefetch;
   m["group_m"] = spec.groupM;
   m["mma_handover"] = spec.mmaHandover;
+  m["split_handover"] = spec.splitHandover;
   m["index_bitwidth"] = int64_t(spec.indexBitwidth);
   // The type of M, N, K and the strides among the parameters.
   m["size_type"] = spec.indexBitwidth == 64 ? "i64" : "i32";

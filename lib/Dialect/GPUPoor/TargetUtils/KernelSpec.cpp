@@ -52,6 +52,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   sharedOuterRows = config.getSharedOuterRows();
   epiloguePasses = config.getEpiloguePasses();
   mmaHandover = config.getHandover() == Handover::Mma;
+  splitHandover = config.getHandover() == Handover::Split;
   indexBitwidth = config.getIndexBitwidth();
   persistentTiles = config.getPersistent();
   blocksPerSM = config.getBlocksPerSm();
@@ -65,8 +66,10 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
       : asyncCopies ? CopyMode::Async
                     : CopyMode::Elements,
       fragmentPrefetch, sharedOuterRows, epiloguePasses,
-      mmaHandover ? Handover::Mma : Handover::Convert, indexBitwidth,
-      persistentTiles, blocksPerSM, streamKTiles);
+      mmaHandover     ? Handover::Mma
+      : splitHandover ? Handover::Split
+                      : Handover::Convert,
+      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles);
 }
 
 int64_t KernelSpec::launchRegisters() const {
@@ -202,8 +205,21 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                          << warpN() << " columns";
     if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
       return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
-                            "shared outer rows and the convert handover";
+                            "shared outer rows and the convert or split "
+                            "handover";
   }
+  // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.
+  if (splitHandover && (chip != Chip::SM90a || !tmaCopies ||
+                        threads() != 2 * kWarpgroupThreads || bn % 16 != 0))
+    return emitError() << "the split handover takes sm_90a's TMA kernel with "
+                          "two consumer warpgroups (BM = 128) and BN a "
+                          "multiple of 16, got "
+                       << bm << "x" << bn << "x" << bk
+                       << (tmaCopies ? "" : " without TMA copies");
+  // Both handovers' code and the shared tiles' would not fit the
+  // registers (96 bytes of spills at 128 x 256).
+  if (splitHandover && streamKTiles)
+    return emitError() << "the split handover takes no stream_k";
   if (tmaCopies && chip != Chip::SM90a)
     return emitError() << "TMA copies need the sm_90a kernel, got chip "
                        << stringifyChip(chip);

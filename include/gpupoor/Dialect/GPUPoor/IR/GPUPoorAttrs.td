@@ -73,7 +73,13 @@ def GPUPoor_Handover : I32EnumAttr<"Handover",
       I32EnumAttrCase<"Convert", 0, "convert">,
       // On the tensor cores: an n8 tile's f16 sums are the A fragment of
       // an m16n8k8 mma.sync times the 8 x 8 identity (f32 outer sums only).
-      I32EnumAttrCase<"Mma", 1, "mma">
+      I32EnumAttrCase<"Mma", 1, "mma">,
+      // sm_90a's TMA kernel with two consumer warpgroups: as `convert`, the
+      // tile's columns in two halves of their own wgmma chains, each
+      // half's sums handed over while the other half's wgmma run (no order
+      // barrier between the warpgroups); chunks of at least two K tiles,
+      // else the kernel hands over as `convert` at run time.
+      I32EnumAttrCase<"Split", 2, "split">
     ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::gpupoor";
@@ -239,7 +245,10 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       over a warp's rows, read back as 16-byte row vectors in rounds of
       the warp's 32 lanes (a row takes at most 32 of them); 0 stores
       straight from the fragments.
-    * `handover`: how chunk sums enter the outer sums (`convert` or `mma`).
+    * `handover`: how chunk sums enter the outer sums (`convert`, `mma` or,
+      on sm_90a's TMA kernel with two consumer warpgroups, `split`: each
+      half of the tile's columns handed over while the other half's wgmma
+      run).
     * `index_bitwidth`: width of `index` in the kernel (32 or 64); every
       element offset must stay below 2^31 with 32.
     * `persistent` (default false; `copies = tma` with one K slice): blocks

@@ -90,6 +90,10 @@ struct KernelSpec {
   // Chunk ends add f16 sums into f32 outer sums with mma.sync instead of
   // conversions and adds.
   bool mmaHandover = false;
+  // sm_90a's TMA kernel with two consumer warpgroups: the tile's columns
+  // in two halves, each handed over while the other's wgmma run (no order
+  // barrier: Handover::Split).
+  bool splitHandover = false;
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth = 64;
 
@@ -202,10 +206,11 @@ struct KernelSpec {
   int64_t sharedOuterFrags() const { return sharedOuterRows * nTiles(); }
   int64_t outerSlotElems() const { return sharedOuterFrags() * threads() * 4; }
   /// The TMA ring's mbarriers of 8 bytes a stage: full, empty, and with
-  /// two consumer warpgroups the order in which they take a tile
-  /// (TmaPipeline); after the stages and the outer-sum slots.
+  /// two consumer warpgroups that hand whole tiles over the order in which
+  /// they take a tile (TmaPipeline); after the stages and the outer-sum
+  /// slots.
   int64_t tmaBarriersPerStage() const {
-    return threads() > kWarpgroupThreads ? 3 : 2;
+    return threads() > kWarpgroupThreads && !splitHandover ? 3 : 2;
   }
   int64_t barriersOffset() const {
     return stagesBytes() +

@@ -81,6 +81,8 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
                               int64_t firstCol, int64_t cols) {
   if (!cols)
     cols = c.bn;
+  assert(firstCol % 8 == 0 && cols % 8 == 0 && firstCol + cols <= c.bn &&
+         "wgmma columns in whole n8 tiles of the tile");
   Type i64 = b.getI64Type();
   // The accumulator's registers were last written by other instructions
   // (zeroing, the handover's reads): wgmma must see them.
@@ -102,11 +104,11 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
     };
     Value da = arith::AddIOp::create(b, descA, shift(c.bm));
     // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
+    Value bShift = shift(c.bn);
+    Value colShift =
+        arith::ConstantOp::create(b, b.getI64IntegerAttr(firstCol * 8));
     Value db = arith::AddIOp::create(
-        b, descB,
-        arith::AddIOp::create(
-            b, shift(c.bn),
-            arith::ConstantOp::create(b, b.getI64IntegerAttr(firstCol * 8))));
+        b, descB, arith::AddIOp::create(b, bShift, colShift));
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType(cols), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,

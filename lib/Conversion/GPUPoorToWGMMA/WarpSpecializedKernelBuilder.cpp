@@ -229,14 +229,17 @@ WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
   scf::YieldOp::create(b, init);
   b.setInsertionPointToStart(ifAny.thenBlock());
 
-  auto [acc0, acc1] =
-      emitSplitTile(start(chunkBegin), wgmma->unset(half), wgmma->unset(half),
-                    /*fresh=*/true, /*release=*/false, {}, {});
+  // (Operands built one by one: their ops' order would otherwise be the
+  // C++ compiler's.)
+  Value firstTile = start(chunkBegin);
+  Value unset0 = wgmma->unset(half), unset1 = wgmma->unset(half);
+  auto [acc0, acc1] = emitSplitTile(firstTile, unset0, unset1, /*fresh=*/true,
+                                    /*release=*/false, {}, {});
   SmallVector<Value> carried(init);
   carried.push_back(acc0);
   carried.push_back(acc1);
-  auto chunks =
-      scf::ForOp::create(b, chunkBegin, sub(chunkEnd, idx(1)), idx(1), carried);
+  Value lastChunk = sub(chunkEnd, idx(1));
+  auto chunks = scf::ForOp::create(b, chunkBegin, lastChunk, idx(1), carried);
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(chunks.getBody());
@@ -245,8 +248,9 @@ WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
     SmallVector<Value> regs(args.drop_back(2));
     Value next = start(add(chunk, idx(1)));
     Value last = sub(next, idx(1));
-    auto [r0, r1] = emitSplitTiles(add(start(chunk), idx(1)), last,
-                                   args[args.size() - 2], args.back());
+    Value second = add(start(chunk), idx(1));
+    auto [r0, r1] =
+        emitSplitTiles(second, last, args[args.size() - 2], args.back());
     // The chunk's last tile outside the loop: ptxas serializes every wgmma
     // of the kernel (C7514) when the first half's sums are read behind a
     // wait that follows the loop rather than the second half's group.
@@ -276,8 +280,9 @@ WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
   auto res = chunks.getResults();
   SmallVector<Value> regs(res.drop_back(2));
   Value end = start(chunkEnd);
-  auto [a0, a1] = emitSplitTiles(add(start(sub(chunkEnd, idx(1))), idx(1)), end,
-                                 res[res.size() - 2], res.back());
+  Value lastSecond = add(start(lastChunk), idx(1));
+  auto [a0, a1] =
+      emitSplitTiles(lastSecond, end, res[res.size() - 2], res.back());
   wgmma->emitWait(0);
   emitRelease(sub(end, idx(1)));
   regs = outer->emitHandover(wgmma->fragments(wgmma->fenced(a0)), regs, 0);

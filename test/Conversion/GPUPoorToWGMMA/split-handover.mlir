@@ -22,7 +22,12 @@
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
+// The second half reads B's rows 128..255: 128 rows of 128 bytes further,
+// 1024 in the descriptor's 16-byte units.
+// CHECK: %[[ROWS:.*]] = arith.constant 1024 : i64
+// CHECK: %[[SHIFT:.*]] = arith.addi %{{.*}}, %[[ROWS]] : i64
+// CHECK: %[[DB:.*]] = arith.addi %{{.*}}, %[[SHIFT]] : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[DB]], %{{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // The chunks but the last: their K tiles between the first and the last
 // (the second half's group, then the wait that retires the tile before,
@@ -69,11 +74,15 @@
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: scf.yield
-// The last chunk: its K tiles, a drain, both halves over.
+// The last chunk: its K tiles, a drain, the last stage back, both halves
+// over (32 fragments of n8).
 // CHECK: scf.for
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: arith.addf
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-COUNT-32: arith.addf
+// CHECK-NOT: arith.addf
+// CHECK: scf.yield
 // Chunks of one K tile: the whole tile's chain, drained at each chunk's end.
 // CHECK: } else {
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f16>, <zero>]

@@ -36,7 +36,9 @@ namespace mlir::gpupoor {
 /// they do meanwhile, the chunk handovers included: no warp that issues
 /// wgmma also issues or waits for copies. Two consumer warpgroups take
 /// each tile in order, the second after the first's wgmma on it, so that
-/// their chunk handovers do not coincide (TmaPipeline). The registers follow
+/// their chunk handovers do not coincide (TmaPipeline); with the split
+/// handover (KernelSpec::splitHandover) each hides its own behind its
+/// other half's wgmma instead, in no order (emitSplitChunks). The registers follow
 /// the work (setmaxnreg): the producer keeps 24, each consumer thread gets
 /// the rest of the block's (KernelSpec::consumerRegisters).
 class WarpSpecializedKernelBuilder : public KernelPart {

@@ -247,6 +247,11 @@ VARIANTS = {
                                 "outer-type=f32 tma=true persistent=true"),
     "nk_f16_batched_tma_m64_pers": (dict(batched=True, b_layout="nk"),
                                     "outer-type=f16 tile=64,128,64 tma=true persistent=true"),
+    # The split handover where it is asked for (auto leaves batched products
+    # alone).
+    "nk_f32_batched_tma_pers_split": (dict(batched=True, b_layout="nk"),
+                                      "outer-type=f32 tma=true persistent=true "
+                                      "split-handover=true"),
     # An epilogue operand after the batch count: a bias the batch shares.
     "nk_bias_relu_batched_tma_pers": (dict(batched=True, b_layout="nk", bias="f16",
                                            epilogue="relu"),

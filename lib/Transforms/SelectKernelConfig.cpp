@@ -406,6 +406,12 @@ static bool persistentPays(MatmulOp op) {
   return op.getStrategy().getTileM() == 128 && gridExceedsSMs(op);
 }
 
+/// K, A's reduction dimension (ShapedType::kDynamic where unknown).
+static int64_t reductionSize(MatmulOp op) {
+  ArrayRef<int64_t> aShape = op.getAType().getShape();
+  return aShape[aShape.size() - (op.getStrategy().isATransposed() ? 2 : 1)];
+}
+
 /// Whether the split handover pays by default for a two-warpgroup TMA
 /// kernel `spec` of `op`: a static product of at most two work tiles a
 /// block (T <= 2 x SMs) whose chunks have at least two K tiles. Measured on
@@ -418,8 +424,7 @@ static bool splitHandoverPays(MatmulOp op, const KernelSpec &spec) {
   ShapedType init = op.getInitType();
   SplitKAttr strategy = op.getStrategy();
   std::optional<int64_t> splits = strategy.getSplits();
-  ArrayRef<int64_t> aShape = op.getAType().getShape();
-  int64_t k = aShape[aShape.size() - (strategy.isATransposed() ? 2 : 1)];
+  int64_t k = reductionSize(op);
   if (spec.batched || !init.hasStaticShape() || !splits ||
       ShapedType::isDynamic(k))
     return false;
@@ -566,8 +571,7 @@ static bool f16OuterIsExact(MatmulOp op) {
   if (std::optional<int64_t> splits = strategy.getSplits())
     if (*splits <= 2)
       return true;
-  ArrayRef<int64_t> aShape = op.getAType().getShape();
-  int64_t k = aShape[aShape.size() - (strategy.isATransposed() ? 2 : 1)];
+  int64_t k = reductionSize(op);
   return !ShapedType::isDynamic(k) &&
          llvm::divideCeil(k, strategy.getTileK()) <= 2;
 }

@@ -124,19 +124,39 @@ void WarpgroupMma::emitWait(int64_t pending) {
   NVVM::WgmmaWaitGroupSyncOp::create(b, pending);
 }
 
+Value WarpgroupMma::keep(Value word) {
+  auto kept = LLVM::InlineAsmOp::create(
+      b, TypeRange{b.getI32Type()}, ValueRange{word}, "", "=r,0",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return kept.getResult(0);
+}
+
 Value WarpgroupMma::fenced(Value acc) {
-  Type i32 = b.getI32Type();
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
   Value out = LLVM::UndefOp::create(b, type);
   for (int64_t r = 0, e = type.getBody().size(); r < e; ++r) {
     Value reg = LLVM::ExtractValueOp::create(b, acc, r);
-    auto kept = LLVM::InlineAsmOp::create(
-        b, TypeRange{i32}, ValueRange{reg}, "", "=r,0",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-    out = LLVM::InsertValueOp::create(b, out, kept.getResult(0), r);
+    out = LLVM::InsertValueOp::create(b, out, keep(reg), r);
   }
   return out;
+}
+
+void WarpgroupMma::fence(MutableArrayRef<Value> values) {
+  for (Value &value : values) {
+    auto type = cast<VectorType>(value.getType());
+    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    auto words = VectorType::get({bits / 32}, b.getI32Type());
+    Value w = vector::BitCastOp::create(
+        b, words, vector::ShapeCastOp::create(b, flat, value));
+    for (int64_t i = 0; i < bits / 32; ++i) {
+      Value e = vector::ExtractOp::create(b, w, ArrayRef<int64_t>{i});
+      w = vector::InsertOp::create(b, keep(e), w, ArrayRef<int64_t>{i});
+    }
+    value = vector::ShapeCastOp::create(b, type,
+                                        vector::BitCastOp::create(b, flat, w));
+  }
 }
 
 SmallVector<Value> WarpgroupMma::fragments(Value acc) {

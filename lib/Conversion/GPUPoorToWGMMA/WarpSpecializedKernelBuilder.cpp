@@ -16,7 +16,6 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -152,34 +151,6 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
   return SmallVector<Value>(rest.getResults());
 }
 
-/// `frags[first, first + count)` passed through empty volatile asm, 32 bits
-/// at a time: the values they hold are computed before the side effects
-/// that follow (the next wgmma), not sunk past them.
-static void fenceFragments(ImplicitLocOpBuilder &b,
-                           MutableArrayRef<Value> frags, int64_t first,
-                           int64_t count) {
-  Type i32 = b.getI32Type();
-  for (Value &frag : frags.slice(first, count)) {
-    auto type = cast<VectorType>(frag.getType());
-    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
-    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
-    auto words = VectorType::get({bits / 32}, i32);
-    Value w = vector::BitCastOp::create(
-        b, words, vector::ShapeCastOp::create(b, flat, frag));
-    for (int64_t i = 0; i < bits / 32; ++i) {
-      Value e = vector::ExtractOp::create(b, w, ArrayRef<int64_t>{i});
-      auto kept = LLVM::InlineAsmOp::create(
-          b, TypeRange{i32}, ValueRange{e}, "", "=r,0",
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-      w = vector::InsertOp::create(b, kept.getResult(0), w,
-                                   ArrayRef<int64_t>{i});
-    }
-    frag = vector::ShapeCastOp::create(b, type,
-                                       vector::BitCastOp::create(b, flat, w));
-  }
-}
-
 std::pair<Value, Value> WarpSpecializedKernelBuilder::emitSplitTile(
     Value kb, Value acc0, Value acc1, bool fresh, bool release,
     function_ref<Value()> handover0, function_ref<Value()> handover1) {
@@ -218,11 +189,9 @@ WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
   int64_t half = c.bn / 2, halfFrags = half / 8;
   auto start = [&](Value chunk) { return geometry.emitChunkStart(b, chunk); };
   SmallVector<Value> init = outer->initialRegisters();
-  SmallVector<Type> types;
-  for (Value v : init)
-    types.push_back(v.getType());
   // A slice past the last chunk has none (emitSliceBounds).
-  auto ifAny = scf::IfOp::create(b, types, lt(chunkBegin, chunkEnd),
+  auto ifAny = scf::IfOp::create(b, ValueRange(init).getTypes(),
+                                 lt(chunkBegin, chunkEnd),
                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifAny.elseBlock());
@@ -266,7 +235,7 @@ WarpSpecializedKernelBuilder::emitSplitChunks(Value chunkBegin,
       regs = outer->emitHandover(wgmma->fragments(f), regs, first);
       // The adds stay ahead of the group that reuses the registers: LLVM
       // would sink them past it, and copy the sums to keep them.
-      fenceFragments(b, regs, first, halfFrags);
+      wgmma->fence(MutableArrayRef<Value>(regs).slice(first, halfFrags));
       return f;
     };
     auto [n0, n1] = emitSplitTile(
@@ -310,10 +279,9 @@ WarpSpecializedKernelBuilder::emitSplitOrConvert(Value chunkBegin,
   Value twoTiles =
       arith::CmpIOp::create(b, arith::CmpIPredicate::sge, geometry.numKBlocks,
                             mul(geometry.numChunks, idx(2)));
-  SmallVector<Type> types;
-  for (Value v : outer->initialRegisters())
-    types.push_back(v.getType());
-  auto ifSplit = scf::IfOp::create(b, types, twoTiles, /*withElseRegion=*/true);
+  SmallVector<Value> init = outer->initialRegisters();
+  auto ifSplit = scf::IfOp::create(b, ValueRange(init).getTypes(), twoTiles,
+                                   /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifSplit.thenBlock());
   scf::YieldOp::create(b, emitSplitChunks(chunkBegin, chunkEnd));

@@ -58,11 +58,18 @@ public:
   /// their uses ahead of the wait, where ptxas then waits for every group;
   /// CUTLASS's warpgroup_fence_operand does the same).
   Value fenced(Value acc);
+  /// `values` (vectors, e.g. outer-sum fragments) passed through empty
+  /// volatile asm 32 bits at a time, in place: what they hold is computed
+  /// before the side effects that follow (the next wgmma), not sunk past
+  /// them.
+  void fence(MutableArrayRef<Value> values);
   /// The warp's m16n8 f16 fragments (vector<2x2xf16>, n8 tile by tile) of
   /// a waited-for accumulator.
   SmallVector<Value> fragments(Value acc);
 
 private:
+  /// `word` (i32) through empty volatile asm: the value the asm returns.
+  Value keep(Value word);
   /// kc.tid / 128, the warpgroup among the threads that multiply, in a
   /// form ptxas knows to be the same in every lane of a warp.
   Value uniformWarpgroup();

@@ -318,8 +318,11 @@ EpilogueFusion mlir::gpupoor::analyzeEpilogueFusion(linalg::LinalgOp matmul,
     group.insert(result);
     // An op that updates a value of the group in place keeps its
     // destination.
+    // (The destination is copied out before the insert: operator[] may
+    // grow the map and move its entries.)
     Value gInit = g.getDpsInits()[0];
-    destOf[result] = group.contains(gInit) ? destOf[gInit] : gInit;
+    Value gDest = group.contains(gInit) ? destOf.lookup(gInit) : gInit;
+    destOf[result] = gDest;
     Type elt = getElementTypeOrSelf(result.getType());
     if ((elt.isF16() || elt.isF32()) &&
         !usedOutside(matmul->getResult(0)) &&

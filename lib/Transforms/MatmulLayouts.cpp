@@ -184,6 +184,14 @@ struct CollapseBatchOfBroadcastB : OpRewritePattern<linalg::BatchMatmulOp> {
     bool nk = maps[1] == map4({bt, n, k});
     if (!nk && maps[1] != map4({bt, k, n}))
       return rewriter.notifyMatchFailure(op, "not a batch of A * B");
+    // The expand_shape back to the batch would have two dynamic sizes in
+    // one group, which LLVM 22's expand-strided-metadata cannot lower (it
+    // crashes; upstream fixed it in LLVM 23): the batch stays a batch.
+    auto cType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    if (cType.isDynamicDim(0) && cType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(
+          op, "batch and M both dynamic: the expand_shape back would have "
+              "two dynamic sizes in one group");
 
     Location loc = op.getLoc();
     SmallVector<ReassociationIndices> reassoc = {{0, 1}, {2}};

@@ -93,7 +93,9 @@ void allocateOnDevice(IRRewriter &rewriter, Operation *root) {
   // Collected first: the rewrites below erase the ops they visit.
   SmallVector<Operation *> ops;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
+    // Device code already (a gpu.module, a gpu.launch's body) runs where
+    // it is.
+    if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
       return WalkResult::skip();
     if (isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
             memref::CopyOp>(op))
@@ -148,7 +150,7 @@ struct GPUPoorOffloadToGPUPass
 
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<gpu::GPUModuleOp>(op))
+      if (isa<gpu::GPUModuleOp, gpu::LaunchOp>(op))
         return WalkResult::skip();
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         if (linalgOp.hasPureBufferSemantics())

@@ -18,6 +18,10 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -55,8 +59,10 @@ struct MatmulMatch {
   Value cIn;
 };
 
+/// +0.0 (or integer 0): the value a sum that drops its fill starts from.
+/// Not -0.0: -0.0 + x keeps the sign of a -0.0 sum, which +0.0 + x loses.
 bool isZero(Value v) {
-  return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+  return matchPattern(v, m_PosZeroFloat()) || matchPattern(v, m_Zero());
 }
 
 /// Whether `init` holds zeros when `op` runs: a zero linalg.fill on tensors,
@@ -68,6 +74,29 @@ bool isZeroFilled(linalg::LinalgOp op, Value init) {
   }
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
   return fill && fill.output() == init && isZero(fill.value());
+}
+
+/// The value `v` is a view of, through view-like ops (memref.cast,
+/// subview, reinterpret_cast, expand_shape, collapse_shape, tensor.cast,
+/// extract_slice, tensor reshapes ...) and the bufferization casts
+/// between tensors and buffers: values of one root may share memory.
+Value viewRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    // Ops that re-type or re-shape one tensor or buffer: their first
+    // operand is what they read.
+    if (isa<tensor::CastOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+            tensor::ExtractSliceOp, tensor::ReshapeOp, memref::CastOp,
+            bufferization::ToTensorOp, bufferization::ToBufferOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    break;
+  }
+  return v;
 }
 
 /// A type as diagnostics quote it: 'f16'.
@@ -92,9 +121,12 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(operation))
     return fail("'" + operation->getName().getStringRef() +
                 "' is not linalg.matmul or linalg.batch_matmul");
-  // gpupoor.matmul launches kernels: it is host code.
-  if (operation->getParentOfType<gpu::GPUModuleOp>())
-    return fail("inside a gpu.module (device code)");
+  // gpupoor.matmul launches kernels: it is host code, not the body of a
+  // kernel (a gpu.module's functions, a gpu.func, a gpu.launch).
+  if (operation->getParentOfType<gpu::GPUModuleOp>() ||
+      operation->getParentOfType<gpu::GPUFuncOp>() ||
+      operation->getParentOfType<gpu::LaunchOp>())
+    return fail("inside device code (a gpu.module, gpu.func or gpu.launch)");
 
   // A*B or A*B^T, nothing else (transposed A, broadcasts, ...).
   MLIRContext *ctx = op.getContext();
@@ -128,6 +160,19 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
   else
     return fail("indexing maps are neither A*B nor A*B^T");
 
+  // An encoding (sparse_tensor's, or any other) says how the elements are
+  // stored, which the kernels do not read; a memory space other than the
+  // default is memory the host code cannot hand to a kernel.
+  for (Value v : op->getOperands()) {
+    if (auto tensor = dyn_cast<RankedTensorType>(v.getType());
+        tensor && tensor.getEncoding())
+      return fail("operand type " + typeStr(tensor) + " has an encoding");
+    if (auto memref = dyn_cast<MemRefType>(v.getType());
+        memref && memref.getMemorySpace())
+      return fail("operand type " + typeStr(memref) +
+                  " is not in the default memory space");
+  }
+
   Type aElt = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   Type bElt = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
   Type cElt = getElementTypeOrSelf(op.getDpsInits()[0].getType());
@@ -148,9 +193,12 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
                 "relax-f32-accumulation is off");
 
   Value init = op.getDpsInits()[0];
-  // The kernels read A and B while they write C.
-  if (llvm::is_contained(op.getDpsInputs(), init))
-    return fail("init is also operand A or B");
+  // The kernels read A and B while they write C: C must not be one of their
+  // buffers or a view of one.
+  Value initRoot = viewRoot(init);
+  if (llvm::any_of(op.getDpsInputs(),
+                   [&](Value in) { return viewRoot(in) == initRoot; }))
+    return fail("init is also operand A or B, or a view of one");
   if (isZeroFilled(op, init)) {
     if (isa<RankedTensorType>(init.getType()))
       init = init.getDefiningOp<linalg::FillOp>().output();
@@ -178,9 +226,18 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
   if (!attr)
     return std::optional<int64_t>();
   auto value = dyn_cast<IntegerAttr>(attr);
-  if (value && value.getValue().getSignificantBits() <= 64 &&
-      value.getInt() >= lowest && value.getInt() <= highest)
-    return std::optional<int64_t>(value.getInt());
+  if (!value)
+    return failure();
+  // The integer the attribute's type says it is: `255 : ui8` is 255, not
+  // the -1 of its bits read as signed (getInt() reads any width as signless,
+  // which MLIR prints, and this reads, as signed).
+  APInt bits = value.getValue();
+  bool isUnsigned = value.getType().isUnsignedInteger();
+  if ((isUnsigned ? bits.getActiveBits() : bits.getSignificantBits()) > 63)
+    return failure();
+  int64_t count = isUnsigned ? int64_t(bits.getZExtValue()) : bits.getSExtValue();
+  if (count >= lowest && count <= highest)
+    return std::optional<int64_t>(count);
   return failure();
 }
 

@@ -527,3 +527,104 @@ func.func @fill_destination(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> ten
   } -> tensor<32x32xf32>
   return %r : tensor<32x32xf32>
 }
+
+// -----
+
+// A fill of -0.0 is not a zero fill: the sums start from it (-0.0 + x keeps
+// the sign of a -0.0 sum, +0.0 + x does not), so C_in is the constant -0.0.
+// CHECK-LABEL: func @init_negative_zero
+// CHECK-NOT: linalg.fill
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : tensor<32x32xf32>)
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %{{.*}}: f32):
+// CHECK-DAG: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[S:.*]] = arith.addf %[[NZ]], %[[ACC]] : f32
+// CHECK-NEXT: gpupoor.yield %[[S]] : f32
+func.func @init_negative_zero(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
+  %nz = arith.constant -0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c = linalg.fill ins(%nz : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// On memrefs, a -0.0 fill right before the matmul stays, and the op adds
+// to C (C += A * B).
+// CHECK-LABEL: func @memref_negative_zero
+// CHECK: linalg.fill ins(%{{.*}} : f16) outs(%[[C:.*]] : memref<32x32xf16>)
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : memref<32x32xf16>)
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f16, %[[CIN:.*]]: f16):
+// CHECK: arith.addf %[[CIN]], %[[ACC]] : f16
+func.func @memref_negative_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+  %nz = arith.constant -0.0 : f16
+  linalg.fill ins(%nz : f16) outs(%c : memref<32x32xf16>)
+  linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16>)
+  return
+}
+
+// -----
+
+// A second consumer that writes in place into a value of the chain (a ReLU
+// into the bias add's result): the op writes where the chain's first
+// destination is. (The analysis once read the map entry of that value after
+// an insert into the same map had moved it.)
+// CHECK-LABEL: func @in_place_chain
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<32x32xf16>
+// CHECK: %[[R:.*]] = gpupoor.matmul %{{.*}}, %{{.*}} ins(%{{.*}} : tensor<32xf16>) maps([#{{.*}}]) outs(%[[E]] : tensor<32x32xf16>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: gpupoor.yield
+// CHECK-NOT: linalg
+// CHECK: return %[[R]]
+func.func @in_place_chain(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<32xf16>) -> tensor<32x32xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x32xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %e2 = tensor.empty() : tensor<32x32xf16>
+  %biased = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<32x32xf16>, tensor<32xf16>) outs(%e2 : tensor<32x32xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  } -> tensor<32x32xf16>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      outs(%biased : tensor<32x32xf16>) {
+  ^bb0(%o: f16):
+    %r = arith.maximumf %o, %zero : f16
+    linalg.yield %r : f16
+  } -> tensor<32x32xf16>
+  %relu2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      outs(%relu : tensor<32x32xf16>) {
+  ^bb0(%o: f16):
+    %r = arith.mulf %o, %o : f16
+    linalg.yield %r : f16
+  } -> tensor<32x32xf16>
+  return %relu2 : tensor<32x32xf16>
+}
+
+// -----
+
+// Integers wider than 64 bits cannot be in an epilogue (the NVPTX backend
+// has no libcalls for them): the consumer stays a linalg op.
+// CHECK-LABEL: func @wide_integer_consumer
+// CHECK: gpupoor.matmul
+// CHECK-NOT: i128
+// CHECK: linalg.generic
+// CHECK: arith.fptosi %{{.*}} : f16 to i128
+func.func @wide_integer_consumer(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x32xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf16>) -> tensor<32x32xf16>
+  %e2 = tensor.empty() : tensor<32x32xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<32x32xf16>) outs(%e2 : tensor<32x32xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %i = arith.fptosi %x : f16 to i128
+    %f = arith.sitofp %i : i128 to f16
+    linalg.yield %f : f16
+  } -> tensor<32x32xf16>
+  return %r : tensor<32x32xf16>
+}

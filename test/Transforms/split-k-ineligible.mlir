@@ -92,7 +92,7 @@ gpu.module @kernels {
   gpu.func @device(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
     %zero = arith.constant 0.0 : f16
     linalg.fill ins(%zero : f16) outs(%c : memref<32x32xf16>)
-    // expected-remark @+1 {{not rewritten to gpupoor.matmul: inside a gpu.module (device code)}}
+    // expected-remark @+1 {{not rewritten to gpupoor.matmul: inside device code (a gpu.module, gpu.func or gpu.launch)}}
     linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16>)
     gpu.return
   }
@@ -103,7 +103,106 @@ gpu.module @kernels {
 // The kernels read A while they write C: a matmul that reads its own
 // output is left alone.
 func.func @aliased(%c: memref<16x16xf16>, %b: memref<16x16xf16>) {
-  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B}}
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
   linalg.matmul ins(%c, %b : memref<16x16xf16>, memref<16x16xf16>) outs(%c : memref<16x16xf16>)
+  return
+}
+
+// -----
+
+// The body of a gpu.launch is device code too.
+func.func @in_launch(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+  %one = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %one, %y = %one, %z = %one)
+             threads(%tx, %ty, %tz) in (%u = %one, %v = %one, %w = %one) {
+    // expected-remark @+1 {{not rewritten to gpupoor.matmul: inside device code (a gpu.module, gpu.func or gpu.launch)}}
+    linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// An init that is a view of A's or B's buffer: the kernels would read rows
+// of A (or B) the op has already written.
+func.func @init_subview_of_a(%a: memref<32x64xf16>, %b: memref<64x32xf16>) {
+  %c = memref.subview %a[0, 0] [32, 32] [1, 1] : memref<32x64xf16> to memref<32x32xf16, strided<[64, 1]>>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
+  linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16, strided<[64, 1]>>)
+  return
+}
+
+// -----
+
+func.func @init_cast_of_b(%a: memref<32x32xf16>, %b: memref<32x32xf16>) {
+  %c = memref.cast %b : memref<32x32xf16> to memref<?x?xf16>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
+  linalg.matmul ins(%a, %b : memref<32x32xf16>, memref<32x32xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+func.func @init_reinterpret_of_a(%a: memref<32x32xf16>, %b: memref<32x32xf16>) {
+  %c = memref.reinterpret_cast %a to offset: [0], sizes: [32, 32], strides: [32, 1] : memref<32x32xf16> to memref<32x32xf16, strided<[32, 1]>>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
+  linalg.matmul ins(%a, %b : memref<32x32xf16>, memref<32x32xf16>) outs(%c : memref<32x32xf16, strided<[32, 1]>>)
+  return
+}
+
+// -----
+
+func.func @init_reshape_of_a(%a: memref<32x32xf16>, %b: memref<32x32xf16>) {
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<32x32xf16> into memref<1024xf16>
+  %c = memref.expand_shape %flat [[0, 1]] output_shape [32, 32] : memref<1024xf16> into memref<32x32xf16>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
+  linalg.matmul ins(%a, %b : memref<32x32xf16>, memref<32x32xf16>) outs(%c : memref<32x32xf16>)
+  return
+}
+
+// -----
+
+func.func @init_tensor_cast_of_a(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>) -> tensor<?x?xf16> {
+  %c = tensor.cast %a : tensor<32x32xf16> to tensor<?x?xf16>
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: init is also operand A or B, or a view of one}}
+  %r = linalg.matmul ins(%a, %b : tensor<32x32xf16>, tensor<32x32xf16>) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %r : tensor<?x?xf16>
+}
+
+// -----
+
+// A tensor encoding (sparse_tensor's or any other) says how the elements
+// are stored, which the kernels do not read.
+#csr = #sparse_tensor.encoding<{map = (d0, d1) -> (d0 : dense, d1 : compressed)}>
+func.func @sparse_operand(%a: tensor<32x64xf16, #csr>, %b: tensor<64x32xf16>, %c: tensor<32x32xf16>) -> tensor<32x32xf16> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: operand type 'tensor<32x64xf16, #sparse_tensor.encoding<}}
+  %r = linalg.matmul ins(%a, %b : tensor<32x64xf16, #csr>, tensor<64x32xf16>) outs(%c : tensor<32x32xf16>) -> tensor<32x32xf16>
+  return %r : tensor<32x32xf16>
+}
+
+// -----
+
+func.func @encoded_result(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %c: tensor<32x32xf16, "tiled">) -> tensor<32x32xf16, "tiled"> {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: operand type 'tensor<32x32xf16, "tiled">' has an encoding}}
+  %r = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf16, "tiled">) -> tensor<32x32xf16, "tiled">
+  return %r : tensor<32x32xf16, "tiled">
+}
+
+// -----
+
+// Memory outside the default space (workgroup memory, an address space of
+// its own) is not memory the host code hands to a kernel.
+func.func @workgroup_memory(%a: memref<32x64xf16, #gpu.address_space<workgroup>>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: operand type 'memref<32x64xf16, #gpu.address_space<workgroup>>' is not in the default memory space}}
+  linalg.matmul ins(%a, %b : memref<32x64xf16, #gpu.address_space<workgroup>>, memref<64x32xf16>) outs(%c : memref<32x32xf16>)
+  return
+}
+
+// -----
+
+func.func @integer_memory_space(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16, 3>) {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: operand type 'memref<32x32xf16, 3>' is not in the default memory space}}
+  linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16, 3>)
   return
 }

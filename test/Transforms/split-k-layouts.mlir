@@ -81,6 +81,30 @@ func.func @broadcast_b(%a: tensor<?x16x32xf16>, %w: tensor<32x48xf16>, %bias: te
 
 // -----
 
+// With the batch and M both dynamic, the expand_shape back to the batch
+// would have two dynamic sizes in one group, which LLVM 22's
+// expand-strided-metadata cannot lower: the product stays batched.
+// CHECK-LABEL: func.func @broadcast_b_dynamic_batch_and_m
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.broadcast
+// CHECK: gpupoor.matmul %arg0, %{{.*}} outs(%{{.*}} : tensor<?x?x48xf16>)
+// CHECK-NOT: tensor.expand_shape
+func.func @broadcast_b_dynamic_batch_and_m(%a: tensor<?x?x32xf16>, %w: tensor<32x48xf16>) -> tensor<?x?x48xf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f16
+  %n = tensor.dim %a, %c0 : tensor<?x?x32xf16>
+  %m = tensor.dim %a, %c1 : tensor<?x?x32xf16>
+  %eb = tensor.empty(%n) : tensor<?x32x48xf16>
+  %bw = linalg.broadcast ins(%w : tensor<32x48xf16>) outs(%eb : tensor<?x32x48xf16>) dimensions = [0]
+  %c = tensor.empty(%n, %m) : tensor<?x?x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<?x?x48xf16>) -> tensor<?x?x48xf16>
+  %r = linalg.batch_matmul ins(%a, %bw : tensor<?x?x32xf16>, tensor<?x32x48xf16>) outs(%f : tensor<?x?x48xf16>) -> tensor<?x?x48xf16>
+  return %r : tensor<?x?x48xf16>
+}
+
+// -----
+
 // Attention's K^T: a 4-D transpose under a collapse_shape becomes the
 // collapsed K with an nk layout.
 // CHECK-LABEL: func.func @collapsed_transpose

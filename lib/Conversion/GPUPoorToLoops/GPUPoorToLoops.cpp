@@ -37,6 +37,15 @@ constexpr int64_t kMmaK = 16;
 /// Indices of C's element (row, col), with the batch index first if any.
 using IndexFn = llvm::function_ref<SmallVector<Value, 3>(Value, Value)>;
 
+/// The value the sums of `op` start from: -0.0, IEEE's additive identity,
+/// when the epilogue adds them to C (C + sum must be C where every product
+/// is -0.0, as in a sum that starts from C), else +0.0 (the sum that starts
+/// from a dropped +0.0 fill).
+Value emitSumStart(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Type t) {
+  return arith::ConstantOp::create(
+      b, b.getFloatAttr(t, op.readsInit() ? -0.0 : 0.0));
+}
+
 /// Adds `chunk` (f16, or a slice sum in the outer type) into `outer`.
 Value addOuter(ImplicitLocOpBuilder &b, Type outerType, Value outer,
                Value chunk) {
@@ -64,8 +73,8 @@ Value emitChunkSum(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Value i,
   bool bTransposed = strategy.getBLayout() == BLayout::NK;
   Value step = arith::ConstantIndexOp::create(b, kMmaK);
   Value one = arith::ConstantIndexOp::create(b, 1);
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f16));
-  auto kSteps = scf::ForOp::create(b, kBegin, kEnd, step, zero);
+  Value start = emitSumStart(b, op, f16);
+  auto kSteps = scf::ForOp::create(b, kBegin, kEnd, step, start);
   b.setInsertionPointToStart(kSteps.getBody());
   Value k0 = kSteps.getInductionVar();
   Value kStop =
@@ -144,7 +153,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value splits = geometry.splits;
     Value bk = cIdx(strategy.getTileK());
 
-    Value zeroOuter = arith::ConstantOp::create(b, b.getZeroAttr(outerType));
+    Value outerStart = emitSumStart(b, op, outerType);
     // P', from the C tiles of every batch element as the GPU launch counts
     // them.
     Value slices;
@@ -186,7 +195,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     scf::ForOp sliceLoop;
     Value chunkBegin = c0, chunkEnd = splits;
     if (slices) {
-      sliceLoop = scf::ForOp::create(b, c0, slices, c1, zeroOuter);
+      sliceLoop = scf::ForOp::create(b, c0, slices, c1, outerStart);
       b.setInsertionPointToStart(sliceLoop.getBody());
       Value p = sliceLoop.getInductionVar();
       chunkBegin = arith::DivSIOp::create(b, arith::MulIOp::create(b, p, splits),
@@ -197,7 +206,7 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     }
     // The split loop, carrying the outer accumulator.
     auto splitLoop =
-        scf::ForOp::create(b, chunkBegin, chunkEnd, c1, zeroOuter);
+        scf::ForOp::create(b, chunkBegin, chunkEnd, c1, outerStart);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(splitLoop.getBody());

@@ -82,6 +82,26 @@ struct ConvertGPUPoorKernelToNVVMPass
     return failure(result.wasInterrupted());
   }
 
+  /// Integers wider than 64 bits (an offloaded fptosi to i128, say) need
+  /// libcalls the NVPTX backend does not have: it would abort (LLVM ERROR)
+  /// where a diagnostic can name the op.
+  static LogicalResult checkIntegerWidths(gpu::GPUModuleOp module) {
+    auto wide = [](Type t) {
+      auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
+      return integer && integer.getWidth() > 64;
+    };
+    WalkResult result = module.walk([&](Operation *op) {
+      if (llvm::none_of(op->getOperandTypes(), wide) &&
+          llvm::none_of(op->getResultTypes(), wide))
+        return WalkResult::advance();
+      op->emitOpError("computes with integers wider than 64 bits, which "
+                      "device code cannot (the NVPTX backend has no "
+                      "libcalls for them)");
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   /// The TMA kernel's tensor maps are 128-byte byval parameters that stay
   /// grid constants: TMA reads them where they lie, in the parameter space
   /// (without nvvm.grid_constant, NVPTX would copy them to local memory,
@@ -131,6 +151,8 @@ struct ConvertGPUPoorKernelToNVVMPass
       return WalkResult::interrupt();
     });
     if (linalg.wasInterrupted())
+      return signalPassFailure();
+    if (failed(checkIntegerWidths(module)))
       return signalPassFailure();
     if (failed(narrowPowIExponents(module)))
       return signalPassFailure();

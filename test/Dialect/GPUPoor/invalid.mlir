@@ -385,6 +385,45 @@ func.func @epilogue_vector_op(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: 
 
 // -----
 
+func.func @epilogue_wide_integer(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'arith.fptosi' op cannot be in a gpupoor.matmul epilogue: only side-effect free arith and math ops on scalars (integers of at most 64 bits)}}
+    %i = arith.fptosi %acc : f32 to i128
+    %f = arith.sitofp %i : i128 to f32
+    gpupoor.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+// Static sizes whose bytes overflow an int64, or whose tiles exceed grid x
+// (2^31 - 1 blocks): the host code's index arithmetic would overflow.
+func.func @size_overflow(%a: memref<1099511627776x64xf16>, %b: memref<64x1099511627776xf16>, %c: memref<1099511627776x1099511627776xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op operand of type 'memref<1099511627776x1099511627776xf16>' has more bytes than an int64 counts}}
+  gpupoor.matmul %a, %b outs(%c : memref<1099511627776x1099511627776xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32>) : memref<1099511627776x64xf16>, memref<64x1099511627776xf16>
+  return
+}
+
+// -----
+
+func.func @grid_limit(%a: memref<8388608x64xf16>, %b: memref<64x65536xf16>, %c: memref<8388608x65536xf16>) {
+  // expected-error @+1 {{static sizes give 2147483648 tiles of 16 x 16, more blocks than a grid launches (2147483647)}}
+  gpupoor.matmul %a, %b outs(%c : memref<8388608x65536xf16>) strategy(#gpupoor.split_k<tile = [16, 16, 32], inner = f16, outer = f32>) : memref<8388608x64xf16>, memref<64x65536xf16>
+  return
+}
+
+// -----
+
+func.func @bytes_overflow_a(%a: memref<4611686018427387904x2xf16>, %b: memref<2x1xf16>, %c: memref<4611686018427387904x1xf16>) {
+  // expected-error @+1 {{operand of type 'memref<4611686018427387904x2xf16>' has more bytes than an int64 counts}}
+  gpupoor.matmul %a, %b outs(%c : memref<4611686018427387904x1xf16>) strategy(#gpupoor.split_k<tile = [16, 16, 32], inner = f16, outer = f32>) : memref<4611686018427387904x2xf16>, memref<2x1xf16>
+  return
+}
+
+// -----
+
 // #gpupoor.kernel_config checks each field on its own (how they fit the tile
 // and the chip is checked where the kernel is built).
 func.func @config_0(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {

@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -67,8 +68,14 @@ int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles, int64_t splits,
 int64_t mlir::gpupoor::staticTileCount(ArrayRef<int64_t> cShape, int64_t bm,
                                        int64_t bn) {
   int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
-  return batch * llvm::divideCeil(cShape[cShape.size() - 2], bm) *
-         llvm::divideCeil(cShape.back(), bn);
+  // Saturating: static sizes may be any int64 (the op's verifier refuses
+  // counts beyond a grid).
+  std::optional<int64_t> tiles = llvm::checkedMul<int64_t>(
+      llvm::divideCeil(cShape[cShape.size() - 2], bm),
+      llvm::divideCeil(cShape.back(), bn));
+  if (tiles)
+    tiles = llvm::checkedMul(*tiles, batch);
+  return tiles.value_or(std::numeric_limits<int64_t>::max());
 }
 
 int64_t mlir::gpupoor::sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {

@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -68,6 +69,44 @@ static LogicalResult verifyEpilogueOperands(MatmulOp op) {
                << ")";
     }
   }
+  return success();
+}
+
+/// Static sizes the kernels can address and launch: every operand's bytes
+/// within an int64 (the kernels' 64-bit offsets, the host code's size
+/// arithmetic), and C's tiles within grid x (a count beyond it would
+/// overflow the host code's index arithmetic, or fold its run-time check
+/// away).
+static LogicalResult verifyStaticSizes(MatmulOp op, int64_t m, int64_t n) {
+  for (Value v : op->getOperands()) {
+    auto type = cast<ShapedType>(v.getType());
+    if (!type.hasStaticShape())
+      continue;
+    std::optional<int64_t> bytes = (type.getElementTypeBitWidth() + 7) / 8;
+    for (int64_t size : type.getShape())
+      if (bytes)
+        bytes = llvm::checkedMul<int64_t>(*bytes, size);
+    if (!bytes)
+      return op.emitOpError("operand of type ")
+             << type << " has more bytes than an int64 counts";
+  }
+  auto cShape = op.getInitType().getShape();
+  int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+      ShapedType::isDynamic(batch))
+    return success();
+  SplitKAttr strategy = op.getStrategy();
+  // A swapped strategy's tile is the transposed product's (until
+  // gpupoor-swap-operands makes the op that product, unswapped).
+  bool transposed = strategy.getSwapped();
+  int64_t rows = transposed ? n : m, cols = transposed ? m : n;
+  int64_t tiles = staticTileCount({batch, rows, cols}, strategy.getTileM(),
+                                  strategy.getTileN());
+  if (tiles > kMaxGridX)
+    return op.emitOpError("static sizes give ")
+           << tiles << " tiles of " << strategy.getTileM() << " x "
+           << strategy.getTileN() << ", more blocks than a grid launches ("
+           << kMaxGridX << ")";
   return success();
 }
 
@@ -145,6 +184,8 @@ LogicalResult MatmulOp::verify() {
              << dimStr(cType.getDimSize(0)) << ") does not match operand A ("
              << dimStr(batch) << ")";
   }
+  if (failed(verifyStaticSizes(*this, m, n)))
+    return failure();
 
   return verifyEpilogueOperands(*this);
 }
@@ -165,7 +206,13 @@ bool mlir::gpupoor::isValidEpilogueOp(Operation *op) {
   if ((dialect != "arith" && dialect != "math") || op->getNumRegions() ||
       !isMemoryEffectFree(op))
     return false;
-  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  // Integers up to 64 bits: wider ones (fptosi to i128) need libcalls the
+  // NVPTX backend does not have, and abort it.
+  auto scalar = [](Type t) {
+    return t.isIntOrIndexOrFloat() &&
+           (!isa<IntegerType>(t) ||
+            t.getIntOrFloatBitWidth() <= kMaxEpilogueIntegerWidth);
+  };
   return llvm::all_of(op->getOperandTypes(), scalar) &&
          llvm::all_of(op->getResultTypes(), scalar);
 }
@@ -206,7 +253,8 @@ LogicalResult MatmulOp::verifyRegions() {
   for (Operation &op : block->without_terminator())
     if (!isValidEpilogueOp(&op))
       return op.emitOpError("cannot be in a gpupoor.matmul epilogue: only "
-                            "side-effect free arith and math ops on scalars");
+                            "side-effect free arith and math ops on scalars "
+                            "(integers of at most 64 bits)");
   return success();
 }
 

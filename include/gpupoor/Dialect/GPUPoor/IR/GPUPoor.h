@@ -36,6 +36,9 @@ constexpr int64_t kMaxTileSize = 4096; // each of BM, BN, BK
 constexpr int64_t kMaxSplits = 65536;
 /// Slices run along grid y, which has at most 65535 blocks.
 constexpr int64_t kMaxSlices = 65535;
+/// C's tiles (of every batch element) run along grid x, which has at most
+/// 2^31 - 1 blocks.
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 
 /// The discardable attribute that carries a kernel's #gpupoor.kernel_config
 /// on its gpu.module (the NVVM lowering reads the index width from it).
@@ -52,9 +55,14 @@ inline StringRef getSwappedOperandsAttrName() {
   return "gpupoor.swapped_operands";
 }
 
+/// The widest integer an epilogue may compute with: the NVPTX backend has
+/// no libcalls for wider ones (fptosi to i128 aborts it).
+constexpr unsigned kMaxEpilogueIntegerWidth = 64;
+
 /// Whether `op` may be in a gpupoor.matmul epilogue: a side-effect free
-/// arith or math op without regions on scalars, which every lowering can
-/// clone per element.
+/// arith or math op without regions on scalars (integers of at most
+/// kMaxEpilogueIntegerWidth bits), which every lowering can clone per
+/// element.
 bool isValidEpilogueOp(Operation *op);
 
 /// The K step that the default split rule counts K in: gpu_poor's BK. The

@@ -3,7 +3,7 @@
 # (tools/gpupoor-fuzz): crashes, undefined behaviour and IR that fails to
 # verify after a pass stop it with a reproducer (crash-* in the working
 # directory). The seed corpus is every lit test input and a set of generated
-# programs (test/Differential/programs.py); what the fuzzer adds is kept in
+# programs (test/Differential/programs.py and adversarial.py); what the fuzzer adds is kept in
 # ${GPUPOOR_FUZZ_CORPUS:-$build/fuzz-corpus} between runs. An upstream MLIR
 # crash (the parser's, say) stops a run like ours; a long campaign goes on
 # past crashes with -fork=N -ignore_crashes=1 and leaves each as crash-*.
@@ -32,6 +32,11 @@ rng = random.Random(1)
 for i in range(200):
     with open(os.path.join(out, f"gen{i}.mlir"), "w") as f:
         f.write(programs.generate(rng).source)
+# The adversarial forms (test/Differential/adversarial.py), 20 of each class.
+import adversarial
+for i in range(200):
+    with open(os.path.join(out, f"adv{i}.mlir"), "w") as f:
+        f.write(adversarial.generate(rng, i % 10 + 1).source)
 PY
 source "$root/scripts/sanitizer-env.sh"
 fuzz=("$build/bin/gpupoor-fuzz" "$corpus" "$seeds" -max_len=16384 -timeout=60

@@ -74,6 +74,7 @@ enum class HostTarget { CPU, GPULaunches };
 /// functions.
 static void addHostToLLVM(OpPassManager &pm, HostTarget target) {
   bool cpu = target == HostTarget::CPU;
+  pm.addPass(createGPUPoorCheckMemorySpaces());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

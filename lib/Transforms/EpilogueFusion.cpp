@@ -363,7 +363,9 @@ void mlir::gpupoor::buildFusedMatmul(RewriterBase &rewriter,
       rewriter, matmul.getLoc(), oldResult ? fusion.init.getType() : Type(),
       matmul.getDpsInputs()[0], matmul.getDpsInputs()[1], builder.ins,
       fusion.init, strategy, KernelConfigAttr(),
-      rewriter.getAffineMapArrayAttr(builder.maps));
+      rewriter.getAffineMapArrayAttr(builder.maps),
+      /*sums_from_negative_zero=*/fusion.cIn ? rewriter.getUnitAttr()
+                                             : UnitAttr());
   if (block)
     fused.getEpilogue().push_back(block.release());
   if (oldResult)

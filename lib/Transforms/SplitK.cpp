@@ -13,6 +13,7 @@
 #include "gpupoor/Transforms/Passes.h"
 
 #include "EpilogueFusion.h"
+#include "gpupoor/Dialect/GPUPoor/IR/StaticSizes.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 #include "gpupoor/Transforms/KernelConfig.h"
 
@@ -318,6 +319,13 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
         match->aLayout, slices, chip, swapped);
     if (!strategy)
       return failure();
+    // Static sizes no kernel can address or launch: an error here (which
+    // fails the pass), not a gpupoor.matmul that fails to verify.
+    if (failed(verifyStaticSizes(
+            diag, op->getOperandTypes(),
+            cast<ShapedType>(op.getDpsInits()[0].getType()).getShape(),
+            strategy)))
+      return failure();
     // On memrefs, the zero fill right before the matmul only fed the sum
     // the op now starts from zero itself; the op overwrites every element
     // of C, so the fill goes (in a GPU program it would be a host loop over
@@ -487,6 +495,13 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     if (foldLayouts && failed(foldMatmulLayouts()))
       return signalPassFailure();
 
+    // An error a pattern emits (static sizes no kernel can launch) fails
+    // the pass; the handler passes every diagnostic on.
+    bool patternError = false;
+    ScopedDiagnosticHandler errors(&getContext(), [&](Diagnostic &d) {
+      patternError |= d.getSeverity() == DiagnosticSeverity::Error;
+      return failure();
+    });
     RewritePatternSet patterns(&getContext());
     populateSplitKPatterns(patterns, resolved);
     // Only the matched ops change: keep the driver from folding or erasing
@@ -494,8 +509,9 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps);
     config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)) ||
+        patternError)
       return signalPassFailure();
 
     if (!reportIneligible && !strict)

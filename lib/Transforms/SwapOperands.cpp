@@ -43,7 +43,8 @@ void swapOperands(MatmulOp op) {
       /*swapped=*/false);
   auto swapped = MatmulOp::create(
       b, op.getLoc(), Type(), op.getB(), op.getA(), op.getEpilogueIns(), init,
-      strategy, op.getConfigAttr(), b.getAffineMapArrayAttr(maps));
+      strategy, op.getConfigAttr(), b.getAffineMapArrayAttr(maps),
+      op.getSumsFromNegativeZeroAttr());
   // The epilogue computes each element from the same values: it moves as
   // it is.
   swapped.getEpilogue().takeBody(op.getEpilogue());

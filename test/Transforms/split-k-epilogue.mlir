@@ -535,6 +535,7 @@ func.func @fill_destination(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> ten
 // CHECK-LABEL: func @init_negative_zero
 // CHECK-NOT: linalg.fill
 // CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%{{.*}} : tensor<32x32xf32>)
+// CHECK-SAME: {sums_from_negative_zero}
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %{{.*}}: f32):
 // CHECK-DAG: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK: %[[S:.*]] = arith.addf %[[NZ]], %[[ACC]] : f32
@@ -554,6 +555,7 @@ func.func @init_negative_zero(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> t
 // CHECK-LABEL: func @memref_negative_zero
 // CHECK: linalg.fill ins(%{{.*}} : f16) outs(%[[C:.*]] : memref<32x32xf16>)
 // CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : memref<32x32xf16>)
+// CHECK-SAME: {sums_from_negative_zero}
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: f16, %[[CIN:.*]]: f16):
 // CHECK: arith.addf %[[CIN]], %[[ACC]] : f16
 func.func @memref_negative_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
@@ -572,6 +574,7 @@ func.func @memref_negative_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c
 // CHECK-LABEL: func @in_place_chain
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<32x32xf16>
 // CHECK: %[[R:.*]] = gpupoor.matmul %{{.*}}, %{{.*}} ins(%{{.*}} : tensor<32xf16>) maps([#{{.*}}]) outs(%[[E]] : tensor<32x32xf16>)
+// CHECK-NOT: sums_from_negative_zero
 // CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK: gpupoor.yield

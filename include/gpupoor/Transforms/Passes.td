@@ -188,6 +188,20 @@ def GPUPoorCheckHostMemory
   ];
 }
 
+def GPUPoorCheckMemorySpaces
+    : Pass<"gpupoor-check-memory-spaces", "::mlir::ModuleOp"> {
+  let summary = "Fail where host code holds memrefs the LLVM lowering cannot "
+                "translate";
+  let description = [{
+    Reports each op outside a `gpu.module` whose operands, results or block
+    arguments include a memref in a memory space other than the default or
+    an integer one (`#gpu.address_space<workgroup>`, say) as an error.
+    Upstream's `finalize-memref-to-llvm` prints an error for such a memref
+    and still succeeds; the CPU and host pipelines run this pass first, so
+    that they fail instead.
+  }];
+}
+
 def GPUPoorOffloadToGPU : Pass<"gpupoor-offload-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Move the host code's work on device buffers to the GPU";
   let description = [{

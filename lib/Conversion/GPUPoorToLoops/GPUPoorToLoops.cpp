@@ -38,12 +38,12 @@ constexpr int64_t kMmaK = 16;
 using IndexFn = llvm::function_ref<SmallVector<Value, 3>(Value, Value)>;
 
 /// The value the sums of `op` start from: -0.0, IEEE's additive identity,
-/// when the epilogue adds them to C (C + sum must be C where every product
+/// where the epilogue adds them to C (C + sum must be C where every product
 /// is -0.0, as in a sum that starts from C), else +0.0 (the sum that starts
 /// from a dropped +0.0 fill).
 Value emitSumStart(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Type t) {
   return arith::ConstantOp::create(
-      b, b.getFloatAttr(t, op.readsInit() ? -0.0 : 0.0));
+      b, b.getFloatAttr(t, op.getSumsFromNegativeZero() ? -0.0 : 0.0));
 }
 
 /// Adds `chunk` (f16, or a slice sum in the outer type) into `outer`.

@@ -212,3 +212,33 @@ func.func @swapped(%a: memref<1x64xf16>, %b: memref<128x64xf16>, %c: memref<1x12
       : memref<1x64xf16>, memref<128x64xf16>
   return
 }
+
+// -----
+
+// Where the epilogue adds the sums to C (sums_from_negative_zero), they start
+// from -0.0, IEEE's additive identity: C + sum is C where every product is
+// -0.0 or K = 0, sign included. Otherwise from +0.0.
+// CHECK-LABEL: func @sums_from_negative_zero
+// CHECK-DAG: %[[OUTER0:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG: %[[INNER0:.*]] = arith.constant -0.000000e+00 : f16
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[OUTER0]]) -> (f32)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INNER0]]) -> (f16)
+// CHECK-LABEL: func @sums_from_positive_zero
+// CHECK-NOT: -0.000000e+00
+// CHECK: return
+func.func @sums_from_negative_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<32x32xf16>) strategy(#gpupoor.split_k<splits = 2, tile = [32, 32, 32], inner = f16, outer = f32>) {sums_from_negative_zero} : memref<32x64xf16>, memref<64x32xf16> epilogue {
+  ^bb0(%acc: f16, %o: f16):
+    %s = arith.addf %o, %acc : f16
+    gpupoor.yield %s : f16
+  }
+  return
+}
+func.func @sums_from_positive_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c: memref<32x32xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<32x32xf16>) strategy(#gpupoor.split_k<splits = 2, tile = [32, 32, 32], inner = f16, outer = f32>) : memref<32x64xf16>, memref<64x32xf16> epilogue {
+  ^bb0(%acc: f16, %o: f16):
+    %s = arith.addf %o, %acc : f16
+    gpupoor.yield %s : f16
+  }
+  return
+}

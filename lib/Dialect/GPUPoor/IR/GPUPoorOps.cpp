@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Dialect/GPUPoor/IR/StaticSizes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -72,14 +73,13 @@ static LogicalResult verifyEpilogueOperands(MatmulOp op) {
   return success();
 }
 
-/// Static sizes the kernels can address and launch: every operand's bytes
-/// within an int64 (the kernels' 64-bit offsets, the host code's size
-/// arithmetic), and C's tiles within grid x (a count beyond it would
-/// overflow the host code's index arithmetic, or fold its run-time check
-/// away).
-static LogicalResult verifyStaticSizes(MatmulOp op, int64_t m, int64_t n) {
-  for (Value v : op->getOperands()) {
-    auto type = cast<ShapedType>(v.getType());
+LogicalResult mlir::gpupoor::verifyStaticSizes(
+    function_ref<InFlightDiagnostic()> emitError, TypeRange operandTypes,
+    ArrayRef<int64_t> cShape, SplitKAttr strategy) {
+  // Bytes within an int64: the kernels' 64-bit offsets, the host code's
+  // size arithmetic.
+  for (Type t : operandTypes) {
+    auto type = cast<ShapedType>(t);
     if (!type.hasStaticShape())
       continue;
     std::optional<int64_t> bytes = (type.getElementTypeBitWidth() + 7) / 8;
@@ -87,26 +87,26 @@ static LogicalResult verifyStaticSizes(MatmulOp op, int64_t m, int64_t n) {
       if (bytes)
         bytes = llvm::checkedMul<int64_t>(*bytes, size);
     if (!bytes)
-      return op.emitOpError("operand of type ")
-             << type << " has more bytes than an int64 counts";
+      return emitError() << "operand of type " << type
+                         << " has more bytes than an int64 counts";
   }
-  auto cShape = op.getInitType().getShape();
-  int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
-      ShapedType::isDynamic(batch))
+  // Tiles within grid x: a count beyond it would overflow the host code's
+  // index arithmetic, or fold its run-time check away.
+  if (llvm::any_of(cShape, ShapedType::isDynamic))
     return success();
-  SplitKAttr strategy = op.getStrategy();
+  int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
+  int64_t m = cShape[cShape.size() - 2], n = cShape.back();
   // A swapped strategy's tile is the transposed product's (until
   // gpupoor-swap-operands makes the op that product, unswapped).
   bool transposed = strategy.getSwapped();
-  int64_t rows = transposed ? n : m, cols = transposed ? m : n;
-  int64_t tiles = staticTileCount({batch, rows, cols}, strategy.getTileM(),
-                                  strategy.getTileN());
+  int64_t tiles = staticTileCount({batch, transposed ? n : m,
+                                   transposed ? m : n},
+                                  strategy.getTileM(), strategy.getTileN());
   if (tiles > kMaxGridX)
-    return op.emitOpError("static sizes give ")
-           << tiles << " tiles of " << strategy.getTileM() << " x "
-           << strategy.getTileN() << ", more blocks than a grid launches ("
-           << kMaxGridX << ")";
+    return emitError() << "static sizes give " << tiles << " tiles of "
+                       << strategy.getTileM() << " x " << strategy.getTileN()
+                       << ", more blocks than a grid launches (" << kMaxGridX
+                       << ")";
   return success();
 }
 
@@ -184,7 +184,9 @@ LogicalResult MatmulOp::verify() {
              << dimStr(cType.getDimSize(0)) << ") does not match operand A ("
              << dimStr(batch) << ")";
   }
-  if (failed(verifyStaticSizes(*this, m, n)))
+  if (failed(verifyStaticSizes([&] { return emitOpError(); },
+                               getOperandTypes(), cType.getShape(),
+                               getStrategy())))
     return failure();
 
   return verifyEpilogueOperands(*this);

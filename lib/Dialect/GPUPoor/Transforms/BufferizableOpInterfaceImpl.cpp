@@ -65,7 +65,8 @@ struct MatmulOpInterface
     auto bufferized = gpupoor::MatmulOp::create(
         rewriter, op->getLoc(), Type(), buffers[0], buffers[1],
         ArrayRef<Value>(buffers).slice(2, numIns), buffers.back(),
-        matmul.getStrategy(), matmul.getConfigAttr(), matmul.getEpilogueMaps());
+        matmul.getStrategy(), matmul.getConfigAttr(), matmul.getEpilogueMaps(),
+        matmul.getSumsFromNegativeZeroAttr());
     rewriter.inlineRegionBefore(matmul.getEpilogue(), bufferized.getEpilogue(),
                                 bufferized.getEpilogue().end());
     replaceOpWithBufferizedValues(rewriter, op, buffers.back());

@@ -61,6 +61,14 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     | B (nk)  | N x K            | batch x N x K          |
     | init    | M x N            | batch x M x N          |
 
+    `sums_from_negative_zero`: the K sums start from -0.0, IEEE's additive
+    identity, instead of +0.0. `gpupoor-split-k` sets it where the epilogue
+    adds the sum to C (`C += A * B`, a constant fill other than +0.0 among
+    them), so that where every product is -0.0 (or K = 0) the result is C
+    itself, as in the sum `linalg.matmul` computes from C, sign of zero
+    included. The CPU loop form honours it; the GPU kernels' tensor-core
+    sums start from +0.0 whatever it says (docs/Numerics.md).
+
     `config`, when present, is the GPU kernel's configuration
     (`gpupoor-select-kernel-config` sets it; see `#gpupoor.kernel_config`).
 
@@ -92,7 +100,8 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     GPUPoor_RankedTensorOrMemRef:$init,
     GPUPoor_SplitKAttr:$strategy,
     OptionalAttr<GPUPoor_KernelConfigAttr>:$config,
-    DefaultValuedAttr<AffineMapArrayAttr, "{}">:$epilogue_maps
+    DefaultValuedAttr<AffineMapArrayAttr, "{}">:$epilogue_maps,
+    UnitAttr:$sums_from_negative_zero
   );
   let results = (outs Optional<AnyRankedTensor>:$result);
   let regions = (region MaxSizedRegion<1>:$epilogue);

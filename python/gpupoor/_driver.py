@@ -1,4 +1,4 @@
-"""Loading and launching cubins through the CUDA driver API.
+"""Loading and launching cubins (or PTX) through the CUDA driver API.
 
 cuda-bindings (NVIDIA's cuda-python driver bindings, on PyPI, and a
 dependency of PyTorch's CUDA 13 wheels) gives the driver calls; parameters
@@ -6,8 +6,9 @@ are packed with `struct` into one preallocated buffer per kernel and thread
 and handed over as a `void **` to cuLaunchKernel or cuLaunchKernelEx, which
 alone are called through ctypes (they run on every call; see _bind_launch).
 Cubins load once per process as context-independent libraries
-(cuLibraryLoadData); each device gets its function handle and its
-dynamic-shared-memory attribute the first time it launches the kernel.
+(cuLibraryLoadData; PTX too, which the driver compiles for the device); each
+device gets its function handle and its dynamic-shared-memory attribute the
+first time it launches the kernel.
 Launches go to PyTorch's current stream of the operands' device.
 
 Kernels whose manifest says `dependent_launch` (sm_90 and later) go through
@@ -193,7 +194,12 @@ class LoadedKernel:
         self.shared_bytes = shared_bytes
         self.block = block
         # The driver copies the image: nothing here must outlive the call.
+        # PTX (a library built with --ptx) is text the driver compiles for
+        # the device when the kernel first loads there (its JIT, whose cache
+        # keeps the result across processes); it must end in a NUL.
         image = Path(cubin).read_bytes()
+        if Path(cubin).suffix == ".ptx":
+            image += b"\0"
         self._library = _check(drv, drv.cuLibraryLoadData(image, None, None, 0, None, None, 0),
                                f"cuLibraryLoadData({cubin})")
         self._kernel = _check(drv, drv.cuLibraryGetKernel(self._library, name.encode()),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import threading
 
 import torch
@@ -41,11 +42,43 @@ def chip_for(capability: tuple[int, int]) -> str | None:
     return chips[0] if chips else None
 
 
+CHIP_ENV = "GPUPOOR_CHIP"
+
+
+def chip_override(capability: tuple[int, int], value: str | None = None) -> tuple[str, ...]:
+    """The library chip $GPUPOOR_CHIP (or `value`) names for a device of this
+    compute capability, as a one-chip chips_for; () when it is unset or
+    empty. A chip's kernels run on its own devices and, where the library
+    holds PTX (build_library --ptx), on every later one: GPUPOOR_CHIP=sm_80
+    runs an A100's kernels on an H100. ValueError naming the variable for a
+    chip the library does not know, one newer than the device, or an
+    arch-specific target (sm_90a) on another capability."""
+    if value is None:
+        value = os.environ.get(CHIP_ENV, "")
+    value = value.strip()
+    if not value:
+        return ()
+    if value not in CHIPS:
+        raise ValueError(f"{CHIP_ENV}={value!r} is not a chip of the kernel library "
+                         f"(known: {', '.join(CHIPS)})")
+    chip = (int(value[3]), int(value[4:].rstrip("a")))
+    have = f"{capability[0]}.{capability[1]}"
+    if chip > tuple(capability):
+        raise ValueError(f"{CHIP_ENV}={value} is newer than the device (compute capability "
+                         f"{have}): a chip's kernels run only on it and later chips")
+    if value.endswith("a") and chip != tuple(capability):
+        raise ValueError(f"{CHIP_ENV}={value} is an arch-specific target, which runs only on "
+                         f"compute capability {chip[0]}.{chip[1]}, not {have}")
+    return (value,)
+
+
 @functools.lru_cache(maxsize=None)
 def device_info(device: int) -> tuple[tuple[str, ...], int]:
-    """(library chips, best first; SM count) of a CUDA device."""
+    """(library chips, best first; SM count) of a CUDA device: chips_for its
+    capability, or the chip $GPUPOOR_CHIP names (chip_override; read once
+    per device)."""
     major, minor, sm_count = properties(device)
-    return chips_for((major, minor)), sm_count
+    return chip_override((major, minor)) or chips_for((major, minor)), sm_count
 
 
 class _Workspace:
@@ -73,6 +106,71 @@ class _Workspace:
 
 
 _workspace = _Workspace()
+
+
+# The bias of a `bias_*` variant launched without one. The library has no
+# activation-only variants (relu or gelu without a bias would be 48 more a
+# chip, 88 on sm_90a): a call with an activation and no bias takes
+# `bias_<act>`, whose kernel reads a bias vector (its in0_ptr), and the
+# launcher hands it one of -0.0 of C's dtype. Adding -0.0 changes nothing:
+# under round to nearest (the kernel's adds), x + (-0.0) == x exactly for
+# every x: a finite nonzero x is exact, +0 + -0 = +0 and -0 + -0 = -0, +-inf
+# stay, NaN stays NaN (its payload aside: the GPU's f32 adds give the
+# canonical NaN). A +0.0 bias would not do: it turns a -0 pre-activation
+# into +0, and GELU(-0) is -0. The f16 bias widens to the f32 -0.0 exactly,
+# and the epilogue's pre-activation is never an f32 denormal (a sum of f16
+# chunk sums: 0 or at least 2^-24 in magnitude), so a kernel flushing
+# denormals could not tell the two apart either. The result is
+# bit-identical to the activation without a bias add, for N elements read a
+# launch.
+#
+# One tensor per (device, dtype, N), made by the first eager call that needs
+# it and kept for the process (N elements each): the plans of the compiled
+# launch path hold its address (teach), and graphs captured later reuse it.
+# A launch captured into a CUDA graph before any eager call of its (device,
+# dtype, N) gets a tensor of its own in the graph's private pool, filled by
+# a kernel captured before the launch: each replay refills it, and nothing
+# outside the graph points into that pool.
+_implicit_bias: dict[tuple[str, int | None, torch.dtype, int], torch.Tensor] = {}
+_implicit_lock = threading.Lock()
+
+
+def implicit_bias(c: torch.Tensor, n: int) -> torch.Tensor:
+    """-0.0 of C's dtype, N long, on C's device: the bias of a `bias_*`
+    variant launched for a call without one (see above)."""
+    key = (c.device.type, c.device.index, c.dtype, n)
+    t = _implicit_bias.get(key)
+    if t is not None:
+        return t
+    if c.is_cuda and torch.cuda.is_current_stream_capturing():
+        # Graph-local, refilled by each replay; not cached.
+        return torch.full((n,), -0.0, dtype=c.dtype, device=c.device)
+    with _implicit_lock:
+        t = _implicit_bias.get(key)
+        if t is None:
+            t = torch.full((n,), -0.0, dtype=c.dtype, device=c.device)
+            if t.is_cuda:
+                # Filled on this stream; later launches on other streams
+                # read it with no ordering against the fill: wait for it
+                # (once per device, dtype and N).
+                torch.cuda.current_stream(t.device).synchronize()
+            _implicit_bias[key] = t
+    return t
+
+
+def cached_implicit_bias(index: int, dtype: torch.dtype, n: int) -> torch.Tensor | None:
+    """implicit_bias's process-lifetime tensor for CUDA device `index`, or
+    None when none was made (a launch captured before any eager one)."""
+    return _implicit_bias.get(("cuda", index, dtype, n))
+
+
+def launch_bias(key: VariantKey, bias: torch.Tensor | None, c: torch.Tensor,
+                n: int) -> torch.Tensor | None:
+    """The bias `key`'s kernel takes: the call's, or implicit_bias where the
+    variant has a bias parameter and the call has none."""
+    if bias is None and key.epilogue != "none":
+        return implicit_bias(c, n)
+    return bias
 
 
 def _tiles(m: int, n: int, bm: int, bn: int) -> int:
@@ -196,6 +294,26 @@ def _c_map_describes(c: torch.Tensor, m: int) -> bool:
             and (c.stride(0) > 0 or m <= 1))
 
 
+def kernel_args(a, b, c, bias, swapped: bool) -> dict[str, int]:
+    """The parameter values the launcher has for a kernel, by ABI name (all
+    but the workspace's and the tensor maps, which it fills per call): A, B
+    and C (M x K, K x N, M x N, as the kernel sees them: already exchanged
+    and transposed for a swapped family) and the bias (of the call's N: along
+    the kernel's rows when swapped), or None for a kernel without one."""
+    m, k = a.shape
+    n = b.shape[1]
+    # The ABI's B strides are along K and along N whatever the layout
+    # (b_layout says which of them the fast kernel needs to be 1).
+    args = {"a_ptr": a.data_ptr(), "b_ptr": b.data_ptr(), "c_ptr": c.data_ptr(),
+            "M": m, "N": n, "K": k, "stride_am": a.stride(0), "stride_ak": a.stride(1),
+            "stride_bk": b.stride(0), "stride_bn": b.stride(1),
+            "stride_cm": c.stride(0), "stride_cn": c.stride(1)}
+    if bias is not None:
+        args.update({"in0_ptr": bias.data_ptr(), "stride_in0m": bias.stride(0) if swapped else 0,
+                     "stride_in0n": 0 if swapped else bias.stride(0)})
+    return args
+
+
 def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> _Plan:
     chips, sm_count = device_info(device.index)
     if not chips:
@@ -222,15 +340,7 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     _, slices = plan(variant, m, n, k, slices, sm_count)
     if swapped:
         a, b, c, m, n = b.t(), a.t(), c.t(), n, m
-    # The ABI's B strides are along K and along N whatever the layout
-    # (b_layout says which of them the fast kernel needs to be 1).
-    args = {"a_ptr": a.data_ptr(), "b_ptr": b.data_ptr(), "c_ptr": c.data_ptr(),
-            "M": m, "N": n, "K": k, "stride_am": a.stride(0), "stride_ak": a.stride(1),
-            "stride_bk": b.stride(0), "stride_bn": b.stride(1),
-            "stride_cm": c.stride(0), "stride_cn": c.stride(1)}
-    if bias is not None:
-        args.update({"in0_ptr": bias.data_ptr(), "stride_in0m": bias.stride(0) if swapped else 0,
-                     "stride_in0n": 0 if swapped else bias.stride(0)})
+    args = kernel_args(a, b, c, bias, swapped)
     kern = variant.select(args, slices)
     bm, bn, _ = kern.tile
     tiles = _tiles(m, n, bm, bn)
@@ -279,7 +389,8 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
            index: int | None = None) -> _Plan:
     """C = epilogue(A @ B [+ bias]) with `key`'s kernel. A is M x K and B
     K x N, f16 views with any strides; C an M x N view of key.out's type;
-    bias (N) of C's type or None. M, N, K > 0. `slices` as plan() takes it.
+    bias (N) of C's type or None (where `key` has a bias_* epilogue: a bias
+    of -0.0, implicit_bias). M, N, K > 0. `slices` as plan() takes it.
 
     Everything but the pointers is worked out once per (variant, device,
     sizes, strides, pointer alignment, slices) and cached: a call fills the
@@ -287,6 +398,8 @@ def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch
     caller has it. Returns the plan it launched."""
     if index is None:
         index = a.get_device()
+    # An activation without a bias runs on its bias_* variant with -0.0.
+    bias = launch_bias(key, bias, c, b.shape[1])
     a_ptr, b_ptr, c_ptr = a.data_ptr(), b.data_ptr(), c.data_ptr()
     sa, sb, sc = a.stride(), b.stride(), c.stride()
     bias_ptr = bias.data_ptr() if bias is not None else 0
@@ -325,13 +438,27 @@ def teach(fast, index: int, p: _Plan, call: tuple) -> None:
     compiled launch path `fast` (gpupoor._fastpath), which launches later
     calls like it itself (encoding a TMA kernel's tensor maps as _Plan
     does). A plan whose C map is zeros (C not describable, which the
-    compiled path's fresh C always is) stays with the Python launcher."""
+    compiled path's fresh C always is) stays with the Python launcher.
+
+    A call without a bias whose plan has a bias slot (an activation on its
+    bias_* variant) is taught with implicit_bias's tensor in that slot as a
+    constant (the compiled path fills no bias for such a call): that tensor
+    lives as long as the process. Where there is none (the plan was made
+    while a CUDA graph was captured), the call stays with the Python
+    launcher."""
     if any(isinstance(v, bytes) for v in p.values):
         return
+    values, bias_slot = p.values, p.bias_slot
+    if bias_slot is not None and call[2] is None:
+        t = cached_implicit_bias(index, call[0].dtype, call[1].shape[1])
+        if t is None:
+            return
+        values = values.copy()
+        values[bias_slot], bias_slot = t.data_ptr(), None
     fast.remember(*call, p.loaded._function(index), p.grid[0], p.grid[1], p.loaded.block,
-                  p.loaded.shared_bytes, p.values,
+                  p.loaded.shared_bytes, values,
                   (p.a_slot, p.b_slot, p.c_slot,
-                   -1 if p.bias_slot is None else p.bias_slot,
+                   -1 if bias_slot is None else bias_slot,
                    -1 if p.ws_slot is None else p.ws_slot),
                   p.sum_bytes, p.tiles,
                   tuple((slot, operand, *fields) for slot, operand, fields in p.tensor_maps),

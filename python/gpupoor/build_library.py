@@ -2,11 +2,14 @@
 for each chip, into gpupoor/_kernels/<chip>/<variant>/ (or --out).
 
   GPUPOOR_OPT=build/bin/gpupoor-opt python -m gpupoor.build_library \\
-      [--chips sm_80,sm_86,sm_89,sm_90a] [--only NAME ...] [--jobs N] [--out DIR]
+      [--chips sm_80,sm_86,sm_89,sm_90a] [--only NAME ...] [--jobs N] [--out DIR] [--ptx]
 
 Needs gpupoor-opt (and the ptxas it calls). A machine without MLIR runs the
 package from what this wrote; `pip install` of the package after this step
-ships the library inside the wheel.
+ships the library inside the wheel. `--ptx` writes PTX instead of cubins (no
+ptxas): the driver compiles it when it loads a kernel, on the chip and on
+every later one (a chip's library on a newer GPU: GPUPOOR_CHIP,
+docs/Python.md).
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from .variants import CHIPS, DEFAULT_CHIPS, TILES, VariantKey, library_variants
 
 
 def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: str,
-          jobs: int, log=print) -> dict:
-    """Compiles `variants` for `chips` under `out`; writes each chip's
-    index.json last. Returns {chip: index}."""
+          jobs: int, log=print, ptx: bool = False) -> dict:
+    """Compiles `variants` for `chips` under `out` (PTX kernels with `ptx`);
+    writes each chip's index.json last. Returns {chip: index}."""
     version = compiler_version(gpupoor_opt)
     indexes = {}
     for chip in chips:
@@ -37,7 +40,7 @@ def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: 
         done = 0
 
         def one(key: VariantKey) -> tuple[VariantKey, list[str]]:
-            d = compile_variant(key, chip, chip_dir / key.name, gpupoor_opt, version)
+            d = compile_variant(key, chip, chip_dir / key.name, gpupoor_opt, version, ptx=ptx)
             return key, json.loads((d / "variant.json").read_text())["kernels"]
 
         chip_variants = [key for key in variants if key.builds_for(chip)]
@@ -68,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="variant names (see gpupoor.variants.VariantKey.name)")
     parser.add_argument("--tiles", default=",".join(TILES), help="tile families to build")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--ptx", action="store_true",
+                        help="PTX kernels instead of cubins (the driver compiles them for the "
+                             "device: they run on later chips too)")
     args = parser.parse_args(argv)
     gpupoor_opt = find_gpupoor_opt()
     if gpupoor_opt is None:
@@ -94,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"build_library: --only: {e}", file=sys.stderr)
             return 2
     try:
-        build(args.out, chips, variants, gpupoor_opt, max(1, args.jobs))
+        build(args.out, chips, variants, gpupoor_opt, max(1, args.jobs), ptx=args.ptx)
     except RuntimeError as e:
         print(f"build_library: {e}", file=sys.stderr)
         return 1

@@ -4,7 +4,11 @@ on-demand cache share this.
 A variant compiles to one directory: the configured kernel and the fallback
 kernels the compiler adds for operands that break its requirements
 (`gpupoor_matmul_0{,_elements,_i64}.{cubin,json}`), plus `variant.json`
-naming the variant, its options and the compiler that built it.
+naming the variant, its options and the compiler that built it. With
+`ptx=True` the kernels are PTX instead (`.ptx`, `cubin-format=isa`; the
+manifest names the file as `ptx`), which the driver compiles for the device
+it loads on: a chip's kernels then also run on later chips
+(build_library --ptx, GPUPOOR_CHIP).
 """
 
 from __future__ import annotations
@@ -51,10 +55,11 @@ def default_cache_dir() -> Path:
 
 
 def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
-                    version: str | None = None) -> Path:
+                    version: str | None = None, ptx: bool = False) -> Path:
     """Compiles `key` for `chip` into `out_dir` (created atomically: a
-    half-written directory is never seen); returns it. Raises RuntimeError
-    with gpupoor-opt's diagnostics when it fails."""
+    half-written directory is never seen); returns it. `ptx`: PTX kernels
+    instead of cubins. Raises RuntimeError with gpupoor-opt's diagnostics
+    when it fails."""
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     version = version or compiler_version(gpupoor_opt)
@@ -62,20 +67,23 @@ def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
         src = Path(tmp) / "source.mlir"
         src.write_text(key.source())
         dump = Path(tmp) / "kernels"
-        pipeline = f"--gpupoor-to-cubin={key.pipeline_options(chip)} dump-dir={dump}"
+        fmt = " cubin-format=isa" if ptx else ""
+        pipeline = f"--gpupoor-to-cubin={key.pipeline_options(chip)}{fmt} dump-dir={dump}"
         res = subprocess.run([gpupoor_opt, str(src), pipeline, "-o", os.devnull],
                              capture_output=True, text=True)
         if res.returncode != 0:
             raise RuntimeError(f"gpupoor-opt failed on variant {key.name} for {chip}:\n"
                                + "\n".join(res.stderr.splitlines()[:30]))
-        for ptx in dump.glob("*.ptx"):
-            ptx.unlink()
+        if not ptx:
+            for text in dump.glob("*.ptx"):
+                text.unlink()
         manifests = sorted(p.name for p in dump.glob("*.json"))
         if "gpupoor_matmul_0.json" not in manifests:
             raise RuntimeError(f"gpupoor-opt wrote no kernel for variant {key.name}")
         (dump / VARIANT_FILE).write_text(json.dumps({
             "variant": key.name, "chip": chip, "options": key.pipeline_options(chip),
-            "compiler": version, "kernels": manifests}, indent=1))
+            "format": "ptx" if ptx else "cubin", "compiler": version, "kernels": manifests},
+            indent=1))
         if out_dir.exists():
             shutil.rmtree(out_dir)
         os.replace(dump, out_dir)

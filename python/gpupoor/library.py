@@ -37,7 +37,9 @@ def _ceil_div(a: int, b: int) -> int:
 
 @dataclasses.dataclass
 class Kernel:
-    """One compiled kernel: its manifest and cubin."""
+    """One compiled kernel: its manifest and its image, a cubin or (from a
+    library built with --ptx: the manifest's `ptx`) PTX, which the driver
+    compiles for the device."""
 
     manifest: dict
     cubin: Path
@@ -142,7 +144,8 @@ def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:
             # which this launcher does not size: refused, not mislaunched.
             raise ValueError(f"{directory / name}: a stream-K kernel (stream-k=true), which "
                              "the package does not launch")
-        kernels.append(Kernel(manifest, directory / manifest["cubin"]))
+        image = manifest["cubin"] if "cubin" in manifest else manifest["ptx"]
+        kernels.append(Kernel(manifest, directory / image))
     kernels.sort(key=lambda k: _ORDER.get(k.name[len("gpupoor_matmul_0"):], 9))
     return Variant(key, chip, kernels, directory)
 

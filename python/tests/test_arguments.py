@@ -91,6 +91,23 @@ def test_devices_must_match(fake):
         split_k_sequential(x, w)
 
 
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_module_without_bias_traces_no_bias(fake, activation):
+    """LowPrecisionLinear(bias=False) with an activation: the operator gets
+    no bias (the -0.0 one the mlir backend launches with stays inside the
+    implementation), so the fake implementation, the FLOP count and
+    autograd see none."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    lin = gpupoor.LowPrecisionLinear(64, 48, bias=False, activation=activation,
+                                     dtype=torch.float16, device="cuda")
+    assert lin.bias is None
+    assert lin(cuda(2, 7, 64)).shape == (2, 7, 48)
+    gm = make_fx(lambda x: lin(x))(cuda(3, 64))
+    calls = [n for n in gm.graph.nodes if n.target == torch.ops.gpupoor.split_k_matmul.default]
+    assert len(calls) == 1
+    assert calls[0].args[2] is None and calls[0].args[5] == activation
+
+
 def test_module_rejects_bad_options():
     with pytest.raises(ValueError, match="activation"):
         gpupoor.LowPrecisionLinear(4, 4, activation="tanh")

@@ -1,6 +1,7 @@
 """Variant keys and sources, requirement checks, variant selection, cache
 keys and the kernel-library build (with this checkout's gpupoor-opt)."""
 
+import itertools
 import json
 import shutil
 import subprocess
@@ -119,6 +120,53 @@ def test_chip_for_capability():
     assert chips_for((8, 6)) == ("sm_86",)
     assert chip_for((7, 5)) is None
     assert chip_for((10, 0)) is None
+
+
+def test_gpupoor_chip_names_the_library_chip(monkeypatch):
+    """GPUPOOR_CHIP runs one chip's library on a device of that capability or
+    a later one (PTX libraries, build_library --ptx); anything else is a
+    ValueError naming the variable, also from the calls that read it."""
+    from gpupoor import _mlir_backend as mb
+    from gpupoor import kernels
+    monkeypatch.delenv("GPUPOOR_CHIP", raising=False)
+    assert mb.chip_override((9, 0)) == ()
+    assert mb.chip_override((9, 0), " ") == ()
+    for chip in ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"):
+        assert mb.chip_override((9, 0), chip) == (chip,)
+    assert mb.chip_override((8, 9), "sm_86") == ("sm_86",)
+    assert mb.chip_override((8, 7), "sm_86") == ("sm_86",)
+    assert mb.chip_override((12, 0), "sm_80") == ("sm_80",)
+    for value in ("sm_75", "sm_100", "sm80", "SM_80", "80", "sm_90a,sm_90"):
+        with pytest.raises(ValueError, match=f"GPUPOOR_CHIP='{value}' is not a chip"):
+            mb.chip_override((9, 0), value)
+    with pytest.raises(ValueError, match=r"GPUPOOR_CHIP=sm_86 is newer than the device "
+                                         r"\(compute capability 8\.0\)"):
+        mb.chip_override((8, 0), "sm_86")
+    with pytest.raises(ValueError, match="GPUPOOR_CHIP=sm_90 is newer"):
+        mb.chip_override((8, 9), "sm_90")
+    with pytest.raises(ValueError, match="GPUPOOR_CHIP=sm_90a is newer"):
+        mb.chip_override((8, 9), "sm_90a")
+    with pytest.raises(ValueError, match="GPUPOOR_CHIP=sm_90a is an arch-specific target"):
+        mb.chip_override((10, 0), "sm_90a")
+    # device_info reads the variable (once per device: its cache).
+    monkeypatch.setattr(mb, "properties", lambda index: (9, 0, 132))
+    try:
+        for value, chips in (("sm_80", ("sm_80",)), ("sm_89", ("sm_89",)),
+                             ("", ("sm_90a", "sm_90"))):
+            monkeypatch.setenv("GPUPOOR_CHIP", value)
+            mb.device_info.cache_clear()
+            assert mb.device_info(0) == (chips, 132)
+        monkeypatch.setenv("GPUPOOR_CHIP", "sm_100")
+        mb.device_info.cache_clear()
+        monkeypatch.setattr(kernels, "_ENV_BACKEND", None)
+        with pytest.raises(ValueError, match="GPUPOOR_CHIP='sm_100'"):
+            kernels.default_backend(torch.device("cuda", 0))
+        monkeypatch.setattr(mb, "properties", lambda index: (8, 0, 108))
+        monkeypatch.setenv("GPUPOOR_CHIP", "sm_89")
+        with pytest.raises(ValueError, match="GPUPOOR_CHIP=sm_89 is newer"):
+            mb.device_info(0)
+    finally:
+        mb.device_info.cache_clear()
 
 
 def test_variant_key_from_operands():
@@ -269,6 +317,27 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
     assert _find(lib, VariantKey.from_name(names[0]), ("sm_90a", "sm_90")).chip == "sm_90a"
 
 
+def test_build_library_as_ptx(gpupoor_opt, tmp_path, monkeypatch):
+    """build_library --ptx: PTX kernels (for the driver's JIT, which runs an
+    older chip's kernels on a newer GPU), named by the manifests' `ptx`."""
+    monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
+    name = "kn_f32_bias_gelu_f16_m64_s32"
+    assert build_main(["--out", str(tmp_path), "--chips", "sm_86", "--only", name,
+                       "--jobs", "1", "--ptx"]) == 0
+    d = tmp_path / "sm_86" / name
+    assert json.loads((d / "variant.json").read_text())["format"] == "ptx"
+    assert not list(d.glob("*.cubin"))
+    lib = KernelLibrary(roots=[tmp_path], cache_dir=tmp_path / "cache", allow_compile=False)
+    v = lib.find(VariantKey.from_name(name), "sm_86")
+    assert [k.name for k in v.kernels] == [
+        "gpupoor_matmul_0", "gpupoor_matmul_0_elements", "gpupoor_matmul_0_i64"]
+    for k in v.kernels:
+        assert k.cubin == d / f"{k.name}.ptx" == d / k.manifest["ptx"]
+        assert "cubin" not in k.manifest and k.manifest["chip"] == "sm_86"
+        text = k.cubin.read_text()
+        assert ".target sm_86" in text and f".entry {k.name}(" in text
+
+
 def test_build_library_refuses_bad_arguments(gpupoor_opt, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GPUPOOR_OPT", gpupoor_opt)
     assert build_main(["--out", str(tmp_path), "--chips", "sm_70"]) == 2
@@ -394,3 +463,221 @@ def test_load_variant_refuses_stream_k_kernels(tmp_path):
         json.dumps({"stream_k": True, "cubin": "gpupoor_matmul_0.cubin"}))
     with pytest.raises(ValueError, match="stream-K kernel"):
         load_variant(library_variants()[0], "sm_90a", tmp_path)
+
+
+# ------------------------------------------- launcher against kernels -----
+# The launcher fills exactly the parameters of the kernel it launches, for
+# every combination of the public arguments (an activation without a bias
+# takes the bias_<act> variant, whose kernel has a bias parameter, in0_ptr).
+# These tests need no GPU: the launch plan is worked out on host tensors
+# against the manifests gpupoor-opt writes.
+
+# (M, N) for which an sm_90a device of 132 SMs takes each tile family
+# (narrow_tiles; B as K x N: m16, m64, large only).
+FAMILY_SHAPES = {("kn", "m16"): (4, 264), ("kn", "m64"): (33, 264), ("kn", "large"): (130, 264),
+                 ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
+                 ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
+                 ("nk", "large"): (130, 256), ("nk", "mid"): (512, 4096),
+                 ("nk", "pl"): (1100, 4104)}
+HOPPER = (("sm_90a", "sm_90"), 132)
+
+
+def _representatives():
+    """The variants the test compiles: for each (layout, family) one without
+    a bias parameter and one with, outer type, output type and bias
+    epilogue rotating over the families (a kernel's parameters follow from
+    its function's signature and the family's pipeline options;
+    test_parameters_follow_the_signature checks the rest)."""
+    reps = {}
+    for i, (layout, tile) in enumerate(FAMILY_SHAPES):
+        for has_bias in (False, True):
+            epilogue = ("bias", "bias_relu", "bias_gelu")[i % 3] if has_bias else "none"
+            reps[(layout, tile, has_bias)] = VariantKey(
+                layout, ("f32", "f16")[(i + has_bias) % 2], epilogue,
+                ("f16", "f32")[(i // 2 + has_bias) % 2], tile)
+    return reps
+
+
+def _signature(key):
+    """A variant's function signature without names and element types, and
+    its pipeline options without the outer type (which gives the outer sum's
+    type, not a parameter)."""
+    line = key.source().splitlines()[0]
+    args = [a.split(":")[0].strip() for a in line[line.index("(") + 1:line.rindex(")")].split(",")]
+    opts = [o for o in key.pipeline_options("sm_90a").split() if not o.startswith("outer-type=")]
+    return args, opts
+
+
+@pytest.fixture(scope="module")
+def compiled_manifests(tmp_path_factory):
+    """{representative key: its kernels' manifests, in the order the host
+    code tries them}, compiled for sm_90a to PTX (cubin-format=isa: the
+    manifests are the same, without ptxas's time)."""
+    import concurrent.futures
+    import os
+    from pathlib import Path
+    path = os.environ.get("GPUPOOR_OPT") or str(
+        Path(__file__).resolve().parents[2] / "build" / "bin" / "gpupoor-opt")
+    if not os.access(path, os.X_OK):
+        pytest.skip("gpupoor-opt not built")
+    root = tmp_path_factory.mktemp("manifests")
+
+    def one(key):
+        d = root / key.name
+        src = root / f"{key.name}.mlir"
+        src.write_text(key.source())
+        res = subprocess.run([path, str(src), f"--gpupoor-to-cubin={key.pipeline_options('sm_90a')}"
+                              f" cubin-format=isa dump-dir={d}", "-o", os.devnull],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        manifests = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
+        order = {"": 0, "_elements": 1, "_i64": 2}
+        return key, sorted(manifests, key=lambda m: order[m["kernel"][len("gpupoor_matmul_0"):]])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(pool.map(one, _representatives().values()))
+
+
+class _RepresentativeLibrary:
+    """A library whose every variant has its representative's kernels."""
+
+    def __init__(self, manifests):
+        self.manifests = manifests
+        self.reps = _representatives()
+        self.found = []
+
+    def has_prebuilt(self, key, chip):
+        return True
+
+    def find(self, key, chip):
+        rep = self.reps[(key.b_layout, key.tile, key.epilogue != "none")]
+        assert _signature(key) == _signature(rep), (key.name, rep.name)
+        self.found.append(key)
+        return Variant(key, chip, [Kernel(m, None) for m in self.manifests[rep]], None)
+
+
+def test_parameters_follow_the_signature():
+    """Variants of one (layout, family) with a bias parameter or without have
+    one signature and one set of pipeline options but the outer type: the
+    representatives stand for them."""
+    for key in library_variants():
+        rep = _representatives()[(key.b_layout, key.tile, key.epilogue != "none")]
+        assert _signature(key) == _signature(rep), (key.name, rep.name)
+    assert _signature(VariantKey(epilogue="none"))[0] == ["%a", "%b", "%c"]
+    assert _signature(VariantKey(epilogue="bias_relu"))[0] == ["%a", "%b", "%bias", "%c"]
+
+
+@pytest.mark.parametrize("layout_tile", list(FAMILY_SHAPES), ids="-".join)
+def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, layout_tile):
+    """For every combination of the public arguments (bias or not x
+    activation x outer x output dtype x slices) on each tile family and B
+    layout, the launch plan fills exactly the parameters of the kernel the
+    variant compiles to (every kernel of it, the fallbacks too): the bias's
+    three where the kernel has them, also for an activation without a bias
+    (a bias of -0.0, implicit_bias), and none where it has not."""
+    import types
+
+    from gpupoor import _driver, _mlir_backend as mb
+
+    monkeypatch.setattr(mb, "device_info", lambda index: HOPPER)
+    monkeypatch.setattr(_driver, "load", lambda cubin, manifest: types.SimpleNamespace())
+    monkeypatch.setattr(mb, "_implicit_bias", {})
+    lib = _RepresentativeLibrary(compiled_manifests)
+    layout, tile = layout_tile
+    m, n = FAMILY_SHAPES[layout_tile]
+    k = 64
+    a = torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(n, k, dtype=torch.float16).T if layout == "nk" else \
+        torch.empty(k, n, dtype=torch.float16)
+    ws, maps = mb._WORKSPACE_PARAMS, mb._TENSOR_MAP_PARAMS
+    for with_bias, activation, outer, dtype, slices in itertools.product(
+            (False, True), ("none", "relu", "gelu"), ("f32", "f16"),
+            (torch.float16, torch.float32), (0, 1, 2)):
+        c = torch.empty(m, n, dtype=dtype)
+        bias = torch.empty(n, dtype=dtype) if with_bias else None
+        # As kernels._launch and _mlir_backend.launch choose them.
+        key = variant_key(b, m, with_bias, activation, outer, dtype, 32)
+        what = f"{key.name} bias={with_bias} slices={slices}"
+        assert (key.epilogue == "none") == (not with_bias and activation == "none"), what
+        launched = mb.launch_bias(key, bias, c, n)
+        if with_bias:
+            assert launched is bias, what
+        elif key.epilogue == "none":
+            assert launched is None, what
+        else:
+            assert launched.shape == (n,) and launched.dtype == dtype, what
+            assert torch.equal(launched, torch.zeros(n, dtype=dtype)), what
+            assert launched.signbit().all(), what       # -0.0
+        p = mb._make_plan(a, b, launched, c, key, slices, lib, a.device)
+        variant = lib.find(lib.found[-1], "sm_90a")
+        want_tile = "large" if tile == "pl" and slices > 1 else tile
+        assert variant.key.tile == want_tile, what
+        swapped = want_tile in SWAPPED_TILES
+        sa, sb, sc = (b.t(), a.t(), c.t()) if swapped else (a, b, c)
+        args = mb.kernel_args(sa, sb, sc, launched, swapped)
+        for kern in variant.kernels:
+            params = kern.manifest["params"]
+            assert set(params) - ws - maps == set(args), (what, kern.name, params)
+            assert ("in0_ptr" in params) == (key.epilogue != "none"), (what, kern.name)
+        assert len(p.values) == len(variant.kernels[0].manifest["params"])
+        assert (p.bias_slot is not None) == (key.epilogue != "none"), what
+        if p.bias_slot is not None:
+            assert p.values[p.bias_slot] == launched.data_ptr(), what
+
+
+def test_teach_bakes_the_implicit_bias_into_the_plan(monkeypatch):
+    """The compiled launch path fills no bias for a call without one: the
+    plan it is taught carries the -0.0 bias's address as a constant (no
+    bias slot); without a cached tensor (a plan made under graph capture) the
+    call is not taught; a call with a bias keeps its slot."""
+    import types
+
+    from gpupoor import _mlir_backend as mb
+
+    n = 40
+    neg_zero = torch.full((n,), -0.0, dtype=torch.float16)
+    monkeypatch.setattr(mb, "_implicit_bias", {("cuda", 0, torch.float16, n): neg_zero})
+    taught = []
+    fast = types.SimpleNamespace(remember=lambda *args: taught.append(args))
+    loaded = types.SimpleNamespace(_function=lambda index: 1234, block=128, shared_bytes=0,
+                                   dependent=False)
+    plan = types.SimpleNamespace(values=[11, 22, 33, 0, 5, 6], a_slot=0, b_slot=1, c_slot=2,
+                                 bias_slot=3, ws_slot=None, grid=(1, 1), loaded=loaded,
+                                 sum_bytes=0, tiles=1, tensor_maps=())
+    x, w = torch.empty(2, 8, dtype=torch.float16), torch.empty(8, n, dtype=torch.float16)
+    mb.teach(fast, 0, plan, (x, w, None, 32, "f32", "relu", 0, "mlir"))
+    (args,) = taught
+    values, slots = args[8 + 5], args[8 + 6]
+    assert values[3] == neg_zero.data_ptr() and slots[3] == -1
+    assert plan.values[3] == 0                      # the plan itself is unchanged
+    taught.clear()
+    mb.teach(fast, 1, plan, (x, w, None, 32, "f32", "relu", 0, "mlir"))   # no tensor on cuda:1
+    assert taught == []
+    bias = torch.empty(n, dtype=torch.float16)
+    mb.teach(fast, 0, plan, (x, w, bias, 32, "f32", "relu", 0, "mlir"))
+    (args,) = taught
+    assert args[8 + 5][3] == 0 and args[8 + 6][3] == 3
+
+
+def test_implicit_bias_is_negative_zero_and_cached(monkeypatch):
+    from gpupoor import _mlir_backend as mb
+
+    monkeypatch.setattr(mb, "_implicit_bias", {})
+    c = torch.empty(3, 24, dtype=torch.float32)
+    relu = VariantKey(epilogue="bias_relu", out="f32")
+    t = mb.launch_bias(relu, None, c, 24)
+    assert t.dtype == torch.float32 and t.shape == (24,) and t.signbit().all()
+    assert (t == 0).all()
+    assert mb.launch_bias(relu, None, c, 24) is t
+    assert mb.launch_bias(relu, None, c.half(), 24).dtype == torch.float16
+    assert mb.launch_bias(VariantKey(), None, c, 24) is None
+    given = torch.ones(24)
+    assert mb.launch_bias(relu, given, c, 24) is given
+    # x + (-0.0) is x, bit for bit, for every f32 and f16 value but NaN.
+    for dtype, bits in ((torch.float16, torch.int16), (torch.float32, torch.int32)):
+        vals = torch.arange(-2**15, 2**15, dtype=torch.int32).to(torch.int16).view(torch.float16)
+        vals = vals.to(dtype) if dtype == torch.float16 else torch.cat(
+            [vals.float(), torch.tensor([0.0, -0.0, 1e-40, -1e-40, 3.4e38, float("inf"),
+                                         -float("inf")])])
+        vals = vals[~vals.isnan()]
+        assert torch.equal((vals + torch.tensor(-0.0, dtype=dtype)).view(bits), vals.view(bits))

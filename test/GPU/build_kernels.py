@@ -6,6 +6,12 @@ to a cubin plus its JSON manifest in OUT_DIR. Runs on a machine with MLIR and
 ptxas; the cubins then travel to the GPU machine.
 
   GPUPOOR_OPT=build/bin/gpupoor-opt python3 test/GPU/build_kernels.py OUT_DIR [--chip sm_90]
+
+With `--formats isa` the kernels stay PTX (no ptxas; the manifests name the
+.ptx): run_gpu_suite.py then loads them through the driver's JIT, which
+compiles them for the GPU at hand. That is how the kernels of sm_80, sm_86
+and sm_89 (their own tiles, stages and shared-memory limits) run on an H100
+(docs/GPU.md, "Older chips' kernels on a newer GPU").
 """
 
 import argparse
@@ -259,6 +265,22 @@ VARIANTS = {
     "kn_bias_relu_batched": (dict(batched=True, bias="f16", epilogue="relu"), "outer-type=f32"),
 }
 
+# The variants the suite runs for the older chips (--older-chips; sm_80,
+# sm_86 and sm_89 as PTX on an H100, test/GPU/run_ptx_chips.sh): the
+# mma.sync ones of VARIANTS that sm_90 runs too, without the sm_90a-only TMA
+# and wgmma variants. A chip skips those its shared memory cannot hold
+# (--skip-rejected).
+OLDER_CHIPS = (
+    "kn_f32", "kn_f16", "nk_f32", "nk_f16", "nk_bias_relu", "kn_bias_gelu_f32out",
+    "nk_bias_gelu_f32out", "kn_f16_s1", "kn_f32_s3", "kn_f32_s33", "kn_f32_st3", "kn_f32_pf0",
+    "kn_f16_w2x4", "kn_f32_w2x4", "kn_f32_so4", "kn_f16_so2", "kn_f16_direct",
+    "kn_f32_mma_handover", "kn_f16_256x128", "kn_f32_256x128", "kn_f16_wide", "gen_kn_f32",
+    "gen_nk_bias_relu", "gen_nk_acc_f16", "kn_acc_f32", "kn_full_epilogue",
+    "nk_full_epilogue_f32_direct", "kn_f32_p0", "kn_f16_p3", "nk_f16_p7", "kn_f32_m16_s16_p8",
+    "nk_f32_m16_p0", "nk_f16_m32_p7", "kn_f32_m64_p2", "nk_f32_m64_p0", "nk_bias_gelu_m64",
+    "kn_f32_batched_p0", "nk_f16_batched_p0", "kn_bias_relu_batched", "kn_f16_128x64_p3",
+)
+
 # Tile and pipeline configurations for benchmarks/bench_matmul.py --sweep.
 SWEEP = {
     # The default configurations with the epilogue storing straight from
@@ -342,6 +364,8 @@ def main():
     parser.add_argument("out_dir")
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--older-chips", action="store_true",
+                        help="only the OLDER_CHIPS variants (sm_80/86/89 as PTX on a newer GPU)")
     parser.add_argument("--sweep", action="store_true", help="build the tile sweep too")
     parser.add_argument("--static", default="", metavar="MxNxK,...",
                         help="also build static_f32_MxNxK and static_f16_MxNxK: C = A*B of that "
@@ -374,6 +398,8 @@ def main():
                              "on these static shapes")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.older_chips:
+        args.only = list(OLDER_CHIPS) + (args.only or [])
     if args.frontier:
         extra = frontier_variants(tuple(map(int, s.split("x"))) for s in args.frontier.split(","))
         variants.update(extra)
@@ -440,16 +466,18 @@ def main():
                 break
         if rejected:
             continue
-        if "bin" not in formats:
-            print(name)
-            continue
-        ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
-                                os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
-                               capture_output=True, text=True)
         with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
             manifest = json.load(f)
-        manifest["ptxas"] = [l.split("info    : ")[-1] for l in ptxas.stderr.splitlines()
-                             if "registers" in l or "spill" in l]
+        if "bin" in formats:
+            ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
+                                    os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
+                                   capture_output=True, text=True)
+            manifest["ptxas"] = [l.split("info    : ")[-1] for l in ptxas.stderr.splitlines()
+                                 if "registers" in l or "spill" in l]
+        else:
+            # PTX only: the manifests name the .ptx (`ptx`), which
+            # run_gpu_suite.py loads through the driver's JIT.
+            manifest["ptxas"] = "PTX only"
         with open(os.path.join(kdir, "gpupoor_matmul_0.ptx")) as f:
             ptx = f.read()
         manifest["counts"] = {op: ptx.count(op) for op in

@@ -3,6 +3,9 @@
 
   python3 test/GPU/run_gpu_suite.py KERNEL_DIR [--quick] [--bench] [--sanitize-shape]
 
+Kernels built as PTX only (build_kernels.py --formats isa) load as PTX, which
+the driver compiles for the GPU: an older chip's kernels run on a newer GPU.
+
 Checks, with outputs poisoned (NaN) and fresh inputs every run:
   * exact results on integer inputs in {-1, 0, 1} over many shapes and split
     counts (wherever every partial sum fits f16's integers);
@@ -40,7 +43,11 @@ class GpupoorKernel:
         self.kdir, self.manifest = kdir, manifest
         with open(os.path.join(kdir, manifest)) as f:
             self.meta = json.load(f)
-        self.module = cp.RawModule(path=os.path.join(kdir, self.meta["cubin"]))
+        # A cubin, or PTX (build_kernels.py --formats isa: the manifest's
+        # `ptx`), which the driver compiles for this GPU when it loads it: an
+        # older chip's kernels (sm_80, sm_86, sm_89) run on a newer GPU so.
+        image = self.meta["cubin"] if "cubin" in self.meta else self.meta["ptx"]
+        self.module = cp.RawModule(path=os.path.join(kdir, image))
         self.fn = self.module.get_function(self.meta["kernel"])
         self.smem = self.meta["dynamic_shared_memory"]
         self.fn.max_dynamic_shared_size_bytes = self.smem

@@ -123,7 +123,10 @@ struct Plan {
   bool dependent = false;
   // One 8-byte slot per kernel parameter (the Python launcher's layout):
   // i32 values in the low half, pointers filled per call; a tensor map's
-  // slot is unused (its parameter points at the map's bytes instead).
+  // slot is unused (its parameter points at the map's bytes instead). A call
+  // with an activation and no bias runs a bias_* kernel: its bias pointer
+  // (a -0.0 vector the Python launcher keeps for the process) is a constant
+  // of the plan, and biasSlot is -1 (_mlir_backend.teach).
   std::vector<uint64_t> values;
   int aSlot, bSlot, cSlot, biasSlot, wsSlot;
   int64_t sumBytes, tiles;

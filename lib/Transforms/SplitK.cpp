@@ -20,15 +20,15 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::gpupoor {
@@ -236,7 +236,8 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
   bool isUnsigned = value.getType().isUnsignedInteger();
   if ((isUnsigned ? bits.getActiveBits() : bits.getSignificantBits()) > 63)
     return failure();
-  int64_t count = isUnsigned ? int64_t(bits.getZExtValue()) : bits.getSExtValue();
+  int64_t count =
+      isUnsigned ? int64_t(bits.getZExtValue()) : bits.getSExtValue();
   if (count >= lowest && count <= highest)
     return std::optional<int64_t>(count);
   return failure();

@@ -70,9 +70,9 @@ int64_t mlir::gpupoor::staticTileCount(ArrayRef<int64_t> cShape, int64_t bm,
   int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
   // Saturating: static sizes may be any int64 (the op's verifier refuses
   // counts beyond a grid).
-  std::optional<int64_t> tiles = llvm::checkedMul<int64_t>(
-      llvm::divideCeil(cShape[cShape.size() - 2], bm),
-      llvm::divideCeil(cShape.back(), bn));
+  std::optional<int64_t> tiles =
+      llvm::checkedMul<int64_t>(llvm::divideCeil(cShape[cShape.size() - 2], bm),
+                                llvm::divideCeil(cShape.back(), bn));
   if (tiles)
     tiles = llvm::checkedMul(*tiles, batch);
   return tiles.value_or(std::numeric_limits<int64_t>::max());

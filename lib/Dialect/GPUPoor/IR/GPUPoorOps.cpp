@@ -99,9 +99,9 @@ LogicalResult mlir::gpupoor::verifyStaticSizes(
   // A swapped strategy's tile is the transposed product's (until
   // gpupoor-swap-operands makes the op that product, unswapped).
   bool transposed = strategy.getSwapped();
-  int64_t tiles = staticTileCount({batch, transposed ? n : m,
-                                   transposed ? m : n},
-                                  strategy.getTileM(), strategy.getTileN());
+  int64_t tiles =
+      staticTileCount({batch, transposed ? n : m, transposed ? m : n},
+                      strategy.getTileM(), strategy.getTileN());
   if (tiles > kMaxGridX)
     return emitError() << "static sizes give " << tiles << " tiles of "
                        << strategy.getTileM() << " x " << strategy.getTileN()
@@ -184,9 +184,8 @@ LogicalResult MatmulOp::verify() {
              << dimStr(cType.getDimSize(0)) << ") does not match operand A ("
              << dimStr(batch) << ")";
   }
-  if (failed(verifyStaticSizes([&] { return emitOpError(); },
-                               getOperandTypes(), cType.getShape(),
-                               getStrategy())))
+  if (failed(verifyStaticSizes([&] { return emitOpError(); }, getOperandTypes(),
+                               cType.getShape(), getStrategy())))
     return failure();
 
   return verifyEpilogueOperands(*this);

@@ -127,8 +127,6 @@ def _signzero_stage(name, t):
                     f"%rx = arith.divf %one, %x : {t}", f"%q = arith.cmpf olt, %rx, %zz : {t}",
                     "%pq = arith.ori %p, %q : i1", f"%y = arith.select %pq, %m1, %one : {t}"],
         "neg": [f"%y = arith.negf %x : {t}"],
-        "max_negzero": [f"%nz = arith.constant -0.0 : {t}", f"%y = arith.maximumf %x, %nz : {t}"],
-        "min_poszero": [z, f"%y = arith.minimumf %x, %zz : {t}"],
         "mul_negzero_bias": [f"%y = arith.addf %x, %w : {t}"],
     }[name]
 
@@ -143,8 +141,12 @@ def gen_signzero(rng):
     tc, r = mm.tc, mm.r
     cur, forms = "%v0", []
     for si in range(rng.choice([0, 1, 1, 2])):
-        st = rng.choice(["recip", "copysign", "signcmp", "neg", "max_negzero", "min_poszero",
-                         "mul_negzero_bias"])
+        # Not max_negzero and min_poszero: upstream's arith-expand lowers
+        # maximumf / minimumf to a compare and a select that treat -0.0 as
+        # +0.0 (against arith's own semantics, which its constant folder
+        # follows), so a product that folds (static K = 0) and the reference
+        # differ on the sign of a zero whoever is right.
+        st = rng.choice(["recip", "copysign", "signcmp", "neg", "mul_negzero_bias"])
         ins, maps, bargs = [(cur, tc)], [_idmap(r)], [f"%x: {t}"]
         if st == "mul_negzero_bias":
             bt = f"tensor<{mm.n if mm.static else '?'}x{t}>"

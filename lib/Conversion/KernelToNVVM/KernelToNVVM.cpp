@@ -7,6 +7,7 @@
 #include "gpupoor/Conversion/Passes.h"
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -88,7 +89,7 @@ struct ConvertGPUPoorKernelToNVVMPass
   static LogicalResult checkIntegerWidths(gpu::GPUModuleOp module) {
     auto wide = [](Type t) {
       auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
-      return integer && integer.getWidth() > 64;
+      return integer && integer.getWidth() > gpupoor::kMaxDeviceIntegerWidth;
     };
     WalkResult result = module.walk([&](Operation *op) {
       if (llvm::none_of(op->getOperandTypes(), wide) &&

@@ -212,7 +212,7 @@ bool mlir::gpupoor::isValidEpilogueOp(Operation *op) {
   auto scalar = [](Type t) {
     return t.isIntOrIndexOrFloat() &&
            (!isa<IntegerType>(t) ||
-            t.getIntOrFloatBitWidth() <= kMaxEpilogueIntegerWidth);
+            t.getIntOrFloatBitWidth() <= kMaxDeviceIntegerWidth);
   };
   return llvm::all_of(op->getOperandTypes(), scalar) &&
          llvm::all_of(op->getResultTypes(), scalar);

@@ -55,13 +55,14 @@ inline StringRef getSwappedOperandsAttrName() {
   return "gpupoor.swapped_operands";
 }
 
-/// The widest integer an epilogue may compute with: the NVPTX backend has
-/// no libcalls for wider ones (fptosi to i128 aborts it).
-constexpr unsigned kMaxEpilogueIntegerWidth = 64;
+/// The widest integer device code (an epilogue among it) may compute with:
+/// the NVPTX backend has no libcalls for wider ones (fptosi to i128 aborts
+/// it).
+constexpr unsigned kMaxDeviceIntegerWidth = 64;
 
 /// Whether `op` may be in a gpupoor.matmul epilogue: a side-effect free
 /// arith or math op without regions on scalars (integers of at most
-/// kMaxEpilogueIntegerWidth bits), which every lowering can clone per
+/// kMaxDeviceIntegerWidth bits), which every lowering can clone per
 /// element.
 bool isValidEpilogueOp(Operation *op);
 

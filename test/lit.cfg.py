@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "GPUPOOR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Numerics", "GPU", "Differential"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Numerics", "GPU", "Differential", "Policy"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gpupoor_obj_root, "test")

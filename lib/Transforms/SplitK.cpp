@@ -15,6 +15,7 @@
 #include "EpilogueFusion.h"
 #include "gpupoor/Dialect/GPUPoor/IR/StaticSizes.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Policy/Policy.h"
 #include "gpupoor/Transforms/KernelConfig.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -38,10 +39,6 @@ namespace mlir::gpupoor {
 
 using namespace mlir;
 using namespace mlir::gpupoor;
-
-/// The least K at which a swapped decode product takes slices (see
-/// resolveSlices).
-static constexpr int64_t kMinSwappedSliceK = 2048;
 
 namespace {
 
@@ -271,53 +268,40 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
           op, "gpupoor.splits or gpupoor.slices is not a valid count");
 
     EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
-    std::optional<int64_t> splits = *splitsAttr ? *splitsAttr : options.splits;
-    // With a static K the rule is evaluated now, so the IR says what runs.
+    // The policy decides the tile, whether the product runs swapped, S and
+    // P' where the types settle them (gpupoor/Policy/Policy.h).
     ArrayRef<int64_t> aShape =
         cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
-    int64_t k = match->aLayout == ALayout::KM ? aShape[aShape.size() - 2]
-                                              : aShape.back();
-    // sm_90a's wgmma kernel takes K-major operands only; other products
-    // get the mma.sync kernel, which runs on sm_90a as on sm_90, and its
-    // tile.
-    Chip chip = options.chip;
-    if (chip == Chip::SM90a &&
-        !wgmmaTakes(match->aLayout, match->bLayout, options.tile))
-      chip = Chip::SM90;
     auto init = cast<ShapedType>(op.getDpsInits()[0].getType());
-    // A decode product may run transposed (#gpupoor.split_k's `swapped`);
-    // its tile and slices are then the swapped product's.
-    std::optional<SmallVector<int64_t, 3>> swappedTile;
-    if (options.tile.empty())
-      swappedTile = selectSwappedTile(init, match->aLayout, match->bLayout,
-                                      chip, k, splits, options.maxSplits);
-    bool swapped = swappedTile.has_value();
-    if (swapped)
-      init = init.clone({init.getDimSize(1), init.getDimSize(0)});
-    SmallVector<int64_t, 3> tile =
-        swapped
-            ? *swappedTile
-            : (options.tile.empty() ? selectTile(init, k, chip) : options.tile);
-    // A decode tile chosen for sm_90a is the mma.sync kernel's.
-    if (chip == Chip::SM90a &&
-        !wgmmaTakes(match->aLayout, match->bLayout, tile))
-      chip = Chip::SM90;
-    // The 32-row swapped tile: a chunk each K tile, at least the default's
-    // splits (selectSwappedTile).
-    if (!splits && swapped && ArrayRef<int64_t>(tile) ==
-                                  ArrayRef<int64_t>(kThinSwappedTile))
-      splits = llvm::divideCeil(k, tile[2]);
-    if (!splits && !ShapedType::isDynamic(k))
-      splits = defaultNumSplits(k, options.maxSplits);
-    int64_t slices = slicesAttr->value_or(options.slices);
-    slices = resolveSlices(slices, splits, tile, chip, init, swapped ? k : -1);
+    ArrayRef<int64_t> cShape = init.getShape();
+    policy::Problem problem;
+    problem.chip = toPolicy(options.chip);
+    problem.shape.batched = cShape.size() == 3;
+    problem.shape.batch = problem.shape.batched ? cShape.front() : 1;
+    problem.shape.m = cShape[cShape.size() - 2];
+    problem.shape.n = cShape.back();
+    problem.k = match->aLayout == ALayout::KM ? aShape[aShape.size() - 2]
+                                              : aShape.back();
+    problem.aLayout = toPolicy(match->aLayout);
+    problem.bLayout = toPolicy(match->bLayout);
+    problem.splits = *splitsAttr ? *splitsAttr : options.splits;
+    problem.maxSplits = options.maxSplits;
+    problem.slices = slicesAttr->value_or(options.slices);
+    if (!options.tile.empty())
+      problem.tile = toPolicyTile(options.tile);
+    policy::Strategy chosen = policy::chooseStrategy(problem);
+    std::optional<int64_t> splits = chosen.splits;
+    int64_t slices = chosen.slices;
+    Chip chip = fromPolicy(chosen.chip);
+    ArrayRef<int64_t> tile(chosen.tile);
+    bool swapped = chosen.swapped;
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
-        diag, ctx, splits, options.maxSplits, ArrayRef<int64_t>(tile),
-        Type(Float16Type::get(ctx)), options.outerType, match->bLayout,
-        match->aLayout, slices, chip, swapped);
+        diag, ctx, splits, options.maxSplits, tile, Type(Float16Type::get(ctx)),
+        options.outerType, match->bLayout, match->aLayout, slices, chip,
+        swapped);
     if (!strategy)
       return failure();
     // Static sizes no kernel can address or launch: an error here (which
@@ -349,30 +333,6 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     return success();
   }
 
-  /// P' where the types settle it (the IR then says what runs): min(P, S)
-  /// for a static S, and for P = 0 the automatic count of a static shape;
-  /// else P, which the host code resolves at run time. `swappedK` is K of
-  /// a swapped decode product, else -1.
-  int64_t resolveSlices(int64_t slices, std::optional<int64_t> splits,
-                        ArrayRef<int64_t> tile, Chip chip, ShapedType init,
-                        int64_t swappedK) const {
-    if (!splits)
-      return slices;
-    if (slices > 0 || !init.hasStaticShape())
-      return slices > 0 ? std::min(slices, *splits) : slices;
-    // The meeting of the slices costs a swapped decode kernel microseconds
-    // (counter, fences, the last block's reads): measured on an H100
-    // (bench_skinny.py), 1 x 2048 x 1280 in four slices ran 7.2 us against
-    // 6.4 in one, while 1 x 2048 x 5120 (four), 1 x 1024 x 4096 (eight)
-    // and 1 x 512 x 4096 (sixteen) ran 1.15x, 1.47x and 1.65x one slice.
-    if (swappedK >= 0 && swappedK < kMinSwappedSliceK)
-      return 1;
-    int64_t tiles = staticTileCount(init.getShape(), tile[0], tile[1]);
-    return numSlices(0, tiles, *splits, getChipInfo(chip).smCount,
-                     sliceBlocksPerSM(chip, tile),
-                     sliceOneSliceShare(chip, tile));
-  }
-
   SplitKPatternOptions options;
 };
 
@@ -395,7 +355,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     resolved.maxSplits = maxSplits;
     resolved.relaxF32Accumulation = relaxF32Accumulation;
     resolved.slices = slices;
-    // Empty: chosen per matmul (selectTile).
+    // Empty: chosen per matmul (policy::chooseStrategy).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")
       resolved.outerType = Float16Type::get(ctx);

@@ -62,8 +62,14 @@ def slice_blocks_per_sm(chip, tile_mn):
 
 def slice_one_share(chip, tile_mn):
     """Q, the share of the SMs from which tiles run one slice (0: none): 4
-    for sm_90a's one-warpgroup (64-row) tiles."""
-    return 4 if chip == "sm_90a" and tile_mn[0] == 64 else 0
+    for sm_90a's one-warpgroup tiles (64 rows, and the 32-row swapped
+    tile)."""
+    return 4 if chip == "sm_90a" and tile_mn[0] <= 64 else 0
+
+
+#: The least K at which a swapped decode product takes slices where they
+#: are chosen (below it: one).
+MIN_SWAPPED_SLICE_K = 2048
 
 
 def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0):

@@ -33,62 +33,6 @@ void GPUPoorDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
-// Split-k rule
-//===----------------------------------------------------------------------===//
-
-int64_t mlir::gpupoor::defaultNumSplits(int64_t k, int64_t maxSplits) {
-  int64_t numKBlocks =
-      llvm::divideCeil(std::max<int64_t>(k, 0), kSplitRuleBlock);
-  // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
-  // Past maxSplits the result clamps to maxSplits: stop there (a static K
-  // near 2^63 would otherwise take billions of steps).
-  int64_t root = 0;
-  while (root < maxSplits && (root + 1) * (root + 1) <= numKBlocks)
-    ++root;
-  int64_t splits = root <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(root));
-  if (numKBlocks >= kLongKRuleBlocks)
-    splits = std::max(splits, kMinLongKSplits);
-  return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
-}
-
-int64_t mlir::gpupoor::numSlices(int64_t slices, int64_t tiles, int64_t splits,
-                                 int64_t smCount, int64_t blocksPerSM,
-                                 int64_t oneSliceShare) {
-  int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
-  if (slices > 0)
-    return std::clamp<int64_t>(slices, 1, most);
-  tiles = std::max<int64_t>(tiles, 1);
-  if (oneSliceShare > 0 && tiles * oneSliceShare >= smCount)
-    return 1;
-  int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
-  int64_t wave = std::clamp<int64_t>(blocksPerSM * smCount / tiles, 1, most);
-  return wave > 2 * one ? wave : one;
-}
-
-int64_t mlir::gpupoor::staticTileCount(ArrayRef<int64_t> cShape, int64_t bm,
-                                       int64_t bn) {
-  int64_t batch = cShape.size() == 3 ? cShape.front() : 1;
-  // Saturating: static sizes may be any int64 (the op's verifier refuses
-  // counts beyond a grid).
-  std::optional<int64_t> tiles =
-      llvm::checkedMul<int64_t>(llvm::divideCeil(cShape[cShape.size() - 2], bm),
-                                llvm::divideCeil(cShape.back(), bn));
-  if (tiles)
-    tiles = llvm::checkedMul(*tiles, batch);
-  return tiles.value_or(std::numeric_limits<int64_t>::max());
-}
-
-int64_t mlir::gpupoor::sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {
-  bool twoWarpgroups = chip == Chip::SM90a && tile[0] >= 128;
-  bool eightWarps = tile[0] * tile[1] >= 128 * 256;
-  return twoWarpgroups || eightWarps ? 1 : 2;
-}
-
-int64_t mlir::gpupoor::sliceOneSliceShare(Chip chip, ArrayRef<int64_t> tile) {
-  return chip == Chip::SM90a && tile[0] <= 64 ? 4 : 0;
-}
-
-//===----------------------------------------------------------------------===//
 // SplitKAttr verification
 //===----------------------------------------------------------------------===//
 

@@ -1,15 +1,14 @@
-//===- ChipInfo.cpp - facts about the chips gpupoor targets ---------------===//
+//===- Chips.cpp - facts about the chips gpupoor targets ------------------===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Policy/Chips.h"
 
-#include "llvm/Support/ErrorHandling.h"
+#include <cstdlib>
 
-using namespace mlir;
-using namespace mlir::gpupoor;
+using namespace mlir::gpupoor::policy;
 
 static constexpr int64_t KiB = 1024;
 
@@ -24,9 +23,31 @@ static constexpr ChipInfo kChips[] = {
 };
 // clang-format on
 
-const ChipInfo &mlir::gpupoor::getChipInfo(Chip chip) {
+static constexpr std::pair<Chip, std::string_view> kNames[] = {
+    {Chip::SM80, "sm_80"},
+    {Chip::SM86, "sm_86"},
+    {Chip::SM89, "sm_89"},
+    {Chip::SM90, "sm_90"},
+    {Chip::SM90a, "sm_90a"}};
+
+const ChipInfo &mlir::gpupoor::policy::getChipInfo(Chip chip) {
   for (const ChipInfo &info : kChips)
     if (info.chip == chip)
       return info;
-  llvm_unreachable("a chip without an entry in the chip table");
+  // Every enumerator has a row; a cast from outside the enum does not.
+  std::abort();
+}
+
+std::string_view mlir::gpupoor::policy::chipName(Chip chip) {
+  for (auto [c, name] : kNames)
+    if (c == chip)
+      return name;
+  std::abort();
+}
+
+std::optional<Chip> mlir::gpupoor::policy::parseChip(std::string_view name) {
+  for (auto [c, spelling] : kNames)
+    if (spelling == name)
+      return c;
+  return std::nullopt;
 }

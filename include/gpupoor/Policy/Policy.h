@@ -1,0 +1,136 @@
+//===- Policy.h - every decision of a gpupoor product, in one place -*- C++
+//-*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// A problem in, decisions out, as IREE keeps its heuristics
+// (GPUHeuristics.h): plain functions over a problem struct. gpupoor-split-k
+// asks chooseStrategy; the PyTorch package's launcher (gpupoor._C) asks
+// chooseLaunch, which maps the same strategy onto the kernel families its
+// prebuilt library holds; gpupoor-policy dumps both as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_POLICY_POLICY_H
+#define GPUPOOR_POLICY_POLICY_H
+
+#include "gpupoor/Policy/Tiles.h"
+
+#include <string_view>
+
+namespace mlir::gpupoor::policy {
+
+/// One product as the compiler or a launcher sees it.
+struct Problem {
+  Chip chip = Chip::SM80;
+  CShape shape;
+  /// The reduction size (kDynamic where unknown).
+  int64_t k = kDynamic;
+  ALayout aLayout = ALayout::MK;
+  BLayout bLayout = BLayout::KN;
+  /// The splits asked for (none: the default rule) and the most the rule
+  /// may take.
+  std::optional<int64_t> splits;
+  int64_t maxSplits = 32;
+  /// The slices asked for (0: chosen).
+  int64_t slices = 0;
+  /// The tile asked for (none: chosen).
+  std::optional<Tile> tile;
+  /// The SMs to plan for (0: the chip's reference part, getChipInfo).
+  int64_t smCount = 0;
+
+  int64_t sms() const {
+    return smCount > 0 ? smCount : getChipInfo(chip).smCount;
+  }
+};
+
+/// What gpupoor-split-k writes into a #gpupoor.split_k.
+struct Strategy {
+  /// The kernel's chip (kernelChip).
+  Chip chip = Chip::SM80;
+  Tile tile = kDefaultTile;
+  /// C^T = B^T A^T: the tile is the transposed product's.
+  bool swapped = false;
+  /// S, where K or the options settle it; else the kernel derives it from
+  /// K at run time (defaultNumSplits).
+  std::optional<int64_t> splits;
+  /// P' where the sizes settle it, else the slices asked for (0: the host
+  /// code's launchSlices at run time).
+  int64_t slices = 0;
+};
+
+/// The strategy of `problem` (gpupoor-split-k's choice).
+Strategy chooseStrategy(const Problem &problem);
+
+/// The kernel families of the PyTorch package's prebuilt library: one
+/// dynamic-shape kernel each (for every B layout, outer type, epilogue and
+/// C type), which serve every static strategy chooseStrategy gives through
+/// familyOf.
+enum class Family : uint32_t {
+  /// The dynamic default: 128 x 128 x 32 (sm_90a, B N x K: 128 x 256 x 64).
+  Large,
+  /// 16 x 128 x 64 for M <= 16.
+  M16,
+  /// 64 x 128 x 64 for 16 < M <= 128.
+  M64,
+  /// sm_90a, B N x K only: 64 x 64 x 64, one warpgroup.
+  N64,
+  /// sm_90a, B N x K only: 128 x 128 x 64 (oneWaveMidTile).
+  Mid,
+  /// sm_90a, B N x K only: the swapped 64 x 16 x 64 decode tile, one block
+  /// an SM, and the same two blocks an SM.
+  S16,
+  S16W,
+  /// sm_90a, B N x K only: 128 x 256 x 64 with persistent blocks.
+  PL,
+};
+inline constexpr Family kFamilies[] = {Family::Large, Family::M16, Family::M64,
+                                       Family::N64,   Family::Mid, Family::S16,
+                                       Family::S16W,  Family::PL};
+
+/// The family's name in the package (variants.py's TILES).
+std::string_view familyName(Family family);
+std::optional<Family> parseFamily(std::string_view name);
+/// Whether the library holds the family for `chip` and `bLayout`: the
+/// sm_90a families only there and for B as N x K.
+bool familyBuilds(Family family, Chip chip, BLayout bLayout);
+/// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
+Tile familyTile(Family family, Chip chip, BLayout bLayout);
+bool familySwapped(Family family);
+bool familyPersistent(Family family);
+
+/// What the package launches for a product whose sizes are all known.
+struct Launch {
+  Family family = Family::Large;
+  /// The kernel's chip, tile and whether it computes C^T.
+  Chip chip = Chip::SM80;
+  Tile tile = kDefaultTile;
+  bool swapped = false;
+  /// S (the kernel's own default rule, from K) and P'.
+  int64_t splits = 1;
+  int64_t slices = 1;
+  /// T, the kernel's C tiles, and the grid.
+  int64_t tiles = 0;
+  int64_t gridX = 0;
+  int64_t gridY = 1;
+};
+
+/// The family that runs `strategy` (chooseStrategy's for the same problem)
+/// on `chip`, the library's: its own tile's where the library has one,
+/// else the nearest (128 x 160 and 128 x 192 tiles: 128 x 256; the 32-row
+/// swapped tile: 64 x 16; 32-row tiles: 64 x 128; BK aside).
+Family familyOf(const Strategy &strategy, const Problem &problem);
+
+/// The launch of `problem` (every size static; `problem.chip`: the
+/// library's chip; `problem.tile` and `problem.splits` unset: the families
+/// take the default split rule): chooseStrategy's choice mapped onto the
+/// families (familyOf), with the slices of the family's kernel
+/// (launchSlices) and its grid: x the tiles (a persistent kernel's at most
+/// one an SM), y the slices.
+Launch chooseLaunch(const Problem &problem);
+
+} // namespace mlir::gpupoor::policy
+
+#endif // GPUPOOR_POLICY_POLICY_H

@@ -1,0 +1,116 @@
+//===- Splits.h - how K is cut and how the cuts meet ------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The split count S (how many chunks K is summed in) and the slice count P'
+// (how many blocks along grid y share a C tile's chunks). The compiler
+// evaluates these where the sizes are static, the emitted host code and the
+// loop form generate them as IR from the same functions' definitions
+// (SplitKUtils.cpp, checked against these by test/Policy), and the PyTorch
+// package calls them through its native extension.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_POLICY_SPLITS_H
+#define GPUPOOR_POLICY_SPLITS_H
+
+#include "gpupoor/Policy/Chips.h"
+
+#include <array>
+
+namespace mlir::gpupoor::policy {
+
+/// A tile [BM, BN, BK] of C rows, C columns and K.
+using Tile = std::array<int64_t, 3>;
+
+inline constexpr int64_t kMaxSplits = 65536;
+/// Slices run along grid y, which has at most 65535 blocks.
+inline constexpr int64_t kMaxSlices = 65535;
+
+/// The K step that the default split rule counts K in: gpu_poor's BK. The
+/// rule counts in these blocks whatever the tile's own K step, so that S,
+/// and with it the error depend on K alone (the chunk lengths too where S
+/// divides the tiles; elsewhere the balanced chunks are whole tiles of the
+/// kernel's BK, so their lengths follow BK by at most a tile): a wgmma tile
+/// (BK = 64) or a decode tile (BK = 128) would otherwise halve or quarter S
+/// and raise the error (docs/Numerics.md).
+inline constexpr int64_t kSplitRuleBlock = 32;
+
+/// From this many rule blocks on (K > 2016) the default takes at least
+/// kMinLongKSplits chunks. gpu_poor's rule gives S between sqrt(blocks) and
+/// twice it, and its error against a plain f16 sum's goes as 1/sqrt(S):
+/// where the root is a power of two it is at its worst, and at 64 to 80
+/// blocks (K in (2016, 2560]) gpu_poor's 8 chunks measured 0.38 of cuBLAS
+/// f16acc's error, 12 balanced chunks 0.33 at 1.4-2.3% of speed, 16 chunks
+/// 0.29 at up to 12% (H100, docs/Hopper.md). From 81 blocks on the rule
+/// gives 16 or more; below 64, a third of f16acc's error would take chunks
+/// of one or two wgmma K tiles, which the handover makes 10-35% slower.
+inline constexpr int64_t kLongKRuleBlocks = 64;
+inline constexpr int64_t kMinLongKSplits = 12;
+
+/// The default number of K splits for a reduction of `k` elements:
+/// gpu_poor's next_pow2(floor(sqrt(ceil(k / kSplitRuleBlock)))), at least
+/// kMinLongKSplits from kLongKRuleBlocks blocks on, clamped to
+/// [1, maxSplits].
+int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
+
+/// T, the C tiles of BM x BN over `batch` elements of M x N:
+/// batch * ceil(M / BM) * ceil(N / BN), saturating at INT64_MAX (static
+/// sizes may be any int64; the op's verifier refuses counts beyond a grid).
+int64_t tileCount(int64_t batch, int64_t m, int64_t n, int64_t bm, int64_t bn);
+
+/// The slice count P' that runs: min(slices, S) for a strategy that names
+/// `slices` > 0. For 0 (automatic), the fewest slices that minimize the
+/// work of the busiest SM, ceil(T P / SMs) / P, over P in [1, S] with all
+/// T P blocks in one wave of B blocks an SM (sliceBlocksPerSM): with
+/// P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
+/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1; but 1
+/// where Q T >= SMs for a tile share Q > 0 (sliceOneSliceShare).
+/// Measured on an H100 (docs/GPU.md): more slices than that only add
+/// slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and
+/// 240 blocks of the wgmma kernel (one an SM) ran at 0.8x of 96.
+int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
+                  int64_t smCount, int64_t blocksPerSM,
+                  int64_t oneSliceShare = 0);
+
+/// B, the blocks an SM the automatic slice count plans for: 1 for tiles
+/// whose kernel takes 256 threads of up to 255 registers, which fill the
+/// 64K-register file (the wgmma kernel's BM >= 128: two warpgroups; 128 x
+/// 256 and 256 x 128 mma.sync tiles: eight warps); 2 for the rest. A
+/// function of the strategy alone, so that the CPU loop form counts the
+/// same slices as the kernels. `chip`: the kernel's (sm_90 for an sm_90a
+/// product that runs the mma.sync kernel).
+int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
+
+/// Q, the share of the SMs from which tiles run one slice (T Q >= SMs), or
+/// 0 for none: 4 for sm_90a's one-warpgroup wgmma tiles (64 rows, and the
+/// 32-row swapped tile), whose memory-bound products stream the weights as
+/// fast from a quarter of the SMs. Measured on an H100 (docs/Hopper.md): at
+/// 64 x 4096 x 4096 and 64 x 4096 x 14336 (64 tiles of 64 x 64) one slice
+/// ran 1.13x and 1.03x the two of the rule without it; at 128 x 2048 x 5120
+/// (64 tiles) 0.93x, still 1.03x cuBLAS; with 32 tiles (64 x 2048 x 5120)
+/// four slices ran 1.04x one; 32-row swapped tiles at N = 2048 (64 tiles)
+/// run without slices (1 x 2048 x 5120 10.4 us against 11.1 for 64-row
+/// tiles in four slices).
+int64_t sliceOneSliceShare(Chip chip, const Tile &tile);
+
+/// The least K at which a swapped decode product takes slices: the meeting
+/// of the slices costs a swapped decode kernel microseconds (counter,
+/// fences, the last block's reads). Measured on an H100 (bench_skinny.py),
+/// 1 x 2048 x 1280 in four slices ran 7.2 us against 6.4 in one, while 1 x
+/// 2048 x 5120 (four), 1 x 1024 x 4096 (eight) and 1 x 512 x 4096
+/// (sixteen) ran 1.15x, 1.47x and 1.65x one slice.
+inline constexpr int64_t kMinSwappedSliceK = 2048;
+
+/// P' for a launch whose sizes are known: numSlices with the kernel's B
+/// and Q (its chip and tile), and one slice for a swapped product with a
+/// static K < kMinSwappedSliceK where the count is automatic (`slices` = 0).
+/// `tiles`: T of the kernel's C (C^T for a swapped product).
+int64_t launchSlices(int64_t slices, Chip chip, const Tile &tile, bool swapped,
+                     int64_t k, int64_t tiles, int64_t splits, int64_t smCount);
+
+} // namespace mlir::gpupoor::policy
+
+#endif // GPUPOOR_POLICY_SPLITS_H

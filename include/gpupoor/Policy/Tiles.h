@@ -1,0 +1,94 @@
+//===- Tiles.h - which tile a product takes ---------------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tile [BM, BN, BK] of a product, and whether a decode product runs
+// transposed (C^T = B^T A^T, the `swapped` strategy). Measurements behind
+// each choice: docs/GPU.md and docs/Hopper.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_POLICY_TILES_H
+#define GPUPOOR_POLICY_TILES_H
+
+#include "gpupoor/Policy/Splits.h"
+
+#include <optional>
+
+namespace mlir::gpupoor::policy {
+
+/// C's shape as the compiler knows it: [batch,] M, N, each size possibly
+/// kDynamic; `batched`: a rank-3 C.
+struct CShape {
+  bool batched = false;
+  int64_t batch = 1;
+  int64_t m = kDynamic;
+  int64_t n = kDynamic;
+
+  bool isStatic() const {
+    return !isDynamic(m) && !isDynamic(n) && (!batched || !isDynamic(batch));
+  }
+  /// T of BM x BN tiles (the shape must be static).
+  int64_t tiles(int64_t bm, int64_t bn) const {
+    return tileCount(batched ? batch : 1, m, n, bm, bn);
+  }
+  /// The transposed C (C^T of a swapped product).
+  CShape transposed() const { return {batched, batch, n, m}; }
+};
+
+/// The columns of sm_90a's 128-byte swizzled K rows (64 f16): wgmma's
+/// operands lie in atoms of this many columns.
+inline constexpr int64_t kSwizzleCols = 64;
+
+/// The tile that stands for every matmul where no shape is known.
+inline constexpr Tile kDefaultTile = {128, 128, 32};
+
+/// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that
+/// selectSwappedTile gives where 64-row tiles would take slices.
+inline constexpr Tile kThinSwappedTile = {32, 16, 256};
+
+/// Whether a 32-row wgmma tile of BN x BK lets wgmma's m64 read past it: B's
+/// tile holds the 32 rows it reads after A's last atom.
+inline bool thinTileFits(int64_t bn, int64_t bk) {
+  return bn * bk >= 32 * kSwizzleCols;
+}
+
+/// Whether sm_90a's wgmma kernel can compute a product of these layouts
+/// with `tile` (none: the one selectTile gives): it reads K-major A and B
+/// in 128-byte rows (BK = 64, or 128 or 256 as atoms of 64 columns), 64
+/// rows a warpgroup (or a 32-row tile of BK >= 128 whose B tile holds at
+/// least 32 x 64 elements: KernelSpec::mmaRows), at most 256 columns.
+bool wgmmaTakes(ALayout aLayout, BLayout bLayout,
+                const std::optional<Tile> &tile);
+
+/// The chip whose kernel runs a product of these layouts with `tile` on
+/// `chip`: sm_90's mma.sync kernel for an sm_90a product the wgmma kernel
+/// does not take (it runs on sm_90a as on sm_90), else `chip`.
+Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
+                const std::optional<Tile> &tile);
+
+/// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
+/// none, for C of `shape` and reduction size `k` (possibly kDynamic) on
+/// `chip`. On sm_90a a tile the wgmma kernel does not take (M <= 16) is for
+/// the mma.sync kernel the op is retargeted to. `smCount`: the SMs the
+/// launch is planned for.
+Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount);
+
+/// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
+/// of C `shape` and these layouts on `chip` when its options name no tile,
+/// or std::nullopt where the product keeps selectTile's tile: sm_90a's
+/// static 2-D decode products (M <= 16, A M x K, B N x K) whose swapped
+/// 64-row tiles number up to two blocks an SM. `k`: the product's K;
+/// `splits`: the splits its options give (none: the default), at most
+/// `maxSplits`. A 32-row tile (kThinSwappedTile) takes one chunk a K tile:
+/// its splits are ceil(K / 256).
+std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
+                                      BLayout bLayout, Chip chip, int64_t k,
+                                      std::optional<int64_t> splits,
+                                      int64_t maxSplits, int64_t smCount);
+
+} // namespace mlir::gpupoor::policy
+
+#endif // GPUPOOR_POLICY_TILES_H

@@ -1,0 +1,172 @@
+//===- Policy.cpp - every decision of a gpupoor product, in one place -----===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/Policy.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace mlir::gpupoor::policy;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
+  int64_t sms = p.sms();
+  // sm_90a's wgmma kernel takes K-major operands only; other products get
+  // the mma.sync kernel, which runs on sm_90a as on sm_90, and its tile.
+  Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
+  Strategy s;
+  // A decode product may run transposed; its tile and slices are then the
+  // swapped product's.
+  std::optional<Tile> swappedTile;
+  if (!p.tile)
+    swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
+                                    p.splits, p.maxSplits, sms);
+  s.swapped = swappedTile.has_value();
+  CShape shape = s.swapped ? p.shape.transposed() : p.shape;
+  s.tile = s.swapped ? *swappedTile
+                     : (p.tile ? *p.tile : selectTile(shape, p.k, chip, sms));
+  // A decode tile chosen for sm_90a is the mma.sync kernel's.
+  s.chip = kernelChip(chip, p.aLayout, p.bLayout, s.tile);
+  s.splits = p.splits;
+  // The 32-row swapped tile: a chunk each K tile, at least the default's
+  // splits (selectSwappedTile).
+  if (!s.splits && s.swapped && s.tile == kThinSwappedTile)
+    s.splits = ceilDiv(p.k, s.tile[2]);
+  // With a static K the rule is evaluated now, so the IR says what runs.
+  if (!s.splits && !isDynamic(p.k))
+    s.splits = defaultNumSplits(p.k, p.maxSplits);
+  // P' where the types settle it: min(P, S) for a static S, and for P = 0
+  // the automatic count of a static shape; else P, which the host code
+  // resolves at run time.
+  s.slices = p.slices;
+  if (s.splits && p.slices > 0)
+    s.slices = std::min(p.slices, *s.splits);
+  else if (s.splits && shape.isStatic())
+    s.slices = launchSlices(0, s.chip, s.tile, s.swapped, p.k,
+                            shape.tiles(s.tile[0], s.tile[1]), *s.splits, sms);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// The package's kernel families
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct FamilyRow {
+  Family family;
+  std::string_view name;
+  /// The tile named at compile time (variants.py's TILE_OPTIONS); none:
+  /// the compiler's choice for dynamic shapes (Large).
+  std::optional<Tile> tile;
+  bool sm90aOnly, swapped, persistent;
+};
+} // namespace
+
+// clang-format off
+static const FamilyRow kFamilyRows[] = {
+  {Family::Large, "large", std::nullopt,          false, false, false},
+  {Family::M16,   "m16",   Tile{16, 128, 64},     false, false, false},
+  {Family::M64,   "m64",   Tile{64, 128, 64},     false, false, false},
+  {Family::N64,   "n64",   Tile{64, 64, 64},      true,  false, false},
+  {Family::Mid,   "mid",   Tile{128, 128, 64},    true,  false, false},
+  {Family::S16,   "s16",   Tile{64, 16, 64},      true,  true,  false},
+  {Family::S16W,  "s16w",  Tile{64, 16, 64},      true,  true,  false},
+  {Family::PL,    "pl",    Tile{128, 256, 64},    true,  false, true},
+};
+// clang-format on
+
+static const FamilyRow &row(Family family) {
+  for (const FamilyRow &r : kFamilyRows)
+    if (r.family == family)
+      return r;
+  std::abort();
+}
+
+std::string_view mlir::gpupoor::policy::familyName(Family family) {
+  return row(family).name;
+}
+
+std::optional<Family>
+mlir::gpupoor::policy::parseFamily(std::string_view name) {
+  for (const FamilyRow &r : kFamilyRows)
+    if (r.name == name)
+      return r.family;
+  return std::nullopt;
+}
+
+bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
+                                         BLayout bLayout) {
+  return !row(family).sm90aOnly ||
+         (chip == Chip::SM90a && bLayout == BLayout::NK);
+}
+
+Tile mlir::gpupoor::policy::familyTile(Family family, Chip chip,
+                                       BLayout bLayout) {
+  const FamilyRow &r = row(family);
+  if (r.tile)
+    return *r.tile;
+  // The dynamic-shape choice of the family's kernel chip.
+  Chip kernel = kernelChip(chip, ALayout::MK, bLayout, std::nullopt);
+  return selectTile(CShape{}, kDynamic, kernel, getChipInfo(kernel).smCount);
+}
+
+bool mlir::gpupoor::policy::familySwapped(Family family) {
+  return row(family).swapped;
+}
+
+bool mlir::gpupoor::policy::familyPersistent(Family family) {
+  return row(family).persistent;
+}
+
+Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
+  bool wgmma = s.chip == Chip::SM90a;
+  const Tile &t = s.tile;
+  if (s.swapped) {
+    // Two blocks an SM where the swapped 64-row tiles exceed the SMs (the
+    // compiler's wgmmaBlocksPerSM for a static grid beyond a wave).
+    int64_t tiles = ceilDiv(p.shape.n, 64);
+    return tiles <= p.sms() ? Family::S16 : Family::S16W;
+  }
+  if (t[0] <= 16)
+    return Family::M16;
+  if (t[0] <= 64)
+    return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
+  if (wgmma && t[0] == 128 && t[1] == 128)
+    return Family::Mid;
+  // 128 x 160/192/256 (sm_90a) and the mma.sync kernel's 128- and 256-row
+  // tiles: the dynamic default, persistent where the compiler's would be
+  // (gpupoor-select-kernel-config's persistent=auto: one slice and a grid
+  // beyond one wave).
+  if (wgmma && s.slices == 1 && p.shape.isStatic() &&
+      p.shape.tiles(t[0], t[1]) > p.sms())
+    return Family::PL;
+  return Family::Large;
+}
+
+Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
+  Strategy s = chooseStrategy(p);
+  Launch l;
+  l.family = familyOf(s, p);
+  if (!familyBuilds(l.family, p.chip, p.bLayout))
+    l.family = Family::Large;
+  l.tile = familyTile(l.family, p.chip, p.bLayout);
+  l.swapped = familySwapped(l.family);
+  l.chip = kernelChip(p.chip, p.aLayout, p.bLayout, l.tile);
+  // The families' kernels derive S from K (splits = default) unless the
+  // call names one.
+  l.splits = p.splits ? *p.splits : defaultNumSplits(p.k, p.maxSplits);
+  CShape shape = l.swapped ? p.shape.transposed() : p.shape;
+  l.tiles = shape.tiles(l.tile[0], l.tile[1]);
+  int64_t sms = p.sms();
+  l.slices = familyPersistent(l.family)
+                 ? 1
+                 : launchSlices(p.slices, l.chip, l.tile, l.swapped, p.k,
+                                l.tiles, l.splits, sms);
+  l.gridX = familyPersistent(l.family) ? std::min(l.tiles, sms) : l.tiles;
+  l.gridY = l.slices;
+  return l;
+}

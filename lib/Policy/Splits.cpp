@@ -1,0 +1,79 @@
+//===- Splits.cpp - how K is cut and how the cuts meet --------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/Splits.h"
+
+#include <algorithm>
+
+using namespace mlir::gpupoor::policy;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
+  // ceil(k / 32) without overflowing near INT64_MAX.
+  int64_t kk = std::max<int64_t>(k, 0);
+  int64_t numKBlocks =
+      kk / kSplitRuleBlock + (kk % kSplitRuleBlock != 0 ? 1 : 0);
+  // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
+  // Past maxSplits the result clamps to maxSplits: stop there (a static K
+  // near 2^63 would otherwise take billions of steps).
+  int64_t root = 0;
+  while (root < maxSplits && (root + 1) * (root + 1) <= numKBlocks)
+    ++root;
+  int64_t splits = 1;
+  while (splits < root)
+    splits *= 2;
+  if (numKBlocks >= kLongKRuleBlocks)
+    splits = std::max(splits, kMinLongKSplits);
+  return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
+}
+
+int64_t mlir::gpupoor::policy::tileCount(int64_t batch, int64_t m, int64_t n,
+                                         int64_t bm, int64_t bn) {
+  int64_t tm = m / bm + (m % bm != 0 ? 1 : 0);
+  int64_t tn = n / bn + (n % bn != 0 ? 1 : 0);
+  int64_t tiles = 0;
+  if (__builtin_mul_overflow(tm, tn, &tiles) ||
+      __builtin_mul_overflow(tiles, batch, &tiles))
+    return std::numeric_limits<int64_t>::max();
+  return tiles;
+}
+
+int64_t mlir::gpupoor::policy::numSlices(int64_t slices, int64_t tiles,
+                                         int64_t splits, int64_t smCount,
+                                         int64_t blocksPerSM,
+                                         int64_t oneSliceShare) {
+  int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
+  if (slices > 0)
+    return std::clamp<int64_t>(slices, 1, most);
+  tiles = std::max<int64_t>(tiles, 1);
+  // T Q >= SMs, without overflowing for a huge T.
+  if (oneSliceShare > 0 && tiles >= ceilDiv(smCount, oneSliceShare))
+    return 1;
+  int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
+  int64_t wave = std::clamp<int64_t>(blocksPerSM * smCount / tiles, 1, most);
+  return wave > 2 * one ? wave : one;
+}
+
+int64_t mlir::gpupoor::policy::sliceBlocksPerSM(Chip chip, const Tile &tile) {
+  bool twoWarpgroups = chip == Chip::SM90a && tile[0] >= 128;
+  bool eightWarps = tile[0] * tile[1] >= 128 * 256;
+  return twoWarpgroups || eightWarps ? 1 : 2;
+}
+
+int64_t mlir::gpupoor::policy::sliceOneSliceShare(Chip chip, const Tile &tile) {
+  return chip == Chip::SM90a && tile[0] <= 64 ? 4 : 0;
+}
+
+int64_t mlir::gpupoor::policy::launchSlices(int64_t slices, Chip chip,
+                                            const Tile &tile, bool swapped,
+                                            int64_t k, int64_t tiles,
+                                            int64_t splits, int64_t smCount) {
+  if (slices == 0 && swapped && !isDynamic(k) && k < kMinSwappedSliceK)
+    return 1;
+  return numSlices(slices, tiles, splits, smCount, sliceBlocksPerSM(chip, tile),
+                   sliceOneSliceShare(chip, tile));
+}

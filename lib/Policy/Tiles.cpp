@@ -1,0 +1,244 @@
+//===- Tiles.cpp - which tile a product takes -----------------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/Tiles.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+using namespace mlir::gpupoor::policy;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/// Blocks of 256 x 128 tiles below which a static sm_90 matmul keeps the
+/// 128 x 128 tile: about two waves of one-block-an-SM kernels on 132 SMs
+/// (H100 SXM, H200). Fewer leave SMs idle in the last wave, where the small
+/// tile's twice as many (two an SM) fill them better.
+static constexpr int64_t kLargeTileMinBlocks = 256;
+
+/// sm_90a's static small and mid-size products, measured on an H100
+/// (benchmarks/bench_skinny.py, docs/Hopper.md): for 16 < M <= 128 the
+/// wgmma kernel's 64 x 128 x 64 tile (one warpgroup) ran 1.00-1.13x the
+/// mma.sync 64 x 128 x 64 tile (0.96x at 128 x 14336 x 4096) and 1.4-2.5x
+/// the 128 x 256 tile, whose few tiles need many slices there; 64 x 64 x 64
+/// ran 1.1-1.3x 64 x 128 where its tiles fit the SMs in one wave (20-32 MiB
+/// weights) and 0.84-0.91x where they take two (128 x 14336 x 4096). For
+/// M > 128 the 128 x 256 tile, unless it fills fewer than half the SMs and
+/// the slices that fill them cover less than kMinWideSliceK of K each: then
+/// each slice's 128 KiB of f32 partial sums, written and read back, costs
+/// a sixth or more of what the slice loads, and 64 x 128 tiles ran 1.18x
+/// (512 x 4096 x 4096) and 1.35x (512 x 2048 x 5120) faster; at 512 x 4096
+/// x 14336 (slices of 7168) the 128 x 256 tile ran 1.14x faster.
+static constexpr int64_t kMinWideSliceK = 4096;
+
+/// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
+/// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
+/// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
+/// to all of them in one wave, one slice each. Measured on an H100 with
+/// the TMA kernel (bench_skinny.py, docs/Hopper.md), against the best
+/// other tile: 512 x 4096 x 4096 28.5 us (64 x 128: 34.9 cp.async, 42.0
+/// TMA; 128 x 256 in two slices 40.7), 512 x 4096 x 14336 87.3 us (128 x
+/// 256 in two slices 94.3), 128 x 14336 x 4096 47.4 us (64 x 128: 50.5);
+/// cuBLAS f32acc 26.4, 82.9 and 47.0 us. With four stages instead of six it
+/// ran 33.4 us at 512 x 4096 x 4096; where its tiles take two waves (256 x
+/// 14336 x 4096, 448 tiles) it ran 0.93x the 128 x 256 tile.
+static bool oneWaveMidTile(const CShape &shape, int64_t sms) {
+  int64_t midTiles = shape.tiles(128, 128);
+  return shape.m > 64 && 2 * shape.tiles(128, 256) < sms &&
+         2 * midTiles >= sms && midTiles <= sms;
+}
+
+/// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
+/// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
+/// their waves cost enough less. A wave costs
+/// its columns over their speed a flop, measured on an H100 against 128 x
+/// 256 (bench_skinny.py, docs/Hopper.md: 4096 x 6144 x 4096, 128 x 192 at
+/// 0.93, 128 x 160 at 0.87; both with the shared-memory epilogue). Taken
+/// where that beats 256 columns by 5% or more: at 512 x 6144 x 2048 (96
+/// tiles of 128 x 256, 128 of 128 x 192: 23.4 against 26.4 us, cuBLAS
+/// 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x 160: 41.5
+/// against 51.2 us, cuBLAS 33.9); every large product of the benchmarks
+/// keeps 256. 128 columns (0.93 at 256 x 14336 x 4096: oneWaveMidTile)
+/// serve a narrow N past a wave, which wider tiles would pad (H100,
+/// docs/Hopper.md): 16384 x 128 x 512 took 10.4 us with 128 x 128 tiles
+/// against 12.3 with 128 x 160 (cuBLAS 10.5; within a wave it now takes
+/// 64-row tiles, selectWgmmaTile), 32768 x 128 x 256 11.1-11.3 (cuBLAS
+/// 11.9-12.0).
+static int64_t wideTileColumns(const CShape &shape, int64_t sms) {
+  struct Width {
+    int64_t columns, speedPercent;
+  };
+  static constexpr Width kWidths[] = {
+      {256, 100}, {192, 93}, {160, 87}, {128, 93}};
+  int64_t best = 256, bestCost = 0;
+  for (Width w : kWidths) {
+    int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
+    int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
+    if (w.columns == 256 || 100 * cost <= 95 * bestCost)
+      std::tie(best, bestCost) = std::pair(w.columns, cost);
+  }
+  return best;
+}
+
+static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms) {
+  if (!shape.isStatic())
+    return {128, 256, 64};
+  // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
+  if (shape.m <= 16)
+    return selectTile(shape, k, Chip::SM90, sms);
+  if (oneWaveMidTile(shape, sms))
+    return {128, 128, 64};
+  if (shape.m <= 128)
+    return {64, shape.tiles(64, 64) <= sms ? 64 : 128, 64};
+  int64_t wideTiles = std::max<int64_t>(shape.tiles(128, 256), 1);
+  // A narrow N whose 128-row tiles fit one wave: 64-row tiles, twice as
+  // many, two blocks an SM, 64 columns wide where N fits them. Measured on
+  // an H100 (bench_skinny.py, docs/Hopper.md), µs against the 128-row
+  // tile: 8448 x 128 x 2048 17.0 against 23.5-23.7 (66 tiles, half the
+  // SMs), 16384 x 128 x 512 9.9-10.0 against 10.4, 16384 x 128 x 4096
+  // 52.0-52.1 against 52.6-52.8; 16384 x 64 x 512 9.1-9.2 with 64 x 64
+  // against 11.4-11.5 with 64 x 128. Past a wave (32768 x 128 x 256) the
+  // 64-row tile ran 12.4-12.6 against 11.1-11.3, and at N = 256 (16384 x
+  // 256 x 512) 14.6-14.8 against 13.4-13.6 for 128 x 256.
+  if (shape.n <= 128 && wideTiles <= sms)
+    return {64, shape.n <= 64 ? 64 : 128, 64};
+  bool fewWide = 2 * wideTiles < sms;
+  if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
+    return {64, 128, 64};
+  // Fewer wide tiles than half the SMs take slices (the waves below count
+  // tiles of one slice).
+  bool narrowerPays = !fewWide && !shape.batched;
+  return {128, narrowerPays ? wideTileColumns(shape, sms) : 256, 64};
+}
+
+/// sm_90a's decode products (M <= 16) run transposed where their swapped
+/// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
+/// number up to two blocks an SM; from a quarter of the SMs one slice each,
+/// fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
+/// resolveSlices). Measured
+/// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
+/// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
+/// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
+/// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
+/// 21.8), 1 x 3072 x 4096 13.1 (13.1; 14.6), the same at M = 16. With fewer
+/// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8, and four slices
+/// (the rule's) 12.3-12.6 against the mma.sync tile's 13.2 (cuBLAS
+/// 12.8-12.9; 16 x 2048 x 5120 the same); two slices of N = 4096 ran 2-7%
+/// slower than one. Past a
+/// wave, with one block an SM, 1 x 11008 x 4096 ran 41.6 us against 36.9
+/// and 1 x 14336 x 4096 46.6 against 43.7; two blocks an SM
+/// (wgmmaBlocksPerSM) keep up to two waves' tiles resident: 1 x 14336 x
+/// 4096 42.8 us against 43.5 (cuBLAS 42.8), 16 x 14336 x 4096 43.4 against
+/// 43.2 (43.5).
+///
+/// Where 64-row tiles would take slices (N < 33 x 64 on an H100), 32 x 16 x
+/// 256 tiles (KernelSpec::mmaRows) take the weight in twice the blocks,
+/// without slices from N = 2048, and read 512 bytes of each row a stage
+/// (benchmarks/read_floor.cu: a TMA reader of that pattern ran 8.6 us at 2048
+/// x 5120 against 10.1 for 64-row tiles). Measured on an H100
+/// (bench_skinny.py, docs/Hopper.md), µs against the 64-row tile: 1 x 2048
+/// x 5120 10.4 against 11.1 (four slices), 16 x 2048 x 5120 10.3 against
+/// 11.2; 1 x 1024 x 4096 7.1 (four slices; eight of 64-row tiles ran 8.1-8.3
+/// the day before); at N = 4096 (no slices either way) 14.0 against 13.9.
+std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
+    const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
+    std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
+  if (chip != Chip::SM90a || aLayout != ALayout::MK || bLayout != BLayout::NK ||
+      shape.batched || !shape.isStatic())
+    return std::nullopt;
+  if (shape.m > 16)
+    return std::nullopt;
+  int64_t tiles = ceilDiv(shape.n, 64);
+  if (tiles > 2 * smCount)
+    return std::nullopt;
+  // Where 64-row tiles would meet in slices (under a quarter of the SMs),
+  // 32-row tiles of BK = 256 (KernelSpec::mmaRows) spread the weight over
+  // twice the blocks, a chunk each K tile (kThinSwappedTile): where the
+  // splits are the default and at most that many K tiles, so that no chunk
+  // is longer than the default's.
+  if (4 * tiles < smCount && !splits && !isDynamic(k)) {
+    int64_t kTiles = ceilDiv(k, kThinSwappedTile[2]);
+    if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
+      return kThinSwappedTile;
+  }
+  return Tile{64, 16, 64};
+}
+
+/// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
+/// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
+/// load (at the power cap, where they draw less power a product) and at
+/// 4096^3 in short batches, 5-10% slower at 8192^3 in short batches, and a
+/// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
+/// product from a small one, so dynamic shapes, and the other chips (not
+/// measured), keep 128 x 128 x 32.
+///
+/// A static M of at most 128 takes a small-M tile: a 128-row tile would
+/// spend 127/128 of its MMA work on padding at M = 1. Measured on an H100
+/// with parallel slices (docs/GPU.md, bench_skinny.py): at M = 1, 16 x 128
+/// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
+/// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
+/// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
+///
+/// Short static products on sm_90 (measured on an H100, bench_skinny.py
+/// --batched, docs/GPU.md): a K of one 128-wide tile gives the decode tile
+/// BK = 64, two K tiles that the copy pipeline overlaps (32 x 1 x 4096 x
+/// 128, B as N x K: 15.3 us against 16.1 with BK = 128; cuBLAS 15.1); and
+/// where K <= kShortK and the 128 x 128 tiles (the batch included) leave
+/// SMs idle, 128 x 64 x 32 tiles, twice as many (32 x 512 x 128 x 512:
+/// 12.0-12.2 us against 14.0-14.2; 64 x 128 12.2-12.8, 64 x 64 12.4-12.8;
+/// cuBLAS 11.7-11.9). With a long K the 128 x 128 tile stays: at 512 x
+/// 4096 x 14336 (128 tiles) 128 x 64 ran 173 us against 150.
+static constexpr int64_t kShortK = 512;
+
+Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
+                                       Chip chip, int64_t smCount) {
+  // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
+  // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
+  // 128-byte swizzle; smaller products as above.
+  if (chip == Chip::SM90a)
+    return selectWgmmaTile(shape, k, smCount);
+  bool sm90Static = chip == Chip::SM90 && shape.isStatic();
+  bool staticK = !isDynamic(k);
+  if (!isDynamic(shape.m) && shape.m <= 128) {
+    if (shape.m <= 16)
+      return {16, 128, sm90Static && staticK && k <= 128 ? 64 : 128};
+    return {shape.m <= 32 ? 32 : 64, 128, 64};
+  }
+  if (!sm90Static)
+    return kDefaultTile;
+  if (staticK && k <= kShortK && shape.tiles(128, 128) < smCount)
+    return {128, 64, 32};
+  if (shape.tiles(256, 128) < kLargeTileMinBlocks)
+    return kDefaultTile;
+  return {256, 128, 64};
+}
+/// A 32-row tile that wgmma's m64 can read past (KernelSpec::mmaRows): B's
+/// tile holds the 32 rows it reads after A's last atom. 32-row tiles of BK
+/// = 64 stay the mma.sync kernel's, as before wgmma took 32-row tiles.
+static bool thinWgmmaTile(const Tile &tile) {
+  return tile[0] == 32 && tile[2] > kSwizzleCols &&
+         thinTileFits(tile[1], tile[2]);
+}
+
+bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
+                                       const std::optional<Tile> &tile) {
+  if (aLayout != ALayout::MK || bLayout != BLayout::NK)
+    return false;
+  if (!tile)
+    return true;
+  const Tile &t = *tile;
+  return (t[0] % 64 == 0 || thinWgmmaTile(t)) && t[1] % 8 == 0 && t[1] <= 256 &&
+         (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
+          t[2] == 4 * kSwizzleCols);
+}
+
+Chip mlir::gpupoor::policy::kernelChip(Chip chip, ALayout aLayout,
+                                       BLayout bLayout,
+                                       const std::optional<Tile> &tile) {
+  return chip == Chip::SM90a && !wgmmaTakes(aLayout, bLayout, tile) ? Chip::SM90
+                                                                    : chip;
+}

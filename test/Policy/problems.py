@@ -1,0 +1,54 @@
+"""A deterministic grid of matmul problems for the policy tests: every chip,
+both B layouts (and A transposed), decode to large M, odd and power-of-two
+sizes, batched and dynamic shapes, with and without named splits and
+slices. Each problem is a dict of the keys gpupoor-policy reads."""
+
+from __future__ import annotations
+
+import random
+
+CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
+MS = (1, 2, 3, 4, 8, 15, 16, 17, 24, 32, 33, 48, 64, 65, 96, 100, 127, 128, 129, 192, 256,
+      300, 384, 512, 640, 1000, 1024, 1536, 2048, 3000, 4096, 8192, 16384, 32768)
+NS = (16, 64, 96, 128, 130, 256, 512, 768, 1024, 1280, 2048, 2560, 3072, 4096, 5120, 6144,
+      8192, 10240, 11008, 13824, 14336, 16384, 28672, 32000)
+KS = (16, 64, 100, 128, 129, 256, 512, 1000, 1024, 1280, 2016, 2048, 2049, 2560, 3000, 4096,
+      5120, 8192, 11008, 14336, 28672)
+
+
+def problems(count: int, seed: int = 0) -> list[dict]:
+    """`count` problems: the products of LLM projections and squares first,
+    then random combinations of the lists above."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    for chip in CHIPS:
+        for b in ("nk", "kn"):
+            for m in (1, 16, 64, 128, 512, 2048):
+                for n, k in ((4096, 4096), (11008, 4096), (4096, 11008), (14336, 4096),
+                             (2048, 1280), (2048, 5120), (1024, 4096)):
+                    out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
+            for s in (128, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4096, 6000, 8192):
+                out.append({"chip": chip, "m": s, "n": s, "k": s, "b": b})
+    while len(out) < count:
+        p = {"chip": rng.choice(CHIPS), "m": rng.choice(MS), "n": rng.choice(NS),
+             "k": rng.choice(KS), "b": rng.choice(("nk", "kn"))}
+        r = rng.random()
+        if r < 0.05:
+            p["a"] = "km"
+        elif r < 0.12:
+            p["batch"] = rng.choice((1, 2, 8, 32))
+        elif r < 0.18:
+            p[rng.choice(("m", "n", "k"))] = "?"
+        if rng.random() < 0.1:
+            p["slices"] = rng.choice((1, 2, 4, 64))
+        if rng.random() < 0.05:
+            p["splits"] = rng.choice((1, 2, 3, 8, 16))
+        if rng.random() < 0.05:
+            p["max-splits"] = rng.choice((1, 8, 64))
+        out.append(p)
+    return out[:count]
+
+
+def line(problem: dict) -> str:
+    """The problem as a gpupoor-policy input line."""
+    return " ".join(f"{key}={value}" for key, value in problem.items())

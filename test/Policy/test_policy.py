@@ -1,0 +1,117 @@
+"""One policy: what gpupoor-split-k decides is what the policy library
+(gpupoor-policy) says, on 10^4 problems; the numpy model of the split and
+slice rules (test/Numerics/split_k_model.py), written from the rules' text,
+agrees with the library as an independent oracle."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "Numerics"))
+
+import compiler_strategies  # noqa: E402
+import problems as grid  # noqa: E402
+import split_k_model as model  # noqa: E402
+
+COUNT = int(os.environ.get("GPUPOOR_POLICY_COUNT", "10000"))
+
+
+def _tool(name: str) -> str:
+    env = {"gpupoor-opt": "GPUPOOR_OPT", "gpupoor-policy": "GPUPOOR_POLICY"}[name]
+    path = os.environ.get(env)
+    if not path:
+        pytest.skip(f"{env} is not set")
+    return path
+
+
+def decisions(problems: list[dict]) -> list[dict]:
+    """gpupoor-policy's JSON line for each problem."""
+    res = subprocess.run([_tool("gpupoor-policy"), "-"],
+                         input="".join(grid.line(p) + "\n" for p in problems),
+                         capture_output=True, text=True, check=True)
+    out = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(out) == len(problems)
+    return out
+
+
+@pytest.fixture(scope="module")
+def problems() -> list[dict]:
+    return grid.problems(COUNT)
+
+
+@pytest.fixture(scope="module")
+def policy(problems) -> list[dict]:
+    return decisions(problems)
+
+
+def test_compiler_decides_as_the_policy(problems, policy):
+    compiled = compiler_strategies.strategies(_tool("gpupoor-opt"), problems)
+    assert len(problems) >= 10**4 or COUNT < 10**4
+    mismatches = []
+    for p, got, want in zip(problems, compiled, policy):
+        assert got is not None, f"gpupoor-split-k left {p} alone"
+        if got != want["strategy"]:
+            mismatches.append((grid.line(p), got, want["strategy"]))
+    assert not mismatches, f"{len(mismatches)} differ, e.g. {mismatches[:3]}"
+
+
+def test_the_grid_covers_every_choice(policy):
+    """The grid reaches every tile rule, swapped tiles, automatic slices
+    beyond one and every package family (so that agreement means
+    something)."""
+    tiles = {tuple(d["strategy"]["tile"]) for d in policy}
+    for t in ((16, 128, 64), (16, 128, 128), (32, 128, 64), (64, 128, 64), (64, 64, 64),
+              (128, 128, 64), (128, 256, 64), (128, 192, 64), (128, 160, 64), (128, 128, 32),
+              (256, 128, 64), (128, 64, 32), (64, 16, 64), (32, 16, 256)):
+        assert t in tiles, t
+    assert any(d["strategy"]["slices"] > 1 for d in policy)
+    families = {d["launch"]["family"] for d in policy if "launch" in d}
+    assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl"}
+
+
+def test_model_agrees_with_the_policy(problems, policy):
+    """split_k_model's default_splits and num_slices (with its B and Q) give
+    the launch's S and P'."""
+    checked = 0
+    for p, d in zip(problems, policy):
+        launch = d.get("launch")
+        if launch is None or "slices" in p or "max-splits" in p:
+            continue
+        assert launch["splits"] == model.default_splits(p["k"]), grid.line(p)
+        tile = launch["tile"][:2]
+        chip = launch["chip"]
+        slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
+                                  model.slice_blocks_per_sm(chip, tile),
+                                  model.slice_one_share(chip, tile))
+        if launch["family"] == "pl" or (launch["swapped"] and p["k"] < model.MIN_SWAPPED_SLICE_K):
+            slices = 1
+        assert launch["slices"] == slices, grid.line(p)
+        # The compiler's static strategy: the same rules on its own tile.
+        s = d["strategy"]
+        if "splits" not in p and "batch" not in p and "?" not in (p["m"], p["n"]):
+            m, n = (p["n"], p["m"]) if s["swapped"] else (p["m"], p["n"])
+            tiles = -(-m // s["tile"][0]) * -(-n // s["tile"][1])
+            want = model.num_slices(0, tiles, s["splits"], d["sm_count"],
+                                    model.slice_blocks_per_sm(s["chip"], s["tile"][:2]),
+                                    model.slice_one_share(s["chip"], s["tile"][:2]))
+            if s["swapped"] and p["k"] < model.MIN_SWAPPED_SLICE_K:
+                want = 1
+            assert s["slices"] == want, grid.line(p)
+        checked += 1
+    assert checked > len(problems) // 2
+
+
+def test_bad_input_exits_nonzero():
+    for line in ("chip=sm_99 m=1 n=1 k=1", "m=-1 n=1 k=1", "m=1 n=1 k=1 tile=1,2",
+                 "m=1 n=1 k=1 slices=x", "bogus=1"):
+        res = subprocess.run([_tool("gpupoor-policy"), "-"], input=line + "\n",
+                             capture_output=True, text=True)
+        assert res.returncode == 2 and "gpupoor-policy:" in res.stderr, line

@@ -12,8 +12,8 @@ import torch
 from . import _driver
 from ._device import properties
 from .library import KernelLibrary, KernelRequirementError, Variant, default_library
-from .variants import (CHIPS, PERSISTENT_TILES, SWAPPED_TILES, VariantKey, auto_slices,
-                       default_splits)
+from ._native import C as _C
+from .variants import CHIPS, SWAPPED_TILES, VariantKey
 
 _TORCH_TYPE = {torch.float16: "f16", torch.float32: "f32"}
 
@@ -180,20 +180,20 @@ def _tiles(m: int, n: int, bm: int, bn: int) -> int:
 
 def plan(variant: Variant, m: int, n: int, k: int, slices: int, sm_count: int) -> tuple[int, int]:
     """(S, P'): the split count the kernel derives from K, and the slices to
-    launch: min(slices, S), or for slices = 0 the manifest's formula with
-    this device's SM count (1 slice: sequential split-k)."""
-    bm, bn, _ = variant.kernels[0].tile
-    splits = default_splits(k, variant.key.max_splits)
-    if variant.key.tile in PERSISTENT_TILES:
-        return splits, 1
-    if slices > 0:
-        return splits, max(1, min(slices, splits, 65535))
-    if variant.key.tile in SWAPPED_TILES:
-        m, n = n, m
-    tiles = _tiles(m, n, bm, bn)
+    launch, as the policy gives them for the variant's kernel (its chip and
+    tile, from the manifest) on a device of `sm_count` SMs: min(slices, S),
+    or for slices = 0 the automatic count (1 slice: sequential split-k); one
+    for a persistent kernel."""
     manifest = variant.kernels[0].manifest
-    return splits, auto_slices(tiles, splits, sm_count, manifest.get("slice_blocks_per_sm", 2),
-                               manifest.get("slice_one_share", 0))
+    splits = _C.default_splits(k, variant.key.max_splits)
+    if manifest.get("persistent"):
+        return splits, 1
+    swapped = variant.key.tile in SWAPPED_TILES
+    if swapped:
+        m, n = n, m
+    bm, bn, _ = variant.kernels[0].tile
+    return splits, _C.launch_slices(slices, manifest["chip"], list(variant.kernels[0].tile),
+                                    swapped, k, _tiles(m, n, bm, bn), splits, sm_count)
 
 
 class _Plan:
@@ -237,46 +237,21 @@ class _Plan:
         return raw
 
 
-def _find(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...]) -> Variant | None:
-    """The variant for the best chip that has it prebuilt; else the best
-    chip's, compiled on demand when the library may."""
+def choose_variant(lib: KernelLibrary, key: VariantKey, chips: tuple[str, ...], m: int, n: int,
+                   k: int, slices: int, sm_count: int) -> Variant | None:
+    """The variant of `key` (its tile aside) to launch for an M x K by K x N
+    product: the kernel family the policy chooses for each chip
+    (gpupoor._C.choose_launch: the tile gpupoor-split-k gives the same
+    static shape, or the nearest family the library holds), for the best
+    chip that has it prebuilt; else the best chip's, compiled on demand when
+    the library may."""
+    keys = []
     for chip in chips:
-        if lib.has_prebuilt(key, chip):
-            return lib.find(key, chip)
-    return lib.find(key, chips[0])
-
-
-def narrow_tiles(key: VariantKey, chips: tuple[str, ...], m: int, n: int,
-                 sm_count: int) -> VariantKey:
-    """The key to launch for `key`: on sm_90a, for B as N x K, the tile the
-    compiler gives the same static shape where the library has a family
-    for it (measured on an H100, docs/Hopper.md); else `key`:
-
-    - m64 whose 64x64 tiles fit the SMs in one wave: n64 (12 stages,
-      1.1-1.3x 64x128 on 20-32 MiB weights);
-    - large (M > 128) whose 128x256 tiles fill under half the SMs and whose
-      128x128 tiles fill half to all of them in one wave: mid (128x128,
-      oneWaveMidTile);
-    - large (M > 128) whose 128x256 tiles exceed one wave: pl (persistent
-      blocks, C stored by TMA; persistent=auto), unless the call asks for
-      more than one slice;
-    - m16 whose swapped 64-row tiles number up to one wave: s16, launched
-      swapped (selectSwappedTile; under a quarter of the SMs in slices, as
-      the kernel's slice formula says); up to two waves: s16w, the same
-      kernel two blocks an SM."""
-    if key.b_layout != "nk" or not chips or chips[0] != "sm_90a":
-        return key
-    tile = key.tile
-    if tile == "m64" and _tiles(m, n, 64, 64) <= sm_count:
-        tile = "n64"
-    elif tile == "large" and m > 64 and 2 * _tiles(m, n, 128, 256) < sm_count \
-            and sm_count <= 2 * _tiles(m, n, 128, 128) and _tiles(m, n, 128, 128) <= sm_count:
-        tile = "mid"
-    elif tile == "large" and m > 128 and _tiles(m, n, 128, 256) > sm_count:
-        tile = "pl"
-    elif tile == "m16" and m <= 16 and -(-n // 64) <= 2 * sm_count:
-        tile = "s16" if -(-n // 64) <= sm_count else "s16w"
-    return key if tile == key.tile else dataclasses.replace(key, tile=tile)
+        launch = _C.choose_launch(chip, m, n, k, key.b_layout, slices, key.max_splits, sm_count)
+        keys.append(dataclasses.replace(key, tile=launch["family"]))
+        if lib.has_prebuilt(keys[-1], chip):
+            return lib.find(keys[-1], chip)
+    return lib.find(keys[0], chips[0])
 
 
 _plans: dict[tuple, _Plan] = {}
@@ -323,11 +298,7 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
     lib = library or default_library()
     m, k = a.shape
     n = b.shape[1]
-    narrow = narrow_tiles(key, chips, m, n, sm_count)
-    if narrow.tile in PERSISTENT_TILES and slices > 1:
-        narrow = key
-    variant = _find(lib, narrow, chips[:1]) if narrow != key else None
-    variant = variant or _find(lib, key, chips)
+    variant = choose_variant(lib, key, chips, m, n, k, slices, sm_count)
     if variant is None:
         raise RuntimeError(
             f"no kernel {key.name} for {' or '.join(chips)}: the package's kernel library "

@@ -1,6 +1,6 @@
 """The `triton` backend: gpupoor's split-k algorithm as a Triton kernel.
 
-The chunk geometry is gpu_poor's: S = default_splits(K, max_k_splits)
+The chunk geometry is gpu_poor's: S = gpupoor._C.default_splits(K, max_k_splits)
 chunks of ceil(ceil(K/32)/S)*32 elements, the last ones shorter (the
 compiler's balanced chunks for a K step of 32 where S divides ceil(K/32),
 and at K = 2048's 12 chunks 10 of 192 and one of 128 instead of the
@@ -27,7 +27,7 @@ import triton
 import triton.language as tl
 
 from ._device import properties
-from .variants import default_splits
+from ._native import C as _C
 
 _SPLIT_BK = 32
 _ACTIVATIONS = {"none": 0, "relu": 1, "gelu": 2}
@@ -223,7 +223,7 @@ def _hopper():
 
 def chunking(k: int, max_k_splits: int) -> tuple[int, int]:
     """(S, chunk length in elements) for K."""
-    splits = default_splits(k, max_k_splits)
+    splits = _C.default_splits(k, max_k_splits)
     blocks = -(-k // _SPLIT_BK)
     return splits, -(-blocks // splits) * _SPLIT_BK
 

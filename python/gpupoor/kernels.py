@@ -18,7 +18,7 @@ import torch
 from . import _fastpath
 from ._mlir_backend import device_info, teach
 from ._mlir_backend import launch as mlir_launch
-from .variants import DEFAULT_MAX_SPLITS, VariantKey, tile_for
+from .variants import DEFAULT_MAX_SPLITS, VariantKey
 
 BACKENDS = ("mlir", "triton")
 ACTIVATIONS = (None, "relu", "gelu")
@@ -106,11 +106,13 @@ def _check(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
 
 def variant_key(b: torch.Tensor, m: int, has_bias: bool, activation: str, outer: str,
                 out_dtype: torch.dtype, max_k_splits: int) -> VariantKey:
-    """The library variant for B (K x N view), M rows and the epilogue."""
+    """The library variant for B (K x N view) and the epilogue; its tile
+    family is the launcher's to choose (the policy's, per device and
+    shape: _mlir_backend.choose_variant)."""
     # B's fast layout: unit stride along N (kn) or along K (nk, nn.Linear's
     # weight.T). Either kernel takes any strides through its fallbacks.
     nk = b.stride(0) == 1 and b.stride(1) != 1
-    return _variant_key(nk, tile_for(m), has_bias, activation, outer,
+    return _variant_key(nk, "large", has_bias, activation, outer,
                         out_dtype == torch.float32, max_k_splits)
 
 

@@ -5,17 +5,22 @@ type, the fused epilogue, C's type, the tile family and the largest split
 count. Every variant is compiled with `slices=0`, so one kernel serves both
 split modes: launched with one slice along grid y it is the sequential
 kernel (its workspace untouched), with P' > 1 slices the parallel one.
+
+Which family a call launches, its splits and slices are the compiler's
+policy's (gpupoor._C.choose_launch, lib/Policy): this module only names the
+families and how the library compiles each.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 LAYOUTS = ("kn", "nk")
 OUTER_TYPES = ("f32", "f16")
 EPILOGUES = ("none", "bias", "bias_relu", "bias_gelu")
 OUT_TYPES = ("f16", "f32")
+# The families of the policy (gpupoor/Policy/Policy.h, Family), whose tiles
+# it holds (gpupoor._C.family_tile; test_library checks these agree):
 # large: the pipeline's 128x128x32 tile; m16: 16-row tiles for M <= 16
 # (decode shapes), m64: 64-row tiles for 16 < M <= 128, both with warps
 # along N and the small-M configurations the pipeline picks for static M.
@@ -51,9 +56,6 @@ TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,1
                 "pl": "tile=128,256,64 persistent=true"}
 
 
-def tile_for(m: int) -> str:
-    """The tile family for M rows."""
-    return "m16" if m <= 16 else "m64" if m <= 128 else "large"
 DEFAULT_MAX_SPLITS = 32
 # sm_90a: Hopper's arch-specific target (H100, H200: compute capability 9.0
 # only), whose large nk variants are the wgmma kernel; its other variants
@@ -211,39 +213,3 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
             for t in tiles if t not in SM90A_TILES or b == "nk"]
 
 
-#: The K step the default split rule counts K in (gpu_poor's BK), whatever
-#: the kernel's own: S and the error depend on K alone (the chunk lengths too
-#: where S divides the kernel's K tiles).
-SPLIT_RULE_BK = 32
-
-#: From this many rule blocks on (K > 2016) the default takes at least
-#: MIN_LONG_K_SPLITS chunks (the compiler's kLongKRuleBlocks and
-#: kMinLongKSplits: docs/Numerics.md).
-LONG_K_RULE_BLOCKS = 64
-MIN_LONG_K_SPLITS = 12
-
-
-def default_splits(k: int, max_splits: int) -> int:
-    """S, as the compiler chooses it for `splits = default`: the power of two
-    at or above floor(sqrt(ceil(K / 32))) (gpu_poor's rule), at least 12
-    from ceil(K / 32) = 64 on, clamped to [1, max_splits]."""
-    blocks = -(-k // SPLIT_RULE_BK)
-    root = math.isqrt(blocks)
-    splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
-    if blocks >= LONG_K_RULE_BLOCKS:
-        splits = max(splits, MIN_LONG_K_SPLITS)
-    return max(1, min(splits, max_splits))
-
-
-def auto_slices(tiles: int, splits: int, sm_count: int, blocks_per_sm: int = 2,
-                one_share: int = 0) -> int:
-    """P' for `slices = 0` (the manifest's slices_formula): the fewest
-    slices that minimize the busiest SM's work within one wave of
-    `blocks_per_sm` blocks an SM (the manifest's slice_blocks_per_sm); one
-    where `one_share` * tiles >= sm_count (its slice_one_share, 0: never)."""
-    splits = min(splits, 65535)
-    if tiles <= 0 or (one_share > 0 and tiles * one_share >= sm_count):
-        return 1
-    p1 = max(1, min(sm_count // tiles, splits))
-    p2 = max(1, min(blocks_per_sm * sm_count // tiles, splits))
-    return p2 if p2 > 2 * p1 else p1

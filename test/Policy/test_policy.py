@@ -115,3 +115,45 @@ def test_bad_input_exits_nonzero():
         res = subprocess.run([_tool("gpupoor-policy"), "-"], input=line + "\n",
                              capture_output=True, text=True)
         assert res.returncode == 2 and "gpupoor-policy:" in res.stderr, line
+
+
+def _package():
+    """gpupoor._C of this checkout (built by the CMake build), or skip."""
+    sys.path.insert(0, str(HERE.parents[1] / "python"))
+    try:
+        from gpupoor._native import C
+    except ImportError as e:
+        pytest.skip(f"gpupoor._C is not built: {e}")
+    return C
+
+
+def test_package_decides_as_the_compiler(problems, policy):
+    """The package's launcher (gpupoor._C.choose_launch, what
+    _mlir_backend.choose_variant and plan launch) decides what
+    gpupoor-policy says for every static problem, and what gpupoor-split-k
+    chose wherever the library has a family of the compiler's tile: the
+    same tile, the same swap, S and P'."""
+    C = _package()
+    same = checked = 0
+    families = {}
+    for p, d in zip(problems, policy):
+        want = d.get("launch")
+        if want is None:
+            continue
+        got = C.choose_launch(p["chip"], p["m"], p["n"], p["k"], p["b"], p.get("slices", 0),
+                              p.get("max-splits", 32), d["sm_count"])
+        assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
+        assert list(got["tile"]) == want["tile"] and got["swapped"] == want["swapped"]
+        assert (got["splits"], got["slices"], got["tiles"]) == \
+            (want["splits"], want["slices"], want["tiles"]), grid.line(p)
+        assert list(got["grid"]) == want["grid"], grid.line(p)
+        checked += 1
+        s = d["strategy"]
+        if list(got["tile"]) == s["tile"] and got["family"] != "pl" and "splits" not in p:
+            assert (got["chip"], got["swapped"], got["splits"], got["slices"]) == \
+                (s["chip"], s["swapped"], s["splits"], s["slices"]), grid.line(p)
+            same += 1
+        families[got["family"]] = families.get(got["family"], 0) + 1
+    assert checked >= len(problems) // 2
+    # Most problems run the compiler's own tile; the rest its nearest family.
+    assert same >= checked // 2, (same, checked, families)

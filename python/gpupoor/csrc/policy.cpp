@@ -1,0 +1,132 @@
+//===- policy.cpp - gpupoor._C: the policy library for the package --------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The package's launcher asks the compiler's own policy (gpupoor/Policy)
+// what to launch: the same functions gpupoor-split-k calls, compiled into
+// the extension from lib/Policy (setup.py), so that no rule has a Python
+// copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/Policy.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+using namespace mlir::gpupoor::policy;
+
+namespace {
+
+Chip chipArg(const std::string &name) {
+  if (std::optional<Chip> chip = parseChip(name))
+    return *chip;
+  throw py::value_error("chip must be one of sm_80, sm_86, sm_89, sm_90, "
+                        "sm_90a, got '" +
+                        name + "'");
+}
+
+BLayout bLayoutArg(const std::string &name) {
+  if (name == "kn" || name == "nk")
+    return name == "nk" ? BLayout::NK : BLayout::KN;
+  throw py::value_error("b_layout must be 'kn' or 'nk', got '" + name + "'");
+}
+
+Family familyArg(const std::string &name) {
+  if (std::optional<Family> family = parseFamily(name))
+    return *family;
+  throw py::value_error("unknown kernel family '" + name + "'");
+}
+
+/// Sizes the policy takes: >= 0 (the launcher's M, N, K are > 0; a count
+/// such as the SMs > 0).
+int64_t sizeArg(const char *name, int64_t value, int64_t least = 0) {
+  if (value < least)
+    throw py::value_error(std::string(name) + " must be >= " +
+                          std::to_string(least) + ", got " +
+                          std::to_string(value));
+  return value;
+}
+
+Tile tileArg(const std::vector<int64_t> &tile) {
+  if (tile.size() != 3 || tile[0] < 1 || tile[1] < 1 || tile[2] < 1)
+    throw py::value_error("tile must be three sizes >= 1 (BM, BN, BK)");
+  return {tile[0], tile[1], tile[2]};
+}
+
+py::tuple tileTuple(const Tile &t) { return py::make_tuple(t[0], t[1], t[2]); }
+
+py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
+                        int64_t k, const std::string &bLayout, int64_t slices,
+                        int64_t maxSplits, int64_t smCount) {
+  Problem p;
+  p.chip = chipArg(chip);
+  p.shape.m = sizeArg("m", m, 1);
+  p.shape.n = sizeArg("n", n, 1);
+  p.k = sizeArg("k", k, 1);
+  p.bLayout = bLayoutArg(bLayout);
+  p.slices = sizeArg("slices", slices);
+  p.maxSplits = sizeArg("max_splits", maxSplits, 1);
+  p.smCount = sizeArg("sm_count", smCount, 1);
+  Launch l = chooseLaunch(p);
+  return py::dict("family"_a = std::string(familyName(l.family)),
+                  "chip"_a = std::string(chipName(l.chip)),
+                  "tile"_a = tileTuple(l.tile), "swapped"_a = l.swapped,
+                  "splits"_a = l.splits, "slices"_a = l.slices,
+                  "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
+}
+
+} // namespace
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "gpupoor's native extension: the compiler's policy library";
+  m.def(
+      "default_splits",
+      [](int64_t k, int64_t maxSplits) {
+        return defaultNumSplits(sizeArg("k", k), sizeArg("max_splits", maxSplits, 1));
+      },
+      "k"_a, "max_splits"_a,
+      "S for K: gpu_poor's next_pow2(floor(sqrt(ceil(K / 32)))), at least 12 "
+      "from ceil(K / 32) = 64 on, clamped to [1, max_splits].");
+  m.def(
+      "launch_slices",
+      [](int64_t slices, const std::string &chip, const std::vector<int64_t> &tile,
+         bool swapped, int64_t k, int64_t tiles, int64_t splits, int64_t smCount) {
+        return launchSlices(sizeArg("slices", slices), chipArg(chip), tileArg(tile),
+                            swapped, sizeArg("k", k), sizeArg("tiles", tiles),
+                            sizeArg("splits", splits, 1), sizeArg("sm_count", smCount, 1));
+      },
+      "slices"_a, "chip"_a, "tile"_a, "swapped"_a, "k"_a, "tiles"_a, "splits"_a,
+      "sm_count"_a,
+      "P' for a kernel of `chip` and `tile` (the manifest's) over `tiles` C "
+      "tiles: min(slices, S), or for slices = 0 the automatic count.");
+  m.def("choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a, "b_layout"_a,
+        "slices"_a, "max_splits"_a, "sm_count"_a,
+        "What to launch for an M x K by K x N product on a device of `sm_count` "
+        "SMs from `chip`'s library: the kernel family, its chip and tile, "
+        "whether it computes C^T, S, P', its C tiles and grid.");
+  m.def(
+      "family_tile",
+      [](const std::string &family, const std::string &chip, const std::string &bLayout) {
+        return tileTuple(familyTile(familyArg(family), chipArg(chip), bLayoutArg(bLayout)));
+      },
+      "family"_a, "chip"_a, "b_layout"_a, "The tile of a family's kernels on `chip`.");
+  m.def(
+      "family_builds",
+      [](const std::string &family, const std::string &chip, const std::string &bLayout) {
+        return familyBuilds(familyArg(family), chipArg(chip), bLayoutArg(bLayout));
+      },
+      "family"_a, "chip"_a, "b_layout"_a,
+      "Whether the library holds the family for `chip` and `b_layout`.");
+  py::list families;
+  for (Family f : kFamilies)
+    families.append(std::string(familyName(f)));
+  m.attr("FAMILIES") = py::tuple(families);
+}

@@ -18,9 +18,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::gpupoor::test {
+void registerTestPolicyIRPass();
+} // namespace mlir::gpupoor::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::gpupoor::registerAllPasses();
+  // Test passes (test/lib), as mlir-opt registers upstream's.
+  mlir::gpupoor::test::registerTestPolicyIRPass();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

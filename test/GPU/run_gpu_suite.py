@@ -213,13 +213,17 @@ class GpupoorKernel:
             self.fn((grid, slices), (self.meta["block_size"],), args, shared_mem=self.smem)
 
     def num_slices(self, m, n, k, batch=1):
-        """P', by the manifest's slices_formula (1 for a sequential kernel)."""
+        """P', by the manifest's slice_rule (1 for a sequential kernel), in
+        the numpy model's spelling of the policy's rule."""
         if not self.parallel:
             return 1
+        rule = self.meta["slice_rule"]
         tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
-        return model.num_slices(self.meta["slices"], tiles, splits_for(self.meta, k),
-                                self.meta["sm_count"], self.meta.get("slice_blocks_per_sm", 2),
-                                self.meta.get("slice_one_share", 0))
+        splits = splits_for(self.meta, k)
+        if rule["slices"] == 0 and rule["swapped"] and k < model.MIN_SWAPPED_SLICE_K:
+            return 1
+        return model.num_slices(rule["slices"], tiles, splits, rule["sm_count"],
+                                rule["blocks_per_sm"], rule["one_slice_share"])
 
     def buffers(self, sum_bytes, counters):
         """The workspace of at least `sum_bytes` and `counters` zeroed
@@ -237,8 +241,9 @@ class GpupoorKernel:
         return self.buffers(blocks * self.meta["workspace_bytes_per_block"], blocks)
 
     def workspace_for(self, tiles, slices):
-        """The workspace_formula's buffers, (sums, zeroed counters), or
-        (None, None) for one slice."""
+        """The workspace's buffers, (sums, zeroed counters), as
+        workspace_bytes_per_tile_slice sizes them, or (None, None) for one
+        slice."""
         if slices <= 1:
             return None, None
         return self.buffers(tiles * slices * self.meta["workspace_bytes_per_tile_slice"], tiles)
@@ -247,7 +252,8 @@ class GpupoorKernel:
 def model_slices(kern):
     """The model's parallel split-k arguments for `kern`'s manifest."""
     return dict(slices=kern.meta.get("slices", 1), tile_mn=(kern.bm, kern.bn),
-                sm_count=kern.meta.get("sm_count", 132), chip=kern.meta.get("chip", "sm_90"))
+                sm_count=kern.meta.get("slice_rule", {}).get("sm_count", 132),
+                chip=kern.meta.get("chip", "sm_90"))
 
 
 def splits_for(meta, k):

@@ -111,8 +111,9 @@
 // JSON: "requires": "stride_ak == 1, stride_bk == 1, A/B rows and pointers 16-byte aligned, every element offset below 2^31",
 // JSON: "shared_epilogue": true,
 // JSON: "shared_outer_rows": 2,
+// A fixed S: no split rule to carry.
+// JSON-NOT: "split_rule"
 // JSON: "splits": 16,
-// JSON-NEXT: "splits_formula": "S = 16; chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + min(s+1, r)), B = q*C + r = ceil(K/32); chunks s >= C empty",
 // JSON: "stages": 4,
 // JSON: "tile": [
 

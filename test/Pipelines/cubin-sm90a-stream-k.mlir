@@ -25,10 +25,10 @@
 // JSON-NEXT: "locks_ptr",
 // JSON-NEXT: "locks_count",
 // JSON-NEXT: "a_desc",
-// JSON: "requires": "{{.*}}a workspace and counters as workspace_formula says (the kernel traps on short or misaligned ones)"
+// JSON: "requires": "{{.*}}where the blocks share tiles a workspace of G*workspace_bytes_per_block bytes and G zeroed flags (the kernel traps on short or misaligned ones)"
 // JSON: "stream_k": true
-// JSON: "workspace_bytes_per_block": 131072,
-// JSON-NEXT: "workspace_formula": "T > G and T mod G > 0 (T = ceil(M/BM)*ceil(N/BN), G = grid x): ws_bytes >= G*131072 (ws_ptr 16-byte aligned) and locks_count >= G i32 flags at locks_ptr, zero before the first launch (each launch leaves them zero); otherwise neither is touched (null, 0)"
+// JSON: "workspace_bytes_per_block": 131072
+// JSON-NOT: formula
 
 // CHECK: .visible .entry gpupoor_matmul_0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16

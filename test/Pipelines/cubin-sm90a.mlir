@@ -1,6 +1,8 @@
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=false cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
+// RUN: rm -rf %t.p && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=false slices=0 cubin-format=isa dump-dir=%t.p" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.p/gpupoor_matmul_0.json --check-prefix=SLICES
 
 // nn.Linear's product for sm_90a -> PTX, checked without ptxas (format
 // isa): the cp.async wgmma kernel (tma=false; cubin-sm90a-tma.mlir: the
@@ -27,9 +29,28 @@
 // CHECK-NEXT: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1;
 
 // JSON: "chip": "sm_90a"
-// Dynamic K: S by the rule in blocks of 32, chunks of whole 64-wide tiles.
-// JSON: "splits": "default",
-// JSON-NEXT: "splits_formula": "S = clamp(max(R <= 1 ? 1 : next_pow2(R), n >= 64 ? 12 : 1), 1, 32), R = floor(sqrt(n)), n = ceil(K/32); chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + min(s+1, r)), B = q*C + r = ceil(K/64); chunks s >= C empty",
+
+// Parallel split-k: the policy's slice rule for this kernel, as data (B = 1
+// for two warpgroups; no one-slice share for 128-row tiles), and the
+// workspace a slice of a tile takes.
+// SLICES: "slice_rule": {
+// SLICES-NEXT: "blocks_per_sm": 1,
+// SLICES-NEXT: "one_slice_share": 0,
+// SLICES-NEXT: "slices": 0,
+// SLICES-NEXT: "sm_count": 132,
+// SLICES-NEXT: "swapped": false
+// SLICES-NEXT: },
+// SLICES: "workspace_bytes_per_tile_slice": 131072
+// SLICES-NOT: formula
+// Dynamic K: S by the policy's rule in blocks of 32 (its parameters, as
+// data), chunks of whole 64-wide tiles.
+// JSON: "split_rule": {
+// JSON-NEXT: "long_k_rule_blocks": 64,
+// JSON-NEXT: "max_splits": 32,
+// JSON-NEXT: "min_long_k_splits": 12,
+// JSON-NEXT: "rule_block": 32
+// JSON-NEXT: },
+// JSON-NEXT: "splits": "default",
 // JSON: "tile": [
 // JSON-NEXT: 128,
 // JSON-NEXT: 256,

@@ -134,11 +134,13 @@ static std::string requirements(const KernelSpec &spec) {
 
   if (spec.parallel())
     req += std::string(req.empty() ? "" : ", ") +
-           "grid y = P', a workspace and counters as workspace_formula "
-           "says (the kernel traps on short or misaligned ones)";
+           "grid y = P' (slice_rule), where P' > 1 a workspace of T*P'*"
+           "workspace_bytes_per_tile_slice bytes and T zeroed counters (the "
+           "kernel traps on short or misaligned ones)";
   if (spec.streamK())
     req += std::string(req.empty() ? "" : ", ") +
-           "a workspace and counters as workspace_formula says (the kernel "
+           "where the blocks share tiles a workspace of G*"
+           "workspace_bytes_per_block bytes and G zeroed flags (the kernel "
            "traps on short or misaligned ones)";
   return req.empty() ? "none" : req;
 }
@@ -190,20 +192,14 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   return c;
 }
 
-/// S as the kernel derives it (defaultNumSplits, K in blocks of 32 for any
-/// BK) and the chunks it cuts K into (SplitGeometry).
-static std::string splitsFormula(SplitKAttr strategy, int64_t bk) {
-  return (strategy.getSplits()
-              ? "S = " + std::to_string(*strategy.getSplits())
-              : "S = clamp(max(R <= 1 ? 1 : next_pow2(R), n >= " +
-                    std::to_string(kLongKRuleBlocks) + " ? " +
-                    std::to_string(kMinLongKSplits) + " : 1), 1, " +
-                    std::to_string(strategy.getMaxSplits()) +
-                    "), R = floor(sqrt(n)), n = ceil(K/" +
-                    std::to_string(kSplitRuleBlock) + ")") +
-         "; chunk s < C = min(S, B) = K tiles [s*q + min(s, r), (s+1)*q + "
-         "min(s+1, r)), B = q*C + r = ceil(K/" +
-         std::to_string(bk) + "); chunks s >= C empty";
+/// How the kernel derives S where the strategy leaves it to K: the policy's
+/// rule (policy::defaultNumSplits) as its parameters, which a launcher
+/// passes to that function (gpupoor._C.default_splits) or re-derives.
+static llvm::json::Object splitRule(SplitKAttr strategy) {
+  return llvm::json::Object{{"rule_block", policy::kSplitRuleBlock},
+                            {"long_k_rule_blocks", policy::kLongKRuleBlocks},
+                            {"min_long_k_splits", policy::kMinLongKSplits},
+                            {"max_splits", strategy.getMaxSplits()}};
 }
 
 llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
@@ -245,16 +241,12 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // by chunks; each block leaves at most one tile's partial sums in its
   // slot of the workspace.
   m["stream_k"] = spec.streamK();
-  if (spec.streamK()) {
-    m["workspace_formula"] =
-        "T > G and T mod G > 0 (T = ceil(M/BM)*ceil(N/BN), G = grid x): "
-        "ws_bytes >= G*" +
-        std::to_string(spec.sliceSumBytes()) +
-        " (ws_ptr 16-byte aligned) and locks_count >= G i32 flags at "
-        "locks_ptr, zero before the first launch (each launch leaves them "
-        "zero); otherwise neither is touched (null, 0)";
+  // Where T > G and T mod G > 0 (G = grid x) the blocks share tiles: then
+  // ws_bytes >= G * workspace_bytes_per_block (ws_ptr 16-byte aligned) and
+  // locks_count >= G i32 flags, zero before the first launch (each launch
+  // leaves them zero); otherwise neither is touched (null, 0).
+  if (spec.streamK())
     m["workspace_bytes_per_block"] = spec.sliceSumBytes();
-  }
   // Launchers may set programmatic stream serialization (the kernel waits
   // for the previous one before touching memory); plain launches work too.
   m["dependent_launch"] = spec.dependentLaunch();
@@ -276,34 +268,19 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // the epilogue.
   m["slices"] = strategy.getSlices();
   if (spec.parallel()) {
+    // P' as the policy computes it (policy::launchSlices over T =
+    // ceil(M/BM)*ceil(N/BN)[*batch] tiles): its per-kernel parameters.
     int64_t smCount = getChipInfo(spec.chip).smCount;
-    int64_t blocksPerSM = sliceBlocksPerSM(spec.chip, strategy.getTile());
-    int64_t oneSliceShare = sliceOneSliceShare(spec.chip, strategy.getTile());
-    m["slices_formula"] =
-        strategy.getSlices() > 0
-            ? "P' = min(" + std::to_string(strategy.getSlices()) + ", S)"
-            : std::string(oneSliceShare > 0
-                              ? "P' = 1 if " + std::to_string(oneSliceShare) +
-                                    "*T >= " + std::to_string(smCount) +
-                                    ", else "
-                              : "P' = ") +
-                  "P2 if P2 > 2*P1 else P1, P1 = clamp(floor(" +
-                  std::to_string(smCount) + "/T), 1, S), P2 = clamp(floor(" +
-                  std::to_string(blocksPerSM * smCount) +
-                  "/T), 1, S), T = ceil(M/BM)*ceil(N/BN)" +
-                  (spec.batched ? "*batch" : "");
-    m["workspace_formula"] =
-        "P' > 1: ws_bytes >= T*P'*" + std::to_string(spec.sliceSumBytes()) +
-        " (ws_ptr 16-byte aligned) and locks_count >= T i32 counters at "
-        "locks_ptr, zero before the first launch (each launch leaves them "
-        "zero), T = ceil(M/BM)*ceil(N/BN)" +
-        std::string(spec.batched ? "*batch" : "") +
-        "; P' = 1: neither is touched (null, 0)";
-    m["sm_count"] = smCount;
-    // B of the slices formula: the blocks an SM the automatic count plans.
-    m["slice_blocks_per_sm"] = blocksPerSM;
-    // Q of the slices formula (0: none): one slice where Q*T >= SMs.
-    m["slice_one_share"] = oneSliceShare;
+    m["slice_rule"] = llvm::json::Object{
+        {"slices", strategy.getSlices()},
+        {"sm_count", smCount},
+        {"blocks_per_sm", sliceBlocksPerSM(spec.chip, strategy.getTile())},
+        {"one_slice_share", sliceOneSliceShare(spec.chip, strategy.getTile())},
+        {"swapped", strategy.getSwapped()}};
+    // Where P' > 1: ws_bytes >= T * P' * workspace_bytes_per_tile_slice
+    // (ws_ptr 16-byte aligned) and locks_count >= T i32 counters, zero
+    // before the first launch (each launch leaves them zero); P' = 1:
+    // neither is touched (null, 0).
     m["workspace_bytes_per_tile_slice"] = spec.sliceSumBytes();
   }
   // A batched matmul: one launch, batch element b in blocks
@@ -319,7 +296,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   else
     m["splits"] = "default";
   m["max_splits"] = strategy.getMaxSplits();
-  m["splits_formula"] = splitsFormula(strategy, spec.bk);
+  if (!strategy.getSplits())
+    m["split_rule"] = splitRule(strategy);
   m["outer"] = str(spec.outerType);
   m["c_type"] = str(spec.cType);
   // The epilogue: the type it receives the product in, its operands'

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
 
 using namespace mlir::gpupoor::policy;
 
@@ -166,7 +167,14 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
                  ? 1
                  : launchSlices(p.slices, l.chip, l.tile, l.swapped, p.k,
                                 l.tiles, l.splits, sms);
-  l.gridX = familyPersistent(l.family) ? std::min(l.tiles, sms) : l.tiles;
-  l.gridY = l.slices;
+  std::tie(l.gridX, l.gridY) =
+      launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);
   return l;
+}
+
+std::pair<int64_t, int64_t> mlir::gpupoor::policy::launchGrid(int64_t tiles,
+                                                              int64_t slices,
+                                                              bool persistent,
+                                                              int64_t smCount) {
+  return {persistent ? std::min(tiles, smCount) : tiles, slices};
 }

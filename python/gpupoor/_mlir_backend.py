@@ -349,10 +349,8 @@ def _make_plan(a, b, bias, c, key: VariantKey, slices: int, library, device) -> 
                   _driver.tensor_map_fields(kern.manifest["tensor_maps"][name], inner, rows,
                                             stride))
                  for name, operand, inner, rows, stride in operands if name in params)
-    # Persistent blocks loop over the tiles: at most one an SM.
-    grid_x = min(tiles, sm_count) if kern.manifest.get("persistent") else tiles
-    return _Plan(kern, (grid_x, slices), values, slots, sum_bytes if slices > 1 else 0, tiles,
-                 maps)
+    grid = _C.launch_grid(tiles, slices, bool(kern.manifest.get("persistent")), sm_count)
+    return _Plan(kern, grid, values, slots, sum_bytes if slices > 1 else 0, tiles, maps)
 
 
 def launch(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, c: torch.Tensor,

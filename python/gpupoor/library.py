@@ -17,6 +17,7 @@ import os
 import threading
 from pathlib import Path
 
+from ._native import C as _C
 from .compile import cache_key, compile_variant, compiler_version, default_cache_dir, find_gpupoor_opt
 from .variants import VariantKey
 
@@ -29,10 +30,6 @@ _ORDER = {"": 0, "_elements": 1, "_i64": 2}
 
 class KernelRequirementError(ValueError):
     """No kernel of a variant accepts these operands."""
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 @dataclasses.dataclass
@@ -58,56 +55,18 @@ class Kernel:
 
     def violation(self, args: dict[str, int], slices: int = 1) -> str | None:
         """Why the kernel cannot take these parameter values (a dict by ABI
-        name; pointers as addresses), or None when every check holds. M, N
+        name; pointers as addresses), or None when every check of its
+        manifest holds: the policy's evaluation (gpupoor._C.violation). M, N
         and K are nonzero here (empty products launch nothing)."""
-        checks = self.manifest.get("checks", {})
-        for name in checks.get("unit_stride", ()):
-            if args[name] != 1:
-                return f"{name} = {args[name]}, not 1"
-        for name in checks.get("stride_multiple_of_8", ()):
-            if args[name] % 8:
-                return f"{name} = {args[name]} is not a multiple of 8"
-        for name in checks.get("pointer_aligned_16", ()):
-            if args[name] % 16:
-                return f"{name} is not 16-byte aligned"
-        for stride, rows in checks.get("positive_row_stride", ()):
-            if args[stride] <= 0 and args[rows] > 1:
-                return f"{stride} = {args[stride]} with {rows} = {args[rows]} rows (a tensor map " \
-                       "needs a positive row stride)"
-        if "max_work_tiles" in checks:
-            bm, bn, _ = self.tile
-            tiles = _ceil_div(args["M"], bm) * _ceil_div(args["N"], bn) * args.get("batch", 1)
-            if tiles > checks["max_work_tiles"]:
-                return f"{tiles} work tiles pass the persistent kernel's {checks['max_work_tiles']}"
-        if "max_size" in checks:
-            top, most = checks["max_size"], checks["max_offset"]
-            m, n, k = args["M"], args["N"], args["K"]
-            sizes = {p: v for p, v in args.items()
-                     if p in ("M", "N", "K") or (p.startswith("stride_") and p[-1] != "b")}
-            for p, v in sizes.items():
-                if not 0 <= v <= top:
-                    return f"{p} = {v} is outside [0, {top}] (32-bit kernel)"
-            views = [("A", m, "stride_am", k, "stride_ak"), ("B", k, "stride_bk", n, "stride_bn"),
-                     ("C", m, "stride_cm", n, "stride_cn")]
-            views += [(p[:-4], m, f"stride_{p[:-4]}m", n, f"stride_{p[:-4]}n")
-                      for p in args if p.startswith("in") and p.endswith("_ptr")]
-            for what, rows, rs, cols, cs in views:
-                if (rows - 1) * args[rs] + (cols - 1) * args[cs] > most:
-                    return f"{what}'s last element offset passes {most} (32-bit kernel)"
-            bm, bn, _ = self.tile
-            if _ceil_div(n, bn) * self.manifest["group_m"] > most:
-                return "N is too large for the 32-bit kernel's block order"
-            if slices > 1:
-                tiles = _ceil_div(m, bm) * _ceil_div(n, bn)
-                # A tile's sums: every row its MMAs compute (sm_90a: at
-                # least 64), as the manifest's bytes per tile and slice say,
-                # in elements of the outer type.
-                outer_bytes = 2 if self.manifest.get("outer") == "f16" else 4
-                sums = self.manifest.get("workspace_bytes_per_tile_slice",
-                                         bm * bn * outer_bytes) // outer_bytes
-                if tiles * slices * (sums + 4) > most:
-                    return "the slice sums pass 2^31 elements (32-bit kernel)"
-        return None
+        bm, bn, _ = self.tile
+        # A tile's sums of a slice: every row its MMAs compute (sm_90a: at
+        # least 64), as the manifest's bytes per tile and slice say, in
+        # elements of the outer type.
+        outer_bytes = 2 if self.manifest.get("outer") == "f16" else 4
+        sums = self.manifest.get("workspace_bytes_per_tile_slice", bm * bn * outer_bytes) \
+            // outer_bytes
+        return _C.violation(self.manifest.get("checks", {}), list(self.tile),
+                            self.manifest.get("group_m", 1), sums, args, max(slices, 1))
 
 
 @dataclasses.dataclass

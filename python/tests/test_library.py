@@ -66,6 +66,13 @@ def test_policy_arguments_are_checked():
         C.launch_slices(0, "sm_90a", [64, 16], False, 1, 1, 1, 132)
     with pytest.raises(ValueError, match="family"):
         C.family_tile("huge", "sm_90a", "nk")
+    with pytest.raises(ValueError, match="together"):
+        C.violation({"max_size": 10}, [128, 128, 32], 8, 0, {"M": 1}, 1)
+    # A parameter the launcher does not pass is its bug, said as such.
+    assert C.violation({"unit_stride": ["stride_ak"]}, [128, 128, 32], 8, 0, {"M": 1}, 1) == \
+        "the launcher passes no stride_ak"
+    assert C.launch_grid(500, 1, True, 132) == (132, 1)
+    assert C.launch_grid(500, 3, False, 132) == (500, 3)
 
 
 def test_families_are_the_policys():

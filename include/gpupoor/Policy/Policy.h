@@ -19,6 +19,7 @@
 #include "gpupoor/Policy/Tiles.h"
 
 #include <string_view>
+#include <utility>
 
 namespace mlir::gpupoor::policy {
 
@@ -116,6 +117,13 @@ struct Launch {
   int64_t gridX = 0;
   int64_t gridY = 1;
 };
+
+/// The grid of a launch of `tiles` C tiles in `slices` slices: x the tiles,
+/// for a persistent kernel (whose blocks loop over tiles, one an SM: its
+/// register split takes an SM's registers) at most `smCount`; y the slices.
+/// The emitted host code spells the same as IR (HostLaunch.cpp).
+std::pair<int64_t, int64_t> launchGrid(int64_t tiles, int64_t slices,
+                                       bool persistent, int64_t smCount);
 
 /// The family that runs `strategy` (chooseStrategy's for the same problem)
 /// on `chip`, the library's: its own tile's where the library has one,

@@ -146,49 +146,44 @@ static std::string requirements(const KernelSpec &spec) {
 }
 
 /// The requirements of `requirements` in a form launchers evaluate without
-/// parsing prose; the same conditions the emitted host code checks
+/// parsing prose (policy::requiredChecks, which policy::violation
+/// evaluates); the same conditions the emitted host code checks
 /// (HostLaunch.cpp), named by ABI parameter.
 static llvm::json::Object checks(const KernelSpec &spec) {
+  policy::KernelTraits traits;
+  traits.asyncCopies = spec.asyncCopies;
+  traits.bTransposed = spec.bTransposed;
+  traits.batched = spec.batched;
+  traits.tmaCopies = spec.tmaCopies;
+  traits.persistent = spec.persistent();
+  traits.indexBitwidth = spec.indexBitwidth;
+  traits.smCount = getChipInfo(spec.chip).smCount;
+  policy::OperandChecks required = policy::requiredChecks(traits);
+  auto names = [](const std::vector<std::string> &list) {
+    llvm::json::Array a;
+    for (const std::string &name : list)
+      a.push_back(name);
+    return a;
+  };
   llvm::json::Object c;
-  if (spec.asyncCopies) {
-    // 16-byte cp.async copies of A and B rows.
-    c["unit_stride"] = llvm::json::Array{
-        "stride_ak", spec.bTransposed ? "stride_bk" : "stride_bn"};
-    llvm::json::Array multiples{
-        "stride_am", spec.bTransposed ? "stride_bn" : "stride_bk"};
-    // Every batch element's rows start 16-byte aligned.
-    if (spec.batched) {
-      multiples.push_back("stride_ab");
-      multiples.push_back("stride_bb");
-    }
-    c["stride_multiple_of_8"] = std::move(multiples);
-    c["pointer_aligned_16"] = llvm::json::Array{"a_ptr", "b_ptr"};
-  }
-  if (spec.tmaCopies) {
-    // A tensor map steps forward a row at a time: [stride, rows] pairs
-    // whose stride must be positive where rows > 1.
-    llvm::json::Array pairs{llvm::json::Array{"stride_am", "M"},
-                            llvm::json::Array{"stride_bn", "N"}};
-    // A batched kernel's maps step forward a batch element at a time.
-    if (spec.batched) {
-      pairs.push_back(llvm::json::Array{"stride_ab", "batch"});
-      pairs.push_back(llvm::json::Array{"stride_bb", "batch"});
-    }
+  if (!required.unitStride.empty())
+    c["unit_stride"] = names(required.unitStride);
+  if (!required.strideMultipleOf8.empty())
+    c["stride_multiple_of_8"] = names(required.strideMultipleOf8);
+  if (!required.pointerAligned16.empty())
+    c["pointer_aligned_16"] = names(required.pointerAligned16);
+  if (!required.positiveRowStride.empty()) {
+    llvm::json::Array pairs;
+    for (const auto &[stride, rows] : required.positiveRowStride)
+      pairs.push_back(llvm::json::Array{stride, rows});
     c["positive_row_stride"] = std::move(pairs);
   }
-  // A persistent block steps its work tile by the grid in 32 bits: T =
-  // ceil(M/BM)*ceil(N/BN) (*batch) at most this (else the next variant).
-  if (spec.persistent())
-    c["max_work_tiles"] =
-        kMax32BitOffset - getChipInfo(spec.chip).smCount;
-  if (spec.indexBitwidth == 32) {
-    // 0 <= M, N, K and every stride <= max_size; the last element offset of
-    // A, B, C and of each epilogue operand's M x N view, ceil(N/BN) *
-    // group_m and, when P' > 1 slices run, T * P' * (BM * BN + 4) each
-    // <= max_offset.
-    c["max_size"] = kMax32BitSize;
-    c["max_offset"] = kMax32BitOffset;
-  }
+  if (required.maxWorkTiles)
+    c["max_work_tiles"] = *required.maxWorkTiles;
+  if (required.maxSize)
+    c["max_size"] = *required.maxSize;
+  if (required.maxOffset)
+    c["max_offset"] = *required.maxOffset;
   return c;
 }
 

@@ -15,7 +15,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "gpupoor/Policy/Splits.h"
+#include "gpupoor/Policy/Checks.h"
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoorDialect.h.inc"
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoorEnums.h.inc"
@@ -34,9 +34,9 @@ namespace mlir::gpupoor {
 constexpr int64_t kMaxWarps = 32; // 1024 threads
 constexpr int64_t kMaxStages = 32;
 constexpr int64_t kMaxGroupM = 65536;
-constexpr int64_t kMaxTileSize = 4096; // each of BM, BN, BK
 using policy::kMaxSlices;
 using policy::kMaxSplits;
+using policy::kMaxTileSize; // each of BM, BN, BK
 /// C's tiles (of every batch element) run along grid x, which has at most
 /// 2^31 - 1 blocks.
 constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;

@@ -17,14 +17,13 @@
 #define GPUPOOR_DIALECT_GPUPOOR_TARGETUTILS_KERNELREQUIREMENTS_H
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
+#include "gpupoor/Policy/Checks.h"
 
 namespace mlir::gpupoor {
 
-/// The largest value a 32-bit kernel's sizes, strides and element offsets
-/// may take; sizes keep room for two tiles past M, N and K (a block's origin
-/// plus a row of its tile, the K tile past the last), whatever the tile.
-constexpr int64_t kMax32BitOffset = (int64_t(1) << 31) - 1;
-constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
+/// The 32-bit kernel's limits (the policy's, gpupoor/Policy/Checks.h).
+using policy::kMax32BitOffset;
+using policy::kMax32BitSize;
 
 /// Whether A and B of memref `op` meet the cp.async kernel's requirements
 /// (a batched product's batch strides included): false when a static

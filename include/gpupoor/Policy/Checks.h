@@ -1,0 +1,92 @@
+//===- Checks.h - what a kernel needs of its operands -----------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The requirements a kernel has of its operands and does not check itself:
+// which ones a kernel has (requiredChecks, written into its manifest's
+// `checks` as data) and whether a launch's parameter values meet them
+// (violation, which the PyTorch package's launcher calls through gpupoor._C
+// to pick the first kernel of a variant that takes them). The emitted host
+// code checks the same conditions as IR (HostLaunch.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_POLICY_CHECKS_H
+#define GPUPOOR_POLICY_CHECKS_H
+
+#include "gpupoor/Policy/Splits.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::gpupoor::policy {
+
+/// Each of a tile's BM, BN and BK is at most this.
+inline constexpr int64_t kMaxTileSize = 4096;
+/// The largest value a 32-bit kernel's sizes, strides and element offsets
+/// may take; sizes keep room for two tiles past M, N and K (a block's origin
+/// plus a row of its tile, the K tile past the last), whatever the tile.
+inline constexpr int64_t kMax32BitOffset = (int64_t(1) << 31) - 1;
+inline constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
+
+/// What of a kernel decides its requirements.
+struct KernelTraits {
+  /// 16-byte cp.async copies of A and B rows; B stored N x K.
+  bool asyncCopies = false;
+  bool bTransposed = false;
+  bool batched = false;
+  /// A and B through tensor maps; blocks that loop over tiles.
+  bool tmaCopies = false;
+  bool persistent = false;
+  /// The width of M, N, K, the strides and the offsets (32 or 64).
+  unsigned indexBitwidth = 64;
+  /// The SMs a persistent grid may have (its blocks step by the grid).
+  int64_t smCount = 0;
+};
+
+/// A kernel's requirements, by ABI parameter name.
+struct OperandChecks {
+  /// Parameters that must be 1; multiples of 8 (16-byte rows); 16-byte
+  /// aligned pointers.
+  std::vector<std::string> unitStride, strideMultipleOf8, pointerAligned16;
+  /// [stride, rows] pairs whose stride must be positive where rows > 1 (a
+  /// tensor map steps forward a row at a time).
+  std::vector<std::pair<std::string, std::string>> positiveRowStride;
+  /// T = ceil(M/BM) ceil(N/BN) (times batch) at most this (a persistent
+  /// block steps its work tile by the grid in 32 bits).
+  std::optional<int64_t> maxWorkTiles;
+  /// A 32-bit kernel's bounds: 0 <= M, N, K and every stride <= maxSize;
+  /// the last element offset of A, B, C and each epilogue operand's M x N
+  /// view, ceil(N/BN) * group_m and, where P' > 1 slices run, T * P' *
+  /// (sums a tile slice + 4) each <= maxOffset.
+  std::optional<int64_t> maxSize, maxOffset;
+};
+
+/// The checks a kernel of `traits` needs.
+OperandChecks requiredChecks(const KernelTraits &traits);
+
+/// What the bounds of a 32-bit kernel read besides the parameters.
+struct CheckedKernel {
+  Tile tile;
+  int64_t groupM = 1;
+  /// Elements of one tile's sums of one slice (every row its MMAs compute:
+  /// sm_90a's at least 64).
+  int64_t sliceSumElems = 0;
+};
+
+/// Why the kernel cannot take these parameter values (by ABI name;
+/// pointers as addresses; M, N and K nonzero), or none when every check
+/// holds. `slices`: the P' it would launch with.
+std::optional<std::string> violation(const OperandChecks &checks,
+                                     const CheckedKernel &kernel,
+                                     const std::map<std::string, int64_t> &args,
+                                     int64_t slices);
+
+} // namespace mlir::gpupoor::policy
+
+#endif // GPUPOOR_POLICY_CHECKS_H

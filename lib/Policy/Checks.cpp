@@ -1,0 +1,142 @@
+//===- Checks.cpp - what a kernel needs of its operands -------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/Checks.h"
+
+using namespace mlir::gpupoor::policy;
+
+OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
+  OperandChecks c;
+  if (t.asyncCopies) {
+    // 16-byte cp.async copies of A and B rows.
+    c.unitStride = {"stride_ak", t.bTransposed ? "stride_bk" : "stride_bn"};
+    c.strideMultipleOf8 = {"stride_am",
+                           t.bTransposed ? "stride_bn" : "stride_bk"};
+    // Every batch element's rows start 16-byte aligned.
+    if (t.batched) {
+      c.strideMultipleOf8.push_back("stride_ab");
+      c.strideMultipleOf8.push_back("stride_bb");
+    }
+    c.pointerAligned16 = {"a_ptr", "b_ptr"};
+  }
+  if (t.tmaCopies) {
+    c.positiveRowStride = {{"stride_am", "M"}, {"stride_bn", "N"}};
+    // A batched kernel's maps step forward a batch element at a time.
+    if (t.batched) {
+      c.positiveRowStride.push_back({"stride_ab", "batch"});
+      c.positiveRowStride.push_back({"stride_bb", "batch"});
+    }
+  }
+  if (t.persistent)
+    c.maxWorkTiles = kMax32BitOffset - t.smCount;
+  if (t.indexBitwidth == 32) {
+    c.maxSize = kMax32BitSize;
+    c.maxOffset = kMax32BitOffset;
+  }
+  return c;
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+namespace {
+/// The parameter values, each read by name (a missing one is the
+/// launcher's bug, reported as a violation rather than read as 0).
+struct Args {
+  const std::map<std::string, int64_t> &values;
+  std::optional<std::string> missing;
+
+  int64_t operator()(const std::string &name) {
+    auto it = values.find(name);
+    if (it != values.end())
+      return it->second;
+    if (!missing)
+      missing = name;
+    return 0;
+  }
+  bool has(const std::string &name) const { return values.count(name); }
+};
+} // namespace
+
+/// The bounds of a 32-bit kernel (OperandChecks::maxSize, maxOffset).
+static std::optional<std::string> check32Bit(const OperandChecks &c,
+                                             const CheckedKernel &kernel,
+                                             Args &arg, int64_t slices) {
+  int64_t top = *c.maxSize, most = *c.maxOffset;
+  for (const auto &[name, value] : arg.values) {
+    bool size = name == "M" || name == "N" || name == "K";
+    // Strides of one batch element (batch strides are i64 parameters).
+    bool stride = name.rfind("stride_", 0) == 0 && name.back() != 'b';
+    if ((size || stride) && (value < 0 || value > top))
+      return name + " = " + std::to_string(value) + " is outside [0, " +
+             std::to_string(top) + "] (32-bit kernel)";
+  }
+  int64_t m = arg("M"), n = arg("N"), k = arg("K");
+  struct View {
+    std::string what;
+    int64_t rows;
+    std::string rowStride;
+    int64_t cols;
+    std::string colStride;
+  };
+  std::vector<View> views = {{"A", m, "stride_am", k, "stride_ak"},
+                             {"B", k, "stride_bk", n, "stride_bn"},
+                             {"C", m, "stride_cm", n, "stride_cn"}};
+  for (int i = 0; arg.has("in" + std::to_string(i) + "_ptr"); ++i) {
+    std::string in = "in" + std::to_string(i);
+    views.push_back({in, m, "stride_" + in + "m", n, "stride_" + in + "n"});
+  }
+  for (const View &v : views)
+    if ((v.rows - 1) * arg(v.rowStride) + (v.cols - 1) * arg(v.colStride) >
+        most)
+      return v.what + "'s last element offset passes " + std::to_string(most) +
+             " (32-bit kernel)";
+  if (ceilDiv(n, kernel.tile[1]) * kernel.groupM > most)
+    return std::string("N is too large for the 32-bit kernel's block order");
+  if (slices > 1) {
+    int64_t tiles = ceilDiv(m, kernel.tile[0]) * ceilDiv(n, kernel.tile[1]);
+    if (tiles * slices * (kernel.sliceSumElems + 4) > most)
+      return std::string("the slice sums pass 2^31 elements (32-bit kernel)");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> mlir::gpupoor::policy::violation(
+    const OperandChecks &c, const CheckedKernel &kernel,
+    const std::map<std::string, int64_t> &values, int64_t slices) {
+  Args arg{values, std::nullopt};
+  std::optional<std::string> why = [&]() -> std::optional<std::string> {
+    for (const std::string &name : c.unitStride)
+      if (int64_t v = arg(name); v != 1)
+        return name + " = " + std::to_string(v) + ", not 1";
+    for (const std::string &name : c.strideMultipleOf8)
+      if (int64_t v = arg(name); v % 8)
+        return name + " = " + std::to_string(v) + " is not a multiple of 8";
+    for (const std::string &name : c.pointerAligned16)
+      if (arg(name) % 16)
+        return name + " is not 16-byte aligned";
+    for (const auto &[stride, rows] : c.positiveRowStride)
+      if (arg(stride) <= 0 && arg(rows) > 1)
+        return stride + " = " + std::to_string(arg(stride)) + " with " + rows +
+               " = " + std::to_string(arg(rows)) +
+               " rows (a tensor map needs a positive row stride)";
+    if (c.maxWorkTiles) {
+      int64_t tiles = ceilDiv(arg("M"), kernel.tile[0]) *
+                      ceilDiv(arg("N"), kernel.tile[1]) *
+                      (arg.has("batch") ? arg("batch") : 1);
+      if (tiles > *c.maxWorkTiles)
+        return std::to_string(tiles) +
+               " work tiles pass the persistent "
+               "kernel's " +
+               std::to_string(*c.maxWorkTiles);
+    }
+    if (c.maxSize && c.maxOffset)
+      return check32Bit(c, kernel, arg, slices);
+    return std::nullopt;
+  }();
+  if (arg.missing)
+    return "the launcher passes no " + *arg.missing;
+  return why;
+}

@@ -6,6 +6,8 @@
 
 #include "gpupoor/Policy/Tiles.h"
 
+#include "gpupoor/Policy/KernelConfig.h"
+
 #include <algorithm>
 #include <tuple>
 #include <utility>
@@ -204,8 +206,15 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {
-    if (shape.m <= 16)
-      return {16, 128, sm90Static && staticK && k <= 128 ? 64 : 128};
+    if (shape.m <= 16) {
+      Tile decode = {16, 128, sm90Static && staticK && k <= 128 ? 64 : 128};
+      // BK = 128 where its stages (mmaStages) fit a block's shared memory:
+      // three of 16 x 128 x 128 take 108 KiB, past sm_86's and sm_89's 99.
+      if ((decode[0] + decode[1]) * decode[2] * 2 * mmaStages(decode) >
+          getChipInfo(chip).maxSharedPerBlock)
+        decode[2] = 64;
+      return decode;
+    }
     return {shape.m <= 32 ? 32 : 64, 128, 64};
   }
   if (!sm90Static)

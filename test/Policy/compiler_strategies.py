@@ -45,6 +45,35 @@ def _function(i: int, p: dict) -> str:
             f"{attr} -> {tc}\n  return %r : {tc}\n}}\n")
 
 
+def _memref_function(i: int, p: dict) -> str:
+    """_function's product on memrefs (what gpupoor-swap-operands and the
+    kernel configuration take, after bufferization)."""
+    s = _function(i, p).replace("tensor<", "memref<")
+    s = re.sub(r"\) -> memref<[^>]*> \{", ") {", s, count=1)
+    s = re.sub(r"  %r = (linalg\.\w+)", r"  \1", s)
+    return re.sub(r" -> memref<[^>]*>\n  return %r : memref<[^>]*>\n", "\n  return\n", s)
+
+
+def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
+    """The errors gpupoor-split-k, gpupoor-swap-operands and
+    gpupoor-select-kernel-config report on the problems (as memrefs): none
+    where every strategy the policy gives has a kernel configuration that
+    verifies (fits the chip's shared memory, threads, ...)."""
+    groups = defaultdict(list)
+    for i, p in enumerate(problems):
+        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    errors = []
+    for (chip, max_splits), indices in groups.items():
+        src = "".join(_memref_function(i, problems[i]) for i in indices)
+        res = subprocess.run([gpupoor_opt, "-", "-o", "/dev/null",
+                              f"--gpupoor-split-k=chip={chip} slices=0 max-splits={max_splits}",
+                              "--gpupoor-swap-operands", "--gpupoor-select-kernel-config"],
+                             input=src, capture_output=True, text=True)
+        if res.returncode:
+            errors += [f"{chip}: {line}" for line in res.stderr.splitlines() if "error" in line]
+    return errors
+
+
 _STRATEGY = re.compile(r"func\.func @p(\d+)|#gpupoor\.split_k<([^>]*)>")
 
 

@@ -1,6 +1,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_90 | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 tile=128,128,32" | FileCheck %s --check-prefix=FIXED
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_86 -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM86
 
 // Without a tile option, a static sm_90 matmul of at least 256 tiles of
 // 256 x 128 takes that tile with BK = 64; S does not follow BK: K = 4096
@@ -73,4 +74,22 @@ func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %e: tensor<?x?xf16>
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>)
                      outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
   return %r : tensor<?x?xf16>
+}
+
+// -----
+
+// A decode product takes BK = 128 where its three stages fit a block's
+// shared memory (108 KiB: sm_80's 163, sm_90's 227), BK = 64 on sm_86 and
+// sm_89 (99 KiB), whose kernel then verifies (4 stages of 18 KiB).
+// CHECK-LABEL: func @decode
+// CHECK: tile = [16, 128, 128]
+// SM80-LABEL: func @decode
+// SM80: tile = [16, 128, 128]
+// SM86-LABEL: func @decode
+// SM86: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 64], inner = f16, outer = f32, chip = sm_86>)
+// SM86-SAME: stages = 4
+func.func @decode(%a: memref<1x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1x4096xf16>) {
+  linalg.matmul ins(%a, %b : memref<1x4096xf16>, memref<4096x4096xf16>)
+                outs(%c : memref<1x4096xf16>)
+  return
 }

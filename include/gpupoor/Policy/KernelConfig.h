@@ -1,0 +1,147 @@
+//===- KernelConfig.h - how a kernel is configured --------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The measured rules of a kernel's configuration: warps, stages, blocks an
+// SM, persistent blocks, the split handover, the outer type where f16 is
+// exact. gpupoor-select-kernel-config asks them for what its options leave
+// to choose and builds the KernelSpec (the sizes they are made of) around
+// them. Measurements behind each: docs/GPU.md and docs/Hopper.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_POLICY_KERNELCONFIG_H
+#define GPUPOOR_POLICY_KERNELCONFIG_H
+
+#include "gpupoor/Policy/Splits.h"
+
+#include <optional>
+
+namespace mlir::gpupoor::policy {
+
+/// A strategy as the configuration rules read it.
+struct ConfigProblem {
+  /// The kernel's chip and tile.
+  Chip chip = Chip::SM80;
+  Tile tile = {128, 128, 32};
+  /// Whether C's shape is static, and then its T tiles of the tile.
+  bool staticShape = false;
+  int64_t tiles = 0;
+  bool batched = false;
+  /// The strategy's slices (0: chosen at run time), S (none: from K at run
+  /// time) and K (kDynamic where unknown).
+  int64_t slices = 1;
+  std::optional<int64_t> splits;
+  int64_t k = kDynamic;
+};
+
+//===----------------------------------------------------------------------===//
+// The mma.sync kernel
+//===----------------------------------------------------------------------===//
+
+/// Stages: 3 for BK >= 64, 4 for BK = 32 and for small-M tiles (BM < 128)
+/// of BK = 64. Measured on an H100: 4 stages ran 4-15% faster than 3 at M =
+/// 64 and 128 (docs/GPU.md), two blocks an SM still.
+int64_t mmaStages(const Tile &tile);
+
+/// Warps along M and N.
+struct WarpLayout {
+  int64_t warpsM, warpsN;
+  /// Eight 64 x 64 warp tiles (256 x 128), one block an SM.
+  bool eightWarps;
+};
+
+/// The warp layout of a tile (before the shared-memory refit below): 2 x 2
+/// warps of 64 x 64 (with 16-byte copies; element copies need the registers
+/// of 2 x 4 warps of 64 x 32), eight 64 x 64 warps for 256 x 128 tiles, and
+/// small-M tiles (BM < 64) one warp along M and four along N (or as many as
+/// A's tile has 16-byte copies for, 32 each, and BN 16 columns for).
+/// Measured on an H100: 64 x 64 warp tiles of 2 x 2 warps (128 threads, two
+/// blocks an SM) are fastest.
+WarpLayout mmaWarps(const Tile &tile, bool asyncCopies);
+
+/// Whether a layout of mmaWarps (not eight warps, 16-byte copies, BM and BN
+/// multiples of 32) takes 2 x 4 warps of 64 x 32 instead: where two blocks
+/// of `sharedBytes` do not fit the SM's shared memory, 4 warps an SM would
+/// be too few to hide latency.
+bool mmaWarpsWiden(Chip chip, const Tile &tile, const WarpLayout &layout,
+                   bool asyncCopies, int64_t sharedBytes);
+
+/// Half of a warp's `mTiles` m16 rows of f32 outer sums in shared memory
+/// for warp tiles 64 or more wide (`warpN`): 64 f16 and 128 f32
+/// accumulators do not fit in 255 registers next to double-buffered
+/// fragments.
+int64_t sharedOuterRows(bool f16Outer, int64_t warpN, int64_t mTiles);
+
+/// Whether the handover of f32 outer sums runs on the tensor cores: for
+/// eight 64 x 64 warps, where it measured 3-6% faster; with 2 x 2 warps it
+/// was no faster.
+bool mmaHandoverPays(bool f16Outer, int64_t warpsM, int64_t warpsN,
+                     int64_t warpM, int64_t warpN);
+
+/// Whether f16 outer sums give C bit for bit what f32 ones do: C is f16,
+/// nothing follows the sum (no epilogue), and K comes in at most two
+/// non-empty chunks (S <= 2, or a static K of at most two K tiles). C is
+/// then RN16(RN32(c0 + c1)) with f32 outer sums and RN16(c0 + c1) with f16
+/// ones (f16 chunk sums c0, c1; slices of a parallel kernel hold one chunk
+/// each and meet the same way). Where c0 + c1 is no f32 number, their
+/// exponents lie 13 or more apart (an f16 has 11 bits, an f32 24), so the
+/// smaller is below a quarter of the larger's f16 ulp and both forms round
+/// to the larger. f16 sums take half the registers and handover work:
+/// 32 x 512 x 512 x 128 (S = 2) 10.4 against 11.4 us on an H200 (cuBLAS
+/// 10.0; docs/GPU.md).
+bool f16OuterIsExact(const ConfigProblem &p, bool f32Outer, bool f16C,
+                     bool hasEpilogue);
+
+//===----------------------------------------------------------------------===//
+// sm_90a's wgmma kernel
+//===----------------------------------------------------------------------===//
+
+/// Whether the static grid (tiles x slices) takes more blocks than the chip
+/// has SMs.
+bool gridExceedsSMs(const ConfigProblem &p);
+
+/// The blocks an SM of a wgmma tile: two 64-row (one warpgroup) blocks
+/// where a static grid exceeds the SMs, so that the whole grid is resident
+/// at once; else one. Measured on an H100 (swapped decode tile 64 x 16 x
+/// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
+/// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
+int64_t wgmmaBlocksPerSM(const ConfigProblem &p);
+
+/// The stages of a wgmma tile of `stageBytes` a stage (its A and B tiles
+/// and `barrierBytes` of mbarriers): as many as fit one block's shared
+/// memory, at least 3, at most for two warpgroups 6 and for one the share
+/// of 192 KiB of its blocks an SM, at most as many bytes of A in flight as
+/// 12 stages of 64 x 64 (8 of 64 x 128 x 64 with one block an SM, 4 with
+/// two). Measured on an H100 (docs/Hopper.md): 12 stages of 64 x 64 ran
+/// 0.99-1.01x 8 at M = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran
+/// 1.01-1.05x 6; 6 of 128 x 128 ran 1.17x 4 at 512 x 4096 x 4096 (7: no
+/// faster), 1.16x at 512 x 14336 x 4096; 128 x 160 x 64 at 512 x 10240 x
+/// 2048 36.7 us with 6, 37.7 with 5, 41.3 with 4; the swapped decode tile
+/// (64 x 16 x 64) 15.2-15.6 us at 1 x 4096 x 4096 with 12 stages against
+/// 16.5-17.1 with 19 and 15.6-15.8 with 8.
+int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
+                    int64_t barrierBytes, int64_t blocksPerSM);
+
+/// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
+/// a static grid exceeds one wave. Measured on an H100 (bench_skinny.py,
+/// docs/Hopper.md) against one block a tile: 4096^3 1.025x, 4096 x 14336
+/// x 4096 1.03x, 512 x 10240 x 2048 1.04x, 512 x 14336 x 4096 1.02x,
+/// 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
+bool persistentPays(const ConfigProblem &p);
+
+/// Whether the split handover pays by default for a two-warpgroup TMA
+/// kernel: a static product of at most two work tiles a block (T <= 2 x
+/// SMs) whose chunks have at least two K tiles. Measured on an H100
+/// (bench_skinny.py, docs/Hopper.md), against the order barrier's
+/// whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x 4096 5-6%
+/// faster, 2048 x 4096 x 14336 1.2%; 4096^3 and 4096 x 14336 x 4096 (3.9
+/// and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
+/// staggers the two warpgroups' epilogues.
+bool splitHandoverPays(const ConfigProblem &p);
+
+} // namespace mlir::gpupoor::policy
+
+#endif // GPUPOOR_POLICY_KERNELCONFIG_H

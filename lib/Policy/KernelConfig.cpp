@@ -1,0 +1,112 @@
+//===- KernelConfig.cpp - how a kernel is configured ----------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Policy/KernelConfig.h"
+
+#include <algorithm>
+
+using namespace mlir::gpupoor::policy;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/// Shared memory a one-warpgroup wgmma block fills with stages when it has
+/// an SM to itself (wgmmaStages).
+static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
+/// The most stages of a two-warpgroup tile (BM = 128), which fills an SM's
+/// registers: one block an SM whatever its stages.
+static constexpr int64_t kTwoWarpgroupStages = 6;
+/// The most stages of a one-warpgroup tile: the swapped decode tile (64 x
+/// 16 x 64, 10 KiB a stage) would fit 19 with an SM to itself.
+static constexpr int64_t kOneWarpgroupMaxStages = 12;
+
+int64_t mlir::gpupoor::policy::mmaStages(const Tile &tile) {
+  bool smallMk64 = tile[0] < 128 && tile[2] == 64;
+  return tile[2] >= 64 && !smallMk64 ? 3 : 4;
+}
+
+WarpLayout mlir::gpupoor::policy::mmaWarps(const Tile &tile, bool asyncCopies) {
+  int64_t bm = tile[0], bn = tile[1], bk = tile[2];
+  bool eightWarps =
+      asyncCopies && bm % 64 == 0 && bn % 64 == 0 && (bm / 64) * (bn / 64) == 8;
+  bool smallM = bm < 64;
+  int64_t smallWarpsN = 4;
+  while (smallWarpsN > 1 && (bm * bk / 8 % (32 * smallWarpsN) != 0 ||
+                             bn % (16 * smallWarpsN) != 0))
+    smallWarpsN /= 2;
+  if (eightWarps)
+    return {bm / 64, bn / 64, true};
+  if (smallM)
+    return {1, smallWarpsN, false};
+  return {2, asyncCopies ? 2 : 4, false};
+}
+
+bool mlir::gpupoor::policy::mmaWarpsWiden(Chip chip, const Tile &tile,
+                                          const WarpLayout &layout,
+                                          bool asyncCopies,
+                                          int64_t sharedBytes) {
+  const ChipInfo &info = getChipInfo(chip);
+  return !layout.eightWarps && asyncCopies && tile[0] % 32 == 0 &&
+         tile[1] % 32 == 0 &&
+         2 * (sharedBytes + info.reservedSharedPerBlock) > info.sharedPerSM;
+}
+
+int64_t mlir::gpupoor::policy::sharedOuterRows(bool f16Outer, int64_t warpN,
+                                               int64_t mTiles) {
+  return !f16Outer && warpN >= 64 ? mTiles / 2 : 0;
+}
+
+bool mlir::gpupoor::policy::mmaHandoverPays(bool f16Outer, int64_t warpsM,
+                                            int64_t warpsN, int64_t warpM,
+                                            int64_t warpN) {
+  return !f16Outer && warpsM * warpsN == 8 && warpM == 64 && warpN == 64;
+}
+
+bool mlir::gpupoor::policy::f16OuterIsExact(const ConfigProblem &p,
+                                            bool f32Outer, bool f16C,
+                                            bool hasEpilogue) {
+  if (!f32Outer || !f16C || hasEpilogue)
+    return false;
+  if (p.splits && *p.splits <= 2)
+    return true;
+  return !isDynamic(p.k) && ceilDiv(p.k, p.tile[2]) <= 2;
+}
+
+bool mlir::gpupoor::policy::gridExceedsSMs(const ConfigProblem &p) {
+  if (!p.staticShape || p.slices == 0)
+    return false;
+  return p.tiles * p.slices > getChipInfo(p.chip).smCount;
+}
+
+int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const ConfigProblem &p) {
+  return p.tile[0] <= 64 && gridExceedsSMs(p) ? 2 : 1;
+}
+
+int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
+                                           int64_t stageBytes,
+                                           int64_t barrierBytes,
+                                           int64_t blocksPerSM) {
+  int64_t fit =
+      getChipInfo(chip).maxSharedPerBlock / (stageBytes + barrierBytes);
+  int64_t most = kTwoWarpgroupStages;
+  if (tile[0] < 128) {
+    // As many bytes of A in flight as 12 stages of 64 x 64.
+    most = std::min(kOneWarpgroupMaxStages * 64 * 64 / (tile[0] * tile[2]),
+                    kOneBlockStageBytes / blocksPerSM / stageBytes);
+  }
+  return std::clamp<int64_t>(fit, 3, most);
+}
+
+bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p) {
+  return p.tile[0] == 128 && gridExceedsSMs(p);
+}
+
+bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
+  if (p.batched || !p.staticShape || !p.splits || isDynamic(p.k))
+    return false;
+  int64_t kTiles = ceilDiv(p.k, p.tile[2]);
+  int64_t chunks = std::min(*p.splits, kTiles);
+  return kTiles >= 2 * chunks && p.tiles <= 2 * getChipInfo(p.chip).smCount;
+}

@@ -6,9 +6,6 @@ import pytest
 
 # The package from this checkout, installed or not.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-# The compiled launch path built in the first call that needs it, not in
-# the background: the GPU tests then run on it from their second call on.
-os.environ.setdefault("GPUPOOR_FASTPATH", "wait")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -18,9 +18,9 @@ def built(tmp_path_factory):
     the one calls use (its launch entry is set and cleared here)."""
     import shutil
     try:
-        path = _fastpath.build()
+        path = _fastpath.path()
     except RuntimeError as e:
-        pytest.fail(f"the compiled launch path does not build: {e}")
+        pytest.fail(f"the compiled launch path is not built: {e}")
     copy = tmp_path_factory.mktemp("fastpath") / path.name
     shutil.copy(path, copy)
     return _fastpath.import_built(copy)
@@ -55,11 +55,17 @@ def test_declines_what_it_cannot_launch(built):
         built.set_launch(0, 0, 0, 0)
 
 
-def test_build_reports_a_missing_compiler(monkeypatch, tmp_path):
-    monkeypatch.setenv("CXX", str(tmp_path / "no-such-compiler"))
-    monkeypatch.setenv("GPUPOOR_CACHE_DIR", str(tmp_path))
-    with pytest.raises(RuntimeError, match="no C\\+\\+ compiler"):
-        _fastpath.build()
+def test_a_package_without_it_says_so(monkeypatch):
+    """A package built without the CUDA runtime's headers has no compiled
+    launch path: path() says why, and calls take the Python path."""
+    monkeypatch.setattr(_fastpath, "MODULE", "gpupoor._no_such_module")
+    with pytest.raises(RuntimeError, match="is not built"):
+        _fastpath.path()
+    monkeypatch.setattr(_fastpath, "_state", "unknown")
+    monkeypatch.setattr(_fastpath, "_module", None)
+    with pytest.warns(RuntimeWarning, match="did not load"):
+        assert _fastpath.get() is None
+    assert _fastpath.status().startswith("failed: ")
 
 
 # ---------------------------------------------------------------- GPU -----

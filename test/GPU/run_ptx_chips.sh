@@ -69,7 +69,9 @@ for chip in $chips; do
 done
 
 stamp "JIT: every PTX kernel of the library and the suite, for this GPU"
-(cd "$root/python" && timeout 300 python3 -m gpupoor.build_fastpath) >"$logs/fastpath.log" 2>&1 &
+# The package's native extensions, against this machine's PyTorch.
+(cd "$root/python" && timeout 300 python3 setup.py -q build_ext --inplace \
+  --build-temp /tmp/gpupoor-ext/temp --build-lib /tmp/gpupoor-ext/lib) >"$logs/fastpath.log" 2>&1 &
 fast=$!
 jit_dirs=()
 for chip in $chips; do jit_dirs+=("$lib/$chip" "$suite/$chip"); done
@@ -77,7 +79,7 @@ timeout "${JIT_SECONDS:-120}" python3 "$root/test/GPU/jit_ptx.py" "${jit_dirs[@]
   --jobs "${JIT_JOBS:-14}" --out "$logs/jit.json" >"$logs/jit.log" 2>&1
 say "jit rc $?: $(grep -c FAIL "$logs/jit.log") failures"
 grep -v '^ ' "$logs/jit.log" | tail -n 12 | tee -a "$summary"
-wait $fast; say "fastpath build rc $?"
+wait $fast; say "native extensions build rc $?"
 
 stamp "package tests and GPU suite, chips side by side"
 pids=()

@@ -15,45 +15,46 @@ from __future__ import annotations
 
 import dataclasses
 
+from ._native import C as _C
+
 LAYOUTS = ("kn", "nk")
 OUTER_TYPES = ("f32", "f16")
 EPILOGUES = ("none", "bias", "bias_relu", "bias_gelu")
 OUT_TYPES = ("f16", "f32")
-# The families of the policy (gpupoor/Policy/Policy.h, Family), whose tiles
-# it holds (gpupoor._C.family_tile; test_library checks these agree):
-# large: the pipeline's 128x128x32 tile; m16: 16-row tiles for M <= 16
-# (decode shapes), m64: 64-row tiles for 16 < M <= 128, both with warps
-# along N and the small-M configurations the pipeline picks for static M.
-# n64: sm_90a's one-warpgroup 64x64x64 wgmma tile (nk only), which the
-# launcher takes instead of m64 where its tiles fit the SMs in one wave.
-# mid: sm_90a's 128x128x64 tile (nk only), which the launcher takes instead
-# of large where the compiler gives a static shape it (oneWaveMidTile).
-# s16: sm_90a's 64x16x64 tile (nk only) of the swapped product C^T = W x^T,
-# which the launcher takes instead of m16 where the compiler swaps a static
-# decode product (selectSwappedTile), launching it with W as A and x as B.
-# s16w: the same tile two blocks an SM (half the stages and the registers
-# at launch), where the swapped tiles exceed the SMs (up to twice as many).
+# The kernel families: the policy's (gpupoor/Policy/Policy.h, Family), which
+# decides which one a call takes (gpupoor._C.choose_launch) and knows each
+# one's tile (gpupoor._C.family_tile, which the library compiles each with):
+# large: the dynamic default (sm_90a, nk: the 128x256x64 wgmma tile);
+# m16, m64: 16- and 64-row tiles with warps along N;
+# n64 (64x64x64), mid (128x128x64): sm_90a's one- and two-warpgroup tiles;
+# s16, s16w: sm_90a's 64x16x64 tile of the swapped product C^T = W x^T
+# (launched with W as A and x as B), one and two blocks an SM;
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
-# stored by TMA where its tensor map describes C), which the launcher takes
-# instead of large where the 128x256 tiles exceed one wave, as the compiler
-# makes such a static grid persistent (persistent=auto).
-TILES = {"large": (128, 128, 32), "m16": (16, 128, 64), "m64": (64, 128, 64),
-         "n64": (64, 64, 64), "mid": (128, 128, 64), "s16": (64, 16, 64),
-         "s16w": (64, 16, 64), "pl": (128, 256, 64)}
+# stored by TMA where its tensor map describes C).
+TILES = tuple(_C.FAMILIES)
+_INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds, for B as N x K only.
-SM90A_TILES = ("n64", "mid", "s16", "s16w", "pl")
-# The families whose blocks loop over C tiles: one K slice (grid x at most
-# the SM count, the manifest's grid formula).
-PERSISTENT_TILES = ("pl",)
+SM90A_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["sm90a_nk_only"])
+# The families whose blocks loop over C tiles: one K slice.
+PERSISTENT_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["persistent"])
 # The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
 # the launcher passes B as the kernel's A, A as its B and C's transpose.
-SWAPPED_TILES = ("s16", "s16w")
+SWAPPED_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["swapped"])
 # m64's stages are the compiler's choice: 4 for the mma.sync kernel, 6 for
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
-TILE_OPTIONS = {"large": "", "m16": "tile=16,128,64 stages=4", "m64": "tile=64,128,64",
-                "n64": "tile=64,64,64", "mid": "tile=128,128,64", "s16": "tile=64,16,64",
-                "s16w": "tile=64,16,64 blocks-per-sm=2",
-                "pl": "tile=128,256,64 persistent=true"}
+# The configuration options the library compiles a family with besides its
+# tile (the m16 kernel's stages; two blocks an SM; persistent blocks).
+_CONFIG_OPTIONS = {"m16": "stages=4", "s16w": "blocks-per-sm=2", "pl": "persistent=true"}
+
+
+def tile_options(family: str) -> str:
+    """The family's `--gpupoor-to-cubin` tile and configuration options:
+    none for large (the compiler's dynamic-shape choice), else its tile."""
+    if family == "large":
+        return ""
+    tile = _C.family_tile(family, "sm_90a", "nk")
+    return " ".join(o for o in (f"tile={','.join(map(str, tile))}",
+                                _CONFIG_OPTIONS.get(family, "")) if o)
 
 
 DEFAULT_MAX_SPLITS = 32
@@ -97,11 +98,6 @@ class VariantKey:
         b_layout, outer, *epilogue, out, tile, splits = parts
         return cls(b_layout, outer, "_".join(epilogue), out, tile, int(splits[1:]))
 
-    @property
-    def bk(self) -> int:
-        """The K step the split rule counts in."""
-        return TILES[self.tile][2]
-
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
         SM90A_TILES only for sm_90a and B as N x K (elsewhere m64, large and
@@ -112,7 +108,7 @@ class VariantKey:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
         slices = "slices=1" if self.tile in PERSISTENT_TILES else "slices=0"
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
-                slices, TILE_OPTIONS[self.tile]]
+                slices, tile_options(self.tile)]
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

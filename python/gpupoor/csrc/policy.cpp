@@ -182,6 +182,17 @@ PYBIND11_MODULE(_C, m) {
       "Why a kernel whose manifest has these `checks` cannot take the parameter "
       "values `args` (by ABI name; M, N, K nonzero) launched with `slices` slices, "
       "or None when every check holds (gpupoor/Policy/Checks.h).");
+  m.def(
+      "family_info",
+      [](const std::string &name) {
+        Family family = familyArg(name);
+        return py::dict("swapped"_a = familySwapped(family),
+                        "persistent"_a = familyPersistent(family),
+                        "sm90a_nk_only"_a = !familyBuilds(family, Chip::SM80, BLayout::NK));
+      },
+      "family"_a,
+      "Whether the family's kernels compute C^T, loop over tiles, and are "
+      "sm_90a's for B as N x K only.");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

@@ -6,6 +6,8 @@
 
 #include "gpupoor/Policy/Checks.h"
 
+#include "PolicyUtils.h"
+
 using namespace mlir::gpupoor::policy;
 
 OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
@@ -38,8 +40,6 @@ OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
   }
   return c;
 }
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 namespace {
 /// The parameter values, each read by name (a missing one is the
@@ -123,9 +123,9 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
                " = " + std::to_string(arg(rows)) +
                " rows (a tensor map needs a positive row stride)";
     if (c.maxWorkTiles) {
-      int64_t tiles = ceilDiv(arg("M"), kernel.tile[0]) *
-                      ceilDiv(arg("N"), kernel.tile[1]) *
-                      (arg.has("batch") ? arg("batch") : 1);
+      // Saturating (tileCount): the sizes are any the launcher passes.
+      int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, arg("M"),
+                                arg("N"), kernel.tile[0], kernel.tile[1]);
       if (tiles > *c.maxWorkTiles)
         return std::to_string(tiles) +
                " work tiles pass the persistent "

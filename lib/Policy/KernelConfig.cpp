@@ -6,11 +6,11 @@
 
 #include "gpupoor/Policy/KernelConfig.h"
 
+#include "PolicyUtils.h"
+
 #include <algorithm>
 
 using namespace mlir::gpupoor::policy;
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 /// Shared memory a one-warpgroup wgmma block fills with stages when it has
 /// an SM to itself (wgmmaStages).

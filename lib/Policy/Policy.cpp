@@ -6,13 +6,13 @@
 
 #include "gpupoor/Policy/Policy.h"
 
+#include "PolicyUtils.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <tuple>
 
 using namespace mlir::gpupoor::policy;
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   int64_t sms = p.sms();

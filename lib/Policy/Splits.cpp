@@ -6,17 +6,15 @@
 
 #include "gpupoor/Policy/Splits.h"
 
+#include "PolicyUtils.h"
+
 #include <algorithm>
 
 using namespace mlir::gpupoor::policy;
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
   // ceil(k / 32) without overflowing near INT64_MAX.
-  int64_t kk = std::max<int64_t>(k, 0);
-  int64_t numKBlocks =
-      kk / kSplitRuleBlock + (kk % kSplitRuleBlock != 0 ? 1 : 0);
+  int64_t numKBlocks = ceilDiv(std::max<int64_t>(k, 0), kSplitRuleBlock);
   // floor(sqrt(n)) in integers: exact where a double sqrt could round up.
   // Past maxSplits the result clamps to maxSplits: stop there (a static K
   // near 2^63 would otherwise take billions of steps).
@@ -33,10 +31,8 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
 
 int64_t mlir::gpupoor::policy::tileCount(int64_t batch, int64_t m, int64_t n,
                                          int64_t bm, int64_t bn) {
-  int64_t tm = m / bm + (m % bm != 0 ? 1 : 0);
-  int64_t tn = n / bn + (n % bn != 0 ? 1 : 0);
   int64_t tiles = 0;
-  if (__builtin_mul_overflow(tm, tn, &tiles) ||
+  if (__builtin_mul_overflow(ceilDiv(m, bm), ceilDiv(n, bn), &tiles) ||
       __builtin_mul_overflow(tiles, batch, &tiles))
     return std::numeric_limits<int64_t>::max();
   return tiles;

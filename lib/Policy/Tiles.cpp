@@ -6,6 +6,8 @@
 
 #include "gpupoor/Policy/Tiles.h"
 
+#include "PolicyUtils.h"
+
 #include "gpupoor/Policy/KernelConfig.h"
 
 #include <algorithm>
@@ -13,8 +15,6 @@
 #include <utility>
 
 using namespace mlir::gpupoor::policy;
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 /// Blocks of 256 x 128 tiles below which a static sm_90 matmul keeps the
 /// 128 x 128 tile: about two waves of one-block-an-SM kernels on 132 SMs

@@ -69,10 +69,8 @@ def _start():
     return _module
 
 
-def load(wait: bool = True):
-    """Loads the module; returns it, or None with status() saying why.
-    (`wait`: kept for callers of the time the module was built on first
-    use; loading never waits for a build now.)"""
+def load():
+    """Loads the module; returns it, or None with status() saying why."""
     return get()
 
 

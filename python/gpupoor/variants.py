@@ -102,7 +102,7 @@ class VariantKey:
         """Whether the library holds this variant for `chip`: the
         SM90A_TILES only for sm_90a and B as N x K (elsewhere m64, large and
         m16 serve)."""
-        return self.tile not in SM90A_TILES or (chip == "sm_90a" and self.b_layout == "nk")
+        return _C.family_builds(self.tile, chip, self.b_layout)
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir)."""

@@ -84,7 +84,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
     and with parallel slices enough blocks to stream the weights at memory
     speed (on sm_90 a static K of at most 128 gives the decode tile BK =
-    64). A short static sm_90 product (K <= 512) whose 128 x 128 tiles,
+    64, and so do sm_86 and sm_89, where three stages of BK = 128 exceed a
+    block's shared memory). A short static sm_90 product (K <= 512) whose 128 x 128 tiles,
     the batch counted, leave SMs idle takes 128 x 64 x 32; on sm_90a a
     static N <= 128 whose 128-row tiles fit one wave takes 64-row tiles
     (64 x 64 x 64 where N <= 64). docs/GPU.md and docs/Hopper.md have the

@@ -21,6 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "gpupoor/Runtime/Driver.h"
+
 #include <cuda.h>
 
 #include <cstdint>
@@ -90,15 +92,23 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
                                  intptr_t blockZ, int32_t smem, CUstream stream,
-                                 void **params, void **extra,
+                                 void **params, void ** /*extra*/,
                                  size_t /*paramsCount*/) {
   useContext();
   // Dynamic shared memory beyond 48 KiB must be opted into per kernel.
   check(cuFuncSetAttribute(
             function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
         "cuFuncSetAttribute");
-  check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                       smem, stream, params, extra),
+  gpupoor::runtime::Launch launch;
+  launch.grid[0] = gridX;
+  launch.grid[1] = gridY;
+  launch.grid[2] = gridZ;
+  launch.block[0] = blockX;
+  launch.block[1] = blockY;
+  launch.block[2] = blockZ;
+  launch.sharedBytes = smem;
+  launch.stream = stream;
+  check(gpupoor::runtime::launchKernel(function, launch, params),
         "cuLaunchKernel");
 }
 
@@ -241,19 +251,13 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
   if (tensorMapCache().find(key, map))
     return;
   useContext();
-  bool batched = key.batch >= 0;
-  auto dim = [](int64_t d) { return cuuint64_t(d > 0 ? d : 1); };
-  auto stride = [](int64_t s) { return cuuint64_t(s > 0 ? s : 8) * 2; };
-  cuuint64_t dims[3] = {dim(key.k), dim(key.rows), dim(key.batch)};
-  cuuint64_t strides[2] = {stride(key.rowStride), stride(key.batchStride)};
-  cuuint32_t box[3] = {64, cuuint32_t(key.boxRows), 1};
-  cuuint32_t elementStrides[3] = {1, 1, 1};
-  check(cuTensorMapEncodeTiled(
-            static_cast<CUtensorMap *>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-            batched ? 3 : 2, key.global, dims, strides, box, elementStrides,
-            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+  gpupoor::runtime::TensorMapSpec spec = gpupoor::runtime::operandMap(
+      key.k, key.rows, key.rowStride, 64, key.boxRows, key.batch,
+      key.batchStride);
+  spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+  spec.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  check(gpupoor::runtime::encodeTensorMap(static_cast<CUtensorMap *>(map),
+                                          spec, key.global),
         "cuTensorMapEncodeTiled");
   std::memcpy(&key.map, map, sizeof(CUtensorMap));
   tensorMapCache().add(key);

@@ -118,34 +118,24 @@ def implementations(outer: str, max_k_splits: int = 32):
     return impls
 
 
-def _python_path(fn, x, w):
-    from . import _fastpath
-    with _fastpath.suspended():
-        return fn(x, w, backend="mlir")
-
-
 def launch_overhead(batches: int = 15, n: int = 200) -> dict[str, float]:
     """Host microseconds per call: medians over batches of `n` calls queued
     behind a GPU kept busy (torch.cuda._sleep), so that neither the kernels'
     time nor a full launch queue enters the figure."""
     import time
-    from . import _fastpath, _mlir_backend
-    from .kernels import split_k_sequential, variant_key
-    if _fastpath.load() is None:
-        print(f"  compiled launch path: {_fastpath.status()}", file=sys.stderr)
+    from .kernels import split_k_sequential
     x = torch.randn(16, 4096, device="cuda").half()
     w = torch.randn(4096, 4096, device="cuda").half().T
-    out = torch.empty(16, 4096, device="cuda").half()
-    key = variant_key(w, 16, False, "none", "f32", torch.float16, 32)
+    op = torch.ops.gpupoor.split_k_matmul
     calls = {"torch.empty (allocation)": lambda: torch.empty((16, 4096), device="cuda",
                                                              dtype=torch.float16),
              "torch.mm (cuBLAS)": lambda: torch.mm(x, w),
+             "F.linear (cuBLAS)": lambda: F.linear(x, w.T),
              "split_k_sequential mlir": lambda: split_k_sequential(x, w, backend="mlir"),
-             "split_k_sequential mlir, Python path": lambda: _python_path(split_k_sequential,
-                                                                         x, w),
              "split_k_sequential auto (default)": lambda: split_k_sequential(x, w),
-             "split_k_sequential triton": lambda: split_k_sequential(x, w, backend="triton"),
-             "launcher alone (mlir)": lambda: _mlir_backend.launch(x, w, None, out, key, 1)}
+             "torch.ops.gpupoor.split_k_matmul (mlir)":
+                 lambda: op(x, w, None, 32, "f32", "none", 0, "mlir"),
+             "split_k_sequential triton": lambda: split_k_sequential(x, w, backend="triton")}
     res = {}
     for name, fn in calls.items():
         try:

@@ -245,9 +245,9 @@ def test_persistent_tiles(n, activation):
     sm_90a with B as N x K the persistent kernel, at most one block an SM,
     storing C through its tensor map where one describes C (n = 4104) and
     from its lanes where none does (n = 4100: rows not 16-byte aligned);
-    calls after the first through the compiled path. Elsewhere the same
-    calls run the other kernels."""
+    Elsewhere the same calls run the other kernels."""
     from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
 
     g = torch.Generator(device="cuda").manual_seed(n)
     w = ints(n, 264, gen=g).T
@@ -262,18 +262,18 @@ def test_persistent_tiles(n, activation):
             assert torch.equal(y.double(), want)
     if _mlir_backend.device_info(0)[0][:1] != ("sm_90a",):
         return
-    # This call's plan (the key holds A's shape, then N): the persistent
-    # grid, and C's map encoded only where it describes C.
+    # This call's plan: the persistent grid, and C's map encoded only where
+    # it describes C.
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    plans = [p for key, p in _mlir_backend._plans.items()
-             if key[2] == x.shape and key[3] == n and key[7] is not None]
-    assert plans and all(p.tiles == 153 and p.grid == (min(153, sms), 1) for p in plans)
-    for p in plans:
-        c_maps = [m for m in p.tensor_maps if m[1] == 2]
-        if n % 8 == 0:
-            assert len(c_maps) == 1 and not any(isinstance(v, bytes) for v in p.values)
-        else:
-            assert not c_maps and bytes(128) in p.values
+    chips, sm_count = _mlir_backend.device_info(0)
+    c = torch.empty(1100, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", 32, 0, list(chips), sm_count)
+    assert p["family"] == "pl" and p["tiles"] == 153 and p["grid"] == (min(153, sms), 1)
+    c_maps = [m for m in p["maps"] if m[1] == 2]
+    if n % 8 == 0:
+        assert len(c_maps) == 1 and p["zero_map_slot"] is None
+    else:
+        assert not c_maps and p["zero_map_slot"] is not None
 
 
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
@@ -285,8 +285,6 @@ def test_dependent_launches_back_to_back(m, k, keep):
     back to the caching allocator once read, so that a later call writes
     where the call before read: write after read), give what calls one at a
     time give."""
-    from gpupoor import _driver
-
     g = torch.Generator(device="cuda").manual_seed(k + m)
     ws = [(torch.randn(k, k, device="cuda", generator=g) / k**0.5).half() for _ in range(3)]
     x0 = torch.randn(m, k, device="cuda", generator=g).half()
@@ -313,5 +311,9 @@ def test_dependent_launches_back_to_back(m, k, keep):
     # where the kernels are sm_90's (not where GPUPOOR_CHIP names an older
     # chip's).
     from gpupoor._mlir_backend import device_info
-    if device_info(0)[0][0] in ("sm_90", "sm_90a") and _driver.dependent_launches():
-        assert any(kern.dependent for kern in _driver._loaded.values())
+    from gpupoor._native import C as _C
+    chips, sm_count = device_info(0)
+    if chips[0] in ("sm_90", "sm_90a") and os.environ.get("GPUPOOR_DEPENDENT_LAUNCH") != "0":
+        c = torch.empty(m, k, device="cuda", dtype=torch.float16)
+        p = _C.describe_plan(x0, ws[0].T, None, c, "none", "f32", 32, 0, list(chips), sm_count)
+        assert p["dependent"], p["kernel"]

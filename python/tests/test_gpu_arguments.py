@@ -20,7 +20,6 @@ import torch
 import torch.nn.functional as F
 
 import gpupoor
-from gpupoor import _fastpath, _mlir_backend
 from gpupoor.kernels import split_k_sequential
 
 pytestmark = pytest.mark.gpu
@@ -127,7 +126,7 @@ def check(y, data, with_bias, activation, dtype, what):
 def test_split_k_sequential_every_combination(shape, with_bias, activation, backend):
     """split_k_sequential over outer x slices x dtype x B layout for this
     shape, bias and activation; the mlir backend's calls twice, the second
-    (float16) on the compiled launch path, bit-identical."""
+    (float16) from the plan the first made, bit-identical."""
     if backend == "triton" and shape not in TRITON_SHAPES:
         pytest.skip("the triton backend's shapes: TRITON_SHAPES")
     data = shape_data(shape)
@@ -250,78 +249,35 @@ def test_zero_k_without_bias():
             assert torch.equal(y, torch.zeros(3, 8, device="cuda").half())
 
 
-@pytest.mark.parametrize("python_path", [False, True])
-def test_activation_without_bias_under_graph_capture(python_path):
+def test_activation_without_bias_under_graph_capture():
     """The -0.0 bias of an activation without a bias: a launch captured
     before any eager call of its (device, dtype, N) takes a tensor of the
     graph's own, refilled by each replay; one captured after reuses the
-    eager calls' tensor; both replay the eager result. On the compiled launch
-    path too (the plan holds the cached tensor's address)."""
-    path = _fastpath.suspended() if python_path else _null()
-    n = 1736 + 8 * python_path          # an N no other test uses
+    eager calls' tensor; both replay the eager result."""
+    n = 1736                            # an N no other test uses
     g = torch.Generator(device="cuda").manual_seed(n)
     x = torch.randint(-1, 2, (5, 264), device="cuda", generator=g).half()
     w = torch.randint(-1, 2, (n, 264), device="cuda", generator=g).half().T
     want = torch.relu(x.double() @ w.double()).half()
-    key = ("cuda", x.get_device(), torch.float16, n)
-    with path:
-        assert key not in _mlir_backend._implicit_bias
-        # The plan (kernel loaded) from a call with a bias of the same
-        # stride: nothing but the launch is left to the capture.
-        zero = torch.zeros(n, device="cuda").half()
-        assert torch.equal(split_k_sequential(x, w, zero, activation="relu", backend="mlir"),
-                           want)
-        assert key not in _mlir_backend._implicit_bias
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        first = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(first, stream=side):
-            out1 = split_k_sequential(x, w, activation="relu", backend="mlir")
-        assert key not in _mlir_backend._implicit_bias
-        for _ in range(2):
-            first.replay()
-            torch.cuda.synchronize()
-            assert torch.equal(out1, want)
-        # Eager calls: the cached tensor; the second through the compiled
-        # path unless suspended.
-        for _ in range(3):
-            assert torch.equal(split_k_sequential(x, w, activation="relu", backend="mlir"),
-                               want)
-        cached = _mlir_backend._implicit_bias[key]
-        assert torch.equal(cached, torch.zeros_like(cached)) and cached.signbit().all()
-        second = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(second, stream=side):
-            out2 = split_k_sequential(x, w, activation="relu", backend="mlir")
-        assert _mlir_backend._implicit_bias[key] is cached
-        del first
-        second.replay()
+    # The plan (kernel loaded) from a call with a bias of the same stride:
+    # nothing but the launch is left to the capture.
+    zero = torch.zeros(n, device="cuda").half()
+    assert torch.equal(split_k_sequential(x, w, zero, activation="relu", backend="mlir"), want)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    first = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(first, stream=side):
+        out1 = split_k_sequential(x, w, activation="relu", backend="mlir")
+    for _ in range(2):
+        first.replay()
         torch.cuda.synchronize()
-        assert torch.equal(out2, want)
-
-
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-def test_compiled_path_takes_an_activation_without_bias():
-    """The compiled launch path keeps the plan of an activation without a
-    bias (the -0.0 bias's address baked into it) and gives the Python path's
-    result."""
-    fast = _fastpath.load()
-    assert fast is not None, _fastpath.status()
-    g = torch.Generator(device="cuda").manual_seed(21)
-    for m, n in ((1, 4096), (9, 520), (300, 264)):
-        x = torch.randint(-1, 2, (m, 520), device="cuda", generator=g).half()
-        w = torch.randint(-1, 2, (n, 520), device="cuda", generator=g).half().T
-        for activation in ("relu", "gelu"):
-            call = (x, w, None, 32, "f32", activation, 0, "mlir")
-            with _fastpath.suspended():
-                slow = split_k_sequential(*call[:2], activation=activation, backend="mlir")
-            split_k_sequential(*call[:2], activation=activation, backend="mlir")   # teaches
-            quick = fast.run(*call)
-            assert quick is not None, (m, n, activation)
-            assert torch.equal(quick.view(torch.int16), slow.view(torch.int16))
+        assert torch.equal(out1, want)
+    for _ in range(3):
+        assert torch.equal(split_k_sequential(x, w, activation="relu", backend="mlir"), want)
+    second = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(second, stream=side):
+        out2 = split_k_sequential(x, w, activation="relu", backend="mlir")
+    del first
+    second.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out2, want)

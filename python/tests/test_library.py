@@ -1,6 +1,8 @@
 """Variant keys and sources, requirement checks, variant selection, cache
 keys and the kernel-library build (with this checkout's gpupoor-opt)."""
 
+import contextlib
+import functools
 import itertools
 import json
 import shutil
@@ -10,10 +12,9 @@ import pytest
 import torch
 
 from gpupoor import compile as gcompile
-from gpupoor._mlir_backend import chip_for, chips_for, plan
+from gpupoor._mlir_backend import chip_for, chips_for, find_variant
 from gpupoor._native import C
 from gpupoor.build_library import main as build_main
-from gpupoor.kernels import variant_key
 from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
 from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, TILES, VariantKey,
                               library_variants)
@@ -213,8 +214,9 @@ def test_gpupoor_chip_names_the_library_chip(monkeypatch):
             assert mb.device_info(0) == (chips, 132)
         monkeypatch.setenv("GPUPOOR_CHIP", "sm_100")
         mb.device_info.cache_clear()
-        monkeypatch.setattr(kernels, "_ENV_BACKEND", None)
-        with pytest.raises(ValueError, match="GPUPOOR_CHIP='sm_100'"):
+        monkeypatch.delenv("GPUPOOR_BACKEND", raising=False)
+        with _resolver(mb.device_info), \
+                pytest.raises(ValueError, match="GPUPOOR_CHIP='sm_100'"):
             kernels.default_backend(torch.device("cuda", 0))
         monkeypatch.setattr(mb, "properties", lambda index: (8, 0, 108))
         monkeypatch.setenv("GPUPOOR_CHIP", "sm_89")
@@ -222,17 +224,6 @@ def test_gpupoor_chip_names_the_library_chip(monkeypatch):
             mb.device_info(0)
     finally:
         mb.device_info.cache_clear()
-
-
-def test_variant_key_from_operands():
-    w = torch.empty(48, 64, dtype=torch.float16)  # nn.Linear's (N, K)
-    assert variant_key(w.T, 200, True, "relu", "f32", torch.float16, 32).name == \
-        "nk_f32_bias_relu_f16_large_s32"
-    assert variant_key(w.T.contiguous(), 3, False, "none", "f16", torch.float32, 8).name == \
-        "kn_f16_none_f32_large_s8"
-    assert variant_key(w.T, 17, False, "gelu", "f32", torch.float16, 32).epilogue == "bias_gelu"
-    # The family is the launcher's (the policy's, per device and shape).
-    assert variant_key(w.T, 17, False, "none", "f32", torch.float16, 32).tile == "large"
 
 
 def manifest(**over):
@@ -243,7 +234,9 @@ def manifest(**over):
          "checks": {"unit_stride": ["stride_ak", "stride_bn"],
                     "stride_multiple_of_8": ["stride_am", "stride_bk"],
                     "pointer_aligned_16": ["a_ptr", "b_ptr"],
-                    "max_size": 2**31 - 1 - 8192, "max_offset": 2**31 - 1}}
+                    "max_size": 2**31 - 1 - 8192, "max_offset": 2**31 - 1},
+         "param_types": ["ptr"] * 3 + ["i32"] * 9 + ["ptr", "i64", "ptr", "i32"],
+         "dynamic_shared_memory": 49152, "block_size": 128}
     m.update(over)
     return m
 
@@ -300,19 +293,37 @@ def test_select_takes_the_first_kernel_that_fits():
         only_fast.select(args(stride_ak=2))
 
 
+def _plan(man, m, n, k, slices, chips=("sm_90",)):
+    """The launcher's plan of an M x N x K product (B as K x N) whose every
+    variant has the one kernel `man`."""
+    a = torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(k, n, dtype=torch.float16)
+    c = torch.empty(m, n, dtype=torch.float16)
+    return C.describe_plan(a, b, None, c, "none", "f32", 32, slices, list(chips), 132,
+                           find_variant=lambda *key: [(man, "")])
+
+
 def test_plan_slices():
-    v = Variant(VariantKey(), "sm_90", [Kernel(manifest(), None)], None)
     s = C.default_splits(4096, 32)
-    assert plan(v, 8192, 8192, 4096, 0, 132) == (s, 1)        # tiles fill the GPU
-    assert plan(v, 1, 4096, 4096, 0, 132)[1] > 1              # 32 tiles: slices
-    assert plan(v, 1, 4096, 4096, 1, 132) == (s, 1)           # sequential forced
-    assert plan(v, 1, 4096, 4096, 7, 132) == (s, 7)
-    assert plan(v, 1, 4096, 4096, 1000, 132) == (s, s)        # at most S
+    assert _plan(manifest(), 8192, 8192, 4096, 0)["slices"] == 1    # tiles fill the GPU
+    assert _plan(manifest(), 1, 4096, 4096, 0)["slices"] > 1        # 32 tiles: slices
+    assert _plan(manifest(), 1, 4096, 4096, 1)["slices"] == 1       # sequential forced
+    assert _plan(manifest(), 1, 4096, 4096, 7)["slices"] == 7
+    assert _plan(manifest(), 1, 4096, 4096, 1000)["slices"] == s    # at most S
     # Persistent blocks take one K slice whatever the call asks.
-    pl = Variant(VariantKey(b_layout="nk", tile="pl"), "sm_90a",
-                 [Kernel(manifest(persistent=True), None)], None)
     for slices in (0, 1, 7):
-        assert plan(pl, 256, 256, 4096, slices, 132) == (s, 1)
+        assert _plan(manifest(persistent=True), 256, 256, 4096, slices)["slices"] == 1
+
+
+def test_plan_refuses_operands_no_kernel_takes():
+    """The first kernel whose checks hold runs; none: ValueError naming each
+    kernel's reason."""
+    a = torch.empty(8, 64, dtype=torch.float16)[:, ::2]      # stride_ak = 2
+    b = torch.empty(32, 16, dtype=torch.float16)
+    c = torch.empty(8, 16, dtype=torch.float16)
+    with pytest.raises(ValueError, match="stride_ak = 2, not 1"):
+        C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90"], 132,
+                        find_variant=lambda *key: [(manifest(), "")])
 
 
 def test_cache_key_changes_with_every_input():
@@ -364,7 +375,6 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
     # Not in the roots and compiling is off: unavailable, not an error.
     assert lib.find(VariantKey(outer="f16"), "sm_90") is None
     # A Hopper device takes the best chip the roots hold.
-    from gpupoor._mlir_backend import choose_variant
     only90 = KernelLibrary(roots=[tmp_path / "only90"], cache_dir=tmp_path / "cache",
                            allow_compile=False)
     (tmp_path / "only90").mkdir()
@@ -372,8 +382,19 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
     # 1024 x 4096 x 4096: the large family on both chips (the policy's).
     large = VariantKey.from_name(names[0])
     hopper = ("sm_90a", "sm_90")
-    assert choose_variant(only90, large, hopper, 1024, 4096, 4096, 0, 132).chip == "sm_90"
-    assert choose_variant(lib, large, hopper, 1024, 4096, 4096, 0, 132).chip == "sm_90a"
+    assert large.tile == "large"
+    a = torch.empty(1024, 4096, dtype=torch.float16)
+    b = torch.empty(4096, 4096, dtype=torch.float16)
+    if large.b_layout == "nk":
+        b = b.T
+    c = torch.empty(1024, 4096, dtype=torch.float32 if large.out == "f32" else torch.float16)
+    bias = torch.empty(4096, dtype=c.dtype) if large.epilogue != "none" else None
+    activation = large.epilogue[5:] if large.epilogue.startswith("bias_") else "none"
+    for library, chip in ((only90, "sm_90"), (lib, "sm_90a")):
+        plan = C.describe_plan(a, b, bias, c, activation, large.outer, large.max_splits, 0,
+                               list(hopper), 132,
+                               find_variant=functools.partial(find_variant, library=library))
+        assert plan["chip"] == chip
 
 
 def test_build_library_as_ptx(gpupoor_opt, tmp_path, monkeypatch):
@@ -430,12 +451,13 @@ def test_pip_installs_the_package_with_its_library(tmp_path):
     import sys
     from pathlib import Path
     src = Path(__file__).resolve().parents[1]
-    # The package and the policy library its extension compiles, laid out
-    # as in the repository.
+    # The package and the sources its extension compiles (the policy
+    # library, the driver's encoder and launch), laid out as in the
+    # repository.
     tree = tmp_path / "src" / "python"
     shutil.copytree(src, tree, ignore=shutil.ignore_patterns("_kernels", "build", "*.egg-info",
                                                             "__pycache__", "tests", "*.so"))
-    for part in ("lib/Policy", "include/gpupoor/Policy"):
+    for part in ("lib/Policy", "include/gpupoor/Policy", "lib/Runtime", "include/gpupoor/Runtime"):
         shutil.copytree(src.parent / part, tmp_path / "src" / part)
     variant = tree / "gpupoor" / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32"
     variant.mkdir(parents=True)
@@ -450,9 +472,6 @@ def test_pip_installs_the_package_with_its_library(tmp_path):
     assert (site / "kernels.py").is_file() and (site / "modules.py").is_file()
     # The native extension, built with the package.
     assert list(site.glob("_C*.so"))
-    # The compiled launch path, built with the package (where the CUDA
-    # runtime's headers are: here they are, /usr/local/cuda or the wheels').
-    assert list(site.glob("_gpupoor_fastpath*.so"))
     assert (site / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32" / "gpupoor_matmul_0.cubin").is_file()
 
 
@@ -483,42 +502,35 @@ def test_hopper_triton_config_ends_chunks_on_steps():
     assert hopper._instr_n(64, 256, 8) == 128
 
 
+@contextlib.contextmanager
+def _resolver(device_info):
+    """The launcher asks `device_info` for devices' chips in this block."""
+    from gpupoor import _mlir_backend as mb
+    C.set_resolver(device_info, mb.find_variant)
+    try:
+        yield
+    finally:
+        C.set_resolver(mb.device_info, mb.find_variant)
+
+
 def test_default_backend_by_device(monkeypatch):
     from gpupoor import kernels
     dev = torch.device("cuda", 0)
-    monkeypatch.setattr(kernels, "_ENV_BACKEND", None)
+    monkeypatch.delenv("GPUPOOR_BACKEND", raising=False)
     # Devices with cubins take mlir whatever the shape (Hopper's sm_90a
     # wgmma kernel leads the triton backend's on large products).
-    monkeypatch.setattr(kernels, "device_info", lambda index: (("sm_90a", "sm_90"), 132))
-    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
-    assert kernels.default_backend(dev, 1, 4096, 4096) == "mlir"
-    monkeypatch.setattr(kernels, "device_info", lambda index: (("sm_80",), 108))
-    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
-    monkeypatch.setattr(kernels, "device_info", lambda index: ((), 84))
-    assert kernels.default_backend(dev, 1, 1) == "triton"
-    monkeypatch.setattr(kernels, "_ENV_BACKEND", "mlir")
-    assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
-    monkeypatch.setattr(kernels, "_ENV_BACKEND", "cuda")
-    with pytest.raises(ValueError, match="GPUPOOR_BACKEND"):
-        kernels.default_backend(dev)
-
-
-def test_launch_config_layout_and_switch(monkeypatch):
-    """cuLaunchKernelEx's structures as cuda.h lays them out, and
-    GPUPOOR_DEPENDENT_LAUNCH."""
-    import ctypes
-
-    from gpupoor import _driver
-
-    assert ctypes.sizeof(_driver.LaunchAttribute) == 72
-    assert _driver.LaunchAttribute.value.offset == 8
-    assert ctypes.sizeof(_driver.LaunchConfig) == 56
-    assert (_driver.LaunchConfig.stream.offset, _driver.LaunchConfig.attrs.offset,
-            _driver.LaunchConfig.num_attrs.offset) == (32, 40, 48)
-    monkeypatch.delenv("GPUPOOR_DEPENDENT_LAUNCH", raising=False)
-    assert _driver.dependent_launches()
-    monkeypatch.setenv("GPUPOOR_DEPENDENT_LAUNCH", "0")
-    assert not _driver.dependent_launches()
+    with _resolver(lambda index: (("sm_90a", "sm_90"), 132)):
+        assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
+        assert kernels.default_backend(dev, 1, 4096, 4096) == "mlir"
+    with _resolver(lambda index: (("sm_80",), 108)):
+        assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
+    with _resolver(lambda index: ((), 84)):
+        assert kernels.default_backend(dev, 1, 1) == "triton"
+        monkeypatch.setenv("GPUPOOR_BACKEND", "mlir")
+        assert kernels.default_backend(dev, 4096, 4096, 4096) == "mlir"
+        monkeypatch.setenv("GPUPOOR_BACKEND", "cuda")
+        with pytest.raises(ValueError, match="GPUPOOR_BACKEND"):
+            kernels.default_backend(dev)
 
 
 def test_load_variant_refuses_stream_k_kernels(tmp_path):
@@ -641,107 +653,59 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
     variant compiles to (every kernel of it, the fallbacks too): the bias's
     three where the kernel has them, also for an activation without a bias
     (a bias of -0.0, implicit_bias), and none where it has not."""
-    import types
-
-    from gpupoor import _driver, _mlir_backend as mb
-
-    monkeypatch.setattr(mb, "device_info", lambda index: HOPPER)
-    monkeypatch.setattr(_driver, "load", lambda cubin, manifest: types.SimpleNamespace())
-    monkeypatch.setattr(mb, "_implicit_bias", {})
     lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
     layout, tile = layout_tile
     m, n = FAMILY_SHAPES[layout_tile]
     k = 64
     a = torch.empty(m, k, dtype=torch.float16)
     b = torch.empty(n, k, dtype=torch.float16).T if layout == "nk" else \
         torch.empty(k, n, dtype=torch.float16)
-    ws, maps = mb._WORKSPACE_PARAMS, mb._TENSOR_MAP_PARAMS
+    ws = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
+    maps = {"a_desc", "b_desc", "c_desc"}
     for with_bias, activation, outer, dtype, slices in itertools.product(
             (False, True), ("none", "relu", "gelu"), ("f32", "f16"),
             (torch.float16, torch.float32), (0, 1, 2)):
         c = torch.empty(m, n, dtype=dtype)
         bias = torch.empty(n, dtype=dtype) if with_bias else None
-        # As kernels._launch and _mlir_backend.launch choose them.
-        key = variant_key(b, m, with_bias, activation, outer, dtype, 32)
-        what = f"{key.name} bias={with_bias} slices={slices}"
-        assert (key.epilogue == "none") == (not with_bias and activation == "none"), what
-        launched = mb.launch_bias(key, bias, c, n)
-        if with_bias:
-            assert launched is bias, what
-        elif key.epilogue == "none":
-            assert launched is None, what
-        else:
-            assert launched.shape == (n,) and launched.dtype == dtype, what
-            assert torch.equal(launched, torch.zeros(n, dtype=dtype)), what
-            assert launched.signbit().all(), what       # -0.0
-        p = mb._make_plan(a, b, launched, c, key, slices, lib, a.device)
-        variant = lib.find(lib.found[-1], "sm_90a")
+        what = f"{layout} {tile} bias={with_bias} {activation} {outer} {dtype} slices={slices}"
+        p = C.describe_plan(a, b, bias, c, activation, outer, 32, slices, list(HOPPER[0]),
+                            HOPPER[1], find_variant=find)
+        key = lib.found[-1]
+        assert key.b_layout == layout and key.outer == outer, what
+        assert key.out == ("f32" if dtype == torch.float32 else "f16"), what
+        # An activation without a bias runs its bias_* variant (a bias of
+        # -0.0).
+        assert key.epilogue == ("none" if not with_bias and activation == "none" else
+                                "bias" if activation == "none" else f"bias_{activation}"), what
+        variant = lib.find(key, "sm_90a")
         # Persistent blocks take one slice: more (where S = 1 at K = 64
         # allows none) would take the non-persistent family.
         want_tile = "large" if tile == "pl" and min(slices, C.default_splits(k, 32)) > 1 \
             else tile
-        assert variant.key.tile == want_tile, what
+        assert variant.key.tile == want_tile == p["family"], what
         swapped = want_tile in SWAPPED_TILES
-        sa, sb, sc = (b.t(), a.t(), c.t()) if swapped else (a, b, c)
-        args = mb.kernel_args(sa, sb, sc, launched, swapped)
+        assert p["swapped"] == swapped, what
+        args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",
+                "stride_bn", "stride_cm", "stride_cn"}
+        if key.epilogue != "none":
+            args |= {"in0_ptr", "stride_in0m", "stride_in0n"}
         for kern in variant.kernels:
             params = kern.manifest["params"]
-            assert set(params) - ws - maps == set(args), (what, kern.name, params)
-            assert ("in0_ptr" in params) == (key.epilogue != "none"), (what, kern.name)
-        assert len(p.values) == len(variant.kernels[0].manifest["params"])
-        assert (p.bias_slot is not None) == (key.epilogue != "none"), what
-        if p.bias_slot is not None:
-            assert p.values[p.bias_slot] == launched.data_ptr(), what
+            assert set(params) - ws - maps == args, (what, kern.name, params)
+        assert p["params"] == variant.kernels[0].manifest["params"], what
+        assert len(p["values"]) == len(p["params"])
+        assert (p["bias_slot"] is not None) == (key.epilogue != "none"), what
+        if with_bias:
+            assert p["values"][p["bias_slot"]] == bias.data_ptr(), what
+        # The call's A and B go to the kernel's b_ptr and a_ptr when swapped.
+        a_slot, b_slot = p["params"].index("a_ptr"), p["params"].index("b_ptr")
+        assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))
 
 
-def test_teach_bakes_the_implicit_bias_into_the_plan(monkeypatch):
-    """The compiled launch path fills no bias for a call without one: the
-    plan it is taught carries the -0.0 bias's address as a constant (no
-    bias slot); without a cached tensor (a plan made under graph capture) the
-    call is not taught; a call with a bias keeps its slot."""
-    import types
-
-    from gpupoor import _mlir_backend as mb
-
-    n = 40
-    neg_zero = torch.full((n,), -0.0, dtype=torch.float16)
-    monkeypatch.setattr(mb, "_implicit_bias", {("cuda", 0, torch.float16, n): neg_zero})
-    taught = []
-    fast = types.SimpleNamespace(remember=lambda *args: taught.append(args))
-    loaded = types.SimpleNamespace(_function=lambda index: 1234, block=128, shared_bytes=0,
-                                   dependent=False)
-    plan = types.SimpleNamespace(values=[11, 22, 33, 0, 5, 6], a_slot=0, b_slot=1, c_slot=2,
-                                 bias_slot=3, ws_slot=None, grid=(1, 1), loaded=loaded,
-                                 sum_bytes=0, tiles=1, tensor_maps=())
-    x, w = torch.empty(2, 8, dtype=torch.float16), torch.empty(8, n, dtype=torch.float16)
-    mb.teach(fast, 0, plan, (x, w, None, 32, "f32", "relu", 0, "mlir"))
-    (args,) = taught
-    values, slots = args[8 + 5], args[8 + 6]
-    assert values[3] == neg_zero.data_ptr() and slots[3] == -1
-    assert plan.values[3] == 0                      # the plan itself is unchanged
-    taught.clear()
-    mb.teach(fast, 1, plan, (x, w, None, 32, "f32", "relu", 0, "mlir"))   # no tensor on cuda:1
-    assert taught == []
-    bias = torch.empty(n, dtype=torch.float16)
-    mb.teach(fast, 0, plan, (x, w, bias, 32, "f32", "relu", 0, "mlir"))
-    (args,) = taught
-    assert args[8 + 5][3] == 0 and args[8 + 6][3] == 3
-
-
-def test_implicit_bias_is_negative_zero_and_cached(monkeypatch):
-    from gpupoor import _mlir_backend as mb
-
-    monkeypatch.setattr(mb, "_implicit_bias", {})
-    c = torch.empty(3, 24, dtype=torch.float32)
-    relu = VariantKey(epilogue="bias_relu", out="f32")
-    t = mb.launch_bias(relu, None, c, 24)
-    assert t.dtype == torch.float32 and t.shape == (24,) and t.signbit().all()
-    assert (t == 0).all()
-    assert mb.launch_bias(relu, None, c, 24) is t
-    assert mb.launch_bias(relu, None, c.half(), 24).dtype == torch.float16
-    assert mb.launch_bias(VariantKey(), None, c, 24) is None
-    given = torch.ones(24)
-    assert mb.launch_bias(relu, given, c, 24) is given
+def test_negative_zero_bias_changes_nothing():
+    """The launcher's bias for an activation without one is -0.0 (csrc/launcher.cpp,
+    implicitBias)."""
     # x + (-0.0) is x, bit for bit, for every f32 and f16 value but NaN.
     for dtype, bits in ((torch.float16, torch.int16), (torch.float32, torch.int32)):
         vals = torch.arange(-2**15, 2**15, dtype=torch.int32).to(torch.int16).view(torch.float16)

@@ -47,17 +47,23 @@ def descriptor(t):
 
 def link(obj, runtime, out):
     subprocess.run(["g++", "-shared", "-Wl,-Bsymbolic", obj, runtime, "-o", out,
-                    f"-L{CUDA}/lib64", f"-L{CUDA}/lib64/stubs", "-lcuda"], check=True)
+                    f"-L{CUDA}/lib64", f"-L{CUDA}/lib64/stubs", "-lcuda", "-ldl"], check=True)
 
 
 def build_runtime(out_dir):
-    """Compiles lib/Runtime/CudaRuntime.cpp into OUT_DIR/lib; returns the lib folder and
-    the object."""
+    """Compiles lib/Runtime (CudaRuntime.cpp and Driver.cpp) into one object in
+    OUT_DIR/lib; returns the lib folder and the object."""
     work = os.path.join(out_dir, "lib")
     os.makedirs(work, exist_ok=True)
+    repo = os.path.join(HERE, "..", "..")
+    objects = []
+    for name in ("CudaRuntime", "Driver"):
+        objects.append(os.path.join(work, name + ".o"))
+        subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(repo, "lib", "Runtime", name + ".cpp"),
+                        f"-I{CUDA}/include", f"-I{os.path.join(repo, 'include')}", "-o", objects[-1]],
+                       check=True)
     runtime = os.path.join(work, "mgpu_runtime.o")
-    subprocess.run(["g++", "-O2", "-fPIC", "-c", os.path.join(HERE, "..", "..", "lib", "Runtime", "CudaRuntime.cpp"),
-                    f"-I{CUDA}/include", "-o", runtime], check=True)
+    subprocess.run(["ld", "-r", *objects, "-o", runtime], check=True)
     return work, runtime
 
 

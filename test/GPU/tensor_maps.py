@@ -2,30 +2,41 @@
 manifest lists two parameters of type "tensormap" (a_desc, b_desc; c_desc
 too where the persistent kernel stores C by TMA), each a
 CUtensorMap of 128 bytes passed by value, encoded as the manifest's
-"tensor_maps" says (cuTensorMapEncodeTiled, through ctypes on libcuda).
+"tensor_maps" says, by lib/Runtime/Driver.cpp's encoder (through ctypes).
 CuPy's kernel call cannot pass a 128-byte struct, so these kernels go
 through cuLaunchKernel directly, and so does any kernel launched with
 programmatic stream serialization (cuLaunchKernelEx)."""
 
 import ctypes
+import os
+import subprocess
+import tempfile
 
 import numpy as np
 
-_cuda = None
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_REPO = os.path.join(_HERE, "..", "..")
+_CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+_lib_handle = None
 
 
 def _lib():
-    global _cuda
-    if _cuda is None:
-        _cuda = ctypes.CDLL("libcuda.so.1")
-    return _cuda
-
-
-CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6
-CU_TENSOR_MAP_INTERLEAVE_NONE = 0
-CU_TENSOR_MAP_SWIZZLE_128B = 3
-CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3
-CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
+    """lib/Runtime/Driver.cpp (the project's one tensor-map encoder and
+    launch, which the runtime and the package's extension compile too) as a
+    shared library, built once per process on the GPU machine."""
+    global _lib_handle
+    if _lib_handle is None:
+        out = os.path.join(tempfile.mkdtemp(prefix="gpupoor-driver-"), "libgpupoor_driver.so")
+        subprocess.run(["g++", "-O2", "-shared", "-fPIC", os.path.join(_REPO, "lib", "Runtime", "Driver.cpp"),
+                        f"-I{os.path.join(_REPO, 'include')}", f"-I{_CUDA}/include", "-ldl", "-o", out],
+                       check=True)
+        lib = ctypes.CDLL(out)
+        lib.gpupoorEncodeOperandMap.argtypes = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 3 \
+            + [ctypes.c_uint] * 2 + [ctypes.c_int64] * 2
+        lib.gpupoorLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 \
+            + [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
+        _lib_handle = lib
+    return _lib_handle
 
 
 def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_stride=0):
@@ -36,43 +47,24 @@ def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_strid
     elements apart, the batch a third dimension in boxes of one."""
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
-    rank = 2 if batch is None else 3
-    # One batch element's stride is never stepped (any value passes then).
-    batch_stride = batch_stride if (batch or 0) > 1 else 0
-    dims = (ctypes.c_uint64 * 3)(max(k, 1), max(rows, 1), max(batch or 1, 1))
-    strides = (ctypes.c_uint64 * 2)(*((s if s > 0 else 8) * 2 for s in (row_stride, batch_stride)))
-    box = (ctypes.c_uint32 * 3)(box_k, box_rows, 1)
-    elem = (ctypes.c_uint32 * 3)(1, 1, 1)
-    err = _lib().cuTensorMapEncodeTiled(
-        ctypes.c_void_p(addr), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, rank, ctypes.c_void_p(ptr), dims,
-        strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+    if batch is None:
+        batch, batch_stride = -1, 0
+    else:
+        # One batch element's stride is never stepped (any value passes then).
+        batch, batch_stride = max(batch, 1), batch_stride if batch > 1 else 0
+    err = _lib().gpupoorEncodeOperandMap(addr, ptr, k, rows, row_stride, box_k, box_rows, batch,
+                                         batch_stride)
     if err:
         raise RuntimeError(f"cuTensorMapEncodeTiled failed with CUDA error {err}")
     return bytes((ctypes.c_uint8 * 128).from_address(addr))
 
 
-class _LaunchAttribute(ctypes.Structure):
-    """CUlaunchAttribute (cuda.h): the id, padding to 8 bytes, a 64-byte value."""
-    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_uint8 * 4), ("value", ctypes.c_uint8 * 64)]
-
-
-class _LaunchConfig(ctypes.Structure):
-    """CUlaunchConfig (cuda.h)."""
-    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
-                ("shared_bytes", ctypes.c_uint), ("stream", ctypes.c_void_p),
-                ("attrs", ctypes.POINTER(_LaunchAttribute)), ("num_attrs", ctypes.c_uint)]
-
-
-CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
-
-
 def launch(function_ptr, grid, block, smem, stream_ptr, args, types, dependent=False):
-    """cuLaunchKernel with `args` typed by the manifest's param_types
-    ("ptr", "i32", "i64", "tensormap" as 128 bytes); with `dependent`,
-    cuLaunchKernelEx with programmatic stream serialization (a kernel whose
-    manifest says dependent_launch may start before the previous kernel of
-    the stream ends)."""
+    """Launches with `args` typed by the manifest's param_types ("ptr",
+    "i32", "i64", "tensormap" as 128 bytes); with `dependent`, with
+    programmatic stream serialization (a kernel whose manifest says
+    dependent_launch may start before the previous kernel of the stream
+    ends)."""
     holders = []
     for v, t in zip(args, types):
         if t == "tensormap":
@@ -87,20 +79,7 @@ def launch(function_ptr, grid, block, smem, stream_ptr, args, types, dependent=F
     params = (ctypes.c_void_p * len(holders))()
     for i, h in enumerate(holders):
         params[i] = h[1] if isinstance(h, tuple) else ctypes.addressof(h)
-    if dependent:
-        attr = _LaunchAttribute(id=CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
-        attr.value[0] = 1
-        config = _LaunchConfig((ctypes.c_uint * 3)(grid[0], grid[1], 1),
-                               (ctypes.c_uint * 3)(block, 1, 1), smem,
-                               ctypes.c_void_p(stream_ptr), ctypes.pointer(attr), 1)
-        err = _lib().cuLaunchKernelEx(ctypes.byref(config), ctypes.c_void_p(function_ptr),
-                                      params, None)
-        if err:
-            raise RuntimeError(f"cuLaunchKernelEx failed with CUDA error {err}")
-        return
-    err = _lib().cuLaunchKernel(
-        ctypes.c_void_p(function_ptr), ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]),
-        ctypes.c_uint(1), ctypes.c_uint(block), ctypes.c_uint(1), ctypes.c_uint(1),
-        ctypes.c_uint(smem), ctypes.c_void_p(stream_ptr), params, None)
+    err = _lib().gpupoorLaunchKernel(function_ptr, grid[0], grid[1], block, smem, stream_ptr,
+                                     params, int(dependent))
     if err:
-        raise RuntimeError(f"cuLaunchKernel failed with CUDA error {err}")
+        raise RuntimeError(f"cuLaunchKernel{'Ex' if dependent else ''} failed with CUDA error {err}")

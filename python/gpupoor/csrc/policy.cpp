@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "launcher.h"
+
 #include "gpupoor/Policy/Checks.h"
 #include "gpupoor/Policy/Policy.h"
 
@@ -122,7 +124,10 @@ OperandChecks checksArg(const py::dict &checks) {
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
-  m.doc() = "gpupoor's native extension: the compiler's policy library";
+  m.doc() = "gpupoor's native extension: the compiler's policy library, the "
+            "gpupoor::split_k_matmul operator and its launcher";
+  gpupoor::package::bindLauncher(m);
+  gpupoor::package::bindOps(m);
   m.def(
       "default_splits",
       [](int64_t k, int64_t maxSplits) {

@@ -1,0 +1,162 @@
+//===- Driver.cpp - tensor maps and launches on the CUDA driver -----------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gpupoor/Runtime/Driver.h"
+
+#include <dlfcn.h>
+
+namespace gpupoor::runtime {
+
+namespace {
+
+// cuda.h maps API names to versioned symbols (cuCtxPushCurrent is
+// cuCtxPushCurrent_v2): look up the name the macro expands to.
+#define GPUPOOR_SYMBOL_NAME(name) #name
+#define GPUPOOR_SYMBOL(name) GPUPOOR_SYMBOL_NAME(name)
+
+template <typename Fn> bool bind(void *library, Fn &fn, const char *name) {
+  fn = reinterpret_cast<Fn>(dlsym(library, name));
+  return fn != nullptr;
+}
+
+DriverApi *open() {
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!library)
+    return nullptr;
+  static DriverApi api;
+  bool ok = true;
+#define GPUPOOR_BIND(field, name)                                              \
+  ok &= bind(library, api.field, GPUPOOR_SYMBOL(name))
+  GPUPOOR_BIND(init, cuInit);
+  GPUPOOR_BIND(getErrorName, cuGetErrorName);
+  GPUPOOR_BIND(getErrorString, cuGetErrorString);
+  GPUPOOR_BIND(deviceGet, cuDeviceGet);
+  GPUPOOR_BIND(primaryCtxRetain, cuDevicePrimaryCtxRetain);
+  GPUPOOR_BIND(ctxPushCurrent, cuCtxPushCurrent);
+  GPUPOOR_BIND(ctxPopCurrent, cuCtxPopCurrent);
+  GPUPOOR_BIND(libraryLoadData, cuLibraryLoadData);
+  GPUPOOR_BIND(libraryGetKernel, cuLibraryGetKernel);
+  GPUPOOR_BIND(kernelSetAttribute, cuKernelSetAttribute);
+  GPUPOOR_BIND(kernelGetFunction, cuKernelGetFunction);
+  GPUPOOR_BIND(funcSetAttribute, cuFuncSetAttribute);
+  GPUPOOR_BIND(launchKernel, cuLaunchKernel);
+#undef GPUPOOR_BIND
+  // Optional: older drivers lack them.
+  bind(library, api.launchKernelEx, GPUPOOR_SYMBOL(cuLaunchKernelEx));
+  bind(library, api.tensorMapEncodeTiled,
+       GPUPOOR_SYMBOL(cuTensorMapEncodeTiled));
+  if (!ok || api.init(0) != CUDA_SUCCESS)
+    return nullptr;
+  return &api;
+}
+
+} // namespace
+
+const DriverApi *driver() {
+  static const DriverApi *api = open();
+  return api;
+}
+
+std::string errorText(CUresult result) {
+  const char *name = nullptr, *text = nullptr;
+  if (const DriverApi *api = driver()) {
+    api->getErrorName(result, &name);
+    api->getErrorString(result, &text);
+  }
+  std::string out = name ? name : "CUDA error " + std::to_string(result);
+  if (text)
+    out += std::string(": ") + text;
+  return out;
+}
+
+TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
+                         unsigned boxK, unsigned boxRows, int64_t batch,
+                         int64_t batchStride) {
+  auto dim = [](int64_t d) { return uint64_t(d > 0 ? d : 1); };
+  auto strideBytes = [](int64_t s) { return uint64_t(s > 0 ? s : 8) * 2; };
+  TensorMapSpec spec;
+  spec.rank = batch >= 0 ? 3 : 2;
+  spec.dims[0] = dim(k);
+  spec.dims[1] = dim(rows);
+  spec.dims[2] = dim(batch);
+  spec.strideBytes[0] = strideBytes(rowStride);
+  spec.strideBytes[1] = strideBytes(batchStride);
+  spec.box[0] = boxK;
+  spec.box[1] = boxRows;
+  return spec;
+}
+
+CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
+                         void *global) {
+  const DriverApi *api = driver();
+  if (!api)
+    return CUDA_ERROR_NO_DEVICE;
+  if (!api->tensorMapEncodeTiled)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  return api->tensorMapEncodeTiled(
+      map, spec.dataType, spec.rank, global, spec.dims, spec.strideBytes,
+      spec.box, spec.elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      spec.swizzle, spec.l2Promotion, spec.oobFill);
+}
+
+CUresult launchKernel(CUfunction function, const Launch &launch,
+                      void **params) {
+  const DriverApi *api = driver();
+  if (!api)
+    return CUDA_ERROR_NO_DEVICE;
+  if (!launch.dependent || !api->launchKernelEx)
+    return api->launchKernel(function, launch.grid[0], launch.grid[1],
+                             launch.grid[2], launch.block[0], launch.block[1],
+                             launch.block[2],
+                             launch.sharedBytes, launch.stream, params,
+                             nullptr);
+  CUlaunchAttribute attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = launch.grid[0];
+  config.gridDimY = launch.grid[1];
+  config.gridDimZ = launch.grid[2];
+  config.blockDimX = launch.block[0];
+  config.blockDimY = launch.block[1];
+  config.blockDimZ = launch.block[2];
+  config.sharedMemBytes = launch.sharedBytes;
+  config.hStream = launch.stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return api->launchKernelEx(&config, function, params, nullptr);
+}
+
+} // namespace gpupoor::runtime
+
+// The C entry points of the runtime library for callers outside C++ (the GPU
+// tests, through ctypes): the same encoder and launch.
+extern "C" int gpupoorEncodeOperandMap(void *map, void *global, int64_t k,
+                                       int64_t rows, int64_t rowStride,
+                                       unsigned boxK, unsigned boxRows,
+                                       int64_t batch, int64_t batchStride) {
+  using namespace gpupoor::runtime;
+  TensorMapSpec spec =
+      operandMap(k, rows, rowStride, boxK, boxRows, batch, batchStride);
+  spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+  spec.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  return encodeTensorMap(static_cast<CUtensorMap *>(map), spec, global);
+}
+
+extern "C" int gpupoorLaunchKernel(void *function, unsigned gridX,
+                                   unsigned gridY, unsigned block,
+                                   unsigned sharedBytes, void *stream,
+                                   void **params, int dependent) {
+  using namespace gpupoor::runtime;
+  Launch launch;
+  launch.grid[0] = gridX;
+  launch.grid[1] = gridY;
+  launch.block[0] = block;
+  launch.sharedBytes = sharedBytes;
+  launch.stream = static_cast<CUstream>(stream);
+  launch.dependent = dependent != 0;
+  return launchKernel(static_cast<CUfunction>(function), launch, params);
+}

@@ -1,0 +1,415 @@
+//===- ops.cpp - the gpupoor::split_k_matmul operator ---------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpupoor::split_k_matmul(x, weight, bias, max_k_splits, outer, activation,
+// slices, backend): act(x @ weight + bias) with f16 inner sums over S chunks
+// of K, x (..., K), weight (K, N). Registered with TORCH_LIBRARY: a CUDA
+// kernel (the mlir backend's launcher, or the triton backend's operator
+// gpupoor::split_k_triton, which the Python package defines), a Meta kernel
+// (shapes, for FakeTensor, torch.compile and export), a CPU kernel that
+// refuses host tensors by name, and autograd. The argument checks are one
+// function (checkArguments) that each kernel and the package's eager entry
+// (split_k_sequential, bound below) call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "launcher.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <torch/autograd.h>
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/library.h>
+
+#include <pybind11/pybind11.h>
+#include <torch/csrc/utils/pybind.h>
+
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace gpupoor::package {
+namespace {
+
+constexpr int64_t kMaxSplitsLimit = 65535;
+
+struct Options {
+  bool f16Outer;
+  std::string activation; // none, relu, gelu
+  std::string backend;    // auto, mlir, triton
+};
+
+std::string deviceText(const at::Tensor &t) { return t.device().str(); }
+
+/// Raises ValueError or TypeError naming the argument that is wrong. Sizes
+/// are read symbolically (a traced call's may be); `devices`: whether the
+/// tensors' devices are real (not a Meta kernel's).
+Options checkArguments(const at::Tensor &x, const at::Tensor &weight,
+                       const std::optional<at::Tensor> &bias,
+                       int64_t maxSplits, c10::string_view outer,
+                       c10::string_view activation, int64_t slices,
+                       c10::string_view backend, bool devices) {
+  at::ScalarType dtype = x.scalar_type();
+  TORCH_CHECK_TYPE(dtype == at::kHalf || dtype == at::kFloat,
+                   "x must be float16 or float32, got ", dtype,
+                   dtype == at::kBFloat16
+                       ? " (bf16 values beyond f16's range of +-65504 would "
+                         "turn into inf: convert to float16 explicitly where "
+                         "that is safe)"
+                       : "");
+  TORCH_CHECK_TYPE(weight.scalar_type() == dtype, "weight must have x's dtype ",
+                   dtype, ", got ", weight.scalar_type());
+  TORCH_CHECK_VALUE(x.dim() >= 1,
+                    "x must have at least one dimension (..., K), got a scalar");
+  TORCH_CHECK_VALUE(weight.dim() == 2, "weight must be 2-D (K, N), got shape ",
+                    weight.sym_sizes());
+  TORCH_CHECK_VALUE(x.sym_size(-1) == weight.sym_size(0), "x's last dimension (",
+                    x.sym_size(-1), ") must equal weight's first (K = ",
+                    weight.sym_size(0),
+                    "): weight is K x N (nn.Linear's weight.T)");
+  c10::SymInt n = weight.sym_size(1);
+  if (bias) {
+    TORCH_CHECK_TYPE(bias->scalar_type() == dtype, "bias must have x's dtype ",
+                     dtype, ", got ", bias->scalar_type());
+    bool vector = bias->dim() == 1 && bias->sym_size(0) == n;
+    bool row = bias->dim() == 2 && bias->sym_size(0) == 1 && bias->sym_size(1) == n;
+    TORCH_CHECK_VALUE(vector || row, "bias must have shape (", n, ",) or (1, ", n,
+                      "), got ", bias->sym_sizes());
+  }
+  if (devices) {
+    TORCH_CHECK_VALUE(x.is_cuda(), "x must be on a CUDA device, got ", deviceText(x));
+    TORCH_CHECK_VALUE(weight.is_cuda(), "weight must be on a CUDA device, got ",
+                      deviceText(weight));
+    if (bias)
+      TORCH_CHECK_VALUE(bias->is_cuda(), "bias must be on a CUDA device, got ",
+                        deviceText(*bias));
+    TORCH_CHECK_VALUE(weight.device() == x.device(), "weight is on ",
+                      deviceText(weight), ", x on ", deviceText(x),
+                      ": they must share a device");
+    if (bias)
+      TORCH_CHECK_VALUE(bias->device() == x.device(), "bias is on ",
+                        deviceText(*bias), ", x on ", deviceText(x),
+                        ": they must share a device");
+  }
+  TORCH_CHECK_VALUE(1 <= maxSplits && maxSplits <= kMaxSplitsLimit,
+                    "max_k_splits must be an int in [1, 65535], got ", maxSplits);
+  TORCH_CHECK_VALUE(outer == "f32" || outer == "f16",
+                    "outer must be one of ('f32', 'f16'), got '", outer, "'");
+  TORCH_CHECK_VALUE(activation == "none" || activation == "relu" ||
+                        activation == "gelu",
+                    "activation must be one of (None, 'relu', 'gelu'), got '",
+                    activation, "'");
+  TORCH_CHECK_VALUE(0 <= slices && slices <= kMaxSplitsLimit,
+                    "slices must be an int in [0, 65535] (0: automatic), got ",
+                    slices);
+  TORCH_CHECK_VALUE(backend == "auto" || backend == "mlir" || backend == "triton",
+                    "backend must be one of ('mlir', 'triton') or None, got '",
+                    backend, "'");
+  return {outer == "f16", std::string(activation), std::string(backend)};
+}
+
+c10::SymDimVector outShape(const at::Tensor &x, const at::Tensor &weight) {
+  c10::SymDimVector shape(x.sym_sizes().begin(), x.sym_sizes().end() - 1);
+  shape.push_back(weight.sym_size(1));
+  return shape;
+}
+
+at::Tensor activate(const at::Tensor &t, const std::string &activation) {
+  if (activation == "relu")
+    return at::relu(t);
+  if (activation == "gelu")
+    return at::gelu(t);
+  return t;
+}
+
+at::Tensor splitKMeta(const at::Tensor &x, const at::Tensor &weight,
+                      const std::optional<at::Tensor> &bias, int64_t maxSplits,
+                      c10::string_view outer, c10::string_view activation,
+                      int64_t slices, c10::string_view backend) {
+  checkArguments(x, weight, bias, maxSplits, outer, activation, slices, backend,
+                 /*devices=*/false);
+  return at::empty_symint(outShape(x, weight), x.options());
+}
+
+at::Tensor splitKHost(const at::Tensor &x, const at::Tensor &weight,
+                      const std::optional<at::Tensor> &bias, int64_t maxSplits,
+                      c10::string_view outer, c10::string_view activation,
+                      int64_t slices, c10::string_view backend) {
+  // Raises: some operand is on the host.
+  checkArguments(x, weight, bias, maxSplits, outer, activation, slices, backend,
+                 /*devices=*/true);
+  TORCH_CHECK_VALUE(false, "gpupoor::split_k_matmul takes CUDA tensors");
+}
+
+void splitKTriton(const at::Tensor &a, const at::Tensor &b,
+                  const std::optional<at::Tensor> &bias, const at::Tensor &out,
+                  int64_t maxSplits, const std::string &outer,
+                  const std::string &activation, int64_t slices) {
+  // The triton backend's operator, defined by the Python package (Triton is
+  // Python's): called boxed, as a Python kernel is.
+  static const c10::OperatorHandle op =
+      c10::Dispatcher::singleton().findSchemaOrThrow("gpupoor::split_k_triton", "");
+  torch::jit::Stack stack;
+  stack.emplace_back(a);
+  stack.emplace_back(b);
+  stack.emplace_back(bias);
+  stack.emplace_back(out);
+  stack.emplace_back(maxSplits);
+  stack.emplace_back(outer);
+  stack.emplace_back(activation);
+  stack.emplace_back(slices);
+  op.callBoxed(stack);
+}
+
+at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
+                      const std::optional<at::Tensor> &givenBias,
+                      int64_t maxSplits, c10::string_view outerName,
+                      c10::string_view activationName, int64_t slices,
+                      c10::string_view backendName) {
+  Options o = checkArguments(x, weight, givenBias, maxSplits, outerName,
+                             activationName, slices, backendName,
+                             /*devices=*/true);
+  c10::cuda::CUDAGuard guard(x.device());
+  int64_t k = weight.size(0), n = weight.size(1);
+  at::Tensor a = x.dim() == 2 ? x : x.reshape({-1, k});
+  int64_t m = a.size(0);
+  std::optional<at::Tensor> bias = givenBias;
+  if (bias && bias->dim() != 1)
+    bias = bias->reshape({n});
+  // The result is allocated in its final shape and returned as is (not as
+  // a view, which autograd would refuse to see modified in place).
+  auto shape = x.sizes().vec();
+  shape.back() = n;
+  at::Tensor result = at::empty(shape, x.options());
+  at::Tensor out = result.view({m, n});
+  if (m == 0 || n == 0)
+    return result;
+  if (k == 0) {
+    at::Tensor acc = at::zeros({m, n}, x.options().dtype(at::kFloat));
+    if (bias)
+      acc += bias->to(at::kFloat);
+    out.copy_(activate(acc, o.activation));
+    return result;
+  }
+  at::Tensor b = weight;
+  if (a.scalar_type() == at::kFloat) {
+    // f32 operands are rounded to f16 for the product (as gpu_poor does);
+    // the f32 result is not rounded again.
+    a = a.to(at::kHalf);
+    b = b.to(at::kHalf);
+  }
+  std::string backend = o.backend;
+  if (backend == "auto")
+    backend = defaultBackend(x.get_device());
+  if (backend == "triton") {
+    splitKTriton(a, b, bias, out, maxSplits, o.f16Outer ? "f16" : "f32",
+                 o.activation, slices);
+  } else {
+    VariantKey key = variantKey(b, bias.has_value(), o.activation, o.f16Outer,
+                                out.scalar_type() == at::kFloat, maxSplits);
+    launch(a, b, bias, out, key, slices);
+  }
+  return result;
+}
+
+using Signature = at::Tensor(const at::Tensor &, const at::Tensor &,
+                             const std::optional<at::Tensor> &, int64_t,
+                             c10::string_view, c10::string_view, int64_t,
+                             c10::string_view);
+
+const c10::TypedOperatorHandle<Signature> &splitKOp() {
+  static const auto op =
+      c10::Dispatcher::singleton()
+          .findSchemaOrThrow("gpupoor::split_k_matmul", "")
+          .typed<Signature>();
+  return op;
+}
+
+/// Autograd: dx = g W^T and dW = x^T g, through the operator itself (its
+/// f16 inner sums, the forward's options), and the bias's gradient in f32.
+/// ReLU's derivative reads the saved output; GELU's recomputes the
+/// pre-activation.
+class SplitKFunction : public torch::autograd::Function<SplitKFunction> {
+public:
+  static at::Tensor forward(torch::autograd::AutogradContext *ctx,
+                            const at::Tensor &x, const at::Tensor &weight,
+                            const std::optional<at::Tensor> &bias,
+                            int64_t maxSplits, c10::string_view outer,
+                            c10::string_view activation, int64_t slices,
+                            c10::string_view backend) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    at::Tensor out = splitKOp().call(x, weight, bias, maxSplits, outer,
+                                     activation, slices, backend);
+    ctx->saved_data["max_k_splits"] = maxSplits;
+    ctx->saved_data["outer"] = std::string(outer);
+    ctx->saved_data["activation"] = std::string(activation);
+    ctx->saved_data["slices"] = slices;
+    ctx->saved_data["backend"] = std::string(backend);
+    ctx->saved_data["has_bias"] = bias.has_value();
+    ctx->save_for_backward({x, weight, bias ? *bias : at::Tensor(),
+                            activation == "relu" ? out : at::Tensor()});
+    return out;
+  }
+
+  static torch::autograd::variable_list
+  backward(torch::autograd::AutogradContext *ctx,
+           torch::autograd::variable_list grads) {
+    auto saved = ctx->get_saved_variables();
+    const at::Tensor &x = saved[0], &weight = saved[1], &bias = saved[2],
+                     &out = saved[3];
+    int64_t maxSplits = ctx->saved_data["max_k_splits"].toInt();
+    std::string outer = ctx->saved_data["outer"].toStringRef();
+    std::string activation = ctx->saved_data["activation"].toStringRef();
+    int64_t slices = ctx->saved_data["slices"].toInt();
+    std::string backend = ctx->saved_data["backend"].toStringRef();
+    bool hasBias = ctx->saved_data["has_bias"].toBool();
+    auto op = [&](const at::Tensor &a, const at::Tensor &b,
+                  const std::optional<at::Tensor> &c, const char *act) {
+      return splitKOp().call(a, b, c, maxSplits, outer, act, slices, backend);
+    };
+    at::Tensor grad = grads[0];
+    if (activation == "relu") {
+      grad = grad * (out > 0);
+    } else if (activation == "gelu") {
+      at::Tensor z =
+          op(x, weight, hasBias ? std::optional<at::Tensor>(bias) : std::nullopt,
+             "none")
+              .to(at::kFloat);
+      at::Tensor cdf = 0.5 * (1 + at::erf(z * 0.7071067811865476));
+      at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
+      grad = (grad.to(at::kFloat) * (cdf + z * pdf)).to(grad.scalar_type());
+    }
+    int64_t k = weight.size(0), n = weight.size(1);
+    at::Tensor gradX, gradW, gradBias;
+    if (ctx->needs_input_grad(0))
+      gradX = op(grad, weight.t(), std::nullopt, "none");
+    if (ctx->needs_input_grad(1)) {
+      // dW^T (N, K) = g^T (N, M) @ x (M, K): rows of g^T are copied
+      // contiguous (an activation-sized copy) so the fast kernel reads
+      // them; its transpose is a K x N view laid out as nn.Linear's weight.
+      gradW = op(grad.reshape({-1, n}).t().contiguous(), x.reshape({-1, k}),
+                 std::nullopt, "none")
+                  .t();
+    }
+    if (hasBias && ctx->needs_input_grad(2))
+      gradBias = grad.reshape({-1, n})
+                     .sum(0, /*keepdim=*/false, at::kFloat)
+                     .to(bias.scalar_type())
+                     .reshape(bias.sizes());
+    return {gradX, gradW, gradBias, at::Tensor(), at::Tensor(),
+            at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor splitKAutograd(const at::Tensor &x, const at::Tensor &weight,
+                          const std::optional<at::Tensor> &bias,
+                          int64_t maxSplits, c10::string_view outer,
+                          c10::string_view activation, int64_t slices,
+                          c10::string_view backend) {
+  return SplitKFunction::apply(x, weight, bias, maxSplits, outer, activation,
+                               slices, backend);
+}
+
+//===----------------------------------------------------------------------===//
+// The eager entry of split_k_sequential
+//===----------------------------------------------------------------------===//
+
+at::Tensor tensorArg(py::handle obj, const char *name) {
+  if (!THPVariable_Check(obj.ptr()))
+    throw py::type_error(std::string(name) + " must be a torch.Tensor, got " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  return THPVariable_Unpack(obj.ptr());
+}
+
+int64_t intArg(py::handle obj, const char *name, const char *range) {
+  if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr()))
+    throw py::value_error(std::string(name) + " must be an int in " + range +
+                          ", got " + std::string(py::repr(obj)));
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+  if (overflow || v < 0 || v > kMaxSplitsLimit)
+    throw py::value_error(std::string(name) + " must be an int in " + range +
+                          ", got " + std::string(py::repr(obj)));
+  return v;
+}
+
+/// A str argument, or `none` for None; anything else goes to the checks as
+/// its repr (which no option spells).
+std::string strArg(py::handle obj, const char *none) {
+  if (obj.is_none())
+    return none;
+  if (PyUnicode_Check(obj.ptr()))
+    return obj.cast<std::string>();
+  return std::string(py::repr(obj));
+}
+
+/// split_k_sequential's arguments checked by name, then the operator through
+/// the dispatcher (autograd, dispatch modes and tracing see it).
+at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
+                            py::handle maxSplits, py::handle outer,
+                            py::handle activation, py::handle slices,
+                            py::handle backend) {
+  at::Tensor xt = tensorArg(x, "x");
+  at::Tensor wt = tensorArg(weight, "weight");
+  std::optional<at::Tensor> bt;
+  if (!bias.is_none()) {
+    if (!THPVariable_Check(bias.ptr()))
+      throw py::type_error("bias must be a torch.Tensor or None, got " +
+                           std::string(py::str(py::type::of(bias).attr("__name__"))));
+    bt = THPVariable_Unpack(bias.ptr());
+  }
+  int64_t splits = intArg(maxSplits, "max_k_splits", "[1, 65535]");
+  int64_t sliceCount = intArg(slices, "slices", "[0, 65535] (0: automatic)");
+  std::string outerName = strArg(outer, "f32");
+  std::string act = strArg(activation, "none");
+  if (act == "none" && !activation.is_none())
+    act = "'none'"; // the argument takes None, not "none"
+  std::string backendName = strArg(backend, "auto");
+  if (backendName == "auto" && !backend.is_none())
+    backendName = "'auto'";
+  py::gil_scoped_release noGil;
+  checkArguments(xt, wt, bt, splits, outerName, act, sliceCount, backendName,
+                 /*devices=*/true);
+  return splitKOp().call(xt, wt, bt, splits, outerName, act, sliceCount,
+                         backendName);
+}
+
+} // namespace
+
+void bindOps(py::module_ &m) {
+  m.def("split_k_sequential", &splitKSequential, "x"_a, "weight"_a,
+        "bias"_a = py::none(), "max_k_splits"_a = 32, "outer"_a = "f32",
+        "activation"_a = py::none(), "slices"_a = 0, "backend"_a = py::none(),
+        "gpupoor.split_k_sequential's eager path: its arguments checked by "
+        "name, then gpupoor::split_k_matmul.");
+}
+
+} // namespace gpupoor::package
+
+TORCH_LIBRARY(gpupoor, m) {
+  m.def("split_k_matmul(Tensor x, Tensor weight, Tensor? bias=None, "
+        "int max_k_splits=32, str outer=\"f32\", str activation=\"none\", "
+        "int slices=0, str backend=\"auto\") -> Tensor");
+}
+
+TORCH_LIBRARY_IMPL(gpupoor, CUDA, m) {
+  m.impl("split_k_matmul", &gpupoor::package::splitKCuda);
+}
+
+TORCH_LIBRARY_IMPL(gpupoor, Meta, m) {
+  m.impl("split_k_matmul", &gpupoor::package::splitKMeta);
+}
+
+TORCH_LIBRARY_IMPL(gpupoor, CPU, m) {
+  m.impl("split_k_matmul", &gpupoor::package::splitKHost);
+}
+
+TORCH_LIBRARY_IMPL(gpupoor, Autograd, m) {
+  m.impl("split_k_matmul", &gpupoor::package::splitKAutograd);
+}

@@ -49,11 +49,13 @@ def cuda_include():
 
 extensions = [CppExtension(
     "gpupoor._C",
-    ["gpupoor/csrc/policy.cpp", "gpupoor/csrc/launcher.cpp", "gpupoor/csrc/ops.cpp",
+    [*(f"gpupoor/csrc/{name}.cpp" for name in ("policy", "library", "loader", "plan", "launcher", "ops")),
      *POLICY, DRIVER],
     include_dirs=[str(REPO / "include"), "gpupoor/csrc", cuda_include()],
     libraries=["c10_cuda", "torch_cuda", "dl"],
-    extra_compile_args=["-O2", "-std=c++20", "-fvisibility=hidden"],
+    # The C++ standard is the one PyTorch builds its extensions with (its
+    # headers change with it).
+    extra_compile_args=["-O2", "-fvisibility=hidden"],
     extra_link_args=[f"-Wl,-rpath,{p}" for p in library_paths()],
 )]
 

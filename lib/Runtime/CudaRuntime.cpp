@@ -251,13 +251,13 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
   if (tensorMapCache().find(key, map))
     return;
   useContext();
-  gpupoor::runtime::TensorMapSpec spec = gpupoor::runtime::operandMap(
-      key.k, key.rows, key.rowStride, 64, key.boxRows, key.batch,
-      key.batchStride);
+  gpupoor::runtime::TensorMapSpec spec =
+      gpupoor::runtime::operandMap(key.k, key.rows, key.rowStride, 64,
+                                   key.boxRows, key.batch, key.batchStride);
   spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
   spec.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  check(gpupoor::runtime::encodeTensorMap(static_cast<CUtensorMap *>(map),
-                                          spec, key.global),
+  check(gpupoor::runtime::encodeTensorMap(static_cast<CUtensorMap *>(map), spec,
+                                          key.global),
         "cuTensorMapEncodeTiled");
   std::memcpy(&key.map, map, sizeof(CUtensorMap));
   tensorMapCache().add(key);

@@ -110,9 +110,8 @@ CUresult launchKernel(CUfunction function, const Launch &launch,
   if (!launch.dependent || !api->launchKernelEx)
     return api->launchKernel(function, launch.grid[0], launch.grid[1],
                              launch.grid[2], launch.block[0], launch.block[1],
-                             launch.block[2],
-                             launch.sharedBytes, launch.stream, params,
-                             nullptr);
+                             launch.block[2], launch.sharedBytes, launch.stream,
+                             params, nullptr);
   CUlaunchAttribute attribute = {};
   attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
   attribute.value.programmaticStreamSerializationAllowed = 1;

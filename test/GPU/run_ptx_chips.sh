@@ -71,7 +71,7 @@ done
 stamp "JIT: every PTX kernel of the library and the suite, for this GPU"
 # The package's native extensions, against this machine's PyTorch.
 (cd "$root/python" && timeout 300 python3 setup.py -q build_ext --inplace \
-  --build-temp /tmp/gpupoor-ext/temp --build-lib /tmp/gpupoor-ext/lib) >"$logs/fastpath.log" 2>&1 &
+  --build-temp /tmp/gpupoor-ext/temp --build-lib /tmp/gpupoor-ext/lib) >"$logs/extension.log" 2>&1 &
 fast=$!
 jit_dirs=()
 for chip in $chips; do jit_dirs+=("$lib/$chip" "$suite/$chip"); done
@@ -89,13 +89,15 @@ for chip in $chips; do
   (cd "$root/python" && export GPUPOOR_CHIP=$chip GPUPOOR_KERNEL_DIR=$lib &&
    timeout 60 python3 -c '
 import torch, gpupoor
-from gpupoor import _driver
+from gpupoor._native import C
 from gpupoor._mlir_backend import device_info
 x = torch.randint(-1, 2, (33, 520), device="cuda").half()
 w = torch.randint(-1, 2, (200, 520), device="cuda").half()
 y = gpupoor.kernels.split_k_sequential(x, w.T, backend="mlir")
 assert torch.equal(y.double(), x.double() @ w.double().T)
-print("chips", device_info(0)[0], "loaded", [k[0] for k in _driver._loaded])' \
+chips, sms = device_info(0)
+plan = C.describe_plan(x, w.T, None, y, "none", "f32", 32, 0, list(chips), sms)
+print("chips", chips, "loaded", plan["chip"], plan["kernel"])' \
      >"$logs/probe_$chip.log" 2>&1
    timeout "${RUN_SECONDS:-200}" python3 -m pytest -q -p no:cacheprovider -rfE $files \
      >"$logs/pytest_$chip.log" 2>&1) &

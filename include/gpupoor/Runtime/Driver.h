@@ -82,9 +82,10 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global);
 
-/// A launch: the grid, the block, its dynamic shared memory and stream; `dependent` launches with programmatic
-/// stream serialization (the kernel waits for its predecessor itself), which
-/// needs cuLaunchKernelEx (a driver without it launches plainly).
+/// A launch: the grid, the block, its dynamic shared memory and stream;
+/// `dependent` launches with programmatic stream serialization (the kernel
+/// waits for its predecessor itself), which needs cuLaunchKernelEx (a driver
+/// without it launches plainly).
 struct Launch {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
@@ -94,8 +95,7 @@ struct Launch {
 };
 
 /// Launches `function` with `params` (one pointer a parameter).
-CUresult launchKernel(CUfunction function, const Launch &launch,
-                      void **params);
+CUresult launchKernel(CUfunction function, const Launch &launch, void **params);
 
 } // namespace gpupoor::runtime
 

@@ -1,4 +1,5 @@
-//===- launcher.h - the mlir backend's launcher --------------------*- C++ -*-===//
+//===- launcher.h - the mlir backend's launcher --------------------*- C++
+//-*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //
@@ -17,6 +18,8 @@
 #ifndef GPUPOOR_PYTHON_LAUNCHER_H
 #define GPUPOOR_PYTHON_LAUNCHER_H
 
+#include "library.h"
+
 #include <ATen/core/Tensor.h>
 #include <pybind11/pybind11.h>
 
@@ -26,22 +29,11 @@
 
 namespace gpupoor::package {
 
-enum class Epilogue { None, Bias, BiasRelu, BiasGelu };
-
-/// A library variant but its tile family (the launcher's to choose).
-struct VariantKey {
-  bool nk = true;       // B's fast layout: unit stride along K (N x K rows)
-  bool f16Outer = false;
-  Epilogue epilogue = Epilogue::None;
-  bool f32Out = false;
-  int64_t maxSplits = 32;
-};
-
 /// The variant key of a call: B's layout from its strides, the epilogue
 /// from the bias and the activation ("none", "relu", "gelu").
 VariantKey variantKey(const at::Tensor &b, bool hasBias,
-                      const std::string &activation, bool f16Outer,
-                      bool f32Out, int64_t maxSplits);
+                      const std::string &activation, bool f16Outer, bool f32Out,
+                      int64_t maxSplits);
 
 /// The backend a call on CUDA device `device` gets without one: the one
 /// $GPUPOOR_BACKEND names ("mlir" or "triton"; ValueError for another), else

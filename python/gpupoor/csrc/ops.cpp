@@ -47,14 +47,73 @@ struct Options {
 
 std::string deviceText(const at::Tensor &t) { return t.device().str(); }
 
+// Messages format numbers with std::to_string, not through c10::str's
+// stream: with the PyTorch 2.11 wheel (built by gcc-toolset-13) and this
+// extension built by the system's g++ 13.3, a message formatting an int64_t
+// or a SymInt through c10::str crashed (SIGSEGV, H100 machine, 2026-11-27).
+
+/// A size as a message shows it: its value, or its expression when traced.
+std::string sizeText(const c10::SymInt &s) {
+  if (std::optional<int64_t> v = s.maybe_as_int())
+    return std::to_string(*v);
+  return s.toSymNode()->str();
+}
+
+/// A shape as Python prints a tuple.
+std::string shapeText(c10::SymIntArrayRef sizes) {
+  std::string out = "(";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    out += (i ? ", " : "") + sizeText(sizes[i]);
+  return out + (sizes.size() == 1 ? ",)" : ")");
+}
+
+/// The operands are CUDA tensors on one device.
+void checkDevices(const at::Tensor &x, const at::Tensor &weight,
+                  const std::optional<at::Tensor> &bias) {
+  TORCH_CHECK_VALUE(x.is_cuda(), "x must be on a CUDA device, got ",
+                    deviceText(x));
+  TORCH_CHECK_VALUE(weight.is_cuda(), "weight must be on a CUDA device, got ",
+                    deviceText(weight));
+  if (bias)
+    TORCH_CHECK_VALUE(bias->is_cuda(), "bias must be on a CUDA device, got ",
+                      deviceText(*bias));
+  TORCH_CHECK_VALUE(weight.device() == x.device(), "weight is on ",
+                    deviceText(weight), ", x on ", deviceText(x),
+                    ": they must share a device");
+  if (bias)
+    TORCH_CHECK_VALUE(bias->device() == x.device(), "bias is on ",
+                      deviceText(*bias), ", x on ", deviceText(x),
+                      ": they must share a device");
+}
+
+/// The options are ones the operator has.
+void checkOptions(int64_t maxSplits, c10::string_view outer,
+                  c10::string_view activation, int64_t slices,
+                  c10::string_view backend) {
+  TORCH_CHECK_VALUE(1 <= maxSplits && maxSplits <= kMaxSplitsLimit,
+                    "max_k_splits must be an int in [1, 65535], got ",
+                    std::to_string(maxSplits));
+  TORCH_CHECK_VALUE(outer == "f32" || outer == "f16",
+                    "outer must be one of ('f32', 'f16'), got '", outer, "'");
+  TORCH_CHECK_VALUE(activation == "none" || activation == "relu" ||
+                        activation == "gelu",
+                    "activation must be one of (None, 'relu', 'gelu'), got '",
+                    activation, "'");
+  TORCH_CHECK_VALUE(0 <= slices && slices <= kMaxSplitsLimit,
+                    "slices must be an int in [0, 65535] (0: automatic), got ",
+                    std::to_string(slices));
+  TORCH_CHECK_VALUE(
+      backend == "auto" || backend == "mlir" || backend == "triton",
+      "backend must be one of ('mlir', 'triton') or None, got '", backend, "'");
+}
+
 /// Raises ValueError or TypeError naming the argument that is wrong. Sizes
 /// are read symbolically (a traced call's may be); `devices`: whether the
 /// tensors' devices are real (not a Meta kernel's).
 Options checkArguments(const at::Tensor &x, const at::Tensor &weight,
-                       const std::optional<at::Tensor> &bias,
-                       int64_t maxSplits, c10::string_view outer,
-                       c10::string_view activation, int64_t slices,
-                       c10::string_view backend, bool devices) {
+                       const std::optional<at::Tensor> &bias, int64_t maxSplits,
+                       c10::string_view outer, c10::string_view activation,
+                       int64_t slices, c10::string_view backend, bool devices) {
   at::ScalarType dtype = x.scalar_type();
   TORCH_CHECK_TYPE(dtype == at::kHalf || dtype == at::kFloat,
                    "x must be float16 or float32, got ", dtype,
@@ -65,52 +124,30 @@ Options checkArguments(const at::Tensor &x, const at::Tensor &weight,
                        : "");
   TORCH_CHECK_TYPE(weight.scalar_type() == dtype, "weight must have x's dtype ",
                    dtype, ", got ", weight.scalar_type());
-  TORCH_CHECK_VALUE(x.dim() >= 1,
-                    "x must have at least one dimension (..., K), got a scalar");
+  TORCH_CHECK_VALUE(
+      x.dim() >= 1,
+      "x must have at least one dimension (..., K), got a scalar");
   TORCH_CHECK_VALUE(weight.dim() == 2, "weight must be 2-D (K, N), got shape ",
-                    weight.sym_sizes());
-  TORCH_CHECK_VALUE(x.sym_size(-1) == weight.sym_size(0), "x's last dimension (",
-                    x.sym_size(-1), ") must equal weight's first (K = ",
-                    weight.sym_size(0),
-                    "): weight is K x N (nn.Linear's weight.T)");
+                    shapeText(weight.sym_sizes()));
+  TORCH_CHECK_VALUE(
+      x.sym_size(-1) == weight.sym_size(0), "x's last dimension (",
+      sizeText(x.sym_size(-1)),
+      ") must equal weight's first (K = ", sizeText(weight.sym_size(0)),
+      "): weight is K x N (nn.Linear's weight.T)");
   c10::SymInt n = weight.sym_size(1);
   if (bias) {
     TORCH_CHECK_TYPE(bias->scalar_type() == dtype, "bias must have x's dtype ",
                      dtype, ", got ", bias->scalar_type());
     bool vector = bias->dim() == 1 && bias->sym_size(0) == n;
-    bool row = bias->dim() == 2 && bias->sym_size(0) == 1 && bias->sym_size(1) == n;
-    TORCH_CHECK_VALUE(vector || row, "bias must have shape (", n, ",) or (1, ", n,
-                      "), got ", bias->sym_sizes());
+    bool row =
+        bias->dim() == 2 && bias->sym_size(0) == 1 && bias->sym_size(1) == n;
+    TORCH_CHECK_VALUE(vector || row, "bias must have shape (", sizeText(n),
+                      ",) or (1, ", sizeText(n), "), got ",
+                      shapeText(bias->sym_sizes()));
   }
-  if (devices) {
-    TORCH_CHECK_VALUE(x.is_cuda(), "x must be on a CUDA device, got ", deviceText(x));
-    TORCH_CHECK_VALUE(weight.is_cuda(), "weight must be on a CUDA device, got ",
-                      deviceText(weight));
-    if (bias)
-      TORCH_CHECK_VALUE(bias->is_cuda(), "bias must be on a CUDA device, got ",
-                        deviceText(*bias));
-    TORCH_CHECK_VALUE(weight.device() == x.device(), "weight is on ",
-                      deviceText(weight), ", x on ", deviceText(x),
-                      ": they must share a device");
-    if (bias)
-      TORCH_CHECK_VALUE(bias->device() == x.device(), "bias is on ",
-                        deviceText(*bias), ", x on ", deviceText(x),
-                        ": they must share a device");
-  }
-  TORCH_CHECK_VALUE(1 <= maxSplits && maxSplits <= kMaxSplitsLimit,
-                    "max_k_splits must be an int in [1, 65535], got ", maxSplits);
-  TORCH_CHECK_VALUE(outer == "f32" || outer == "f16",
-                    "outer must be one of ('f32', 'f16'), got '", outer, "'");
-  TORCH_CHECK_VALUE(activation == "none" || activation == "relu" ||
-                        activation == "gelu",
-                    "activation must be one of (None, 'relu', 'gelu'), got '",
-                    activation, "'");
-  TORCH_CHECK_VALUE(0 <= slices && slices <= kMaxSplitsLimit,
-                    "slices must be an int in [0, 65535] (0: automatic), got ",
-                    slices);
-  TORCH_CHECK_VALUE(backend == "auto" || backend == "mlir" || backend == "triton",
-                    "backend must be one of ('mlir', 'triton') or None, got '",
-                    backend, "'");
+  if (devices)
+    checkDevices(x, weight, bias);
+  checkOptions(maxSplits, outer, activation, slices, backend);
   return {outer == "f16", std::string(activation), std::string(backend)};
 }
 
@@ -154,7 +191,8 @@ void splitKTriton(const at::Tensor &a, const at::Tensor &b,
   // The triton backend's operator, defined by the Python package (Triton is
   // Python's): called boxed, as a Python kernel is.
   static const c10::OperatorHandle op =
-      c10::Dispatcher::singleton().findSchemaOrThrow("gpupoor::split_k_triton", "");
+      c10::Dispatcher::singleton().findSchemaOrThrow("gpupoor::split_k_triton",
+                                                     "");
   torch::jit::Stack stack;
   stack.emplace_back(a);
   stack.emplace_back(b);
@@ -224,10 +262,9 @@ using Signature = at::Tensor(const at::Tensor &, const at::Tensor &,
                              c10::string_view);
 
 const c10::TypedOperatorHandle<Signature> &splitKOp() {
-  static const auto op =
-      c10::Dispatcher::singleton()
-          .findSchemaOrThrow("gpupoor::split_k_matmul", "")
-          .typed<Signature>();
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("gpupoor::split_k_matmul", "")
+                             .typed<Signature>();
   return op;
 }
 
@@ -278,8 +315,8 @@ public:
       grad = grad * (out > 0);
     } else if (activation == "gelu") {
       at::Tensor z =
-          op(x, weight, hasBias ? std::optional<at::Tensor>(bias) : std::nullopt,
-             "none")
+          op(x, weight,
+             hasBias ? std::optional<at::Tensor>(bias) : std::nullopt, "none")
               .to(at::kFloat);
       at::Tensor cdf = 0.5 * (1 + at::erf(z * 0.7071067811865476));
       at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
@@ -302,8 +339,8 @@ public:
                      .sum(0, /*keepdim=*/false, at::kFloat)
                      .to(bias.scalar_type())
                      .reshape(bias.sizes());
-    return {gradX, gradW, gradBias, at::Tensor(), at::Tensor(),
-            at::Tensor(), at::Tensor(), at::Tensor()};
+    return {gradX,        gradW,        gradBias,     at::Tensor(),
+            at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -322,8 +359,9 @@ at::Tensor splitKAutograd(const at::Tensor &x, const at::Tensor &weight,
 
 at::Tensor tensorArg(py::handle obj, const char *name) {
   if (!THPVariable_Check(obj.ptr()))
-    throw py::type_error(std::string(name) + " must be a torch.Tensor, got " +
-                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+    throw py::type_error(
+        std::string(name) + " must be a torch.Tensor, got " +
+        std::string(py::str(py::type::of(obj).attr("__name__"))));
   return THPVariable_Unpack(obj.ptr());
 }
 
@@ -360,8 +398,9 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
   std::optional<at::Tensor> bt;
   if (!bias.is_none()) {
     if (!THPVariable_Check(bias.ptr()))
-      throw py::type_error("bias must be a torch.Tensor or None, got " +
-                           std::string(py::str(py::type::of(bias).attr("__name__"))));
+      throw py::type_error(
+          "bias must be a torch.Tensor or None, got " +
+          std::string(py::str(py::type::of(bias).attr("__name__"))));
     bt = THPVariable_Unpack(bias.ptr());
   }
   int64_t splits = intArg(maxSplits, "max_k_splits", "[1, 65535]");
@@ -373,7 +412,6 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
   std::string backendName = strArg(backend, "auto");
   if (backendName == "auto" && !backend.is_none())
     backendName = "'auto'";
-  py::gil_scoped_release noGil;
   checkArguments(xt, wt, bt, splits, outerName, act, sliceCount, backendName,
                  /*devices=*/true);
   return splitKOp().call(xt, wt, bt, splits, outerName, act, sliceCount,

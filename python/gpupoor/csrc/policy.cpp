@@ -54,8 +54,8 @@ Family familyArg(const std::string &name) {
 /// such as the SMs > 0).
 int64_t sizeArg(const char *name, int64_t value, int64_t least = 0) {
   if (value < least)
-    throw py::value_error(std::string(name) + " must be >= " +
-                          std::to_string(least) + ", got " +
+    throw py::value_error(std::string(name) +
+                          " must be >= " + std::to_string(least) + ", got " +
                           std::to_string(value));
   return value;
 }
@@ -81,11 +81,11 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
   p.maxSplits = sizeArg("max_splits", maxSplits, 1);
   p.smCount = sizeArg("sm_count", smCount, 1);
   Launch l = chooseLaunch(p);
-  return py::dict("family"_a = std::string(familyName(l.family)),
-                  "chip"_a = std::string(chipName(l.chip)),
-                  "tile"_a = tileTuple(l.tile), "swapped"_a = l.swapped,
-                  "splits"_a = l.splits, "slices"_a = l.slices,
-                  "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
+  return py::dict(
+      "family"_a = std::string(familyName(l.family)),
+      "chip"_a = std::string(chipName(l.chip)), "tile"_a = tileTuple(l.tile),
+      "swapped"_a = l.swapped, "splits"_a = l.splits, "slices"_a = l.slices,
+      "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
 }
 
 /// A manifest's `checks` (a dict as its JSON gives it) as the policy's.
@@ -131,61 +131,76 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "default_splits",
       [](int64_t k, int64_t maxSplits) {
-        return defaultNumSplits(sizeArg("k", k), sizeArg("max_splits", maxSplits, 1));
+        return defaultNumSplits(sizeArg("k", k),
+                                sizeArg("max_splits", maxSplits, 1));
       },
       "k"_a, "max_splits"_a,
       "S for K: gpu_poor's next_pow2(floor(sqrt(ceil(K / 32)))), at least 12 "
       "from ceil(K / 32) = 64 on, clamped to [1, max_splits].");
   m.def(
       "launch_slices",
-      [](int64_t slices, const std::string &chip, const std::vector<int64_t> &tile,
-         bool swapped, int64_t k, int64_t tiles, int64_t splits, int64_t smCount) {
-        return launchSlices(sizeArg("slices", slices), chipArg(chip), tileArg(tile),
-                            swapped, sizeArg("k", k), sizeArg("tiles", tiles),
-                            sizeArg("splits", splits, 1), sizeArg("sm_count", smCount, 1));
+      [](int64_t slices, const std::string &chip,
+         const std::vector<int64_t> &tile, bool swapped, int64_t k,
+         int64_t tiles, int64_t splits, int64_t smCount) {
+        return launchSlices(
+            sizeArg("slices", slices), chipArg(chip), tileArg(tile), swapped,
+            sizeArg("k", k), sizeArg("tiles", tiles),
+            sizeArg("splits", splits, 1), sizeArg("sm_count", smCount, 1));
       },
       "slices"_a, "chip"_a, "tile"_a, "swapped"_a, "k"_a, "tiles"_a, "splits"_a,
       "sm_count"_a,
       "P' for a kernel of `chip` and `tile` (the manifest's) over `tiles` C "
       "tiles: min(slices, S), or for slices = 0 the automatic count.");
-  m.def("choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a, "b_layout"_a,
-        "slices"_a, "max_splits"_a, "sm_count"_a,
-        "What to launch for an M x K by K x N product on a device of `sm_count` "
-        "SMs from `chip`'s library: the kernel family, its chip and tile, "
-        "whether it computes C^T, S, P', its C tiles and grid.");
+  m.def(
+      "choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
+      "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
+      "What to launch for an M x K by K x N product on a device of `sm_count` "
+      "SMs from `chip`'s library: the kernel family, its chip and tile, "
+      "whether it computes C^T, S, P', its C tiles and grid.");
   m.def(
       "family_tile",
-      [](const std::string &family, const std::string &chip, const std::string &bLayout) {
-        return tileTuple(familyTile(familyArg(family), chipArg(chip), bLayoutArg(bLayout)));
+      [](const std::string &family, const std::string &chip,
+         const std::string &bLayout) {
+        return tileTuple(
+            familyTile(familyArg(family), chipArg(chip), bLayoutArg(bLayout)));
       },
-      "family"_a, "chip"_a, "b_layout"_a, "The tile of a family's kernels on `chip`.");
+      "family"_a, "chip"_a, "b_layout"_a,
+      "The tile of a family's kernels on `chip`.");
   m.def(
       "family_builds",
-      [](const std::string &family, const std::string &chip, const std::string &bLayout) {
-        return familyBuilds(familyArg(family), chipArg(chip), bLayoutArg(bLayout));
+      [](const std::string &family, const std::string &chip,
+         const std::string &bLayout) {
+        return familyBuilds(familyArg(family), chipArg(chip),
+                            bLayoutArg(bLayout));
       },
       "family"_a, "chip"_a, "b_layout"_a,
       "Whether the library holds the family for `chip` and `b_layout`.");
   m.def(
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount) {
-        auto [x, y] = launchGrid(sizeArg("tiles", tiles), sizeArg("slices", slices, 1),
-                                 persistent, sizeArg("sm_count", smCount, 1));
+        auto [x, y] =
+            launchGrid(sizeArg("tiles", tiles), sizeArg("slices", slices, 1),
+                       persistent, sizeArg("sm_count", smCount, 1));
         return py::make_tuple(x, y);
       },
       "tiles"_a, "slices"_a, "persistent"_a, "sm_count"_a,
       "The grid (x, y) of a launch of `tiles` C tiles in `slices` slices.");
   m.def(
       "violation",
-      [](const py::dict &checks, const std::vector<int64_t> &tile, int64_t groupM,
-         int64_t sliceSumElems, const std::map<std::string, int64_t> &args, int64_t slices) {
+      [](const py::dict &checks, const std::vector<int64_t> &tile,
+         int64_t groupM, int64_t sliceSumElems,
+         const std::map<std::string, int64_t> &args, int64_t slices) {
         CheckedKernel kernel{tileArg(tile), sizeArg("group_m", groupM, 1),
                              sizeArg("slice_sum_elems", sliceSumElems)};
-        return violation(checksArg(checks), kernel, args, sizeArg("slices", slices, 1));
+        return violation(checksArg(checks), kernel, args,
+                         sizeArg("slices", slices, 1));
       },
-      "checks"_a, "tile"_a, "group_m"_a, "slice_sum_elems"_a, "args"_a, "slices"_a,
-      "Why a kernel whose manifest has these `checks` cannot take the parameter "
-      "values `args` (by ABI name; M, N, K nonzero) launched with `slices` slices, "
+      "checks"_a, "tile"_a, "group_m"_a, "slice_sum_elems"_a, "args"_a,
+      "slices"_a,
+      "Why a kernel whose manifest has these `checks` cannot take the "
+      "parameter "
+      "values `args` (by ABI name; M, N, K nonzero) launched with `slices` "
+      "slices, "
       "or None when every check holds (gpupoor/Policy/Checks.h).");
   m.def(
       "family_info",
@@ -193,7 +208,8 @@ PYBIND11_MODULE(_C, m) {
         Family family = familyArg(name);
         return py::dict("swapped"_a = familySwapped(family),
                         "persistent"_a = familyPersistent(family),
-                        "sm90a_nk_only"_a = !familyBuilds(family, Chip::SM80, BLayout::NK));
+                        "sm90a_nk_only"_a =
+                            !familyBuilds(family, Chip::SM80, BLayout::NK));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, and are "

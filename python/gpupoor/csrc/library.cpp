@@ -1,0 +1,250 @@
+//===- library.cpp - the kernel library, as the launcher reads it ---------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "library.h"
+
+#include <c10/util/Exception.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <mutex>
+
+namespace py = pybind11;
+
+namespace gpupoor::package {
+namespace {
+
+struct Resolver {
+  py::object deviceInfo;  // index -> (chips best first, SM count)
+  py::object findVariant; // (chip, key fields, family, prebuilt) -> kernels
+};
+
+Resolver &resolver() {
+  // Never destroyed: Python objects must not be released after the
+  // interpreter is gone.
+  static auto *r = new Resolver();
+  return *r;
+}
+
+std::mutex cacheMutex;
+std::map<int, DeviceInfo> devices;
+
+std::map<std::string, std::shared_ptr<const Variant>> variants;
+
+template <typename T> T field(const py::dict &d, const char *key, T otherwise) {
+  return d.contains(key) ? d[key].cast<T>() : otherwise;
+}
+
+int enumOf(const std::string &what, const std::string &value,
+           std::initializer_list<std::pair<const char *, int>> known) {
+  for (auto [name, v] : known)
+    if (value == name)
+      return v;
+  TORCH_CHECK(false, "kernel manifest: unknown ", what, " '", value, "'");
+}
+
+policy::OperandChecks checksOf(const py::dict &checks) {
+  policy::OperandChecks c;
+  auto names = [&](const char *key) {
+    return field<std::vector<std::string>>(checks, key, {});
+  };
+  c.unitStride = names("unit_stride");
+  c.strideMultipleOf8 = names("stride_multiple_of_8");
+  c.pointerAligned16 = names("pointer_aligned_16");
+  for (const auto &pair : field<std::vector<std::vector<std::string>>>(
+           checks, "positive_row_stride", {})) {
+    TORCH_CHECK(pair.size() == 2,
+                "positive_row_stride holds [stride, rows] pairs");
+    c.positiveRowStride.push_back({pair[0], pair[1]});
+  }
+  auto number = [&](const char *key) -> std::optional<int64_t> {
+    if (!checks.contains(key))
+      return std::nullopt;
+    return checks[key].cast<int64_t>();
+  };
+  c.maxWorkTiles = number("max_work_tiles");
+  c.maxSize = number("max_size");
+  c.maxOffset = number("max_offset");
+  TORCH_CHECK(c.maxSize.has_value() == c.maxOffset.has_value(),
+              "checks name max_size and max_offset together");
+  return c;
+}
+
+KernelInfo kernelOf(const py::dict &m, const std::string &image) {
+  KernelInfo k;
+  k.name = m["kernel"].cast<std::string>();
+  k.image = image;
+  k.chip = m["chip"].cast<std::string>();
+  k.params = m["params"].cast<std::vector<std::string>>();
+  k.paramTypes = m["param_types"].cast<std::vector<std::string>>();
+  TORCH_CHECK(k.params.size() == k.paramTypes.size() && k.params.size() <= 64,
+              "kernel manifest of ", k.name, ": params and param_types differ");
+  k.sharedBytes = m["dynamic_shared_memory"].cast<unsigned>();
+  k.block = m["block_size"].cast<unsigned>();
+  k.dependent = field<bool>(m, "dependent_launch", false);
+  k.persistent = field<bool>(m, "persistent", false);
+  auto tile = m["tile"].cast<std::vector<int64_t>>();
+  TORCH_CHECK(tile.size() == 3, "kernel manifest of ", k.name, ": tile");
+  k.tile = {tile[0], tile[1], tile[2]};
+  k.groupM = field<int64_t>(m, "group_m", 1);
+  // A tile's sums of a slice: every row its MMAs compute (sm_90a: at least
+  // 64), in elements of the outer type.
+  int64_t outerBytes = field<std::string>(m, "outer", "f32") == "f16" ? 2 : 4;
+  k.workspacePerTileSlice = field<int64_t>(m, "workspace_bytes_per_tile_slice",
+                                           tile[0] * tile[1] * outerBytes);
+  k.sumsPerTileSlice = k.workspacePerTileSlice / outerBytes;
+  if (m.contains("checks"))
+    k.checks = checksOf(m["checks"].cast<py::dict>());
+  if (m.contains("tensor_maps"))
+    for (auto item : m["tensor_maps"].cast<py::dict>()) {
+      auto name = item.first.cast<std::string>();
+      if (name == "note")
+        continue;
+      auto spec = item.second.cast<py::dict>();
+      auto box = spec["box_dim"].cast<std::vector<unsigned>>();
+      auto strides = spec["element_strides"].cast<std::vector<unsigned>>();
+      TORCH_CHECK(box.size() == 2 && strides.size() == 2, "kernel manifest of ",
+                  k.name, ": tensor map ", name, " is not 2-D");
+      KernelInfo::MapInfo map;
+      std::copy(box.begin(), box.end(), map.box);
+      std::copy(strides.begin(), strides.end(), map.elementStrides);
+      map.dataType = CUtensorMapDataType(
+          enumOf("data_type", spec["data_type"].cast<std::string>(),
+                 {{"float16", CU_TENSOR_MAP_DATA_TYPE_FLOAT16}}));
+      map.swizzle = CUtensorMapSwizzle(
+          enumOf("swizzle", spec["swizzle"].cast<std::string>(),
+                 {{"none", CU_TENSOR_MAP_SWIZZLE_NONE},
+                  {"32B", CU_TENSOR_MAP_SWIZZLE_32B},
+                  {"64B", CU_TENSOR_MAP_SWIZZLE_64B},
+                  {"128B", CU_TENSOR_MAP_SWIZZLE_128B}}));
+      map.l2 = CUtensorMapL2promotion(
+          enumOf("l2_promotion", spec["l2_promotion"].cast<std::string>(),
+                 {{"none", CU_TENSOR_MAP_L2_PROMOTION_NONE},
+                  {"64B", CU_TENSOR_MAP_L2_PROMOTION_L2_64B},
+                  {"128B", CU_TENSOR_MAP_L2_PROMOTION_L2_128B},
+                  {"256B", CU_TENSOR_MAP_L2_PROMOTION_L2_256B}}));
+      map.oob = CUtensorMapFloatOOBfill(
+          enumOf("oob_fill", spec["oob_fill"].cast<std::string>(),
+                 {{"zero", CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE}}));
+      k.maps.emplace(name, map);
+    }
+  return k;
+}
+
+/// A variant from `find_variant`'s answer (a list of (manifest, image)
+/// pairs, or None).
+std::shared_ptr<const Variant> variantOf(const py::object &got,
+                                         const std::string &name) {
+  if (got.is_none())
+    return nullptr;
+  auto v = std::make_shared<Variant>();
+  for (py::handle kernel : got) {
+    auto pair = kernel.cast<py::tuple>();
+    v->push_back(
+        kernelOf(pair[0].cast<py::dict>(), pair[1].cast<std::string>()));
+  }
+  TORCH_CHECK(!v->empty(), "variant ", name, " has no kernels");
+  return v;
+}
+
+} // namespace
+
+const char *epilogueName(Epilogue e) {
+  switch (e) {
+  case Epilogue::None:
+    return "none";
+  case Epilogue::Bias:
+    return "bias";
+  case Epilogue::BiasRelu:
+    return "bias_relu";
+  case Epilogue::BiasGelu:
+    return "bias_gelu";
+  }
+  return "none";
+}
+
+std::string variantName(const VariantKey &key) {
+  return std::string(key.nk ? "nk" : "kn") + "_" +
+         (key.f16Outer ? "f16" : "f32") + "_" + epilogueName(key.epilogue) +
+         "_" + (key.f32Out ? "f32" : "f16") + "_s" +
+         std::to_string(key.maxSplits);
+}
+
+void setResolver(py::object deviceInfo, py::object findVariant) {
+  std::lock_guard<std::mutex> guard(cacheMutex);
+  resolver().deviceInfo = std::move(deviceInfo);
+  resolver().findVariant = std::move(findVariant);
+  devices.clear();
+  variants.clear();
+}
+
+DeviceInfo deviceInfo(int device) {
+  {
+    std::lock_guard<std::mutex> guard(cacheMutex);
+    auto it = devices.find(device);
+    if (it != devices.end())
+      return it->second;
+  }
+  DeviceInfo info;
+  {
+    py::gil_scoped_acquire gil;
+    TORCH_CHECK(resolver().deviceInfo, "gpupoor's launcher has no resolver: "
+                                       "import gpupoor, not gpupoor._C alone");
+    auto got = resolver().deviceInfo(device).cast<py::tuple>();
+    info.chips = got[0].cast<std::vector<std::string>>();
+    info.smCount = got[1].cast<int64_t>();
+  }
+  std::lock_guard<std::mutex> guard(cacheMutex);
+  return devices.emplace(device, info).first->second;
+}
+
+/// The variant of `key` and `family` for `chip`: null where the library
+/// lacks it (with `prebuilt`: where no library root holds it; else also
+/// where it cannot be compiled).
+std::shared_ptr<const Variant> findVariant(const std::string &chip,
+                                           const VariantKey &key,
+                                           policy::Family family,
+                                           bool prebuilt) {
+  std::string name = chip + "/" + (key.nk ? "nk" : "kn") + "_" +
+                     (key.f16Outer ? "f16" : "f32") + "_" +
+                     epilogueName(key.epilogue) + "_" +
+                     (key.f32Out ? "f32" : "f16") + "_" +
+                     std::string(policy::familyName(family)) + "_s" +
+                     std::to_string(key.maxSplits);
+  {
+    std::lock_guard<std::mutex> guard(cacheMutex);
+    auto it = variants.find(name);
+    if (it != variants.end())
+      return it->second;
+  }
+  std::shared_ptr<const Variant> found;
+  {
+    py::gil_scoped_acquire gil;
+    py::object got = resolver().findVariant(
+        chip, key.nk ? "nk" : "kn", key.f16Outer ? "f16" : "f32",
+        epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
+        std::string(policy::familyName(family)), key.maxSplits, prebuilt);
+    found = variantOf(got, name);
+    if (!found)
+      return nullptr;
+  }
+  std::lock_guard<std::mutex> guard(cacheMutex);
+  return variants.emplace(name, found).first->second;
+}
+
+Finder finderOf(py::object find) {
+  return [find](const std::string &chip, const VariantKey &k,
+                policy::Family family, bool prebuilt) {
+    py::gil_scoped_acquire gil;
+    return variantOf(find(chip, k.nk ? "nk" : "kn", k.f16Outer ? "f16" : "f32",
+                          epilogueName(k.epilogue), k.f32Out ? "f32" : "f16",
+                          std::string(policy::familyName(family)), k.maxSplits,
+                          prebuilt),
+                     chip);
+  };
+}
+
+} // namespace gpupoor::package

@@ -1,0 +1,108 @@
+//===- library.h - the kernel library, as the launcher reads it -*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// Which library chips a device runs and where a variant's kernels are is the
+// Python package's business (gpupoor/_mlir_backend.py): it registers a
+// resolver (setResolver), which the launcher asks once per device and once
+// per variant; the manifests it hands over are read here into KernelInfo.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_PYTHON_LIBRARY_H
+#define GPUPOOR_PYTHON_LIBRARY_H
+
+#include "gpupoor/Policy/Checks.h"
+#include "gpupoor/Policy/Policy.h"
+
+#include <cuda.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpupoor::package {
+
+namespace policy = mlir::gpupoor::policy;
+
+enum class Epilogue { None, Bias, BiasRelu, BiasGelu };
+
+/// A library variant but its tile family (the launcher's to choose).
+struct VariantKey {
+  bool nk = true; // B's fast layout: unit stride along K (N x K rows)
+  bool f16Outer = false;
+  Epilogue epilogue = Epilogue::None;
+  bool f32Out = false;
+  int64_t maxSplits = 32;
+};
+
+/// The epilogue's name in variant names ("none", "bias", "bias_relu",
+/// "bias_gelu").
+const char *epilogueName(Epilogue e);
+
+/// The variant's name without its family, for messages.
+std::string variantName(const VariantKey &key);
+
+/// A device's library chips, best first, and its SMs.
+struct DeviceInfo {
+  std::vector<std::string> chips;
+  int64_t smCount = 0;
+};
+
+/// One kernel of a variant: its manifest, as the launcher reads it.
+struct KernelInfo {
+  std::string name, image, chip;
+  std::vector<std::string> params, paramTypes;
+  unsigned sharedBytes = 0, block = 0;
+  bool dependent = false, persistent = false;
+  policy::Tile tile{};
+  int64_t groupM = 1, sumsPerTileSlice = 0, workspacePerTileSlice = 0;
+  policy::OperandChecks checks;
+  /// A tensor map's box and encoding (cuTensorMapEncodeTiled's enums).
+  struct MapInfo {
+    unsigned box[2], elementStrides[2];
+    CUtensorMapDataType dataType;
+    CUtensorMapSwizzle swizzle;
+    CUtensorMapL2promotion l2;
+    CUtensorMapFloatOOBfill oob;
+  };
+  /// By parameter name (a_desc, b_desc, c_desc).
+  std::map<std::string, MapInfo> maps;
+};
+
+/// A variant's kernels, in the order they are tried.
+using Variant = std::vector<KernelInfo>;
+
+/// Finds the variant of a key and family for a chip (with `prebuilt`: only
+/// where a library root holds it); null where it is unavailable.
+using Finder = std::function<std::shared_ptr<const Variant>(
+    const std::string &chip, const VariantKey &key, policy::Family family,
+    bool prebuilt)>;
+
+/// Registers the package's resolver: `deviceInfo(index) -> (chips,
+/// sm_count)` and `findVariant(chip, b_layout, outer, epilogue, out, family,
+/// max_splits, prebuilt) -> [(manifest, image path)] or None`; forgets what
+/// the previous one said.
+void setResolver(pybind11::object deviceInfo, pybind11::object findVariant);
+
+/// The resolver's answer for CUDA device `device`, asked once.
+DeviceInfo deviceInfo(int device);
+
+/// The resolver's variant, asked once per variant (the default Finder).
+std::shared_ptr<const Variant> findVariant(const std::string &chip,
+                                           const VariantKey &key,
+                                           policy::Family family,
+                                           bool prebuilt);
+
+/// A Finder that asks `find` (as the resolver's findVariant) every time.
+Finder finderOf(pybind11::object find);
+
+} // namespace gpupoor::package
+
+#endif // GPUPOOR_PYTHON_LIBRARY_H

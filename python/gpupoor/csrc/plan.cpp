@@ -1,0 +1,238 @@
+//===- plan.cpp - a launch worked out once --------------------------------===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plan.h"
+
+#include <c10/util/Exception.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace gpupoor::package {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The parameter values a kernel takes from the launcher, by ABI name:
+/// A, B and C as the kernel sees them (exchanged and transposed for a
+/// swapped family), the bias along the kernel's rows when swapped.
+std::map<std::string, int64_t>
+kernelArgs(const at::Tensor &a, const at::Tensor &b, const at::Tensor &c,
+           const std::optional<at::Tensor> &bias, bool swapped) {
+  auto ptr = [](const at::Tensor &t) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
+  };
+  std::map<std::string, int64_t> args = {
+      {"a_ptr", ptr(a)},          {"b_ptr", ptr(b)},
+      {"c_ptr", ptr(c)},          {"M", a.size(0)},
+      {"N", b.size(1)},           {"K", a.size(1)},
+      {"stride_am", a.stride(0)}, {"stride_ak", a.stride(1)},
+      {"stride_bk", b.stride(0)}, {"stride_bn", b.stride(1)},
+      {"stride_cm", c.stride(0)}, {"stride_cn", c.stride(1)}};
+  if (bias) {
+    args["in0_ptr"] = ptr(*bias);
+    args["stride_in0m"] = swapped ? bias->stride(0) : 0;
+    args["stride_in0n"] = swapped ? 0 : bias->stride(0);
+  }
+  return args;
+}
+
+const std::set<std::string> kWorkspaceParams = {"ws_ptr", "ws_bytes",
+                                                "locks_ptr", "locks_count"};
+const std::set<std::string> kMapParams = {"a_desc", "b_desc", "c_desc"};
+
+/// The index of parameter `name` of `kern`, or -1.
+int slotOf(const KernelInfo &kern, const std::string &name) {
+  auto it = std::find(kern.params.begin(), kern.params.end(), name);
+  return it == kern.params.end() ? -1 : int(it - kern.params.begin());
+}
+
+/// The variant to launch: the family the policy chooses for each chip, from
+/// the best chip whose library holds it; else the best chip's, compiled on
+/// demand where the package may.
+std::pair<std::shared_ptr<const Variant>, policy::Family>
+chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
+              int64_t n, int64_t k, int64_t slices, const Finder &find) {
+  std::optional<policy::Family> first;
+  for (const std::string &chipName : info.chips) {
+    policy::Problem p;
+    std::optional<policy::Chip> chip = policy::parseChip(chipName);
+    TORCH_CHECK(chip, "gpupoor: unknown chip ", chipName);
+    p.chip = *chip;
+    p.shape.m = m;
+    p.shape.n = n;
+    p.k = k;
+    p.bLayout = key.nk ? policy::BLayout::NK : policy::BLayout::KN;
+    p.slices = slices;
+    p.maxSplits = key.maxSplits;
+    p.smCount = info.smCount;
+    policy::Family family = policy::chooseLaunch(p).family;
+    if (!first)
+      first = family;
+    if (auto v = find(chipName, key, family, /*prebuilt=*/true))
+      return {v, family};
+  }
+  return {find(info.chips.front(), key, *first, /*prebuilt=*/false), *first};
+}
+
+/// The first kernel of `variant` whose checks hold for `args` launched
+/// with `slices` slices; ValueError naming each kernel's reason.
+const KernelInfo &chooseKernel(const Variant &variant,
+                               const std::map<std::string, int64_t> &args,
+                               int64_t slices, const VariantKey &key,
+                               const std::string &family) {
+  std::string reasons;
+  for (const KernelInfo &kern : variant) {
+    policy::CheckedKernel checked{kern.tile, kern.groupM,
+                                  kern.sumsPerTileSlice};
+    auto why = policy::violation(kern.checks, checked, args,
+                                 std::max<int64_t>(slices, 1));
+    if (!why)
+      return kern;
+    reasons += (reasons.empty() ? "" : "; ") + kern.name + ": " + *why;
+  }
+  TORCH_CHECK_VALUE(false, "no kernel of variant ", variantName(key), " (",
+                    variant.front().chip, ", ", family,
+                    ") accepts these operands: ", reasons);
+}
+
+/// The plan's parameter values and the slots of the per-call ones.
+void planParameters(Plan &plan, const KernelInfo &kern,
+                    std::map<std::string, int64_t> &args, bool hasBias) {
+  // The launcher fills the workspace's four parameters and the tensor maps
+  // per call; every other parameter must be one it has.
+  std::set<std::string> want(kern.params.begin(), kern.params.end());
+  for (const auto &p : kWorkspaceParams)
+    want.erase(p);
+  for (const auto &p : kMapParams)
+    want.erase(p);
+  std::set<std::string> have;
+  for (const auto &[name, _] : args)
+    have.insert(name);
+  TORCH_CHECK(want == have, "kernel ", kern.name,
+              " takes parameters the launcher does not have");
+  for (const std::string &p : kern.params)
+    plan.values.push_back(args.count(p) ? static_cast<uint64_t>(args[p]) : 0);
+  // The call's A and B pointers go to the kernel's b_ptr and a_ptr when
+  // swapped.
+  plan.aSlot = slotOf(kern, plan.swapped ? "b_ptr" : "a_ptr");
+  plan.bSlot = slotOf(kern, plan.swapped ? "a_ptr" : "b_ptr");
+  plan.cSlot = slotOf(kern, "c_ptr");
+  plan.biasSlot = hasBias ? slotOf(kern, "in0_ptr") : -1;
+  plan.wsSlot = slotOf(kern, "ws_ptr");
+}
+
+/// The tensor maps of a TMA kernel: its A as M rows of K, its B (N x K, the
+/// only layout the TMA kernels take) as N rows, and C's (dims [N, M]) where
+/// it describes C (else 128 zero bytes: the kernel stores from its lanes).
+void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
+              const at::Tensor &b, const at::Tensor &c) {
+  int64_t m = a.size(0), k = a.size(1), n = b.size(1);
+  struct Operand {
+    const char *name;
+    int operand;
+    int64_t inner, rows, stride;
+  };
+  std::vector<Operand> operands = {{"a_desc", 0, k, m, a.stride(0)},
+                                   {"b_desc", 1, k, n, b.stride(1)}};
+  if (slotOf(kern, "c_desc") >= 0) {
+    auto cPtr = reinterpret_cast<uintptr_t>(c.data_ptr());
+    bool describes = c.stride(1) == 1 && cPtr % 16 == 0 &&
+                     c.stride(0) % 8 == 0 && (c.stride(0) > 0 || m <= 1);
+    if (describes)
+      operands.push_back({"c_desc", 2, n, m, c.stride(0)});
+    else
+      plan.zeroMapSlot = slotOf(kern, "c_desc");
+  }
+  for (const Operand &o : operands) {
+    int s = slotOf(kern, o.name);
+    if (s < 0)
+      continue;
+    auto it = kern.maps.find(o.name);
+    TORCH_CHECK(it != kern.maps.end(), "kernel ", kern.name,
+                " lacks its tensor map ", o.name);
+    const KernelInfo::MapInfo &mi = it->second;
+    runtime::TensorMapSpec spec =
+        runtime::operandMap(o.inner, o.rows, o.stride, mi.box[0], mi.box[1]);
+    spec.dataType = mi.dataType;
+    spec.elementStrides[0] = mi.elementStrides[0];
+    spec.elementStrides[1] = mi.elementStrides[1];
+    spec.swizzle = mi.swizzle;
+    spec.l2Promotion = mi.l2;
+    spec.oobFill = mi.oob;
+    // The kernel's A and B are the call's B and A when swapped.
+    int operand = o.operand == 2 ? 2 : o.operand ^ int(plan.swapped);
+    plan.maps.push_back({s, operand, spec});
+  }
+  plan.encoded.resize(plan.maps.size());
+}
+
+} // namespace
+
+std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
+                               const std::optional<at::Tensor> &bias,
+                               at::Tensor c, const VariantKey &key,
+                               int64_t slices, const DeviceInfo &info,
+                               const Finder &find) {
+  TORCH_CHECK(!info.chips.empty(),
+              "gpupoor's kernels need compute capability 8.x or 9.0; this "
+              "device is not supported (use backend='triton')");
+  int64_t m = a.size(0), k = a.size(1), n = b.size(1);
+  auto [variant, family] = chooseVariant(info, key, m, n, k, slices, find);
+  if (!variant) {
+    std::string chips;
+    for (const auto &chip : info.chips)
+      chips += (chips.empty() ? "" : " or ") + chip;
+    TORCH_CHECK(false, "no kernel ", variantName(key), " for ", chips,
+                ": the package's kernel library lacks it and gpupoor-opt is "
+                "not available to compile it (python -m gpupoor.build_library, "
+                "GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'");
+  }
+  auto plan = std::make_unique<Plan>();
+  plan->variant = variant;
+  plan->family = std::string(policy::familyName(family));
+  // A swapped family's kernel computes C^T = B^T A^T: its A is B^T (N x K),
+  // its B A^T (K x M), its C C^T; a bias runs along its rows.
+  plan->swapped = policy::familySwapped(family);
+  if (plan->swapped) {
+    std::tie(a, b, c) = std::make_tuple(b.t(), a.t(), c.t());
+    std::swap(m, n);
+  }
+  const KernelInfo &first = variant->front();
+  if (first.persistent) {
+    slices = 1;
+  } else {
+    std::optional<policy::Chip> chip = policy::parseChip(first.chip);
+    TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
+    slices = policy::launchSlices(
+        slices, *chip, first.tile, plan->swapped, k,
+        ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]),
+        policy::defaultNumSplits(k, key.maxSplits), info.smCount);
+  }
+  auto args = kernelArgs(a, b, c, bias, plan->swapped);
+  const KernelInfo &kern =
+      chooseKernel(*variant, args, slices, key, plan->family);
+  plan->info = &kern;
+  plan->slices = slices;
+  plan->tiles = ceilDiv(m, kern.tile[0]) * ceilDiv(n, kern.tile[1]);
+  TORCH_CHECK_VALUE(plan->tiles < (int64_t(1) << 31),
+                    std::to_string(plan->tiles),
+                    " blocks exceed the grid (2^31 - 1)");
+  plan->sumBytes =
+      slices > 1 ? plan->tiles * slices * kern.workspacePerTileSlice : 0;
+  planParameters(*plan, kern, args, bias.has_value());
+  planMaps(*plan, kern, a, b, c);
+  auto [gx, gy] =
+      policy::launchGrid(plan->tiles, slices, kern.persistent, info.smCount);
+  plan->gridX = unsigned(gx);
+  plan->gridY = unsigned(gy);
+  return plan;
+}
+
+} // namespace gpupoor::package

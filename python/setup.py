@@ -60,4 +60,5 @@ extensions = [CppExtension(
 )]
 
 setup(ext_modules=extensions,
-      cmdclass={"build_ext": BuildExtension.with_options(use_ninja=False)})
+      # ninja, where present, compiles the sources in parallel.
+      cmdclass={"build_ext": BuildExtension.with_options(use_ninja=shutil.which("ninja") is not None)})

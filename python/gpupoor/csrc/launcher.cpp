@@ -78,12 +78,13 @@ bool capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
-/// The cached workspace of (device, stream), grown to the plan's needs;
-/// while the stream captures a CUDA graph, a fresh one in the graph's
-/// private pool (`scratch`): a replay, on whatever stream, must not share
-/// the cached one with eager launches.
-const Workspace &workspaceFor(int device, cudaStream_t stream, const Plan &p,
-                              bool graph, Workspace &scratch) {
+/// The cached workspace of (device, stream), grown to the plan's needs (a
+/// copy of its handles: another thread on the stream may grow it); while
+/// the stream captures a CUDA graph, a fresh one in the graph's private
+/// pool: a replay, on whatever stream, must not share the cached one with
+/// eager launches.
+Workspace workspaceFor(int device, cudaStream_t stream, const Plan &p,
+                       bool graph) {
   auto options = at::TensorOptions().device(at::kCUDA, device);
   auto sums = [&] {
     return at::empty({(p.sumBytes + 3) / 4}, options.dtype(at::kFloat));
@@ -92,10 +93,8 @@ const Workspace &workspaceFor(int device, cudaStream_t stream, const Plan &p,
     return at::zeros({std::max<int64_t>(p.tiles, 1024)},
                      options.dtype(at::kInt));
   };
-  if (graph) {
-    scratch = {sums(), locks()};
-    return scratch;
-  }
+  if (graph)
+    return {sums(), locks()};
   std::lock_guard<std::mutex> guard(planMutex);
   Workspace &ws = workspaces[{device, reinterpret_cast<uintptr_t>(stream)}];
   if (!ws.sums.defined() || ws.sums.numel() * 4 < p.sumBytes)
@@ -159,8 +158,8 @@ PlanKey planKey(const at::Tensor &a, const at::Tensor &b,
 }
 
 /// Map `index` of `p` for an operand at `ptr`, from the plan's cache or
-/// encoded.
-const MapBytes &tensorMap(Plan &p, size_t index, void *ptr) {
+/// encoded (a copy: another thread may evict the cached one).
+MapBytes tensorMap(Plan &p, size_t index, void *ptr) {
   std::lock_guard<std::mutex> guard(p.encodedLock);
   auto &cache = p.encoded[index];
   auto key = reinterpret_cast<uintptr_t>(ptr);
@@ -267,9 +266,9 @@ void launch(const at::Tensor &a, const at::Tensor &b,
   values[p.cSlot] = reinterpret_cast<uintptr_t>(pointers[2]);
   if (p.biasSlot >= 0)
     values[p.biasSlot] = reinterpret_cast<uintptr_t>(bias->data_ptr());
-  Workspace scratch;
+  Workspace ws;
   if (p.sumBytes) {
-    const Workspace &ws = workspaceFor(device, stream, p, graph, scratch);
+    ws = workspaceFor(device, stream, p, graph);
     values[p.wsSlot] = reinterpret_cast<uintptr_t>(ws.sums.data_ptr());
     values[p.wsSlot + 1] = static_cast<uint64_t>(ws.sums.numel() * 4);
     values[p.wsSlot + 2] = reinterpret_cast<uintptr_t>(ws.locks.data_ptr());

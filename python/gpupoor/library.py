@@ -56,17 +56,9 @@ class Kernel:
     def violation(self, args: dict[str, int], slices: int = 1) -> str | None:
         """Why the kernel cannot take these parameter values (a dict by ABI
         name; pointers as addresses), or None when every check of its
-        manifest holds: the policy's evaluation (gpupoor._C.violation). M, N
-        and K are nonzero here (empty products launch nothing)."""
-        bm, bn, _ = self.tile
-        # A tile's sums of a slice: every row its MMAs compute (sm_90a: at
-        # least 64), as the manifest's bytes per tile and slice say, in
-        # elements of the outer type.
-        outer_bytes = 2 if self.manifest.get("outer") == "f16" else 4
-        sums = self.manifest.get("workspace_bytes_per_tile_slice", bm * bn * outer_bytes) \
-            // outer_bytes
-        return _C.violation(self.manifest.get("checks", {}), list(self.tile),
-                            self.manifest.get("group_m", 1), sums, args, max(slices, 1))
+        manifest holds, as the launcher reads them (gpupoor._C). M, N and K
+        are nonzero here (empty products launch nothing)."""
+        return _C.kernel_violation(self.manifest, args, slices)
 
 
 @dataclasses.dataclass
@@ -79,17 +71,14 @@ class Variant:
     where: Path
 
     def select(self, args: dict[str, int], slices: int = 1) -> Kernel:
-        """The first kernel whose checks hold; KernelRequirementError naming
-        every kernel's reason otherwise."""
-        reasons = []
-        for kern in self.kernels:
-            why = kern.violation(args, slices)
-            if why is None:
-                return kern
-            reasons.append(f"{kern.name}: {why}")
-        raise KernelRequirementError(
-            f"no kernel of variant {self.key.name} ({self.chip}) accepts these operands: "
-            + "; ".join(reasons))
+        """The first kernel whose checks hold, as the launcher chooses it
+        (gpupoor._C.select_kernel); KernelRequirementError naming every
+        kernel's reason otherwise."""
+        try:
+            return self.kernels[_C.select_kernel([k.manifest for k in self.kernels], args,
+                                                 slices, f"{self.key.name} ({self.chip})")]
+        except ValueError as e:
+            raise KernelRequirementError(str(e)) from None
 
 
 def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:

@@ -320,6 +320,35 @@ void bindLauncher(py::module_ &m) {
       "-> (chips, sm_count)`, and variants, `find_variant(chip, b_layout, "
       "outer, epilogue, out, family, max_splits, prebuilt) -> [(manifest, "
       "image path)] or None`. Forgets what the previous ones said.");
+  m.def(
+      "select_kernel",
+      [](const std::vector<py::dict> &manifests,
+         const std::map<std::string, int64_t> &args, int64_t slices,
+         const std::string &what) {
+        Variant variant;
+        for (const py::dict &m : manifests)
+          variant.push_back(kernelOf(m, ""));
+        TORCH_CHECK_VALUE(!variant.empty(), "variant ", what,
+                          " has no kernels");
+        return &chooseKernel(variant, args, slices, what) - variant.data();
+      },
+      "manifests"_a, "args"_a, "slices"_a, "what"_a,
+      "The index of the first kernel (by manifest, in the order they are "
+      "tried) whose checks hold for the parameter values `args` launched "
+      "with `slices` slices, as the launcher chooses; ValueError naming "
+      "`what` and each kernel's reason otherwise.");
+  m.def(
+      "kernel_violation",
+      [](const py::dict &manifest, const std::map<std::string, int64_t> &args,
+         int64_t slices) {
+        KernelInfo kern = kernelOf(manifest, "");
+        return policy::violation(kern.checks, checkedKernel(kern), args,
+                                 std::max<int64_t>(slices, 1));
+      },
+      "manifest"_a, "args"_a, "slices"_a,
+      "Why the kernel of `manifest` cannot take the parameter values `args` "
+      "(by ABI name; M, N, K nonzero) launched with `slices` slices, or None "
+      "when every check of its manifest holds.");
   m.def("default_backend", &defaultBackend, "device"_a,
         "The backend a call on CUDA device `device` gets without one: "
         "$GPUPOOR_BACKEND, else 'mlir' where the kernel library has kernels "

@@ -43,8 +43,26 @@ int enumOf(const std::string &what, const std::string &value,
   for (auto [name, v] : known)
     if (value == name)
       return v;
-  TORCH_CHECK(false, "kernel manifest: unknown ", what, " '", value, "'");
+  TORCH_CHECK_VALUE(false, "kernel manifest: unknown ", what, " '", value, "'");
 }
+
+/// A variant from `find_variant`'s answer (a list of (manifest, image)
+/// pairs, or None).
+std::shared_ptr<const Variant> variantOf(const py::object &got,
+                                         const std::string &name) {
+  if (got.is_none())
+    return nullptr;
+  auto v = std::make_shared<Variant>();
+  for (py::handle kernel : got) {
+    auto pair = kernel.cast<py::tuple>();
+    v->push_back(
+        kernelOf(pair[0].cast<py::dict>(), pair[1].cast<std::string>()));
+  }
+  TORCH_CHECK_VALUE(!v->empty(), "variant ", name, " has no kernels");
+  return v;
+}
+
+} // namespace
 
 policy::OperandChecks checksOf(const py::dict &checks) {
   policy::OperandChecks c;
@@ -56,8 +74,8 @@ policy::OperandChecks checksOf(const py::dict &checks) {
   c.pointerAligned16 = names("pointer_aligned_16");
   for (const auto &pair : field<std::vector<std::vector<std::string>>>(
            checks, "positive_row_stride", {})) {
-    TORCH_CHECK(pair.size() == 2,
-                "positive_row_stride holds [stride, rows] pairs");
+    TORCH_CHECK_VALUE(pair.size() == 2,
+                      "positive_row_stride holds [stride, rows] pairs");
     c.positiveRowStride.push_back({pair[0], pair[1]});
   }
   auto number = [&](const char *key) -> std::optional<int64_t> {
@@ -68,8 +86,8 @@ policy::OperandChecks checksOf(const py::dict &checks) {
   c.maxWorkTiles = number("max_work_tiles");
   c.maxSize = number("max_size");
   c.maxOffset = number("max_offset");
-  TORCH_CHECK(c.maxSize.has_value() == c.maxOffset.has_value(),
-              "checks name max_size and max_offset together");
+  TORCH_CHECK_VALUE(c.maxSize.has_value() == c.maxOffset.has_value(),
+                    "checks name max_size and max_offset together");
   return c;
 }
 
@@ -80,14 +98,15 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   k.chip = m["chip"].cast<std::string>();
   k.params = m["params"].cast<std::vector<std::string>>();
   k.paramTypes = m["param_types"].cast<std::vector<std::string>>();
-  TORCH_CHECK(k.params.size() == k.paramTypes.size() && k.params.size() <= 64,
-              "kernel manifest of ", k.name, ": params and param_types differ");
+  TORCH_CHECK_VALUE(
+      k.params.size() == k.paramTypes.size() && k.params.size() <= 64,
+      "kernel manifest of ", k.name, ": params and param_types differ");
   k.sharedBytes = m["dynamic_shared_memory"].cast<unsigned>();
   k.block = m["block_size"].cast<unsigned>();
   k.dependent = field<bool>(m, "dependent_launch", false);
   k.persistent = field<bool>(m, "persistent", false);
   auto tile = m["tile"].cast<std::vector<int64_t>>();
-  TORCH_CHECK(tile.size() == 3, "kernel manifest of ", k.name, ": tile");
+  TORCH_CHECK_VALUE(tile.size() == 3, "kernel manifest of ", k.name, ": tile");
   k.tile = {tile[0], tile[1], tile[2]};
   k.groupM = field<int64_t>(m, "group_m", 1);
   // A tile's sums of a slice: every row its MMAs compute (sm_90a: at least
@@ -106,8 +125,9 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
       auto spec = item.second.cast<py::dict>();
       auto box = spec["box_dim"].cast<std::vector<unsigned>>();
       auto strides = spec["element_strides"].cast<std::vector<unsigned>>();
-      TORCH_CHECK(box.size() == 2 && strides.size() == 2, "kernel manifest of ",
-                  k.name, ": tensor map ", name, " is not 2-D");
+      TORCH_CHECK_VALUE(box.size() == 2 && strides.size() == 2,
+                        "kernel manifest of ", k.name, ": tensor map ", name,
+                        " is not 2-D");
       KernelInfo::MapInfo map;
       std::copy(box.begin(), box.end(), map.box);
       std::copy(strides.begin(), strides.end(), map.elementStrides);
@@ -134,23 +154,9 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   return k;
 }
 
-/// A variant from `find_variant`'s answer (a list of (manifest, image)
-/// pairs, or None).
-std::shared_ptr<const Variant> variantOf(const py::object &got,
-                                         const std::string &name) {
-  if (got.is_none())
-    return nullptr;
-  auto v = std::make_shared<Variant>();
-  for (py::handle kernel : got) {
-    auto pair = kernel.cast<py::tuple>();
-    v->push_back(
-        kernelOf(pair[0].cast<py::dict>(), pair[1].cast<std::string>()));
-  }
-  TORCH_CHECK(!v->empty(), "variant ", name, " has no kernels");
-  return v;
+policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {
+  return {kernel.tile, kernel.groupM, kernel.sumsPerTileSlice};
 }
-
-} // namespace
 
 const char *epilogueName(Epilogue e) {
   switch (e) {

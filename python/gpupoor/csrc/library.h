@@ -76,6 +76,15 @@ struct KernelInfo {
   std::map<std::string, MapInfo> maps;
 };
 
+/// A manifest's `checks` (a dict as its JSON gives it) as the policy's.
+policy::OperandChecks checksOf(const pybind11::dict &checks);
+
+/// A kernel's manifest (a dict as its JSON gives it) and image path.
+KernelInfo kernelOf(const pybind11::dict &manifest, const std::string &image);
+
+/// What the policy's bounds checks read of a kernel besides its parameters.
+policy::CheckedKernel checkedKernel(const KernelInfo &kernel);
+
 /// A variant's kernels, in the order they are tried.
 using Variant = std::vector<KernelInfo>;
 

@@ -81,27 +81,6 @@ chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
   return {find(info.chips.front(), key, *first, /*prebuilt=*/false), *first};
 }
 
-/// The first kernel of `variant` whose checks hold for `args` launched
-/// with `slices` slices; ValueError naming each kernel's reason.
-const KernelInfo &chooseKernel(const Variant &variant,
-                               const std::map<std::string, int64_t> &args,
-                               int64_t slices, const VariantKey &key,
-                               const std::string &family) {
-  std::string reasons;
-  for (const KernelInfo &kern : variant) {
-    policy::CheckedKernel checked{kern.tile, kern.groupM,
-                                  kern.sumsPerTileSlice};
-    auto why = policy::violation(kern.checks, checked, args,
-                                 std::max<int64_t>(slices, 1));
-    if (!why)
-      return kern;
-    reasons += (reasons.empty() ? "" : "; ") + kern.name + ": " + *why;
-  }
-  TORCH_CHECK_VALUE(false, "no kernel of variant ", variantName(key), " (",
-                    variant.front().chip, ", ", family,
-                    ") accepts these operands: ", reasons);
-}
-
 /// The plan's parameter values and the slots of the per-call ones.
 void planParameters(Plan &plan, const KernelInfo &kern,
                     std::map<std::string, int64_t> &args, bool hasBias) {
@@ -175,6 +154,21 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
 
 } // namespace
 
+const KernelInfo &chooseKernel(const Variant &variant,
+                               const std::map<std::string, int64_t> &args,
+                               int64_t slices, const std::string &what) {
+  std::string reasons;
+  for (const KernelInfo &kern : variant) {
+    auto why = policy::violation(kern.checks, checkedKernel(kern), args,
+                                 std::max<int64_t>(slices, 1));
+    if (!why)
+      return kern;
+    reasons += (reasons.empty() ? "" : "; ") + kern.name + ": " + *why;
+  }
+  TORCH_CHECK_VALUE(false, "no kernel of variant ", what,
+                    " accepts these operands: ", reasons);
+}
+
 std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
                                const std::optional<at::Tensor> &bias,
                                at::Tensor c, const VariantKey &key,
@@ -216,8 +210,9 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
         policy::defaultNumSplits(k, key.maxSplits), info.smCount);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
-  const KernelInfo &kern =
-      chooseKernel(*variant, args, slices, key, plan->family);
+  const KernelInfo &kern = chooseKernel(*variant, args, slices,
+                                        variantName(key) + " (" + first.chip +
+                                            ", " + plan->family + ")");
   plan->info = &kern;
   plan->slices = slices;
   plan->tiles = ceilDiv(m, kern.tile[0]) * ceilDiv(n, kern.tile[1]);

@@ -22,6 +22,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,6 +65,13 @@ struct Plan {
   std::mutex encodedLock;
   std::vector<std::unordered_map<uintptr_t, MapBytes>> encoded;
 };
+
+/// The first kernel of `variant` whose manifest checks hold for the
+/// parameter values `args` (by ABI name) launched with `slices` slices;
+/// ValueError naming `what` and each kernel's reason otherwise.
+const KernelInfo &chooseKernel(const Variant &variant,
+                               const std::map<std::string, int64_t> &args,
+                               int64_t slices, const std::string &what);
 
 /// The plan of C = epilogue(A @ B [+ bias]) (A M x K, B K x N, C M x N
 /// views; bias (N) where `key` has a bias_* epilogue) on a device of `info`,

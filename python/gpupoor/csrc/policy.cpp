@@ -88,39 +88,6 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
       "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
 }
 
-/// A manifest's `checks` (a dict as its JSON gives it) as the policy's.
-OperandChecks checksArg(const py::dict &checks) {
-  OperandChecks c;
-  auto names = [&](const char *key) {
-    std::vector<std::string> out;
-    if (checks.contains(key))
-      for (py::handle name : checks[key])
-        out.push_back(py::cast<std::string>(name));
-    return out;
-  };
-  c.unitStride = names("unit_stride");
-  c.strideMultipleOf8 = names("stride_multiple_of_8");
-  c.pointerAligned16 = names("pointer_aligned_16");
-  if (checks.contains("positive_row_stride"))
-    for (py::handle pair : checks["positive_row_stride"]) {
-      auto both = py::cast<std::vector<std::string>>(pair);
-      if (both.size() != 2)
-        throw py::value_error("positive_row_stride holds [stride, rows] pairs");
-      c.positiveRowStride.push_back({both[0], both[1]});
-    }
-  auto number = [&](const char *key) -> std::optional<int64_t> {
-    if (!checks.contains(key))
-      return std::nullopt;
-    return py::cast<int64_t>(checks[key]);
-  };
-  c.maxWorkTiles = number("max_work_tiles");
-  c.maxSize = number("max_size");
-  c.maxOffset = number("max_offset");
-  if (c.maxSize.has_value() != c.maxOffset.has_value())
-    throw py::value_error("checks name max_size and max_offset together");
-  return c;
-}
-
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -192,7 +159,7 @@ PYBIND11_MODULE(_C, m) {
          const std::map<std::string, int64_t> &args, int64_t slices) {
         CheckedKernel kernel{tileArg(tile), sizeArg("group_m", groupM, 1),
                              sizeArg("slice_sum_elems", sliceSumElems)};
-        return violation(checksArg(checks), kernel, args,
+        return violation(gpupoor::package::checksOf(checks), kernel, args,
                          sizeArg("slices", slices, 1));
       },
       "checks"_a, "tile"_a, "group_m"_a, "slice_sum_elems"_a, "args"_a,

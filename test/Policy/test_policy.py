@@ -136,8 +136,8 @@ def _package():
 
 
 def test_package_decides_as_the_compiler(problems, policy):
-    """The package's launcher (gpupoor._C.choose_launch, what
-    _mlir_backend.choose_variant and plan launch) decides what
+    """The package's launcher (gpupoor._C.choose_launch, which its C++
+    launcher calls: python/gpupoor/csrc/plan.cpp) decides what
     gpupoor-policy says for every static problem, and what gpupoor-split-k
     chose wherever the library has a family of the compiler's tile: the
     same tile, the same swap, S and P'."""

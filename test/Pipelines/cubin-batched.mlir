@@ -17,7 +17,6 @@
 
 // JSON: "async_copies": true,
 // JSON: "batched": true,
-// JSON: "grid": "ceil(M/BM)*ceil(N/BN)*batch",
 // JSON: "params": [
 // JSON: "stride_cn",
 // JSON-NEXT: "stride_ab",

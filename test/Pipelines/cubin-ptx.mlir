@@ -76,7 +76,6 @@
 // JSON-NEXT: ],
 // JSON: "epilogue_passes": 1,
 // JSON: "fragment_prefetch": 1,
-// JSON: "grid": "ceil(M/BM)*ceil(N/BN)",
 // JSON: "group_m": 8,
 // JSON: "index_bitwidth": 32,
 // JSON: "kernel": "gpupoor_matmul_0",

@@ -83,7 +83,6 @@
 // JSON: "dependent_launch": true,
 // JSON: "dynamic_shared_memory": 230400,
 // JSON: "epilogue_passes": 2,
-// JSON: "grid": "min(ceil(M/BM)*ceil(N/BN), SMs)",
 // JSON: "params": [
 // JSON: "b_desc",
 // JSON-NEXT: "c_desc"

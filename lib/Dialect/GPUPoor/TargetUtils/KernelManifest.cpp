@@ -223,14 +223,10 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // How each parameter is passed: a 64-bit global pointer or an integer.
   m["param_types"] = std::move(paramTypes);
   m["block_size"] = spec.blockThreads();
-  std::string gridX =
-      spec.batched ? "ceil(M/BM)*ceil(N/BN)*batch" : "ceil(M/BM)*ceil(N/BN)";
-  if (spec.persistent())
-    gridX = "min(" + gridX + ", SMs)";
-  m["grid"] = spec.parallel() ? "[" + gridX + ", P']" : gridX;
-  // Blocks loop over tiles blockIdx.x + i * gridDim.x: any grid of at
-  // least one block computes C; one block an SM (SMs: the device's count)
-  // runs them in one wave.
+  // The grid is the policy's (policy::launchGrid) from this data: x the C
+  // tiles (times the batch), y the slices (slice_rule), and a persistent
+  // kernel's blocks loop over tiles blockIdx.x + i * gridDim.x (any grid of
+  // at least one block computes C; one block an SM runs them in one wave).
   m["persistent"] = spec.persistent();
   // Stream-K: past the grid's whole waves the blocks share the last tiles
   // by chunks; each block leaves at most one tile's partial sums in its

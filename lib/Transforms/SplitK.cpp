@@ -40,6 +40,10 @@ namespace mlir::gpupoor {
 using namespace mlir;
 using namespace mlir::gpupoor;
 
+// The policy reads the types' sizes as they are: its unknown size is MLIR's.
+static_assert(policy::kDynamic == ShapedType::kDynamic,
+              "policy::kDynamic must be ShapedType::kDynamic");
+
 namespace {
 
 //===----------------------------------------------------------------------===//

@@ -31,7 +31,7 @@ DEFAULT_SHAPES = ("1x4096x4096,1x14336x4096,1x4096x14336,16x4096x4096,16x14336x4
                   "4096x4096x14336,2048x4096x14336,8192x8192x8192")
 
 
-def _time(fn, reps: int, rotate: int) -> float:
+def time_eager(fn, reps: int, rotate: int) -> float:
     """Median microseconds of fn(i) over `reps` calls, i cycling `rotate`."""
     for i in range(3):
         fn(i % rotate)
@@ -47,7 +47,7 @@ def _time(fn, reps: int, rotate: int) -> float:
     return statistics.median(times)
 
 
-def _time_graph(fn, reps: int, rotate: int) -> float:
+def time_graph(fn, reps: int, rotate: int) -> float:
     """Median microseconds of one fn(i) replayed from a CUDA graph of
     `rotate` calls: the kernels' own time, without host overhead."""
     for i in range(rotate):
@@ -79,7 +79,7 @@ def copy_bandwidth() -> float:
     """GB/s of a 1 GiB device-to-device copy, counting bytes read and written."""
     src = torch.empty(2**29, dtype=torch.float16, device="cuda").normal_()
     dst = torch.empty_like(src)
-    us = _time(lambda i: dst.copy_(src), 20, 1)
+    us = time_eager(lambda i: dst.copy_(src), 20, 1)
     return 2 * src.numel() * 2 / us / 1e3
 
 
@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         base = None
         for name, fn in impls.items():
             try:
-                eager = _time(lambda i: fn(x, ws[i]), args.reps, rotate)
-                us = _time_graph(lambda i: fn(x, ws[i]), args.reps, rotate)
+                eager = time_eager(lambda i: fn(x, ws[i]), args.reps, rotate)
+                us = time_graph(lambda i: fn(x, ws[i]), args.reps, rotate)
             except Exception as e:  # noqa: BLE001 - report and go on
                 print(f"  {name} {m}x{n}x{k}: {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
                 continue

@@ -1,0 +1,181 @@
+"""The package on a broad sweep of the shapes users run, against cuBLAS.
+
+  python benchmarks/bench_sweep.py [--layouts nk,kn] [--classes llm,square]
+                                   [--reps 100] [--json out.json] [--plot out.png]
+
+Shapes (C = x @ B, x (M, K) float16):
+- llm: the projections of common LLMs (Llama-2 7B and 13B, Llama-3 8B and
+  70B: fused qkv, o, gate/up, down) at M = 1, 2, 4, ..., 4096;
+- square: M = N = K from 128 to 8192, non-powers of two among them.
+B is the weight as nn.Linear holds it, N x K, passed as its K x N view
+(layout nk), or a K x N tensor (kn: `x @ w`, the backward's products).
+
+Each shape is timed for cuBLAS with f32 accumulation (the baseline), cuBLAS
+with f16 accumulation (where PyTorch has the switch) and gpupoor's default
+call, in one process: kernels replayed from a CUDA graph (gpupoor.bench's
+time_graph), weights rotated over enough copies to fill 4x the L2, fresh
+random normal inputs. Prints each shape's µs and ratios, then per layout
+and class the geometric mean and the worst of gpupoor's ratio to cuBLAS
+f32acc and how many shapes fall below 0.85 and 0.95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import torch
+
+from gpupoor import split_k_sequential
+from gpupoor._tools import preflight, save
+from gpupoor.bench import time_graph
+
+# (model, projection, N, K) of nn.Linear weights (N x K).
+PROJECTIONS = [
+    ("llama2-7b", "qkv", 12288, 4096), ("llama2-7b", "o", 4096, 4096),
+    ("llama2-7b", "gate_up", 11008, 4096), ("llama2-7b", "down", 4096, 11008),
+    ("llama3-8b", "qkv", 6144, 4096), ("llama3-8b", "gate_up", 14336, 4096),
+    ("llama3-8b", "down", 4096, 14336),
+    ("llama2-13b", "qkv", 15360, 5120), ("llama2-13b", "o", 5120, 5120),
+    ("llama2-13b", "gate_up", 13824, 5120), ("llama2-13b", "down", 5120, 13824),
+    ("llama3-70b", "qkv", 10240, 8192), ("llama3-70b", "o", 8192, 8192),
+    ("llama3-70b", "gate_up", 28672, 8192), ("llama3-70b", "down", 8192, 28672),
+]
+M_VALUES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+SQUARES = (128, 192, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4000, 4096, 6000,
+           8192)
+
+
+def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
+    """(class, M, N, K) of the sweep, each once."""
+    out, seen = [], set()
+    if "llm" in classes:
+        for _, _, n, k in PROJECTIONS:
+            for m in M_VALUES:
+                if (m, n, k) not in seen:
+                    seen.add((m, n, k))
+                    out.append(("llm", m, n, k))
+    if "square" in classes:
+        out += [("square", s, s, s) for s in SQUARES]
+    return out
+
+
+def cublas(acc16: bool):
+    def run(x, b):
+        old = getattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", False)
+        torch.backends.cuda.matmul.allow_fp16_accumulation = acc16
+        try:
+            return x @ b
+        finally:
+            torch.backends.cuda.matmul.allow_fp16_accumulation = old
+    return run
+
+
+def implementations() -> dict:
+    impls = {"cublas_f32acc": cublas(False)}
+    if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
+        impls["cublas_f16acc"] = cublas(True)
+    impls["gpupoor"] = lambda x, b: split_k_sequential(x, b)
+    return impls
+
+
+def measure(layout: str, m: int, n: int, k: int, reps: int, impls: dict) -> dict[str, float]:
+    """µs of each implementation for one shape; missing where it failed."""
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
+    if layout == "nk":
+        bs = [torch.randn(n, k, device="cuda").half().T for _ in range(rotate)]
+    else:
+        bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
+    x = torch.randn(m, k, device="cuda").half()
+    out = {}
+    for name, fn in impls.items():
+        try:
+            out[name] = time_graph(lambda i: fn(x, bs[i]), reps, rotate)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print(f"  {name} {layout} {m}x{n}x{k}: {type(e).__name__}: {str(e)[:160]}",
+                  file=sys.stderr)
+    return out
+
+
+def summary(rows: list[dict]) -> dict:
+    """Geomean and worst of gpupoor's ratio to cuBLAS f32acc, and the counts
+    below 0.85 and 0.95."""
+    ratios = [r["ratio"] for r in rows if r.get("ratio")]
+    if not ratios:
+        return {"shapes": 0}
+    worst = min(rows, key=lambda r: r.get("ratio") or math.inf)
+    return {"shapes": len(ratios),
+            "geomean": math.exp(sum(map(math.log, ratios)) / len(ratios)),
+            "worst": worst["ratio"], "worst_shape": worst["shape"],
+            "below_0.85": sum(r < 0.85 for r in ratios),
+            "below_0.95": sum(r < 0.95 for r in ratios)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--layouts", default="nk,kn")
+    p.add_argument("--classes", default="llm,square")
+    p.add_argument("--reps", type=int, default=100)
+    p.add_argument("--json", help="write every row and the summaries")
+    p.add_argument("--plot", help="write a PNG of the ratios")
+    args = p.parse_args(argv)
+    layouts = [s for s in args.layouts.split(",") if s]
+    classes = [s for s in args.classes.split(",") if s]
+    if set(layouts) - {"nk", "kn"} or set(classes) - {"llm", "square"} or not layouts:
+        print("bench_sweep: --layouts takes nk,kn and --classes llm,square", file=sys.stderr)
+        return 2
+    rc, plt = preflight("bench_sweep", args.plot)
+    if rc is not None:
+        return rc
+    torch.manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    print(f"{props.name}, {props.multi_processor_count} SMs; CUDA-graph replays, "
+          f"ratios to cuBLAS f32acc")
+    impls = implementations()
+    rows = []
+    for layout in layouts:
+        for cls, m, n, k in shapes(classes):
+            us = measure(layout, m, n, k, args.reps, impls)
+            base, ours = us.get("cublas_f32acc"), us.get("gpupoor")
+            row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us,
+                   "ratio": base / ours if base and ours else None}
+            rows.append(row)
+            f16 = us.get("cublas_f16acc")
+            print(f"{layout} {m:>5}x{n:>5}x{k:>5}: " +
+                  " ".join(f"{name} {t:8.1f}" for name, t in us.items()) +
+                  (f"  x{row['ratio']:.2f}" if row["ratio"] else "") +
+                  (f" (f16acc x{f16 / ours:.2f})" if f16 and ours else ""), flush=True)
+    summaries = {}
+    for layout in layouts:
+        for cls in classes + ["all"]:
+            part = [r for r in rows if r["layout"] == layout and cls in (r["class"], "all")]
+            summaries[f"{layout}/{cls}"] = s = summary(part)
+            if s["shapes"]:
+                print(f"{layout}/{cls}: {s['shapes']} shapes, geomean {s['geomean']:.3f}, worst "
+                      f"{s['worst']:.3f} at {s['worst_shape']}, below 0.85: {s['below_0.85']}, "
+                      f"below 0.95: {s['below_0.95']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": props.name, "rows": rows, "summaries": summaries}, f, indent=1)
+    if plt is not None:
+        fig, ax = plt.subplots(figsize=(10, 5))
+        for layout in layouts:
+            pts = [(2 * r["shape"][0] * r["shape"][1] * r["shape"][2], r["ratio"])
+                   for r in rows if r["layout"] == layout and r["ratio"]]
+            if pts:
+                ax.scatter(*zip(*pts), s=10, label=f"B {layout}")
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("FLOPs of the product")
+        ax.set_ylabel("gpupoor / cuBLAS f32acc (speed)")
+        ax.set_title(f"{props.name}: the package's default call over the sweep")
+        ax.legend()
+        save(fig, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

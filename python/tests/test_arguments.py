@@ -73,6 +73,7 @@ def test_module_forward_shape(fake):
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), max_k_splits=0), ValueError, "max_k_splits"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), max_k_splits=2.0), ValueError, "max_k_splits"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), outer="f64"), ValueError, "outer"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), outer=None), ValueError, "outer"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), activation="silu"), ValueError, "activation"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), slices=-1), ValueError, "slices"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), backend="cublas"), ValueError, "backend"),

@@ -377,11 +377,11 @@ int64_t intArg(py::handle obj, const char *name, const char *range) {
   return v;
 }
 
-/// A str argument, or `none` for None; anything else goes to the checks as
-/// its repr (which no option spells).
+/// A str argument, or `none` for None (where the argument takes None); any
+/// other object goes to the checks as its repr, which no option spells.
 std::string strArg(py::handle obj, const char *none) {
   if (obj.is_none())
-    return none;
+    return none ? none : "None";
   if (PyUnicode_Check(obj.ptr()))
     return obj.cast<std::string>();
   return std::string(py::repr(obj));
@@ -405,7 +405,7 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
   }
   int64_t splits = intArg(maxSplits, "max_k_splits", "[1, 65535]");
   int64_t sliceCount = intArg(slices, "slices", "[0, 65535] (0: automatic)");
-  std::string outerName = strArg(outer, "f32");
+  std::string outerName = strArg(outer, nullptr);
   std::string act = strArg(activation, "none");
   if (act == "none" && !activation.is_none())
     act = "'none'"; // the argument takes None, not "none"

@@ -30,7 +30,7 @@ import torch
 
 from gpupoor import split_k_sequential
 from gpupoor._tools import preflight, save
-from gpupoor.bench import time_graph
+from gpupoor.bench import cublas, time_graph
 
 # (model, projection, N, K) of nn.Linear weights (N x K).
 PROJECTIONS = [
@@ -62,21 +62,10 @@ def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
     return out
 
 
-def cublas(acc16: bool):
-    def run(x, b):
-        old = getattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", False)
-        torch.backends.cuda.matmul.allow_fp16_accumulation = acc16
-        try:
-            return x @ b
-        finally:
-            torch.backends.cuda.matmul.allow_fp16_accumulation = old
-    return run
-
-
 def implementations() -> dict:
-    impls = {"cublas_f32acc": cublas(False)}
+    impls = {"cublas_f32acc": cublas(False, torch.matmul)}
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
-        impls["cublas_f16acc"] = cublas(True)
+        impls["cublas_f16acc"] = cublas(True, torch.matmul)
     impls["gpupoor"] = lambda x, b: split_k_sequential(x, b)
     return impls
 

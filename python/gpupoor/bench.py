@@ -83,20 +83,22 @@ def copy_bandwidth() -> float:
     return 2 * src.numel() * 2 / us / 1e3
 
 
+def cublas(acc16: bool, op=F.linear):
+    """op(x, w) (F.linear by default) through cuBLAS with f16 accumulation
+    (torch.backends.cuda.matmul.allow_fp16_accumulation) or f32."""
+    def run(x, w):
+        old = getattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", False)
+        torch.backends.cuda.matmul.allow_fp16_accumulation = acc16
+        try:
+            return op(x, w)
+        finally:
+            torch.backends.cuda.matmul.allow_fp16_accumulation = old
+    return run
+
+
 def implementations(outer: str, max_k_splits: int = 32):
     from .kernels import split_k_sequential
     impls = {}
-
-    def cublas(acc16):
-        def run(x, w):
-            old = getattr(torch.backends.cuda.matmul, "allow_fp16_accumulation", False)
-            torch.backends.cuda.matmul.allow_fp16_accumulation = acc16
-            try:
-                return F.linear(x, w)
-            finally:
-                torch.backends.cuda.matmul.allow_fp16_accumulation = old
-        return run
-
     impls["cublas_f32acc"] = cublas(False)
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
         impls["cublas_f16acc"] = cublas(True)

@@ -48,7 +48,7 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 struct PlanKey {
-  std::array<int64_t, 20> v;
+  std::array<int64_t, 19> v;
   bool operator==(const PlanKey &o) const { return v == o.v; }
 };
 
@@ -135,26 +135,12 @@ PlanKey planKey(const at::Tensor &a, const at::Tensor &b,
   auto low = [](const at::Tensor &t) {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()) & 15);
   };
-  return {{a.get_device(),
-           a.size(0),
-           b.size(1),
-           a.size(1),
-           a.stride(0),
-           a.stride(1),
-           b.stride(0),
-           b.stride(1),
-           c.stride(0),
-           c.stride(1),
+  return {{a.get_device(), a.size(0), b.size(1), a.size(1), a.stride(0),
+           a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
            bias ? bias->stride(0) : INT64_MIN,
-           low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12,
-           key.nk,
-           key.f16Outer,
-           int64_t(key.epilogue),
-           key.f32Out,
-           key.maxSplits,
-           slices,
-           int64_t(c.scalar_type()),
-           0}};
+           low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12, key.nk,
+           key.f16Outer, int64_t(key.epilogue), key.f32Out, key.maxSplits,
+           slices, int64_t(c.scalar_type())}};
 }
 
 /// Map `index` of `p` for an operand at `ptr`, from the plan's cache or

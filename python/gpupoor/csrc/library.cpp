@@ -62,6 +62,19 @@ std::shared_ptr<const Variant> variantOf(const py::object &got,
   return v;
 }
 
+/// `find`'s variant (a find_variant as set_resolver takes it); the caller
+/// holds the GIL.
+std::shared_ptr<const Variant> ask(const py::object &find,
+                                   const std::string &chip,
+                                   const VariantKey &key, policy::Family family,
+                                   bool prebuilt) {
+  return variantOf(
+      find(chip, key.nk ? "nk" : "kn", key.f16Outer ? "f16" : "f32",
+           epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
+           std::string(policy::familyName(family)), key.maxSplits, prebuilt),
+      chip + "/" + variantName(key, family));
+}
+
 } // namespace
 
 policy::OperandChecks checksOf(const py::dict &checks) {
@@ -172,10 +185,13 @@ const char *epilogueName(Epilogue e) {
   return "none";
 }
 
-std::string variantName(const VariantKey &key) {
+std::string variantName(const VariantKey &key,
+                        std::optional<policy::Family> family) {
+  std::string tile =
+      family ? std::string(policy::familyName(*family)) + "_" : "";
   return std::string(key.nk ? "nk" : "kn") + "_" +
          (key.f16Outer ? "f16" : "f32") + "_" + epilogueName(key.epilogue) +
-         "_" + (key.f32Out ? "f32" : "f16") + "_s" +
+         "_" + (key.f32Out ? "f32" : "f16") + "_" + tile + "s" +
          std::to_string(key.maxSplits);
 }
 
@@ -214,12 +230,7 @@ std::shared_ptr<const Variant> findVariant(const std::string &chip,
                                            const VariantKey &key,
                                            policy::Family family,
                                            bool prebuilt) {
-  std::string name = chip + "/" + (key.nk ? "nk" : "kn") + "_" +
-                     (key.f16Outer ? "f16" : "f32") + "_" +
-                     epilogueName(key.epilogue) + "_" +
-                     (key.f32Out ? "f32" : "f16") + "_" +
-                     std::string(policy::familyName(family)) + "_s" +
-                     std::to_string(key.maxSplits);
+  std::string name = chip + "/" + variantName(key, family);
   {
     std::lock_guard<std::mutex> guard(cacheMutex);
     auto it = variants.find(name);
@@ -229,11 +240,7 @@ std::shared_ptr<const Variant> findVariant(const std::string &chip,
   std::shared_ptr<const Variant> found;
   {
     py::gil_scoped_acquire gil;
-    py::object got = resolver().findVariant(
-        chip, key.nk ? "nk" : "kn", key.f16Outer ? "f16" : "f32",
-        epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
-        std::string(policy::familyName(family)), key.maxSplits, prebuilt);
-    found = variantOf(got, name);
+    found = ask(resolver().findVariant, chip, key, family, prebuilt);
     if (!found)
       return nullptr;
   }
@@ -242,14 +249,10 @@ std::shared_ptr<const Variant> findVariant(const std::string &chip,
 }
 
 Finder finderOf(py::object find) {
-  return [find](const std::string &chip, const VariantKey &k,
+  return [find](const std::string &chip, const VariantKey &key,
                 policy::Family family, bool prebuilt) {
     py::gil_scoped_acquire gil;
-    return variantOf(find(chip, k.nk ? "nk" : "kn", k.f16Outer ? "f16" : "f32",
-                          epilogueName(k.epilogue), k.f32Out ? "f32" : "f16",
-                          std::string(policy::familyName(family)), k.maxSplits,
-                          prebuilt),
-                     chip);
+    return ask(find, chip, key, family, prebuilt);
   };
 }
 

@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,10 @@ struct VariantKey {
 /// "bias_gelu").
 const char *epilogueName(Epilogue e);
 
-/// The variant's name without its family, for messages.
-std::string variantName(const VariantKey &key);
+/// The variant's name (the library's directory name), with `family` as its
+/// tile where given (without: for messages about the key).
+std::string variantName(const VariantKey &key,
+                        std::optional<policy::Family> family = std::nullopt);
 
 /// A device's library chips, best first, and its SMs.
 struct DeviceInfo {

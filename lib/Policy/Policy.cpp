@@ -16,8 +16,8 @@ using namespace mlir::gpupoor::policy;
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   int64_t sms = p.sms();
-  // sm_90a's wgmma kernel takes K-major operands only; other products get
-  // the mma.sync kernel, which runs on sm_90a as on sm_90, and its tile.
+  // sm_90a's wgmma kernel takes A as M x K; other products get the
+  // mma.sync kernel, which runs on sm_90a as on sm_90, and its tile.
   Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
   Strategy s;
   // A decode product may run transposed; its tile and slices are then the
@@ -29,7 +29,8 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   s.swapped = swappedTile.has_value();
   CShape shape = s.swapped ? p.shape.transposed() : p.shape;
   s.tile = s.swapped ? *swappedTile
-                     : (p.tile ? *p.tile : selectTile(shape, p.k, chip, sms));
+                     : (p.tile ? *p.tile
+                               : selectTile(shape, p.k, chip, sms, p.bLayout));
   // A decode tile chosen for sm_90a is the mma.sync kernel's.
   s.chip = kernelChip(chip, p.aLayout, p.bLayout, s.tile);
   s.splits = p.splits;
@@ -101,8 +102,11 @@ mlir::gpupoor::policy::parseFamily(std::string_view name) {
 
 bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
                                          BLayout bLayout) {
-  return !row(family).sm90aOnly ||
-         (chip == Chip::SM90a && bLayout == BLayout::NK);
+  // The swapped families' kernel reads the weight as its A, which the
+  // wgmma kernel takes as M x K only: B as N x K.
+  const FamilyRow &r = row(family);
+  return !r.sm90aOnly ||
+         (chip == Chip::SM90a && (!r.swapped || bLayout == BLayout::NK));
 }
 
 Tile mlir::gpupoor::policy::familyTile(Family family, Chip chip,
@@ -112,7 +116,8 @@ Tile mlir::gpupoor::policy::familyTile(Family family, Chip chip,
     return *r.tile;
   // The dynamic-shape choice of the family's kernel chip.
   Chip kernel = kernelChip(chip, ALayout::MK, bLayout, std::nullopt);
-  return selectTile(CShape{}, kDynamic, kernel, getChipInfo(kernel).smCount);
+  return selectTile(CShape{}, kDynamic, kernel, getChipInfo(kernel).smCount,
+                    bLayout);
 }
 
 bool mlir::gpupoor::policy::familySwapped(Family family) {

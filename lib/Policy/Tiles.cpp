@@ -70,7 +70,8 @@ static bool oneWaveMidTile(const CShape &shape, int64_t sms) {
 /// against 12.3 with 128 x 160 (cuBLAS 10.5; within a wave it now takes
 /// 64-row tiles, selectWgmmaTile), 32768 x 128 x 256 11.1-11.3 (cuBLAS
 /// 11.9-12.0).
-static int64_t wideTileColumns(const CShape &shape, int64_t sms) {
+static int64_t wideTileColumns(const CShape &shape, int64_t sms,
+                               BLayout bLayout) {
   struct Width {
     int64_t columns, speedPercent;
   };
@@ -78,6 +79,9 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms) {
       {256, 100}, {192, 93}, {160, 87}, {128, 93}};
   int64_t best = 256, bestCost = 0;
   for (Width w : kWidths) {
+    // B as K x N: whole atoms of 64 columns (wgmmaTakes).
+    if (bLayout == BLayout::KN && w.columns % kSwizzleCols != 0)
+      continue;
     int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
     int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
     if (w.columns == 256 || 100 * cost <= 95 * bestCost)
@@ -86,7 +90,8 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms) {
   return best;
 }
 
-static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms) {
+static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
+                            BLayout bLayout) {
   if (!shape.isStatic())
     return {128, 256, 64};
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
@@ -114,7 +119,7 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms) {
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;
-  return {128, narrowerPays ? wideTileColumns(shape, sms) : 256, 64};
+  return {128, narrowerPays ? wideTileColumns(shape, sms, bLayout) : 256, 64};
 }
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
@@ -197,12 +202,13 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
 static constexpr int64_t kShortK = 512;
 
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
-                                       Chip chip, int64_t smCount) {
+                                       Chip chip, int64_t smCount,
+                                       BLayout bLayout) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return selectWgmmaTile(shape, k, smCount);
+    return selectWgmmaTile(shape, k, smCount, bLayout);
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {
@@ -235,12 +241,14 @@ static bool thinWgmmaTile(const Tile &tile) {
 
 bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
                                        const std::optional<Tile> &tile) {
-  if (aLayout != ALayout::MK || bLayout != BLayout::NK)
+  if (aLayout != ALayout::MK)
     return false;
   if (!tile)
     return true;
   const Tile &t = *tile;
-  return (t[0] % 64 == 0 || thinWgmmaTile(t)) && t[1] % 8 == 0 && t[1] <= 256 &&
+  int64_t columns = bLayout == BLayout::NK ? 8 : kSwizzleCols;
+  return (t[0] % 64 == 0 || thinWgmmaTile(t)) && t[1] % columns == 0 &&
+         t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);
 }

@@ -145,7 +145,7 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // The split handover where its kernel applies (KernelSpec::verify).
   spec.splitHandover = spec.tmaCopies &&
                        spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&
-                       spec.bn % 16 == 0 && !spec.streamKTiles &&
+                       spec.bn % spec.splitHandoverColumnUnit() == 0 && !spec.streamKTiles &&
                        (splitHandover == SplitHandoverChoice::Always ||
                         (splitHandover == SplitHandoverChoice::Auto &&
                          policy::splitHandoverPays(problem)));

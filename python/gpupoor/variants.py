@@ -24,7 +24,7 @@ OUT_TYPES = ("f16", "f32")
 # The kernel families: the policy's (gpupoor/Policy/Policy.h, Family), which
 # decides which one a call takes (gpupoor._C.choose_launch) and knows each
 # one's tile (gpupoor._C.family_tile, which the library compiles each with):
-# large: the dynamic default (sm_90a, nk: the 128x256x64 wgmma tile);
+# large: the dynamic default (sm_90a: the 128x256x64 wgmma tile);
 # m16, m64: 16- and 64-row tiles with warps along N;
 # n64 (64x64x64), mid (128x128x64): sm_90a's one- and two-warpgroup tiles;
 # s16, s16w: sm_90a's 64x16x64 tile of the swapped product C^T = W x^T
@@ -33,8 +33,9 @@ OUT_TYPES = ("f16", "f32")
 # stored by TMA where its tensor map describes C).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
-# The families only sm_90a's library holds, for B as N x K only.
-SM90A_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["sm90a_nk_only"])
+# The families only sm_90a's library holds (the swapped ones for B as N x K
+# only: builds_for).
+SM90A_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["sm90a_only"])
 # The families whose blocks loop over C tiles: one K slice.
 PERSISTENT_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["persistent"])
 # The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
@@ -59,8 +60,8 @@ def tile_options(family: str) -> str:
 
 DEFAULT_MAX_SPLITS = 32
 # sm_90a: Hopper's arch-specific target (H100, H200: compute capability 9.0
-# only), whose large nk variants are the wgmma kernel; its other variants
-# are the sm_90 mma.sync kernels. sm_90 is buildable on request.
+# only), whose variants of 64 rows and more are the wgmma kernel; its m16
+# variants are the sm_90 mma.sync kernels. sm_90 is buildable on request.
 CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
 # What build_library builds by default.
 DEFAULT_CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90a")
@@ -100,8 +101,8 @@ class VariantKey:
 
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
-        SM90A_TILES only for sm_90a and B as N x K (elsewhere m64, large and
-        m16 serve)."""
+        SM90A_TILES only for sm_90a, the SWAPPED_TILES for B as N x K only
+        (elsewhere m64, large and m16 serve)."""
         return _C.family_builds(self.tile, chip, self.b_layout)
 
     def pipeline_options(self, chip: str) -> str:
@@ -206,6 +207,6 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     """Every variant the prebuilt library holds (for each chip)."""
     return [VariantKey(b, o, e, c, t)
             for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
-            for t in tiles if t not in SM90A_TILES or b == "nk"]
+            for t in tiles if t not in SWAPPED_TILES or b == "nk"]
 
 

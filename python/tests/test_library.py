@@ -98,14 +98,21 @@ def test_families_are_the_policys():
     assert "stages=4" in VariantKey(tile="m16").pipeline_options("sm_80")
 
 
-def test_sm90a_families_only_for_sm90a_nk():
+def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
-    # 96, and 16 nk variants of each of n64, mid, s16, s16w and pl.
-    assert len(keys) == 2 * 2 * 4 * 2 * 3 + 5 * 2 * 4 * 2
+    # 32 variants of each of large, m16, m64, n64, mid and pl (both B
+    # layouts), 16 nk variants of each of s16 and s16w (the swapped kernel
+    # reads B as its A, M x K only).
+    assert len(keys) == 2 * 2 * 4 * 2 * 6 + 2 * 2 * 4 * 2
+    assert set(SWAPPED_TILES) < set(SM90A_TILES)
     for family in SM90A_TILES:
         fam = [k for k in keys if k.tile == family]
-        assert len(fam) == 16 and all(k.b_layout == "nk" for k in fam)
+        swapped = family in SWAPPED_TILES
+        assert len(fam) == (16 if swapped else 32)
+        assert all(k.b_layout == "nk" for k in fam) == swapped
         assert all(k.builds_for("sm_90a") for k in fam)
+        assert not any(VariantKey(b_layout="kn", tile=family).builds_for(chip)
+                       for chip in ("sm_90a",) if swapped)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
@@ -131,7 +138,9 @@ def test_families_where_they_fit_one_wave():
     assert _family(128, 4288) == "m64"      # 2 x 67 > 132
     assert _family(64, 14336) == "m64"      # 224 tiles
     assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
-    assert _family(64, 4096, b="kn") == "m64"
+    # B as K x N: the same wgmma tiles (N-major B).
+    assert _family(64, 4096, b="kn") == "n64"
+    assert _family(64, 14336, b="kn") == "m64"
     assert _family(33, 4096, chip="sm_80") == "m64"   # 32-row tiles: the 64-row family
     assert _family(200, 4096, chip="sm_80") == "large"
 
@@ -158,7 +167,9 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
     assert _family(16, 64) == "s16"                 # 1
     assert _family(1, 4096, chip="sm_90") == "m16"
-    assert _family(1, 4096, b="kn") == "m16"
+    assert _family(1, 4096, b="kn") == "m16"       # swapped needs A M x K
+    assert _family(512, 4096, b="kn") == "mid"
+    assert _family(4096, 4096, b="kn") == "pl"
     launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132)
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132)["slices"] == 4
@@ -551,8 +562,10 @@ def test_load_variant_refuses_stream_k_kernels(tmp_path):
 # against the manifests gpupoor-opt writes.
 
 # (M, N) for which an sm_90a device of 132 SMs takes each tile family at
-# K = 64 (the policy's choose_launch; B as K x N: m16, m64, large only).
-FAMILY_SHAPES = {("kn", "m16"): (4, 264), ("kn", "m64"): (33, 264), ("kn", "large"): (130, 264),
+# K = 64 (the policy's choose_launch; B as K x N: all but the swapped ones).
+FAMILY_SHAPES = {("kn", "m16"): (4, 264), ("kn", "m64"): (100, 4504),
+                 ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
+                 ("kn", "mid"): (512, 4096), ("kn", "pl"): (1100, 4104),
                  ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
                  ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
                  ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),

@@ -101,9 +101,9 @@ class GpupoorKernel:
                 raise ValueError("cp.async kernel needs unit inner strides")
             if a.stride(0) % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
                 raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
-            rows_b = b.shape[0] if self.nk else b.shape[1]
+            # B's rows, outer_b apart: N as N x K, K as K x N.
             if "tensormap" in self.meta["param_types"] and (
-                    (a.stride(0) <= 0 and a.shape[0] > 1) or (outer_b <= 0 and rows_b > 1)):
+                    (a.stride(-2) <= 0 and a.shape[-2] > 1) or (outer_b <= 0 and b.shape[-2] > 1)):
                 raise ValueError("TMA kernel needs positive row strides (tensor maps)")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
@@ -190,6 +190,11 @@ class GpupoorKernel:
             bat = lambda i: dict(batch=batch, batch_stride=outer[i].stride(0)) if self.batched else {}
             args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1],
                                         **bat(0)),
+                     # B as N rows of K, or (the N-major kernel, its map's
+                     # innermost dimension N) as K rows of N.
+                     tensor_maps.encode(b.data_ptr(), n, k, stride_bk, maps["b_desc"]["box_dim"][1],
+                                        **bat(1))
+                     if maps["b_desc"]["global_dim"][0] == "N" else
                      tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1],
                                         **bat(1)))
             if "c_desc" in maps:

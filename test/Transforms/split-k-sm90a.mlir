@@ -26,9 +26,10 @@ func.func @linear(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // -----
 
-// B as K x N: the mma.sync kernel (retargeted to sm_90) and sm_90's tile.
+// B as K x N: the wgmma kernel reads it N-major (transposed), with the
+// tile B as N x K takes.
 // CHECK-LABEL: func @kn
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [256, 128, 64], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, chip = sm_90a>)
 func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<4096x4096xf16>
@@ -312,6 +313,9 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: tile = [128, 192, 64]
 // CHECK-LABEL: func @short_k_160
 // CHECK: tile = [128, 160, 64]
+// B as K x N takes whole atoms of 64 columns: 192 for the same product.
+// CHECK-LABEL: func @short_k_kn
+// CHECK: tile = [128, 192, 64]
 // A narrow N (128 columns) whose 128-row tiles fit one wave takes 64-row
 // tiles (twice as many); past a wave the 128-row tile, 128 columns wide
 // (wider ones would pad).
@@ -336,6 +340,14 @@ func.func @short_k_160(%a: tensor<512x2048xf16>, %b: tensor<10240x2048xf16>) -> 
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x10240xf16>) -> tensor<512x10240xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<512x2048xf16>, tensor<10240x2048xf16>)
+                     outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  return %r : tensor<512x10240xf16>
+}
+func.func @short_k_kn(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> tensor<512x10240xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x10240xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x10240xf16>) -> tensor<512x10240xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<512x2048xf16>, tensor<2048x10240xf16>)
                      outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
   return %r : tensor<512x10240xf16>
 }

@@ -70,21 +70,21 @@ Strategy chooseStrategy(const Problem &problem);
 /// C type), which serve every static strategy chooseStrategy gives through
 /// familyOf.
 enum class Family : uint32_t {
-  /// The dynamic default: 128 x 128 x 32 (sm_90a, B N x K: 128 x 256 x 64).
+  /// The dynamic default: 128 x 128 x 32 (sm_90a: 128 x 256 x 64).
   Large,
   /// 16 x 128 x 64 for M <= 16.
   M16,
   /// 64 x 128 x 64 for 16 < M <= 128.
   M64,
-  /// sm_90a, B N x K only: 64 x 64 x 64, one warpgroup.
+  /// sm_90a only: 64 x 64 x 64, one warpgroup.
   N64,
-  /// sm_90a, B N x K only: 128 x 128 x 64 (oneWaveMidTile).
+  /// sm_90a only: 128 x 128 x 64 (oneWaveMidTile).
   Mid,
   /// sm_90a, B N x K only: the swapped 64 x 16 x 64 decode tile, one block
   /// an SM, and the same two blocks an SM.
   S16,
   S16W,
-  /// sm_90a, B N x K only: 128 x 256 x 64 with persistent blocks.
+  /// sm_90a only: 128 x 256 x 64 with persistent blocks.
   PL,
 };
 inline constexpr Family kFamilies[] = {Family::Large, Family::M16, Family::M64,
@@ -95,7 +95,7 @@ inline constexpr Family kFamilies[] = {Family::Large, Family::M16, Family::M64,
 std::string_view familyName(Family family);
 std::optional<Family> parseFamily(std::string_view name);
 /// Whether the library holds the family for `chip` and `bLayout`: the
-/// sm_90a families only there and for B as N x K.
+/// sm_90a families only there, the swapped ones for B as N x K only.
 bool familyBuilds(Family family, Chip chip, BLayout bLayout);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);

@@ -56,10 +56,12 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 }
 
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
-/// with `tile` (none: the one selectTile gives): it reads K-major A and B
-/// in 128-byte rows (BK = 64, or 128 or 256 as atoms of 64 columns), 64
-/// rows a warpgroup (or a 32-row tile of BK >= 128 whose B tile holds at
-/// least 32 x 64 elements: KernelSpec::mmaRows), at most 256 columns.
+/// with `tile` (none: the one selectTile gives): it reads A as M x K and B
+/// as N x K (K-major) or K x N (N-major, wgmma's transposed B, in atoms of
+/// 64 columns: BN a multiple of 64) in 128-byte rows (BK = 64, or 128 or
+/// 256 as atoms of 64 columns), 64 rows a warpgroup (or a 32-row tile of
+/// BK >= 128 whose B tile holds at least 32 x 64 elements:
+/// KernelSpec::mmaRows), at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout,
                 const std::optional<Tile> &tile);
 
@@ -73,8 +75,10 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// none, for C of `shape` and reduction size `k` (possibly kDynamic) on
 /// `chip`. On sm_90a a tile the wgmma kernel does not take (M <= 16) is for
 /// the mma.sync kernel the op is retargeted to. `smCount`: the SMs the
-/// launch is planned for.
-Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount);
+/// launch is planned for; `bLayout`: B's (on sm_90a, B as K x N takes tiles
+/// whose BN is a multiple of 64: wgmmaTakes).
+Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
+                BLayout bLayout = BLayout::NK);
 
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,

@@ -36,12 +36,12 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   CopyPlan p;
   p.gmem = gmem;
   p.kAlongRows = kAlongRows;
-  // K-major rows of the sm_90a kernel lie in atoms of 64 columns, all rows
-  // of an atom before the next (KernelSpec::swizzleAtoms); else rows of
-  // the whole tile, swizzled across it.
-  int64_t atomChunks = c.swizzleAtoms() && !kAlongRows
-                           ? KernelSpec::kSwizzleCols / 8
-                           : chunksPerRow;
+  // The sm_90a kernel's tiles lie in atoms of 64 columns, all rows of an
+  // atom before the next (KernelSpec::swizzleAtoms): K columns of A and of
+  // B as N x K (K-major), N columns of B as K x N (N-major, whose rows are
+  // K); else rows of the whole tile, swizzled across it.
+  int64_t atomChunks =
+      c.swizzleAtoms() ? KernelSpec::kSwizzleCols / 8 : chunksPerRow;
   int64_t rowElems = atomChunks * 8;
   auto dstOf = [&](Value row, Value chunk) {
     Value atomBase = idx(smemBase);

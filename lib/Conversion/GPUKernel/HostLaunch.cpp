@@ -214,10 +214,12 @@ Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 /// positive where there is more than one row (a tensor map cannot
 /// broadcast a row or step backwards; the cp.async kernel can). Strides
 /// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
-Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
-  // B as N x K: its rows are N, b0 apart.
-  SmallVector<Value> conds = {rowsForward(b, o.am, o.m),
-                              rowsForward(b, o.b0, o.n)};
+Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                         const LaunchOperands &o) {
+  // B's rows are b0 apart: N of them as N x K, K as K x N.
+  SmallVector<Value> conds = {
+      rowsForward(b, o.am, o.m),
+      rowsForward(b, o.b0, spec.bTransposed ? o.n : o.k)};
   // A batched kernel's maps step forward a batch element at a time (a
   // broadcast operand, stride 0, takes the cp.async kernel; whole 16-byte
   // units are the cp.async requirement, which the TMA kernel's includes).
@@ -365,7 +367,7 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
 /// kernel's maps have the batch as a third dimension.
 SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                   const KernelSpec &spec,
-                                  const LaunchOperands &o, Value bnStride) {
+                                  const LaunchOperands &o) {
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   SmallVector<Value> maps;
@@ -399,7 +401,12 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     LLVM::CallOp::create(b, encode, args);
   };
   emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab);
-  emitEncode(maps[1], o.bPtr, o.k, o.n, bnStride, spec.bn, o.bb);
+  // B's rows, b0 apart: N of K as N x K in boxes of BN rows; K of N as K x
+  // N in boxes of BK rows (its tile's N-major atoms).
+  if (spec.bTransposed)
+    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bn, o.bb);
+  else
+    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb);
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it
   // checks the same conditions) and the map's bytes are zeros.
@@ -477,7 +484,7 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
         arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid.tiles, gridX),
         gridX, gridX, args);
   if (spec.tmaCopies)
-    args.append(emitTensorMaps(b, op, spec, o, bn));
+    args.append(emitTensorMaps(b, op, spec, o));
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{gridX, grid.slices, c1},
       gpu::KernelDim3{threads, c1, c1}, smem, args);
@@ -527,7 +534,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     }
     if (spec.tmaCopies) {
       if (!tmaOk)
-        tmaOk = emitTensorMapsHold(b, o);
+        tmaOk = emitTensorMapsHold(b, spec, o);
       conds.push_back(tmaOk);
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {

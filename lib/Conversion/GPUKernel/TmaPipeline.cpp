@@ -92,8 +92,9 @@ void TmaPipeline::emitLoads(Value end) {
   Value shift = stageShift(kb);
   // A batched kernel's maps take the work tile's batch element third.
   Value batch = c.batched ? i32(kc.batch) : Value();
-  auto load = [&](Value map, Value k, Value bytes, Value row) {
-    SmallVector<Value, 3> coords = {k, i32(row)};
+  // Box coordinates: innermost (the atom's columns) first, then its rows.
+  auto load = [&](Value map, Value inner, Value bytes, Value row) {
+    SmallVector<Value, 3> coords = {inner, row};
     if (batch)
       coords.push_back(batch);
     // The shared::cluster form (a lone block is its own cluster) takes
@@ -107,19 +108,27 @@ void TmaPipeline::emitLoads(Value end) {
         Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
-  // A tile of BK = 128 or 256 is two or four atoms of 64 columns
-  // (KernelSpec::swizzleAtoms), each one box of the map: the swizzle spans
-  // 128 bytes.
+  // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
+  // of the map: the swizzle spans 128 bytes. A's (and B's as N x K) are
+  // BK / 64 atoms of K columns; B's as K x N are BN / 64 atoms of N
+  // columns, each BK rows of K (the map's dimensions are [N, K]).
   int64_t atomBytes = KernelSpec::kSwizzleCols * 2;
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, b.getI32Type(), v);
+  };
+  Value bBase = add(shift, idx(c.aElems() * 2));
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a) {
-    Value kAtom = arith::AddIOp::create(
-        b, k0,
-        arith::ConstantIntOp::create(b, b.getI32Type(),
-                                     a * KernelSpec::kSwizzleCols));
-    load(aMap, kAtom, add(shift, idx(a * c.bm * atomBytes)), kc.m0);
-    load(bMap, kAtom, add(shift, idx(c.aElems() * 2 + a * c.bn * atomBytes)),
-         kc.n0);
+    Value kAtom =
+        arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols));
+    load(aMap, kAtom, add(shift, idx(a * c.bm * atomBytes)), i32(kc.m0));
+    if (c.bTransposed)
+      load(bMap, kAtom, add(bBase, idx(a * c.bn * atomBytes)), i32(kc.n0));
   }
+  if (!c.bTransposed)
+    for (int64_t a = 0; a < c.bn / KernelSpec::kSwizzleCols; ++a)
+      load(bMap,
+           i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols))),
+           add(bBase, idx(a * c.bk * atomBytes)), k0);
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

@@ -18,15 +18,22 @@ using namespace mlir::gpupoor;
 static constexpr int64_t kWarpgroupSize = 128;
 /// Rows of A one wgmma takes.
 static constexpr int64_t kWgmmaM = 64;
+/// Bytes of a row of a swizzle atom (64 f16).
+static constexpr int64_t kAtomRowBytes = KernelSpec::kSwizzleCols * 2;
 
 /// The fixed fields of a shared-memory matrix descriptor (PTX ISA, "Matrix
-/// Descriptor Format") of a K-major tile in the 128-byte swizzle: leading
-/// byte offset 1 (unused by K-major swizzled layouts), stride byte offset
-/// 1024 (8 rows of 128 bytes, between 8-row groups) in 16-byte units,
-/// swizzle mode 1 (128 bytes) in bits 62-63. The start address, in 16-byte
-/// units, goes in bits 0-13.
-static constexpr uint64_t kDescriptorFields =
-    (uint64_t{1} << 16) | (uint64_t{1024 / 16} << 32) | (uint64_t{1} << 62);
+/// Descriptor Format") of a tile in the 128-byte swizzle, in 16-byte units:
+/// the leading byte offset in bits 16-29, the stride byte offset (1024
+/// bytes, 8 rows of 128 bytes, between 8-row groups) in bits 32-45, swizzle
+/// mode 1 (128 bytes) in bits 62-63. The start address goes in bits 0-13.
+/// A K-major tile's leading byte offset is unused (1); an N-major one's
+/// (B as K x N) is the distance between its atoms of 64 columns, BK rows of
+/// 128 bytes each (PTX ISA, "canonical layouts": the MN-major 128-byte
+/// swizzle repeats along MN at the leading byte offset).
+static uint64_t descriptorFields(int64_t leadingBytes) {
+  return (uint64_t(leadingBytes / 16) << 16) | (uint64_t{1024 / 16} << 32) |
+         (uint64_t{1} << 62);
+}
 
 WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   Type i64 = b.getI64Type();
@@ -40,15 +47,16 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   Value aBytes =
       add(base, mul(warpgroup, idx(kWgmmaM * KernelSpec::kSwizzleCols * 2)));
   Value bBytes = add(base, idx(c.aElems() * 2));
-  auto descriptor = [&](Value bytes) {
+  auto descriptor = [&](Value bytes, int64_t leadingBytes) {
     Value units =
         arith::IndexCastUIOp::create(b, i64, divU(bytes, idx(16)));
     return arith::OrIOp::create(
         b, units,
-        arith::ConstantOp::create(b, b.getI64IntegerAttr(kDescriptorFields)));
+        arith::ConstantOp::create(
+            b, b.getI64IntegerAttr(descriptorFields(leadingBytes))));
   };
-  descA = descriptor(aBytes);
-  descB = descriptor(bBytes);
+  descA = descriptor(aBytes, 16);
+  descB = descriptor(bBytes, c.bTransposed ? 16 : c.bk * kAtomRowBytes);
 }
 
 Value WarpgroupMma::uniformWarpgroup() {
@@ -83,6 +91,9 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
     cols = c.bn;
   assert(firstCol % 8 == 0 && cols % 8 == 0 && firstCol + cols <= c.bn &&
          "wgmma columns in whole n8 tiles of the tile");
+  assert((c.bTransposed || (firstCol % KernelSpec::kSwizzleCols == 0 &&
+                            cols % KernelSpec::kSwizzleCols == 0)) &&
+         "N-major B's wgmma columns in whole atoms");
   Type i64 = b.getI64Type();
   // The accumulator's registers were last written by other instructions
   // (zeroing, the handover's reads): wgmma must see them.
@@ -103,18 +114,30 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
               b, b.getI64IntegerAttr(atom * rows * 8 + within)));
     };
     Value da = arith::AddIOp::create(b, descA, shift(c.bm));
-    // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
-    Value bShift = shift(c.bn);
-    Value colShift =
-        arith::ConstantOp::create(b, b.getI64IntegerAttr(firstCol * 8));
+    int64_t bUnits;
+    if (c.bTransposed) {
+      // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
+      bUnits = atom * c.bn * 8 + within + firstCol * 8;
+    } else {
+      // N-major B: k16 step ks is rows 16 ks.. of every atom (two 8-row
+      // groups of 1024 bytes); columns firstCol.. start atom firstCol / 64.
+      bUnits = ks * 16 * kAtomRowBytes / 16 +
+               firstCol / KernelSpec::kSwizzleCols * c.bk * kAtomRowBytes / 16;
+    }
     Value db = arith::AddIOp::create(
-        b, descB, arith::AddIOp::create(b, bShift, colShift));
+        b, descB,
+        arith::AddIOp::create(
+            b, stageUnits,
+            arith::ConstantOp::create(b, b.getI64IntegerAttr(bUnits))));
+    // B as N x K is wgmma's own (K-major, "col"); as K x N it is read
+    // transposed (imm-trans-b = 1, "row").
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType(cols), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
         fresh && ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-        NVVM::MMALayout::col, NVVM::MMAIntOverflowAttr());
+        c.bTransposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;

@@ -142,6 +142,10 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
                         "kernel manifest of ", k.name, ": tensor map ", name,
                         " is not 2-D");
       KernelInfo::MapInfo map;
+      auto dims = spec["global_dim"].cast<std::vector<std::string>>();
+      TORCH_CHECK_VALUE(!dims.empty(), "kernel manifest of ", k.name,
+                        ": tensor map ", name, " has no dimensions");
+      map.inner = dims.front();
       std::copy(box.begin(), box.end(), map.box);
       std::copy(strides.begin(), strides.end(), map.elementStrides);
       map.dataType = CUtensorMapDataType(

@@ -69,6 +69,8 @@ struct KernelInfo {
   policy::OperandChecks checks;
   /// A tensor map's box and encoding (cuTensorMapEncodeTiled's enums).
   struct MapInfo {
+    /// The size its innermost dimension spans (global_dim[0]: "K", "N").
+    std::string inner;
     unsigned box[2], elementStrides[2];
     CUtensorMapDataType dataType;
     CUtensorMapSwizzle swizzle;

@@ -107,9 +107,10 @@ void planParameters(Plan &plan, const KernelInfo &kern,
   plan.wsSlot = slotOf(kern, "ws_ptr");
 }
 
-/// The tensor maps of a TMA kernel: its A as M rows of K, its B (N x K, the
-/// only layout the TMA kernels take) as N rows, and C's (dims [N, M]) where
-/// it describes C (else 128 zero bytes: the kernel stores from its lanes).
+/// The tensor maps of a TMA kernel: its A as M rows of K, its B as N rows of
+/// K or K rows of N (as its manifest's map says: the kernel's B layout), and
+/// C's (dims [N, M]) where it describes C (else 128 zero bytes: the kernel
+/// stores from its lanes).
 void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
               const at::Tensor &b, const at::Tensor &c) {
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
@@ -118,8 +119,12 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
     int operand;
     int64_t inner, rows, stride;
   };
-  std::vector<Operand> operands = {{"a_desc", 0, k, m, a.stride(0)},
-                                   {"b_desc", 1, k, n, b.stride(1)}};
+  auto bMap = kern.maps.find("b_desc");
+  bool bRowsK = bMap != kern.maps.end() && bMap->second.inner == "N";
+  std::vector<Operand> operands = {
+      {"a_desc", 0, k, m, a.stride(0)},
+      bRowsK ? Operand{"b_desc", 1, n, k, b.stride(0)}
+             : Operand{"b_desc", 1, k, n, b.stride(1)}};
   if (slotOf(kern, "c_desc") >= 0) {
     auto cPtr = reinterpret_cast<uintptr_t>(c.data_ptr());
     bool describes = c.stride(1) == 1 && cPtr % 16 == 0 &&

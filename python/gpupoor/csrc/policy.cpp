@@ -175,12 +175,14 @@ PYBIND11_MODULE(_C, m) {
         Family family = familyArg(name);
         return py::dict("swapped"_a = familySwapped(family),
                         "persistent"_a = familyPersistent(family),
-                        "sm90a_nk_only"_a =
-                            !familyBuilds(family, Chip::SM80, BLayout::NK));
+                        "sm90a_only"_a =
+                            !familyBuilds(family, Chip::SM80, BLayout::NK),
+                        "nk_only"_a =
+                            !familyBuilds(family, Chip::SM90a, BLayout::KN));
       },
       "family"_a,
-      "Whether the family's kernels compute C^T, loop over tiles, and are "
-      "sm_90a's for B as N x K only.");
+      "Whether the family's kernels compute C^T, loop over tiles, are "
+      "sm_90a's only, and are for B as N x K only.");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

@@ -25,11 +25,33 @@ func.func @bk(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 
 // -----
 
-func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as M x K and B as N x K (a_layout = mk, b_layout = nk)}}
+func.func @km(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as M x K (a_layout = mk)}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @kn_bn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as K x N (b_layout = kn) in atoms of 64 columns: BN must be a multiple of 64, got 160}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 160, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @kn_split_handover(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the split handover takes sm_90a's TMA kernel with two consumer warpgroups (BM = 128) and BN a multiple of 128 (B as K x N: whole atoms a half), got 128x192x64}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 192, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = split, index_bitwidth = 32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

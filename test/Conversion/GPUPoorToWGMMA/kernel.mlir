@@ -48,12 +48,17 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 
 // -----
 
-// B as K x N: the wgmma kernel does not read it; the op is retargeted to
-// sm_90 and left to convert-gpupoor-to-nvgpu.
+// B as K x N: wgmma reads it N-major (transposed, B's layout "row"). Its
+// descriptor's leading byte offset is the distance between B's atoms of 64
+// columns (BK = 64 rows of 128 bytes: 8192 bytes, 512 in 16-byte units,
+// bits 16-29), A's keeps 1; both take 1024-byte 8-row groups (64 units,
+// bits 32-45) and the 128-byte swizzle (bit 62).
 // CHECK-LABEL: func.func @kn
-// CHECK: gpupoor.matmul
-// CHECK-SAME: chip = sm_90>
-// CHECK-SAME: config(#gpupoor.kernel_config<warps = [2, 4]
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-DAG: arith.constant 4611686293305360384 : i64
+// CHECK-DAG: arith.constant 4611686293338849280 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f16>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: gpu.func @gpupoor_matmul_0_elements(
 func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, chip = sm_90a>)

@@ -274,3 +274,43 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
   return
 }
 
+
+// -----
+
+// B as K x N: its tensor map is K rows of N (innermost C's N, rows A's K,
+// B's row stride) in boxes of 64 columns by BK = 64 rows; the producer
+// loads A's box at (k0, m0) and B's tile as four such boxes, one an atom
+// of 64 columns, at (n0 + 64 a, k0), 8192 bytes apart; wgmma reads B
+// N-major (layout "row").
+// CHECK-LABEL: func.func @kn
+// CHECK: %[[K:.*]] = memref.dim %arg0, %c1{{.*}} : memref<?x?xf16>
+// CHECK: %[[N:.*]] = memref.dim %arg2, %c1{{.*}} : memref<?x?xf16>
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[BST:.*]]:2 = memref.extract_strided_metadata %arg1
+// CHECK: llvm.call @gpupoorTensorMapEncode
+// CHECK: %[[BN:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-NEXT: %[[BK:.*]] = arith.index_cast %[[K]] : index to i64
+// CHECK-NEXT: %[[BS:.*]] = arith.index_cast %[[BST]]#0 : index to i64
+// CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[BOX]])
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[K0:.*]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: %[[N0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[N0]], %[[K0]]]
+// CHECK: arith.constant 8192 : index
+// CHECK: arith.constant 64 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %[[K0]]]
+// CHECK: arith.constant 16384 : index
+// CHECK: arith.constant 128 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %[[K0]]]
+// CHECK: arith.constant 24576 : index
+// CHECK: arith.constant 192 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %[[K0]]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.wgmma.mma_async {{.*}} B[<f16>, <one>, <row>]
+func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -159,9 +159,16 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                             "(atoms of 64 columns in 128-byte rows, the "
                             "128-byte swizzle), got "
                          << bk;
-    if (!bTransposed || strategy.isATransposed())
-      return emitError() << "the sm_90a kernel reads A as M x K and B as N x "
-                            "K (a_layout = mk, b_layout = nk)";
+    if (strategy.isATransposed())
+      return emitError() << "the sm_90a kernel reads A as M x K (a_layout = "
+                            "mk)";
+    // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
+    // transposed B): a tile takes whole atoms.
+    if (!bTransposed && bn % kSwizzleCols != 0)
+      return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
+                            "kn) in atoms of 64 columns: BN must be a "
+                            "multiple of 64, got "
+                         << bn;
     if (stages < 3)
       return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                             "tile's wgmma still read the previous stage), got "
@@ -210,11 +217,14 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   }
   // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.
   if (splitHandover && (chip != Chip::SM90a || !tmaCopies ||
-                        threads() != 2 * kWarpgroupThreads || bn % 16 != 0))
+                        threads() != 2 * kWarpgroupThreads ||
+                        bn % splitHandoverColumnUnit() != 0))
     return emitError() << "the split handover takes sm_90a's TMA kernel with "
                           "two consumer warpgroups (BM = 128) and BN a "
-                          "multiple of 16, got "
-                       << bm << "x" << bn << "x" << bk
+                          "multiple of "
+                       << splitHandoverColumnUnit()
+                       << (bTransposed ? "" : " (B as K x N: whole atoms a half)")
+                       << ", got " << bm << "x" << bn << "x" << bk
                        << (tmaCopies ? "" : " without TMA copies");
   // Both handovers' code and the shared tiles' would not fit the
   // registers (96 bytes of spills at 128 x 256).

@@ -98,6 +98,12 @@ struct KernelSpec {
   unsigned indexBitwidth = 64;
 
   int64_t numEpilogueInputs() const { return epilogueInputTypes.size(); }
+  /// What BN must be a multiple of for the split handover: each half an
+  /// m64n(BN/2)k16 chain of whole n8 tiles, and with B as K x N of whole
+  /// 64-column atoms (wgmma's N-major B reads whole atoms).
+  int64_t splitHandoverColumnUnit() const {
+    return bTransposed ? 16 : 2 * kSwizzleCols;
+  }
   /// Whether K slices may run in different blocks (grid y): the kernel
   /// then takes a workspace and meets the slice sums in it.
   bool parallel() const { return strategy.getSlices() != 1; }

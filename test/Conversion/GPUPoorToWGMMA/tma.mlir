@@ -280,23 +280,26 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // B as K x N: its tensor map is K rows of N (innermost C's N, rows A's K,
 // B's row stride) in boxes of 64 columns by BK = 64 rows; the producer
 // loads A's box at (k0, m0) and B's tile as four such boxes, one an atom
-// of 64 columns, at (n0 + 64 a, k0), 8192 bytes apart; wgmma reads B
+// of 64 columns, at (n0 + 64 a, k0), 8192 bytes apart (A's K coordinate is its atom's, k0 + 0); wgmma reads B
 // N-major (layout "row").
 // CHECK-LABEL: func.func @kn
-// CHECK: %[[K:.*]] = memref.dim %arg0, %c1{{.*}} : memref<?x?xf16>
-// CHECK: %[[N:.*]] = memref.dim %arg2, %c1{{.*}} : memref<?x?xf16>
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[BST:.*]]:2 = memref.extract_strided_metadata %arg1
+// A's map: K (innermost), M.
+// CHECK: scf.if
+// CHECK: llvm.addrspacecast
+// CHECK-NEXT: arith.index_cast %[[K:.*]] : index to i64
+// CHECK-NEXT: arith.index_cast %{{.*}} : index to i64
 // CHECK: llvm.call @gpupoorTensorMapEncode
-// CHECK: %[[BN:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[BN:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT: %[[BK:.*]] = arith.index_cast %[[K]] : index to i64
 // CHECK-NEXT: %[[BS:.*]] = arith.index_cast %[[BST]]#0 : index to i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[BOX]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[K0:.*]], %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
 // CHECK: %[[N0:.*]] = arith.index_cast %{{.*}} : index to i32
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[N0]], %[[K0]]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[N0]], %[[K0:[0-9a-z_]+]]]
 // CHECK: arith.constant 8192 : index
 // CHECK: arith.constant 64 : index
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %[[K0]]]

@@ -263,6 +263,29 @@ VARIANTS = {
                                            epilogue="relu"),
                                       "outer-type=f32 tma=true persistent=true"),
     "kn_bias_relu_batched": (dict(batched=True, bias="f16", epilogue="relu"), "outer-type=f32"),
+    # B as K x N on sm_90a's wgmma kernel (N-major B, atoms of 64 N
+    # columns): the TMA kernel's tiles, slices, persistent blocks, stream-K,
+    # the split handover and batches, and the cp.async kernel (the kn_*
+    # variants above take it too where their options fit it).
+    "kn_f32_tma": (dict(), "outer-type=f32 tma=true"),
+    "kn_f16_tma_s3": (dict(), "outer-type=f16 splits=3 tma=true"),
+    "kn_f32_tma_p0": (dict(), "outer-type=f32 slices=0 tma=true"),
+    "kn_bias_gelu_tma": (dict(bias="f16", epilogue="gelu"), "outer-type=f32 tma=true"),
+    "kn_f32_tma_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
+    "kn_f32_tma_n64": (dict(), "outer-type=f32 tile=64,64,64 tma=true"),
+    "kn_f32_tma_128x128": (dict(), "outer-type=f32 tile=128,128,64 tma=true"),
+    "kn_f32_tma_bk128": (dict(), "outer-type=f32 tile=128,128,128"),
+    "kn_f16_tma_bk256_p3": (dict(), "outer-type=f16 slices=3 tile=64,64,256"),
+    "kn_f32_tma_n192": (dict(), "outer-type=f32 tile=128,192,64"),
+    "kn_f32_cpa": (dict(), "outer-type=f32 tma=false"),
+    "kn_f32_tma_pers": (dict(), "outer-type=f32 tma=true persistent=true"),
+    "kn_f32out_tma_pers": (dict(out_type="f32"), "outer-type=f32 tma=true persistent=true"),
+    "kn_f32_tma_pers_sk": (dict(), "outer-type=f32 tma=true persistent=true stream-k=true"),
+    "kn_f32_tma_split": (dict(), "outer-type=f32 split-handover=true"),
+    "kn_f16_tma_128x128_split_p2": (dict(), "outer-type=f16 slices=2 tile=128,128,64 "
+                                    "split-handover=true"),
+    "kn_f32_batched_tma_pers": (dict(batched=True), "outer-type=f32 tma=true persistent=true"),
+    "kn_f16_batched_tma_m64": (dict(batched=True), "outer-type=f16 tile=64,128,64 tma=true"),
 }
 
 # The variants the suite runs for the older chips (--older-chips; sm_80,

@@ -14,9 +14,11 @@ Each shape is timed for cuBLAS with f32 accumulation (the baseline), cuBLAS
 with f16 accumulation (where PyTorch has the switch) and gpupoor's default
 call, in one process: kernels replayed from a CUDA graph (gpupoor.bench's
 time_graph), weights rotated over enough copies to fill 4x the L2, fresh
-random normal inputs. Prints each shape's µs and ratios, then per layout
-and class the geometric mean and the worst of gpupoor's ratio to cuBLAS
-f32acc and how many shapes fall below 0.85 and 0.95.
+random normal inputs; and each one's error ||C - C_fp64|| / ||C_fp64|| on
+one of them. Prints each shape's µs, ratios and errors, then per layout and
+class the geometric mean and the worst of gpupoor's ratio to cuBLAS f32acc,
+how many shapes fall below 0.85 and 0.95, and gpupoor's largest error
+relative to cuBLAS f16acc's.
 """
 
 from __future__ import annotations
@@ -70,8 +72,10 @@ def implementations() -> dict:
     return impls
 
 
-def measure(layout: str, m: int, n: int, k: int, reps: int, impls: dict) -> dict[str, float]:
-    """µs of each implementation for one shape; missing where it failed."""
+def measure(layout: str, m: int, n: int, k: int, reps: int,
+            impls: dict) -> tuple[dict[str, float], dict[str, float]]:
+    """µs and relative error against fp64 of each implementation for one
+    shape; missing where it failed."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
     if layout == "nk":
@@ -79,14 +83,17 @@ def measure(layout: str, m: int, n: int, k: int, reps: int, impls: dict) -> dict
     else:
         bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
     x = torch.randn(m, k, device="cuda").half()
-    out = {}
+    us, err = {}, {}
+    ref = x.double() @ bs[0].double()
     for name, fn in impls.items():
         try:
-            out[name] = time_graph(lambda i: fn(x, bs[i]), reps, rotate)
+            us[name] = time_graph(lambda i: fn(x, bs[i]), reps, rotate)
+            # ||C - C_fp64|| / ||C_fp64|| on the same random normal inputs.
+            err[name] = ((fn(x, bs[0]).double() - ref).norm() / ref.norm()).item()
         except Exception as e:  # noqa: BLE001 - report and go on
             print(f"  {name} {layout} {m}x{n}x{k}: {type(e).__name__}: {str(e)[:160]}",
                   file=sys.stderr)
-    return out
+    return us, err
 
 
 def summary(rows: list[dict]) -> dict:
@@ -96,11 +103,16 @@ def summary(rows: list[dict]) -> dict:
     if not ratios:
         return {"shapes": 0}
     worst = min(rows, key=lambda r: r.get("ratio") or math.inf)
+    # gpupoor's error over cuBLAS f16acc's (the target: at most 1/3).
+    errs = [r["err"]["gpupoor"] / r["err"]["cublas_f16acc"] for r in rows
+            if "gpupoor" in r["err"] and r["err"].get("cublas_f16acc")]
     return {"shapes": len(ratios),
             "geomean": math.exp(sum(map(math.log, ratios)) / len(ratios)),
             "worst": worst["ratio"], "worst_shape": worst["shape"],
             "below_0.85": sum(r < 0.85 for r in ratios),
-            "below_0.95": sum(r < 0.95 for r in ratios)}
+            "below_0.95": sum(r < 0.95 for r in ratios),
+            "max_err_vs_f16acc": max(errs, default=None),
+            "err_above_third_of_f16acc": sum(e > 1 / 3 for e in errs)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,16 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for layout in layouts:
         for cls, m, n, k in shapes(classes):
-            us = measure(layout, m, n, k, args.reps, impls)
+            us, err = measure(layout, m, n, k, args.reps, impls)
             base, ours = us.get("cublas_f32acc"), us.get("gpupoor")
-            row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us,
+            row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us, "err": err,
                    "ratio": base / ours if base and ours else None}
             rows.append(row)
             f16 = us.get("cublas_f16acc")
             print(f"{layout} {m:>5}x{n:>5}x{k:>5}: " +
                   " ".join(f"{name} {t:8.1f}" for name, t in us.items()) +
                   (f"  x{row['ratio']:.2f}" if row["ratio"] else "") +
-                  (f" (f16acc x{f16 / ours:.2f})" if f16 and ours else ""), flush=True)
+                  (f" (f16acc x{f16 / ours:.2f})" if f16 and ours else "") +
+                  "  err " + " ".join(f"{e:.1e}" for e in err.values()), flush=True)
     summaries = {}
     for layout in layouts:
         for cls in classes + ["all"]:
@@ -145,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             if s["shapes"]:
                 print(f"{layout}/{cls}: {s['shapes']} shapes, geomean {s['geomean']:.3f}, worst "
                       f"{s['worst']:.3f} at {s['worst_shape']}, below 0.85: {s['below_0.85']}, "
-                      f"below 0.95: {s['below_0.95']}")
+                      f"below 0.95: {s['below_0.95']}; error over cuBLAS f16acc's: max "
+                      f"{s['max_err_vs_f16acc'] or float('nan'):.2f}, above 1/3 at "
+                      f"{s['err_above_third_of_f16acc']} shapes")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": props.name, "rows": rows, "summaries": summaries}, f, indent=1)

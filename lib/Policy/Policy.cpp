@@ -65,19 +65,26 @@ struct FamilyRow {
   /// the compiler's choice for dynamic shapes (Large).
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
+  /// B as N x K only: the swapped kernels read the weight as their A (M x K
+  /// only), and 160 columns are not whole atoms of B as K x N.
+  bool nkOnly;
 };
 } // namespace
 
 // clang-format off
 static const FamilyRow kFamilyRows[] = {
-  {Family::Large, "large", std::nullopt,          false, false, false},
-  {Family::M16,   "m16",   Tile{16, 128, 64},     false, false, false},
-  {Family::M64,   "m64",   Tile{64, 128, 64},     false, false, false},
-  {Family::N64,   "n64",   Tile{64, 64, 64},      true,  false, false},
-  {Family::Mid,   "mid",   Tile{128, 128, 64},    true,  false, false},
-  {Family::S16,   "s16",   Tile{64, 16, 64},      true,  true,  false},
-  {Family::S16W,  "s16w",  Tile{64, 16, 64},      true,  true,  false},
-  {Family::PL,    "pl",    Tile{128, 256, 64},    true,  false, true},
+  {Family::Large, "large", std::nullopt,       false, false, false, false},
+  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false},
+  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false},
+  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false},
+  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false},
+  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, true},
+  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, true},
+  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false},
+  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false},
+  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false},
+  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true},
+  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true},
 };
 // clang-format on
 
@@ -102,11 +109,9 @@ mlir::gpupoor::policy::parseFamily(std::string_view name) {
 
 bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
                                          BLayout bLayout) {
-  // The swapped families' kernel reads the weight as its A, which the
-  // wgmma kernel takes as M x K only: B as N x K.
   const FamilyRow &r = row(family);
   return !r.sm90aOnly ||
-         (chip == Chip::SM90a && (!r.swapped || bLayout == BLayout::NK));
+         (chip == Chip::SM90a && (!r.nkOnly || bLayout == BLayout::NK));
 }
 
 Tile mlir::gpupoor::policy::familyTile(Family family, Chip chip,
@@ -144,13 +149,15 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   if (wgmma && t[0] == 128 && t[1] == 128)
     return Family::Mid;
   // 128 x 160/192/256 (sm_90a) and the mma.sync kernel's 128- and 256-row
-  // tiles: the dynamic default, persistent where the compiler's would be
-  // (gpupoor-select-kernel-config's persistent=auto: one slice and a grid
-  // beyond one wave).
-  if (wgmma && s.slices == 1 && p.shape.isStatic() &&
-      p.shape.tiles(t[0], t[1]) > p.sms())
-    return Family::PL;
-  return Family::Large;
+  // tiles: persistent where the compiler's would be (gpupoor-select-kernel-
+  // config's persistent=auto: one slice and a grid beyond one wave).
+  bool persistent = wgmma && s.slices == 1 && p.shape.isStatic() &&
+                    p.shape.tiles(t[0], t[1]) > p.sms();
+  if (wgmma && t[0] == 128 && t[1] == 192)
+    return persistent ? Family::PL192 : Family::W192;
+  if (wgmma && t[0] == 128 && t[1] == 160)
+    return persistent ? Family::PL160 : Family::W160;
+  return persistent ? Family::PL : Family::Large;
 }
 
 Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {

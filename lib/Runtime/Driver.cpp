@@ -82,7 +82,10 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
   spec.dims[0] = dim(k);
   spec.dims[1] = dim(rows);
   spec.dims[2] = dim(batch);
-  spec.strideBytes[0] = strideBytes(rowStride);
+  // With K = 0 or one row, the rows are never stepped (the kernel loads
+  // nothing, or one row): any stride describes them, and TMA takes
+  // multiples of 16 bytes only (an empty (16, 0) tensor's row stride is 1).
+  spec.strideBytes[0] = k > 0 && rows > 1 ? strideBytes(rowStride) : 16;
   spec.strideBytes[1] = strideBytes(batchStride);
   spec.box[0] = boxK;
   spec.box[1] = boxRows;

@@ -30,11 +30,14 @@ OUT_TYPES = ("f16", "f32")
 # s16, s16w: sm_90a's 64x16x64 tile of the swapped product C^T = W x^T
 # (launched with W as A and x as B), one and two blocks an SM;
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
-# stored by TMA where its tensor map describes C).
+# stored by TMA where its tensor map describes C);
+# w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
+# compiler's wideTileColumns), a block a tile and persistent (160 columns
+# for B as N x K only).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
-# The families only sm_90a's library holds (the swapped ones for B as N x K
-# only: builds_for).
+# The families only sm_90a's library holds (some for B as N x K only:
+# builds_for).
 SM90A_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["sm90a_only"])
 # The families whose blocks loop over C tiles: one K slice.
 PERSISTENT_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["persistent"])
@@ -45,7 +48,8 @@ SWAPPED_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["swapped"])
 # sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
 # The configuration options the library compiles a family with besides its
 # tile (the m16 kernel's stages; two blocks an SM; persistent blocks).
-_CONFIG_OPTIONS = {"m16": "stages=4", "s16w": "blocks-per-sm=2", "pl": "persistent=true"}
+_CONFIG_OPTIONS = {"m16": "stages=4", "s16w": "blocks-per-sm=2",
+                   **{f: "persistent=true" for f in PERSISTENT_TILES}}
 
 
 def tile_options(family: str) -> str:
@@ -101,8 +105,8 @@ class VariantKey:
 
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
-        SM90A_TILES only for sm_90a, the SWAPPED_TILES for B as N x K only
-        (elsewhere m64, large and m16 serve)."""
+        SM90A_TILES only for sm_90a, some of them (the swapped ones, 160
+        columns) for B as N x K only (elsewhere m64, large and m16 serve)."""
         return _C.family_builds(self.tile, chip, self.b_layout)
 
     def pipeline_options(self, chip: str) -> str:
@@ -207,6 +211,6 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     """Every variant the prebuilt library holds (for each chip)."""
     return [VariantKey(b, o, e, c, t)
             for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
-            for t in tiles if t not in SWAPPED_TILES or b == "nk"]
+            for t in tiles if b == "nk" or not _INFO[t]["nk_only"]]
 
 

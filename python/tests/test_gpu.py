@@ -241,8 +241,9 @@ def test_decode_with_bias(m, activation):
 @pytest.mark.parametrize("n", [4104, 4100])
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 def test_persistent_tiles(n, activation):
-    """M > 128 with 128 x 256 tiles beyond one wave (1100 x n: 153 tiles): on
-    sm_90a with B as N x K the persistent kernel, at most one block an SM,
+    """M > 128 with 128-row tiles beyond one wave (1100 x n: 234 tiles of
+    128 x 160, the policy's width there): on sm_90a the persistent kernel
+    (pl160), at most one block an SM,
     storing C through its tensor map where one describes C (n = 4104) and
     from its lanes where none does (n = 4100: rows not 16-byte aligned);
     Elsewhere the same calls run the other kernels."""
@@ -268,7 +269,7 @@ def test_persistent_tiles(n, activation):
     chips, sm_count = _mlir_backend.device_info(0)
     c = torch.empty(1100, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", 32, 0, list(chips), sm_count)
-    assert p["family"] == "pl" and p["tiles"] == 153 and p["grid"] == (min(153, sms), 1)
+    assert p["family"] == "pl160" and p["tiles"] == 234 and p["grid"] == (min(234, sms), 1)
     c_maps = [m for m in p["maps"] if m[1] == 2]
     if n % 8 == 0:
         assert len(c_maps) == 1 and p["zero_map_slot"] is None

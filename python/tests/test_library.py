@@ -94,25 +94,29 @@ def test_families_are_the_policys():
                 else:
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132)
-    assert PERSISTENT_TILES == (launch["family"],) and launch["grid"] == (132, 1)
+    assert PERSISTENT_TILES == ("pl", "pl192", "pl160")
+    assert launch["family"] == "pl" and launch["grid"] == (132, 1)
+    assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
+               for f in PERSISTENT_TILES)
     assert "stages=4" in VariantKey(tile="m16").pipeline_options("sm_80")
 
 
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
-    # 32 variants of each of large, m16, m64, n64, mid and pl (both B
-    # layouts), 16 nk variants of each of s16 and s16w (the swapped kernel
-    # reads B as its A, M x K only).
-    assert len(keys) == 2 * 2 * 4 * 2 * 6 + 2 * 2 * 4 * 2
-    assert set(SWAPPED_TILES) < set(SM90A_TILES)
+    # 32 variants of each of large, m16, m64, n64, mid, pl, w192 and pl192
+    # (both B layouts), 16 nk variants of each of s16, s16w, w160 and pl160
+    # (the swapped kernel reads B as its A, M x K only; 160 columns are not
+    # whole atoms of B as K x N).
+    nk_only = {"s16", "s16w", "w160", "pl160"}
+    assert len(keys) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only)
+    assert set(SWAPPED_TILES) < nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
         fam = [k for k in keys if k.tile == family]
-        swapped = family in SWAPPED_TILES
-        assert len(fam) == (16 if swapped else 32)
-        assert all(k.b_layout == "nk" for k in fam) == swapped
+        assert len(fam) == (16 if family in nk_only else 32)
+        assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
         assert all(k.builds_for("sm_90a") for k in fam)
-        assert not any(VariantKey(b_layout="kn", tile=family).builds_for(chip)
-                       for chip in ("sm_90a",) if swapped)
+        assert VariantKey(b_layout="kn", tile=family).builds_for("sm_90a") == \
+            (family not in nk_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
@@ -565,11 +569,14 @@ def test_load_variant_refuses_stream_k_kernels(tmp_path):
 # K = 64 (the policy's choose_launch; B as K x N: all but the swapped ones).
 FAMILY_SHAPES = {("kn", "m16"): (4, 264), ("kn", "m64"): (100, 4504),
                  ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
-                 ("kn", "mid"): (512, 4096), ("kn", "pl"): (1100, 4104),
+                 ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
                  ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
                  ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
                  ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
-                 ("nk", "pl"): (1100, 4104)}
+                 ("nk", "pl"): (4096, 4096),
+                 ("kn", "w192"): (512, 6144), ("kn", "pl192"): (1024, 6144),
+                 ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
+                 ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240)}
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -694,8 +701,8 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         variant = lib.find(key, "sm_90a")
         # Persistent blocks take one slice: more (where S = 1 at K = 64
         # allows none) would take the non-persistent family.
-        want_tile = "large" if tile == "pl" and min(slices, C.default_splits(k, 32)) > 1 \
-            else tile
+        want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160"}.get(tile, tile) \
+            if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         assert variant.key.tile == want_tile == p["family"], what
         swapped = want_tile in SWAPPED_TILES
         assert p["swapped"] == swapped, what

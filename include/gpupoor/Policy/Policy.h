@@ -86,16 +86,25 @@ enum class Family : uint32_t {
   S16W,
   /// sm_90a only: 128 x 256 x 64 with persistent blocks.
   PL,
+  /// sm_90a only: the narrower 128-row tiles of wideTileColumns, 128 x 192 x
+  /// 64 and 128 x 160 x 64 (B as N x K only: 160 columns are not whole
+  /// atoms of B as K x N), each with blocks a tile and persistent blocks.
+  W192,
+  PL192,
+  W160,
+  PL160,
 };
-inline constexpr Family kFamilies[] = {Family::Large, Family::M16, Family::M64,
-                                       Family::N64,   Family::Mid, Family::S16,
-                                       Family::S16W,  Family::PL};
+inline constexpr Family kFamilies[] = {
+    Family::Large, Family::M16,  Family::M64,   Family::N64,
+    Family::Mid,   Family::S16,  Family::S16W,  Family::PL,
+    Family::W192,  Family::PL192, Family::W160, Family::PL160};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
 std::optional<Family> parseFamily(std::string_view name);
 /// Whether the library holds the family for `chip` and `bLayout`: the
-/// sm_90a families only there, the swapped ones for B as N x K only.
+/// sm_90a families only there, the swapped and 160-column ones for B as N x
+/// K only.
 bool familyBuilds(Family family, Chip chip, BLayout bLayout);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);

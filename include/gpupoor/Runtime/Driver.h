@@ -71,8 +71,8 @@ struct TensorMapSpec {
 /// The spec of the TMA kernels' f16 operand of `rows` rows of `k` elements,
 /// rows `rowStride` elements apart, in boxes of `boxRows` x `boxK`: a size of
 /// 0 is encoded as 1 (the kernel then loads nothing, or is not launched) and
-/// a stride of 0 or less as 16 bytes (its dimension has one element, never
-/// stepped). `batch` >= 0 adds the batch as a third dimension, elements
+/// a stride of 0 or less, or of rows never stepped (K = 0, one row), as 16
+/// bytes. `batch` >= 0 adds the batch as a third dimension, elements
 /// `batchStride` apart, in boxes of one.
 TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          unsigned boxK, unsigned boxRows, int64_t batch = -1,

@@ -799,6 +799,10 @@ def stream_k_suite(kernels, res, gen):
         for grid, (m, n, k) in cases:
             kern.persistent_blocks = grid
             a, b = make((m, n, k), "int", kern.nk, gen)
+            if not kern.nk and n % 8:
+                # B as K x N: rows of a multiple of 8 elements, as the
+                # kernel's copies take them.
+                b = torch.zeros((k, n + 8 - n % 8), dtype=b.dtype, device="cuda")[:, :n].copy_(b)
             if k == 0:
                 # Rows of 16 bytes, as the tensor maps take them (an empty
                 # row's stride is whatever torch gives it).

@@ -286,6 +286,12 @@ VARIANTS = {
                                     "split-handover=true"),
     "kn_f32_batched_tma_pers": (dict(batched=True), "outer-type=f32 tma=true persistent=true"),
     "kn_f16_batched_tma_m64": (dict(batched=True), "outer-type=f16 tile=64,128,64 tma=true"),
+    # Decode-sized products with B as K x N: 64-row tiles (rows past M read
+    # as TMA's zero fill) and the 32-row tile (wgmma's m64 reads 32 rows
+    # past A's), in parallel slices.
+    "kn_f32_tma_n64_p0": (dict(), "outer-type=f32 slices=0 tile=64,64,64"),
+    "kn_f32_tma_m64_p0": (dict(), "outer-type=f32 slices=0 tile=64,128,64"),
+    "kn_f32_tma_t32_p0": (dict(), "outer-type=f32 slices=0 tile=32,64,128"),
 }
 
 # The variants the suite runs for the older chips (--older-chips; sm_80,
@@ -474,6 +480,10 @@ def main():
             f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
         kdir = os.path.join(args.out_dir, name)
         formats = args.formats.split(",")
+        # A variant that names no slices is the sequential kernel (one
+        # slice), as it was before gpupoor-opt's default became slices=0.
+        if "slices=" not in opts:
+            opts += " slices=1"
         rejected = False
         for fmt in formats:
             pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 slices=1 cubin-format=isa dump-dir=%t" | FileCheck %s
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 
 // linalg.batch_matmul becomes one launch of every batch element's blocks,

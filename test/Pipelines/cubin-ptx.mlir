@@ -1,10 +1,10 @@
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 slices=1 cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_elements.ptx --check-prefix=FALLBACK
 // The resource summary: a remark on the launch, and the counts in the
 // manifest.
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 slices=1 cubin-format=isa dump-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // 192 mma.sync: 3 copies of a K tile's 64 (main loop, tail loop, peeled
 // chunk end).
 // SUMMARY: remark: gpupoor_matmul_0: 98304 bytes of dynamic shared memory, 128 threads, 192 mma.sync, 56 ldmatrix, 56 cp.async.cg in the PTX

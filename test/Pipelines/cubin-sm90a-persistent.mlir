@@ -1,10 +1,10 @@
-// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=true persistent=true cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
+// RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a slices=1 tma=true persistent=true cubin-format=isa dump-dir=%t" | FileCheck %s --check-prefix=MLIR
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.ptx --check-prefix=NOSIG
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_elements.ptx --check-prefixes=NOSIG,FALLBACK
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_i64.ptx --check-prefixes=NOSIG,FALLBACK
-// RUN: rm -rf %t.frag && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a persistent=true shared-epilogue=false cubin-format=isa dump-dir=%t.frag" -o /dev/null
+// RUN: rm -rf %t.frag && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a slices=1 persistent=true shared-epilogue=false cubin-format=isa dump-dir=%t.frag" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.frag/gpupoor_matmul_0.ptx --check-prefix=FRAG
 
 // The persistent TMA kernel: the host launches one block an SM of the

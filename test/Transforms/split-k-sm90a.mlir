@@ -1,9 +1,9 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_90a | FileCheck %s
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=16,128,64" | FileCheck %s --check-prefix=SMALL
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1" | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=16,128,64" | FileCheck %s --check-prefix=SMALL
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0" | FileCheck %s --check-prefix=AUTO
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16" | FileCheck %s --check-prefix=SPLITS
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=32,128,64" | FileCheck %s --check-prefix=T32
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=32,16,256" | FileCheck %s --check-prefix=T32W
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,128,64" | FileCheck %s --check-prefix=T32
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,16,256" | FileCheck %s --check-prefix=T32W
 
 // sm_90a: nn.Linear's product (A as M x K, B as N x K) takes the wgmma
 // kernel's 128 x 256 x 64 tile; K = 4096 is 128 blocks of 32 (the split

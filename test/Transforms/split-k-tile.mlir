@@ -1,7 +1,7 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_90 | FileCheck %s
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_80 | FileCheck %s --check-prefix=SM80
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 tile=128,128,32" | FileCheck %s --check-prefix=FIXED
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=chip=sm_86 -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM86
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 slices=1" | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_80 slices=1" | FileCheck %s --check-prefix=SM80
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90 slices=1 tile=128,128,32" | FileCheck %s --check-prefix=FIXED
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_86 slices=1" -gpupoor-select-kernel-config | FileCheck %s --check-prefix=SM86
 
 // Without a tile option, a static sm_90 matmul of at least 256 tiles of
 // 256 x 128 takes that tile with BK = 64; S does not follow BK: K = 4096

@@ -1,5 +1,5 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k | FileCheck %s
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="splits=3 outer-type=f16 tile=64,64,64 chip=sm_89" | FileCheck %s --check-prefix=OPTS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k=slices=1 | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="slices=1 splits=3 outer-type=f16 tile=64,64,64 chip=sm_89" | FileCheck %s --check-prefix=OPTS
 
 // M = 16 takes the 16 x 128 x 128 tile; S counts K = 4096 in blocks of 32
 // whatever BK: 128 blocks, floor(sqrt(128)) = 11, next_pow2 = 16.

@@ -44,8 +44,9 @@ struct SplitKPatternOptions {
   Chip chip = Chip::SM80;
   /// Take f16 x f16 -> f32 matmuls with f16 inner sums.
   bool relaxF32Accumulation = true;
-  /// P, or 0 to choose from the shape and the chip's SM count.
-  int64_t slices = 1;
+  /// P, or 0 (the default) to choose from the shape and the chip's SM
+  /// count.
+  int64_t slices = 0;
 };
 
 /// Checks `options` as gpupoor-split-k checks its own: the combination must

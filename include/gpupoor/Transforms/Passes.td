@@ -106,7 +106,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "Fixed number of K splits (0: gpu_poor's rule)">,
     Option<"maxSplits", "max-splits", "int64_t", /*default=*/"32",
            "Upper clamp of the default split rule">,
-    Option<"slices", "slices", "int64_t", /*default=*/"1",
+    Option<"slices", "slices", "int64_t", /*default=*/"0",
            "K slices run by different blocks (parallel split-k): P, or 0 "
            "to choose from the shape and the chip's SM count">,
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",

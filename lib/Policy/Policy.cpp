@@ -48,7 +48,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   if (s.splits && p.slices > 0)
     s.slices = std::min(p.slices, *s.splits);
   else if (s.splits && shape.isStatic())
-    s.slices = launchSlices(0, s.chip, s.tile, s.swapped, p.k,
+    s.slices = launchSlices(0, s.chip, s.tile, p.k,
                             shape.tiles(s.tile[0], s.tile[1]), *s.splits, sms);
   return s;
 }
@@ -177,7 +177,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   int64_t sms = p.sms();
   l.slices = familyPersistent(l.family)
                  ? 1
-                 : launchSlices(p.slices, l.chip, l.tile, l.swapped, p.k,
+                 : launchSlices(p.slices, l.chip, l.tile, p.k,
                                 l.tiles, l.splits, sms);
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);

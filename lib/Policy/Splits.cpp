@@ -65,10 +65,11 @@ int64_t mlir::gpupoor::policy::sliceOneSliceShare(Chip chip, const Tile &tile) {
 }
 
 int64_t mlir::gpupoor::policy::launchSlices(int64_t slices, Chip chip,
-                                            const Tile &tile, bool swapped,
-                                            int64_t k, int64_t tiles,
-                                            int64_t splits, int64_t smCount) {
-  if (slices == 0 && swapped && !isDynamic(k) && k < kMinSwappedSliceK)
+                                            const Tile &tile, int64_t k,
+                                            int64_t tiles, int64_t splits,
+                                            int64_t smCount) {
+  if (slices == 0 && slicesNeedLongK(chip) && !isDynamic(k) &&
+      k < kMinWgmmaSliceK)
     return 1;
   return numSlices(slices, tiles, splits, smCount, sliceBlocksPerSM(chip, tile),
                    sliceOneSliceShare(chip, tile));

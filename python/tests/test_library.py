@@ -46,14 +46,12 @@ def test_split_rules_match_the_compilers_model():
         share = model.slice_one_share(chip, tile[:2])
         for tiles in (1, 5, 33, 66, 132, 133, 1000):
             for s in (1, 4, 16, 70000):
-                for k in (1024, 4096):
-                    for swapped in (False, True):
-                        want = model.num_slices(0, tiles, s, 132, blocks, share)
-                        if swapped and k < model.MIN_SWAPPED_SLICE_K:
-                            want = 1
-                        assert C.launch_slices(0, chip, tile, swapped, k, tiles, s, 132) == want
-                        assert C.launch_slices(3, chip, tile, swapped, k, tiles, s, 132) == \
-                            min(3, s)
+                for k in (1024, 2047, 2048, 4096):
+                    want = model.num_slices(0, tiles, s, 132, blocks, share)
+                    if model.short_k_one_slice(chip, k):
+                        want = 1
+                    assert C.launch_slices(0, chip, tile, k, tiles, s, 132) == want
+                    assert C.launch_slices(3, chip, tile, k, tiles, s, 132) == min(3, s)
 
 
 def test_policy_arguments_are_checked():
@@ -64,7 +62,7 @@ def test_policy_arguments_are_checked():
     with pytest.raises(ValueError, match="m must be >= 1"):
         C.choose_launch("sm_90a", 0, 1, 1, "nk", 0, 32, 132)
     with pytest.raises(ValueError, match="tile"):
-        C.launch_slices(0, "sm_90a", [64, 16], False, 1, 1, 1, 132)
+        C.launch_slices(0, "sm_90a", [64, 16], 1, 1, 1, 132)
     with pytest.raises(ValueError, match="family"):
         C.family_tile("huge", "sm_90a", "nk")
     with pytest.raises(ValueError, match="together"):

@@ -225,7 +225,7 @@ class GpupoorKernel:
         rule = self.meta["slice_rule"]
         tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
         splits = splits_for(self.meta, k)
-        if rule["slices"] == 0 and rule["swapped"] and k < model.MIN_SWAPPED_SLICE_K:
+        if rule["slices"] == 0 and model.short_k_one_slice(self.meta["chip"], k):
             return 1
         return model.num_slices(rule["slices"], tiles, splits, rule["sm_count"],
                                 rule["blocks_per_sm"], rule["one_slice_share"])
@@ -295,6 +295,15 @@ def make(shape, kind, nk, gen):
         a = torch.randn((m, k), generator=gen, device="cuda").half()
         b = torch.randn(bshape, generator=gen, device="cuda").half()
     return a, b
+
+
+def padded_rows(b, nk):
+    """B as K x N (not nk) in rows of a multiple of 8 elements, as an aligned
+    kernel's copies take them (N x K rows keep K's stride)."""
+    n = b.shape[1]
+    if nk or n % 8 == 0:
+        return b
+    return torch.zeros((b.shape[0], n + 8 - n % 8), dtype=b.dtype, device=b.device)[:, :n].copy_(b)
 
 
 def run(kern, a, b, n, ins=(), out_dtype=torch.float16, c_in=None):
@@ -451,6 +460,7 @@ def c_layout_suite(kernels, res, gen):
                                   (1, 4100, 1032, 0, 0), (200, 520, 264, 3, 1),
                                   (200, 520, 264, 8, 0), (1, 136, 40, 5, 1)):
             a, b = make((m, n, k), "int", kern.nk, gen)
+            b = padded_rows(b, kern.nk)
             big = torch.full((m * (n + pad) + off,), float("nan"), dtype=torch.float16,
                              device="cuda")
             c = big[off:].view(m, n + pad)[:, :n]
@@ -799,10 +809,7 @@ def stream_k_suite(kernels, res, gen):
         for grid, (m, n, k) in cases:
             kern.persistent_blocks = grid
             a, b = make((m, n, k), "int", kern.nk, gen)
-            if not kern.nk and n % 8:
-                # B as K x N: rows of a multiple of 8 elements, as the
-                # kernel's copies take them.
-                b = torch.zeros((k, n + 8 - n % 8), dtype=b.dtype, device="cuda")[:, :n].copy_(b)
+            b = padded_rows(b, kern.nk)
             if k == 0:
                 # Rows of 16 bytes, as the tensor maps take them (an empty
                 # row's stride is whatever torch gives it).

@@ -67,9 +67,15 @@ def slice_one_share(chip, tile_mn):
     return 4 if chip == "sm_90a" and tile_mn[0] <= 64 else 0
 
 
-#: The least K at which a swapped decode product takes slices where they
-#: are chosen (below it: one).
-MIN_SWAPPED_SLICE_K = 2048
+#: The least K at which sm_90a's kernels take slices where they are chosen
+#: (below it: one).
+MIN_WGMMA_SLICE_K = 2048
+
+
+def short_k_one_slice(chip, k):
+    """Whether an automatic slice count is one for K alone: sm_90a's kernels
+    below MIN_WGMMA_SLICE_K."""
+    return chip == "sm_90a" and k < MIN_WGMMA_SLICE_K
 
 
 def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0):

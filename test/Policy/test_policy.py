@@ -100,7 +100,7 @@ def test_model_agrees_with_the_policy(problems, policy):
         slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
                                   model.slice_blocks_per_sm(chip, tile),
                                   model.slice_one_share(chip, tile))
-        if launch["family"] == "pl" or (launch["swapped"] and p["k"] < model.MIN_SWAPPED_SLICE_K):
+        if launch["family"].startswith("pl") or model.short_k_one_slice(chip, p["k"]):
             slices = 1
         assert launch["slices"] == slices, grid.line(p)
         # The compiler's static strategy: the same rules on its own tile.
@@ -111,7 +111,7 @@ def test_model_agrees_with_the_policy(problems, policy):
             want = model.num_slices(0, tiles, s["splits"], d["sm_count"],
                                     model.slice_blocks_per_sm(s["chip"], s["tile"][:2]),
                                     model.slice_one_share(s["chip"], s["tile"][:2]))
-            if s["swapped"] and p["k"] < model.MIN_SWAPPED_SLICE_K:
+            if model.short_k_one_slice(s["chip"], p["k"]):
                 want = 1
             assert s["slices"] == want, grid.line(p)
         checked += 1

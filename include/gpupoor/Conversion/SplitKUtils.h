@@ -49,10 +49,11 @@ SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
 Value emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy, Value m,
                     Value n, Value batch);
 
-/// P', the K slices that run (numSlices in IR): `tiles` (index) is the
-/// number of C tiles of every batch element, `splits` S.
+/// P', the K slices that run (launchSlices in IR): `tiles` (index) is the
+/// number of C tiles of every batch element, `splits` S, `k` K (one slice
+/// for sm_90a's kernels below policy::kMinWgmmaSliceK).
 Value emitSliceCount(ImplicitLocOpBuilder &b, SplitKAttr strategy, Value tiles,
-                     Value splits);
+                     Value splits, Value k);
 
 /// The epilogue of one element: the outer sum `outer` (f16 or f32) rounded
 /// once to `accType`, then `epilogue`'s ops (a gpupoor.matmul's epilogue

@@ -96,20 +96,28 @@ int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
 /// tiles in four slices).
 int64_t sliceOneSliceShare(Chip chip, const Tile &tile);
 
-/// The least K at which a swapped decode product takes slices: the meeting
-/// of the slices costs a swapped decode kernel microseconds (counter,
-/// fences, the last block's reads). Measured on an H100 (bench_skinny.py),
-/// 1 x 2048 x 1280 in four slices ran 7.2 us against 6.4 in one, while 1 x
-/// 2048 x 5120 (four), 1 x 1024 x 4096 (eight) and 1 x 512 x 4096
-/// (sixteen) ran 1.15x, 1.47x and 1.65x one slice.
-inline constexpr int64_t kMinSwappedSliceK = 2048;
+/// The least K at which sm_90a's wgmma kernels take slices where the count
+/// is chosen: the meeting of the slices costs microseconds (the workspace's
+/// sums written and read back, a counter, the last block's reads; in a CUDA
+/// graph the counters' zeroing too), which a short K does not win back.
+/// Measured on an H100, graph replays: the swapped decode tile
+/// (bench_skinny.py) at 1 x 2048 x 1280 in four slices ran 7.2 us against
+/// 6.4 in one, while 1 x 2048 x 5120 (four), 1 x 1024 x 4096 (eight) and 1 x
+/// 512 x 4096 (sixteen) ran 1.15x, 1.47x and 1.65x one slice; 64-row tiles
+/// (2026-11-27) at 128^3, 256^3 and 512^3 ran 2.5, 3.2 and 4.7 us in one
+/// slice against 5.2, 6.1 and 8.7 in two to four (cuBLAS 2.4, 2.8, 3.9),
+/// while 512 x 512 x 8192 ran 14.8 us in four against 24.9 in one.
+inline constexpr int64_t kMinWgmmaSliceK = 2048;
+
+/// Whether a kernel of `chip` takes one slice below kMinWgmmaSliceK.
+inline bool slicesNeedLongK(Chip chip) { return chip == Chip::SM90a; }
 
 /// P' for a launch whose sizes are known: numSlices with the kernel's B
-/// and Q (its chip and tile), and one slice for a swapped product with a
-/// static K < kMinSwappedSliceK where the count is automatic (`slices` = 0).
+/// and Q (its chip and tile), and one slice for sm_90a's kernels with a
+/// static K < kMinWgmmaSliceK where the count is automatic (`slices` = 0).
 /// `tiles`: T of the kernel's C (C^T for a swapped product).
-int64_t launchSlices(int64_t slices, Chip chip, const Tile &tile, bool swapped,
-                     int64_t k, int64_t tiles, int64_t splits, int64_t smCount);
+int64_t launchSlices(int64_t slices, Chip chip, const Tile &tile, int64_t k,
+                     int64_t tiles, int64_t splits, int64_t smCount);
 
 } // namespace mlir::gpupoor::policy
 

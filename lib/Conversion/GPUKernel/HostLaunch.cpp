@@ -290,7 +290,7 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   Value slices = cst(1);
   if (parallel)
     slices = emitSliceCount(b, strategy, tiles,
-                            emitSplitGeometry(b, o.k, strategy).splits);
+                            emitSplitGeometry(b, o.k, strategy).splits, o.k);
   return {tiles, slices};
 }
 

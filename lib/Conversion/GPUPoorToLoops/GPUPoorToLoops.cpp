@@ -159,7 +159,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     Value slices;
     if (strategy.getSlices() != 1) {
       slices = emitSliceCount(b, strategy,
-                              emitTileCount(b, strategy, m, n, batch), splits);
+                              emitTileCount(b, strategy, m, n, batch), splits,
+                              k);
     }
 
     auto tiles = scf::ParallelOp::create(

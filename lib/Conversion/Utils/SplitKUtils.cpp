@@ -91,7 +91,7 @@ Value mlir::gpupoor::emitTileCount(ImplicitLocOpBuilder &b, SplitKAttr strategy,
 
 Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
                                     SplitKAttr strategy, Value tiles,
-                                    Value splits) {
+                                    Value splits, Value k) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   Value one = cst(1);
   // At most kMaxSlices (grid y), whatever S.
@@ -113,12 +113,17 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
                                        arith::MulIOp::create(b, p1, cst(2)));
   Value chosen = arith::SelectOp::create(b, better, p2, p1);
   int64_t share = sliceOneSliceShare(strategy.getChip(), strategy.getTile());
-  if (share == 0)
+  if (share != 0) {
+    Value enough = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::sge, arith::MulIOp::create(b, t, cst(share)),
+        cst(sms));
+    chosen = arith::SelectOp::create(b, enough, one, chosen);
+  }
+  if (!slicesNeedLongK(strategy.getChip()))
     return chosen;
-  Value enough =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
-                            arith::MulIOp::create(b, t, cst(share)), cst(sms));
-  return arith::SelectOp::create(b, enough, one, chosen);
+  Value shortK = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, k,
+                                       cst(policy::kMinWgmmaSliceK));
+  return arith::SelectOp::create(b, shortK, one, chosen);
 }
 
 Value mlir::gpupoor::emitEpilogue(OpBuilder &b, Location loc, Value outer,

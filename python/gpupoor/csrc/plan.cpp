@@ -210,7 +210,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::optional<policy::Chip> chip = policy::parseChip(first.chip);
     TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     slices = policy::launchSlices(
-        slices, *chip, first.tile, plan->swapped, k,
+        slices, *chip, first.tile, k,
         ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]),
         policy::defaultNumSplits(k, key.maxSplits), info.smCount);
   }

@@ -107,17 +107,18 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "launch_slices",
       [](int64_t slices, const std::string &chip,
-         const std::vector<int64_t> &tile, bool swapped, int64_t k,
-         int64_t tiles, int64_t splits, int64_t smCount) {
+         const std::vector<int64_t> &tile, int64_t k, int64_t tiles,
+         int64_t splits, int64_t smCount) {
         return launchSlices(
-            sizeArg("slices", slices), chipArg(chip), tileArg(tile), swapped,
+            sizeArg("slices", slices), chipArg(chip), tileArg(tile),
             sizeArg("k", k), sizeArg("tiles", tiles),
             sizeArg("splits", splits, 1), sizeArg("sm_count", smCount, 1));
       },
-      "slices"_a, "chip"_a, "tile"_a, "swapped"_a, "k"_a, "tiles"_a, "splits"_a,
+      "slices"_a, "chip"_a, "tile"_a, "k"_a, "tiles"_a, "splits"_a,
       "sm_count"_a,
       "P' for a kernel of `chip` and `tile` (the manifest's) over `tiles` C "
-      "tiles: min(slices, S), or for slices = 0 the automatic count.");
+      "tiles: min(slices, S), or for slices = 0 the automatic count (one "
+      "slice for sm_90a's kernels below K = 2048).");
   m.def(
       "choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
       "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,

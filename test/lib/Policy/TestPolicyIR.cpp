@@ -67,7 +67,7 @@ struct TestPolicyIRPass
       if (strategy.getSlices() != 1)
         slices =
             emitSliceCount(b, strategy, emitTileCount(b, strategy, m, n, batch),
-                           geometry.splits);
+                           geometry.splits, k);
       func::ReturnOp::create(b, ValueRange{geometry.splits, slices});
       return WalkResult::advance();
     });

@@ -121,6 +121,10 @@ inline int64_t sliceBlocksPerSM(Chip chip, ArrayRef<int64_t> tile) {
 inline int64_t sliceOneSliceShare(Chip chip, ArrayRef<int64_t> tile) {
   return policy::sliceOneSliceShare(toPolicy(chip), toPolicyTile(tile));
 }
+/// policy::slicesNeedLongK of a strategy's chip.
+inline bool slicesNeedLongK(Chip chip) {
+  return policy::slicesNeedLongK(toPolicy(chip));
+}
 
 } // namespace mlir::gpupoor
 

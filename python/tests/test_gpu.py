@@ -40,9 +40,12 @@ def backend(request):
 SHAPES = [(1, 8, 40), (1, 4096, 4104), (7, 136, 1032), (16, 128, 520), (17, 488, 3104),
           (33, 1000, 4104), (128, 128, 4096), (129, 136, 24), (300, 264, 2056),
           # The TMA kernels (M > 128): edge tiles, K tails, and (2100x4360:
-          # 306 tiles) several tiles a persistent program; on sm_90a the
-          # 128x128 family (512x4096) and the swapped decode one (1x4096).
-          (1000, 1000, 1000), (2100, 4360, 1000), (512, 4096, 1032)]
+          # 374 tiles) several tiles a persistent program; on sm_90a the
+          # 128x128 family (512x4096), the swapped decode one (1x4096) and
+          # the 128x192 and 128x160 ones (w192, w160 for B as N x K,
+          # pl160 for B as N x K and pl192 for K x N at 1100x4104).
+          (1000, 1000, 1000), (2100, 4360, 1000), (512, 4096, 1032),
+          (512, 6144, 264), (1536, 1536, 264), (1100, 4104, 264)]
 
 
 @pytest.mark.parametrize("m,n,k", SHAPES)
@@ -241,9 +244,8 @@ def test_decode_with_bias(m, activation):
 @pytest.mark.parametrize("n", [4104, 4100])
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 def test_persistent_tiles(n, activation):
-    """M > 128 with 128-row tiles beyond one wave (1100 x n: 234 tiles of
-    128 x 160, the policy's width there): on sm_90a the persistent kernel
-    (pl160), at most one block an SM,
+    """M > 128 with 128 x 256 tiles beyond one wave (1600 x n: 221 tiles):
+    on sm_90a the persistent kernel (pl), at most one block an SM,
     storing C through its tensor map where one describes C (n = 4104) and
     from its lanes where none does (n = 4100: rows not 16-byte aligned);
     Elsewhere the same calls run the other kernels."""
@@ -253,7 +255,7 @@ def test_persistent_tiles(n, activation):
     g = torch.Generator(device="cuda").manual_seed(n)
     w = ints(n, 264, gen=g).T
     bias = ints(n, gen=g)
-    x = ints(1100, 264, gen=g)
+    x = ints(1600, 264, gen=g)
     want = ref(x, w, bias, activation)
     for _ in range(3):
         y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
@@ -267,9 +269,9 @@ def test_persistent_tiles(n, activation):
     # it describes C.
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     chips, sm_count = _mlir_backend.device_info(0)
-    c = torch.empty(1100, n, device="cuda", dtype=torch.float16)
+    c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", 32, 0, list(chips), sm_count)
-    assert p["family"] == "pl160" and p["tiles"] == 234 and p["grid"] == (min(234, sms), 1)
+    assert p["family"] == "pl" and p["tiles"] == 221 and p["grid"] == (min(221, sms), 1)
     c_maps = [m for m in p["maps"] if m[1] == 2]
     if n % 8 == 0:
         assert len(c_maps) == 1 and p["zero_map_slot"] is None

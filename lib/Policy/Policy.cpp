@@ -175,10 +175,10 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   CShape shape = l.swapped ? p.shape.transposed() : p.shape;
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();
-  l.slices = familyPersistent(l.family)
-                 ? 1
-                 : launchSlices(p.slices, l.chip, l.tile, p.k,
-                                l.tiles, l.splits, sms);
+  l.slices =
+      familyPersistent(l.family)
+          ? 1
+          : launchSlices(p.slices, l.chip, l.tile, p.k, l.tiles, l.splits, sms);
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);
   return l;

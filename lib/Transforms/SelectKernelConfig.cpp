@@ -143,12 +143,12 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&
                       !spec.batched && streamK == StreamKChoice::Always;
   // The split handover where its kernel applies (KernelSpec::verify).
-  spec.splitHandover = spec.tmaCopies &&
-                       spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&
-                       spec.bn % spec.splitHandoverColumnUnit() == 0 && !spec.streamKTiles &&
-                       (splitHandover == SplitHandoverChoice::Always ||
-                        (splitHandover == SplitHandoverChoice::Auto &&
-                         policy::splitHandoverPays(problem)));
+  spec.splitHandover =
+      spec.tmaCopies && spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&
+      spec.bn % spec.splitHandoverColumnUnit() == 0 && !spec.streamKTiles &&
+      (splitHandover == SplitHandoverChoice::Always ||
+       (splitHandover == SplitHandoverChoice::Auto &&
+        policy::splitHandoverPays(problem)));
   // Two blocks an SM are the TMA kernel's, whose register split follows
   // them (the others' registers are ptxas's choice), and not a persistent
   // grid's, which has a block an SM.

@@ -95,8 +95,8 @@ enum class Family : uint32_t {
   PL160,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large, Family::M16,  Family::M64,   Family::N64,
-    Family::Mid,   Family::S16,  Family::S16W,  Family::PL,
+    Family::Large, Family::M16,   Family::M64,  Family::N64,
+    Family::Mid,   Family::S16,   Family::S16W, Family::PL,
     Family::W192,  Family::PL192, Family::W160, Family::PL160};
 
 /// The family's name in the package (variants.py's TILES).

@@ -126,8 +126,7 @@ void TmaPipeline::emitLoads(Value end) {
   }
   if (!c.bTransposed)
     for (int64_t a = 0; a < c.bn / KernelSpec::kSwizzleCols; ++a)
-      load(bMap,
-           i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols))),
+      load(bMap, i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols))),
            add(bBase, idx(a * c.bk * atomBytes)), k0);
 }
 

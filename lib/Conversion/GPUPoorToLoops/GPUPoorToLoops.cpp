@@ -158,9 +158,8 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
     // them.
     Value slices;
     if (strategy.getSlices() != 1) {
-      slices = emitSliceCount(b, strategy,
-                              emitTileCount(b, strategy, m, n, batch), splits,
-                              k);
+      slices = emitSliceCount(
+          b, strategy, emitTileCount(b, strategy, m, n, batch), splits, k);
     }
 
     auto tiles = scf::ParallelOp::create(

@@ -174,12 +174,11 @@ PYBIND11_MODULE(_C, m) {
       "family_info",
       [](const std::string &name) {
         Family family = familyArg(name);
-        return py::dict("swapped"_a = familySwapped(family),
-                        "persistent"_a = familyPersistent(family),
-                        "sm90a_only"_a =
-                            !familyBuilds(family, Chip::SM80, BLayout::NK),
-                        "nk_only"_a =
-                            !familyBuilds(family, Chip::SM90a, BLayout::KN));
+        return py::dict(
+            "swapped"_a = familySwapped(family),
+            "persistent"_a = familyPersistent(family),
+            "sm90a_only"_a = !familyBuilds(family, Chip::SM80, BLayout::NK),
+            "nk_only"_a = !familyBuilds(family, Chip::SM90a, BLayout::KN));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, are "

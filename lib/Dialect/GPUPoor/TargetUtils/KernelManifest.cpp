@@ -85,17 +85,15 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
                               {"oob_fill", "zero"}};
   };
   llvm::json::Object maps{
-      {"a_desc",
-       map("a_ptr", "K", "M", "stride_am", "stride_ab",
-           KernelSpec::kSwizzleCols, spec.bm)},
+      {"a_desc", map("a_ptr", "K", "M", "stride_am", "stride_ab",
+                     KernelSpec::kSwizzleCols, spec.bm)},
       // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes
       // of BK rows of 64 N columns (its tile's N-major atoms).
-      {"b_desc",
-       spec.bTransposed
-           ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
-                 KernelSpec::kSwizzleCols, spec.bn)
-           : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
-                 KernelSpec::kSwizzleCols, spec.bk)},
+      {"b_desc", spec.bTransposed
+                     ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
+                           KernelSpec::kSwizzleCols, spec.bn)
+                     : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
+                           KernelSpec::kSwizzleCols, spec.bk)},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "

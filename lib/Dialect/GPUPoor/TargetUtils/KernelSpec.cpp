@@ -119,6 +119,80 @@ int64_t KernelSpec::fewestEpiloguePasses() const {
   return 0;
 }
 
+/// The checks of sm_90a's wgmma kernel (convert-gpupoor-to-wgmma).
+LogicalResult
+KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
+  // A warpgroup takes 64 rows, each warp 16 of them across the whole tile;
+  // operands in atoms of 128-byte rows, the layout of wgmma's 128-byte
+  // swizzle (K-major A, K- or N-major B).
+  if (warpsN != 1 || warpsM * 16 != mmaRows())
+    return emitError() << "the sm_90a kernel takes warps = [max(BM, 64) / "
+                          "16, 1] = ["
+                       << mmaRows() / 16 << ", 1], got [" << warpsM << ", "
+                       << warpsN << "]";
+  if (bk != kSwizzleCols && bk != 2 * kSwizzleCols && bk != 4 * kSwizzleCols)
+    return emitError() << "the sm_90a kernel takes BK = 64, 128 or 256 "
+                          "(atoms of 64 columns in 128-byte rows, the "
+                          "128-byte swizzle), got "
+                       << bk;
+  if (strategy.isATransposed())
+    return emitError() << "the sm_90a kernel reads A as M x K (a_layout = "
+                          "mk)";
+  // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
+  // transposed B): a tile takes whole atoms.
+  if (!bTransposed && bn % kSwizzleCols != 0)
+    return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
+                          "kn) in atoms of 64 columns: BN must be a "
+                          "multiple of 64, got "
+                       << bn;
+  if (stages < 3)
+    return emitError() << "the sm_90a kernel needs at least 3 stages (a "
+                          "tile's wgmma still read the previous stage), got "
+                       << stages;
+  // The register split (setmaxnreg: 24 a producer thread, up to 240 a
+  // consumer's) holds one or two consumer warpgroups; TMA coordinates
+  // are 32-bit.
+  if (tmaCopies && bm != 32 && bm != 64 && bm != 128)
+    return emitError() << "TMA copies take BM = 32, 64 or 128 (one or two "
+                          "consumer warpgroups), got "
+                       << bm;
+  if (bm < mmaRows()) {
+    // wgmma's m64 reads 64 rows from each atom of A: past the last one,
+    // the rows it does not compute lie in B's tile of the same stage.
+    if (bm != 32 || !thinTileFits(bn, bk))
+      return emitError() << "a tile of BM = " << bm
+                         << " rows takes BM = "
+                            "32 and B's tile of at least 32 rows of 64 "
+                            "columns (BN * BK >= 2048), got "
+                         << bm << "x" << bn << "x" << bk;
+    if (epiloguePasses != 0 || persistentTiles)
+      return emitError() << "a tile of BM = 32 rows stores C from its "
+                            "fragments, not persistent";
+  }
+  if (tmaCopies && indexBitwidth != 32)
+    return emitError() << "TMA copies take index_bitwidth = 32 (32-bit "
+                          "tensor-map coordinates)";
+  if (persistentTiles && parallel())
+    return emitError() << "persistent blocks take one K slice (slices = 1), "
+                          "got "
+                       << strategy.getSlices();
+  if (streamKTiles && (!outerType.isF32() || batched))
+    return emitError() << "stream_k takes f32 outer sums and one product "
+                          "(not batched): the blocks meet in f32 sums";
+  if (persistent() && epiloguePasses != 0 && !epiloguePassesFit(epiloguePasses))
+    return emitError() << "the persistent TMA kernel's shared-memory "
+                          "epilogue (a buffer of its own after the "
+                          "barriers: its producer refills the stages "
+                          "meanwhile) cannot run in "
+                       << epiloguePasses << " passes over a warp's " << warpN()
+                       << " columns";
+  if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
+    return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
+                          "shared outer rows and the convert or split "
+                          "handover";
+  return success();
+}
+
 LogicalResult
 KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   // The fields' own ranges are the attribute's (KernelConfigAttr::verify)
@@ -145,76 +219,8 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     return emitError() << "tile " << bm << "x" << bn << "x" << bk
                        << " does not split into 16-byte copies over "
                        << threads() << " threads";
-  if (chip == Chip::SM90a) {
-    // The wgmma kernel (convert-gpupoor-to-wgmma): a warpgroup takes 64
-    // rows, each warp 16 of them across the whole tile; operands K-major in
-    // 128-byte rows, the layout of wgmma's 128-byte swizzle.
-    if (warpsN != 1 || warpsM * 16 != mmaRows())
-      return emitError() << "the sm_90a kernel takes warps = [max(BM, 64) / "
-                            "16, 1] = ["
-                         << mmaRows() / 16 << ", 1], got [" << warpsM << ", "
-                         << warpsN << "]";
-    if (bk != kSwizzleCols && bk != 2 * kSwizzleCols && bk != 4 * kSwizzleCols)
-      return emitError() << "the sm_90a kernel takes BK = 64, 128 or 256 "
-                            "(atoms of 64 columns in 128-byte rows, the "
-                            "128-byte swizzle), got "
-                         << bk;
-    if (strategy.isATransposed())
-      return emitError() << "the sm_90a kernel reads A as M x K (a_layout = "
-                            "mk)";
-    // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
-    // transposed B): a tile takes whole atoms.
-    if (!bTransposed && bn % kSwizzleCols != 0)
-      return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
-                            "kn) in atoms of 64 columns: BN must be a "
-                            "multiple of 64, got "
-                         << bn;
-    if (stages < 3)
-      return emitError() << "the sm_90a kernel needs at least 3 stages (a "
-                            "tile's wgmma still read the previous stage), got "
-                         << stages;
-    // The register split (setmaxnreg: 24 a producer thread, up to 240 a
-    // consumer's) holds one or two consumer warpgroups; TMA coordinates
-    // are 32-bit.
-    if (tmaCopies && bm != 32 && bm != 64 && bm != 128)
-      return emitError() << "TMA copies take BM = 32, 64 or 128 (one or two "
-                            "consumer warpgroups), got "
-                         << bm;
-    if (bm < mmaRows()) {
-      // wgmma's m64 reads 64 rows from each atom of A: past the last one,
-      // the rows it does not compute lie in B's tile of the same stage.
-      if (bm != 32 || !thinTileFits(bn, bk))
-        return emitError() << "a tile of BM = " << bm << " rows takes BM = "
-                              "32 and B's tile of at least 32 rows of 64 "
-                              "columns (BN * BK >= 2048), got "
-                           << bm << "x" << bn << "x" << bk;
-      if (epiloguePasses != 0 || persistentTiles)
-        return emitError() << "a tile of BM = 32 rows stores C from its "
-                              "fragments, not persistent";
-    }
-    if (tmaCopies && indexBitwidth != 32)
-      return emitError() << "TMA copies take index_bitwidth = 32 (32-bit "
-                            "tensor-map coordinates)";
-    if (persistentTiles && parallel())
-      return emitError() << "persistent blocks take one K slice (slices = 1), "
-                            "got "
-                         << strategy.getSlices();
-    if (streamKTiles && (!outerType.isF32() || batched))
-      return emitError() << "stream_k takes f32 outer sums and one product "
-                            "(not batched): the blocks meet in f32 sums";
-    if (persistent() && epiloguePasses != 0 &&
-        !epiloguePassesFit(epiloguePasses))
-      return emitError() << "the persistent TMA kernel's shared-memory "
-                            "epilogue (a buffer of its own after the "
-                            "barriers: its producer refills the stages "
-                            "meanwhile) cannot run in "
-                         << epiloguePasses << " passes over a warp's "
-                         << warpN() << " columns";
-    if (fragmentPrefetch != 0 || sharedOuterRows != 0 || mmaHandover)
-      return emitError() << "the sm_90a kernel takes no fragment prefetch, no "
-                            "shared outer rows and the convert or split "
-                            "handover";
-  }
+  if (chip == Chip::SM90a && failed(verifyWgmma(emitError)))
+    return failure();
   // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.
   if (splitHandover && (chip != Chip::SM90a || !tmaCopies ||
                         threads() != 2 * kWarpgroupThreads ||
@@ -223,7 +229,8 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                           "two consumer warpgroups (BM = 128) and BN a "
                           "multiple of "
                        << splitHandoverColumnUnit()
-                       << (bTransposed ? "" : " (B as K x N: whole atoms a half)")
+                       << (bTransposed ? ""
+                                       : " (B as K x N: whole atoms a half)")
                        << ", got " << bm << "x" << bn << "x" << bk
                        << (tmaCopies ? "" : " without TMA copies");
   // Both handovers' code and the shared tiles' would not fit the

@@ -42,6 +42,8 @@ struct KernelSpec {
   /// Checks that the kernel maps onto warps, copies and the chip's shared
   /// memory and threads.
   LogicalResult verify(function_ref<InFlightDiagnostic()> emitError) const;
+  /// verify's checks of sm_90a's wgmma kernel.
+  LogicalResult verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const;
 
   SplitKAttr strategy;
   Chip chip;

@@ -116,18 +116,28 @@ void TmaPipeline::emitLoads(Value end) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI32Type(), v);
   };
+  // (Each operand is built before the call: the order of a call's argument
+  // evaluations is unspecified, and the IR must not depend on the compiler.)
   Value bBase = add(shift, idx(c.aElems() * 2));
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a) {
     Value kAtom =
         arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols));
-    load(aMap, kAtom, add(shift, idx(a * c.bm * atomBytes)), i32(kc.m0));
-    if (c.bTransposed)
-      load(bMap, kAtom, add(bBase, idx(a * c.bn * atomBytes)), i32(kc.n0));
+    Value aDst = add(shift, idx(a * c.bm * atomBytes));
+    Value m0 = i32(kc.m0);
+    load(aMap, kAtom, aDst, m0);
+    if (c.bTransposed) {
+      Value bDst = add(bBase, idx(a * c.bn * atomBytes));
+      Value n0 = i32(kc.n0);
+      load(bMap, kAtom, bDst, n0);
+    }
   }
-  if (!c.bTransposed)
-    for (int64_t a = 0; a < c.bn / KernelSpec::kSwizzleCols; ++a)
-      load(bMap, i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols))),
-           add(bBase, idx(a * c.bk * atomBytes)), k0);
+  if (!c.bTransposed) {
+    for (int64_t a = 0; a < c.bn / KernelSpec::kSwizzleCols; ++a) {
+      Value bDst = add(bBase, idx(a * c.bk * atomBytes));
+      Value nAtom = i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols)));
+      load(bMap, nAtom, bDst, k0);
+    }
+  }
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

@@ -27,10 +27,11 @@ OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
   if (t.tmaCopies) {
     // A tensor map steps forward over B's rows: N of them as N x K, K as
     // K x N.
-    c.positiveRowStride = {
-        {"stride_am", "M"},
-        t.bTransposed ? std::pair<std::string, std::string>{"stride_bn", "N"}
-                      : std::pair<std::string, std::string>{"stride_bk", "K"}};
+    c.positiveRowStride = {{"stride_am", "M"}};
+    if (t.bTransposed)
+      c.positiveRowStride.push_back({"stride_bn", "N"});
+    else
+      c.positiveRowStride.push_back({"stride_bk", "K"});
     // A batched kernel's maps step forward a batch element at a time.
     if (t.batched) {
       c.positiveRowStride.push_back({"stride_ab", "batch"});

@@ -132,8 +132,9 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
     * each of the `BM / 64` warpgroups (four warps, `warps = [BM/16, 1]`)
       multiplies its 64 rows of the stage's A tile by the B tile with
       `nvvm.wgmma.mma_async` m64nBNk16 with f16 accumulators, both operands
-      read from shared memory through matrix descriptors (K-major, 128-byte
-      swizzle: `BK = 64`, A as M x K, B as N x K);
+      read from shared memory through matrix descriptors (128-byte swizzle,
+      atoms of 64 columns: A as M x K, B as N x K, or B as K x N read
+      N-major through wgmma's transposed B with `BN` a multiple of 64);
     * a tile's wgmma run asynchronously as one commit group; the next
       tile's barrier follows a wait for all but the newest group, so the
       cp.async ring runs `stages - 2` tiles ahead and a refill takes the

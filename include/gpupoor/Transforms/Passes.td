@@ -117,15 +117,15 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
                "then 32/64,128,64 to 128 (sm_90a: 64,64,64 or 64,128,64); "
                "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
                "take short slices or N <= 128 fits one wave of 128-row "
-               "tiles, 64,64,64 there if N <= 64; 128,192,64, 128,160,64 or 128,128,64 where their "
-               "waves cost 5% less) and for dynamic shapes; 128,64,32 for "
+               "tiles, 64,64,64 there if N <= 64; 128,192,64, 128,160,64 (B as N x K only) or 128,128,64 "
+               "where their waves cost 5% less) and for dynamic shapes; 128,64,32 for "
                "short static sm_90 matmuls (K <= 512) that leave SMs idle; "
                "256,128,64 for static sm_90 matmuls of at least 256 such "
                "tiles; else 128,128,32)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
-           "kernel for K-major A and B; the sm_90 mma.sync kernel for other "
-           "layouts and tiles)">,
+           "kernel for A as M x K and B either way; the sm_90 mma.sync "
+           "kernel for other layouts and tiles)">,
     Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
            /*default=*/"true",
            "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "
@@ -263,8 +263,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     buffer fits); persistent blocks for static grids of two-warpgroup TMA
     tiles beyond one wave (measured on an H100, 2026-11-25: docs/Hopper.md);
     no fragment prefetch, no shared outer rows, the convert handover.
-    That kernel reads K-major A and B in 128-byte rows: an sm_90a op with B
-    as K x N, A as K x M, or BK other than 64 is retargeted to sm_90 (the
+    That kernel reads A as M x K and B as N x K or K x N (whole 64-column
+    atoms: BN a multiple of 64) in 128-byte rows: an sm_90a op with A as K
+    x M, or a tile it cannot take (wgmmaTakes), is retargeted to sm_90 (the
     mma.sync kernel, which runs on sm_90a) and configured as below.
 
     * Warps: 2 x 2 (64 x 64 warp tiles, 128 threads, two blocks an SM), or

@@ -14,8 +14,9 @@ OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
   OperandChecks c;
   if (t.asyncCopies) {
     // 16-byte cp.async copies of A and B rows.
-    c.unitStride = {"stride_ak", t.bTransposed ? "stride_bk" : "stride_bn"};
-    c.strideMultipleOf8 = {"stride_am",
+    c.unitStride = {t.aMMajor ? "stride_am" : "stride_ak",
+                    t.bTransposed ? "stride_bk" : "stride_bn"};
+    c.strideMultipleOf8 = {t.aMMajor ? "stride_ak" : "stride_am",
                            t.bTransposed ? "stride_bn" : "stride_bk"};
     // Every batch element's rows start 16-byte aligned.
     if (t.batched) {
@@ -25,9 +26,12 @@ OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
     c.pointerAligned16 = {"a_ptr", "b_ptr"};
   }
   if (t.tmaCopies) {
-    // A tensor map steps forward over B's rows: N of them as N x K, K as
-    // K x N.
-    c.positiveRowStride = {{"stride_am", "M"}};
+    // A tensor map steps forward over A's and B's rows: M (N) of them as
+    // M x K (N x K), K as K x M (K x N).
+    if (t.aMMajor)
+      c.positiveRowStride.push_back({"stride_ak", "K"});
+    else
+      c.positiveRowStride.push_back({"stride_am", "M"});
     if (t.bTransposed)
       c.positiveRowStride.push_back({"stride_bn", "N"});
     else

@@ -31,8 +31,11 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   s.tile = s.swapped ? *swappedTile
                      : (p.tile ? *p.tile
                                : selectTile(shape, p.k, chip, sms, p.bLayout));
-  // A decode tile chosen for sm_90a is the mma.sync kernel's.
-  s.chip = kernelChip(chip, p.aLayout, p.bLayout, s.tile);
+  // A decode tile chosen for sm_90a is the mma.sync kernel's; a swapped
+  // one reads the operands exchanged.
+  auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
+                                      : std::pair(p.aLayout, p.bLayout);
+  s.chip = kernelChip(chip, aLayout, bLayout, s.tile);
   s.splits = p.splits;
   // The 32-row swapped tile: a chunk each K tile, at least the default's
   // splits (selectSwappedTile).
@@ -168,7 +171,9 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     l.family = Family::Large;
   l.tile = familyTile(l.family, p.chip, p.bLayout);
   l.swapped = familySwapped(l.family);
-  l.chip = kernelChip(p.chip, p.aLayout, p.bLayout, l.tile);
+  auto [aLayout, bLayout] = l.swapped ? swappedLayouts(p.aLayout, p.bLayout)
+                                      : std::pair(p.aLayout, p.bLayout);
+  l.chip = kernelChip(p.chip, aLayout, bLayout, l.tile);
   // The families' kernels derive S from K (splits = default) unless the
   // call names one.
   l.splits = p.splits ? *p.splits : defaultNumSplits(p.k, p.maxSplits);

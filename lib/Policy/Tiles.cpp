@@ -154,8 +154,10 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
-  if (chip != Chip::SM90a || aLayout != ALayout::MK || bLayout != BLayout::NK ||
-      shape.batched || !shape.isStatic())
+  // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
+  // as K x M would be its B as K x N, whose 16 columns are not a whole atom.
+  if (chip != Chip::SM90a || aLayout != ALayout::MK || shape.batched ||
+      !shape.isStatic())
     return std::nullopt;
   if (shape.m > 16)
     return std::nullopt;
@@ -167,7 +169,10 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   // twice the blocks, a chunk each K tile (kThinSwappedTile): where the
   // splits are the default and at most that many K tiles, so that no chunk
   // is longer than the default's.
-  if (4 * tiles < smCount && !splits && !isDynamic(k)) {
+  // (B as K x N is the kernel's A as K x M, in atoms of 64 rows: no
+  // 32-row tile.)
+  if (4 * tiles < smCount && !splits && !isDynamic(k) &&
+      bLayout == BLayout::NK) {
     int64_t kTiles = ceilDiv(k, kThinSwappedTile[2]);
     if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
       return kThinSwappedTile;
@@ -241,14 +246,15 @@ static bool thinWgmmaTile(const Tile &tile) {
 
 bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
                                        const std::optional<Tile> &tile) {
-  if (aLayout != ALayout::MK)
-    return false;
   if (!tile)
     return true;
   const Tile &t = *tile;
+  // A as K x M and B as K x N lie in atoms of 64 of their rows and columns
+  // (M- and N-major, wgmma's transposed A and B): A's whole atoms leave no
+  // 32-row tile.
+  bool rows = t[0] % 64 == 0 || (aLayout == ALayout::MK && thinWgmmaTile(t));
   int64_t columns = bLayout == BLayout::NK ? 8 : kSwizzleCols;
-  return (t[0] % 64 == 0 || thinWgmmaTile(t)) && t[1] % columns == 0 &&
-         t[1] <= 256 &&
+  return rows && t[1] % columns == 0 && t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);
 }

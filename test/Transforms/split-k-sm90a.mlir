@@ -290,9 +290,12 @@ func.func @seventeen_rows(%a: tensor<17x4096xf16>, %b: tensor<4096x4096xf16>) ->
 
 // -----
 
-// B as K x N: the swapped operands would not be K-major; not swapped.
+// B as K x N: swapped too; the swapped product reads its A (B's transpose)
+// as K x M in atoms of 64 rows, so the tile's rows are a multiple of 64.
 // CHECK-LABEL: func @decode_kn
-// CHECK-NOT: swapped
+// CHECK: gpupoor.matmul
+// CHECK-SAME: tile = [64, 16, 64]
+// CHECK-SAME: chip = sm_90a, swapped = true
 // CHECK: return
 func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %cst = arith.constant 0.0 : f16

@@ -68,3 +68,20 @@ func.func @tensors(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor
       : tensor<1x4096xf16>, tensor<4096x4096xf16> -> tensor<1x4096xf16>
   return %r : tensor<1x4096xf16>
 }
+
+// -----
+
+// B as K x N: the swapped product's A is B, K x M (a_layout = km); its B is
+// A, N x K.
+// CHECK-LABEL: func @kn
+// CHECK-SAME: (%[[A:.*]]: memref<2x4096xf16>, %[[B:.*]]: memref<4096x8192xf16>, %[[C:.*]]: memref<2x8192xf16>)
+// CHECK: %[[CT:.*]] = memref.transpose %[[C]]
+// CHECK: gpupoor.matmul %[[B]], %[[A]] outs(%[[CT]] : memref<8192x2xf16, strided<[1, 8192]>>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
+// CHECK-SAME: : memref<4096x8192xf16>, memref<2x4096xf16>
+func.func @kn(%a: memref<2x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<2x8192xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2x8192xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>)
+      : memref<2x4096xf16>, memref<4096x8192xf16>
+  return
+}

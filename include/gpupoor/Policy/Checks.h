@@ -36,8 +36,10 @@ inline constexpr int64_t kMax32BitSize = kMax32BitOffset - 2 * kMaxTileSize;
 
 /// What of a kernel decides its requirements.
 struct KernelTraits {
-  /// 16-byte cp.async copies of A and B rows; B stored N x K.
+  /// 16-byte cp.async copies of A and B rows; A stored K x M and read
+  /// along M (sm_90a's wgmma kernel); B stored N x K.
   bool asyncCopies = false;
+  bool aMMajor = false;
   bool bTransposed = false;
   bool batched = false;
   /// A and B through tensor maps; blocks that loop over tiles.

@@ -16,6 +16,7 @@
 #include "gpupoor/Policy/Splits.h"
 
 #include <optional>
+#include <utility>
 
 namespace mlir::gpupoor::policy {
 
@@ -56,14 +57,23 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 }
 
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
-/// with `tile` (none: the one selectTile gives): it reads A as M x K and B
-/// as N x K (K-major) or K x N (N-major, wgmma's transposed B, in atoms of
-/// 64 columns: BN a multiple of 64) in 128-byte rows (BK = 64, or 128 or
-/// 256 as atoms of 64 columns), 64 rows a warpgroup (or a 32-row tile of
-/// BK >= 128 whose B tile holds at least 32 x 64 elements:
+/// with `tile` (none: the one selectTile gives): it reads A as M x K
+/// (K-major) or K x M (M-major, wgmma's transposed A, in atoms of 64 rows:
+/// BM a multiple of 64) and B as N x K (K-major) or K x N (N-major, in atoms
+/// of 64 columns: BN a multiple of 64) in 128-byte rows (BK = 64, or 128 or
+/// 256 as atoms of 64 columns), 64 rows a warpgroup (or, A as M x K, a
+/// 32-row tile of BK >= 128 whose B tile holds at least 32 x 64 elements:
 /// KernelSpec::mmaRows), at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout,
                 const std::optional<Tile> &tile);
+
+/// The layouts of the swapped product C^T = B^T A^T's operands: its A is
+/// B (N x K: M x K; K x N: K x M), its B is A (M x K: N x K; K x M: K x N).
+inline std::pair<ALayout, BLayout> swappedLayouts(ALayout aLayout,
+                                                  BLayout bLayout) {
+  return {bLayout == BLayout::NK ? ALayout::MK : ALayout::KM,
+          aLayout == ALayout::MK ? BLayout::NK : BLayout::KN};
+}
 
 /// The chip whose kernel runs a product of these layouts with `tile` on
 /// `chip`: sm_90's mma.sync kernel for an sm_90a product the wgmma kernel
@@ -83,11 +93,11 @@ Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,
 /// or std::nullopt where the product keeps selectTile's tile: sm_90a's
-/// static 2-D decode products (M <= 16, A M x K, B N x K) whose swapped
-/// 64-row tiles number up to two blocks an SM. `k`: the product's K;
-/// `splits`: the splits its options give (none: the default), at most
-/// `maxSplits`. A 32-row tile (kThinSwappedTile) takes one chunk a K tile:
-/// its splits are ceil(K / 256).
+/// static 2-D decode products (M <= 16, A M x K, B either way) whose
+/// swapped 64-row tiles number up to two blocks an SM. `k`: the product's
+/// K; `splits`: the splits its options give (none: the default), at most
+/// `maxSplits`. A 32-row tile (kThinSwappedTile, B N x K only) takes one
+/// chunk a K tile: its splits are ceil(K / 256).
 std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
                                       BLayout bLayout, Chip chip, int64_t k,
                                       std::optional<int64_t> splits,

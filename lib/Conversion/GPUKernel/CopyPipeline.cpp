@@ -21,7 +21,10 @@ using namespace mlir::gpupoor;
 CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
                            Value endTile, Value firstTile, int64_t lag)
     : KernelPart(kc), numKBlocks(endTile), firstTile(firstTile), lag(lag) {
-  aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
+  if (c.aMMajor())
+    aPlan = plan(args.a, 0, c.bk, c.bm / 8, /*kAlongRows=*/true, kc.m0, kc.m);
+  else
+    aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
   int64_t bBase = c.aElems();
   if (c.bTransposed)
     bPlan = plan(args.b, bBase, c.bn, c.bk / 8, false, kc.n0, kc.n);
@@ -37,9 +40,10 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   p.gmem = gmem;
   p.kAlongRows = kAlongRows;
   // The sm_90a kernel's tiles lie in atoms of 64 columns, all rows of an
-  // atom before the next (KernelSpec::swizzleAtoms): K columns of A and of
-  // B as N x K (K-major), N columns of B as K x N (N-major, whose rows are
-  // K); else rows of the whole tile, swizzled across it.
+  // atom before the next (KernelSpec::swizzleAtoms): K columns of A as M x
+  // K and of B as N x K (K-major), M or N columns of A as K x M and B as K x
+  // N (M- or N-major, whose rows are K); else rows of the whole tile,
+  // swizzled across it.
   int64_t atomChunks =
       c.swizzleAtoms() ? KernelSpec::kSwizzleCols / 8 : chunksPerRow;
   int64_t rowElems = atomChunks * 8;
@@ -78,13 +82,13 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
       p.dstOff.push_back(dstOf(row, chunk));
     }
     if (!kAlongRows) {
-      // Rows are M (A) or N (B in nk): a row past the edge reads the last
-      // row instead; the epilogue never stores what it feeds.
+      // Rows are M (A in mk) or N (B in nk): a row past the edge reads the
+      // last row instead; the epilogue never stores what it feeds.
       p.fixedIdx.push_back(minI(add(fixedBase, row), limitMinus1));
       p.kOff.push_back(mul(chunk, idx(8)));
     } else {
-      // Rows are k; the chunk is 8 columns of N, fewer (zero-filled) or
-      // none at N's edge.
+      // Rows are k; the chunk is 8 columns of M or N, fewer (zero-filled)
+      // or none at the edge.
       Value g = add(fixedBase, mul(chunk, idx(8)));
       Value count = clamp8(sub(fixedLimit, g));
       p.fixedCount.push_back(count);
@@ -108,9 +112,10 @@ void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
                               bool full) {
   Value kBase = mul(tile, idx(c.bk));
   if (full) {
-    // The tile lies inside K (and, for B in kn, its columns inside N):
-    // plain 16-byte copies. A zero-filling copy costs about six more
-    // instructions: its fill count travels in the low address bits.
+    // The tile lies inside K (and, for A in km and B in kn, its columns
+    // inside M and N): plain 16-byte copies. A zero-filling copy costs
+    // about six more instructions: its fill count travels in the low
+    // address bits.
     for (size_t i = 0; i < p.dstOff.size(); ++i) {
       Value kIdx = add(kBase, p.kOff[i]);
       Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
@@ -122,9 +127,9 @@ void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
     }
     return;
   }
-  // Only K (and N's edge for B in kn) needs zero fill: a copy reads the
-  // elements before K and fills the rest of its 16 bytes with zeros; its
-  // address stays inside A or B.
+  // Only K (and M's or N's edge for A in km or B in kn) needs zero fill: a copy
+  // reads the elements before K and fills the rest of its 16 bytes with zeros;
+  // its address stays inside A or B.
   Value kMinus1 = sub(kc.k, idx(1));
   for (size_t i = 0; i < p.dstOff.size(); ++i) {
     Value kIdx = add(kBase, p.kOff[i]);
@@ -226,11 +231,15 @@ Value CopyPipeline::emitWholeTilesEnd() {
   if (firstTile)
     fullTiles = minI(fullTiles, numKBlocks);
   Value end = sub(fullTiles, idx(ahead()));
-  // A's and nk B's rows past M or N are clamped, never filled; kn B's
-  // columns past N are.
+  // Rows past M or N (A as M x K, B as N x K) are clamped, never filled;
+  // columns past M or N (A as K x M, B as K x N) are.
+  auto inside = [&](Value first, int64_t size, Value limit) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                 add(first, idx(size)), limit);
+  };
   if (!c.bTransposed)
-    end = select(arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                       add(kc.n0, idx(c.bn)), kc.n),
-                 end, idx(0));
+    end = select(inside(kc.n0, c.bn, kc.n), end, idx(0));
+  if (c.aMMajor())
+    end = select(inside(kc.m0, c.bm, kc.m), end, idx(0));
   return end;
 }

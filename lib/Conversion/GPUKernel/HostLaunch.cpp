@@ -187,11 +187,15 @@ Value rowsForward(ImplicitLocOpBuilder &b, Value stride, Value rows) {
 /// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers
 /// (a batched product's every element's: batch strides of a multiple of 8
 /// elements).
-Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
+Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                          const LaunchOperands &o) {
   using P = arith::CmpIPredicate;
-  SmallVector<Value> conds = {cmp(b, P::eq, o.ak, 1), cmp(b, P::eq, o.b1, 1),
-                              multipleOf8(b, o.am), multipleOf8(b, o.b0),
-                              aligned16(b, o.aPtr), aligned16(b, o.bPtr)};
+  // A's rows: M of K, or K of M where the kernel reads A along M.
+  Value aInner = spec.aMMajor() ? o.am : o.ak;
+  Value aRows = spec.aMMajor() ? o.ak : o.am;
+  SmallVector<Value> conds = {cmp(b, P::eq, aInner, 1), cmp(b, P::eq, o.b1, 1),
+                              multipleOf8(b, aRows),    multipleOf8(b, o.b0),
+                              aligned16(b, o.aPtr),     aligned16(b, o.bPtr)};
   if (o.ab)
     conds.append({multipleOf8(b, o.ab), multipleOf8(b, o.bb)});
   return allOf(b, conds);
@@ -216,9 +220,10 @@ Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 /// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
 Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
                          const LaunchOperands &o) {
-  // B's rows are b0 apart: N of them as N x K, K as K x N.
+  // A's rows: M of them as M x K, K as K x M (read along M). B's rows are
+  // b0 apart: N of them as N x K, K as K x N.
   SmallVector<Value> conds = {
-      rowsForward(b, o.am, o.m),
+      spec.aMMajor() ? rowsForward(b, o.ak, o.k) : rowsForward(b, o.am, o.m),
       rowsForward(b, o.b0, spec.bTransposed ? o.n : o.k)};
   // A batched kernel's maps step forward a batch element at a time (a
   // broadcast operand, stride 0, takes the cp.async kernel; whole 16-byte
@@ -400,7 +405,12 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
       args.append({i64(o.batch), i64(batchStride)});
     LLVM::CallOp::create(b, encode, args);
   };
-  emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab);
+  // A's rows: M of K as M x K in boxes of BM rows; K of M as K x M (read
+  // along M) in boxes of BK rows.
+  if (spec.aMMajor())
+    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.bk, o.ab);
+  else
+    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab);
   // B's rows, b0 apart: N of K as N x K in boxes of BN rows; K of N as K x
   // N in boxes of BK rows (its tile's N-major atoms).
   if (spec.bTransposed)
@@ -529,7 +539,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     SmallVector<Value> conds;
     if (spec.asyncCopies) {
       if (!asyncOk)
-        asyncOk = emitAsyncCopiesHold(b, o);
+        asyncOk = emitAsyncCopiesHold(b, spec, o);
       conds.push_back(asyncOk);
     }
     if (spec.tmaCopies) {

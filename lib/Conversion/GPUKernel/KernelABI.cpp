@@ -234,8 +234,14 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
   bool unit = spec.asyncCopies;
   Value one = arith::ConstantIndexOp::create(b, 1);
   unsigned width = spec.indexBitwidth;
-  args.a = memrefFromPointer(b, arg(0), f16, kc.m, kc.k, strideAm,
-                             unit ? one : strideAk, unit, width);
+  // A as the kernel reads it: M rows of K, or, read along M (aMMajor), K
+  // rows of M.
+  if (spec.aMMajor())
+    args.a = memrefFromPointer(b, arg(0), f16, kc.k, kc.m, strideAk,
+                               unit ? one : strideAm, unit, width);
+  else
+    args.a = memrefFromPointer(b, arg(0), f16, kc.m, kc.k, strideAm,
+                               unit ? one : strideAk, unit, width);
   if (spec.bTransposed)
     args.b = memrefFromPointer(b, arg(1), f16, kc.n, kc.k, strideBn,
                                unit ? one : strideBk, unit, width);

@@ -109,35 +109,38 @@ void TmaPipeline::emitLoads(Value end) {
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
   // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
-  // of the map: the swizzle spans 128 bytes. A's (and B's as N x K) are
-  // BK / 64 atoms of K columns; B's as K x N are BN / 64 atoms of N
-  // columns, each BK rows of K (the map's dimensions are [N, K]).
+  // of the map: the swizzle spans 128 bytes. A's as M x K (and B's as N x
+  // K) are BK / 64 atoms of K columns, each BM (BN) rows; A's as K x M (B's
+  // as K x N) are BM / 64 (BN / 64) atoms of M (N) columns, each BK rows of
+  // K (the map's dimensions are [M, K] ([N, K])).
   int64_t atomBytes = KernelSpec::kSwizzleCols * 2;
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI32Type(), v);
   };
   // (Each operand is built before the call: the order of a call's argument
   // evaluations is unspecified, and the IR must not depend on the compiler.)
-  Value bBase = add(shift, idx(c.aElems() * 2));
-  for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a) {
-    Value kAtom =
-        arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols));
-    Value aDst = add(shift, idx(a * c.bm * atomBytes));
-    Value m0 = i32(kc.m0);
-    load(aMap, kAtom, aDst, m0);
-    if (c.bTransposed) {
-      Value bDst = add(bBase, idx(a * c.bn * atomBytes));
-      Value n0 = i32(kc.n0);
-      load(bMap, kAtom, bDst, n0);
+  // K-major operands share the K coordinates of their atoms.
+  SmallVector<Value> kAtoms;
+  for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a)
+    kAtoms.push_back(
+        arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols)));
+  auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
+                         bool kMajor) {
+    int64_t atoms = (kMajor ? c.bk : size) / KernelSpec::kSwizzleCols;
+    for (int64_t a = 0; a < atoms; ++a) {
+      Value dst = add(base, idx(a * (kMajor ? size : c.bk) * atomBytes));
+      if (kMajor) {
+        Value row = i32(first);
+        load(map, kAtoms[a], dst, row);
+      } else {
+        Value atom = i32(add(first, idx(a * KernelSpec::kSwizzleCols)));
+        load(map, atom, dst, k0);
+      }
     }
-  }
-  if (!c.bTransposed) {
-    for (int64_t a = 0; a < c.bn / KernelSpec::kSwizzleCols; ++a) {
-      Value bDst = add(bBase, idx(a * c.bk * atomBytes));
-      Value nAtom = i32(add(kc.n0, idx(a * KernelSpec::kSwizzleCols)));
-      load(bMap, nAtom, bDst, k0);
-    }
-  }
+  };
+  loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor());
+  loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn,
+              c.bTransposed);
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

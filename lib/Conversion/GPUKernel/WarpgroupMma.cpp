@@ -26,10 +26,11 @@ static constexpr int64_t kAtomRowBytes = KernelSpec::kSwizzleCols * 2;
 /// the leading byte offset in bits 16-29, the stride byte offset (1024
 /// bytes, 8 rows of 128 bytes, between 8-row groups) in bits 32-45, swizzle
 /// mode 1 (128 bytes) in bits 62-63. The start address goes in bits 0-13.
-/// A K-major tile's leading byte offset is unused (1); an N-major one's
-/// (B as K x N) is the distance between its atoms of 64 columns, BK rows of
-/// 128 bytes each (PTX ISA, "canonical layouts": the MN-major 128-byte
-/// swizzle repeats along MN at the leading byte offset).
+/// A K-major tile's leading byte offset is unused (1); an M- or N-major
+/// one's (A as K x M, B as K x N) is the distance between its atoms of 64
+/// columns, BK rows of 128 bytes each (PTX ISA, "canonical layouts": the
+/// MN-major 128-byte swizzle repeats along MN at the leading byte offset;
+/// A's m64 reads one atom).
 static uint64_t descriptorFields(int64_t leadingBytes) {
   return (uint64_t(leadingBytes / 16) << 16) | (uint64_t{1024 / 16} << 32) |
          (uint64_t{1} << 62);
@@ -43,9 +44,11 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   // as the swizzle's phase needs: wgmma applies it to address bits.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, kc.rawSmem);
   Value warpgroup = uniformWarpgroup();
-  // A warpgroup's 64 rows within each atom of A's tile.
-  Value aBytes =
-      add(base, mul(warpgroup, idx(kWgmmaM * KernelSpec::kSwizzleCols * 2)));
+  // A warpgroup's 64 rows within each atom of A's tile as M x K; A's tile
+  // as K x M (M-major) has an atom of 64 rows of M a warpgroup.
+  int64_t warpgroupBytes =
+      c.aMMajor() ? c.bk * kAtomRowBytes : kWgmmaM * kAtomRowBytes;
+  Value aBytes = add(base, mul(warpgroup, idx(warpgroupBytes)));
   Value bBytes = add(base, idx(c.aElems() * 2));
   auto descriptor = [&](Value bytes, int64_t leadingBytes) {
     Value units =
@@ -55,7 +58,7 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
         arith::ConstantOp::create(
             b, b.getI64IntegerAttr(descriptorFields(leadingBytes))));
   };
-  descA = descriptor(aBytes, 16);
+  descA = descriptor(aBytes, c.aMMajor() ? c.bk * kAtomRowBytes : 16);
   descB = descriptor(bBytes, c.bTransposed ? 16 : c.bk * kAtomRowBytes);
 }
 
@@ -113,7 +116,17 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
           arith::ConstantOp::create(
               b, b.getI64IntegerAttr(atom * rows * 8 + within)));
     };
-    Value da = arith::AddIOp::create(b, descA, shift(c.bm));
+    // M-major A (K x M): k16 step ks is rows 16 ks.. of the warpgroup's
+    // atom, 128 bytes each.
+    Value da;
+    if (c.aMMajor()) {
+      Value rows = arith::ConstantOp::create(
+          b, b.getI64IntegerAttr(ks * 16 * kAtomRowBytes / 16));
+      da = arith::AddIOp::create(b, descA,
+                                 arith::AddIOp::create(b, stageUnits, rows));
+    } else {
+      da = arith::AddIOp::create(b, descA, shift(c.bm));
+    }
     int64_t bUnits;
     if (c.bTransposed) {
       // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
@@ -129,13 +142,15 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
         arith::AddIOp::create(
             b, stageUnits,
             arith::ConstantOp::create(b, b.getI64IntegerAttr(bUnits))));
-    // B as N x K is wgmma's own (K-major, "col"); as K x N it is read
-    // transposed (imm-trans-b = 1, "row").
+    // A as M x K and B as N x K are wgmma's own (K-major, "row" and
+    // "col"); A as K x M and B as K x N are read transposed (imm-trans-a,
+    // imm-trans-b = 1: "col" and "row").
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, accType(cols), acc, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
         fresh && ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        c.aMMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         c.bTransposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::MMAIntOverflowAttr());
   }

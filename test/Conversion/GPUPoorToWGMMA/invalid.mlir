@@ -25,11 +25,11 @@ func.func @bk(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 
 // -----
 
-func.func @km(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as M x K (a_layout = mk)}}
+func.func @km_thin(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as K x M (a_layout = km) in atoms of 64 rows: BM must be 64 or 128, got 32}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
-      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = async, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)
+      strategy(#gpupoor.split_k<tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
+      config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

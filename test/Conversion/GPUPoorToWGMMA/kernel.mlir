@@ -122,3 +122,22 @@ func.func @auto_slices_one_warpgroup(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A as K x M (a transposed activation): wgmma reads it M-major (A's layout
+// "col"). Its descriptor's leading byte offset is the distance between A's
+// atoms of 64 rows (BK = 64 rows of K of 128 bytes: 8192 bytes, 512 units),
+// B's (N x K) keeps 1.
+// CHECK-LABEL: func.func @km
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-DAG: arith.constant 4611686293338849280 : i64
+// CHECK-DAG: arith.constant 4611686293305360384 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f16>, <one>], A[<f16>, <one>, <col>], B[<f16>, <one>, <col>]
+// CHECK: gpu.func @gpupoor_matmul_0_elements(
+func.func @km(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

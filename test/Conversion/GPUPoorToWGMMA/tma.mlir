@@ -317,3 +317,41 @@ func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A as K x M: its tensor map is K rows of M (innermost A's M, rows K, A's
+// row stride) in boxes of 64 columns by BK = 64 rows; the producer loads
+// A's tile as two such boxes, one an atom of 64 rows of C, at (m0 + 64 a,
+// k0), 8192 bytes apart, then B's (N x K) box at (k0, n0); wgmma reads A
+// M-major (layout "col").
+// CHECK-LABEL: func.func @km
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[AST:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: scf.if
+// CHECK: llvm.addrspacecast
+// CHECK-NEXT: %[[M:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[AK:.*]] : index to i64
+// CHECK-NEXT: %[[S:.*]] = arith.index_cast %[[AST]]#0 : index to i64
+// CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[BOX]])
+// B's map: K (innermost, A's rows), N.
+// CHECK: llvm.addrspacecast
+// CHECK-NEXT: arith.index_cast %[[AK]] : index to i64
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
+// CHECK: %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[KA:.*]] = arith.addi %[[K0]], %c0_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[ADESC:.*]], %[[FULL]], box[%{{.*}}, %[[K0]]]
+// CHECK: arith.constant 8192 : index
+// CHECK: arith.constant 64 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[ADESC]], %[[FULL]], box[%{{.*}}, %[[K0]]]
+// CHECK: arith.constant 16384 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%[[KA]], %{{.*}}]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>], B[<f16>, <one>, <col>]
+func.func @km(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

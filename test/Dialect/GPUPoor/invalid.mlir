@@ -593,9 +593,9 @@ func.func @config_two_blocks_async(%a: memref<128x64xf16>, %b: memref<64x128xf16
 
 // -----
 
-func.func @swapped_kn(%a: tensor<1x64xf16>, %b: tensor<64x4096xf16>, %c: tensor<1x4096xf16>) {
-  // expected-error @+1 {{swapped needs a_layout = mk and b_layout = nk (the swapped operands must be K-major again)}}
-  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>) : tensor<1x64xf16>, tensor<64x4096xf16> -> tensor<1x4096xf16>
+func.func @swapped_km(%a: tensor<64x1xf16>, %b: tensor<4096x64xf16>, %c: tensor<1x4096xf16>) {
+  // expected-error @+1 {{swapped needs a_layout = mk (the swapped product's B is A, whose few rows no kernel reads K x N)}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a, swapped = true>) : tensor<64x1xf16>, tensor<4096x64xf16> -> tensor<1x4096xf16>
   return
 }
 

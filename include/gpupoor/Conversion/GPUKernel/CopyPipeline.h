@@ -58,19 +58,20 @@ public:
   /// exits).
   void emitDrain();
 
-  /// Tiles below the returned index, as refills, lie inside K and, for B in
-  /// kn, inside N: they take plain copies. Null without async copies.
+  /// Tiles below the returned index, as refills, lie inside K and, for A in
+  /// km and B in kn, inside M and N: they take plain copies. Null without
+  /// async copies.
   Value emitWholeTilesEnd();
 
 private:
   /// One thread's share of the copies of one operand's tile.
   struct CopyPlan {
     Value gmem;      // 2-D global memref
-    bool kAlongRows; // B in kn layout: the tile's rows are k
+    bool kAlongRows; // A in km, B in kn: the tile's rows are k
     // Per copy: offset in the stage, and the K-independent coordinate.
     SmallVector<Value> dstOff;
     SmallVector<Value> fixedIdx;   // clamped row (k along columns) or column
-    SmallVector<Value> fixedCount; // kn: elements of the column chunk
+    SmallVector<Value> fixedCount; // km, kn: elements of the column chunk
     SmallVector<Value> kOff;       // k offset of the copy inside the tile
   };
   CopyPlan plan(Value gmem, int64_t smemBase, int64_t rows,

@@ -88,9 +88,10 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tile BK = " << bk
                        << " is not a multiple of 16 (the MMA k step)";
 
-  if (swapped && (aLayout != ALayout::MK || bLayout != BLayout::NK))
-    return emitError() << "swapped needs a_layout = mk and b_layout = nk "
-                          "(the swapped operands must be K-major again)";
+  if (swapped && aLayout != ALayout::MK)
+    return emitError() << "swapped needs a_layout = mk (the swapped "
+                          "product's B is A, whose few rows no kernel "
+                          "reads K x N)";
 
   if (!inner.isF16())
     return emitError() << "inner accumulator type must be f16, got " << inner;

@@ -85,8 +85,13 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
                               {"oob_fill", "zero"}};
   };
   llvm::json::Object maps{
-      {"a_desc", map("a_ptr", "K", "M", "stride_am", "stride_ab",
-                     KernelSpec::kSwizzleCols, spec.bm)},
+      // A as M x K in boxes of BM rows of 64 K columns; as K x M (read
+      // along M) in boxes of BK rows of 64 M columns.
+      {"a_desc", spec.aMMajor()
+                     ? map("a_ptr", "M", "K", "stride_ak", "stride_ab",
+                           KernelSpec::kSwizzleCols, spec.bk)
+                     : map("a_ptr", "K", "M", "stride_am", "stride_ab",
+                           KernelSpec::kSwizzleCols, spec.bm)},
       // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes
       // of BK rows of 64 N columns (its tile's N-major atoms).
       {"b_desc", spec.bTransposed
@@ -120,11 +125,11 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
 static std::string requirements(const KernelSpec &spec) {
   std::string req =
       spec.asyncCopies
-          ? "stride_ak == 1, " +
+          ? std::string(spec.aMMajor() ? "stride_am" : "stride_ak") +
+                " == 1, " +
                 std::string(spec.bTransposed ? "stride_bk" : "stride_bn") +
                 " == 1, A/B rows and pointers 16-byte aligned" +
-                (spec.batched ? " (batch strides multiples of 8 elements)"
-                              : "")
+                (spec.batched ? " (batch strides multiples of 8 elements)" : "")
           : "";
   if (spec.indexBitwidth == 32)
     req += std::string(req.empty() ? "" : ", ") +
@@ -155,6 +160,7 @@ static std::string requirements(const KernelSpec &spec) {
 static llvm::json::Object checks(const KernelSpec &spec) {
   policy::KernelTraits traits;
   traits.asyncCopies = spec.asyncCopies;
+  traits.aMMajor = spec.aMMajor();
   traits.bTransposed = spec.bTransposed;
   traits.batched = spec.batched;
   traits.tmaCopies = spec.tmaCopies;

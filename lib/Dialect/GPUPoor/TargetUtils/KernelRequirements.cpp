@@ -82,8 +82,10 @@ std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
     std::optional<MatrixLayout> l = matrixLayout(v);
     if (!l)
       return std::nullopt;
-    // A stored K x M is read along M as its rows (its strides swapped).
-    if (v == op.getA() && op.getStrategy().isATransposed())
+    // A stored K x M is read along K (its strides swapped) but by sm_90a's
+    // wgmma kernel, which reads it as it lies (KernelSpec::aMMajor).
+    if (v == op.getA() && op.getStrategy().isATransposed() &&
+        !KernelSpec::aMMajorOf(op.getStrategy()))
       std::swap(l->rowStride, l->colStride);
     // Rows of 16-byte chunks: a unit inner stride, a row stride of a
     // multiple of 8 f16 elements.

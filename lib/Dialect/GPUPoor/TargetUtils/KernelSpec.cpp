@@ -14,6 +14,7 @@ using namespace mlir::gpupoor;
 KernelSpec::KernelSpec(SplitKAttr strategy, Type cType)
     : strategy(strategy), chip(strategy.getChip()), bm(strategy.getTileM()),
       bn(strategy.getTileN()), bk(strategy.getTileK()),
+      aTransposed(strategy.isATransposed()),
       bTransposed(strategy.getBLayout() == BLayout::NK), cType(cType),
       outerType(strategy.getOuter()), accType(cType) {}
 
@@ -135,9 +136,13 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                           "(atoms of 64 columns in 128-byte rows, the "
                           "128-byte swizzle), got "
                        << bk;
-  if (strategy.isATransposed())
-    return emitError() << "the sm_90a kernel reads A as M x K (a_layout = "
-                          "mk)";
+  // A as K x M lies in atoms of 64 of its rows (M-major, wgmma's
+  // transposed A), one a warpgroup: no 32-row tile.
+  if (aTransposed && bm % kSwizzleCols != 0)
+    return emitError() << "the sm_90a kernel reads A as K x M (a_layout = "
+                          "km) in atoms of 64 rows: BM must be 64 or 128, "
+                          "got "
+                       << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
   // transposed B): a tile takes whole atoms.
   if (!bTransposed && bn % kSwizzleCols != 0)

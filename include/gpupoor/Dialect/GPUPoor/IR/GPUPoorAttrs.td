@@ -150,8 +150,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `outer`: the type the chunk results are summed in: f16 (gpu_poor's
       choice) or f32.
     * `b_layout`: `kn` when B is K x N, `nk` when B is N x K.
-    * `a_layout`: `mk` when A is M x K, `km` when A is K x M (the kernel
-      then reads A through its strides, with element copies).
+    * `a_layout`: `mk` when A is M x K, `km` when A is K x M (sm_90a's
+      wgmma kernel reads it M-major, in atoms of 64 rows: BM a multiple of
+      64; the mma.sync kernels read it through its strides, with element
+      copies).
     * `slices`: P, the K slices that run in different blocks (parallel
       split-k; at most 65535, grid y's limit); 1, the default, runs every
       chunk in one block's loop. Slice p takes chunks
@@ -173,10 +175,11 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `swapped`: the GPU kernel computes the transposed product
       `C^T = B A^T` (B's N rows fill the MMA's M side and A's few rows its
       N side, so no MMA rows are padding when M is tiny); `tile` is then
-      the swapped product's `[BN, BM, BK]`. Needs `a_layout = mk`,
-      `b_layout = nk` (the swapped operands are again K-major) and a
-      2-D op. `gpupoor-swap-operands` rewrites such an op on memrefs into
-      the plain op on the swapped operands (C as a transposed view); the
+      the swapped product's `[BN, BM, BK]`. Needs `a_layout = mk` (the
+      swapped product's B is A, N x K) and a 2-D op; B either way (its A
+      is B: `mk` for B as N x K, `km` for B as K x N).
+      `gpupoor-swap-operands` rewrites such an op on memrefs into the
+      plain op on the swapped operands (C as a transposed view); the
       CPU lowering computes C as it stands (the same chunks in the same
       order, so the same result).
 

@@ -48,6 +48,8 @@ struct KernelSpec {
   SplitKAttr strategy;
   Chip chip;
   int64_t bm, bn, bk;
+  /// A stored K x M (a_layout = km).
+  bool aTransposed;
   bool bTransposed;
   Type cType;
   Type outerType;
@@ -100,6 +102,14 @@ struct KernelSpec {
   unsigned indexBitwidth = 64;
 
   int64_t numEpilogueInputs() const { return epilogueInputTypes.size(); }
+  /// Whether the kernel reads A along M: sm_90a's wgmma kernel takes A
+  /// stored K x M as it lies (M-major, wgmma's transposed A), its tile
+  /// atoms of 64 M columns by BK rows of K. The mma.sync kernels read
+  /// such an A along K through its strides (element copies).
+  bool aMMajor() const { return aMMajorOf(strategy); }
+  static bool aMMajorOf(SplitKAttr strategy) {
+    return strategy.isATransposed() && strategy.getChip() == Chip::SM90a;
+  }
   /// What BN must be a multiple of for the split handover: each half an
   /// m64n(BN/2)k16 chain of whole n8 tiles, and with B as K x N of whole
   /// 64-column atoms (wgmma's N-major B reads whole atoms).

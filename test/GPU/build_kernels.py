@@ -157,6 +157,37 @@ VARIANTS = {
     # (14336 / 64 = 224 swapped tiles), pinned at every shape.
     "nk_swap_f32_16x14336x4096": (dict(shape=(16, 14336, 4096), b_layout="nk"),
                                   "outer-type=f32"),
+    # B as K x N on the swapped decode kernel: its A is B read along N
+    # (a_layout = km), its B is A.
+    "kn_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336)), "outer-type=f32"),
+    "kn_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), bias="f16", epilogue="relu"),
+                                       "outer-type=f32 slices=0"),
+    "kn_swap_bias_gelu_1x2048x5120": (dict(shape=(1, 2048, 5120), bias="f16", epilogue="gelu"),
+                                      "outer-type=f32 slices=0"),
+    "kn_swap_f16_16x14336x4096": (dict(shape=(16, 14336, 4096)), "outer-type=f16"),
+    # A as K x M (a transposed activation, as in a weight gradient): sm_90a's
+    # wgmma kernel reads it M-major, by TMA and by cp.async, with B either
+    # way; one and two consumer warpgroups, BK = 128, slices, persistent
+    # blocks, stream-K, the split handover and batched operands.
+    "km_f32_tma": (dict(a_layout="km", b_layout="nk"), "outer-type=f32 tma=true"),
+    "km_kn_f16_tma_s3": (dict(a_layout="km"), "outer-type=f16 splits=3 tma=true"),
+    "km_kn_bias_gelu_tma": (dict(a_layout="km", bias="f16", epilogue="gelu"),
+                            "outer-type=f32 tma=true"),
+    "km_f32_tma_m64_p2": (dict(a_layout="km", b_layout="nk"),
+                          "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
+    "km_kn_f32_tma_bk128": (dict(a_layout="km"), "outer-type=f32 tile=128,128,128 tma=true"),
+    "km_f32_cpa": (dict(a_layout="km", b_layout="nk"), "outer-type=f32 tma=false"),
+    "km_kn_bias_relu_cpa_bk128": (dict(a_layout="km", bias="f16", epilogue="relu"),
+                                  "outer-type=f32 tile=64,128,128 tma=false"),
+    "km_kn_f32_tma_pers": (dict(a_layout="km"), "outer-type=f32 tma=true persistent=true"),
+    "km_f32_tma_pers_sk": (dict(a_layout="km", b_layout="nk"),
+                           "outer-type=f32 tma=true persistent=true stream-k=true"),
+    "km_kn_f32_tma_split": (dict(a_layout="km"), "outer-type=f32 split-handover=true"),
+    "km_kn_f32_batched_tma_pers": (dict(batched=True, a_layout="km"),
+                                   "outer-type=f32 tma=true persistent=true"),
+    "km_f16_batched_p0": (dict(batched=True, a_layout="km", b_layout="nk"),
+                          "outer-type=f16 slices=0"),
+    "gen_km_kn_f32": (dict(a_layout="km"), "outer-type=f32 async-copies=false"),
     "nk_f32_tma_n16_b2": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 blocks-per-sm=2"),
     # Deferred handovers (KernelSpec::defersHandover) where a block takes
     # several work tiles.

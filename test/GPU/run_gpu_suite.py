@@ -38,6 +38,24 @@ import tensor_maps  # noqa: E402
 DEPENDENT_LAUNCH = os.environ.get("GPUPOOR_DEPENDENT_LAUNCH", "1") != "0"
 
 
+def m_major(a):
+    """A's values stored K x M (what a km kernel reads along M), in rows of
+    a multiple of 8 elements; a batched A keeps what its batch stride has
+    beyond a dense element (and a shared A stays shared)."""
+    m, k = a.shape[-2:]
+    mp = -(-m // 8) * 8
+    if a.dim() == 2:
+        store = a.new_empty(k, mp)
+        store[:, :m] = a.t()
+        return store[:, :m].t()
+    if a.stride(0) == 0:
+        return m_major(a[0]).expand(a.shape)
+    bs = k * mp + max(a.stride(0) - m * k, 0)
+    out = a.new_empty(a.shape[0] * bs).as_strided(a.shape, (bs, 1, mp))
+    out.copy_(a)
+    return out
+
+
 class GpupoorKernel:
     def __init__(self, kdir, manifest="gpupoor_matmul_0.json"):
         self.kdir, self.manifest = kdir, manifest
@@ -52,7 +70,12 @@ class GpupoorKernel:
         self.smem = self.meta["dynamic_shared_memory"]
         self.fn.max_dynamic_shared_size_bytes = self.smem
         self.bm, self.bn, _ = self.meta["tile"]
-        self.nk = self.meta["b_layout"] == "nk"
+        # The kernel's operand layouts; a km kernel reads A along M (A's
+        # stride_am == 1). `nk` is the call's B layout: a swapped kernel's
+        # (gpupoor-swap-operands) A is the call's B, K x M where B is K x N.
+        self.kernel_nk = self.meta["b_layout"] == "nk"
+        self.km = self.meta.get("a_layout", "mk") == "km"
+        self.nk = not self.km if self.meta.get("swapped_operands") else self.kernel_nk
         self.aligned = bool(self.meta.get("async_copies", True))
         variant = os.path.join(kdir, "variant.json")
         self.source = {}
@@ -95,15 +118,20 @@ class GpupoorKernel:
             if "tensormap" in self.meta["param_types"] and batch > 1 and min(sab, sbb) <= 0:
                 raise ValueError("TMA kernel needs positive batch strides (tensor maps)")
         if self.aligned and a.numel() and b.numel():
-            inner_b = stride_bk if self.nk else stride_bn
-            outer_b = stride_bn if self.nk else stride_bk
-            if a.stride(1) != 1 or inner_b != 1:
+            inner_b = stride_bk if self.kernel_nk else stride_bn
+            outer_b = stride_bn if self.kernel_nk else stride_bk
+            # A's rows, outer_a apart: M as M x K, K as K x M.
+            inner_a, outer_a = a.stride(-1), a.stride(-2)
+            rows_a = a.shape[-2]
+            if self.km:
+                inner_a, outer_a, rows_a = outer_a, inner_a, a.shape[-1]
+            if inner_a != 1 or inner_b != 1:
                 raise ValueError("cp.async kernel needs unit inner strides")
-            if a.stride(0) % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
+            if outer_a % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
                 raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
             # B's rows, outer_b apart: N as N x K, K as K x N.
             if "tensormap" in self.meta["param_types"] and (
-                    (a.stride(-2) <= 0 and a.shape[-2] > 1) or (outer_b <= 0 and b.shape[-2] > 1)):
+                    (outer_a <= 0 and rows_a > 1) or (outer_b <= 0 and b.shape[-2] > 1)):
                 raise ValueError("TMA kernel needs positive row strides (tensor maps)")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
@@ -122,10 +150,14 @@ class GpupoorKernel:
         batch stride fourth (tensor, stride_m, stride_n, stride_b), the
         tensor at batch element 0."""
         if self.meta.get("swapped_operands"):
-            # gpupoor-swap-operands' kernel computes C^T = B A^T: B (N x K)
-            # is its A, A (M x K) its B, C^T a view, and every epilogue
-            # operand's strides swap with the indices.
-            return self._launch(b, a, c.t(), [(t, sn, sm, *rest) for t, sm, sn, *rest in ins])
+            # gpupoor-swap-operands' kernel computes C^T = B^T A^T: B^T (N x
+            # K: B as N x K, or B as K x N read along its N) is its A, A (M x
+            # K) its B, C^T a view, and every epilogue operand's strides swap
+            # with the indices.
+            return self._launch(b if self.nk else b.t(), a, c.t(),
+                                [(t, sn, sm, *rest) for t, sm, sn, *rest in ins])
+        if self.km and a.stride(-1) == 1:
+            a = m_major(a)
         return self._launch(a, b, c, ins)
 
     def _launch(self, a, b, c, ins):
@@ -143,7 +175,7 @@ class GpupoorKernel:
             a, b, c = a[0], b[0], c[0]
         m, k = a.shape
         n = c.shape[1]
-        if self.nk:
+        if self.kernel_nk:
             stride_bk, stride_bn = b.stride(1), b.stride(0)
         else:
             stride_bk, stride_bn = b.stride(0), b.stride(1)
@@ -188,7 +220,12 @@ class GpupoorKernel:
             if maps["a_desc"]["rank"] != (3 if self.batched else 2):
                 raise ValueError(f"manifest: tensor maps of rank {maps['a_desc']['rank']}")
             bat = lambda i: dict(batch=batch, batch_stride=outer[i].stride(0)) if self.batched else {}
-            args += (tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1],
+            args += (tensor_maps.encode(a.data_ptr(), m, k, a.stride(1), maps["a_desc"]["box_dim"][1],
+                                        **bat(0))
+                     # A as K rows of M (the M-major kernel, its map's
+                     # innermost dimension M), or as M rows of K.
+                     if maps["a_desc"]["global_dim"][0] == "M" else
+                     tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1],
                                         **bat(0)),
                      # B as N rows of K, or (the N-major kernel, its map's
                      # innermost dimension N) as K rows of N.

@@ -90,10 +90,11 @@ def compile_with(source, passes):
 
 def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
                   out_type="f16", shape=None, accumulate=False, row_scale=False,
-                  residual=False):
+                  residual=False, a_layout="mk"):
     """A linalg function `@kernel(A, B[, bias][, scale][, res], C_out)`
     on dynamic shapes, or on the static (M, N, K) or (batch, M, N, K) `shape`
-    (the extras' sizes stay dynamic).
+    (the extras' sizes stay dynamic). A is M x K, or K x M (`a_layout="km"`);
+    B is K x N, or N x K (`b_layout="nk"`).
 
     A and B (and the extras) are tensors; the result is materialized into
     the memref C_out. The matmul's init is a zero fill, or, with
@@ -110,7 +111,7 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
         assert len(shape) == (4 if batched else 3)
         lead = f"{shape[0]}x" if batched else ""
         m, n, k = shape[-3:]
-        ta = f"tensor<{lead}{m}x{k}xf16>"
+        ta = f"tensor<{lead}{k}x{m}xf16>" if a_layout == "km" else f"tensor<{lead}{m}x{k}xf16>"
         tb = f"tensor<{lead}{n}x{k}xf16>" if b_layout == "nk" else f"tensor<{lead}{k}x{n}xf16>"
         tc, mc = f"tensor<{lead}{m}x{n}x{out_type}>", f"memref<{lead}{m}x{n}x{out_type}>"
     b0 = r - 2
@@ -129,7 +130,7 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     if batched:
         lines.append("  %bt = tensor.dim %a, %c0 : " + ta)
         dims.append("%bt")
-    lines.append(f"  %m = tensor.dim %a, %c{b0} : {ta}")
+    lines.append(f"  %m = tensor.dim %a, %c{b0 + 1 if a_layout == 'km' else b0} : {ta}")
     n_dim = b0 if b_layout == "nk" else b0 + 1
     lines.append(f"  %n = tensor.dim %b, %c{n_dim} : {tb}")
     dims += ["%m", "%n"]
@@ -138,11 +139,13 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
     lines.append(f"  %f = linalg.fill ins(%zero : {out_type}) outs(%e : {tc}) -> {tc}")
     op = "linalg.batch_matmul" if batched else "linalg.matmul"
     maps = ""
-    if b_layout == "nk":
+    if b_layout == "nk" or a_layout == "km":
         lead = "b, " if batched else ""
         dl = "(b, m, n, k)" if batched else "(m, n, k)"
-        maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}m, k)>, "
-                f"affine_map<{dl} -> ({lead}n, k)>, affine_map<{dl} -> ({lead}m, n)>]")
+        amap = "k, m" if a_layout == "km" else "m, k"
+        bmap = "n, k" if b_layout == "nk" else "k, n"
+        maps = (f" indexing_maps = [affine_map<{dl} -> ({lead}{amap})>, "
+                f"affine_map<{dl} -> ({lead}{bmap})>, affine_map<{dl} -> ({lead}m, n)>]")
     if accumulate:
         # C += A*B in place: C_in is what C_out holds.
         lines.append(f"  %cin = bufferization.to_tensor %out restrict writable : {mc} to {tc}")

@@ -68,26 +68,28 @@ struct FamilyRow {
   /// the compiler's choice for dynamic shapes (Large).
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
-  /// B as N x K only: the swapped kernels read the weight as their A (M x K
-  /// only), and 160 columns are not whole atoms of B as K x N.
+  /// B as N x K only: 160 columns are not whole atoms of B as K x N.
   bool nkOnly;
+  /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
+  /// wgmma tiles.
+  bool km;
 };
 } // namespace
 
 // clang-format off
 static const FamilyRow kFamilyRows[] = {
-  {Family::Large, "large", std::nullopt,       false, false, false, false},
-  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false},
-  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false},
-  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false},
-  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false},
-  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, true},
-  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, true},
-  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false},
-  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false},
-  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false},
-  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true},
-  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true},
+  {Family::Large, "large", std::nullopt,       false, false, false, false, true},
+  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false, false},
+  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false, true},
+  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false, true},
+  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false, true},
+  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, false, false},
+  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, false, false},
+  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true},
+  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true},
+  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true},
+  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true},
+  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true},
 };
 // clang-format on
 
@@ -111,8 +113,10 @@ mlir::gpupoor::policy::parseFamily(std::string_view name) {
 }
 
 bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
-                                         BLayout bLayout) {
+                                         ALayout aLayout, BLayout bLayout) {
   const FamilyRow &r = row(family);
+  if (aLayout == ALayout::KM && (chip != Chip::SM90a || !r.km))
+    return false;
   return !r.sm90aOnly ||
          (chip == Chip::SM90a && (!r.nkOnly || bLayout == BLayout::NK));
 }
@@ -167,7 +171,17 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   Strategy s = chooseStrategy(p);
   Launch l;
   l.family = familyOf(s, p);
-  if (!familyBuilds(l.family, p.chip, p.bLayout))
+  if (p.aLayout == ALayout::KM &&
+      !familyBuilds(l.family, p.chip, ALayout::KM, p.bLayout)) {
+    // No variant of the family reads A as K x M (an mma.sync tile, or not
+    // sm_90a): the product's M x K launch, whose kernels read A through its
+    // strides.
+    Problem mk = p;
+    mk.aLayout = ALayout::MK;
+    return chooseLaunch(mk);
+  }
+  l.aLayout = p.aLayout;
+  if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout))
     l.family = Family::Large;
   l.tile = familyTile(l.family, p.chip, p.bLayout);
   l.swapped = familySwapped(l.family);

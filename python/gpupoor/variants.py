@@ -1,8 +1,8 @@
 """The kernel variants the package launches, and the linalg source of each.
 
-A variant is one `gpupoor.matmul` configuration: B's layout, the outer sum's
-type, the fused epilogue, C's type, the tile family and the largest split
-count. Every variant is compiled with `slices=0`, so one kernel serves both
+A variant is one `gpupoor.matmul` configuration: B's layout (and A's), the
+outer sum's type, the fused epilogue, C's type, the tile family and the
+largest split count. Every variant is compiled with `slices=0`, so one kernel serves both
 split modes: launched with one slice along grid y it is the sequential
 kernel (its workspace untouched), with P' > 1 slices the parallel one.
 
@@ -18,6 +18,9 @@ import dataclasses
 from ._native import C as _C
 
 LAYOUTS = ("kn", "nk")
+# A as M x K, or K x M (a transposed activation: sm_90a's wgmma families,
+# family_info's "km").
+A_LAYOUTS = ("mk", "km")
 OUTER_TYPES = ("f32", "f16")
 EPILOGUES = ("none", "bias", "bias_relu", "bias_gelu")
 OUT_TYPES = ("f16", "f32")
@@ -28,7 +31,8 @@ OUT_TYPES = ("f16", "f32")
 # m16, m64: 16- and 64-row tiles with warps along N;
 # n64 (64x64x64), mid (128x128x64): sm_90a's one- and two-warpgroup tiles;
 # s16, s16w: sm_90a's 64x16x64 tile of the swapped product C^T = W x^T
-# (launched with W as A and x as B), one and two blocks an SM;
+# (launched with W as A, read along K or, for W as K x N, along N; x as
+# B), one and two blocks an SM;
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
@@ -81,18 +85,24 @@ class VariantKey:
     out: str = "f16"
     tile: str = "large"
     max_splits: int = DEFAULT_MAX_SPLITS
+    a_layout: str = "mk"
     name: str = dataclasses.field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for field, allowed in (("b_layout", LAYOUTS), ("outer", OUTER_TYPES),
+        for field, allowed in (("b_layout", LAYOUTS), ("a_layout", A_LAYOUTS),
+                               ("outer", OUTER_TYPES),
                                ("epilogue", EPILOGUES), ("out", OUT_TYPES),
                                ("tile", tuple(TILES))):
             if getattr(self, field) not in allowed:
                 raise ValueError(f"{field} must be one of {allowed}, got {getattr(self, field)!r}")
         if not 1 <= self.max_splits <= 65535:
             raise ValueError(f"max_splits must be in [1, 65535], got {self.max_splits}")
-        # Launch caches key on the name: a str hashes once.
-        object.__setattr__(self, "name", f"{self.b_layout}_{self.outer}_{self.epilogue}_"
+        if self.a_layout == "km" and not _INFO[self.tile]["km"]:
+            raise ValueError(f"family {self.tile!r} has no kernels for A as K x M")
+        # Launch caches key on the name: a str hashes once. A as K x M
+        # prefixes B's layout (kmkn, kmnk).
+        layouts = ("km" if self.a_layout == "km" else "") + self.b_layout
+        object.__setattr__(self, "name", f"{layouts}_{self.outer}_{self.epilogue}_"
                                          f"{self.out}_{self.tile}_s{self.max_splits}")
 
     @classmethod
@@ -100,14 +110,17 @@ class VariantKey:
         parts = name.split("_")
         if len(parts) < 6 or not parts[-1].startswith("s"):
             raise ValueError(f"not a variant name: {name!r}")
-        b_layout, outer, *epilogue, out, tile, splits = parts
-        return cls(b_layout, outer, "_".join(epilogue), out, tile, int(splits[1:]))
+        layouts, outer, *epilogue, out, tile, splits = parts
+        a_layout = "km" if layouts.startswith("km") else "mk"
+        return cls(layouts.removeprefix("km"), outer, "_".join(epilogue), out, tile,
+                   int(splits[1:]), a_layout)
 
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
-        SM90A_TILES only for sm_90a, some of them (the swapped ones, 160
-        columns) for B as N x K only (elsewhere m64, large and m16 serve)."""
-        return _C.family_builds(self.tile, chip, self.b_layout)
+        SM90A_TILES only for sm_90a, some of them (160 columns) for B as N x
+        K only (elsewhere m64, large and m16 serve); A as K x M only for
+        sm_90a's wgmma families."""
+        return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout)
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
@@ -122,9 +135,13 @@ class VariantKey:
         the bias added and the activation applied in f32, one rounding to C's
         type; the rewrite fuses all of it into the kernel's epilogue. A
         swapped family's kernel is the transposed product's: its bias is
-        indexed by row (the launcher passes B^T as A, A^T as B)."""
+        indexed by row (the launcher passes B^T as A, A^T as B: A as K x M
+        where B is K x N, B as N x K)."""
         bshape = "tensor<?x?xf16>"
-        nk = self.b_layout == "nk"
+        if self.tile in SWAPPED_TILES:
+            km, nk = self.b_layout == "kn", True
+        else:
+            km, nk = self.a_layout == "km", self.b_layout == "nk"
         out = self.out
         params = ["%a: tensor<?x?xf16>", f"%b: {bshape}"]
         has_bias = self.epilogue != "none"
@@ -132,14 +149,15 @@ class VariantKey:
             params.append(f"%bias: tensor<?x{out}>")
         params.append(f"%c: memref<?x?x{out}>")
         maps = ""
-        if nk:
-            maps = (" indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-                    "affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]")
+        if nk or km:
+            maps = (f" indexing_maps = [affine_map<(m, n, k) -> ({'k, m' if km else 'm, k'})>, "
+                    f"affine_map<(m, n, k) -> ({'n, k' if nk else 'k, n'})>, "
+                    "affine_map<(m, n, k) -> (m, n)>]")
         lines = [
             f"func.func @{self.name}({', '.join(params)}) {{",
             "  %c0 = arith.constant 0 : index",
             "  %c1 = arith.constant 1 : index",
-            "  %m = tensor.dim %a, %c0 : tensor<?x?xf16>",
+            f"  %m = tensor.dim %a, {'%c1' if km else '%c0'} : tensor<?x?xf16>",
             f"  %n = tensor.dim %b, {'%c0' if nk else '%c1'} : {bshape}",
             "  %zero = arith.constant 0.0 : f32",
             "  %e = tensor.empty(%m, %n) : tensor<?x?xf32>",
@@ -208,9 +226,11 @@ class VariantKey:
 
 
 def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
-    """Every variant the prebuilt library holds (for each chip)."""
-    return [VariantKey(b, o, e, c, t)
-            for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES
-            for t in tiles if b == "nk" or not _INFO[t]["nk_only"]]
+    """Every variant the prebuilt library holds (for some chip:
+    VariantKey.builds_for says which)."""
+    return [VariantKey(b, o, e, c, t, a_layout=a)
+            for a in A_LAYOUTS for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES
+            for c in OUT_TYPES for t in tiles
+            if (b == "nk" or not _INFO[t]["nk_only"]) and (a == "mk" or _INFO[t]["km"])]
 
 

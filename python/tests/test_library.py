@@ -101,15 +101,22 @@ def test_families_are_the_policys():
 
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
-    # 32 variants of each of large, m16, m64, n64, mid, pl, w192 and pl192
-    # (both B layouts), 16 nk variants of each of s16, s16w, w160 and pl160
-    # (the swapped kernel reads B as its A, M x K only; 160 columns are not
-    # whole atoms of B as K x N).
-    nk_only = {"s16", "s16w", "w160", "pl160"}
-    assert len(keys) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only)
-    assert set(SWAPPED_TILES) < nk_only < set(SM90A_TILES)
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192
+    # and pl192 (both B layouts), 16 nk variants of each of w160 and pl160
+    # (160 columns are not whole atoms of B as K x N); for A as K x M again
+    # those of every family but m16 and the swapped ones (which read A as M
+    # x K), on sm_90a only.
+    nk_only = {"w160", "pl160"}
+    no_km = {"m16", "s16", "s16w"}
+    assert set(SWAPPED_TILES) < no_km
+    per_a = 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only)
+    km = [k for k in keys if k.a_layout == "km"]
+    assert len(keys) == per_a + len(km)
+    assert len(km) == 2 * 2 * 4 * 2 * 7 + 2 * 4 * 2 * len(nk_only)
+    assert {k.tile for k in km} == set(TILES) - no_km
+    assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
-        fam = [k for k in keys if k.tile == family]
+        fam = [k for k in keys if k.tile == family and k.a_layout == "mk"]
         assert len(fam) == (16 if family in nk_only else 32)
         assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
         assert all(k.builds_for("sm_90a") for k in fam)
@@ -117,7 +124,16 @@ def test_sm90a_families_only_for_sm90a():
             (family not in nk_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
-    assert all(k.builds_for("sm_80") for k in keys if k.tile not in SM90A_TILES)
+    assert all(k.builds_for("sm_80") for k in keys
+               if k.tile not in SM90A_TILES and k.a_layout == "mk")
+    assert all(k.builds_for("sm_90a") and not k.builds_for("sm_90") for k in km)
+    with pytest.raises(ValueError, match="A as K x M"):
+        VariantKey(tile="s16", a_layout="km")
+    # Names: A as K x M prefixes B's layout, and round-trips.
+    key = VariantKey("kn", "f32", "bias_gelu", "f16", "mid", 32, "km")
+    assert key.name == "kmkn_f32_bias_gelu_f16_mid_s32"
+    assert VariantKey.from_name(key.name) == key
+    assert VariantKey.from_name("kn_f32_none_f16_s16_s32").a_layout == "mk"
     assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
     assert "blocks-per-sm=2" in VariantKey(b_layout="nk", tile="s16w").pipeline_options("sm_90a")
     # Persistent blocks take one K slice.
@@ -127,8 +143,8 @@ def test_sm90a_families_only_for_sm90a():
     assert "slices=0" in VariantKey(b_layout="nk").pipeline_options("sm_90a").split()
 
 
-def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132):
-    return C.choose_launch(chip, m, n, k, b, slices, 32, sms)["family"]
+def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132, a="mk"):
+    return C.choose_launch(chip, m, n, k, b, slices, 32, sms, a)["family"]
 
 
 def test_families_where_they_fit_one_wave():
@@ -169,7 +185,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
     assert _family(16, 64) == "s16"                 # 1
     assert _family(1, 4096, chip="sm_90") == "m16"
-    assert _family(1, 4096, b="kn") == "m16"       # swapped needs A M x K
+    assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
+    assert _family(1, 14336, b="kn") == "s16w"
+    # Swapped needs A as M x K: A as K x M takes the 16-row tile, whose
+    # variant reads A through its strides (M x K).
+    assert _family(1, 4096, a="km") == "s16"
+    assert C.choose_launch("sm_90a", 1, 4096, 4096, "nk", 0, 32, 132, "km")["a_layout"] == "mk"
+    launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"]) == ("pl", "km")
+    assert C.choose_launch("sm_80", 4096, 4096, 4096, "kn", 0, 32, 108, "km")["a_layout"] == "mk"
     assert _family(512, 4096, b="kn") == "mid"
     assert _family(4096, 4096, b="kn") == "pl"
     launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132)
@@ -564,17 +588,22 @@ def test_load_variant_refuses_stream_k_kernels(tmp_path):
 # against the manifests gpupoor-opt writes.
 
 # (M, N) for which an sm_90a device of 132 SMs takes each tile family at
-# K = 64 (the policy's choose_launch; B as K x N: all but the swapped ones).
-FAMILY_SHAPES = {("kn", "m16"): (4, 264), ("kn", "m64"): (100, 4504),
-                 ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
-                 ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
-                 ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
-                 ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
-                 ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
-                 ("nk", "pl"): (4096, 4096),
-                 ("kn", "w192"): (512, 6144), ("kn", "pl192"): (1024, 6144),
-                 ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
-                 ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240)}
+# K = 64 (the policy's choose_launch), by the variant's layouts: B's, and A
+# as K x M (km) for the families that read it so.
+_MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"): (1, 9000),
+              ("kn", "m64"): (100, 4504),
+              ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
+              ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
+              ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
+              ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
+              ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
+              ("nk", "pl"): (4096, 4096),
+              ("kn", "w192"): (512, 6144), ("kn", "pl192"): (1024, 6144),
+              ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
+              ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240)}
+FAMILY_SHAPES = {**_MK_SHAPES,
+                 **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
+                    if t not in ("m16", "s16", "s16w")}}
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -585,13 +614,19 @@ def _representatives():
     its function's signature and the family's pipeline options;
     test_parameters_follow_the_signature checks the rest)."""
     reps = {}
-    for i, (layout, tile) in enumerate(FAMILY_SHAPES):
+    for i, (layouts, tile) in enumerate(FAMILY_SHAPES):
         for has_bias in (False, True):
             epilogue = ("bias", "bias_relu", "bias_gelu")[i % 3] if has_bias else "none"
-            reps[(layout, tile, has_bias)] = VariantKey(
-                layout, ("f32", "f16")[(i + has_bias) % 2], epilogue,
-                ("f16", "f32")[(i // 2 + has_bias) % 2], tile)
+            reps[(layouts, tile, has_bias)] = VariantKey(
+                layouts[-2:], ("f32", "f16")[(i + has_bias) % 2], epilogue,
+                ("f16", "f32")[(i // 2 + has_bias) % 2], tile,
+                a_layout="km" if layouts.startswith("km") else "mk")
     return reps
+
+
+def _layouts(key):
+    """A variant's layouts as FAMILY_SHAPES names them (kn, nk, kmkn, kmnk)."""
+    return ("km" if key.a_layout == "km" else "") + key.b_layout
 
 
 def _signature(key):
@@ -646,7 +681,7 @@ class _RepresentativeLibrary:
         return True
 
     def find(self, key, chip):
-        rep = self.reps[(key.b_layout, key.tile, key.epilogue != "none")]
+        rep = self.reps[(_layouts(key), key.tile, key.epilogue != "none")]
         assert _signature(key) == _signature(rep), (key.name, rep.name)
         self.found.append(key)
         return Variant(key, chip, [Kernel(m, None) for m in self.manifests[rep]], None)
@@ -657,7 +692,7 @@ def test_parameters_follow_the_signature():
     one signature and one set of pipeline options but the outer type: the
     representatives stand for them."""
     for key in library_variants():
-        rep = _representatives()[(key.b_layout, key.tile, key.epilogue != "none")]
+        rep = _representatives()[(_layouts(key), key.tile, key.epilogue != "none")]
         assert _signature(key) == _signature(rep), (key.name, rep.name)
     assert _signature(VariantKey(epilogue="none"))[0] == ["%a", "%b", "%c"]
     assert _signature(VariantKey(epilogue="bias_relu"))[0] == ["%a", "%b", "%bias", "%c"]
@@ -676,8 +711,11 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
     layout, tile = layout_tile
     m, n = FAMILY_SHAPES[layout_tile]
     k = 64
-    a = torch.empty(m, k, dtype=torch.float16)
-    b = torch.empty(n, k, dtype=torch.float16).T if layout == "nk" else \
+    # A as K x M in rows of a multiple of 8 elements (16 bytes: the fast
+    # kernel's requirement).
+    a = torch.empty(k, -(-m // 8) * 8, dtype=torch.float16)[:, :m].T \
+        if layout.startswith("km") else torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(n, k, dtype=torch.float16).T if layout.endswith("nk") else \
         torch.empty(k, n, dtype=torch.float16)
     ws = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
     maps = {"a_desc", "b_desc", "c_desc"}
@@ -690,7 +728,7 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         p = C.describe_plan(a, b, bias, c, activation, outer, 32, slices, list(HOPPER[0]),
                             HOPPER[1], find_variant=find)
         key = lib.found[-1]
-        assert key.b_layout == layout and key.outer == outer, what
+        assert _layouts(key) == layout and key.outer == outer, what
         assert key.out == ("f32" if dtype == torch.float32 else "f16"), what
         # An activation without a bias runs its bias_* variant (a bias of
         # -0.0).
@@ -716,6 +754,17 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         assert (p["bias_slot"] is not None) == (key.epilogue != "none"), what
         if with_bias:
             assert p["values"][p["bias_slot"]] == bias.data_ptr(), what
+        # A's tensor map: K rows of M where the kernel reads A along M (A
+        # as K x M, or B as K x N as a swapped kernel's A).
+        if "a_desc" in p["params"]:
+            slot = p["params"].index("a_desc")
+            (dims, stride), = [(mp[2], mp[3]) for mp in p["maps"] if mp[0] == slot]
+            if layout.startswith("km"):
+                assert (dims, stride) == ((m, k), 2 * a.stride(1)), what
+            elif swapped and layout == "kn":
+                assert (dims, stride) == ((n, k), 2 * b.stride(0)), what
+            else:
+                assert dims == ((k, n) if swapped else (k, m)), what
         # The call's A and B go to the kernel's b_ptr and a_ptr when swapped.
         a_slot, b_slot = p["params"].index("a_ptr"), p["params"].index("b_ptr")
         assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))

@@ -145,13 +145,21 @@ def test_package_decides_as_the_compiler(problems, policy):
     C = _package()
     same = checked = 0
     families = {}
+    km_launches = {False: 0, True: 0}
     for p, d in zip(problems, policy):
         want = d.get("launch")
         if want is None:
             continue
         got = C.choose_launch(p["chip"], p["m"], p["n"], p["k"], p["b"], p.get("slices", 0),
-                              p.get("max-splits", 32), d["sm_count"])
+                              p.get("max-splits", 32), d["sm_count"], p.get("a", "mk"))
         assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
+        assert got["a_layout"] == want["a"], grid.line(p)
+        # A as K x M: sm_90a's wgmma families read it so; elsewhere the M x
+        # K variant reads it through its strides.
+        if p.get("a") == "km":
+            km_launches[got["a_layout"] == "km"] += 1
+            assert (got["a_layout"] == "km") == C.family_builds(got["family"], p["chip"], p["b"],
+                                                                "km"), grid.line(p)
         assert list(got["tile"]) == want["tile"] and got["swapped"] == want["swapped"]
         assert (got["splits"], got["slices"], got["tiles"]) == \
             (want["splits"], want["slices"], want["tiles"]), grid.line(p)
@@ -164,5 +172,6 @@ def test_package_decides_as_the_compiler(problems, policy):
             same += 1
         families[got["family"]] = families.get(got["family"], 0) + 1
     assert checked >= len(problems) // 2
+    assert min(km_launches.values()) > 0, km_launches
     # Most problems run the compiler's own tile; the rest its nearest family.
     assert same >= checked // 2, (same, checked, families)

@@ -132,9 +132,10 @@ void print(const Problem &p) {
       << ", \"splits\": " << (s.splits ? std::to_string(*s.splits) : "null")
       << ", \"slices\": " << s.slices << "}";
   if (p.shape.isStatic() && !isDynamic(p.k) && !p.tile && !p.splits &&
-      p.aLayout == ALayout::MK && !p.shape.batched) {
+      !p.shape.batched) {
     Launch l = chooseLaunch(p);
     out << ", \"launch\": {\"family\": \"" << familyName(l.family)
+        << "\", \"a\": \"" << (l.aLayout == ALayout::KM ? "km" : "mk")
         << "\", \"chip\": \"" << chipName(l.chip)
         << "\", \"tile\": " << tile(l.tile)
         << ", \"swapped\": " << (l.swapped ? "true" : "false")

@@ -102,10 +102,11 @@ inline constexpr Family kFamilies[] = {
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
 std::optional<Family> parseFamily(std::string_view name);
-/// Whether the library holds the family for `chip` and `bLayout`: the
-/// sm_90a families only there, the swapped and 160-column ones for B as N x
-/// K only.
-bool familyBuilds(Family family, Chip chip, BLayout bLayout);
+/// Whether the library holds the family for `chip` and the operand layouts:
+/// the sm_90a families only there, the 160-column ones for B as N x K only;
+/// A as K x M only on sm_90a and only for the families whose kernel is the
+/// wgmma kernel there (not m16 nor the swapped ones, which read A as M x K).
+bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);
 bool familySwapped(Family family);
@@ -114,6 +115,10 @@ bool familyPersistent(Family family);
 /// What the package launches for a product whose sizes are all known.
 struct Launch {
   Family family = Family::Large;
+  /// The layout of A the family's variant reads: K x M where the library
+  /// holds the family so, else M x K (the variant's kernels read such an A
+  /// through its strides).
+  ALayout aLayout = ALayout::MK;
   /// The kernel's chip, tile and whether it computes C^T.
   Chip chip = Chip::SM80;
   Tile tile = kDefaultTile;

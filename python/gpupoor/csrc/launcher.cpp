@@ -138,7 +138,8 @@ PlanKey planKey(const at::Tensor &a, const at::Tensor &b,
   return {{a.get_device(), a.size(0), b.size(1), a.size(1), a.stride(0),
            a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
            bias ? bias->stride(0) : INT64_MIN,
-           low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12, key.nk,
+           low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12,
+           key.nk | int64_t(key.km) << 1,
            key.f16Outer, int64_t(key.epilogue), key.f32Out, key.maxSplits,
            slices, int64_t(c.scalar_type())}};
 }
@@ -196,13 +197,16 @@ Plan &planFor(const at::Tensor &a, const at::Tensor &b,
 
 } // namespace
 
-VariantKey variantKey(const at::Tensor &b, bool hasBias,
+VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
                       const std::string &activation, bool f16Outer, bool f32Out,
                       int64_t maxSplits) {
   VariantKey key;
   // B's fast layout: unit stride along K (nk, nn.Linear's weight.T) or along
   // N (kn). Either kernel takes any strides through its fallbacks.
   key.nk = b.stride(0) == 1 && b.stride(1) != 1;
+  // A's: unit stride along M (K x M rows, a transposed activation) or
+  // along K.
+  key.km = a.size(0) > 1 && a.stride(0) == 1 && a.stride(1) != 1;
   key.f16Outer = f16Outer;
   key.epilogue = activation == "relu"   ? Epilogue::BiasRelu
                  : activation == "gelu" ? Epilogue::BiasGelu
@@ -304,8 +308,9 @@ void bindLauncher(py::module_ &m) {
       "device_info"_a, "find_variant"_a,
       "Where the launcher finds devices' library chips, `device_info(index) "
       "-> (chips, sm_count)`, and variants, `find_variant(chip, b_layout, "
-      "outer, epilogue, out, family, max_splits, prebuilt) -> [(manifest, "
-      "image path)] or None`. Forgets what the previous ones said.");
+      "outer, epilogue, out, family, max_splits, prebuilt, a_layout) -> "
+      "[(manifest, image path)] or None`. Forgets what the previous ones "
+      "said.");
   m.def(
       "select_kernel",
       [](const std::vector<py::dict> &manifests,
@@ -347,7 +352,7 @@ void bindLauncher(py::module_ &m) {
          int64_t maxSplits, int64_t slices, std::vector<std::string> chips,
          int64_t smCount, py::object find) {
         VariantKey key =
-            variantKey(b, bias.has_value(), activation, outer == "f16",
+            variantKey(a, b, bias.has_value(), activation, outer == "f16",
                        c.scalar_type() == at::kFloat, maxSplits);
         DeviceInfo info{std::move(chips), smCount};
         std::optional<at::Tensor> launched = bias;

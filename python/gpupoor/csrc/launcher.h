@@ -29,9 +29,9 @@
 
 namespace gpupoor::package {
 
-/// The variant key of a call: B's layout from its strides, the epilogue
-/// from the bias and the activation ("none", "relu", "gelu").
-VariantKey variantKey(const at::Tensor &b, bool hasBias,
+/// The variant key of a call: A's and B's layouts from their strides, the
+/// epilogue from the bias and the activation ("none", "relu", "gelu").
+VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
                       const std::string &activation, bool f16Outer, bool f32Out,
                       int64_t maxSplits);
 

@@ -71,7 +71,8 @@ std::shared_ptr<const Variant> ask(const py::object &find,
   return variantOf(
       find(chip, key.nk ? "nk" : "kn", key.f16Outer ? "f16" : "f32",
            epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
-           std::string(policy::familyName(family)), key.maxSplits, prebuilt),
+           std::string(policy::familyName(family)), key.maxSplits, prebuilt,
+           key.km ? "km" : "mk"),
       chip + "/" + variantName(key, family));
 }
 
@@ -193,7 +194,7 @@ std::string variantName(const VariantKey &key,
                         std::optional<policy::Family> family) {
   std::string tile =
       family ? std::string(policy::familyName(*family)) + "_" : "";
-  return std::string(key.nk ? "nk" : "kn") + "_" +
+  return std::string(key.km ? "km" : "") + (key.nk ? "nk" : "kn") + "_" +
          (key.f16Outer ? "f16" : "f32") + "_" + epilogueName(key.epilogue) +
          "_" + (key.f32Out ? "f32" : "f16") + "_" + tile + "s" +
          std::to_string(key.maxSplits);

@@ -37,6 +37,7 @@ enum class Epilogue { None, Bias, BiasRelu, BiasGelu };
 /// A library variant but its tile family (the launcher's to choose).
 struct VariantKey {
   bool nk = true; // B's fast layout: unit stride along K (N x K rows)
+  bool km = false; // A's: unit stride along M (K x M rows)
   bool f16Outer = false;
   Epilogue epilogue = Epilogue::None;
   bool f32Out = false;

@@ -249,7 +249,7 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     splitKTriton(a, b, bias, out, maxSplits, o.f16Outer ? "f16" : "f32",
                  o.activation, slices);
   } else {
-    VariantKey key = variantKey(b, bias.has_value(), o.activation, o.f16Outer,
+    VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
     launch(a, b, bias, out, key, slices);
   }

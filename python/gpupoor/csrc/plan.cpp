@@ -53,13 +53,17 @@ int slotOf(const KernelInfo &kern, const std::string &name) {
   return it == kern.params.end() ? -1 : int(it - kern.params.begin());
 }
 
-/// The variant to launch: the family the policy chooses for each chip, from
-/// the best chip whose library holds it; else the best chip's, compiled on
-/// demand where the package may.
-std::pair<std::shared_ptr<const Variant>, policy::Family>
-chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
-              int64_t n, int64_t k, int64_t slices, const Finder &find) {
-  std::optional<policy::Family> first;
+/// The variant to launch: the family (and the A layout of its variant) the
+/// policy chooses for each chip, from the best chip whose library holds it;
+/// else the best chip's, compiled on demand where the package may.
+struct Choice {
+  std::shared_ptr<const Variant> variant;
+  policy::Family family;
+  VariantKey key;
+};
+Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
+                     int64_t n, int64_t k, int64_t slices, const Finder &find) {
+  std::optional<std::pair<policy::Family, VariantKey>> first;
   for (const std::string &chipName : info.chips) {
     policy::Problem p;
     std::optional<policy::Chip> chip = policy::parseChip(chipName);
@@ -69,16 +73,21 @@ chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     p.shape.n = n;
     p.k = k;
     p.bLayout = key.nk ? policy::BLayout::NK : policy::BLayout::KN;
+    p.aLayout = key.km ? policy::ALayout::KM : policy::ALayout::MK;
     p.slices = slices;
     p.maxSplits = key.maxSplits;
     p.smCount = info.smCount;
-    policy::Family family = policy::chooseLaunch(p).family;
+    policy::Launch l = policy::chooseLaunch(p);
+    VariantKey chosen = key;
+    chosen.km = l.aLayout == policy::ALayout::KM;
     if (!first)
-      first = family;
-    if (auto v = find(chipName, key, family, /*prebuilt=*/true))
-      return {v, family};
+      first = {l.family, chosen};
+    if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
+      return {v, l.family, chosen};
   }
-  return {find(info.chips.front(), key, *first, /*prebuilt=*/false), *first};
+  auto [family, chosen] = *first;
+  return {find(info.chips.front(), chosen, family, /*prebuilt=*/false), family,
+          chosen};
 }
 
 /// The plan's parameter values and the slots of the per-call ones.
@@ -107,8 +116,9 @@ void planParameters(Plan &plan, const KernelInfo &kern,
   plan.wsSlot = slotOf(kern, "ws_ptr");
 }
 
-/// The tensor maps of a TMA kernel: its A as M rows of K, its B as N rows of
-/// K or K rows of N (as its manifest's map says: the kernel's B layout), and
+/// The tensor maps of a TMA kernel: its A as M rows of K or K rows of M, its
+/// B as N rows of K or K rows of N (as its manifest's maps say: the
+/// kernel's layouts), and
 /// C's (dims [N, M]) where it describes C (else 128 zero bytes: the kernel
 /// stores from its lanes).
 void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
@@ -119,10 +129,14 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
     int operand;
     int64_t inner, rows, stride;
   };
-  auto bMap = kern.maps.find("b_desc");
-  bool bRowsK = bMap != kern.maps.end() && bMap->second.inner == "N";
+  auto rowsK = [&](const char *name, const char *inner) {
+    auto map = kern.maps.find(name);
+    return map != kern.maps.end() && map->second.inner == inner;
+  };
+  bool aRowsK = rowsK("a_desc", "M"), bRowsK = rowsK("b_desc", "N");
   std::vector<Operand> operands = {
-      {"a_desc", 0, k, m, a.stride(0)},
+      aRowsK ? Operand{"a_desc", 0, m, k, a.stride(1)}
+             : Operand{"a_desc", 0, k, m, a.stride(0)},
       bRowsK ? Operand{"b_desc", 1, n, k, b.stride(0)}
              : Operand{"b_desc", 1, k, n, b.stride(1)}};
   if (slotOf(kern, "c_desc") >= 0) {
@@ -183,12 +197,13 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
               "gpupoor's kernels need compute capability 8.x or 9.0; this "
               "device is not supported (use backend='triton')");
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
-  auto [variant, family] = chooseVariant(info, key, m, n, k, slices, find);
+  auto [variant, family, chosen] =
+      chooseVariant(info, key, m, n, k, slices, find);
   if (!variant) {
     std::string chips;
     for (const auto &chip : info.chips)
       chips += (chips.empty() ? "" : " or ") + chip;
-    TORCH_CHECK(false, "no kernel ", variantName(key), " for ", chips,
+    TORCH_CHECK(false, "no kernel ", variantName(chosen), " for ", chips,
                 ": the package's kernel library lacks it and gpupoor-opt is "
                 "not available to compile it (python -m gpupoor.build_library, "
                 "GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'");
@@ -216,7 +231,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
   const KernelInfo &kern = chooseKernel(*variant, args, slices,
-                                        variantName(key) + " (" + first.chip +
+                                        variantName(chosen) + " (" + first.chip +
                                             ", " + plan->family + ")");
   plan->info = &kern;
   plan->slices = slices;

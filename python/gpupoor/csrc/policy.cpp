@@ -44,6 +44,12 @@ BLayout bLayoutArg(const std::string &name) {
   throw py::value_error("b_layout must be 'kn' or 'nk', got '" + name + "'");
 }
 
+ALayout aLayoutArg(const std::string &name) {
+  if (name == "mk" || name == "km")
+    return name == "km" ? ALayout::KM : ALayout::MK;
+  throw py::value_error("a_layout must be 'mk' or 'km', got '" + name + "'");
+}
+
 Family familyArg(const std::string &name) {
   if (std::optional<Family> family = parseFamily(name))
     return *family;
@@ -70,9 +76,11 @@ py::tuple tileTuple(const Tile &t) { return py::make_tuple(t[0], t[1], t[2]); }
 
 py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
                         int64_t k, const std::string &bLayout, int64_t slices,
-                        int64_t maxSplits, int64_t smCount) {
+                        int64_t maxSplits, int64_t smCount,
+                        const std::string &aLayout) {
   Problem p;
   p.chip = chipArg(chip);
+  p.aLayout = aLayoutArg(aLayout);
   p.shape.m = sizeArg("m", m, 1);
   p.shape.n = sizeArg("n", n, 1);
   p.k = sizeArg("k", k, 1);
@@ -83,6 +91,7 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
   Launch l = chooseLaunch(p);
   return py::dict(
       "family"_a = std::string(familyName(l.family)),
+      "a_layout"_a = l.aLayout == ALayout::KM ? "km" : "mk",
       "chip"_a = std::string(chipName(l.chip)), "tile"_a = tileTuple(l.tile),
       "swapped"_a = l.swapped, "splits"_a = l.splits, "slices"_a = l.slices,
       "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
@@ -122,9 +131,11 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
       "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
+      "a_layout"_a = "mk",
       "What to launch for an M x K by K x N product on a device of `sm_count` "
-      "SMs from `chip`'s library: the kernel family, its chip and tile, "
-      "whether it computes C^T, S, P', its C tiles and grid.");
+      "SMs from `chip`'s library: the kernel family, the A layout its "
+      "variant reads, its chip and tile, whether it computes C^T, S, P', its "
+      "C tiles and grid.");
   m.def(
       "family_tile",
       [](const std::string &family, const std::string &chip,
@@ -137,12 +148,13 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "family_builds",
       [](const std::string &family, const std::string &chip,
-         const std::string &bLayout) {
+         const std::string &bLayout, const std::string &aLayout) {
         return familyBuilds(familyArg(family), chipArg(chip),
-                            bLayoutArg(bLayout));
+                            aLayoutArg(aLayout), bLayoutArg(bLayout));
       },
-      "family"_a, "chip"_a, "b_layout"_a,
-      "Whether the library holds the family for `chip` and `b_layout`.");
+      "family"_a, "chip"_a, "b_layout"_a, "a_layout"_a = "mk",
+      "Whether the library holds the family for `chip`, `b_layout` and "
+      "`a_layout`.");
   m.def(
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount) {
@@ -177,12 +189,17 @@ PYBIND11_MODULE(_C, m) {
         return py::dict(
             "swapped"_a = familySwapped(family),
             "persistent"_a = familyPersistent(family),
-            "sm90a_only"_a = !familyBuilds(family, Chip::SM80, BLayout::NK),
-            "nk_only"_a = !familyBuilds(family, Chip::SM90a, BLayout::KN));
+            "sm90a_only"_a =
+                !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK),
+            "nk_only"_a =
+                !familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::KN),
+            "km"_a =
+                familyBuilds(family, Chip::SM90a, ALayout::KM, BLayout::NK));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, are "
-      "sm_90a's only, and are for B as N x K only.");
+      "sm_90a's only, are for B as N x K only, and are also built for A as K "
+      "x M (sm_90a).");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

@@ -8,7 +8,9 @@ Shapes (C = x @ B, x (M, K) float16):
   70B: fused qkv, o, gate/up, down) at M = 1, 2, 4, ..., 4096;
 - square: M = N = K from 128 to 8192, non-powers of two among them.
 B is the weight as nn.Linear holds it, N x K, passed as its K x N view
-(layout nk), or a K x N tensor (kn: `x @ w`, the backward's products).
+(layout nk), or a K x N tensor (kn: `x @ w`, the backward's products); km:
+B as K x N and x stored K x M, passed as its M x K view (a weight
+gradient's grad^T).
 
 Each shape is timed for cuBLAS with f32 accumulation (the baseline), cuBLAS
 with f16 accumulation (where PyTorch has the switch) and gpupoor's default
@@ -31,6 +33,7 @@ import sys
 import torch
 
 from gpupoor import split_k_sequential
+from gpupoor._native import C
 from gpupoor._tools import preflight, save
 from gpupoor.bench import cublas, time_graph
 
@@ -64,11 +67,15 @@ def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
     return out
 
 
-def implementations() -> dict:
+def implementations(rules: bool = False) -> dict:
     impls = {"cublas_f32acc": cublas(False, torch.matmul)}
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
         impls["cublas_f16acc"] = cublas(True, torch.matmul)
     impls["gpupoor"] = lambda x, b: split_k_sequential(x, b)
+    if rules:
+        # The same call with the hand-written rules alone (the tuned table
+        # off while its plans are made and captured).
+        impls["gpupoor_rules"] = lambda x, b: split_k_sequential(x, b)
     return impls
 
 
@@ -82,10 +89,15 @@ def measure(layout: str, m: int, n: int, k: int, reps: int,
         bs = [torch.randn(n, k, device="cuda").half().T for _ in range(rotate)]
     else:
         bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
-    x = torch.randn(m, k, device="cuda").half()
+    if layout == "km":
+        x = torch.randn(k, m, device="cuda").half().T
+    else:
+        x = torch.randn(m, k, device="cuda").half()
     us, err = {}, {}
     ref = x.double() @ bs[0].double()
     for name, fn in impls.items():
+        if name == "gpupoor_rules":
+            C._force_choice(None, table=False)
         try:
             us[name] = time_graph(lambda i: fn(x, bs[i]), reps, rotate)
             # ||C - C_fp64|| / ||C_fp64|| on the same random normal inputs.
@@ -93,6 +105,9 @@ def measure(layout: str, m: int, n: int, k: int, reps: int,
         except Exception as e:  # noqa: BLE001 - report and go on
             print(f"  {name} {layout} {m}x{n}x{k}: {type(e).__name__}: {str(e)[:160]}",
                   file=sys.stderr)
+        finally:
+            if name == "gpupoor_rules":
+                C._force_choice(None)
     return us, err
 
 
@@ -106,8 +121,12 @@ def summary(rows: list[dict]) -> dict:
     # gpupoor's error over cuBLAS f16acc's (the target: at most 1/3).
     errs = [r["err"]["gpupoor"] / r["err"]["cublas_f16acc"] for r in rows
             if "gpupoor" in r["err"] and r["err"].get("cublas_f16acc")]
+    rules = [r["rules_ratio"] for r in rows if r.get("rules_ratio")]
     return {"shapes": len(ratios),
             "geomean": math.exp(sum(map(math.log, ratios)) / len(ratios)),
+            "rules_geomean": (math.exp(sum(map(math.log, rules)) / len(rules))
+                              if rules else None),
+            "rules_worst": min(rules, default=None),
             "worst": worst["ratio"], "worst_shape": worst["shape"],
             "below_0.85": sum(r < 0.85 for r in ratios),
             "below_0.95": sum(r < 0.95 for r in ratios),
@@ -117,16 +136,18 @@ def summary(rows: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--layouts", default="nk,kn")
+    p.add_argument("--layouts", default="nk,kn", help="of nk, kn, km")
     p.add_argument("--classes", default="llm,square")
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--json", help="write every row and the summaries")
     p.add_argument("--plot", help="write a PNG of the ratios")
+    p.add_argument("--rules", action="store_true",
+                   help="also time the call with the tuned table off (the rules alone)")
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
-    if set(layouts) - {"nk", "kn"} or set(classes) - {"llm", "square"} or not layouts:
-        print("bench_sweep: --layouts takes nk,kn and --classes llm,square", file=sys.stderr)
+    if set(layouts) - {"nk", "kn", "km"} or set(classes) - {"llm", "square"} or not layouts:
+        print("bench_sweep: --layouts takes nk,kn,km and --classes llm,square", file=sys.stderr)
         return 2
     rc, plt = preflight("bench_sweep", args.plot)
     if rc is not None:
@@ -135,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     props = torch.cuda.get_device_properties(0)
     print(f"{props.name}, {props.multi_processor_count} SMs; CUDA-graph replays, "
           f"ratios to cuBLAS f32acc")
-    impls = implementations()
+    impls = implementations(args.rules)
     rows = []
     for layout in layouts:
         for cls, m, n, k in shapes(classes):
@@ -143,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             base, ours = us.get("cublas_f32acc"), us.get("gpupoor")
             row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us, "err": err,
                    "ratio": base / ours if base and ours else None}
+            if us.get("gpupoor_rules") and base:
+                row["rules_ratio"] = base / us["gpupoor_rules"]
             rows.append(row)
             f16 = us.get("cublas_f16acc")
             print(f"{layout} {m:>5}x{n:>5}x{k:>5}: " +
@@ -160,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{s['worst']:.3f} at {s['worst_shape']}, below 0.85: {s['below_0.85']}, "
                       f"below 0.95: {s['below_0.95']}; error over cuBLAS f16acc's: max "
                       f"{s['max_err_vs_f16acc'] or float('nan'):.2f}, above 1/3 at "
-                      f"{s['err_above_third_of_f16acc']} shapes")
+                      f"{s['err_above_third_of_f16acc']} shapes" +
+                      (f"; the rules alone: geomean {s['rules_geomean']:.3f}, worst "
+                       f"{s['rules_worst']:.3f}" if s["rules_geomean"] else ""))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": props.name, "rows": rows, "summaries": summaries}, f, indent=1)
@@ -170,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
             pts = [(2 * r["shape"][0] * r["shape"][1] * r["shape"][2], r["ratio"])
                    for r in rows if r["layout"] == layout and r["ratio"]]
             if pts:
-                ax.scatter(*zip(*pts), s=10, label=f"B {layout}")
+                ax.scatter(*zip(*pts), s=10,
+                           label="A K x M, B K x N" if layout == "km" else f"B {layout}")
         ax.axhline(1.0, color="gray", lw=0.8)
         ax.set_xscale("log")
         ax.set_xlabel("FLOPs of the product")

@@ -40,6 +40,7 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
   splitK.tile.assign(options.tile.begin(), options.tile.end());
   splitK.relaxF32Accumulation = options.relaxF32Accumulation;
   splitK.foldLayouts = options.foldLayouts;
+  splitK.tunedTable = options.tunedTable;
   splitK.reportIneligible = options.reportIneligible;
   splitK.strict = options.strict;
   return splitK;

@@ -20,17 +20,26 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   // mma.sync kernel, which runs on sm_90a as on sm_90, and its tile.
   Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
   Strategy s;
+  // A measured choice where the tuned table has one: its family's tile.
+  std::optional<TunedChoice> tuned = tunedChoice(p);
+  s.tuned = tuned.has_value();
+  s.askedSlices = p.slices ? p.slices : (tuned ? tuned->slices : 0);
   // A decode product may run transposed; its tile and slices are then the
   // swapped product's.
   std::optional<Tile> swappedTile;
-  if (!p.tile)
+  if (tuned && familySwapped(tuned->family))
+    swappedTile = familyTile(tuned->family, p.chip, p.bLayout);
+  else if (!p.tile && !tuned)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
   s.swapped = swappedTile.has_value();
   CShape shape = s.swapped ? p.shape.transposed() : p.shape;
-  s.tile = s.swapped ? *swappedTile
-                     : (p.tile ? *p.tile
-                               : selectTile(shape, p.k, chip, sms, p.bLayout));
+  if (s.swapped)
+    s.tile = *swappedTile;
+  else if (tuned)
+    s.tile = familyTile(tuned->family, p.chip, p.bLayout);
+  else
+    s.tile = p.tile ? *p.tile : selectTile(shape, p.k, chip, sms, p.bLayout);
   // A decode tile chosen for sm_90a is the mma.sync kernel's; a swapped
   // one reads the operands exchanged.
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
@@ -47,9 +56,9 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
-  s.slices = p.slices;
-  if (s.splits && p.slices > 0)
-    s.slices = std::min(p.slices, *s.splits);
+  s.slices = s.askedSlices;
+  if (s.splits && s.askedSlices > 0)
+    s.slices = std::min(s.askedSlices, *s.splits);
   else if (s.splits && shape.isStatic())
     s.slices = launchSlices(0, s.chip, s.tile, p.k,
                             shape.tiles(s.tile[0], s.tile[1]), *s.splits, sms);
@@ -181,6 +190,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     return chooseLaunch(mk);
   }
   l.aLayout = p.aLayout;
+  l.askedSlices = s.askedSlices;
   if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout))
     l.family = Family::Large;
   l.tile = familyTile(l.family, p.chip, p.bLayout);
@@ -194,10 +204,10 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   CShape shape = l.swapped ? p.shape.transposed() : p.shape;
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();
-  l.slices =
-      familyPersistent(l.family)
-          ? 1
-          : launchSlices(p.slices, l.chip, l.tile, p.k, l.tiles, l.splits, sms);
+  l.slices = familyPersistent(l.family)
+                 ? 1
+                 : launchSlices(l.askedSlices, l.chip, l.tile, p.k, l.tiles,
+                                l.splits, sms);
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);
   return l;

@@ -291,6 +291,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     problem.splits = *splitsAttr ? *splitsAttr : options.splits;
     problem.maxSplits = options.maxSplits;
     problem.slices = slicesAttr->value_or(options.slices);
+    problem.useTable = options.tunedTable;
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
     policy::Strategy chosen = policy::chooseStrategy(problem);
@@ -359,6 +360,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     resolved.maxSplits = maxSplits;
     resolved.relaxF32Accumulation = relaxF32Accumulation;
     resolved.slices = slices;
+    resolved.tunedTable = tunedTable;
     // Empty: chosen per matmul (policy::chooseStrategy).
     resolved.tile.assign(tile.begin(), tile.end());
     if (outerType == "f16")

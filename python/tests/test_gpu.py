@@ -63,6 +63,22 @@ def test_exact_on_small_integers(backend, m, n, k, layout, outer):
     assert torch.equal(y, split_k_sequential(x, w, outer=outer, backend=backend))
 
 
+@pytest.mark.parametrize("m,n,k", [s for s in SHAPES if s[0] > 1])
+@pytest.mark.parametrize("layout", ["linear", "kn"])
+@pytest.mark.parametrize("pad", [True, False])
+def test_exact_on_transposed_activations(backend, m, n, k, layout, pad):
+    """A stored K x M (x = a.T, as a weight gradient's grad^T reads): on
+    sm_90a the wgmma kernels read it along M where its rows are whole 16
+    bytes (pad), elsewhere and otherwise a kernel that reads it through its
+    strides."""
+    g = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k + pad)
+    x = ints(k, -(-m // 8) * 8 if pad else m, gen=g)[:, :m].T
+    assert x.stride(0) == 1
+    w = ints(n, k, gen=g).T if layout == "linear" else ints(k, n, gen=g)
+    y = split_k_sequential(x, w, backend=backend)
+    assert torch.equal(y.double(), ref(x, w))
+
+
 @pytest.mark.parametrize("slices", [1, 2, 3, 7, 65535])
 def test_slices_exact_and_deterministic(slices):
     g = torch.Generator(device="cuda").manual_seed(slices)
@@ -230,11 +246,13 @@ def test_tensor_maps_follow_each_operand(m):
 
 @pytest.mark.parametrize("m", [1, 5, 16])
 @pytest.mark.parametrize("activation", [None, "relu"])
-def test_decode_with_bias(m, activation):
-    """Decode products of an nn.Linear (on sm_90a with 4096 outputs: the
-    swapped kernel, C^T = W x^T, the bias along its rows), 2-D and 3-D."""
+@pytest.mark.parametrize("layout", ["linear", "kn"])
+def test_decode_with_bias(m, activation, layout):
+    """Decode products of an nn.Linear and of x @ W with W as K x N (on
+    sm_90a with 4096 outputs: the swapped kernel, C^T = W^T x^T, the bias
+    along its rows; W^T read along N where W is K x N), 2-D and 3-D."""
     g = torch.Generator(device="cuda").manual_seed(m)
-    w = ints(4096, 1032, gen=g).T
+    w = ints(4096, 1032, gen=g).T if layout == "linear" else ints(1032, 4096, gen=g)
     bias = ints(4096, gen=g)
     for x in (ints(m, 1032, gen=g), ints(2, m, 1032, gen=g)):
         y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")

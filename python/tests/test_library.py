@@ -91,7 +91,7 @@ def test_families_are_the_policys():
                     assert "tile=" not in options
                 else:
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
-    launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132)
+    launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
     assert PERSISTENT_TILES == ("pl", "pl192", "pl160")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
@@ -144,7 +144,8 @@ def test_sm90a_families_only_for_sm90a():
 
 
 def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132, a="mk"):
-    return C.choose_launch(chip, m, n, k, b, slices, 32, sms, a)["family"]
+    """The rules' family (the tuned table aside: test_tuned_table)."""
+    return C.choose_launch(chip, m, n, k, b, slices, 32, sms, a, tuned=False)["family"]
 
 
 def test_families_where_they_fit_one_wave():
@@ -190,16 +191,79 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # Swapped needs A as M x K: A as K x M takes the 16-row tile, whose
     # variant reads A through its strides (M x K).
     assert _family(1, 4096, a="km") == "s16"
-    assert C.choose_launch("sm_90a", 1, 4096, 4096, "nk", 0, 32, 132, "km")["a_layout"] == "mk"
-    launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
+    rules = functools.partial(C.choose_launch, tuned=False)
+    assert rules("sm_90a", 1, 4096, 4096, "nk", 0, 32, 132, "km")["a_layout"] == "mk"
+    launch = rules("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("pl", "km")
-    assert C.choose_launch("sm_80", 4096, 4096, 4096, "kn", 0, 32, 108, "km")["a_layout"] == "mk"
+    assert rules("sm_80", 4096, 4096, 4096, "kn", 0, 32, 108, "km")["a_layout"] == "mk"
     assert _family(512, 4096, b="kn") == "mid"
     assert _family(4096, 4096, b="kn") == "pl"
-    launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132)
+    launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132, tuned=False)
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
-    assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132)["slices"] == 4
+    assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES
+
+
+def test_forced_choice_takes_the_tuned_tables_place():
+    """The tuner's candidates (gpupoor._C._force_choice) decide where the
+    tuned table would: the family's tile and the slices asked for, on every
+    later plan; a family the layouts lack leaves the rules' choice; None
+    gives the table back. Sizes classes are ceil(log2)."""
+    assert [C.size_class(s) for s in (1, 2, 3, 4, 5, 256, 257, 4096, 11008)] == \
+        [0, 1, 2, 2, 3, 8, 9, 12, 14]
+    a = torch.empty(512, 4096, dtype=torch.float16)
+    b = torch.empty(4096, 4096, dtype=torch.float16)
+    c = torch.empty(512, 4096, dtype=torch.float16)
+    families = []
+
+    def plan():
+        return C.describe_plan(a, b, None, c, "none", "f32", 32, 0, list(HOPPER[0]), HOPPER[1],
+                               find_variant=lambda *key: [(manifest(), "")])
+    try:
+        rules = plan()
+        C._force_choice("m64", 2)
+        forced = plan()
+        assert (forced["family"], forced["slices"]) == ("m64", 2)
+        C._force_choice("w160", 0)      # 160 columns: B as N x K only
+        assert plan()["family"] == rules["family"]
+        with pytest.raises(ValueError, match="unknown kernel family"):
+            C._force_choice("huge", 0)
+        launch = C.choose_launch("sm_90a", 512, 4096, 4096, "kn", 0, 32, 132)
+        families.append(launch["family"])
+    finally:
+        C._force_choice(None)
+    assert plan()["family"] == rules["family"]
+    assert C.choose_launch("sm_90a", 512, 4096, 4096, "kn", 0, 32, 132)["family"] == \
+        families[0]
+
+
+def test_tuned_table_decides_its_classes():
+    """Every row of sm_90a's tuned table (lib/Policy/Tuned/SM90a.def, the
+    tuner's) decides the launch of its class's products, at the class's
+    largest sizes: the row's family (or its persistent or two-blocks-an-SM
+    variant, as the rules pick between them) and the slices asked for; with
+    tuned=False the rules decide. The package's choice is the compiler's
+    (test/Policy compares them on 10^4 problems)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "lib" / "Policy" / "Tuned" /
+            "SM90a.def").read_text()
+    rows = re.findall(r"^GPUPOOR_TUNED\(SM90a, (\w+), (\w+), (\d+), (\d+), (\d+), (\w+), "
+                      r"(\d+)\)", text, re.M)
+    assert rows, "the tuned table is empty"
+    variants = {"Large": {"large", "pl"}, "W192": {"w192", "pl192"}, "W160": {"w160", "pl160"},
+                "S16": {"s16", "s16w"}}
+    differs = 0
+    for a, b, mc, nc, kc, family, slices in rows:
+        m, n, k = (1 << int(c) for c in (mc, nc, kc))
+        a, b = a.lower(), b.lower()
+        launch = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a)
+        assert launch["family"] in variants.get(family, {family.lower()}), (a, b, m, n, k)
+        assert launch["asked_slices"] == int(slices), (a, b, m, n, k)
+        assert launch["a_layout"] == a
+        rules = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a, tuned=False)
+        differs += rules["family"] != launch["family"] or rules["slices"] != launch["slices"]
+    assert differs > 0
 
 
 def test_chip_for_capability():

@@ -58,7 +58,7 @@ def test_compiler_decides_as_the_policy(problems, policy):
     mismatches = []
     for p, got, want in zip(problems, compiled, policy):
         assert got is not None, f"gpupoor-split-k left {p} alone"
-        if got != want["strategy"]:
+        if got != {key: v for key, v in want["strategy"].items() if key != "tuned"}:
             mismatches.append((grid.line(p), got, want["strategy"]))
     assert not mismatches, f"{len(mismatches)} differ, e.g. {mismatches[:3]}"
 
@@ -92,7 +92,8 @@ def test_model_agrees_with_the_policy(problems, policy):
     checked = 0
     for p, d in zip(problems, policy):
         launch = d.get("launch")
-        if launch is None or "slices" in p or "max-splits" in p:
+        # (A tuned class's slices are the table's.)
+        if launch is None or "slices" in p or "max-splits" in p or d["strategy"]["tuned"]:
             continue
         assert launch["splits"] == model.default_splits(p["k"]), grid.line(p)
         tile = launch["tile"][:2]

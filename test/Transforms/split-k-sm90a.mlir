@@ -1,7 +1,7 @@
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1" | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tuned-table=false" | FileCheck %s
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=16,128,64" | FileCheck %s --check-prefix=SMALL
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0" | FileCheck %s --check-prefix=AUTO
-// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16" | FileCheck %s --check-prefix=SPLITS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 tuned-table=false" | FileCheck %s --check-prefix=AUTO
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16 tuned-table=false" | FileCheck %s --check-prefix=SPLITS
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,128,64" | FileCheck %s --check-prefix=T32
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,16,256" | FileCheck %s --check-prefix=T32W
 

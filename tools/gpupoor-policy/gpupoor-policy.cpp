@@ -130,7 +130,8 @@ void print(const Problem &p) {
       << chipName(s.chip) << "\", \"tile\": " << tile(s.tile)
       << ", \"swapped\": " << (s.swapped ? "true" : "false")
       << ", \"splits\": " << (s.splits ? std::to_string(*s.splits) : "null")
-      << ", \"slices\": " << s.slices << "}";
+      << ", \"slices\": " << s.slices
+      << ", \"tuned\": " << (s.tuned ? "true" : "false") << "}";
   if (p.shape.isStatic() && !isDynamic(p.k) && !p.tile && !p.splits &&
       !p.shape.batched) {
     Launch l = chooseLaunch(p);

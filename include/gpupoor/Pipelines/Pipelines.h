@@ -46,6 +46,9 @@ struct SplitKOptionsBase : public PassPipelineOptions<Derived> {
   ::mlir::detail::PassOptions::Option<bool> relaxF32Accumulation{
       *this, "relax-f32-accumulation", llvm::cl::desc("See gpupoor-split-k"),
       llvm::cl::init(Defaults().relaxF32Accumulation)};
+  ::mlir::detail::PassOptions::Option<bool> tunedTable{
+      *this, "tuned-table", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().tunedTable)};
   ::mlir::detail::PassOptions::Option<bool> foldLayouts{
       *this, "fold-layouts", llvm::cl::desc("See gpupoor-split-k"),
       llvm::cl::init(Defaults().foldLayouts)};

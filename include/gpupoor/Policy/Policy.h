@@ -23,6 +23,15 @@
 
 namespace mlir::gpupoor::policy {
 
+enum class Family : uint32_t;
+
+/// A measured choice (the tuned table's, lib/Policy/Tuned): the family whose
+/// tile runs a class of products, and the slices asked for (0: the rule's).
+struct TunedChoice {
+  Family family;
+  int64_t slices = 0;
+};
+
 /// One product as the compiler or a launcher sees it.
 struct Problem {
   Chip chip = Chip::SM80;
@@ -41,6 +50,12 @@ struct Problem {
   std::optional<Tile> tile;
   /// The SMs to plan for (0: the chip's reference part, getChipInfo).
   int64_t smCount = 0;
+  /// A choice to take instead of the tuned table's (the tuner's candidates);
+  /// taken where the table's would be.
+  std::optional<TunedChoice> forced;
+  /// Whether the tuned table decides where it has a row (false: the rules
+  /// alone, as the tuner times them).
+  bool useTable = true;
 
   int64_t sms() const {
     return smCount > 0 ? smCount : getChipInfo(chip).smCount;
@@ -60,6 +75,11 @@ struct Strategy {
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
   int64_t slices = 0;
+  /// The slices asked for: the problem's, else the tuned choice's (0:
+  /// launchSlices' rule).
+  int64_t askedSlices = 0;
+  /// Whether the tuned table (or Problem::forced) chose the tile.
+  bool tuned = false;
 };
 
 /// The strategy of `problem` (gpupoor-split-k's choice).
@@ -80,8 +100,8 @@ enum class Family : uint32_t {
   N64,
   /// sm_90a only: 128 x 128 x 64 (oneWaveMidTile).
   Mid,
-  /// sm_90a, B N x K only: the swapped 64 x 16 x 64 decode tile, one block
-  /// an SM, and the same two blocks an SM.
+  /// sm_90a only: the swapped 64 x 16 x 64 decode tile (A as M x K), one
+  /// block an SM, and the same two blocks an SM.
   S16,
   S16W,
   /// sm_90a only: 128 x 256 x 64 with persistent blocks.
@@ -115,6 +135,8 @@ bool familyPersistent(Family family);
 /// What the package launches for a product whose sizes are all known.
 struct Launch {
   Family family = Family::Large;
+  /// The slices the family's kernel is asked for (Strategy::askedSlices).
+  int64_t askedSlices = 0;
   /// The layout of A the family's variant reads: K x M where the library
   /// holds the family so, else M x K (the variant's kernels read such an A
   /// through its strides).
@@ -144,6 +166,15 @@ std::pair<int64_t, int64_t> launchGrid(int64_t tiles, int64_t slices,
 /// else the nearest (128 x 160 and 128 x 192 tiles: 128 x 256; the 32-row
 /// swapped tile: 64 x 16; 32-row tiles: 64 x 128; BK aside).
 Family familyOf(const Strategy &strategy, const Problem &problem);
+
+/// The tuned table's choice for `problem` (lib/Policy/Tuned/*.def, written
+/// by benchmarks/tune_policy.py), or `problem.forced`: for a 2-D product of
+/// static sizes with no tile asked for, by the chip, the layouts and the
+/// size classes of M, N and K (sizeClass); none where the table has no row
+/// or its family does not build for the layouts.
+std::optional<TunedChoice> tunedChoice(const Problem &problem);
+/// ceil(log2(size)): 1 is class 0, 2 class 1, 3-4 class 2, 257-512 class 9.
+int64_t sizeClass(int64_t size);
 
 /// The launch of `problem` (every size static; `problem.chip`: the
 /// library's chip; `problem.tile` and `problem.splits` unset: the families

@@ -47,6 +47,8 @@ struct SplitKPatternOptions {
   /// P, or 0 (the default) to choose from the shape and the chip's SM
   /// count.
   int64_t slices = 0;
+  /// Take the tuned table's choice where it has a row (policy::tunedChoice).
+  bool tunedTable = true;
 };
 
 /// Checks `options` as gpupoor-split-k checks its own: the combination must

@@ -126,6 +126,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
            "kernel for A as M x K and B either way; the sm_90 mma.sync "
            "kernel for other layouts and tiles)">,
+    Option<"tunedTable", "tuned-table", "bool", /*default=*/"true",
+           "Where the chip's tuned table (lib/Policy/Tuned) has a row for a "
+           "static 2-D product's class and no tile is asked for, take its "
+           "measured family and slices; off: the rules above alone">,
     Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
            /*default=*/"true",
            "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "

@@ -312,6 +312,28 @@ void bindLauncher(py::module_ &m) {
       "[(manifest, image path)] or None`. Forgets what the previous ones "
       "said.");
   m.def(
+      "_force_choice",
+      [](const std::optional<std::string> &family, int64_t slices, bool table) {
+        std::optional<policy::TunedChoice> choice;
+        if (family) {
+          std::optional<policy::Family> f = policy::parseFamily(*family);
+          TORCH_CHECK_VALUE(f, "unknown kernel family '", *family, "'");
+          TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
+          choice = policy::TunedChoice{*f, slices};
+        }
+        setForcedChoice(choice, table);
+        std::lock_guard<std::mutex> planGuard(planMutex);
+        for (auto &entry : plans)
+          (void)entry.second.release();
+        plans.clear();
+      },
+      "family"_a, "slices"_a = 0, "table"_a = true,
+      "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "
+      "bench_sweep.py --rules): from now on every static 2-D product the "
+      "tuned table would decide takes `family` and `slices` (0: the rule's) "
+      "where its layouts have that family; None: the table's again, or with "
+      "table=False the rules' alone. Forgets the plans made.");
+  m.def(
       "select_kernel",
       [](const std::vector<py::dict> &manifests,
          const std::map<std::string, int64_t> &args, int64_t slices,

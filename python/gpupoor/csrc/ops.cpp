@@ -249,6 +249,18 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     splitKTriton(a, b, bias, out, maxSplits, o.f16Outer ? "f16" : "f32",
                  o.activation, slices);
   } else {
+    // A read along M (a transposed activation) takes a kernel that reads it
+    // so where its rows are whole 16 bytes and more than 64 (sm_90a's wgmma
+    // families); fewer rows, or rows no fast kernel reads, are copied K-
+    // contiguous first: M x K elements, fewer than the element-copy kernels
+    // would read again for every tile.
+    if (a.stride(0) == 1 && a.stride(1) != 1 &&
+        (m <= 64 || a.stride(1) % 8 != 0))
+      a = a.contiguous();
+    // A single row's stride is no stride: the row-stride checks of the fast
+    // kernels (multiples of 8 elements) hold for the dense one.
+    if (m == 1 && a.stride(1) == 1)
+      a = a.as_strided({1, k}, {k, 1});
     VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
     launch(a, b, bias, out, key, slices);

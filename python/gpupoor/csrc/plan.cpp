@@ -19,6 +19,10 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+std::mutex forcedMutex;
+std::optional<policy::TunedChoice> forcedChoice;
+bool useTunedTable = true;
+
 /// The parameter values a kernel takes from the launcher, by ABI name:
 /// A, B and C as the kernel sees them (exchanged and transposed for a
 /// swapped family), the bias along the kernel's rows when swapped.
@@ -60,10 +64,20 @@ struct Choice {
   std::shared_ptr<const Variant> variant;
   policy::Family family;
   VariantKey key;
+  /// The slices the family's kernel is asked for (the call's, else the
+  /// tuned table's; 0: launchSlices' rule).
+  int64_t askedSlices;
 };
 Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
                      int64_t n, int64_t k, int64_t slices, const Finder &find) {
-  std::optional<std::pair<policy::Family, VariantKey>> first;
+  std::optional<Choice> first;
+  std::optional<policy::TunedChoice> forced;
+  bool useTable;
+  {
+    std::lock_guard<std::mutex> guard(forcedMutex);
+    forced = forcedChoice;
+    useTable = useTunedTable;
+  }
   for (const std::string &chipName : info.chips) {
     policy::Problem p;
     std::optional<policy::Chip> chip = policy::parseChip(chipName);
@@ -77,17 +91,19 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     p.slices = slices;
     p.maxSplits = key.maxSplits;
     p.smCount = info.smCount;
+    p.forced = forced;
+    p.useTable = useTable;
     policy::Launch l = policy::chooseLaunch(p);
     VariantKey chosen = key;
     chosen.km = l.aLayout == policy::ALayout::KM;
     if (!first)
-      first = {l.family, chosen};
+      first = Choice{nullptr, l.family, chosen, l.askedSlices};
     if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
-      return {v, l.family, chosen};
+      return {v, l.family, chosen, l.askedSlices};
   }
-  auto [family, chosen] = *first;
-  return {find(info.chips.front(), chosen, family, /*prebuilt=*/false), family,
-          chosen};
+  first->variant =
+      find(info.chips.front(), first->key, first->family, /*prebuilt=*/false);
+  return *first;
 }
 
 /// The plan's parameter values and the slots of the per-call ones.
@@ -173,6 +189,12 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
 
 } // namespace
 
+void setForcedChoice(std::optional<policy::TunedChoice> choice, bool useTable) {
+  std::lock_guard<std::mutex> guard(forcedMutex);
+  forcedChoice = choice;
+  useTunedTable = useTable;
+}
+
 const KernelInfo &chooseKernel(const Variant &variant,
                                const std::map<std::string, int64_t> &args,
                                int64_t slices, const std::string &what) {
@@ -197,7 +219,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
               "gpupoor's kernels need compute capability 8.x or 9.0; this "
               "device is not supported (use backend='triton')");
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
-  auto [variant, family, chosen] =
+  auto [variant, family, chosen, askedSlices] =
       chooseVariant(info, key, m, n, k, slices, find);
   if (!variant) {
     std::string chips;
@@ -225,7 +247,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::optional<policy::Chip> chip = policy::parseChip(first.chip);
     TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     slices = policy::launchSlices(
-        slices, *chip, first.tile, k,
+        askedSlices, *chip, first.tile, k,
         ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]),
         policy::defaultNumSplits(k, key.maxSplits), info.smCount);
   }

@@ -73,6 +73,13 @@ const KernelInfo &chooseKernel(const Variant &variant,
                                const std::map<std::string, int64_t> &args,
                                int64_t slices, const std::string &what);
 
+/// The choice the policy takes instead of its tuned table's for every plan
+/// made from now on (benchmarks/tune_policy.py's candidates; none: the
+/// table's, or with `useTable` false the rules'). Plans made before keep
+/// theirs: the caller forgets them.
+void setForcedChoice(std::optional<policy::TunedChoice> choice,
+                     bool useTable = true);
+
 /// The plan of C = epilogue(A @ B [+ bias]) (A M x K, B K x N, C M x N
 /// views; bias (N) where `key` has a bias_* epilogue) on a device of `info`,
 /// with variants from `find`. ValueError where no kernel takes the operands.

@@ -77,8 +77,9 @@ py::tuple tileTuple(const Tile &t) { return py::make_tuple(t[0], t[1], t[2]); }
 py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
                         int64_t k, const std::string &bLayout, int64_t slices,
                         int64_t maxSplits, int64_t smCount,
-                        const std::string &aLayout) {
+                        const std::string &aLayout, bool tuned) {
   Problem p;
+  p.useTable = tuned;
   p.chip = chipArg(chip);
   p.aLayout = aLayoutArg(aLayout);
   p.shape.m = sizeArg("m", m, 1);
@@ -92,6 +93,7 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
   return py::dict(
       "family"_a = std::string(familyName(l.family)),
       "a_layout"_a = l.aLayout == ALayout::KM ? "km" : "mk",
+      "asked_slices"_a = l.askedSlices,
       "chip"_a = std::string(chipName(l.chip)), "tile"_a = tileTuple(l.tile),
       "swapped"_a = l.swapped, "splits"_a = l.splits, "slices"_a = l.slices,
       "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
@@ -131,11 +133,16 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
       "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
-      "a_layout"_a = "mk",
+      "a_layout"_a = "mk", "tuned"_a = true,
       "What to launch for an M x K by K x N product on a device of `sm_count` "
       "SMs from `chip`'s library: the kernel family, the A layout its "
       "variant reads, its chip and tile, whether it computes C^T, S, P', its "
-      "C tiles and grid.");
+      "C tiles and grid (tuned=False: by the rules alone, without the tuned "
+      "table).");
+  m.def(
+      "size_class",
+      [](int64_t size) { return sizeClass(sizeArg("size", size, 1)); },
+      "size"_a, "The tuned table's class of a size: ceil(log2(size)).");
   m.def(
       "family_tile",
       [](const std::string &family, const std::string &chip,

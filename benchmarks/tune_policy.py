@@ -1,0 +1,243 @@
+"""Fills the policy's tuned table for the device's chip from measurements.
+
+  python benchmarks/tune_policy.py --def OUT.def --json OUT.json [--layouts nk,kn,km]
+                                   [--reps 20] [--margin 0.05]
+
+The table (lib/Policy/Tuned/<CHIP>.def, read by lib/Policy/Tuned.cpp) maps a
+class of products -- the chip, A's and B's layouts and the size classes of
+M, N and K (ceil(log2(size)), gpupoor._C.size_class) -- to the family whose
+tile runs it and the slices it is asked for. Both the compiler
+(gpupoor-split-k on static shapes) and the package's launcher take it; the
+hand-written rules decide every class without a row.
+
+For each class the sweep's shapes fall in (benchmarks/bench_sweep.py, every
+layout asked for), this times two tuning shapes of the class -- its largest
+M with N and K drawn inside the class, and all three drawn (multiples of 64
+where the class spans them; not the sweep's own shapes, which judge the
+result) -- through the package, CUDA-graph replays with the weights rotated
+beyond L2, for:
+- the rules' choice (the table's rows for the chip ignored: gpupoor._C
+  ._force_choice of what the rules give),
+- each family the class's layouts have a kernel of (persistent and two-
+  blocks-an-SM variants follow from the rules, as for the compiler), with
+  the rules' slices,
+- the two fastest of those with 1, 2, 4 and 8 slices.
+A class gets a row for the candidate of the best geometric mean over its
+shapes where that beats the rules' choice by more than --margin and is not
+slower than the rules' on either shape by more than --margin. Everything measured goes to --json (device, date, each
+class's shape and candidates' µs, cuBLAS f32acc's µs for scale).
+
+To tune a new chip: build the package's library for it, run this there
+with --def lib/Policy/Tuned/<CHIP>.def (a new chip's file also needs its
+#include in lib/Policy/Tuned.cpp), commit the .def and the JSON, rebuild,
+and judge the result on bench_sweep.py (docs/Python.md, "Tuning").
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import random
+import sys
+
+import torch
+
+from gpupoor import split_k_sequential
+from gpupoor._native import C
+from gpupoor.bench import cublas, time_graph
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import bench_sweep  # noqa: E402
+
+# The families a row may name: those of a tile; the persistent and two-
+# blocks-an-SM ones follow from the rules (familyOf). Each is tried where M
+# is in its range (16-row and swapped tiles for few rows, 128-row tiles for
+# more).
+CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024),
+              "mid": (17, 1 << 62), "large": (65, 1 << 62), "w192": (65, 1 << 62),
+              "w160": (65, 1 << 62)}
+# The .def's spelling of each (Family's enumerators).
+ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid",
+        "s16": "S16", "w192": "W192", "w160": "W160"}
+SLICES = (1, 2, 4, 8)
+# The rules' families that stand for a candidate (their tiles).
+TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "s16w": "s16"}
+
+
+def class_of(m: int, n: int, k: int) -> tuple[int, int, int]:
+    return C.size_class(m), C.size_class(n), C.size_class(k)
+
+
+def draw(c: int, rng: random.Random) -> int:
+    """A size of class c (2^(c-1) < size <= 2^c): a multiple of 64 inside
+    it where there is one, else any."""
+    lo, hi = (1 << (c - 1)) + 1 if c else 1, 1 << c
+    step = 64 if hi - lo >= 64 else 1
+    first = -(-lo // step) * step
+    return rng.randrange(first, hi + 1, step)
+
+
+def operands(layout: str, m: int, n: int, k: int):
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
+    if layout == "nk":
+        bs = [torch.randn(n, k, device="cuda").half().T for _ in range(rotate)]
+    else:
+        bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
+    # A as K x M: rows of a multiple of 8 elements (the fast kernels').
+    x = (torch.randn(k, -(-m // 8) * 8, device="cuda").half()[:, :m].T if layout == "km"
+         else torch.randn(m, k, device="cuda").half())
+    return x, bs, rotate
+
+
+def timed(family: str | None, slices: int, x, bs, rotate: int, reps: int) -> float | None:
+    """µs of the package's call with `family` forced (None: the rules')."""
+    C._force_choice(family, slices)
+    try:
+        return time_graph(lambda i: split_k_sequential(x, bs[i]), reps, rotate)
+    except Exception as e:  # noqa: BLE001 - a candidate that cannot run
+        print(f"    {family} P={slices}: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
+        return None
+    finally:
+        C._force_choice(None)
+
+
+def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: int,
+               also: tuple[str, ...] = ()) -> dict:
+    """µs of each candidate on one shape: the rules' choice, every family
+    with the rules' slices, and the two fastest families (and those of
+    `also`) with more slices."""
+    a, b = ("km", "kn") if layout == "km" else ("mk", layout)
+    x, bs, rotate = operands(layout, m, n, k)
+    rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
+    rules_family = TILE_OF.get(rules["family"], rules["family"])
+    us = {"rules": timed(rules_family, 0, x, bs, rotate, reps)}
+    fams = [f for f, (lo, hi) in CANDIDATES.items()
+            if lo <= m <= hi and C.family_builds(f, chip, b, a)]
+    for f in fams:
+        us[f"{f}/0"] = us["rules"] if f == rules_family else timed(f, 0, x, bs, rotate, reps)
+    best = [key.split("/")[0] for _, key in
+            sorted((t, key) for key, t in us.items() if key != "rules" and t)[:2]]
+    for f in dict.fromkeys(best + [f for f in also if f in fams]):
+        for p in SLICES:
+            if p <= C.default_splits(k, 32):
+                us[f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
+    us["cublas_f32acc"] = time_graph(lambda i: cublas(False, torch.matmul)(x, bs[i]), reps,
+                                     rotate)
+    return {"shape": [m, n, k], "rules": rules["family"], "rules_slices": rules["slices"],
+            "us": us, "sliced": best}
+
+
+def tune_class(layout: str, cls: tuple[int, int, int], chip: str, sms: int, reps: int,
+               rng: random.Random) -> dict:
+    """Both tuning shapes of the class, each candidate's µs on each."""
+    mc, nc, kc = cls
+    shapes = [(1 << mc, draw(nc, rng), draw(kc, rng)),
+              (draw(mc, rng), draw(nc, rng), draw(kc, rng))]
+    first = tune_shape(layout, *shapes[0], chip, sms, reps)
+    second = tune_shape(layout, *shapes[1], chip, sms, reps, tuple(first["sliced"]))
+    for f in second["sliced"]:
+        if f not in first["sliced"]:
+            x, bs, rotate = operands(layout, *shapes[0])
+            for p in SLICES:
+                if p <= C.default_splits(shapes[0][2], 32):
+                    first["us"][f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
+    return {"layout": layout, "class": list(cls), "shapes": [first, second]}
+
+
+def best_of(r: dict, margin: float) -> tuple[str, float] | None:
+    """The class's candidate of the best geometric mean of its speed-up over
+    the rules' choice, where it beats them by more than `margin` and loses to
+    them by no more than `margin` on either shape; with that mean."""
+    gains: dict[str, list[float]] = {}
+    for sh in r["shapes"]:
+        base = sh["us"].get("rules")
+        for key, t in sh["us"].items():
+            if "/" in key:
+                gains.setdefault(key, []).append(base / t if base and t else 0.0)
+    best = None
+    for key, g in gains.items():
+        if len(g) != len(r["shapes"]) or min(g) < 1 / (1 + margin):
+            continue
+        mean = math.exp(sum(map(math.log, g)) / len(g))
+        if mean > 1 + margin and (best is None or mean > best[1]):
+            best = (key, mean)
+    return best
+
+
+def rows_of(results: list[dict], chip: str, margin: float) -> list[str]:
+    enum_chip = {"sm_90a": "SM90a"}[chip]
+    out = []
+    for r in results:
+        best = best_of(r, margin)
+        if best is None:
+            continue
+        key, gain = best
+        family, slices = key.split("/")
+        a, b = ("KM", "KN") if r["layout"] == "km" else ("MK", r["layout"].upper())
+        mc, nc, kc = r["class"]
+        shapes = ", ".join("x".join(map(str, sh["shape"])) for sh in r["shapes"])
+        out.append(f"GPUPOOR_TUNED({enum_chip}, {a}, {b}, {mc}, {nc}, {kc}, {ENUM[family]}, "
+                   f"{slices}) // x{gain:.2f} on {shapes}")
+    return out
+
+
+def write(args, props, chip: str, results: list[dict]) -> list[str]:
+    """The table and the measurements so far (rewritten after each class:
+    a run cut short keeps what it measured)."""
+    rows = rows_of(results, chip, args.margin)
+    with open(args.def_path, "w") as f:
+        f.write(f"// The tuned table of {chip} (H100, H200): written by\n"
+                f"// benchmarks/tune_policy.py on {props.name}, "
+                f"{datetime.date.today().isoformat()}, not by hand.\n"
+                "// GPUPOOR_TUNED(chip, A layout, B layout, class of M, of N, of K, family,\n"
+                "//               slices)\n")
+        f.writelines(r + "\n" for r in rows)
+    with open(args.json, "w") as f:
+        json.dump({"device": props.name, "chip": chip, "date": datetime.date.today().isoformat(),
+                   "margin": args.margin, "reps": args.reps, "classes": results}, f, indent=1)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--layouts", default="nk,kn,km")
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--margin", type=float, default=0.05)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--def", dest="def_path", required=True, help="the table to write")
+    p.add_argument("--json", required=True, help="every measurement")
+    args = p.parse_args(argv)
+    props = torch.cuda.get_device_properties(0)
+    chip = f"sm_{props.major}{props.minor}" + ("a" if (props.major, props.minor) == (9, 0) else "")
+    if chip != "sm_90a":
+        print(f"tune_policy: the tuned table is sm_90a's only, not {chip}", file=sys.stderr)
+        return 2
+    sms = props.multi_processor_count
+    rng = random.Random(args.seed)
+    torch.manual_seed(args.seed)
+    results = []
+    for layout in [s for s in args.layouts.split(",") if s]:
+        classes = sorted({class_of(m, n, k)
+                          for _, m, n, k in bench_sweep.shapes(["llm", "square"])})
+        for cls in classes:
+            r = tune_class(layout, cls, chip, sms, args.reps, rng)
+            results.append(r)
+            best = best_of(r, args.margin)
+            print(f"{layout} {cls}: " + "; ".join(
+                f"{'x'.join(map(str, sh['shape']))} rules {sh['rules']} "
+                f"{sh['us']['rules'] or math.nan:.1f} us (cuBLAS {sh['us']['cublas_f32acc']:.1f})"
+                for sh in r["shapes"]) +
+                (f"; row {best[0]} x{best[1]:.2f}" if best else ""), flush=True)
+            rows = write(args, props, chip, results)
+    gains = [best_of(r, args.margin) for r in results]
+    gain = [math.log(g[1]) if g else 0.0 for g in gains]
+    print(f"{len(rows)} rows of {len(results)} classes; geomean gain over the rules on the "
+          f"tuning shapes {math.exp(sum(gain) / max(len(gain), 1)):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -79,10 +79,10 @@ def implementations(rules: bool = False) -> dict:
     return impls
 
 
-def measure(layout: str, m: int, n: int, k: int, reps: int,
-            impls: dict) -> tuple[dict[str, float], dict[str, float]]:
-    """µs and relative error against fp64 of each implementation for one
-    shape; missing where it failed."""
+def operands(layout: str, m: int, n: int, k: int, pad: bool = False):
+    """x (M x K; stored K x M for km, in rows of a multiple of 8 elements
+    with `pad`), the weights B (K x N) rotated over enough copies to fill 4x
+    the L2, and their count; random normal."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
     if layout == "nk":
@@ -90,9 +90,17 @@ def measure(layout: str, m: int, n: int, k: int, reps: int,
     else:
         bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
     if layout == "km":
-        x = torch.randn(k, m, device="cuda").half().T
+        x = torch.randn(k, -(-m // 8) * 8 if pad else m, device="cuda").half()[:, :m].T
     else:
         x = torch.randn(m, k, device="cuda").half()
+    return x, bs, rotate
+
+
+def measure(layout: str, m: int, n: int, k: int, reps: int,
+            impls: dict) -> tuple[dict[str, float], dict[str, float]]:
+    """µs and relative error against fp64 of each implementation for one
+    shape; missing where it failed."""
+    x, bs, rotate = operands(layout, m, n, k)
     us, err = {}, {}
     ref = x.double() @ bs[0].double()
     for name, fn in impls.items():

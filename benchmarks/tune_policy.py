@@ -79,19 +79,6 @@ def draw(c: int, rng: random.Random) -> int:
     return rng.randrange(first, hi + 1, step)
 
 
-def operands(layout: str, m: int, n: int, k: int):
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
-    if layout == "nk":
-        bs = [torch.randn(n, k, device="cuda").half().T for _ in range(rotate)]
-    else:
-        bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
-    # A as K x M: rows of a multiple of 8 elements (the fast kernels').
-    x = (torch.randn(k, -(-m // 8) * 8, device="cuda").half()[:, :m].T if layout == "km"
-         else torch.randn(m, k, device="cuda").half())
-    return x, bs, rotate
-
-
 def timed(family: str | None, slices: int, x, bs, rotate: int, reps: int) -> float | None:
     """µs of the package's call with `family` forced (None: the rules')."""
     C._force_choice(family, slices)
@@ -110,7 +97,7 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
     with the rules' slices, and the two fastest families (and those of
     `also`) with more slices."""
     a, b = ("km", "kn") if layout == "km" else ("mk", layout)
-    x, bs, rotate = operands(layout, m, n, k)
+    x, bs, rotate = bench_sweep.operands(layout, m, n, k, pad=True)
     rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
     rules_family = TILE_OF.get(rules["family"], rules["family"])
     us = {"rules": timed(rules_family, 0, x, bs, rotate, reps)}
@@ -140,7 +127,7 @@ def tune_class(layout: str, cls: tuple[int, int, int], chip: str, sms: int, reps
     second = tune_shape(layout, *shapes[1], chip, sms, reps, tuple(first["sliced"]))
     for f in second["sliced"]:
         if f not in first["sliced"]:
-            x, bs, rotate = operands(layout, *shapes[0])
+            x, bs, rotate = bench_sweep.operands(layout, *shapes[0], pad=True)
             for p in SLICES:
                 if p <= C.default_splits(shapes[0][2], 32):
                     first["us"][f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)

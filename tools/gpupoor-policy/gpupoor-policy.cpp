@@ -14,7 +14,8 @@
 //   [splits=S] [max-splits=32] [slices=P] [sm-count=132] [tile=BM,BN,BK]
 //
 // A size of `?` is unknown (a dynamic shape): such a problem has a strategy
-// and no launch.
+// and no launch. The strategy says whether the tuned table chose it
+// (`tuned`); the launch, which A layout its variant reads (`a`).
 //
 //===----------------------------------------------------------------------===//
 

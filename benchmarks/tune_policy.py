@@ -11,11 +11,10 @@ tile runs it and the slices it is asked for. Both the compiler
 hand-written rules decide every class without a row.
 
 For each class the sweep's shapes fall in (benchmarks/bench_sweep.py, every
-layout asked for), this times two tuning shapes of the class -- its largest
-M with N and K drawn inside the class, and all three drawn (multiples of 64
-where the class spans them; not the sweep's own shapes, which judge the
-result) -- through the package, CUDA-graph replays with the weights rotated
-beyond L2, for:
+layout asked for), this times three tuning shapes of the class -- its
+largest sizes, its largest M with N and K drawn inside the class, and all
+three drawn (multiples of 64 where the class spans them) -- through the
+package, CUDA-graph replays with the weights rotated beyond L2, for:
 - the rules' choice (the table's rows for the chip ignored: gpupoor._C
   ._force_choice of what the rules give),
 - each family the class's layouts have a kernel of (persistent and two-
@@ -25,7 +24,7 @@ beyond L2, for:
 each twice, the second time in reverse order, keeping the faster.
 A class gets a row for the candidate of the best geometric mean over its
 shapes where that beats the rules' choice by more than --margin and is not
-slower than the rules' on either shape by more than --margin. Everything measured goes to --json (device, date, each
+slower than the rules' on any of them by more than --margin. Everything measured goes to --json (device, date, each
 class's shape and candidates' µs, cuBLAS f32acc's µs for scale).
 
 To tune a new chip: build the package's library for it, run this there
@@ -128,19 +127,27 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
 
 def tune_class(layout: str, cls: tuple[int, int, int], chip: str, sms: int, reps: int,
                rng: random.Random) -> dict:
-    """Both tuning shapes of the class, each candidate's µs on each."""
+    """The class's tuning shapes -- its largest sizes, its largest M with N
+    and K drawn inside it, and all three drawn -- each candidate's µs on
+    each (the families timed with more slices on one shape, on all)."""
     mc, nc, kc = cls
-    shapes = [(1 << mc, draw(nc, rng), draw(kc, rng)),
+    shapes = [(1 << mc, 1 << nc, 1 << kc), (1 << mc, draw(nc, rng), draw(kc, rng)),
               (draw(mc, rng), draw(nc, rng), draw(kc, rng))]
-    first = tune_shape(layout, *shapes[0], chip, sms, reps)
-    second = tune_shape(layout, *shapes[1], chip, sms, reps, tuple(first["sliced"]))
-    for f in second["sliced"]:
-        if f not in first["sliced"]:
-            x, bs, rotate = bench_sweep.operands(layout, *shapes[0], pad=True)
-            for p in SLICES:
-                if p <= C.default_splits(shapes[0][2], 32):
-                    first["us"][f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
-    return {"layout": layout, "class": list(cls), "shapes": [first, second]}
+    done: list[dict] = []
+    for shape in shapes:
+        sliced = tuple(dict.fromkeys(f for d in done for f in d["sliced"]))
+        done.append(tune_shape(layout, *shape, chip, sms, reps, sliced))
+    families = {f for d in done for f in d["sliced"]}
+    for d, shape in zip(done, shapes):
+        missing = [f for f in families
+                   if f"{f}/{SLICES[0]}" not in d["us"] and f"{f}/0" in d["us"]]
+        if missing:
+            x, bs, rotate = bench_sweep.operands(layout, *shape, pad=True)
+            for f in missing:
+                for p in SLICES:
+                    if p <= C.default_splits(shape[2], 32):
+                        d["us"][f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
+    return {"layout": layout, "class": list(cls), "shapes": done}
 
 
 def best_of(r: dict, margin: float) -> tuple[str, float] | None:

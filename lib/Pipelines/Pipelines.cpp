@@ -151,6 +151,11 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   pm.addPass(createGPUPoorOffloadToGPU(offload));
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  // Constants (a math.fpowi's exponent, which the NVVM lowering needs as a
+  // constant; a GELU's coefficients), dims and index selects used in a
+  // launch are cloned into it: the outlining passes every value defined
+  // outside as a kernel argument.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   // The host code now only launches kernels and manages buffers: anything
   // else that touches one would run on the host, over device memory.

@@ -107,3 +107,44 @@ func.func @constant_operand(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: 
   bufferization.materialize_in_destination %g in restrict writable %out : (tensor<16x16xf16>, memref<16x16xf16>) -> ()
   return
 }
+
+// -----
+
+// An offloaded elementwise kernel keeps the constants its body uses, also
+// where they are defined outside the op (as torch-mlir writes them): a
+// math.fpowi's exponent must stay a constant for the NVVM lowering, and
+// no constant becomes a kernel parameter. Each math op front ends emit
+// compiles.
+// CHECK-LABEL: func.func @math_constants
+// CHECK:         gpu.launch_func @math_constants_kernel::@math_constants_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%{{[^:]*}} : memref<64x128xf32>, %{{[^:]*}} : memref<64x128xf32>){{$}}
+// CHECK:       gpu.binary @math_constants_kernel
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @math_constants(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %c3 = arith.constant 3 : i64
+  %c2 = arith.constant 2 : i32
+  %p25 = arith.constant 2.5 : f32
+  %k = arith.constant 0.044715 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %cube = math.fpowi %a, %c3 : f32, i64
+    %sq = math.fpowi %a, %c2 : f32, i32
+    %abs = math.absf %a : f32
+    %pw = math.powf %abs, %p25 : f32
+    %t0 = arith.mulf %cube, %k : f32
+    %t1 = arith.addf %t0, %sq : f32
+    %th = math.tanh %t1 : f32
+    %er = math.erf %th : f32
+    %ex = math.exp %er : f32
+    %lg = math.log %ex : f32
+    %sr = math.sqrt %pw : f32
+    %rs = math.rsqrt %ex : f32
+    %s0 = arith.addf %lg, %sr : f32
+    %s1 = arith.addf %s0, %rs : f32
+    %m = arith.mulf %s1, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}

@@ -12,7 +12,7 @@
 // MLIR: gpu.alloc async [%{{.*}}] (%c4325376) : memref<?xi32>
 // MLIR: %[[FLAGS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c132) : memref<?xi32>
 // MLIR: gpu.launch_func @stream_k_kernel::@stream_k_kernel
-// MLIR-SAME: %c0_i32 : i32, %[[FLAGS]] : memref<?xi32>)
+// MLIR-SAME: args(%[[FLAGS]] : memref<?xi32>){{$}}
 // MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%c132, %c1, %c1)
 // MLIR-SAME: stream_k = true
 // MLIR: gpu.dealloc

@@ -271,7 +271,6 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(
           op, "gpupoor.splits or gpupoor.slices is not a valid count");
 
-    EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
     // The policy decides the tile, whether the product runs swapped, S and
     // P' where the types settle them (gpupoor/Policy/Policy.h).
     ArrayRef<int64_t> aShape =
@@ -332,6 +331,24 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
           << ("f32 accumulation relaxed: the f32 result is summed in f16 "
               "within each of the K splits, and the splits in " +
               std::string(strategy.getOuter().isF16() ? "f16" : "f32"));
+    EpilogueFusion fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
+    // C += A * B written into a function's tensor argument (the matmul's
+    // init, no consumer writing elsewhere): the product goes to a copy of it
+    // (bufferized to a new buffer and a copy), not in place into the
+    // caller's buffer, which the tensor program leaves unchanged.
+    if (auto arg = dyn_cast<BlockArgument>(fusion.init);
+        arg && fusion.init == match->cIn &&
+        isa<RankedTensorType>(arg.getType()) &&
+        isa<FunctionOpInterface>(arg.getOwner()->getParentOp())) {
+      rewriter.setInsertionPoint(op);
+      Value copy = bufferization::AllocTensorOp::create(
+          rewriter, op.getLoc(), cast<RankedTensorType>(arg.getType()),
+          ValueRange(), arg);
+      rewriter.modifyOpInPlace(op,
+                               [&] { op.getDpsInitsMutable()[0].set(copy); });
+      match->dest = match->cIn = copy;
+      fusion = analyzeEpilogueFusion(op, match->cIn, match->dest);
+    }
     buildFusedMatmul(rewriter, op, fusion, strategy);
     if (memrefFill)
       rewriter.eraseOp(memrefFill);

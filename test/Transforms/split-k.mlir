@@ -258,10 +258,12 @@ func.func @accumulate_memref(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memre
 // -----
 
 // C += A * B on a tensor function argument, no consumers: the op's init is
-// that tensor, read through the last argument.
+// a copy of that tensor (the caller's buffer stays as it was), read through
+// the last argument.
 // CHECK-LABEL: func @accumulate_tensor
 // CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<16x16xf32>
-// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[C]] : tensor<16x16xf32>)
+// CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[C]]) : tensor<16x16xf32>
+// CHECK: gpupoor.matmul %{{.*}}, %{{.*}} outs(%[[COPY]] : tensor<16x16xf32>)
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32, %[[CIN:.*]]: f32):
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[CIN]], %[[ACC]] : f32
 func.func @accumulate_tensor(%a: tensor<16x32xf16>, %b: tensor<32x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {

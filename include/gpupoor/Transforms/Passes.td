@@ -18,7 +18,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     static or dynamic, and rewrites each into a `gpupoor.matmul` carrying a
     `#gpupoor.split_k` strategy; a matmul in a `gpu.module` (device code) is
     left alone. A zero-filled init is not read; any other init is
-    (`C += A * B`: the epilogue adds it).
+    (`C += A * B`: the epilogue adds it); a function's tensor argument as
+    the init that the op would write is copied first
+    (`bufferization.alloc_tensor() copy(...)`), so that the caller's buffer
+    stays as it was.
 
     First (`fold-layouts`, on tensors), the layouts front ends spell as ops
     become the matmuls' own: a `linalg.transpose` (or a generic that only
@@ -143,6 +146,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "Make every ineligible matmul an error">
   ];
   let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::gpupoor::GPUPoorDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",

@@ -1,0 +1,216 @@
+"""The policy's choices as the package sees them (gpupoor._C, the
+compiler's policy library): the split and slice rules, the kernel families
+each chip's library holds, which family a product takes by the rules, and
+the tuned table's rows."""
+
+import functools
+
+import pytest
+
+from gpupoor._native import C
+from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, TILES, VariantKey,
+                              library_variants)
+
+
+def test_split_rules_match_the_compilers_model():
+    """The policy the package calls (gpupoor._C) against the numpy model of
+    the rules, an independent oracle."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
+    import split_k_model as model
+    for k in (1, 31, 32, 33, 1000, 4096, 14336, 100000):
+        for ms in (1, 3, 32, 65535):
+            assert C.default_splits(k, ms) == model.default_splits(k, ms)
+    for chip, tile in (("sm_90a", [64, 16, 64]), ("sm_90a", [128, 256, 64]),
+                       ("sm_90a", [32, 16, 256]), ("sm_90", [16, 128, 64]),
+                       ("sm_80", [128, 128, 32]), ("sm_90", [256, 128, 64])):
+        blocks = model.slice_blocks_per_sm(chip, tile[:2])
+        share = model.slice_one_share(chip, tile[:2])
+        for tiles in (1, 5, 33, 66, 132, 133, 1000):
+            for s in (1, 4, 16, 70000):
+                for k in (1024, 2047, 2048, 4096):
+                    want = model.num_slices(0, tiles, s, 132, blocks, share)
+                    if model.short_k_one_slice(chip, k):
+                        want = 1
+                    assert C.launch_slices(0, chip, tile, k, tiles, s, 132) == want
+                    assert C.launch_slices(3, chip, tile, k, tiles, s, 132) == min(3, s)
+
+
+def test_policy_arguments_are_checked():
+    with pytest.raises(ValueError, match="chip"):
+        C.choose_launch("sm_99", 1, 1, 1, "nk", 0, 32, 132)
+    with pytest.raises(ValueError, match="b_layout"):
+        C.choose_launch("sm_90a", 1, 1, 1, "mn", 0, 32, 132)
+    with pytest.raises(ValueError, match="m must be >= 1"):
+        C.choose_launch("sm_90a", 0, 1, 1, "nk", 0, 32, 132)
+    with pytest.raises(ValueError, match="tile"):
+        C.launch_slices(0, "sm_90a", [64, 16], 1, 1, 1, 132)
+    with pytest.raises(ValueError, match="family"):
+        C.family_tile("huge", "sm_90a", "nk")
+    with pytest.raises(ValueError, match="together"):
+        C.violation({"max_size": 10}, [128, 128, 32], 8, 0, {"M": 1}, 1)
+    # A parameter the launcher does not pass is its bug, said as such.
+    assert C.violation({"unit_stride": ["stride_ak"]}, [128, 128, 32], 8, 0, {"M": 1}, 1) == \
+        "the launcher passes no stride_ak"
+    assert C.launch_grid(500, 1, True, 132) == (132, 1)
+    assert C.launch_grid(500, 3, False, 132) == (500, 3)
+
+
+def test_families_are_the_policys():
+    """variants.py names the policy's families and compiles each with the
+    policy's tile (none: the compiler's dynamic choice, large)."""
+    assert TILES == tuple(C.FAMILIES)
+    for family in TILES:
+        for chip in ("sm_80", "sm_90a"):
+            for b in ("kn", "nk"):
+                builds = VariantKey(b_layout=b, tile=family).builds_for(chip)
+                assert C.family_builds(family, chip, b) == builds
+                if not builds:
+                    continue
+                tile = C.family_tile(family, chip, b)
+                options = VariantKey(b_layout=b, tile=family).pipeline_options(chip)
+                if family == "large":
+                    assert "tile=" not in options
+                else:
+                    assert f"tile={','.join(map(str, tile))}" in options, (family, options)
+    launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
+    assert PERSISTENT_TILES == ("pl", "pl192", "pl160")
+    assert launch["family"] == "pl" and launch["grid"] == (132, 1)
+    assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
+               for f in PERSISTENT_TILES)
+    assert "stages=4" in VariantKey(tile="m16").pipeline_options("sm_80")
+
+
+def test_sm90a_families_only_for_sm90a():
+    keys = library_variants()
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192
+    # and pl192 (both B layouts), 16 nk variants of each of w160 and pl160
+    # (160 columns are not whole atoms of B as K x N); for A as K x M again
+    # those of every family but m16 and the swapped ones (which read A as M
+    # x K), on sm_90a only.
+    nk_only = {"w160", "pl160"}
+    no_km = {"m16", "s16", "s16w"}
+    assert set(SWAPPED_TILES) < no_km
+    per_a = 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only)
+    km = [k for k in keys if k.a_layout == "km"]
+    assert len(keys) == per_a + len(km)
+    assert len(km) == 2 * 2 * 4 * 2 * 7 + 2 * 4 * 2 * len(nk_only)
+    assert {k.tile for k in km} == set(TILES) - no_km
+    assert nk_only < set(SM90A_TILES)
+    for family in SM90A_TILES:
+        fam = [k for k in keys if k.tile == family and k.a_layout == "mk"]
+        assert len(fam) == (16 if family in nk_only else 32)
+        assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
+        assert all(k.builds_for("sm_90a") for k in fam)
+        assert VariantKey(b_layout="kn", tile=family).builds_for("sm_90a") == \
+            (family not in nk_only)
+        assert not any(k.builds_for(chip) for k in fam
+                       for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
+    assert all(k.builds_for("sm_80") for k in keys
+               if k.tile not in SM90A_TILES and k.a_layout == "mk")
+    assert all(k.builds_for("sm_90a") and not k.builds_for("sm_90") for k in km)
+    with pytest.raises(ValueError, match="A as K x M"):
+        VariantKey(tile="s16", a_layout="km")
+    # Names: A as K x M prefixes B's layout, and round-trips.
+    key = VariantKey("kn", "f32", "bias_gelu", "f16", "mid", 32, "km")
+    assert key.name == "kmkn_f32_bias_gelu_f16_mid_s32"
+    assert VariantKey.from_name(key.name) == key
+    assert VariantKey.from_name("kn_f32_none_f16_s16_s32").a_layout == "mk"
+    assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
+    assert "blocks-per-sm=2" in VariantKey(b_layout="nk", tile="s16w").pipeline_options("sm_90a")
+    # Persistent blocks take one K slice.
+    pl = VariantKey(b_layout="nk", tile="pl").pipeline_options("sm_90a").split()
+    assert "persistent=true" in pl and "slices=1" in pl and "slices=0" not in pl
+    assert "tile=128,256,64" in pl
+    assert "slices=0" in VariantKey(b_layout="nk").pipeline_options("sm_90a").split()
+
+
+def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132, a="mk"):
+    """The rules' family (the tuned table aside: test_tuned_table)."""
+    return C.choose_launch(chip, m, n, k, b, slices, 32, sms, a, tuned=False)["family"]
+
+
+def test_families_where_they_fit_one_wave():
+    """The policy's static choices at run time, on an H100's 132 SMs: the
+    one-warpgroup tiles for M <= 128 (n64 where its tiles fit one wave)."""
+    assert _family(64, 4096) == "n64"       # 64 tiles
+    assert _family(128, 4096) == "n64"      # 128 tiles
+    assert _family(128, 4224) == "n64"      # 2 x 66 = 132
+    assert _family(128, 4288) == "m64"      # 2 x 67 > 132
+    assert _family(64, 14336) == "m64"      # 224 tiles
+    assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
+    # B as K x N: the same wgmma tiles (N-major B).
+    assert _family(64, 4096, b="kn") == "n64"
+    assert _family(64, 14336, b="kn") == "m64"
+    assert _family(33, 4096, chip="sm_80") == "m64"   # 32-row tiles: the 64-row family
+    assert _family(200, 4096, chip="sm_80") == "large"
+
+
+def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
+    """gpupoor-split-k's choices (oneWaveMidTile, wideTileColumns,
+    selectSwappedTile, persistent=auto) mapped onto the families."""
+    assert _family(512, 4096) == "mid"              # 64 wide, 128 mid tiles
+    assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTileColumns)
+    assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
+    # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
+    assert _family(512, 14336) == "pl"              # 224 wide tiles
+    assert _family(4096, 4096) == "pl"              # 512
+    assert _family(1024, 4096) == "large"           # 8 x 16 = 128
+    assert _family(4096, 4096, chip="sm_90") == "large"  # mma.sync library
+    assert _family(4096, 4096, slices=2) == "large"      # slices: not persistent
+    assert _family(4096, 4096, slices=2, k=64) == "pl"   # ... unless S = 1
+    assert _family(1, 4096) == "s16"                # 64 swapped tiles
+    assert _family(16, 8448) == "s16"               # 132
+    assert _family(16, 8512) == "s16w"              # 133: two an SM
+    assert _family(1, 14336) == "s16w"              # 224
+    assert _family(1, 16896) == "s16w"              # 264
+    assert _family(1, 16960) == "m16"               # 265
+    assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
+    assert _family(16, 64) == "s16"                 # 1
+    assert _family(1, 4096, chip="sm_90") == "m16"
+    assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
+    assert _family(1, 14336, b="kn") == "s16w"
+    # Swapped needs A as M x K: A as K x M takes the 16-row tile, whose
+    # variant reads A through its strides (M x K).
+    assert _family(1, 4096, a="km") == "s16"
+    rules = functools.partial(C.choose_launch, tuned=False)
+    assert rules("sm_90a", 1, 4096, 4096, "nk", 0, 32, 132, "km")["a_layout"] == "mk"
+    launch = rules("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"]) == ("pl", "km")
+    assert rules("sm_80", 4096, 4096, 4096, "kn", 0, 32, 108, "km")["a_layout"] == "mk"
+    assert _family(512, 4096, b="kn") == "mid"
+    assert _family(4096, 4096, b="kn") == "pl"
+    launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132, tuned=False)
+    assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
+    assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
+    assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES
+
+
+def test_tuned_table_decides_its_classes():
+    """Every row of sm_90a's tuned table (lib/Policy/Tuned/SM90a.def, the
+    tuner's) decides the launch of its class's products, at the class's
+    largest sizes: the row's family (or its persistent or two-blocks-an-SM
+    variant, as the rules pick between them) and the slices asked for; with
+    tuned=False the rules decide. The package's choice is the compiler's
+    (test/Policy compares them on 10^4 problems)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "lib" / "Policy" / "Tuned" /
+            "SM90a.def").read_text()
+    rows = re.findall(r"^GPUPOOR_TUNED\(SM90a, (\w+), (\w+), (\d+), (\d+), (\d+), (\w+), "
+                      r"(\d+)\)", text, re.M)
+    assert rows, "the tuned table is empty"
+    variants = {"Large": {"large", "pl"}, "W192": {"w192", "pl192"}, "W160": {"w160", "pl160"},
+                "S16": {"s16", "s16w"}}
+    differs = 0
+    for a, b, mc, nc, kc, family, slices in rows:
+        m, n, k = (1 << int(c) for c in (mc, nc, kc))
+        a, b = a.lower(), b.lower()
+        launch = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a)
+        assert launch["family"] in variants.get(family, {family.lower()}), (a, b, m, n, k)
+        assert launch["asked_slices"] == int(slices), (a, b, m, n, k)
+        assert launch["a_layout"] == a
+        rules = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a, tuned=False)
+        differs += rules["family"] != launch["family"] or rules["slices"] != launch["slices"]
+    assert differs > 0

@@ -63,6 +63,16 @@ struct PlanKeyHash {
 
 std::mutex planMutex;
 std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> plans;
+
+/// Forgets every plan (the caller holds planMutex). Plans are referenced
+/// only during a launch, under no lock: they stay alive, leaked with the
+/// old table (few, and small).
+void forgetPlans() {
+  for (auto &entry : plans)
+    (void)entry.second.release();
+  plans.clear();
+}
+
 constexpr size_t kMaxPlans = 4096;
 
 /// Slice sums and zeroed counters per (device, stream): each launch leaves
@@ -181,14 +191,8 @@ Plan &planFor(const at::Tensor &a, const at::Tensor &b,
   std::unique_ptr<Plan> plan =
       makePlan(a, b, bias, c, key, slices, deviceInfo(a.get_device()));
   std::lock_guard<std::mutex> guard(planMutex);
-  if (plans.size() >= kMaxPlans) {
-    // Plans are referenced only during a launch, under no lock: keep them
-    // alive by leaking the old table (a process that makes 4096 plans has
-    // many shapes; the plans are small).
-    for (auto &entry : plans)
-      (void)entry.second.release();
-    plans.clear();
-  }
+  if (plans.size() >= kMaxPlans)
+    forgetPlans();
   auto &slot = plans[pk];
   if (!slot)
     slot = std::move(plan);
@@ -301,9 +305,7 @@ void bindLauncher(py::module_ &m) {
       [](py::object deviceInfo, py::object findVariant) {
         setResolver(std::move(deviceInfo), std::move(findVariant));
         std::lock_guard<std::mutex> planGuard(planMutex);
-        for (auto &entry : plans)
-          (void)entry.second.release();
-        plans.clear();
+        forgetPlans();
       },
       "device_info"_a, "find_variant"_a,
       "Where the launcher finds devices' library chips, `device_info(index) "
@@ -323,9 +325,7 @@ void bindLauncher(py::module_ &m) {
         }
         setForcedChoice(choice, table);
         std::lock_guard<std::mutex> planGuard(planMutex);
-        for (auto &entry : plans)
-          (void)entry.second.release();
-        plans.clear();
+        forgetPlans();
       },
       "family"_a, "slices"_a = 0, "table"_a = true,
       "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "

@@ -63,7 +63,7 @@ ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid"
         "s16": "S16", "w192": "W192", "w160": "W160"}
 SLICES = (1, 2, 4, 8)
 # The rules' families that stand for a candidate (their tiles).
-TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "s16w": "s16"}
+TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "pl128": "mid", "s16w": "s16"}
 
 
 def class_of(m: int, n: int, k: int) -> tuple[int, int, int]:

@@ -82,23 +82,27 @@ struct FamilyRow {
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
   bool km;
+  /// FamilyConfig's (the split handover on sm_90a only).
+  int64_t stages = 0, blocksPerSM = 0;
+  bool splitHandover = false;
 };
 } // namespace
 
 // clang-format off
 static const FamilyRow kFamilyRows[] = {
-  {Family::Large, "large", std::nullopt,       false, false, false, false, true},
-  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false, false},
-  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false, true},
-  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false, true},
-  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false, true},
-  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, false, false},
-  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, false, false},
-  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true},
-  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true},
-  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true},
-  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true},
-  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true},
+  {Family::Large, "large", std::nullopt,       false, false, false, false, true,  0, 0, true},
+  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false, false, 4, 0, false},
+  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false, true,  0, 0, false},
+  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, false},
+  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false, true,  0, 0, true},
+  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, false, false, 0, 0, false},
+  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, false, false, 0, 2, false},
+  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0, false},
+  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true,  0, 0, true},
+  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true,  0, 0, false},
+  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0, true},
+  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0, false},
+  {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0, false},
 };
 // clang-format on
 
@@ -149,6 +153,12 @@ bool mlir::gpupoor::policy::familyPersistent(Family family) {
   return row(family).persistent;
 }
 
+FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
+  const FamilyRow &r = row(family);
+  return {r.stages, r.blocksPerSM, r.persistent,
+          r.splitHandover && chip == Chip::SM90a};
+}
+
 Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   bool wgmma = s.chip == Chip::SM90a;
   const Tile &t = s.tile;
@@ -162,13 +172,13 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return Family::M16;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
-  if (wgmma && t[0] == 128 && t[1] == 128)
-    return Family::Mid;
-  // 128 x 160/192/256 (sm_90a) and the mma.sync kernel's 128- and 256-row
-  // tiles: persistent where the compiler's would be (gpupoor-select-kernel-
-  // config's persistent=auto: one slice and a grid beyond one wave).
+  // sm_90a's 128-row tiles: persistent where the compiler's would be
+  // (gpupoor-select-kernel-config's persistent=auto: one slice and a grid
+  // beyond one wave).
   bool persistent = wgmma && s.slices == 1 && p.shape.isStatic() &&
                     p.shape.tiles(t[0], t[1]) > p.sms();
+  if (wgmma && t[0] == 128 && t[1] == 128)
+    return persistent ? Family::PL128 : Family::Mid;
   if (wgmma && t[0] == 128 && t[1] == 192)
     return persistent ? Family::PL192 : Family::W192;
   if (wgmma && t[0] == 128 && t[1] == 160)

@@ -37,7 +37,7 @@ OUT_TYPES = ("f16", "f32")
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
 # compiler's wideTileColumns), a block a tile and persistent (160 columns
-# for B as N x K only).
+# for B as N x K only); pl128: mid with persistent blocks.
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:
@@ -48,22 +48,24 @@ PERSISTENT_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["persistent"])
 # The families whose kernels compute C^T = B^T A^T (W x^T for nn.Linear):
 # the launcher passes B as the kernel's A, A as its B and C's transpose.
 SWAPPED_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["swapped"])
-# m64's stages are the compiler's choice: 4 for the mma.sync kernel, 6 for
-# sm_90a's one-warpgroup wgmma kernel (nk) on dynamic shapes.
-# The configuration options the library compiles a family with besides its
-# tile (the m16 kernel's stages; two blocks an SM; persistent blocks).
-_CONFIG_OPTIONS = {"m16": "stages=4", "s16w": "blocks-per-sm=2",
-                   **{f: "persistent=true" for f in PERSISTENT_TILES}}
 
 
-def tile_options(family: str) -> str:
-    """The family's `--gpupoor-to-cubin` tile and configuration options:
-    none for large (the compiler's dynamic-shape choice), else its tile."""
-    if family == "large":
-        return ""
-    tile = _C.family_tile(family, "sm_90a", "nk")
-    return " ".join(o for o in (f"tile={','.join(map(str, tile))}",
-                                _CONFIG_OPTIONS.get(family, "")) if o)
+def family_options(family: str, chip: str) -> str:
+    """The family's `--gpupoor-to-cubin` tile and configuration options on
+    `chip` (the policy's: gpupoor._C.family_config): no tile for large (the
+    compiler's dynamic-shape choice), else its tile."""
+    config = _C.family_config(family, chip)
+    opts = [] if family == "large" else [
+        "tile=" + ",".join(map(str, _C.family_tile(family, "sm_90a", "nk")))]
+    if config["stages"]:
+        opts.append(f"stages={config['stages']}")
+    if config["blocks_per_sm"]:
+        opts.append(f"blocks-per-sm={config['blocks_per_sm']}")
+    if config["persistent"]:
+        opts.append("persistent=true")
+    if config["split_handover"]:
+        opts.append("split-handover=true")
+    return " ".join(opts)
 
 
 DEFAULT_MAX_SPLITS = 32
@@ -126,7 +128,7 @@ class VariantKey:
         """`--gpupoor-to-cubin` options (without dump-dir)."""
         slices = "slices=1" if self.tile in PERSISTENT_TILES else "slices=0"
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
-                slices, tile_options(self.tile)]
+                slices, family_options(self.tile, chip)]
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

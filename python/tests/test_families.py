@@ -75,27 +75,36 @@ def test_families_are_the_policys():
                 else:
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
-    assert PERSISTENT_TILES == ("pl", "pl192", "pl160")
+    assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
     assert "stages=4" in VariantKey(tile="m16").pipeline_options("sm_80")
+    # The split handover: sm_90a's two-warpgroup families a block a tile
+    # (their kernels take it where B's tile halves allow), not the
+    # persistent ones nor other chips.
+    for family in TILES:
+        options = VariantKey(b_layout="nk", tile=family).pipeline_options("sm_90a").split()
+        assert ("split-handover=true" in options) == (
+            family in ("large", "mid", "w192", "w160")), family
+        assert C.family_config(family, "sm_80")["split_handover"] is False
+    assert "split-handover" not in VariantKey(tile="large").pipeline_options("sm_80")
 
 
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
-    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192
-    # and pl192 (both B layouts), 16 nk variants of each of w160 and pl160
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
+    # pl192 and pl128 (both B layouts), 16 nk variants of each of w160 and pl160
     # (160 columns are not whole atoms of B as K x N); for A as K x M again
     # those of every family but m16 and the swapped ones (which read A as M
     # x K), on sm_90a only.
     nk_only = {"w160", "pl160"}
     no_km = {"m16", "s16", "s16w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 11 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 7 + 2 * 4 * 2 * len(nk_only)
+    assert len(km) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -152,6 +161,8 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     selectSwappedTile, persistent=auto) mapped onto the families."""
     assert _family(512, 4096) == "mid"              # 64 wide, 128 mid tiles
     assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTileColumns)
+    assert _family(1024, 14336) == "pl128"          # 896 of them: persistent
+    assert _family(1024, 14336, slices=2) == "mid"  # slices: not persistent
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
     assert _family(512, 14336) == "pl"              # 224 wide tiles
@@ -202,7 +213,7 @@ def test_tuned_table_decides_its_classes():
                       r"(\d+)\)", text, re.M)
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl"}, "W192": {"w192", "pl192"}, "W160": {"w160", "pl160"},
-                "S16": {"s16", "s16w"}}
+                "Mid": {"mid", "pl128"}, "S16": {"s16", "s16w"}}
     differs = 0
     for a, b, mc, nc, kc, family, slices in rows:
         m, n, k = (1 << int(c) for c in (mc, nc, kc))

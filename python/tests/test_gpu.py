@@ -297,6 +297,46 @@ def test_persistent_tiles(n, activation):
         assert not c_maps and p["zero_map_slot"] is not None
 
 
+@pytest.mark.parametrize("family,m,n,k,want", [
+    # Chunks of two K tiles or more: the split handover's path (and its
+    # K tail); 1100 x 2200: 162 tiles of 128 x 128, persistent (pl128).
+    ("mid", 300, 520, 1032, "mid"), ("large", 300, 600, 4104, "large"),
+    ("w192", 300, 520, 1032, "w192"), ("w160", 300, 520, 1032, "w160"),
+    ("mid", 1100, 2200, 264, "pl128"),
+    # Chunks of one K tile (S = 8 of 5 K tiles): the whole-tile handover.
+    ("mid", 300, 520, 264, "mid")])
+@pytest.mark.parametrize("slices", [0, 2])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("layout", ["linear", "kn"])
+def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
+    """sm_90a's 128-row families, each taken where the tuned table would
+    choose (gpupoor._C._force_choice), with and without slices: exact on
+    small integers. The families a block a tile take the split handover
+    where their chunks have two K tiles or more."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",):
+        pytest.skip("sm_90a's families")
+    if family == "w160" and layout == "kn":
+        pytest.skip("160 columns: B as N x K only")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "linear" else ints(k, n, gen=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    _C._force_choice(family, slices)
+    try:
+        p = _C.describe_plan(x, w, None, c, "none", outer, 32, 0, list(chips), sm_count)
+        y = split_k_sequential(x, w, outer=outer, backend="mlir")
+    finally:
+        _C._force_choice(None)
+    assert p["family"] == (want if slices == 0 else family)
+    if slices or want == "pl128":
+        assert p["slices"] == max(slices, 1)
+    assert torch.equal(y.double(), ref(x, w))
+
+
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
 @pytest.mark.parametrize("keep", [True, False])
 def test_dependent_launches_back_to_back(m, k, keep):

@@ -83,7 +83,7 @@ def test_the_grid_covers_every_choice(policy):
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
     assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl", "w192",
-                        "pl192", "w160", "pl160"}
+                        "pl192", "w160", "pl160", "pl128"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

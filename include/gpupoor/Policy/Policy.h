@@ -113,11 +113,14 @@ enum class Family : uint32_t {
   PL192,
   W160,
   PL160,
+  /// sm_90a only: 128 x 128 x 64 with persistent blocks (a Mid strategy
+  /// whose static grid exceeds the SMs, as the compiler's kernel is).
+  PL128,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large, Family::M16,   Family::M64,  Family::N64,
-    Family::Mid,   Family::S16,   Family::S16W, Family::PL,
-    Family::W192,  Family::PL192, Family::W160, Family::PL160};
+    Family::Large, Family::M16,   Family::M64,  Family::N64,  Family::Mid,
+    Family::S16,   Family::S16W,  Family::PL,   Family::W192, Family::PL192,
+    Family::W160,  Family::PL160, Family::PL128};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -131,6 +134,24 @@ bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout);
 Tile familyTile(Family family, Chip chip, BLayout bLayout);
 bool familySwapped(Family family);
 bool familyPersistent(Family family);
+
+/// How the library compiles a family's kernels for `chip` besides its tile
+/// (0 or false: the compiler's choice for dynamic shapes).
+struct FamilyConfig {
+  /// Copy pipeline stages and blocks an SM.
+  int64_t stages = 0;
+  int64_t blocksPerSM = 0;
+  /// Blocks that loop over C tiles (one K slice).
+  bool persistent = false;
+  /// sm_90a's split handover (gpupoor-select-kernel-config's
+  /// split-handover=true): the two-warpgroup tiles a block a tile hand a
+  /// chunk's first half over while its second half runs. The compiler
+  /// takes it for static grids of at most two tiles an SM
+  /// (splitHandoverPays); these families serve mostly such grids (the
+  /// persistent ones serve larger grids, and do without it).
+  bool splitHandover = false;
+};
+FamilyConfig familyConfig(Family family, Chip chip);
 
 /// What the package launches for a product whose sizes are all known.
 struct Launch {

@@ -153,6 +153,18 @@ PYBIND11_MODULE(_C, m) {
       "family"_a, "chip"_a, "b_layout"_a,
       "The tile of a family's kernels on `chip`.");
   m.def(
+      "family_config",
+      [](const std::string &family, const std::string &chip) {
+        FamilyConfig c = familyConfig(familyArg(family), chipArg(chip));
+        return py::dict("stages"_a = c.stages,
+                        "blocks_per_sm"_a = c.blocksPerSM,
+                        "persistent"_a = c.persistent,
+                        "split_handover"_a = c.splitHandover);
+      },
+      "family"_a, "chip"_a,
+      "How the library compiles a family's kernels for `chip` besides its "
+      "tile (0 or False: the compiler's choice).");
+  m.def(
       "family_builds",
       [](const std::string &family, const std::string &chip,
          const std::string &bLayout, const std::string &aLayout) {

@@ -6,6 +6,7 @@
 
 #include "gpupoor/Runtime/Driver.h"
 
+#include <cstdint>
 #include <dlfcn.h>
 
 namespace gpupoor::runtime {
@@ -92,6 +93,24 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
   return spec;
 }
 
+CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
+                                      const void *global) {
+  // Rows that start off a 32-byte sector (16-byte aligned, as TMA needs, but
+  // not 32): a box row's bytes then straddle sectors, and promoting each
+  // fetch to 128 or 256 bytes cost more than it saved. Measured on an H200
+  // (2026-11-28, the package, CUDA-graph replays, B as N x K): 3000^3 (rows
+  // of 6000 bytes) 127 us with 256-byte promotion, 110 with 64, 108-109 with
+  // 128 or none (rows of 6016 bytes: 83); 1000^3 11.8 against 10.3, 10.4
+  // and 10.6.
+  auto address = reinterpret_cast<uintptr_t>(global);
+  bool offSector = address % 32 != 0 || (spec.rank > 1 && spec.dims[1] > 1 &&
+                                         spec.strideBytes[0] % 32 != 0);
+  if (offSector && (spec.l2Promotion == CU_TENSOR_MAP_L2_PROMOTION_L2_128B ||
+                    spec.l2Promotion == CU_TENSOR_MAP_L2_PROMOTION_L2_256B))
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  return spec.l2Promotion;
+}
+
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global) {
   const DriverApi *api = driver();
@@ -102,7 +121,7 @@ CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
   return api->tensorMapEncodeTiled(
       map, spec.dataType, spec.rank, global, spec.dims, spec.strideBytes,
       spec.box, spec.elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      spec.swizzle, spec.l2Promotion, spec.oobFill);
+      spec.swizzle, l2PromotionFor(spec, global), spec.oobFill);
 }
 
 CUresult launchKernel(CUfunction function, const Launch &launch,

@@ -631,6 +631,25 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))
 
 
+def test_off_sector_rows_take_64_byte_l2_promotion(compiled_manifests):
+    """A TMA operand whose rows (or address) are 16- but not 32-byte aligned
+    is encoded with 64-byte L2 promotion, else with the manifest's 256
+    (gpupoor::runtime::l2PromotionFor)."""
+    lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
+    m, n = FAMILY_SHAPES[("nk", "mid")]
+    for k, ld, offset, want in ((64, 64, 0, 256), (64, 72, 0, 64), (64, 80, 0, 256),
+                                (64, 64, 8, 64)):
+        a = torch.empty(m * ld + offset, dtype=torch.float16)[offset:].view(m, ld)[:, :k]
+        b = torch.empty(n, 64, dtype=torch.float16).T
+        c = torch.empty(m, n, dtype=torch.float16)
+        p = C.describe_plan(a, b, None, c, "none", "f32", 32, 0, list(HOPPER[0]), HOPPER[1],
+                            find_variant=find)
+        promotion = {mp[1]: mp[5] for mp in p["maps"]}
+        assert promotion[0] == want, (ld, offset)
+        assert promotion[1] == 256
+
+
 def test_negative_zero_bias_changes_nothing():
     """The launcher's bias for an activation without one is -0.0 (csrc/launcher.cpp,
     implicitBias)."""

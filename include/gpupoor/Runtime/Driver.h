@@ -78,7 +78,14 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          unsigned boxK, unsigned boxRows, int64_t batch = -1,
                          int64_t batchStride = 0);
 
-/// Encodes `spec` for the operand at `global` into `map`.
+/// The L2 promotion `spec` is encoded with for the operand at `global`:
+/// its own, but 64 bytes where its rows (or its address) are not 32-byte
+/// aligned and it asks for more.
+CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
+                                      const void *global);
+
+/// Encodes `spec` for the operand at `global` into `map` (with
+/// l2PromotionFor's promotion).
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global);
 

@@ -199,6 +199,19 @@ Plan &planFor(const at::Tensor &a, const at::Tensor &b,
   return *slot;
 }
 
+int64_t l2PromotionBytes(CUtensorMapL2promotion promotion) {
+  switch (promotion) {
+  case CU_TENSOR_MAP_L2_PROMOTION_L2_64B:
+    return 64;
+  case CU_TENSOR_MAP_L2_PROMOTION_L2_128B:
+    return 128;
+  case CU_TENSOR_MAP_L2_PROMOTION_L2_256B:
+    return 256;
+  default:
+    return 0;
+  }
+}
+
 } // namespace
 
 VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
@@ -384,12 +397,16 @@ void bindLauncher(py::module_ &m) {
         std::unique_ptr<Plan> p =
             makePlan(a, b, launched, c, key, slices, info, finder);
         py::list maps;
+        const at::Tensor *operands[] = {&a, &b, &c};
         for (const MapPlan &mp : p->maps)
-          maps.append(
-              py::make_tuple(mp.slot, mp.operand,
-                             py::make_tuple(mp.spec.dims[0], mp.spec.dims[1]),
-                             mp.spec.strideBytes[0],
-                             py::make_tuple(mp.spec.box[0], mp.spec.box[1])));
+          maps.append(py::make_tuple(
+              mp.slot, mp.operand,
+              py::make_tuple(mp.spec.dims[0], mp.spec.dims[1]),
+              mp.spec.strideBytes[0],
+              py::make_tuple(mp.spec.box[0], mp.spec.box[1]),
+              // The L2 promotion the map is encoded with, in bytes.
+              l2PromotionBytes(runtime::l2PromotionFor(
+                  mp.spec, operands[mp.operand]->data_ptr()))));
         auto opt = [](int s) -> py::object {
           return s < 0 ? py::object(py::none()) : py::object(py::int_(s));
         };

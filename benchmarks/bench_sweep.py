@@ -2,6 +2,7 @@
 
   python benchmarks/bench_sweep.py [--layouts nk,kn] [--classes llm,square]
                                    [--reps 100] [--json out.json] [--plot out.png]
+                                   [--rules] [--static KDIR]
 
 Shapes (C = x @ B, x (M, K) float16):
 - llm: the projections of common LLMs (Llama-2 7B and 13B, Llama-3 8B and
@@ -21,6 +22,13 @@ one of them. Prints each shape's µs, ratios and errors, then per layout and
 class the geometric mean and the worst of gpupoor's ratio to cuBLAS f32acc,
 how many shapes fall below 0.85 and 0.95, and gpupoor's largest error
 relative to cuBLAS f16acc's.
+
+--static KDIR also times the compiler's static path: the kernel gpupoor-opt
+builds for each static shape with its defaults (`python3 test/GPU/
+build_kernels.py KDIR --chip sm_90a --sweep-static nk,kn,km`, on a machine
+with gpupoor-opt), launched from its manifest (test/GPU/run_gpu_suite.py's
+GpupoorKernel) in the same graphs; the summaries add its geomean and worst,
+and the package's speed over it (the target: within 5% on every shape).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 import torch
@@ -96,6 +105,27 @@ def operands(layout: str, m: int, n: int, k: int, pad: bool = False):
     return x, bs, rotate
 
 
+def static_path(kdir: str, layout: str, m: int, n: int, k: int):
+    """The static kernel of the shape in `kdir` (build_kernels.py
+    --sweep-static) as a call fn(x, b) -> C, or None where it has none."""
+    path = os.path.join(kdir, f"sweep_{layout}_{m}x{n}x{k}")
+    if not os.path.isfile(os.path.join(path, "gpupoor_matmul_0.json")):
+        return None
+    gpu_tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "GPU")
+    if gpu_tests not in sys.path:
+        sys.path.insert(0, gpu_tests)
+    from run_gpu_suite import GpupoorKernel
+
+    kern = GpupoorKernel(path)
+    c = torch.empty(m, n, dtype=torch.float16, device="cuda")
+
+    def call(x, b):
+        # The launcher takes B as stored: N x K for nk.
+        kern(x, b.t() if layout == "nk" else b, c)
+        return c
+    return call
+
+
 def measure(layout: str, m: int, n: int, k: int, reps: int,
             impls: dict) -> tuple[dict[str, float], dict[str, float]]:
     """µs and relative error against fp64 of each implementation for one
@@ -130,7 +160,16 @@ def summary(rows: list[dict]) -> dict:
     errs = [r["err"]["gpupoor"] / r["err"]["cublas_f16acc"] for r in rows
             if "gpupoor" in r["err"] and r["err"].get("cublas_f16acc")]
     rules = [r["rules_ratio"] for r in rows if r.get("rules_ratio")]
+    static = [r["static_ratio"] for r in rows if r.get("static_ratio")]
+    # The package's speed over the static path's, shape by shape.
+    over = [r["ratio"] / r["static_ratio"] for r in rows
+            if r.get("static_ratio") and r.get("ratio")]
+    geo = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else None  # noqa: E731
     return {"shapes": len(ratios),
+            "static_geomean": geo(static), "static_worst": min(static, default=None),
+            "package_over_static_geomean": geo(over),
+            "package_over_static_worst": min(over, default=None),
+            "package_below_0.95_of_static": sum(o < 0.95 for o in over),
             "geomean": math.exp(sum(map(math.log, ratios)) / len(ratios)),
             "rules_geomean": (math.exp(sum(map(math.log, rules)) / len(rules))
                               if rules else None),
@@ -151,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", help="write a PNG of the ratios")
     p.add_argument("--rules", action="store_true",
                    help="also time the call with the tuned table off (the rules alone)")
+    p.add_argument("--static", metavar="KDIR",
+                   help="also time the static kernels of build_kernels.py --sweep-static")
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
@@ -168,12 +209,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for layout in layouts:
         for cls, m, n, k in shapes(classes):
+            impls.pop("static", None)
+            static = args.static and static_path(args.static, layout, m, n, k)
+            if static:
+                impls["static"] = static
             us, err = measure(layout, m, n, k, args.reps, impls)
             base, ours = us.get("cublas_f32acc"), us.get("gpupoor")
             row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us, "err": err,
                    "ratio": base / ours if base and ours else None}
             if us.get("gpupoor_rules") and base:
                 row["rules_ratio"] = base / us["gpupoor_rules"]
+            if us.get("static") and base:
+                row["static_ratio"] = base / us["static"]
             rows.append(row)
             f16 = us.get("cublas_f16acc")
             print(f"{layout} {m:>5}x{n:>5}x{k:>5}: " +
@@ -193,7 +240,13 @@ def main(argv: list[str] | None = None) -> int:
                       f"{s['max_err_vs_f16acc'] or float('nan'):.2f}, above 1/3 at "
                       f"{s['err_above_third_of_f16acc']} shapes" +
                       (f"; the rules alone: geomean {s['rules_geomean']:.3f}, worst "
-                       f"{s['rules_worst']:.3f}" if s["rules_geomean"] else ""))
+                       f"{s['rules_worst']:.3f}" if s["rules_geomean"] else "") +
+                      (f"; static path: geomean {s['static_geomean']:.3f}, worst "
+                       f"{s['static_worst']:.3f}; package over static: geomean "
+                       f"{s['package_over_static_geomean']:.3f}, worst "
+                       f"{s['package_over_static_worst']:.3f}, below 0.95 at "
+                       f"{s['package_below_0.95_of_static']} shapes"
+                       if s["static_geomean"] else ""))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": props.name, "rows": rows, "summaries": summaries}, f, indent=1)

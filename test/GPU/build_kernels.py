@@ -384,6 +384,28 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
+def sweep_static_variants(layouts):
+    """sweep_LAYOUT_MxNxK: each shape of benchmarks/bench_sweep.py's sweep,
+    static, with the pipeline's defaults (outer f32, slices chosen: what the
+    package's call asks for), which bench_sweep.py --static times beside the
+    package. Layouts: nk (B as N x K), kn, km (A as K x M, B as K x N)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "..", "..", "benchmarks"),
+                 os.path.join(here, "..", "..", "python")):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    from bench_sweep import shapes
+
+    out = {}
+    for layout in layouts:
+        src = dict(b_layout="kn" if layout == "km" else layout,
+                   a_layout="km" if layout == "km" else "mk")
+        for _, m, n, k in shapes(["llm", "square"]):
+            out[f"sweep_{layout}_{m}x{n}x{k}"] = (dict(src, shape=(m, n, k)),
+                                                 "outer-type=f32 slices=0")
+    return out
+
+
 #: Split counts of the speed/error frontier (bench_matmul.py --frontier).
 FRONTIER_SPLITS = (1, 2, 4, 8, 16, 32, 64)
 
@@ -456,8 +478,16 @@ def main():
     parser.add_argument("--frontier", metavar="MxNxK,...",
                         help="build only the frontier_* kernels of bench_matmul.py --frontier "
                              "on these static shapes")
+    parser.add_argument("--sweep-static", metavar="LAYOUTS",
+                        help="build only sweep_LAYOUT_MxNxK (LAYOUTS of nk, kn, km): "
+                             "bench_sweep.py's shapes, static, with the pipeline's defaults, "
+                             "which bench_sweep.py --static times beside the package")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
+    if args.sweep_static:
+        extra = sweep_static_variants(args.sweep_static.split(","))
+        variants.update(extra)
+        args.only = list(extra)
     if args.older_chips:
         args.only = list(OLDER_CHIPS) + (args.only or [])
     if args.frontier:

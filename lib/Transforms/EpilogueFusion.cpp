@@ -152,11 +152,12 @@ bool fusible(linalg::LinalgOp g, const GroupValues &group,
         !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return false;
     Source s = resolve(operand.get(), map, group, Value());
-    // Other constant tensors live in host memory.
+    // (A constant tensor, a bias as a dense_resource say, is an operand
+    // like any other: gpupoor-to-cubin gives the kernel a device copy of
+    // its global, as it does for A and B.)
     if (s.kind == Source::Tensor &&
-        (!readableElementType(
-             cast<ShapedType>(s.value.getType()).getElementType()) ||
-         matchPattern(s.value, m_Constant())))
+        !readableElementType(
+            cast<ShapedType>(s.value.getType()).getElementType()))
       return false;
   }
   return clonableBody(g);

@@ -20,7 +20,10 @@
 //    reshape-by-collapsing patterns then move that expand_shape past the
 //    elementwise consumers, so they still form one chain on the matmul;
 //  * collapse_shape(transpose(x)) becomes transpose(collapse_shape(x)) when
-//    the transpose keeps each collapsed group together (attention's K^T).
+//    the transpose keeps each collapsed group together (attention's K^T);
+//  * an elementwise consumer of the matmul takes in what its other operands
+//    are computed from on the side (a bias extended and broadcast), so that
+//    the epilogue reads the bias itself.
 //
 // Every rewrite computes the same elements from the same values (reshapes
 // and transposes only re-index); nothing else in the IR changes.
@@ -328,6 +331,21 @@ void mlir::gpupoor::populateMatmulLayoutPatterns(RewritePatternSet &patterns) {
       patterns, [](OpOperand *operand) {
         auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
         return expand && fromMatmul(expand.getSrc());
+      });
+  // What an epilogue operand is computed from on the side (torch-mlir's f32
+  // bias: an extf of the f16 bias, broadcast by a copying generic) goes
+  // into the elementwise consumer that reads it, which then reads the bias
+  // itself through a broadcasting map (an epilogue operand of the fused
+  // kernel) instead of a full-size tensor that separate loops would fill.
+  // Exact: the same scalar ops on the same values; a producer with other
+  // users stays for them. Never the matmul's own chain (which the epilogue
+  // takes as it is).
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        return isa_and_nonnull<linalg::GenericOp>(producer) &&
+               fromMatmul(operand->getOwner()->getResult(0)) &&
+               !fromMatmul(operand->get());
       });
   // The reshapes the patterns above leave back to back cancel out.
   tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

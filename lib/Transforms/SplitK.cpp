@@ -428,6 +428,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       if (ops.empty())
         return success();
       RewritePatternSet layouts(&getContext());
+      populateNarrowOperandPatterns(layouts);
       populateMatmulLayoutPatterns(layouts);
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
@@ -441,8 +442,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     return success();
   }
 
-  /// The f16 matmuls on tensors, the ops that produce their operands and
-  /// the ops that use their results.
+  /// The matmuls on tensors, the ops that produce their operands, the ops
+  /// that use their results and what those users' operands come from.
   SetVector<Operation *> layoutCandidates() {
     SetVector<Operation *> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -464,9 +465,23 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
       // into the users' regions: their bodies are the user's code.)
       SetVector<Operation *> users;
       getForwardSlice(op.getOperation(), &users);
-      for (Operation *user : users)
-        if (user->getBlock() == op->getBlock())
-          ops.insert(user);
+      for (Operation *user : users) {
+        if (user->getBlock() != op->getBlock())
+          continue;
+        ops.insert(user);
+        // What the users' other operands are computed from (a bias
+        // extended and broadcast: the layout patterns fuse it into the
+        // user, and the driver erases what is left unused).
+        for (Value operand : user->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          for (int depth = 0;
+               def && def->getBlock() == op->getBlock() && depth < 2; ++depth) {
+            ops.insert(def);
+            def = def->getNumOperands() ? def->getOperand(0).getDefiningOp()
+                                        : nullptr;
+          }
+        }
+      }
     });
     return ops;
   }

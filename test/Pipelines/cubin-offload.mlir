@@ -83,12 +83,15 @@ func.func @full_reduction(%a: tensor<16x64xf16>, %b: tensor<64x16xf16>, %out: me
 // -----
 
 // A constant tensor is a global in host memory: the device reads a copy,
-// freed at the end.
+// freed at the end. Here it is the bias an epilogue reads (fused: no
+// kernel of its own).
 // CHECK-LABEL: func.func @constant_operand
 // CHECK:         %[[G:.*]] = memref.get_global @[[NAME:.*]] : memref<16xf16>
 // CHECK:         %[[D:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<16xf16>
 // CHECK:         gpu.memcpy async [%{{.*}}] %[[D]], %[[G]] : memref<16xf16>, memref<16xf16>
-// CHECK:         gpu.launch_func @constant_operand_kernel::@constant_operand_kernel {{.*}}%[[D]] : memref<16xf16>
+// CHECK:         memref.extract_strided_metadata %[[D]]
+// CHECK:         gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 {{.*}}epilogue_inputs = [f16]
+// CHECK-NOT:     gpu.launch_func @constant_operand_kernel
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[D]] : memref<16xf16>
 // CHECK-NEXT:    gpu.wait
 // CHECK-NEXT:    return

@@ -28,6 +28,13 @@ namespace mlir::gpupoor {
 /// gpupoor-split-k's fold-layouts runs first.
 void populateMatmulLayoutPatterns(RewritePatternSet &patterns);
 
+/// The pattern that gives a linalg matmul on tensors whose operands extend
+/// f16 values (arith.extf, through transposes, broadcasts and reshapes: a
+/// biased nn.Linear from torch-mlir) those f16 values instead, exactly
+/// (lib/Transforms/NarrowOperands.cpp): what fold-layouts runs with the
+/// layout patterns.
+void populateNarrowOperandPatterns(RewritePatternSet &patterns);
+
 /// The strategy the split-k patterns give the matmuls they rewrite:
 /// gpupoor-split-k's options, resolved. A matmul's own `gpupoor.splits` or
 /// `gpupoor.slices` attribute overrides `splits` or `slices` for it.

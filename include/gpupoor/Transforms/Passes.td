@@ -31,12 +31,19 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     batch * M rows (A collapsed, the result expanded back, and upstream's
     reshape-by-collapsing patterns move that reshape past the elementwise
     consumers); a transpose under a `collapse_shape` (attention's K^T)
-    moves below it.
+    moves below it. A matmul whose operands are `arith.extf` of f16 values
+    (through transposes, broadcasts, copying generics and reshapes: a
+    biased `nn.Linear` from torch-mlir's FX importer) reads the f16 values
+    instead, which is exact; and what an elementwise consumer's other
+    operands are computed from on the side (the bias extended and
+    broadcast) goes into that consumer, so that the epilogue reads the bias
+    itself.
 
     On tensors, the elementwise linalg ops after the matmul that read its
     result or each other's (all-parallel, no `linalg.index`, bodies of
     side-effect free scalar `arith`/`math` ops; any other operand read
-    through a projected-permutation map: bias, scale, residual, 0-d bounds)
+    through a projected-permutation map: bias, scale, residual, 0-d bounds,
+    constant tensors too, which gpupoor-to-cubin copies to the device)
     are moved into the op's epilogue region, body by body, as long as only
     the last one's result is read elsewhere: a chain, or a graph such as
     `x * sigmoid(x)`. The fused op computes exactly what they did
@@ -51,7 +58,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     docs/Numerics.md), and `--remarks-filter=gpupoor-split-k` reports each
     one.
 
-    Matmuls that are not eligible (integer, f32/f64 or bf16 operands, mixed
+    Matmuls that are not eligible (integer, bf16 operands, f32/f64 operands
+    that are not extensions of f16 values, mixed
     operand types, other contractions) are left as they are. With
     `report-ineligible`, each one gets a remark naming the reason; with
     `strict`, that is an error and the pass fails.

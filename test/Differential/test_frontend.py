@@ -15,6 +15,7 @@ the f16 inner sums' error.
 import ctypes
 import glob
 import os
+import re
 import sys
 
 import numpy as np
@@ -30,14 +31,17 @@ from layers import signature  # noqa: E402
 
 FRONTEND = os.path.join(os.path.dirname(__file__), "..", "Frontend")
 LAYERS = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FRONTEND, "*.mlir")))
-# Layers with a matmul of another matmul's (inexact) activations.
-CHAINED = {"mlp", "attention"}
+# Layers with a matmul of another matmul's (inexact) activations, and
+# layers whose weights are constants in the file (random floats, not the
+# integers the test gives): their sums are inexact.
+CHAINED = {"mlp", "attention", "fx_mlp"} | {n for n in LAYERS if n.endswith("_const")}
 # Which arguments are matmul operands (integers), by layer.
-MATMUL_ARGS = {"mlp": {0, 1, 3}, "attention_scores": {0, 1}, "attention": {0, 1, 2}}
+MATMUL_ARGS = {"mlp": {0, 1, 3}, "attention_scores": {0, 1}, "attention": {0, 1, 2},
+               "fx_mlp": {0, 1, 2, 3}}
 BATCH = {2: 37, 3: 3}
 
 
-def call(lib, arrays, out_rank):
+def call(lib, arrays, out_rank, dtype=np.float16):
     result = _descriptor_type(out_rank)()
     # Copies, kept alive through the call: the layer may write an argument.
     copies = [np.array(a, copy=True, order="C") for a in arrays]
@@ -46,10 +50,11 @@ def call(lib, arrays, out_rank):
     fn.restype = None
     fn(ctypes.byref(result), *[ctypes.byref(d) for d in descs])
     shape = tuple(result.sizes[i] for i in range(out_rank))
-    strides = tuple(result.strides[i] * 2 for i in range(out_rank))
-    base = result.aligned + result.offset * 2
-    buf = (ctypes.c_char * (max(1, int(np.prod(shape))) * 2)).from_address(base)
-    out = np.ndarray(shape, dtype=np.float16, buffer=buf, strides=strides).copy()
+    size = np.dtype(dtype).itemsize
+    strides = tuple(result.strides[i] * size for i in range(out_rank))
+    base = result.aligned + result.offset * size
+    buf = (ctypes.c_char * (max(1, int(np.prod(shape))) * size)).from_address(base)
+    out = np.ndarray(shape, dtype=dtype, buffer=buf, strides=strides).copy()
     ctypes.CDLL(None).free(ctypes.c_void_p(result.allocated))
     return out
 
@@ -63,8 +68,12 @@ def test_layer(layer):
     ints = MATMUL_ARGS.get(layer, {0, 1})
     arrays = [(rng.integers(-1, 2, size=s) if i in ints else rng.standard_normal(size=s))
               .astype(np.float16) for i, s in enumerate(shapes)]
-    got = call(compile_with(source, ("--gpupoor-cpu-pipeline",)), arrays, out_rank)
-    want = call(compile_with(source, REFERENCE), arrays, out_rank)
+    # The result's element type (f16, or f32 for a layer that ends in
+    # .float()).
+    f32 = re.search(r"func\.func @layer\(.*?\) -> tensor<[^>]*xf32>", source)
+    dtype = np.float32 if f32 else np.float16
+    got = call(compile_with(source, ("--gpupoor-cpu-pipeline",)), arrays, out_rank, dtype)
+    want = call(compile_with(source, REFERENCE), arrays, out_rank, dtype)
     assert got.shape == want.shape
     nan = np.isnan(got) & np.isnan(want)
     if layer in CHAINED:
@@ -73,6 +82,7 @@ def test_layer(layer):
         rel = np.linalg.norm(np.nan_to_num(g - w)) / np.linalg.norm(np.nan_to_num(w))
         assert rel < 5e-3, f"{layer}: ||got - want|| / ||want|| = {rel:.2e}"
     else:
-        differ = (got.view(np.uint16) != want.view(np.uint16)) & ~nan
+        bits = np.uint32 if dtype == np.float32 else np.uint16
+        differ = (got.view(bits) != want.view(bits)) & ~nan
         assert not differ.any(), (f"{layer}: {int(differ.sum())} of {got.size} differ, e.g. "
                                   f"{got[differ][:4]} instead of {want[differ][:4]}")

@@ -13,6 +13,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,6 +39,9 @@ def main():
     index = []
     for path in sorted(glob.glob(os.path.join(FRONTEND, "*.mlir"))):
         name = os.path.basename(path)[:-5]
+        # Weights as constants: the runner has no tensors to give PyTorch.
+        if name.endswith("_const"):
+            continue
         source = open(path).read()
         dev = sh([GPUPOOR_OPT, path, f"--gpupoor-to-cubin=chip={args.chip} cubin-format=bin"])
         host = sh([GPUPOOR_OPT, "-", HOST], input=dev)
@@ -48,7 +52,9 @@ def main():
         sh([LLC, "-O2", "-filetype=obj", "-relocation-model=pic", base + ".ll", "-o", base + ".o"])
         os.remove(base + ".ll")
         arg_shapes, out_shape = signature(source, BATCH)
+        out_type = re.search(r"func\.func @layer\(.*?\) -> tensor<[^>]*x(\w+)>", source).group(1)
         index.append({"name": name, "args": [list(s) for s in arg_shapes], "out": list(out_shape),
+                      "out_type": out_type,
                       "kernels": dev.count("gpu.binary @")})
         print(f"{name}: {index[-1]['kernels']} kernels", flush=True)
     with open(os.path.join(args.out_dir, "index.json"), "w") as f:

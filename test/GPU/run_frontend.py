@@ -44,11 +44,37 @@ ACT = {
     "_leaky_relu": lambda h: F.leaky_relu(h, 0.01),
     "_relu6": F.relu6,
     "_silu": F.silu,
+    "_tanh": torch.tanh,
+    "_hardswish": F.hardswish,
+    "_mish": F.mish,
 }
+
+
+def fx_reference(name, a):
+    """The fx_* layers (test/Frontend/generate_fx.py): functional forms
+    whose arguments are the activations and the weights."""
+    name = name[len("fx_"):]
+    if name == "linear":
+        return F.linear(a[0], a[1])
+    if name == "mlp":
+        return F.linear(F.silu(F.linear(a[0], a[1])) * F.linear(a[0], a[2]), a[3])
+    if name == "bmm":
+        return torch.bmm(a[0], a[1])
+    if name == "attention_scores":
+        return a[0] @ a[1].transpose(-1, -2) * 0.125
+    h = F.linear(a[0], a[1], a[2])
+    if name == "linear_bias_residual":
+        return h + a[3]
+    if name == "linear_bias_float":
+        return h.float() if h.dtype == torch.float16 else h
+    act = name[len("linear_bias"):]
+    return ACT["" if act in ("_dyn", "_3d") else act](h)
 
 
 def reference(name, a):
     """Layer `name` of the inputs `a`, in the inputs' dtype (float64 or f16)."""
+    if name.startswith("fx_"):
+        return fx_reference(name, a)
     if name.startswith("linear"):
         return ACT[name[len("linear"):]](F.linear(a[0], a[1], a[2]))
     if name == "weight_grad":
@@ -111,18 +137,19 @@ def main():
         link(os.path.join(args.dir, name + ".o"), runtime, lib_path)
         lib = ctypes.CDLL(lib_path)
         a = inputs(layer["args"], gen, name == "weight_grad")
-        result = descriptor(torch.empty(layer["out"], dtype=torch.float16, device="cuda"))
+        dtype = torch.float32 if layer.get("out_type") == "f32" else torch.float16
+        result = descriptor(torch.empty(layer["out"], dtype=dtype, device="cuda"))
         descs = [descriptor(t) for t in a]
         torch.cuda.synchronize()
         fn = lib._mlir_ciface_layer
         fn.restype = None
         fn(ctypes.byref(result), *[ctypes.byref(d) for d in descs])
         torch.cuda.synchronize()
-        got = torch.empty(layer["out"], dtype=torch.float16, device="cuda")
+        got = torch.empty(layer["out"], dtype=dtype, device="cuda")
         assert list(result.sizes) == layer["out"], (name, list(result.sizes))
         assert libcuda.cuMemcpyDtoD_v2(ctypes.c_uint64(got.data_ptr()),
                                        ctypes.c_uint64(result.aligned),
-                                       ctypes.c_size_t(got.numel() * 2)) == 0
+                                       ctypes.c_size_t(got.numel() * got.element_size())) == 0
         lib.mgpuMemFree(ctypes.c_void_p(result.allocated), None)
         ref = reference(name, [t.double() for t in a])
         ours, theirs = rel(got, ref), rel(reference(name, a), ref)

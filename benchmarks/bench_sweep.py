@@ -119,9 +119,17 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int):
     kern = GpupoorKernel(path)
     c = torch.empty(m, n, dtype=torch.float16, device="cuda")
 
+    # An A stored K x M that the compiled program copies M x K first
+    # (policy::copiesKMajorA: its kernel reads A as M x K) is copied here by
+    # torch, in the same graph, standing in for the program's own copy.
+    # (A swapped kernel reads A as its B: N x K there.)
+    meta = kern.meta
+    copies = layout == "km" and (meta["b_layout"] == "nk" if meta.get("swapped_operands")
+                                 else meta.get("a_layout", "mk") == "mk")
+
     def call(x, b):
         # The launcher takes B as stored: N x K for nk.
-        kern(x, b.t() if layout == "nk" else b, c)
+        kern(x.contiguous() if copies else x, b.t() if layout == "nk" else b, c)
         return c
     return call
 

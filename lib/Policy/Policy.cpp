@@ -14,12 +14,20 @@
 
 using namespace mlir::gpupoor::policy;
 
-Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
+Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
+  // An A stored K x M that is copied first: the M x K product's strategy.
+  bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
+                 copiesKMajorA(problem.chip, problem.shape.m);
+  Problem copied = problem;
+  if (copiesA)
+    copied.aLayout = ALayout::MK;
+  const Problem &p = copied;
   int64_t sms = p.sms();
   // sm_90a's wgmma kernel takes A as M x K; other products get the
   // mma.sync kernel, which runs on sm_90a as on sm_90, and its tile.
   Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
   Strategy s;
+  s.copiesA = copiesA;
   // A measured choice where the tuned table has one: its family's tile.
   std::optional<TunedChoice> tuned = tunedChoice(p);
   s.tuned = tuned.has_value();
@@ -63,6 +71,12 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &p) {
     s.slices = launchSlices(0, s.chip, s.tile, p.k,
                             shape.tiles(s.tile[0], s.tile[1]), *s.splits, sms);
   return s;
+}
+
+bool mlir::gpupoor::policy::copiesKMajorA(Chip chip, int64_t m) {
+  if (isDynamic(m))
+    return false;
+  return m <= (chip == Chip::SM90a ? 16 : 64);
 }
 
 //===----------------------------------------------------------------------===//

@@ -244,6 +244,33 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
   return failure();
 }
 
+/// Gives `op` (a matmul on tensors reading A as K x M) A transposed into
+/// an M x K tensor, read as M x K: the same elements, a copy the kernels
+/// read along K.
+void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  Value a = op.getDpsInputs()[0];
+  auto type = cast<RankedTensorType>(a.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, a);
+  std::swap(sizes[rank - 2], sizes[rank - 1]);
+  rewriter.setInsertionPoint(op);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+  Value copy =
+      linalg::TransposeOp::create(rewriter, loc, a, init, perm)->getResult(0);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<AffineExpr> results(maps[0].getResults());
+  std::swap(results[rank - 2], results[rank - 1]);
+  maps[0] = AffineMap::get(maps[0].getNumDims(), 0, results, op.getContext());
+  rewriter.modifyOpInPlace(op, [&] {
+    op.getDpsInputOperands()[0]->set(copy);
+    op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   MatmulToSplitK(MLIRContext *ctx, const SplitKPatternOptions &options)
       : OpInterfaceRewritePattern(ctx), options(options) {
@@ -291,9 +318,17 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     problem.maxSplits = options.maxSplits;
     problem.slices = slicesAttr->value_or(options.slices);
     problem.useTable = options.tunedTable;
+    problem.canCopyA = op.hasPureTensorSemantics();
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
     policy::Strategy chosen = policy::chooseStrategy(problem);
+    // An A stored K x M that the policy copies M x K first (a decode
+    // product on sm_90a, whose swapped kernel reads A as M x K; the package
+    // copies it the same way).
+    if (chosen.copiesA) {
+      copyAContiguous(rewriter, op);
+      match->aLayout = ALayout::MK;
+    }
     std::optional<int64_t> splits = chosen.splits;
     int64_t slices = chosen.slices;
     Chip chip = fromPolicy(chosen.chip);

@@ -194,14 +194,33 @@ func.func @graph_value_read_outside(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1 outs
 // CHECK-SAME: a_layout = km
-// CHECK-SAME: tensor<64x32xf16>, tensor<64x48xf16> -> tensor<32x48xf16>
-func.func @transposed_a(%x: tensor<64x32xf16>, %b: tensor<64x48xf16>) -> tensor<32x48xf16> {
+// CHECK-SAME: tensor<64x96xf16>, tensor<64x48xf16> -> tensor<96x48xf16>
+func.func @transposed_a(%x: tensor<64x96xf16>, %b: tensor<64x48xf16>) -> tensor<96x48xf16> {
   %z = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<32x64xf16>
-  %t = linalg.transpose ins(%x : tensor<64x32xf16>) outs(%e : tensor<32x64xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<96x64xf16>
+  %t = linalg.transpose ins(%x : tensor<64x96xf16>) outs(%e : tensor<96x64xf16>) permutation = [1, 0]
+  %c = tensor.empty() : tensor<96x48xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<96x48xf16>) -> tensor<96x48xf16>
+  %r = linalg.matmul ins(%t, %b : tensor<96x64xf16>, tensor<64x48xf16>) outs(%f : tensor<96x48xf16>) -> tensor<96x48xf16>
+  return %r : tensor<96x48xf16>
+}
+
+// -----
+
+// With at most 64 rows (sm_80) an A stored K x M is copied M x K first
+// (policy::copiesKMajorA, as the package does): M x K elements, which the
+// kernels read along K.
+// CHECK-LABEL: func.func @transposed_a_few_rows
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<64x32xf16>) outs(%{{.*}} : tensor<32x64xf16>) permutation = [1, 0]
+// CHECK: gpupoor.matmul %[[T]], %arg1 outs
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: tensor<32x64xf16>, tensor<64x48xf16> -> tensor<32x48xf16>
+func.func @transposed_a_few_rows(%x: tensor<64x32xf16>, %b: tensor<64x48xf16>) -> tensor<32x48xf16> {
+  %z = arith.constant 0.0 : f16
   %c = tensor.empty() : tensor<32x48xf16>
   %f = linalg.fill ins(%z : f16) outs(%c : tensor<32x48xf16>) -> tensor<32x48xf16>
-  %r = linalg.matmul ins(%t, %b : tensor<32x64xf16>, tensor<64x48xf16>) outs(%f : tensor<32x48xf16>) -> tensor<32x48xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %b : tensor<64x32xf16>, tensor<64x48xf16>) outs(%f : tensor<32x48xf16>) -> tensor<32x48xf16>
   return %r : tensor<32x48xf16>
 }
 

@@ -308,6 +308,39 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // -----
 
+// A decode product of an A stored K x M: A is copied M x K first
+// (policy::copiesKMajorA), and the product runs swapped. With 32 rows the
+// wgmma kernel reads A as it is (a_layout = km).
+// CHECK-LABEL: func @decode_km
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<4096x8xf16>)
+// CHECK: gpupoor.matmul %[[T]], %arg1
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: chip = sm_90a, swapped = true
+// CHECK-LABEL: func @rows32_km
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: a_layout = km
+func.func @decode_km(%a: tensor<4096x8xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x8xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  return %r : tensor<8x4096xf16>
+}
+func.func @rows32_km(%a: tensor<4096x32xf16>, %b: tensor<4096x4096xf16>) -> tensor<32x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x4096xf16>) -> tensor<32x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x32xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<32x4096xf16>) -> tensor<32x4096xf16>
+  return %r : tensor<32x4096xf16>
+}
+
+// -----
+
 // Short K at M = 512: 128 x 256 tiles would take 96 of the 132 SMs (6144
 // columns) or two waves, the second of 28 tiles (10240); 128 x 192 fills
 // one wave with 128 tiles, 128 x 160 two full ones with 256 (their waves

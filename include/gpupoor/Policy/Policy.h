@@ -56,6 +56,9 @@ struct Problem {
   /// Whether the tuned table decides where it has a row (false: the rules
   /// alone, as the tuner times them).
   bool useTable = true;
+  /// Whether the caller can copy an A stored K x M into M x K first
+  /// (copiesKMajorA): the package can, the compiler on tensors.
+  bool canCopyA = true;
 
   int64_t sms() const {
     return smCount > 0 ? smCount : getChipInfo(chip).smCount;
@@ -80,10 +83,25 @@ struct Strategy {
   int64_t askedSlices = 0;
   /// Whether the tuned table (or Problem::forced) chose the tile.
   bool tuned = false;
+  /// Whether A, stored K x M, is copied M x K first (copiesKMajorA): the
+  /// strategy is then the M x K product's.
+  bool copiesA = false;
 };
 
 /// The strategy of `problem` (gpupoor-split-k's choice).
 Strategy chooseStrategy(const Problem &problem);
+
+/// Whether an A stored K x M (read along M) is copied M x K before a
+/// product of `m` rows on `chip` (kDynamic: never): on sm_90a where the
+/// product is a decode (M <= 16), which runs swapped, its kernel reading A
+/// as its M x K B (the wgmma kernels read a larger K x M A as it is);
+/// elsewhere for M <= 64, whose mma.sync kernels would read such an A an
+/// element at a time for every tile. The copy is M x K elements. Measured
+/// on an H200 (2026-11-28, benchmarks/data/sweep_sm_90a.json): the static
+/// path's decode products with A read through its strides ran at 0.14-0.16
+/// of cuBLAS; at M = 32 and 64 the wgmma kernels reading A as it is ran
+/// 0.83-1.08, the package's copy first 0.67-0.78.
+bool copiesKMajorA(Chip chip, int64_t m);
 
 /// The kernel families of the PyTorch package's prebuilt library: one
 /// dynamic-shape kernel each (for every B layout, outer type, epilogue and

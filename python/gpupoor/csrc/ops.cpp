@@ -17,6 +17,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "launcher.h"
+#include "library.h"
+
+#include "gpupoor/Policy/Policy.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -28,6 +31,7 @@
 #include <pybind11/pybind11.h>
 #include <torch/csrc/utils/pybind.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -250,13 +254,19 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                  o.activation, slices);
   } else {
     // A read along M (a transposed activation) takes a kernel that reads it
-    // so where its rows are whole 16 bytes and more than 64 (sm_90a's wgmma
-    // families); fewer rows, or rows no fast kernel reads, are copied K-
-    // contiguous first: M x K elements, fewer than the element-copy kernels
-    // would read again for every tile.
-    if (a.stride(0) == 1 && a.stride(1) != 1 &&
-        (m <= 64 || a.stride(1) % 8 != 0))
-      a = a.contiguous();
+    // so where its rows are whole 16 bytes, unless the policy copies it K-
+    // contiguous first (policy::copiesKMajorA, as the compiler does):
+    // M x K elements, fewer than the element-copy kernels would read again
+    // for every tile.
+    if (a.stride(0) == 1 && a.stride(1) != 1) {
+      const DeviceInfo info = deviceInfo(x.get_device());
+      std::optional<policy::Chip> chip =
+          info.chips.empty() ? std::nullopt
+                             : policy::parseChip(info.chips.front());
+      if (a.stride(1) % 8 != 0 ||
+          policy::copiesKMajorA(chip.value_or(policy::Chip::SM80), m))
+        a = a.contiguous();
+    }
     // A single row's stride is no stride: the row-stride checks of the fast
     // kernels (multiples of 8 elements) hold for the dense one.
     if (m == 1 && a.stride(1) == 1)

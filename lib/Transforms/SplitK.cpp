@@ -486,16 +486,20 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
           !op.hasPureTensorSemantics())
         return;
       ops.insert(op);
-      for (Value in : op.getDpsInputs()) {
-        // A transpose or broadcast, possibly under a collapse_shape.
-        Operation *def = in.getDefiningOp();
-        for (int depth = 0;
-             def && def->getBlock() == op->getBlock() && depth < 3; ++depth) {
+      // `v`'s producer and theirs, first operands first, up to `depth`
+      // ops, in the matmul's block.
+      auto insertProducers = [&](Value v, int depth) {
+        Operation *def = v.getDefiningOp();
+        for (; def && def->getBlock() == op->getBlock() && depth > 0;
+             --depth) {
           ops.insert(def);
           def = def->getNumOperands() ? def->getOperand(0).getDefiningOp()
                                       : nullptr;
         }
-      }
+      };
+      // A transpose or broadcast, possibly under a collapse_shape.
+      for (Value in : op.getDpsInputs())
+        insertProducers(in, 3);
       // (getForwardSlice drops its root from the set it fills, and goes
       // into the users' regions: their bodies are the user's code.)
       SetVector<Operation *> users;
@@ -507,15 +511,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
         // What the users' other operands are computed from (a bias
         // extended and broadcast: the layout patterns fuse it into the
         // user, and the driver erases what is left unused).
-        for (Value operand : user->getOperands()) {
-          Operation *def = operand.getDefiningOp();
-          for (int depth = 0;
-               def && def->getBlock() == op->getBlock() && depth < 2; ++depth) {
-            ops.insert(def);
-            def = def->getNumOperands() ? def->getOperand(0).getDefiningOp()
-                                        : nullptr;
-          }
-        }
+        for (Value operand : user->getOperands())
+          insertProducers(operand, 2);
       }
     });
     return ops;

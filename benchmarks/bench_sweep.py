@@ -128,8 +128,12 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int):
                                  else meta.get("a_layout", "mk") == "mk")
 
     def call(x, b):
+        if copies:
+            # A fresh M x K tensor (rows of K elements: .contiguous() keeps
+            # a single row's stride of 1).
+            x = x.new_empty(x.shape).copy_(x)
         # The launcher takes B as stored: N x K for nk.
-        kern(x.contiguous() if copies else x, b.t() if layout == "nk" else b, c)
+        kern(x, b.t() if layout == "nk" else b, c)
         return c
     return call
 

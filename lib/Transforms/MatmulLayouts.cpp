@@ -343,8 +343,10 @@ void mlir::gpupoor::populateMatmulLayoutPatterns(RewritePatternSet &patterns) {
   linalg::populateElementwiseOpsFusionPatterns(
       patterns, [](OpOperand *operand) {
         Operation *producer = operand->get().getDefiningOp();
+        Operation *consumer = operand->getOwner();
         return isa_and_nonnull<linalg::GenericOp>(producer) &&
-               fromMatmul(operand->getOwner()->getResult(0)) &&
+               consumer->getNumResults() == 1 &&
+               fromMatmul(consumer->getResult(0)) &&
                !fromMatmul(operand->get());
       });
   // The reshapes the patterns above leave back to back cancel out.

@@ -2,6 +2,7 @@
 // F.linear with a bias, .float() of it (torch-mlir FX importer, linalg-on-tensors)
 // RUN: gpupoor-opt %s --gpupoor-split-k --mlir-print-local-scope | FileCheck %s
 // RUN: gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa" | FileCheck %s --check-prefix=CUBIN
+// RUN: gpupoor-opt %s --gpupoor-to-cubin="chip=sm_80 cubin-format=isa" | FileCheck %s --check-prefix=SM80
 
 // Every matmul is a gpupoor.matmul and every elementwise op after it is
 // in its epilogue: no linalg op is left.
@@ -16,6 +17,10 @@
 // CUBIN: gpu.launch_func @gpupoor_matmul_0
 // CUBIN-NOT: gpu.launch_func @layer_kernel
 // CUBIN: return
+// sm_80 (the mma.sync kernel) compiles too; with parallel slices its host
+// code also zeroes the slices' counters.
+// SM80-LABEL: func.func @layer
+// SM80: gpu.launch_func @gpupoor_matmul_0
 
 #map = affine_map<(d0) -> (d0)>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>

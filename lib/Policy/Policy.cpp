@@ -96,27 +96,26 @@ struct FamilyRow {
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
   bool km;
-  /// FamilyConfig's (the split handover on sm_90a only).
+  /// FamilyConfig's stages and blocks an SM (0: the compiler's).
   int64_t stages = 0, blocksPerSM = 0;
-  bool splitHandover = false;
 };
 } // namespace
 
 // clang-format off
 static const FamilyRow kFamilyRows[] = {
-  {Family::Large, "large", std::nullopt,       false, false, false, false, true,  0, 0, true},
-  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false, false, 4, 0, false},
-  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false, true,  0, 0, false},
-  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, false},
-  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false, true,  0, 0, true},
-  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, false, false, 0, 0, false},
-  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, false, false, 0, 2, false},
-  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0, false},
-  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true,  0, 0, true},
-  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true,  0, 0, false},
-  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0, true},
-  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0, false},
-  {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0, false},
+  {Family::Large, "large", std::nullopt,       false, false, false, false, true,  0, 0},
+  {Family::M16,   "m16",   Tile{16, 128, 64},  false, false, false, false, false, 4, 0},
+  {Family::M64,   "m64",   Tile{64, 128, 64},  false, false, false, false, true,  0, 0},
+  {Family::N64,   "n64",   Tile{64, 64, 64},   true,  false, false, false, true,  0, 0},
+  {Family::Mid,   "mid",   Tile{128, 128, 64}, true,  false, false, false, true,  0, 0},
+  {Family::S16,   "s16",   Tile{64, 16, 64},   true,  true,  false, false, false, 0, 0},
+  {Family::S16W,  "s16w",  Tile{64, 16, 64},   true,  true,  false, false, false, 0, 2},
+  {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0},
+  {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true,  0, 0},
+  {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true,  0, 0},
+  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0},
+  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0},
+  {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0},
 };
 // clang-format on
 
@@ -169,8 +168,12 @@ bool mlir::gpupoor::policy::familyPersistent(Family family) {
 
 FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   const FamilyRow &r = row(family);
+  // The split handover: sm_90a's two-warpgroup (128-row) tiles, a block a
+  // tile.
+  bool twoWarpgroups =
+      chip == Chip::SM90a && familyTile(family, chip, BLayout::NK)[0] == 128;
   return {r.stages, r.blocksPerSM, r.persistent,
-          r.splitHandover && chip == Chip::SM90a};
+          twoWarpgroups && !r.persistent};
 }
 
 Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
@@ -202,6 +205,12 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
 
 Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   Strategy s = chooseStrategy(p);
+  if (s.copiesA) {
+    // A is copied M x K first: the copy's launch.
+    Problem mk = p;
+    mk.aLayout = ALayout::MK;
+    return chooseLaunch(mk);
+  }
   Launch l;
   l.family = familyOf(s, p);
   if (p.aLayout == ALayout::KM &&

@@ -97,11 +97,8 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
                                       const void *global) {
   // Rows that start off a 32-byte sector (16-byte aligned, as TMA needs, but
   // not 32): a box row's bytes then straddle sectors, and promoting each
-  // fetch to 128 or 256 bytes cost more than it saved. Measured on an H200
-  // (2026-11-28, the package, CUDA-graph replays, B as N x K): 3000^3 (rows
-  // of 6000 bytes) 127 us with 256-byte promotion, 110 with 64, 108-109 with
-  // 128 or none (rows of 6016 bytes: 83); 1000^3 11.8 against 10.3, 10.4
-  // and 10.6.
+  // fetch to 128 or 256 bytes cost more than it saved (measured:
+  // benchmarks/data/row_alignment_sm_90a.txt).
   auto address = reinterpret_cast<uintptr_t>(global);
   bool offSector = address % 32 != 0 || (spec.rank > 1 && spec.dims[1] > 1 &&
                                          spec.strideBytes[0] % 32 != 0);

@@ -32,6 +32,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "OperandForms.h"
+
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -65,25 +67,6 @@ bool swapsLastTwo(ArrayRef<int64_t> perm) {
     if (perm[i] != i)
       return false;
   return perm[n - 2] == n - 1 && perm[n - 1] == n - 2;
-}
-
-/// If `v` is made by a generic that only copies its one input (of the same
-/// element type) into an init indexed by the loops, that input: the copy's
-/// input map says how it is re-indexed.
-OpOperand *copiedInput(Value v) {
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      g.getNumLoops() != g.getNumParallelLoops())
-    return nullptr;
-  OpOperand *in = g.getDpsInputOperand(0);
-  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
-  if (yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
-      getElementTypeOrSelf(in->get().getType()) !=
-          getElementTypeOrSelf(v.getType()) ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
-    return nullptr;
-  return in;
 }
 
 /// If `v` is `x` with its last two dimensions swapped (a linalg.transpose,
@@ -322,6 +305,22 @@ bool fromMatmul(Value v) {
 }
 
 } // namespace
+
+OpOperand *mlir::gpupoor::copiedInput(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumLoops() != g.getNumParallelLoops())
+    return nullptr;
+  OpOperand *in = g.getDpsInputOperand(0);
+  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != g.getMatchingBlockArgument(in) ||
+      getElementTypeOrSelf(in->get().getType()) !=
+          getElementTypeOrSelf(v.getType()) ||
+      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  return in;
+}
 
 void mlir::gpupoor::populateMatmulLayoutPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();

@@ -24,6 +24,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "OperandForms.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -67,24 +69,6 @@ Value extendedF16(Value v) {
   return in;
 }
 
-/// If `v` is made by a generic of parallel loops that only copies its one
-/// input into an init read through an identity map, that generic.
-linalg::GenericOp copyingGeneric(Value v) {
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      g.getNumLoops() != g.getNumParallelLoops() ||
-      !g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
-    return {};
-  auto yield = cast<linalg::YieldOp>(g.getBlock()->getTerminator());
-  if (yield.getNumOperands() != 1 ||
-      yield.getOperand(0) !=
-          g.getMatchingBlockArgument(g.getDpsInputOperand(0)) ||
-      getElementTypeOrSelf(g.getDpsInputs()[0].getType()) !=
-          getElementTypeOrSelf(v.getType()))
-    return {};
-  return g;
-}
-
 /// The operand of the layout op that makes `v`, for the layout ops
 /// narrowed() rebuilds; none for any other op.
 Value layoutSource(Value v) {
@@ -99,8 +83,8 @@ Value layoutSource(Value v) {
     return c.getSrc();
   if (auto e = dyn_cast<tensor::ExpandShapeOp>(def))
     return e.getSrc();
-  if (linalg::GenericOp g = copyingGeneric(v))
-    return g.getDpsInputs()[0];
+  if (OpOperand *in = copiedInput(v))
+    return in->get();
   return {};
 }
 

@@ -96,11 +96,8 @@ Strategy chooseStrategy(const Problem &problem);
 /// product is a decode (M <= 16), which runs swapped, its kernel reading A
 /// as its M x K B (the wgmma kernels read a larger K x M A as it is);
 /// elsewhere for M <= 64, whose mma.sync kernels would read such an A an
-/// element at a time for every tile. The copy is M x K elements. Measured
-/// on an H200 (2026-11-28, benchmarks/data/sweep_sm_90a.json): the static
-/// path's decode products with A read through its strides ran at 0.14-0.16
-/// of cuBLAS; at M = 32 and 64 the wgmma kernels reading A as it is ran
-/// 0.83-1.08, the package's copy first 0.67-0.78.
+/// element at a time for every tile. The copy is M x K elements (measured:
+/// benchmarks/data/sweep_sm_90a.json against sweep_km_sm_90a.json).
 bool copiesKMajorA(Chip chip, int64_t m);
 
 /// The kernel families of the PyTorch package's prebuilt library: one

@@ -127,6 +127,61 @@ extern "C" void mgpuMemFree(void *ptr, CUstream /*stream*/) {
     check(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree");
 }
 
+// The workspace of a parallel or stream-K launch (HostLaunch.cpp's
+// emitWorkspace): the slice sums and the zeroed counters, from buffers of
+// the calling thread that grow on demand and are kept, instead of an
+// allocation, a fill kernel and a free (which synchronizes the device) per
+// call. Sharing them is safe because the lowered host code's launches are
+// synchronous (gpu-to-llvm synchronizes the stream of a launch without an
+// async token), so a thread has one kernel in flight at a time, and because
+// every launch leaves its counters zero, as the package's launcher relies
+// on too. A size of 0 gives a null pointer.
+namespace {
+
+struct Workspace {
+  CUdeviceptr ptr = 0;
+  uint64_t bytes = 0;
+  ~Workspace() {
+    // At thread or process exit the context may be gone: not checked.
+    if (ptr)
+      cuMemFree(ptr);
+  }
+
+  /// At least `size` bytes; new ones zeroed where `zeroed`.
+  void *reserve(uint64_t size, bool zeroed) {
+    if (size == 0)
+      return nullptr;
+    if (size > bytes) {
+      useContext();
+      if (ptr)
+        check(cuMemFree(ptr), "cuMemFree");
+      ptr = 0;
+      bytes = 0;
+      check(cuMemAlloc(&ptr, size), "cuMemAlloc");
+      bytes = size;
+      // The launches run on non-blocking streams, which do not wait for
+      // the legacy stream's memset: wait for it here (growth is rare).
+      if (zeroed) {
+        check(cuMemsetD8(ptr, 0, size), "cuMemsetD8");
+        check(cuCtxSynchronize(), "cuCtxSynchronize");
+      }
+    }
+    return reinterpret_cast<void *>(ptr);
+  }
+};
+
+thread_local Workspace sliceSums, sliceCounters;
+
+} // namespace
+
+extern "C" void *gpupoorSliceSums(uint64_t bytes) {
+  return sliceSums.reserve(bytes, /*zeroed=*/false);
+}
+
+extern "C" void *gpupoorSliceCounters(uint64_t count) {
+  return sliceCounters.reserve(count * sizeof(int32_t), /*zeroed=*/true);
+}
+
 // gpu.memcpy (a constant's host copy to the device): with unified
 // addressing the driver takes host and device pointers alike.
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

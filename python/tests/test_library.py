@@ -212,6 +212,39 @@ def test_plan_slices():
         assert _plan(manifest(persistent=True), 256, 256, 4096, slices)["slices"] == 1
 
 
+def test_plan_takes_f16_outer_sums_where_exact():
+    """The launcher asks for the f16-outer variant where f16 outer sums give C
+    bit for bit what f32 ones do (policy::f16OuterIsExact, as gpupoor-select-
+    kernel-config takes them): f16 C, no epilogue, at most two chunks."""
+    asked = []
+
+    def outer_of(m, n, k, bias=False, out=torch.float16, outer="f32", chips=("sm_90a",)):
+        asked.clear()
+        a = torch.empty(m, k, dtype=torch.float16)
+        b = torch.empty(k, n, dtype=torch.float16)
+        c = torch.empty(m, n, dtype=out)
+        bv = torch.empty(n, dtype=torch.float16) if bias else None
+
+        def find(chip, b_layout, outer, epilogue, *rest):
+            asked.append(outer)
+            if epilogue == "none":
+                return [(manifest(), "")]
+            base = manifest()
+            return [(manifest(params=base["params"] + ["in0_ptr", "stride_in0m", "stride_in0n"],
+                              param_types=base["param_types"] + ["ptr", "i32", "i32"]), "")]
+        C.describe_plan(a, b, bv, c, "none", outer, 32, 0, list(chips), 132, find_variant=find)
+        return asked[-1]
+
+    assert C.default_splits(256, 32) == 2 and C.default_splits(384, 32) == 4
+    assert outer_of(128, 128, 128) == "f16"
+    assert outer_of(256, 256, 256) == "f16"
+    assert outer_of(256, 256, 256, chips=("sm_80",)) == "f16"
+    assert outer_of(384, 384, 384) == "f32"           # four chunks
+    assert outer_of(256, 256, 256, bias=True) == "f32"  # an epilogue follows the sum
+    assert outer_of(256, 256, 256, out=torch.float32) == "f32"
+    assert outer_of(4096, 4096, 4096, outer="f16") == "f16"
+
+
 def test_plan_refuses_operands_no_kernel_takes():
     """The first kernel whose checks hold runs; none: ValueError naming each
     kernel's reason."""

@@ -4,19 +4,21 @@
 
 // A stream-K kernel (2048 x 4096: 256 persistent tiles of 128 x 256, past
 // one wave of 132): the host code gives it a workspace of G = min(T, 132)
-// slots of a tile's f32 sums (131072 bytes each: 4325376 words) and G
-// flags, zeroed by a fill kernel, where T > G (here folded), and frees
-// them after the launch; the manifest says so. The kernel fences before it
-// raises a flag and after it sees one, reading flags with atomics.
+// slots of a tile's f32 sums (131072 bytes each: 17301504 bytes) and G
+// zeroed flags where T > G (here folded), from the runtime's kept buffers:
+// no allocation, fill kernel or free a call; the manifest says so. The
+// kernel fences before it raises a flag and after it sees one, reading
+// flags with atomics.
+// MLIR: llvm.func @gpupoorSliceCounters(i64) -> !llvm.ptr
+// MLIR: llvm.func @gpupoorSliceSums(i64) -> !llvm.ptr
 // MLIR-LABEL: func.func @stream_k
-// MLIR: gpu.alloc async [%{{.*}}] (%c4325376) : memref<?xi32>
-// MLIR: %[[FLAGS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%c132) : memref<?xi32>
-// MLIR: gpu.launch_func @stream_k_kernel::@stream_k_kernel
-// MLIR-SAME: args(%[[FLAGS]] : memref<?xi32>){{$}}
+// MLIR: %[[WS:.*]] = llvm.call @gpupoorSliceSums(%c17301504_i64)
+// MLIR: %[[FLAGS:.*]] = llvm.call @gpupoorSliceCounters(%c132_i64)
+// MLIR-NOT: gpu.launch_func @stream_k_kernel
 // MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%c132, %c1, %c1)
+// MLIR-SAME: %c17301504_i64 : i64, %{{.*}} : !llvm.ptr<1>, %c132_i64 : i64
 // MLIR-SAME: stream_k = true
-// MLIR: gpu.dealloc
-// MLIR: gpu.dealloc async [%{{.*}}] %[[FLAGS]]
+// MLIR-NOT: gpu.dealloc
 
 // JSON: "params": [
 // JSON: "stride_cn",

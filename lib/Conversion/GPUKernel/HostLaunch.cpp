@@ -299,43 +299,49 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   return {tiles, slices};
 }
 
+/// The runtime's function `name`, declared in `op`'s module: ptr(i64).
+static LLVM::LLVMFuncOp runtimeFunction(ImplicitLocOpBuilder &b, Operation *op,
+                                        StringRef name) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  MLIRContext *ctx = b.getContext();
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMPointerType::get(ctx),
+                                          {b.getI64Type()});
+  auto f = LLVM::LLVMFuncOp::create(b, name, type);
+  f.setPrivate();
+  return f;
+}
+
 /// The workspace of a launch: `slots` tiles' sums (KernelSpec) and `locks`
-/// counters, zeroed, where `needed`; else neither (0 elements). A parallel
-/// launch with P' > 1 takes T x P' slots and T counters, a stream-K one G
-/// of each (StreamK.h). Appends their pointers and sizes to `args` and
-/// returns them (to free after the launch). Allocated per call and freed
-/// after it: the host function then stands alone; a runtime that launches
-/// the kernel itself (the PyTorch package) keeps cached buffers instead,
-/// the counters zeroed once (every launch leaves them zeroed).
-std::pair<Value, Value> emitWorkspace(ImplicitLocOpBuilder &b,
-                                      const KernelSpec &spec, Value needed,
-                                      Value slots, Value locks,
-                                      SmallVector<Value> &args) {
+/// zeroed counters where `needed`, else neither (null pointers, sizes 0). A
+/// parallel launch with P' > 1 takes T x P' slots and T counters, a
+/// stream-K one G of each (StreamK.h). Both come from the runtime's buffers
+/// of the calling thread (gpupoorSliceSums, gpupoorSliceCounters), kept
+/// between calls and zeroed once, every launch leaving its counters zero:
+/// an allocation, a fill kernel and a free a call cost more than a small
+/// product (the PyTorch package's launcher keeps its buffers so too).
+/// Appends their pointers and sizes to `args`.
+void emitWorkspace(ImplicitLocOpBuilder &b, Operation *op,
+                   const KernelSpec &spec, Value needed, Value slots,
+                   Value locks, SmallVector<Value> &args) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value sumWords =
-      arith::MulIOp::create(b, slots, cst(spec.sliceSumBytes() / 4));
-  sumWords = arith::SelectOp::create(b, needed, sumWords, cst(0));
-  Value lockCount = arith::SelectOp::create(b, needed, locks, cst(0));
-  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI32Type());
-  Value ws =
-      memref::AllocOp::create(b, type, ValueRange{sumWords}, IntegerAttr());
-  Value counters =
-      memref::AllocOp::create(b, type, ValueRange{lockCount}, IntegerAttr());
-  auto ifMulti = scf::IfOp::create(b, needed, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifMulti.thenBlock());
-    linalg::FillOp::create(
-        b, ValueRange{arith::ConstantIntOp::create(b, b.getI32Type(), 0)},
-        ValueRange{counters});
-  }
   auto i64 = [&](Value v) {
     return arith::IndexCastOp::create(b, b.getI64Type(), v).getResult();
   };
-  args.append({pointerOf(b, ws),
-               i64(arith::MulIOp::create(b, sumWords, cst(4))),
-               pointerOf(b, counters), i64(lockCount)});
-  return {ws, counters};
+  Value sumBytes = arith::MulIOp::create(b, slots, cst(spec.sliceSumBytes()));
+  sumBytes = i64(arith::SelectOp::create(b, needed, sumBytes, cst(0)));
+  Value lockCount = i64(arith::SelectOp::create(b, needed, locks, cst(0)));
+  auto global = LLVM::LLVMPointerType::get(b.getContext(), kGlobalSpace);
+  auto call = [&](StringRef name, Value size) {
+    Value p =
+        LLVM::CallOp::create(b, runtimeFunction(b, op, name), size).getResult();
+    return LLVM::AddrSpaceCastOp::create(b, global, p).getResult();
+  };
+  args.append({call("gpupoorSliceSums", sumBytes), sumBytes,
+               call("gpupoorSliceCounters", lockCount), lockCount});
 }
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
@@ -482,15 +488,14 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
     gridX = arith::MinSIOp::create(
         b, gridX,
         arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount));
-  std::pair<Value, Value> ws;
   if (spec.parallel())
-    ws = emitWorkspace(
-        b, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),
+    emitWorkspace(
+        b, op, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),
         arith::MulIOp::create(b, grid.tiles, grid.slices), grid.tiles, args);
   else if (spec.streamK())
     // The kernel touches G slots only where T > G (then G < 2^31).
-    ws = emitWorkspace(
-        b, spec,
+    emitWorkspace(
+        b, op, spec,
         arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, grid.tiles, gridX),
         gridX, gridX, args);
   if (spec.tmaCopies)
@@ -498,10 +503,6 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{gridX, grid.slices, c1},
       gpu::KernelDim3{threads, c1, c1}, smem, args);
-  if (ws.first) {
-    memref::DeallocOp::create(b, ws.first);
-    memref::DeallocOp::create(b, ws.second);
-  }
   SmallVector<Attribute> inputs;
   for (Type t : spec.epilogueInputTypes)
     inputs.push_back(TypeAttr::get(t));

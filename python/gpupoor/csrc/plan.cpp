@@ -6,6 +6,8 @@
 
 #include "plan.h"
 
+#include "gpupoor/Policy/KernelConfig.h"
+
 #include <c10/util/Exception.h>
 
 #include <algorithm>
@@ -96,6 +98,18 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     policy::Launch l = policy::chooseLaunch(p);
     VariantKey chosen = key;
     chosen.km = l.aLayout == policy::ALayout::KM;
+    // f16 outer sums where they give C bit for bit what f32 ones do (at
+    // most two chunks, f16 C, no epilogue), as gpupoor-select-kernel-config
+    // takes them: half the registers and handover work.
+    policy::ConfigProblem cp;
+    cp.chip = l.chip;
+    cp.tile = l.tile;
+    cp.splits = l.splits;
+    cp.k = k;
+    chosen.f16Outer =
+        key.f16Outer ||
+        policy::f16OuterIsExact(cp, /*f32Outer=*/true, /*f16C=*/!key.f32Out,
+                                key.epilogue != Epilogue::None);
     if (!first)
       first = Choice{nullptr, l.family, chosen, l.askedSlices};
     if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))

@@ -1,25 +1,31 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
 
-// Parallel split-k: the host computes P' = max(min(P, S, 65535), 1), allocates the
-// slice sums and the per-tile counters (zeroed; neither for one slice) and
-// launches P' blocks along grid y; the kernel takes both after the ABI's
-// other arguments.
+// Parallel split-k: the host computes P' = max(min(P, S, 65535), 1), takes the
+// slice sums and the per-tile zeroed counters from the runtime's kept
+// buffers (neither for one slice: sizes 0), with no allocation, fill or
+// free a call, and launches P' blocks along grid y; the kernel takes both
+// after the ABI's other arguments.
+// CHECK: llvm.func @gpupoorSliceCounters(i64) -> !llvm.ptr
+// CHECK: llvm.func @gpupoorSliceSums(i64) -> !llvm.ptr
 // CHECK-LABEL: func.func @parallel
+// CHECK-NOT: memref.alloc
 // S counts at most 65535 slices (grid y's limit).
 // CHECK: %[[S:.*]] = arith.minsi %{{.*}}, %c65535 : index
 // CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %[[S]] : index
 // CHECK: %[[P:.*]] = arith.maxsi %[[P3]], %c1{{.*}} : index
 // CHECK: %[[MULTI:.*]] = arith.cmpi sgt, %[[P]], %c1
-// CHECK: %[[WORDS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
+// CHECK: %[[BYTES:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
+// CHECK: %[[BYTES64:.*]] = arith.index_cast %[[BYTES]] : index to i64
 // CHECK: %[[LOCKS:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
-// CHECK: %[[WS:.*]] = memref.alloc(%[[WORDS]]) : memref<?xi32>
-// CHECK: %[[CNT:.*]] = memref.alloc(%[[LOCKS]]) : memref<?xi32>
-// CHECK: scf.if %[[MULTI]] {
-// CHECK:   linalg.fill ins(%c0_i32 : i32) outs(%[[CNT]]
+// CHECK: %[[LOCKS64:.*]] = arith.index_cast %[[LOCKS]] : index to i64
+// CHECK: %[[WS0:.*]] = llvm.call @gpupoorSliceSums(%[[BYTES64]])
+// CHECK: %[[WS:.*]] = llvm.addrspacecast %[[WS0]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK: %[[CNT0:.*]] = llvm.call @gpupoorSliceCounters(%[[LOCKS64]])
+// CHECK: %[[CNT:.*]] = llvm.addrspacecast %[[CNT0]] : !llvm.ptr to !llvm.ptr<1>
+// CHECK-NOT: linalg.fill
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%{{[a-z0-9_]+}}, %[[P]], %{{[a-z0-9_]+}})
-// CHECK-SAME: : !llvm.ptr<1>, %{{.*}} : i64, %{{.*}} : !llvm.ptr<1>, %{{.*}} : i64)
-// CHECK: memref.dealloc %[[WS]]
-// CHECK: memref.dealloc %[[CNT]]
+// CHECK-SAME: %[[WS]] : !llvm.ptr<1>, %[[BYTES64]] : i64, %[[CNT]] : !llvm.ptr<1>, %[[LOCKS64]] : i64)
+// CHECK-NOT: memref.dealloc
 
 // The kernel: block row p of P' takes chunks [p * S / P', (p + 1) * S / P').
 // CHECK: gpu.func @gpupoor_matmul_0(

@@ -41,15 +41,15 @@ int64_t mlir::gpupoor::policy::tileCount(int64_t batch, int64_t m, int64_t n,
 int64_t mlir::gpupoor::policy::numSlices(int64_t slices, int64_t tiles,
                                          int64_t splits, int64_t smCount,
                                          int64_t blocksPerSM,
-                                         int64_t oneSliceShare) {
+                                         int64_t oneSliceShare, bool longK) {
   int64_t most = std::clamp<int64_t>(splits, 1, kMaxSlices);
   if (slices > 0)
     return std::clamp<int64_t>(slices, 1, most);
   tiles = std::max<int64_t>(tiles, 1);
+  int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
   // T Q >= SMs, without overflowing for a huge T.
   if (oneSliceShare > 0 && tiles >= ceilDiv(smCount, oneSliceShare))
-    return 1;
-  int64_t one = std::clamp<int64_t>(smCount / tiles, 1, most);
+    return longK ? one : 1;
   int64_t wave = std::clamp<int64_t>(blocksPerSM * smCount / tiles, 1, most);
   return wave > 2 * one ? wave : one;
 }
@@ -72,5 +72,6 @@ int64_t mlir::gpupoor::policy::launchSlices(int64_t slices, Chip chip,
       k < kMinWgmmaSliceK)
     return 1;
   return numSlices(slices, tiles, splits, smCount, sliceBlocksPerSM(chip, tile),
-                   sliceOneSliceShare(chip, tile));
+                   sliceOneSliceShare(chip, tile),
+                   !isDynamic(k) && k >= kLongKShareK);
 }

@@ -29,8 +29,8 @@ def test_split_rules_match_the_compilers_model():
         share = model.slice_one_share(chip, tile[:2])
         for tiles in (1, 5, 33, 66, 132, 133, 1000):
             for s in (1, 4, 16, 70000):
-                for k in (1024, 2047, 2048, 4096):
-                    want = model.num_slices(0, tiles, s, 132, blocks, share)
+                for k in (1024, 2047, 2048, 4096, 16383, 16384, 28672):
+                    want = model.num_slices(0, tiles, s, 132, blocks, share, k)
                     if model.short_k_one_slice(chip, k):
                         want = 1
                     assert C.launch_slices(0, chip, tile, k, tiles, s, 132) == want

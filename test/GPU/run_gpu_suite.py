@@ -265,7 +265,7 @@ class GpupoorKernel:
         if rule["slices"] == 0 and model.short_k_one_slice(self.meta["chip"], k):
             return 1
         return model.num_slices(rule["slices"], tiles, splits, rule["sm_count"],
-                                rule["blocks_per_sm"], rule["one_slice_share"])
+                                rule["blocks_per_sm"], rule["one_slice_share"], k)
 
     def buffers(self, sum_bytes, counters):
         """The workspace of at least `sum_bytes` and `counters` zeroed

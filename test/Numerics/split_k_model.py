@@ -78,18 +78,23 @@ def short_k_one_slice(chip, k):
     return chip == "sm_90a" and k < MIN_WGMMA_SLICE_K
 
 
-def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0):
+# From this K on, a one-slice share's tiles take P1 (policy::kLongKShareK).
+LONG_K_SHARE_K = 16384
+
+
+def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0, k=0):
     """P', the slices that run: min(P, S), or for P = 0 the fewest that
     minimize the busiest SM's work ceil(T P / SMs) / P within one wave of B
     blocks an SM: P2 = clamp(B SMs // T, 1, S) if it exceeds twice
-    P1 = clamp(SMs // T, 1, S), else P1; but 1 where Q T >= SMs (Q > 0)."""
+    P1 = clamp(SMs // T, 1, S), else P1; but where Q T >= SMs (Q > 0), 1,
+    or P1 from K = LONG_K_SHARE_K on."""
     splits = min(splits, 65535)  # grid y
     if slices > 0:
         return max(1, min(slices, splits))
     tiles = max(tiles, 1)
-    if one_share > 0 and tiles * one_share >= sm_count:
-        return 1
     one = max(1, min(sm_count // tiles, splits))
+    if one_share > 0 and tiles * one_share >= sm_count:
+        return one if k >= LONG_K_SHARE_K else 1
     two = max(1, min(blocks_per_sm * sm_count // tiles, splits))
     return two if two > 2 * one else one
 
@@ -124,7 +129,7 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
     batch = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
     tiles = batch * -(-m // tile_mn[0]) * -(-n // tile_mn[1])
     p = num_slices(slices, tiles, splits, sm_count, slice_blocks_per_sm(chip, tile_mn),
-                   slice_one_share(chip, tile_mn))
+                   slice_one_share(chip, tile_mn), k)
     if p <= 1:
         return sum_chunks(chunks).astype(np.float32)
     total = zero

@@ -100,7 +100,7 @@ def test_model_agrees_with_the_policy(problems, policy):
         chip = launch["chip"]
         slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
                                   model.slice_blocks_per_sm(chip, tile),
-                                  model.slice_one_share(chip, tile))
+                                  model.slice_one_share(chip, tile), p["k"])
         if launch["family"].startswith("pl") or model.short_k_one_slice(chip, p["k"]):
             slices = 1
         assert launch["slices"] == slices, grid.line(p)
@@ -111,7 +111,7 @@ def test_model_agrees_with_the_policy(problems, policy):
             tiles = -(-m // s["tile"][0]) * -(-n // s["tile"][1])
             want = model.num_slices(0, tiles, s["splits"], d["sm_count"],
                                     model.slice_blocks_per_sm(s["chip"], s["tile"][:2]),
-                                    model.slice_one_share(s["chip"], s["tile"][:2]))
+                                    model.slice_one_share(s["chip"], s["tile"][:2]), p["k"])
             if model.short_k_one_slice(s["chip"], p["k"]):
                 want = 1
             assert s["slices"] == want, grid.line(p)

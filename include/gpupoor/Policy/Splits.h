@@ -66,14 +66,15 @@ int64_t tileCount(int64_t batch, int64_t m, int64_t n, int64_t bm, int64_t bn);
 /// work of the busiest SM, ceil(T P / SMs) / P, over P in [1, S] with all
 /// T P blocks in one wave of B blocks an SM (sliceBlocksPerSM): with
 /// P1 = clamp(floor(SMs / T), 1, S) (one block an SM) and
-/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1; but 1
-/// where Q T >= SMs for a tile share Q > 0 (sliceOneSliceShare).
+/// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1; but
+/// where Q T >= SMs for a tile share Q > 0 (sliceOneSliceShare), 1, or P1
+/// where `longK` (kLongKShareK).
 /// Measured on an H100 (docs/GPU.md): more slices than that only add
 /// slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and
 /// 240 blocks of the wgmma kernel (one an SM) ran at 0.8x of 96.
 int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
                   int64_t smCount, int64_t blocksPerSM,
-                  int64_t oneSliceShare = 0);
+                  int64_t oneSliceShare = 0, bool longK = false);
 
 /// B, the blocks an SM the automatic slice count plans for: 1 for tiles
 /// whose kernel takes 256 threads of up to 255 registers, which fill the
@@ -96,6 +97,17 @@ int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
 /// tiles in four slices).
 int64_t sliceOneSliceShare(Chip chip, const Tile &tile);
 
+/// The least K from which tiles of a one-slice share that fill under half
+/// the SMs take P1 = floor(SMs / T) slices instead of one: a block's weight
+/// rows then take longer to stream from one SM than the meeting of the
+/// slices costs. Measured on an H200 (forced slices, CUDA-graph replays,
+/// weights beyond L2) with the swapped 64 x 16 tile at M = 1 and 8, N =
+/// 3584 and 4096 (56 and 64 tiles), both B layouts: at K = 28672 two slices
+/// ran 1.05-1.17x one (8 shapes, geomean 1.115); at K = 8192 0.91-0.99x, at
+/// 11008 and 14336 0.96-1.10x (the tuned table decides there). 80 tiles (N
+/// = 5120) keep one slice, P1 = 1: three ran 0.93x at K = 28672.
+inline constexpr int64_t kLongKShareK = 16384;
+
 /// The least K at which sm_90a's wgmma kernels take slices where the count
 /// is chosen: the meeting of the slices costs microseconds (the workspace's
 /// sums written and read back, a counter, the last block's reads; in a CUDA
@@ -113,9 +125,10 @@ inline constexpr int64_t kMinWgmmaSliceK = 2048;
 inline bool slicesNeedLongK(Chip chip) { return chip == Chip::SM90a; }
 
 /// P' for a launch whose sizes are known: numSlices with the kernel's B
-/// and Q (its chip and tile), and one slice for sm_90a's kernels with a
-/// static K < kMinWgmmaSliceK where the count is automatic (`slices` = 0).
-/// `tiles`: T of the kernel's C (C^T for a swapped product).
+/// and Q (its chip and tile), K long from kLongKShareK, and one slice for
+/// sm_90a's kernels with a static K < kMinWgmmaSliceK where the count is
+/// automatic (`slices` = 0). `tiles`: T of the kernel's C (C^T for a swapped
+/// product).
 int64_t launchSlices(int64_t slices, Chip chip, const Tile &tile, int64_t k,
                      int64_t tiles, int64_t splits, int64_t smCount);
 

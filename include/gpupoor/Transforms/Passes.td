@@ -104,7 +104,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     transposed product's 64 x 16 tiles number up to two blocks an SM (N up
     to 264 times 64 on 132 SMs) runs swapped instead (`swapped = true`,
     tile 64 x 16 x 64 of C^T = B A^T; slices 0 means one from a quarter of
-    the SMs and where K < 2048, else the automatic count): no MMA rows are
+    the SMs and where K < 2048, P1 = SMs / T from a quarter of the SMs where
+    K >= 16384, else the automatic count): no MMA rows are
     padding and the weights stream through TMA (gpupoor-swap-operands then
     exchanges the operands). Where those 64-row tiles would fill under a
     quarter of the SMs, no splits are given and the default splits are at

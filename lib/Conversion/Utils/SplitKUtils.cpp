@@ -100,7 +100,7 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
     return arith::MaxSIOp::create(
         b, arith::MinSIOp::create(b, cst(strategy.getSlices()), splits), one);
   // numSlices' rule: P1 (one block an SM) or PB (B), clamped to [1, S];
-  // 1 where Q T >= SMs.
+  // where Q T >= SMs, 1, or P1 from K = kLongKShareK on.
   int64_t sms = getChipInfo(strategy.getChip()).smCount;
   int64_t blocks = sliceBlocksPerSM(strategy.getChip(), strategy.getTile());
   Value t = arith::MaxSIOp::create(b, tiles, one);
@@ -117,7 +117,10 @@ Value mlir::gpupoor::emitSliceCount(ImplicitLocOpBuilder &b,
     Value enough = arith::CmpIOp::create(
         b, arith::CmpIPredicate::sge, arith::MulIOp::create(b, t, cst(share)),
         cst(sms));
-    chosen = arith::SelectOp::create(b, enough, one, chosen);
+    Value longK = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, k,
+                                        cst(policy::kLongKShareK));
+    Value shared = arith::SelectOp::create(b, longK, p1, one);
+    chosen = arith::SelectOp::create(b, enough, shared, chosen);
   }
   if (!slicesNeedLongK(strategy.getChip()))
     return chosen;

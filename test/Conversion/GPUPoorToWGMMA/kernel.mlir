@@ -103,18 +103,22 @@ func.func @auto_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 
 // -----
 
-// One warpgroup's tiles: two blocks an SM for P2 (264), and one slice
-// where 4 T >= 132 (a quarter of the SMs have a tile).
+// One warpgroup's tiles: two blocks an SM for P2 (264), and where 4 T >=
+// 132 (a quarter of the SMs have a tile) one slice, or P1 from K = 16384
+// on (kLongKShareK).
 // CHECK-LABEL: func.func @auto_slices_one_warpgroup
-// CHECK: arith.constant 264 : index
-// CHECK-NEXT: arith.divsi
+// CHECK: %[[SMS:.*]] = arith.constant 132 : index
+// CHECK-NEXT: arith.divsi %[[SMS]]
 // CHECK-NEXT: arith.minsi
-// CHECK-NEXT: arith.maxsi %{{.*}}, %[[ONE:[^ ]*]] : index
+// CHECK-NEXT: %[[P1:.*]] = arith.maxsi %{{.*}}, %[[ONE:[^ ]*]] : index
+// CHECK: arith.constant 264 : index
 // CHECK: %[[P:.*]] = arith.select
 // CHECK: %[[Q:.*]] = arith.constant 4 : index
 // CHECK: %[[QT:.*]] = arith.muli %{{.*}}, %[[Q]] : index
 // CHECK: %[[ENOUGH:.*]] = arith.cmpi sge, %[[QT]], %{{.*}} : index
-// CHECK: arith.select %[[ENOUGH]], %[[ONE]], %[[P]] : index
+// CHECK: %[[LONG:.*]] = arith.cmpi sge, %{{.*}}, %c16384 : index
+// CHECK: %[[SHARED:.*]] = arith.select %[[LONG]], %[[P1]], %[[ONE]] : index
+// CHECK: arith.select %[[ENOUGH]], %[[SHARED]], %[[P]] : index
 // CHECK: gpu.launch_func
 func.func @auto_slices_one_warpgroup(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

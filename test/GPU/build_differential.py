@@ -15,7 +15,7 @@ refuses, because its host code would touch device memory, is skipped and
 counted.
 
   GPUPOOR_OPT=build/bin/gpupoor-opt python3 test/GPU/build_differential.py OUT \\
-      [--count 200] [--seed 1] [--chip sm_90]
+      [--count 200] [--seed 1] [--chip sm_90] [--fixed]
 """
 
 import argparse
@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Numerics"))
 sys.path.insert(0, os.path.join(HERE, "..", "Differential"))
 from cpu_kernel import GPUPOOR_OPT, LLC, MLIR_TRANSLATE, compile_with  # noqa: E402
+import fixed_programs  # noqa: E402
 import programs  # noqa: E402
 from test_differential import REFERENCE, run  # noqa: E402
 
@@ -39,7 +40,7 @@ from test_differential import REFERENCE, run  # noqa: E402
 HOST = "--gpupoor-host-to-llvm"
 
 # Stages whose math functions differ between libm and libdevice by an ulp.
-TRANSCENDENTAL = {"gelu", "gelu_div", "silu", "sigmoid", "tanh_gelu", "silu_graph"}
+TRANSCENDENTAL = {"gelu", "gelu_div", "silu", "sigmoid", "tanh_gelu", "silu_graph", "math"}
 
 
 def sh(cmd, **kw):
@@ -76,12 +77,16 @@ def main():
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chip", default="sm_90")
+    parser.add_argument("--fixed", action="store_true",
+                        help="the hand-written programs of test/Differential/fixed_programs.py "
+                             "(math ops in offloaded kernels, C += A*B into a memref) instead")
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     index, skipped = [], {}
-    for i in range(args.count):
+    fixed = fixed_programs.programs() if args.fixed else []
+    for i in range(len(fixed) if args.fixed else args.count):
         rng = random.Random(args.seed * 1000003 + i)
-        p = programs.generate(rng)
+        p = fixed[i] if args.fixed else programs.generate(rng)
         name = f"p{i:05d}"
         base = os.path.join(args.out_dir, name)
         # Parallel split-k in a third of the programs: P in {0 (chosen),
@@ -93,7 +98,8 @@ def main():
         if why:
             skipped[why] = skipped.get(why, 0) + 1
             continue
-        arrays = programs.inputs(p, np.random.default_rng(args.seed * 7 + i))
+        make_inputs = fixed_programs.inputs if args.fixed else programs.inputs
+        arrays = make_inputs(p, np.random.default_rng(args.seed * 7 + i))
         want = run(compile_with(p.source, REFERENCE), arrays, p.out_shape, p.out_dtype)
         np.savez(base + ".npz", *arrays, want=want)
         index.append({"name": name, "description": f"{p.description} {gpu_options}".strip(),

@@ -10,6 +10,9 @@ order 1) or has non-finite values.
 
   python3 test/GPU/run_frontend.py DIR [--time]
 
+A DIR built with --format isa for an older chip (sm_80) runs its PTX
+through the driver's JIT.
+
 With --time, also the wall time of one call (median of 50, after warm-up,
 synchronized), next to PyTorch's f16 layer: the host code's launches, its
 allocations and the leftover kernels included.
@@ -26,6 +29,7 @@ import statistics
 import sys
 import time
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -52,8 +56,9 @@ ACT = {
 
 def fx_reference(name, a):
     """The fx_* layers (test/Frontend/generate_fx.py): functional forms
-    whose arguments are the activations and the weights."""
-    name = name[len("fx_"):]
+    whose arguments are the activations and the weights (a *_const layer's
+    weights follow its arguments, as build_frontend.py saved them)."""
+    name = name[len("fx_"):].removesuffix("_const")
     if name == "linear":
         return F.linear(a[0], a[1])
     if name == "mlp":
@@ -137,6 +142,10 @@ def main():
         link(os.path.join(args.dir, name + ".o"), runtime, lib_path)
         lib = ctypes.CDLL(lib_path)
         a = inputs(layer["args"], gen, name == "weight_grad")
+        consts = []
+        if name.endswith("_const"):
+            with np.load(os.path.join(args.dir, name + ".npz")) as saved:
+                consts = [torch.from_numpy(saved[f"arr_{i}"]).cuda() for i in range(len(saved))]
         dtype = torch.float32 if layer.get("out_type") == "f32" else torch.float16
         result = descriptor(torch.empty(layer["out"], dtype=dtype, device="cuda"))
         descs = [descriptor(t) for t in a]
@@ -151,8 +160,8 @@ def main():
                                        ctypes.c_uint64(result.aligned),
                                        ctypes.c_size_t(got.numel() * got.element_size())) == 0
         lib.mgpuMemFree(ctypes.c_void_p(result.allocated), None)
-        ref = reference(name, [t.double() for t in a])
-        ours, theirs = rel(got, ref), rel(reference(name, a), ref)
+        ref = reference(name, [t.double() for t in a + consts])
+        ours, theirs = rel(got, ref), rel(reference(name, a + consts), ref)
         ok = math.isfinite(ours) and ours <= 1e-2 and bool(torch.isfinite(got).all())
         failed += not ok
         timing = ""

@@ -35,6 +35,7 @@ and the package's speed over it (the target: within 5% on every shape).
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import os
@@ -270,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
                        if s["static_geomean"] else ""))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"device": props.name, "rows": rows, "summaries": summaries}, f, indent=1)
+            json.dump({"device": props.name, "date": datetime.date.today().isoformat(),
+                       "rows": rows, "summaries": summaries}, f, indent=1)
     if plt is not None:
         fig, ax = plt.subplots(figsize=(10, 5))
         for layout in layouts:

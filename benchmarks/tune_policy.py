@@ -57,10 +57,10 @@ import bench_sweep  # noqa: E402
 # more).
 CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024),
               "mid": (17, 1 << 62), "large": (65, 1 << 62), "w192": (65, 1 << 62),
-              "w160": (65, 1 << 62)}
+              "w160": (65, 1 << 62), "m32": (17, 32)}
 # The .def's spelling of each (Family's enumerators).
 ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid",
-        "s16": "S16", "w192": "W192", "w160": "W160"}
+        "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32"}
 SLICES = (1, 2, 4, 8)
 # The rules' families that stand for a candidate (their tiles).
 TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "pl128": "mid", "s16w": "s16"}

@@ -47,7 +47,8 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else if (tuned)
     s.tile = familyTile(tuned->family, p.chip, p.bLayout);
   else
-    s.tile = p.tile ? *p.tile : selectTile(shape, p.k, chip, sms, p.bLayout);
+    s.tile = p.tile ? *p.tile
+                    : selectTile(shape, p.k, chip, sms, p.bLayout, p.aLayout);
   // A decode tile chosen for sm_90a is the mma.sync kernel's; a swapped
   // one reads the operands exchanged.
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
@@ -116,6 +117,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0},
   {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0},
   {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0},
+  {Family::M32,   "m32",   kThinTile,          true,  false, false, true,  false, 0, 0},
 };
 // clang-format on
 
@@ -187,6 +189,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   }
   if (t[0] <= 16)
     return Family::M16;
+  if (wgmma && t == kThinTile)
+    return Family::M32;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles: persistent where the compiler's would be

@@ -91,12 +91,16 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
 }
 
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
-                            BLayout bLayout) {
+                            BLayout bLayout, ALayout aLayout) {
   if (!shape.isStatic())
     return {128, 256, 64};
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
   if (shape.m <= 16)
     return selectTile(shape, k, Chip::SM90, sms);
+  // 17 to 32 rows: the 32-row tile (kThinTile), measured for B as N x K.
+  if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK &&
+      bLayout == BLayout::NK)
+    return kThinTile;
   if (oneWaveMidTile(shape, sms))
     return {128, 128, 64};
   if (shape.m <= 128)
@@ -208,12 +212,12 @@ static constexpr int64_t kShortK = 512;
 
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
-                                       BLayout bLayout) {
+                                       BLayout bLayout, ALayout aLayout) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return selectWgmmaTile(shape, k, smCount, bLayout);
+    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout);
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {

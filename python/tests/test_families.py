@@ -95,16 +95,16 @@ def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
     # pl192 and pl128 (both B layouts), 16 nk variants of each of w160 and pl160
-    # (160 columns are not whole atoms of B as K x N); for A as K x M again
-    # those of every family but m16 and the swapped ones (which read A as M
-    # x K), on sm_90a only.
-    nk_only = {"w160", "pl160"}
-    no_km = {"m16", "s16", "s16w"}
+    # (160 columns are not whole atoms of B as K x N) and m32 (measured for B
+    # as N x K); for A as K x M again those of every family but m16, m32 and
+    # the swapped ones (which read A as M x K), on sm_90a only.
+    nk_only = {"w160", "pl160", "m32"}
+    no_km = {"m16", "s16", "s16w", "m32"}
     assert set(SWAPPED_TILES) < no_km
     per_a = 2 * 2 * 4 * 2 * 11 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only)
+    assert len(km) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -153,6 +153,11 @@ def test_families_where_they_fit_one_wave():
     assert _family(64, 4096, b="kn") == "n64"
     assert _family(64, 14336, b="kn") == "m64"
     assert _family(33, 4096, chip="sm_80") == "m64"   # 32-row tiles: the 64-row family
+    # sm_90a, 17 to 32 rows, B as N x K: the 32-row wgmma tile (kThinTile).
+    assert _family(32, 5120) == "m32"
+    assert _family(17, 8192) == "m32"
+    assert _family(33, 5120) == "n64"
+    assert _family(32, 5120, b="kn") == "n64"
     assert _family(200, 4096, chip="sm_80") == "large"
 
 

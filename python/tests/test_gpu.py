@@ -337,6 +337,36 @@ def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
     assert torch.equal(y.double(), ref(x, w))
 
 
+@pytest.mark.parametrize("m,n,k", [(17, 200, 1000), (24, 4104, 264), (32, 5120, 4104),
+                                   (32, 72, 128)])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation):
+    """17 to 32 rows with B as N x K take sm_90a's 32-row wgmma tile (the
+    m32 family, policy::kThinTile), whose m64 MMAs compute 32 rows past the
+    tile that it does not store: exact on small integers over N and K tails,
+    slices, both outer types and an epilogue (compute-sanitizer checks that
+    nothing past M is touched)."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",):
+        pytest.skip("sm_90a's 32-row tile")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, slices, list(chips),
+                         sm_count)
+    assert p["family"] == "m32"
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
 @pytest.mark.parametrize("keep", [True, False])
 def test_dependent_launches_back_to_back(m, k, keep):

@@ -257,8 +257,10 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_short_k
 // AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// 17 to 32 rows (A as M x K, B as N x K) take the 32-row wgmma tile
+// (policy::kThinTile), not swapped.
 // CHECK-LABEL: func @seventeen_rows
-// CHECK-NOT: swapped
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // CHECK: return
 func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
   %cst = arith.constant 0.0 : f16
@@ -310,7 +312,8 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // A decode product of an A stored K x M: A is copied M x K first
 // (policy::copiesKMajorA), and the product runs swapped. With 32 rows the
-// wgmma kernel reads A as it is (a_layout = km).
+// wgmma kernel reads A as it is (a_layout = km), in 64-row tiles (A's
+// atoms of 64 rows leave no 32-row tile).
 // CHECK-LABEL: func @decode_km
 // CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<4096x8xf16>)
 // CHECK: gpupoor.matmul %[[T]], %arg1
@@ -319,6 +322,7 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-LABEL: func @rows32_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 64, 64]
 // CHECK-SAME: a_layout = km
 func.func @decode_km(%a: tensor<4096x8xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
   %cst = arith.constant 0.0 : f16

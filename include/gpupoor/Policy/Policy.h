@@ -133,11 +133,13 @@ enum class Family : uint32_t {
   /// sm_90a only: 128 x 128 x 64 with persistent blocks (a Mid strategy
   /// whose static grid exceeds the SMs, as the compiler's kernel is).
   PL128,
+  /// sm_90a only, B as N x K: the 32-row tile kThinTile (17 <= M <= 32).
+  M32,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large, Family::M16,   Family::M64,  Family::N64,  Family::Mid,
-    Family::S16,   Family::S16W,  Family::PL,   Family::W192, Family::PL192,
-    Family::W160,  Family::PL160, Family::PL128};
+    Family::Large, Family::M16,   Family::M64,   Family::N64,  Family::Mid,
+    Family::S16,   Family::S16W,  Family::PL,    Family::W192, Family::PL192,
+    Family::W160,  Family::PL160, Family::PL128, Family::M32};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

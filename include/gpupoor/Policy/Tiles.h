@@ -50,6 +50,19 @@ inline constexpr Tile kDefaultTile = {128, 128, 32};
 /// selectSwappedTile gives where 64-row tiles would take slices.
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 
+/// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
+/// and B as N x K: 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
+/// rows it does not store), a 4 KiB A box a stage instead of a half-empty
+/// 8 KiB one, so more of the ring holds the weight. Measured on an H200
+/// (static kernels, bench_skinny.py, weights beyond L2), µs against the 64
+/// x 64 x 64 tile and cuBLAS f32acc: 32 x 5120 x 5120 17.3 (20.9; 17.1), 32 x
+/// 6144 x 4096 16.7 (19.3; 17.1), 32 x 8192 x 8192 35.5 (41.2; 35.7), 32 x
+/// 4096 x 4096 11.7 (13.4; 14.1), 32 x 12288 x 4096 28.1 (30.5; 29.3); 32 x
+/// 128 x 128 ran 20.4 at 32 x 5120 x 5120, 32 x 64 x 256 16.7 (but takes 2
+/// stages where N is wide). The 64-row tile ran 16.3 us at M = 64 and 17.2
+/// at 48 (cuBLAS 17.4, 17.2).
+inline constexpr Tile kThinTile = {32, 64, 128};
+
 /// Whether a 32-row wgmma tile of BN x BK lets wgmma's m64 read past it: B's
 /// tile holds the 32 rows it reads after A's last atom.
 inline bool thinTileFits(int64_t bn, int64_t bk) {
@@ -86,9 +99,10 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// `chip`. On sm_90a a tile the wgmma kernel does not take (M <= 16) is for
 /// the mma.sync kernel the op is retargeted to. `smCount`: the SMs the
 /// launch is planned for; `bLayout`: B's (on sm_90a, B as K x N takes tiles
-/// whose BN is a multiple of 64: wgmmaTakes).
+/// whose BN is a multiple of 64: wgmmaTakes); `aLayout`: A's (kThinTile
+/// only for A as M x K).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
-                BLayout bLayout = BLayout::NK);
+                BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK);
 
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,

@@ -126,7 +126,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     ListOption<"tile", "tile", "int64_t",
                "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16 "
                "(16,128,64 on sm_90 where K <= 128), "
-               "then 32/64,128,64 to 128 (sm_90a: 64,64,64 or 64,128,64); "
+               "then 32/64,128,64 to 128 (sm_90a: 32,64,128 to M = 32 with A "
+               "as M x K and B as N x K, else 64,64,64 or 64,128,64); "
                "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
                "take short slices or N <= 128 fits one wave of 128-row "
                "tiles, 64,64,64 there if N <= 64; 128,192,64, 128,160,64 (B as N x K only) or 128,128,64 "

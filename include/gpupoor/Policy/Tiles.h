@@ -58,9 +58,9 @@ inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 /// x 64 x 64 tile and cuBLAS f32acc: 32 x 5120 x 5120 17.3 (20.9; 17.1), 32 x
 /// 6144 x 4096 16.7 (19.3; 17.1), 32 x 8192 x 8192 35.5 (41.2; 35.7), 32 x
 /// 4096 x 4096 11.7 (13.4; 14.1), 32 x 12288 x 4096 28.1 (30.5; 29.3); 32 x
-/// 128 x 128 ran 20.4 at 32 x 5120 x 5120, 32 x 64 x 256 16.7 (but takes 2
-/// stages where N is wide). The 64-row tile ran 16.3 us at M = 64 and 17.2
-/// at 48 (cuBLAS 17.4, 17.2).
+/// 128 x 128 ran 20.4 at 32 x 5120 x 5120, 32 x 64 x 256 16.7 (but at 32 x
+/// 12288 x 4096 the compiler gave it two stages, which the kernel refuses).
+/// The 64-row tile ran 16.3 us at M = 64 and 17.2 at 48 (cuBLAS 17.4, 17.2).
 inline constexpr Tile kThinTile = {32, 64, 128};
 
 /// Whether a 32-row wgmma tile of BN x BK lets wgmma's m64 read past it: B's

@@ -52,7 +52,7 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import bench_sweep  # noqa: E402
 
 # The families a row may name: those of a tile; the persistent and two-
-# blocks-an-SM ones follow from the rules (familyOf). Each is tried where M
+# blocks-an-SM ones follow from the rules (familyOf, chooseLaunch). Each is tried where M
 # is in its range (16-row and swapped tiles for few rows, 128-row tiles for
 # more).
 CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024),
@@ -63,7 +63,8 @@ ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid"
         "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32"}
 SLICES = (1, 2, 4, 8)
 # The rules' families that stand for a candidate (their tiles).
-TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "pl128": "mid", "s16w": "s16"}
+TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "pl128": "mid", "s16w": "s16",
+           "m32w": "m32", "m64w": "m64", "n64w": "n64"}
 
 
 def class_of(m: int, n: int, k: int) -> tuple[int, int, int]:

@@ -81,7 +81,19 @@ bool mlir::gpupoor::policy::gridExceedsSMs(const ConfigProblem &p) {
 }
 
 int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const ConfigProblem &p) {
-  return p.tile[0] <= 64 && gridExceedsSMs(p) ? 2 : 1;
+  if (!p.staticShape || p.slices == 0)
+    return 1;
+  return wgmmaBlocksPerSM(p.tile, p.tiles, p.slices,
+                          getChipInfo(p.chip).smCount);
+}
+
+int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const Tile &tile, int64_t tiles,
+                                                int64_t slices,
+                                                int64_t smCount) {
+  int64_t blocks = 0;
+  bool beyond =
+      __builtin_mul_overflow(tiles, slices, &blocks) || blocks > smCount;
+  return tile[0] <= 64 && beyond ? 2 : 1;
 }
 
 int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,

@@ -7,6 +7,7 @@
 #include "gpupoor/Policy/Policy.h"
 
 #include "PolicyUtils.h"
+#include "gpupoor/Policy/KernelConfig.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -118,6 +119,9 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0},
   {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0},
   {Family::M32,   "m32",   kThinTile,          true,  false, false, true,  false, 0, 0},
+  {Family::M32W,  "m32w",  kThinTile,          true,  false, false, true,  false, 0, 2},
+  {Family::M64W,  "m64w",  Tile{64, 128, 64},  true,  false, false, false, true,  0, 2},
+  {Family::N64W,  "n64w",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 2},
 };
 // clang-format on
 
@@ -178,15 +182,30 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
           twoWarpgroups && !r.persistent};
 }
 
+/// The variant of `family` that takes two blocks an SM, if the library has
+/// one (sm_90a's one-warpgroup wgmma tiles).
+static std::optional<Family> twoBlocksPerSMFamily(Family family) {
+  switch (family) {
+  case Family::S16:
+    return Family::S16W;
+  case Family::M32:
+    return Family::M32W;
+  case Family::M64:
+    return Family::M64W;
+  case Family::N64:
+    return Family::N64W;
+  default:
+    return std::nullopt;
+  }
+}
+
 Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   bool wgmma = s.chip == Chip::SM90a;
   const Tile &t = s.tile;
-  if (s.swapped) {
-    // Two blocks an SM where the swapped 64-row tiles exceed the SMs (the
-    // compiler's wgmmaBlocksPerSM for a static grid beyond a wave).
-    int64_t tiles = ceilDiv(p.shape.n, 64);
-    return tiles <= p.sms() ? Family::S16 : Family::S16W;
-  }
+  // (chooseLaunch takes the two-blocks-an-SM variants of the one-warpgroup
+  // families where their grid exceeds the SMs.)
+  if (s.swapped)
+    return Family::S16;
   if (t[0] <= 16)
     return Family::M16;
   if (wgmma && t == kThinTile)
@@ -245,6 +264,14 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
                  ? 1
                  : launchSlices(l.askedSlices, l.chip, l.tile, p.k, l.tiles,
                                 l.splits, sms);
+  // Two blocks an SM where the compiler's static kernel of the tile would
+  // take them (wgmmaBlocksPerSM): its variant of the family, whose tile,
+  // slices and grid are the same.
+  if (std::optional<Family> twin = twoBlocksPerSMFamily(l.family);
+      twin && l.chip == Chip::SM90a &&
+      wgmmaBlocksPerSM(l.tile, l.tiles, l.slices, sms) == 2 &&
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+    l.family = *twin;
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);
   return l;

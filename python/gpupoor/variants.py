@@ -37,7 +37,9 @@ OUT_TYPES = ("f16", "f32")
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
 # compiler's wideTileColumns), a block a tile and persistent (160 columns
-# for B as N x K only); pl128: mid with persistent blocks.
+# for B as N x K only); pl128: mid with persistent blocks; m32: sm_90a's
+# 32x64x128 tile for 17 <= M <= 32 (B as N x K); m32w, m64w, n64w: m32,
+# m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs.
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

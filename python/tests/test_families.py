@@ -94,17 +94,18 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
-    # pl192 and pl128 (both B layouts), 16 nk variants of each of w160 and pl160
-    # (160 columns are not whole atoms of B as K x N) and m32 (measured for B
-    # as N x K); for A as K x M again those of every family but m16, m32 and
-    # the swapped ones (which read A as M x K), on sm_90a only.
-    nk_only = {"w160", "pl160", "m32"}
-    no_km = {"m16", "s16", "s16w", "m32"}
+    # pl192, pl128, m64w and n64w (both B layouts), 16 nk variants of each of
+    # w160 and pl160 (160 columns are not whole atoms of B as K x N), m32 and
+    # m32w (measured for B as N x K); for A as K x M again those of every
+    # family but m16, m32, m32w and the swapped ones (which read A as M x K),
+    # on sm_90a only.
+    nk_only = {"w160", "pl160", "m32", "m32w"}
+    no_km = {"m16", "s16", "s16w", "m32", "m32w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 11 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 13 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 8 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -147,15 +148,24 @@ def test_families_where_they_fit_one_wave():
     assert _family(128, 4096) == "n64"      # 128 tiles
     assert _family(128, 4224) == "n64"      # 2 x 66 = 132
     assert _family(128, 4288) == "m64"      # 2 x 67 > 132
-    assert _family(64, 14336) == "m64"      # 224 tiles
+    assert _family(64, 14336) == "m64"      # 112 tiles
+    assert _family(64, 16896) == "m64"      # 132
+    assert _family(64, 17000) == "m64w"     # 133: two blocks an SM
+    assert _family(64, 17000, chip="sm_90") == "m64"  # mma.sync: no such variant
+    assert _family(17, 1280, b="kn") == "n64w"   # 20 tiles x 13 slices: two an SM
+    assert _family(16, 1280) == "s16w"           # 20 swapped tiles x 13 slices
     assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
     # B as K x N: the same wgmma tiles (N-major B).
     assert _family(64, 4096, b="kn") == "n64"
     assert _family(64, 14336, b="kn") == "m64"
+    assert _family(64, 17000, b="kn") == "m64w"
+    assert _family(64, 17000, a="km") == "m64w"
     assert _family(33, 4096, chip="sm_80") == "m64"   # 32-row tiles: the 64-row family
     # sm_90a, 17 to 32 rows, B as N x K: the 32-row wgmma tile (kThinTile).
     assert _family(32, 5120) == "m32"
     assert _family(17, 8192) == "m32"
+    assert _family(32, 8448) == "m32"       # 132 tiles
+    assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
     assert _family(33, 5120) == "n64"
     assert _family(32, 5120, b="kn") == "n64"
     assert _family(200, 4096, chip="sm_80") == "large"
@@ -218,7 +228,8 @@ def test_tuned_table_decides_its_classes():
                       r"(\d+)\)", text, re.M)
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl"}, "W192": {"w192", "pl192"}, "W160": {"w160", "pl160"},
-                "Mid": {"mid", "pl128"}, "S16": {"s16", "s16w"}}
+                "Mid": {"mid", "pl128"}, "S16": {"s16", "s16w"}, "M64": {"m64", "m64w"},
+                "N64": {"n64", "n64w"}, "M32": {"m32", "m32w"}}
     differs = 0
     for a, b, mc, nc, kc, family, slices in rows:
         m, n, k = (1 << int(c) for c in (mc, nc, kc))

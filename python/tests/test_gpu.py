@@ -361,10 +361,39 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, slices, list(chips),
                          sm_count)
-    assert p["family"] == "m32"
+    # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
+    assert p["family"] == ("m32w" if p["tiles"] * p["slices"] > sm_count else "m32")
     y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
                            backend="mlir")
     assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13).
+    (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
+    (64, 17000, 136, "nk", "m64w"), (64, 17000, 136, "kn", "m64w"),
+    (64, 17000, 136, "kmnk", "m64w"), (40, 1280, 4104, "nk", "n64w"),
+    (17, 1280, 4104, "kn", "n64w"), (64, 1280, 4104, "kmkn", "n64w")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
+    """The one-warpgroup families two blocks an SM (m32w, m64w, n64w), taken
+    where the grid exceeds the SMs as the compiler's static kernel would
+    (policy::wgmmaBlocksPerSM): exact on small integers over M, N and K
+    tails, both B layouts and A as K x M."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",) or sm_count != 132:
+        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", outer, 32, 0, list(chips), sm_count)
+    assert p["family"] == want and p["tiles"] * p["slices"] > sm_count
+    y = split_k_sequential(x, w, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
 
 
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])

@@ -48,7 +48,8 @@ def test_forced_choice_takes_the_tuned_tables_place():
         rules = plan()
         C._force_choice("m64", 2)
         forced = plan()
-        assert (forced["family"], forced["slices"]) == ("m64", 2)
+        # (256 tiles in 2 slices: m64 two blocks an SM, as the rules take it.)
+        assert (forced["family"], forced["slices"]) == ("m64w", 2)
         C._force_choice("w160", 0)      # 160 columns: B as N x K only
         assert plan()["family"] == rules["family"]
         with pytest.raises(ValueError, match="unknown kernel family"):
@@ -495,10 +496,16 @@ _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"
               ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
               ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240),
               ("kn", "pl128"): (1024, 14336), ("nk", "pl128"): (1024, 14336),
-              ("nk", "m32"): (32, 5120)}
+              ("nk", "m32"): (32, 5120), ("nk", "m32w"): (32, 9000),
+              ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000)}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
-                    if t not in ("m16", "s16", "s16w", "m32")}}
+                    if t not in ("m16", "s16", "s16w", "m32", "m32w")}}
+# The (layouts, family) pairs the test compiles a representative of: those
+# of FAMILY_SHAPES, and n64w's (n64 two blocks an SM, for slices beyond the
+# SMs: never at K = 64), whose kernels test_parameters_follow_the_signature
+# checks.
+_REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -509,7 +516,7 @@ def _representatives():
     its function's signature and the family's pipeline options;
     test_parameters_follow_the_signature checks the rest)."""
     reps = {}
-    for i, (layouts, tile) in enumerate(FAMILY_SHAPES):
+    for i, (layouts, tile) in enumerate(_REPRESENTED):
         for has_bias in (False, True):
             epilogue = ("bias", "bias_relu", "bias_gelu")[i % 3] if has_bias else "none"
             reps[(layouts, tile, has_bias)] = VariantKey(

@@ -74,6 +74,35 @@ def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
     return errors
 
 
+_BLOCKS = re.compile(r"func\.func @p(\d+)|#gpupoor\.kernel_config<([^>]*)>")
+
+
+def blocks_per_sm(gpupoor_opt: str, problems: list[dict]) -> list[int | None]:
+    """The blocks an SM gpupoor-select-kernel-config gives each problem's
+    TMA kernel (as memrefs, after gpupoor-split-k and gpupoor-swap-operands),
+    or None where it configures none or another (rows TMA cannot read: the
+    package's variants then run their fallback kernels)."""
+    groups = defaultdict(list)
+    for i, p in enumerate(problems):
+        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    out: list[int | None] = [None] * len(problems)
+    for (chip, max_splits), indices in groups.items():
+        src = "".join(_memref_function(i, problems[i]) for i in indices)
+        res = subprocess.run([gpupoor_opt, "-", f"--gpupoor-split-k=chip={chip} slices=0 "
+                              f"max-splits={max_splits}", "--gpupoor-swap-operands",
+                              "--gpupoor-select-kernel-config", "--mlir-print-local-scope"],
+                             input=src, capture_output=True, text=True)
+        current = None
+        for fn, config in _BLOCKS.findall(res.stdout):
+            if fn:
+                current = int(fn)
+            elif current is not None and out[current] is None and "copies = tma" in config:
+                # (The attribute leaves out a default of one.)
+                blocks = re.search(r"blocks_per_sm = (\d+)", config)
+                out[current] = int(blocks.group(1)) if blocks else 1
+    return out
+
+
 _STRATEGY = re.compile(r"func\.func @p(\d+)|#gpupoor\.split_k<([^>]*)>")
 
 

@@ -83,7 +83,7 @@ def test_the_grid_covers_every_choice(policy):
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
     assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl", "w192",
-                        "pl192", "w160", "pl160", "pl128", "m32"}
+                        "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -176,3 +176,25 @@ def test_package_decides_as_the_compiler(problems, policy):
     assert min(km_launches.values()) > 0, km_launches
     # Most problems run the compiler's own tile; the rest its nearest family.
     assert same >= checked // 2, (same, checked, families)
+
+
+def test_blocks_an_sm_as_the_compiler(problems, policy):
+    """Where the package's launch runs the compiler's own configuration on
+    sm_90a (its tile, swap and slices, a block a tile), its family's variant
+    takes the blocks an SM gpupoor-select-kernel-config gives the static
+    kernel: m32w, m64w, n64w and s16w exactly where that is two
+    (policy::wgmmaBlocksPerSM)."""
+    C = _package()
+    blocks = compiler_strategies.blocks_per_sm(_tool("gpupoor-opt"), problems)
+    checked = {1: 0, 2: 0}
+    for p, d, compiled in zip(problems, policy, blocks):
+        launch, s = d.get("launch"), d["strategy"]
+        if launch is None or compiled is None or launch["chip"] != "sm_90a" or "splits" in p:
+            continue
+        if (launch["tile"], launch["swapped"], launch["slices"]) != \
+                (s["tile"], s["swapped"], s["slices"]) or launch["family"].startswith("pl"):
+            continue
+        got = C.family_config(launch["family"], "sm_90a")["blocks_per_sm"] or 1
+        assert got == compiled, (grid.line(p), launch["family"])
+        checked[got] += 1
+    assert min(checked.values()) > 20, checked

@@ -109,6 +109,11 @@ bool gridExceedsSMs(const ConfigProblem &p);
 /// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
 /// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
 int64_t wgmmaBlocksPerSM(const ConfigProblem &p);
+/// wgmmaBlocksPerSM for a grid of `tiles` x `slices` blocks of `tile` on a
+/// chip of `smCount` SMs: the package's launch picks a family's
+/// two-blocks-an-SM variant by it (chooseLaunch).
+int64_t wgmmaBlocksPerSM(const Tile &tile, int64_t tiles, int64_t slices,
+                         int64_t smCount);
 
 /// The stages of a wgmma tile of `stageBytes` a stage (its A and B tiles
 /// and `barrierBytes` of mbarriers): as many as fit one block's shared

@@ -135,11 +135,17 @@ enum class Family : uint32_t {
   PL128,
   /// sm_90a only, B as N x K: the 32-row tile kThinTile (17 <= M <= 32).
   M32,
+  /// sm_90a only: M32, M64 and N64 two blocks an SM, where their grid
+  /// exceeds the SMs (wgmmaBlocksPerSM, as the compiler's static kernel).
+  M32W,
+  M64W,
+  N64W,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large, Family::M16,   Family::M64,   Family::N64,  Family::Mid,
     Family::S16,   Family::S16W,  Family::PL,    Family::W192, Family::PL192,
-    Family::W160,  Family::PL160, Family::PL128, Family::M32};
+    Family::W160,  Family::PL160, Family::PL128, Family::M32,  Family::M32W,
+    Family::M64W,  Family::N64W};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

@@ -118,8 +118,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0},
   {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0},
   {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0},
-  {Family::M32,   "m32",   kThinTile,          true,  false, false, true,  false, 0, 0},
-  {Family::M32W,  "m32w",  kThinTile,          true,  false, false, true,  false, 0, 2},
+  {Family::M32,   "m32",   kThinTile,          true,  false, false, false, false, 0, 0},
+  {Family::M32W,  "m32w",  kThinTile,          true,  false, false, false, false, 0, 2},
   {Family::M64W,  "m64w",  Tile{64, 128, 64},  true,  false, false, false, true,  0, 2},
   {Family::N64W,  "n64w",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 2},
 };

@@ -97,9 +97,8 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
   if (shape.m <= 16)
     return selectTile(shape, k, Chip::SM90, sms);
-  // 17 to 32 rows: the 32-row tile (kThinTile), measured for B as N x K.
-  if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK &&
-      bLayout == BLayout::NK)
+  // 17 to 32 rows: the 32-row tile (kThinTile).
+  if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK)
     return kThinTile;
   if (oneWaveMidTile(shape, sms))
     return {128, 128, 64};

@@ -94,15 +94,15 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
-    # pl192, pl128, m64w and n64w (both B layouts), 16 nk variants of each of
-    # w160 and pl160 (160 columns are not whole atoms of B as K x N), m32 and
-    # m32w (measured for B as N x K); for A as K x M again those of every
-    # family but m16, m32, m32w and the swapped ones (which read A as M x K),
-    # on sm_90a only.
-    nk_only = {"w160", "pl160", "m32", "m32w"}
+    # pl192, pl128, m32, m32w, m64w and n64w (both B layouts), 16 nk variants
+    # of each of w160 and pl160 (160 columns are not whole atoms of B as K x
+    # N); for A as K x M again those of every family but m16, m32, m32w and
+    # the swapped ones (which read A as M x K: the 32-row tile's A atoms), on
+    # sm_90a only.
+    nk_only = {"w160", "pl160"}
     no_km = {"m16", "s16", "s16w", "m32", "m32w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 13 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 15 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     assert len(km) == 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only - no_km)
@@ -152,7 +152,8 @@ def test_families_where_they_fit_one_wave():
     assert _family(64, 16896) == "m64"      # 132
     assert _family(64, 17000) == "m64w"     # 133: two blocks an SM
     assert _family(64, 17000, chip="sm_90") == "m64"  # mma.sync: no such variant
-    assert _family(17, 1280, b="kn") == "n64w"   # 20 tiles x 13 slices: two an SM
+    assert _family(40, 1280, b="kn") == "n64w"   # 20 tiles x 13 slices: two an SM
+    assert _family(17, 1280, b="kn") == "m32w"
     assert _family(16, 1280) == "s16w"           # 20 swapped tiles x 13 slices
     assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
     # B as K x N: the same wgmma tiles (N-major B).
@@ -167,7 +168,8 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 8448) == "m32"       # 132 tiles
     assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
     assert _family(33, 5120) == "n64"
-    assert _family(32, 5120, b="kn") == "n64"
+    assert _family(32, 5120, b="kn") == "m32"
+    assert _family(32, 5120, a="km") == "n64"    # A's atoms of 64 rows
     assert _family(200, 4096, chip="sm_80") == "large"
 
 

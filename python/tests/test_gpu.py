@@ -342,12 +342,13 @@ def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
 @pytest.mark.parametrize("slices", [0, 3])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
-def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation):
-    """17 to 32 rows with B as N x K take sm_90a's 32-row wgmma tile (the
-    m32 family, policy::kThinTile), whose m64 MMAs compute 32 rows past the
-    tile that it does not store: exact on small integers over N and K tails,
-    slices, both outer types and an epilogue (compute-sanitizer checks that
-    nothing past M is touched)."""
+@pytest.mark.parametrize("layout", ["nk", "kn"])
+def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation, layout):
+    """17 to 32 rows (A as M x K, B either way) take sm_90a's 32-row wgmma
+    tile (the m32 family, policy::kThinTile), whose m64 MMAs compute 32 rows
+    past the tile that it does not store: exact on small integers over N and
+    K tails, slices, both outer types and an epilogue (compute-sanitizer
+    checks that nothing past M is touched)."""
     from gpupoor import _mlir_backend
     from gpupoor._native import C as _C
 
@@ -356,7 +357,7 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation):
         pytest.skip("sm_90a's 32-row tile")
     g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
     x = ints(m, k, gen=g)
-    w = ints(n, k, gen=g).T
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
     bias = ints(n, gen=g) if activation else None
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, slices, list(chips),
@@ -373,7 +374,8 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation):
     (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
     (64, 17000, 136, "nk", "m64w"), (64, 17000, 136, "kn", "m64w"),
     (64, 17000, 136, "kmnk", "m64w"), (40, 1280, 4104, "nk", "n64w"),
-    (17, 1280, 4104, "kn", "n64w"), (64, 1280, 4104, "kmkn", "n64w")])
+    (40, 1280, 4104, "kn", "n64w"), (64, 1280, 4104, "kmkn", "n64w"),
+    (20, 1280, 4104, "kn", "m32w")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     """The one-warpgroup families two blocks an SM (m32w, m64w, n64w), taken

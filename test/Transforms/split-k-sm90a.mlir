@@ -257,10 +257,12 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_short_k
 // AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
-// 17 to 32 rows (A as M x K, B as N x K) take the 32-row wgmma tile
+// 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
 // (policy::kThinTile), not swapped.
 // CHECK-LABEL: func @seventeen_rows
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK-LABEL: func @thirty_two_rows_kn
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [32, 64, 128], inner = f16, outer = f32, chip = sm_90a>)
 // CHECK: return
 func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
   %cst = arith.constant 0.0 : f16
@@ -288,6 +290,14 @@ func.func @seventeen_rows(%a: tensor<17x4096xf16>, %b: tensor<4096x4096xf16>) ->
                      ins(%a, %b : tensor<17x4096xf16>, tensor<4096x4096xf16>)
                      outs(%c : tensor<17x4096xf16>) -> tensor<17x4096xf16>
   return %r : tensor<17x4096xf16>
+}
+func.func @thirty_two_rows_kn(%a: tensor<32x4096xf16>, %b: tensor<4096x5120xf16>) -> tensor<32x5120xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x5120xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x5120xf16>) -> tensor<32x5120xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<32x4096xf16>, tensor<4096x5120xf16>)
+                     outs(%c : tensor<32x5120xf16>) -> tensor<32x5120xf16>
+  return %r : tensor<32x5120xf16>
 }
 
 // -----

@@ -133,7 +133,7 @@ enum class Family : uint32_t {
   /// sm_90a only: 128 x 128 x 64 with persistent blocks (a Mid strategy
   /// whose static grid exceeds the SMs, as the compiler's kernel is).
   PL128,
-  /// sm_90a only, B as N x K: the 32-row tile kThinTile (17 <= M <= 32).
+  /// sm_90a only, A as M x K: the 32-row tile kThinTile (17 <= M <= 32).
   M32,
   /// sm_90a only: M32, M64 and N64 two blocks an SM, where their grid
   /// exceeds the SMs (wgmmaBlocksPerSM, as the compiler's static kernel).

@@ -51,7 +51,7 @@ inline constexpr Tile kDefaultTile = {128, 128, 32};
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 
 /// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
-/// and B as N x K: 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
+/// (B either way): 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
 /// rows it does not store), a 4 KiB A box a stage instead of a half-empty
 /// 8 KiB one, so more of the ring holds the weight. Measured on an H200
 /// (static kernels, bench_skinny.py, weights beyond L2), µs against the 64
@@ -61,6 +61,10 @@ inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 /// 128 x 128 ran 20.4 at 32 x 5120 x 5120, 32 x 64 x 256 16.7 (but at 32 x
 /// 12288 x 4096 the compiler gave it two stages, which the kernel refuses).
 /// The 64-row tile ran 16.3 us at M = 64 and 17.2 at 48 (cuBLAS 17.4, 17.2).
+/// B as K x N (bench_sweep.py --static, H200): 1.06x the 64 x 128 x 64
+/// tile over the sweep's 15 shapes of M = 32, none slower (32 x 5120 x 5120
+/// 17.8 us against 20.3, 32 x 8192 x 8192 35.9 against 40.6; cuBLAS 16.3,
+/// 35.1).
 inline constexpr Tile kThinTile = {32, 64, 128};
 
 /// Whether a 32-row wgmma tile of BN x BK lets wgmma's m64 read past it: B's

@@ -3,31 +3,29 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=3" | FileCheck %s --check-prefix=ASKED
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=64,128,64" | FileCheck %s --check-prefix=TILE
 
-// 17 x 4096 x 4096, B as N x K: the class (M 17-32, N 2049-4096, K
+// 256 x 4096 x 4096, B as N x K: the class (M 129-256, N 2049-4096, K
 // 2049-4096) has a row of sm_90a's tuned table (lib/Policy/Tuned/SM90a.def:
-// S16, one slice): the swapped 64 x 16 x 64 tile in one slice. The rules
-// alone run 64-row tiles; slices asked for replace the row's; a tile asked
-// for replaces the table.
+// N64, the rules' slices): 64 x 64 x 64 tiles in one slice. The rules alone
+// run 64 x 128 tiles; slices asked for replace the row's; a tile asked for
+// replaces the table.
 // CHECK-LABEL: func @tuned
-// CHECK: tile = [64, 16, 64]
+// CHECK: tile = [64, 64, 64]
 // CHECK-NOT: slices =
-// CHECK-SAME: swapped = true
+// CHECK-SAME: chip = sm_90a>
 // RULES-LABEL: func @tuned
-// RULES-NOT: swapped = true
-// RULES: return
+// RULES: tile = [64, 128, 64]
 // ASKED-LABEL: func @tuned
-// ASKED: tile = [64, 16, 64], {{.*}}slices = 3, chip = sm_90a, swapped = true
+// ASKED: tile = [64, 64, 64], {{.*}}slices = 3, chip = sm_90a>
 // TILE-LABEL: func @tuned
 // TILE: tile = [64, 128, 64]
-// TILE-NOT: swapped = true
-func.func @tuned(%a: tensor<17x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<17x4096xf16> {
+func.func @tuned(%a: tensor<256x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<256x4096xf16> {
   %cst = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<17x4096xf16>
-  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<17x4096xf16>) -> tensor<17x4096xf16>
+  %e = tensor.empty() : tensor<256x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x4096xf16>) -> tensor<256x4096xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<17x4096xf16>, tensor<4096x4096xf16>)
-                     outs(%c : tensor<17x4096xf16>) -> tensor<17x4096xf16>
-  return %r : tensor<17x4096xf16>
+                     ins(%a, %b : tensor<256x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<256x4096xf16>) -> tensor<256x4096xf16>
+  return %r : tensor<256x4096xf16>
 }
 
 // -----

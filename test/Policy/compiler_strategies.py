@@ -54,14 +54,21 @@ def _memref_function(i: int, p: dict) -> str:
     return re.sub(r" -> memref<[^>]*>\n  return %r : memref<[^>]*>\n", "\n  return\n", s)
 
 
+def _by_options(problems: list[dict]) -> dict[tuple, list[int]]:
+    """The problems' indices by the pass options they share (chip,
+    max-splits): one gpupoor-opt run each."""
+    groups = defaultdict(list)
+    for i, p in enumerate(problems):
+        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    return groups
+
+
 def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
     """The errors gpupoor-split-k, gpupoor-swap-operands and
     gpupoor-select-kernel-config report on the problems (as memrefs): none
     where every strategy the policy gives has a kernel configuration that
     verifies (fits the chip's shared memory, threads, ...)."""
-    groups = defaultdict(list)
-    for i, p in enumerate(problems):
-        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    groups = _by_options(problems)
     errors = []
     for (chip, max_splits), indices in groups.items():
         src = "".join(_memref_function(i, problems[i]) for i in indices)
@@ -82,9 +89,7 @@ def blocks_per_sm(gpupoor_opt: str, problems: list[dict]) -> list[int | None]:
     TMA kernel (as memrefs, after gpupoor-split-k and gpupoor-swap-operands),
     or None where it configures none or another (rows TMA cannot read: the
     package's variants then run their fallback kernels)."""
-    groups = defaultdict(list)
-    for i, p in enumerate(problems):
-        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    groups = _by_options(problems)
     out: list[int | None] = [None] * len(problems)
     for (chip, max_splits), indices in groups.items():
         src = "".join(_memref_function(i, problems[i]) for i in indices)
@@ -119,9 +124,7 @@ def strategies(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
     """The #gpupoor.split_k gpupoor-split-k (slices=0: chosen; the
     problem's chip and max-splits) gives each problem, or None where it
     leaves the matmul alone."""
-    groups = defaultdict(list)
-    for i, p in enumerate(problems):
-        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+    groups = _by_options(problems)
     out: list[dict | None] = [None] * len(problems)
     for (chip, max_splits), indices in groups.items():
         src = "".join(_function(i, problems[i]) for i in indices)

@@ -105,6 +105,22 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// launch is planned for; `bLayout`: B's (on sm_90a, B as K x N takes tiles
 /// whose BN is a multiple of 64: wgmmaTakes); `aLayout`: A's (kThinTile
 /// only for A as M x K).
+///
+/// The rules: 128 x 128 x 32 by default and for dynamic shapes (sm_90a:
+/// 128 x 256 x 64). A static M of at most 128 takes a small-M tile: 16 x
+/// 128 x 128 up to M = 16 (BK = 64 on sm_90 where K <= 128, and on sm_86
+/// and sm_89, where three stages of BK = 128 exceed a block's shared
+/// memory), 32 x 128 x 64 up to 32 (sm_90a: kThinTile), 64 x 128 x 64 up
+/// to 128 (sm_90a: 64 x 64 x 64 where those tiles fit one wave): fewer
+/// wasted MMA rows, and with slices enough blocks to stream the weights. On
+/// sm_90 a static product of at least 256 tiles of 256 x 128 x 64 (the
+/// batch counted) takes that tile, eight 64 x 64 warps: on an H100
+/// (docs/GPU.md) 5-15% faster on large products under sustained load, 5-10%
+/// slower at 8192^3 in short batches from an idle GPU, a fifth slower on
+/// products too small to fill the SMs twice, so a dynamic shape keeps the
+/// small tile; a short one (K <= 512) whose 128 x 128 tiles leave SMs idle
+/// takes 128 x 64 x 32. sm_90a's larger products: selectWgmmaTile (Tiles.cpp,
+/// with its measurements).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK);
 

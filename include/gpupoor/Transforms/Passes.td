@@ -64,54 +64,24 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `report-ineligible`, each one gets a remark naming the reason; with
     `strict`, that is an error and the pass fails.
 
-    The number of splits follows gpu_poor's rule
-    `next_pow2(floor(sqrt(ceil(K / 32))))`, at least 12 from
-    `ceil(K / 32) = 64` on (there the rule's 8 chunks gave 0.38 of a plain
-    f16 sum's error, 12 give 0.33), clamped to `[1, max-splits]` (K counted
-    in gpu_poor's blocks of 32 whatever the tile's K step, so that the
-    error does not depend on the tile);
+    The split count S follows gpu_poor's rule (`policy::defaultNumSplits`,
+    include/gpupoor/Policy/Splits.h), clamped to `[1, max-splits]`;
     `splits` or a `gpupoor.splits` integer attribute on the matmul fixes it.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different
-    blocks; 0 chooses it from the shape and the chip's SM count (the fewest
-    slices that minimize the busiest SM's work within one wave of two
-    blocks an SM; see `#gpupoor.split_k`). With a static
-    shape the pass writes P' = min(P, S) (or the chosen count) into the
-    strategy; otherwise the host code computes it at run time.
+    blocks; 0 chooses it from the shape and the chip's SM count
+    (`policy::numSlices`). With a static shape the pass writes P' = min(P,
+    S) (or the chosen count) into the strategy; otherwise the host code
+    computes it at run time.
 
-    Without a `tile` option the tile is chosen with the kernel
-    configuration's heuristics (`gpupoor-select-kernel-config`): 128 x 128
-    x 32, except for sm_90
-    matmuls whose static shape makes at least 256 tiles of 256 x 128 x 64
-    (counting the batch): they take that tile, which
-    `gpupoor-select-kernel-config` gives eight 64 x 64 warps, one block an
-    SM. Measured on an H100 (docs/GPU.md), it is 5-15% faster on large
-    products under sustained load (at the board's power cap), 5-10% slower
-    at 8192^3 in short batches from an idle GPU, and a fifth slower on
-    products too small to fill the SMs twice; a dynamic shape could be
-    either, so it keeps the small tile. A static M of at most 128 (decode
-    and small batches) takes a small-M tile: 16 x 128 x 128 up to M = 16,
-    32 x 128 x 64 up to 32, 64 x 128 x 64 up to 128: fewer wasted MMA rows,
-    and with parallel slices enough blocks to stream the weights at memory
-    speed (on sm_90 a static K of at most 128 gives the decode tile BK =
-    64, and so do sm_86 and sm_89, where three stages of BK = 128 exceed a
-    block's shared memory). A short static sm_90 product (K <= 512) whose 128 x 128 tiles,
-    the batch counted, leave SMs idle takes 128 x 64 x 32; on sm_90a a
-    static N <= 128 whose 128-row tiles fit one wave takes 64-row tiles
-    (64 x 64 x 64 where N <= 64). docs/GPU.md and docs/Hopper.md have the
-    measurements. On sm_90a a static 2-D M <= 16 product with B as N x K whose
-    transposed product's 64 x 16 tiles number up to two blocks an SM (N up
-    to 264 times 64 on 132 SMs) runs swapped instead (`swapped = true`,
-    tile 64 x 16 x 64 of C^T = B A^T; slices 0 means one from a quarter of
-    the SMs and where K < 2048, P1 = SMs / T from a quarter of the SMs where
-    K >= 16384, else the automatic count): no MMA rows are
-    padding and the weights stream through TMA (gpupoor-swap-operands then
-    exchanges the operands). Where those 64-row tiles would fill under a
-    quarter of the SMs, no splits are given and the default splits are at
-    most ceil(K / 256), the tile is 32 x 16 x 256 (wgmma's m64 computes 32 rows it
-    does not store) with a chunk each K tile: twice the blocks instead of
-    slices.
+    Without a `tile` option the tile is the policy's (`policy::selectTile`
+    and `policy::selectSwappedTile`, include/gpupoor/Policy/Tiles.h, which
+    give each rule and the measurement behind it), or, for a static 2-D
+    product with `tuned-table`, the chip's tuned table's (lib/Policy/Tuned).
+    On sm_90a a static decode product (M <= 16, A as M x K) may run swapped
+    (`swapped = true`: C^T = B A^T, whose operands gpupoor-swap-operands
+    then exchanges).
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",
@@ -124,17 +94,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"outerType", "outer-type", "std::string", /*default=*/"\"f32\"",
            "Outer accumulator type: f16 or f32">,
     ListOption<"tile", "tile", "int64_t",
-               "Tile [BM, BN, BK] (default, static M: 16,128,128 to M = 16 "
-               "(16,128,64 on sm_90 where K <= 128), "
-               "then 32/64,128,64 to 128 (sm_90a: 32,64,128 to M = 32 with A "
-               "as M x K and B as N x K, else 64,64,64 or 64,128,64); "
-               "on sm_90a 128,256,64 beyond (64,128,64 where few such tiles "
-               "take short slices or N <= 128 fits one wave of 128-row "
-               "tiles, 64,64,64 there if N <= 64; 128,192,64, 128,160,64 (B as N x K only) or 128,128,64 "
-               "where their waves cost 5% less) and for dynamic shapes; 128,64,32 for "
-               "short static sm_90 matmuls (K <= 512) that leave SMs idle; "
-               "256,128,64 for static sm_90 matmuls of at least 256 such "
-               "tiles; else 128,128,32)">,
+               "Tile [BM, BN, BK] (default: the policy's for the shape and "
+               "chip, policy::selectTile)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
            "kernel for A as M x K and B either way; the sm_90 mma.sync "
@@ -142,7 +103,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     Option<"tunedTable", "tuned-table", "bool", /*default=*/"true",
            "Where the chip's tuned table (lib/Policy/Tuned) has a row for a "
            "static 2-D product's class and no tile is asked for, take its "
-           "measured family and slices; off: the rules above alone">,
+           "measured family and slices; off: the policy's rules alone">,
     Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
            /*default=*/"true",
            "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "

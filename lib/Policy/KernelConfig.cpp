@@ -77,23 +77,22 @@ bool mlir::gpupoor::policy::f16OuterIsExact(const ConfigProblem &p,
 bool mlir::gpupoor::policy::gridExceedsSMs(const ConfigProblem &p) {
   if (!p.staticShape || p.slices == 0)
     return false;
-  return p.tiles * p.slices > getChipInfo(p.chip).smCount;
+  return gridExceedsSMs(p.tiles, p.slices, getChipInfo(p.chip).smCount);
+}
+
+bool mlir::gpupoor::policy::gridExceedsSMs(int64_t tiles, int64_t slices,
+                                           int64_t smCount) {
+  int64_t blocks = 0;
+  return __builtin_mul_overflow(tiles, slices, &blocks) || blocks > smCount;
 }
 
 int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const ConfigProblem &p) {
-  if (!p.staticShape || p.slices == 0)
-    return 1;
-  return wgmmaBlocksPerSM(p.tile, p.tiles, p.slices,
-                          getChipInfo(p.chip).smCount);
+  return wgmmaBlocksPerSM(p.tile, gridExceedsSMs(p));
 }
 
-int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const Tile &tile, int64_t tiles,
-                                                int64_t slices,
-                                                int64_t smCount) {
-  int64_t blocks = 0;
-  bool beyond =
-      __builtin_mul_overflow(tiles, slices, &blocks) || blocks > smCount;
-  return tile[0] <= 64 && beyond ? 2 : 1;
+int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const Tile &tile,
+                                                bool gridExceedsSMs) {
+  return tile[0] <= 64 && gridExceedsSMs ? 2 : 1;
 }
 
 int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,

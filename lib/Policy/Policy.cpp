@@ -269,7 +269,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // slices and grid are the same.
   if (std::optional<Family> twin = twoBlocksPerSMFamily(l.family);
       twin && l.chip == Chip::SM90a &&
-      wgmmaBlocksPerSM(l.tile, l.tiles, l.slices, sms) == 2 &&
+      wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   std::tie(l.gridX, l.gridY) =

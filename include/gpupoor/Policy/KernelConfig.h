@@ -102,6 +102,9 @@ bool f16OuterIsExact(const ConfigProblem &p, bool f32Outer, bool f16C,
 /// Whether the static grid (tiles x slices) takes more blocks than the chip
 /// has SMs.
 bool gridExceedsSMs(const ConfigProblem &p);
+/// Whether `tiles` x `slices` blocks are more than `smCount` (without
+/// overflowing for a huge T).
+bool gridExceedsSMs(int64_t tiles, int64_t slices, int64_t smCount);
 
 /// The blocks an SM of a wgmma tile: two 64-row (one warpgroup) blocks
 /// where a static grid exceeds the SMs, so that the whole grid is resident
@@ -109,11 +112,10 @@ bool gridExceedsSMs(const ConfigProblem &p);
 /// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
 /// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
 int64_t wgmmaBlocksPerSM(const ConfigProblem &p);
-/// wgmmaBlocksPerSM for a grid of `tiles` x `slices` blocks of `tile` on a
-/// chip of `smCount` SMs: the package's launch picks a family's
+/// wgmmaBlocksPerSM for a grid of `tile` that does or does not exceed the
+/// SMs (gridExceedsSMs): the package's launch picks a family's
 /// two-blocks-an-SM variant by it (chooseLaunch).
-int64_t wgmmaBlocksPerSM(const Tile &tile, int64_t tiles, int64_t slices,
-                         int64_t smCount);
+int64_t wgmmaBlocksPerSM(const Tile &tile, bool gridExceedsSMs);
 
 /// The stages of a wgmma tile of `stageBytes` a stage (its A and B tiles
 /// and `barrierBytes` of mbarriers): as many as fit one block's shared

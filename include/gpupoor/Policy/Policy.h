@@ -210,7 +210,8 @@ std::pair<int64_t, int64_t> launchGrid(int64_t tiles, int64_t slices,
 /// The family that runs `strategy` (chooseStrategy's for the same problem)
 /// on `chip`, the library's: its own tile's where the library has one,
 /// else the nearest (128 x 160 and 128 x 192 tiles: 128 x 256; the 32-row
-/// swapped tile: 64 x 16; 32-row tiles: 64 x 128; BK aside).
+/// swapped tile: 64 x 16; the mma.sync kernel's 32-row tiles: 64 x 128; BK
+/// aside).
 Family familyOf(const Strategy &strategy, const Problem &problem);
 
 /// The tuned table's choice for `problem` (lib/Policy/Tuned/*.def, written

@@ -88,6 +88,12 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
     Returns:
       (..., N) of x's dtype. float32 operands are rounded to float16 for the
       product (as gpu_poor does); the float32 result is not rounded again.
+
+    Under `torch.autocast("cuda")` the operands are cast to float16 first, as
+    autocast casts a matmul's (a float32 parameter, or its transpose such as
+    `linear.weight.T`, once per autocast region, then from autocast's cache),
+    and the result is float16: an f16 activation meets f32 master weights
+    without a copy per call. bfloat16 operands are cast to float16 too.
     """
     if torch.compiler.is_compiling():
         # Traced: the operator itself (its Meta kernel checks the arguments).

@@ -25,6 +25,13 @@ class LowPrecisionLinear(nn.Linear):
 
     The weight keeps nn.Linear's (out_features, in_features) layout; the
     kernel reads weight.T as a view.
+
+    Mixed precision: keep the module in float32 (master weights) and run it
+    under `torch.autocast("cuda", dtype=torch.float16)`. The weight and bias
+    are then cast to float16 once per autocast region (autocast's cache, as
+    for nn.Linear) and the output is float16. Train with
+    `torch.amp.GradScaler`: small gradients vanish in f16 inner sums sooner
+    than in f32 accumulation.
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True,

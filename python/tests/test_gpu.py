@@ -165,6 +165,61 @@ def test_backward_matches_a_float64_reference(backend, activation):
         assert err < 2e-3, err
 
 
+class _CountCasts(torch.utils._python_dispatch.TorchDispatchMode):
+    """Counts the dtype casts (aten._to_copy) dispatched under it."""
+
+    def __init__(self):
+        super().__init__()
+        self.casts = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func is torch.ops.aten._to_copy.default:
+            self.casts += 1
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("x_dtype", [torch.float16, torch.float32, torch.bfloat16])
+def test_autocast_takes_f16_casts_as_matmul_does(backend, x_dtype):
+    """Under torch.autocast an f32 LowPrecisionLinear takes x of any float
+    dtype: the result is f16 and bit for bit the product of the f16 casts,
+    and the gradients reach the f32 master weights as through explicit
+    casts."""
+    g = torch.Generator(device="cuda").manual_seed(5)
+    lin = gpupoor.LowPrecisionLinear(200, 72, activation="relu", device="cuda",
+                                     backend=backend)
+    x = torch.randn(3, 11, 200, device="cuda", generator=g).to(x_dtype)
+    gy = torch.randn(3, 11, 72, device="cuda", generator=g).half()
+    with torch.autocast("cuda", dtype=torch.float16):
+        y = lin(x)
+    assert y.dtype == torch.float16
+    y.backward(gy)
+    got = (lin.weight.grad.clone(), lin.bias.grad.clone())
+    lin.zero_grad()
+    w16, b16 = lin.weight.half(), lin.bias.half()
+    want = split_k_sequential(x.half(), w16.T, b16, activation="relu", backend=backend)
+    assert torch.equal(y, want)
+    want.backward(gy)
+    assert lin.weight.grad.dtype == torch.float32
+    assert torch.equal(got[0], lin.weight.grad) and torch.equal(got[1], lin.bias.grad)
+
+
+def test_autocast_casts_master_weights_once_a_region(backend):
+    """f32 parameters are cast once an autocast region (autocast's cache),
+    LowPrecisionLinear's weight.T included, not once a call; outside
+    autocast mixed dtypes stay an error."""
+    lin = gpupoor.LowPrecisionLinear(128, 64, device="cuda", backend=backend)
+    x = torch.randn(8, 128, device="cuda", dtype=torch.float16)
+    with torch.autocast("cuda", dtype=torch.float16):
+        with _CountCasts() as first:
+            lin(x)
+        with _CountCasts() as again:
+            lin(x)
+            split_k_sequential(x, lin.weight.T, lin.bias, backend=backend)
+    assert (first.casts, again.casts) == (2, 0)
+    with pytest.raises(TypeError, match="weight must have x's dtype"):
+        lin(x)
+
+
 def test_opcheck(backend):
     x = torch.randn(64, 256, device="cuda", dtype=torch.float16, requires_grad=True)
     w = torch.randn(128, 256, device="cuda", dtype=torch.float16, requires_grad=True)

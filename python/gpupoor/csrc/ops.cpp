@@ -22,6 +22,7 @@
 #include "gpupoor/Policy/Policy.h"
 
 #include <ATen/ATen.h>
+#include <ATen/autocast_mode.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/autograd.h>
@@ -375,6 +376,42 @@ at::Tensor splitKAutograd(const at::Tensor &x, const at::Tensor &weight,
                                slices, backend);
 }
 
+/// Under torch.autocast on CUDA: the operands' f16 casts, as autocast casts
+/// a matmul's (at::autocast::cached_cast: a parameter's cast is made once
+/// and reused until the autocast region ends, so f32 master weights are
+/// rounded once a step, not once a call). The operator's products are f16
+/// whatever autocast's dtype: bf16 inputs are cast to f16 too, as the
+/// operator's f16 inner sums require.
+at::Tensor autocastHalf(const at::Tensor &t) {
+  // A transposed parameter (LowPrecisionLinear's weight.T, `x @ w.T`) is not
+  // itself a leaf, so cached_cast would copy it every call: cast its base,
+  // the parameter, through the cache and transpose that.
+  if (t.scalar_type() != at::kHalf && t.is_view() && t.dim() == 2) {
+    at::Tensor base(t._base());
+    if (base.dim() == 2 && base.is_leaf() && base.requires_grad() &&
+        t.sizes()[0] == base.sizes()[1] && t.sizes()[1] == base.sizes()[0] &&
+        t.strides()[0] == base.strides()[1] &&
+        t.strides()[1] == base.strides()[0] &&
+        t.storage_offset() == base.storage_offset())
+      return at::autocast::cached_cast(at::kHalf, base, c10::DeviceType::CUDA)
+          .t();
+  }
+  return at::autocast::cached_cast(at::kHalf, t, c10::DeviceType::CUDA);
+}
+
+at::Tensor splitKAutocast(const at::Tensor &x, const at::Tensor &weight,
+                          const std::optional<at::Tensor> &bias,
+                          int64_t maxSplits, c10::string_view outer,
+                          c10::string_view activation, int64_t slices,
+                          c10::string_view backend) {
+  c10::impl::ExcludeDispatchKeyGuard noAutocast(c10::DispatchKey::AutocastCUDA);
+  std::optional<at::Tensor> castBias;
+  if (bias)
+    castBias = autocastHalf(*bias);
+  return splitKOp().call(autocastHalf(x), autocastHalf(weight), castBias,
+                         maxSplits, outer, activation, slices, backend);
+}
+
 //===----------------------------------------------------------------------===//
 // The eager entry of split_k_sequential
 //===----------------------------------------------------------------------===//
@@ -434,8 +471,12 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
   std::string backendName = strArg(backend, "auto");
   if (backendName == "auto" && !backend.is_none())
     backendName = "'auto'";
-  checkArguments(xt, wt, bt, splits, outerName, act, sliceCount, backendName,
-                 /*devices=*/true);
+  // Under autocast the operator's autocast kernel casts the operands first
+  // (splitKAutocast) and its CUDA kernel checks what it gets, as
+  // torch.matmul takes an f16 x and an f32 weight there.
+  if (!at::autocast::is_autocast_enabled(at::kCUDA))
+    checkArguments(xt, wt, bt, splits, outerName, act, sliceCount, backendName,
+                   /*devices=*/true);
   return splitKOp().call(xt, wt, bt, splits, outerName, act, sliceCount,
                          backendName);
 }
@@ -468,6 +509,10 @@ TORCH_LIBRARY_IMPL(gpupoor, Meta, m) {
 
 TORCH_LIBRARY_IMPL(gpupoor, CPU, m) {
   m.impl("split_k_matmul", &gpupoor::package::splitKHost);
+}
+
+TORCH_LIBRARY_IMPL(gpupoor, AutocastCUDA, m) {
+  m.impl("split_k_matmul", &gpupoor::package::splitKAutocast);
 }
 
 TORCH_LIBRARY_IMPL(gpupoor, Autograd, m) {

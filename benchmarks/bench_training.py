@@ -1,7 +1,8 @@
 """A training step, stock against gpupoor: step time and loss curves.
 
   python benchmarks/bench_training.py [--models mlp,block] [--steps 400]
-                                      [--no-scaler] --json OUT.json [--plot OUT.png]
+                                      [--scale 1] [--no-scaler] --json OUT.json
+                                      [--plot OUT.png]
 
 Each model trains a student to match a frozen teacher of the same shape
 (teacher-student regression, MSE, Adam, f32 master weights), from the same
@@ -11,10 +12,14 @@ LowPrecisionLinear with its weights, under the same autocast). Models:
 - mlp: 1024 -> 4096 -> 4096 -> 1024 with GELU, batch 512;
 - block: a pre-norm transformer block (d = 1024, 16 heads, causal
   attention, 4d MLP with GELU) on 8 sequences of 512 tokens.
-With torch.amp.GradScaler unless --no-scaler (f16 inner sums lose small
-gradients sooner than f32 accumulation: the loss-scaling question of issue
-#50). Step time: the median of CUDA-event timings of single steps after
-warm-up, each step's inputs fresh. Writes every loss and timing to --json
+--scale multiplies the batch (the MLP's rows, the block's sequences): at
+the sizes above an H200's step is bound by the host (Python, the optimizer's
+launches), and only larger batches time the products. Adam is the fused
+one (one launch a step). With torch.amp.GradScaler unless --no-scaler (f16
+inner sums lose small gradients sooner than f32 accumulation: the
+loss-scaling question of issue #50). Step time: the median, over windows of
+ten consecutive steps after training, of a window's CUDA-event time over
+ten (the host runs ahead of the GPU within a window, as in training). Writes every loss and timing to --json
 (device and date included) and, with --plot, the loss curves.
 """
 
@@ -56,14 +61,15 @@ class Block(nn.Module):
         return x + self.down(F.gelu(self.up(self.norm2(x))))
 
 
-def make(model: str) -> tuple[nn.Module, tuple[int, ...]]:
-    """The model (f32 parameters, on the GPU) and its input's shape."""
+def make(model: str, scale: int = 1) -> tuple[nn.Module, tuple[int, ...]]:
+    """The model (f32 parameters, on the GPU) and its input's shape, its
+    batch `scale` times the base one."""
     if model == "mlp":
         net = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 4096), nn.GELU(),
                             nn.Linear(4096, 1024))
-        return net.cuda(), (512, 1024)
+        return net.cuda(), (512 * scale, 1024)
     if model == "block":
-        return Block().cuda(), (8, 512, 1024)
+        return Block().cuda(), (8 * scale, 512, 1024)
     raise ValueError(f"model must be mlp or block, got {model!r}")
 
 
@@ -84,9 +90,9 @@ def swapped(net: nn.Module) -> nn.Module:
 
 def train(net: nn.Module, teacher: nn.Module, inputs: list[torch.Tensor], steps: int,
           scaler_on: bool, timed: int) -> dict:
-    """Losses of `steps` steps on the inputs in turn, then the median time
-    of `timed` more steps (µs)."""
-    opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+    """Losses of `steps` steps on the inputs in turn, then the median step
+    time (µs) of `timed` more steps in windows of ten."""
+    opt = torch.optim.Adam(net.parameters(), lr=1e-4, fused=True)
     scaler = torch.amp.GradScaler("cuda", enabled=scaler_on)
 
     def step(x: torch.Tensor) -> torch.Tensor:
@@ -103,14 +109,15 @@ def train(net: nn.Module, teacher: nn.Module, inputs: list[torch.Tensor], steps:
 
     losses = [step(inputs[i % len(inputs)]) for i in range(steps)]
     times = []
-    for i in range(timed):
+    window = 10
+    for w in range(max(1, timed // window)):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        x = inputs[i % len(inputs)]
         start.record()
-        step(x)
+        for i in range(window):
+            step(inputs[(w * window + i) % len(inputs)])
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
+        times.append(start.elapsed_time(end) * 1e3 / window)
     return {"loss": torch.stack(losses).tolist(), "step_us": statistics.median(times),
             "step_us_all": times}
 
@@ -120,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", default="mlp,block")
     p.add_argument("--steps", type=int, default=400)
     p.add_argument("--timed", type=int, default=50, help="steps timed after training")
+    p.add_argument("--scale", type=int, default=1, help="batch multiplier")
     p.add_argument("--no-scaler", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", required=True)
@@ -128,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for model in [m for m in args.models.split(",") if m]:
         torch.manual_seed(args.seed)
-        student, shape = make(model)
-        teacher, _ = make(model)
+        student, shape = make(model, args.scale)
+        teacher, _ = make(model, args.scale)
         teacher.requires_grad_(False)
         inputs = [torch.randn(shape, device="cuda") for _ in range(16)]
         runs = {}
@@ -153,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         results[model] = runs
     with open(args.json, "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "date": datetime.date.today().isoformat(),
-                   "steps": args.steps, "scaler": not args.no_scaler, "models": results}, f)
+                   "steps": args.steps, "scale": args.scale, "scaler": not args.no_scaler, "models": results}, f)
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")

@@ -61,7 +61,7 @@ int64_t mlir::gpupoor::policy::sliceBlocksPerSM(Chip chip, const Tile &tile) {
 }
 
 int64_t mlir::gpupoor::policy::sliceOneSliceShare(Chip chip, const Tile &tile) {
-  return chip == Chip::SM90a && tile[0] <= 64 ? 4 : 0;
+  return chip == Chip::SM90a && tile[0] <= 64 ? 3 : 0;
 }
 
 int64_t mlir::gpupoor::policy::launchSlices(int64_t slices, Chip chip,

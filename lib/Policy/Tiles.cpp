@@ -127,7 +127,7 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
 /// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
-/// number up to two blocks an SM; from a quarter of the SMs one slice each,
+/// number up to two blocks an SM; from a third of the SMs one slice each,
 /// fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
 /// resolveSlices). Measured
 /// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,

@@ -61,10 +61,10 @@ def slice_blocks_per_sm(chip, tile_mn):
 
 
 def slice_one_share(chip, tile_mn):
-    """Q, the share of the SMs from which tiles run one slice (0: none): 4
+    """Q, the share of the SMs from which tiles run one slice (0: none): 3
     for sm_90a's one-warpgroup tiles (64 rows, and the 32-row swapped
     tile)."""
-    return 4 if chip == "sm_90a" and tile_mn[0] <= 64 else 0
+    return 3 if chip == "sm_90a" and tile_mn[0] <= 64 else 0
 
 
 #: The least K at which sm_90a's kernels take slices where they are chosen

@@ -62,7 +62,7 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // -----
 
 // Tiles by shape (static): M <= 16 runs transposed where the swapped
-// product's 64 x 16 tiles fill from a quarter of the 132 SMs to two blocks
+// product's 64 x 16 tiles fill from a third of the 132 SMs to two blocks
 // an SM (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
 // tile the options name is never swapped (SMALL).
 // CHECK-LABEL: func @decode
@@ -87,7 +87,7 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // tiles (1 x 64 here) fit the 132 SMs in one wave.
 // CHECK-LABEL: func @mid
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
-// Automatic slices: these 64 tiles cover a quarter of the SMs or more, so
+// Automatic slices: these 64 tiles cover a third of the SMs or more, so
 // one slice (numSlices alone would give 2).
 // AUTO-LABEL: func @mid
 // AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)

@@ -86,13 +86,17 @@ int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
 int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
 
 /// Q, the share of the SMs from which tiles run one slice (T Q >= SMs), or
-/// 0 for none: 4 for sm_90a's one-warpgroup wgmma tiles (64 rows, and the
+/// 0 for none: 3 for sm_90a's one-warpgroup wgmma tiles (64 rows, and the
 /// 32-row swapped tile), whose memory-bound products stream the weights as
-/// fast from a quarter of the SMs. Measured on an H100 (docs/Hopper.md): at
-/// 64 x 4096 x 4096 and 64 x 4096 x 14336 (64 tiles of 64 x 64) one slice
-/// ran 1.13x and 1.03x the two of the rule without it; at 128 x 2048 x 5120
-/// (64 tiles) 0.93x, still 1.03x cuBLAS; with 32 tiles (64 x 2048 x 5120)
-/// four slices ran 1.04x one; 32-row swapped tiles at N = 2048 (64 tiles)
+/// fast from a third of the SMs. Measured on an H200 (2026-11-28, forced
+/// slices, CUDA-graph replay): 40 tiles of 64 x 128 (A as K x M, 32 and 48
+/// x 5120 x 13824) ran 59.2 and 60.8 us in one slice, 46.4 and 46.8 in
+/// three; 64 tiles (s16, m32, n64 at N = 4096, K = 11008 and 14336, eight
+/// shapes) ran fastest in one slice, by 0-12%. Measured on an H100
+/// (docs/Hopper.md): at 64 x 4096 x 4096 and 64 x 4096 x 14336 (64 tiles of 64
+/// x 64) one slice ran 1.13x and 1.03x the two of the rule without it; at 128 x
+/// 2048 x 5120 (64 tiles) 0.93x, still 1.03x cuBLAS; with 32 tiles (64 x 2048 x
+/// 5120) four slices ran 1.04x one; 32-row swapped tiles at N = 2048 (64 tiles)
 /// run without slices (1 x 2048 x 5120 10.4 us against 11.1 for 64-row
 /// tiles in four slices).
 int64_t sliceOneSliceShare(Chip chip, const Tile &tile);

@@ -103,8 +103,8 @@ func.func @auto_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 
 // -----
 
-// One warpgroup's tiles: two blocks an SM for P2 (264), and where 4 T >=
-// 132 (a quarter of the SMs have a tile) one slice, or P1 from K = 16384
+// One warpgroup's tiles: two blocks an SM for P2 (264), and where 3 T >=
+// 132 (a third of the SMs have a tile) one slice, or P1 from K = 16384
 // on (kLongKShareK).
 // CHECK-LABEL: func.func @auto_slices_one_warpgroup
 // CHECK: %[[SMS:.*]] = arith.constant 132 : index
@@ -113,7 +113,7 @@ func.func @auto_slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 // CHECK-NEXT: %[[P1:.*]] = arith.maxsi %{{.*}}, %[[ONE:[^ ]*]] : index
 // CHECK: arith.constant 264 : index
 // CHECK: %[[P:.*]] = arith.select
-// CHECK: %[[Q:.*]] = arith.constant 4 : index
+// CHECK: %[[Q:.*]] = arith.constant 3 : index
 // CHECK: %[[QT:.*]] = arith.muli %{{.*}}, %[[Q]] : index
 // CHECK: %[[ENOUGH:.*]] = arith.cmpi sge, %[[QT]], %{{.*}} : index
 // CHECK: %[[LONG:.*]] = arith.cmpi sge, %{{.*}}, %c16384 : index

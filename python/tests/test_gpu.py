@@ -165,6 +165,28 @@ def test_backward_matches_a_float64_reference(backend, activation):
         assert err < 2e-3, err
 
 
+@pytest.mark.skipif(not torch.cuda.is_available() or
+                    torch.cuda.get_device_capability() != (9, 0),
+                    reason="the K x M kernels are sm_90a's")
+def test_weight_gradient_reads_grad_transposed_without_a_copy():
+    """On sm_90a the weight gradient (grad^T @ x) reads grad^T as a view
+    through a K x M kernel: the backward copies no activation-sized tensor
+    (before, grad^T was cloned contiguous for every weight gradient), and
+    the gradient matches float64's."""
+    lin = gpupoor.LowPrecisionLinear(512, 384, bias=False, device="cuda", dtype=torch.float16,
+                                     backend="mlir")
+    x = torch.randn(4, 75, 512, device="cuda", dtype=torch.float16, requires_grad=True)
+    gy = torch.randn(4, 75, 384, device="cuda", dtype=torch.float16)
+    y = lin(x)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        y.backward(gy)
+    copies = [e.name for e in prof.events() if e.name in ("aten::clone", "aten::copy_")]
+    assert copies == []
+    want = gy.reshape(-1, 384).double().t() @ x.detach().reshape(-1, 512).double()
+    err = ((lin.weight.grad.double() - want).norm() / want.norm()).item()
+    assert err < 2e-3, err
+
+
 class _CountCasts(torch.utils._python_dispatch.TorchDispatchMode):
     """Counts the dtype casts (aten._to_copy) dispatched under it."""
 

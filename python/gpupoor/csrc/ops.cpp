@@ -210,6 +210,30 @@ void splitKTriton(const at::Tensor &a, const at::Tensor &b,
   op.callBoxed(stack);
 }
 
+/// Whether the policy's launch of a (M x K, stored K x M) times b reads A
+/// as K x M: the decision of policy::chooseLaunch, on the device's first
+/// chip and SM count.
+bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
+                        int64_t slices, int64_t maxSplits) {
+  const DeviceInfo info = deviceInfo(a.get_device());
+  std::optional<policy::Chip> chip =
+      info.chips.empty() ? std::nullopt : policy::parseChip(info.chips.front());
+  if (!chip)
+    return false;
+  policy::Problem p;
+  p.chip = *chip;
+  p.shape.m = a.size(0);
+  p.shape.n = b.size(1);
+  p.k = a.size(1);
+  p.aLayout = policy::ALayout::KM;
+  p.bLayout = b.stride(0) == 1 && b.stride(1) != 1 ? policy::BLayout::NK
+                                                   : policy::BLayout::KN;
+  p.slices = slices;
+  p.maxSplits = maxSplits;
+  p.smCount = info.smCount;
+  return policy::chooseLaunch(p).aLayout == policy::ALayout::KM;
+}
+
 at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                       const std::optional<at::Tensor> &givenBias,
                       int64_t maxSplits, c10::string_view outerName,
@@ -251,23 +275,22 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
   if (backend == "auto")
     backend = defaultBackend(x.get_device());
   if (backend == "triton") {
+    // The Triton kernels' fast ones read A's rows along K.
+    if (a.stride(0) == 1 && a.stride(1) != 1)
+      a = a.contiguous();
     splitKTriton(a, b, bias, out, maxSplits, o.f16Outer ? "f16" : "f32",
                  o.activation, slices);
   } else {
-    // A read along M (a transposed activation) takes a kernel that reads it
-    // so where its rows are whole 16 bytes, unless the policy copies it K-
-    // contiguous first (policy::copiesKMajorA, as the compiler does):
-    // M x K elements, fewer than the element-copy kernels would read again
-    // for every tile.
-    if (a.stride(0) == 1 && a.stride(1) != 1) {
-      const DeviceInfo info = deviceInfo(x.get_device());
-      std::optional<policy::Chip> chip =
-          info.chips.empty() ? std::nullopt
-                             : policy::parseChip(info.chips.front());
-      if (a.stride(1) % 8 != 0 ||
-          policy::copiesKMajorA(chip.value_or(policy::Chip::SM80), m))
-        a = a.contiguous();
-    }
+    // A read along M (a transposed activation, the weight gradient's
+    // grad^T) takes a kernel that reads it so where its rows are whole 16
+    // bytes and the policy's launch reads A as K x M; otherwise (the policy
+    // copies it K-contiguous first, policy::copiesKMajorA, or the family it
+    // chooses has no K x M variant, as on chips before sm_90a) it is copied
+    // M x K: M x K elements, fewer than the element-copy kernels would read
+    // again for every tile.
+    if (a.stride(0) == 1 && a.stride(1) != 1 &&
+        (a.stride(1) % 8 != 0 || !launchReadsKMajorA(a, b, slices, maxSplits)))
+      a = a.contiguous();
     // A single row's stride is no stride: the row-stride checks of the fast
     // kernels (multiples of 8 elements) hold for the dense one.
     if (m == 1 && a.stride(1) == 1)
@@ -350,10 +373,11 @@ public:
     if (ctx->needs_input_grad(0))
       gradX = op(grad, weight.t(), std::nullopt, "none");
     if (ctx->needs_input_grad(1)) {
-      // dW^T (N, K) = g^T (N, M) @ x (M, K): rows of g^T are copied
-      // contiguous (an activation-sized copy) so the fast kernel reads
-      // them; its transpose is a K x N view laid out as nn.Linear's weight.
-      gradW = op(grad.reshape({-1, n}).t().contiguous(), x.reshape({-1, k}),
+      // dW^T (N, K) = g^T (N, M) @ x (M, K), g^T a view (A stored K x M):
+      // the launch reads it as it is where a K x M kernel takes it (sm_90a)
+      // and copies it otherwise (splitKCuda). The transpose is a K x N view
+      // laid out as nn.Linear's weight.
+      gradW = op(grad.reshape({-1, n}).contiguous().t(), x.reshape({-1, k}),
                  std::nullopt, "none")
                   .t();
     }

@@ -286,43 +286,29 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "16-byte aligned rows); false loads element by element (any "
            "strides and alignment, slower)">,
     Option<"tma", "tma", "bool", /*default=*/"true",
-           "sm_90a: the warp-specialized kernel where it applies (64- or "
-           "128-row tiles, async copies' operand requirements, 32-bit "
-           "index), whose producer warpgroup loads tiles by TMA into an "
-           "mbarrier ring (the launcher passes tensor maps of A and B, of "
-           "rank 3 for a batched product); false: the cp.async wgmma "
-           "kernel">,
+           "sm_90a: the warp-specialized kernel (a TMA producer warpgroup, "
+           "an mbarrier ring) where it applies (default); false: the "
+           "cp.async wgmma kernel">,
     Option<"persistent", "persistent", "::mlir::gpupoor::PersistentChoice",
            /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
-           "With tma and one K slice: blocks loop over C tiles (grid x at "
-           "most the SM count); the shared-memory epilogue goes through a "
-           "buffer of its own, in passes over a warp's columns (f16 C in "
-           "64-column boxes: TMA stores through C's tensor map, c_desc). "
-           "true, false or auto (static grids of 128-row tiles beyond one "
-           "wave)",
+           "With tma and one K slice: blocks loop over C tiles (grid at most "
+           "the SM count). true, false or auto (default: "
+           "policy::persistentPays)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
            /*default=*/"::mlir::gpupoor::StreamKChoice::Never",
-           "Persistent kernels with f32 outer sums, not batched: past the "
-           "whole waves of work tiles (T mod G tiles left on a grid of G), "
-           "the blocks share the tiles by chunks of K, the block with each "
-           "tile's last chunk adding the others' sums from the workspace "
-           "(ws_ptr, locks_ptr) before its epilogue. Measured slower than "
-           "the default on most of the benchmark list (H100, "
-           "docs/Hopper.md), hence false by default; auto is false too. "
-           "true, false or auto",
+           "Persistent kernels with f32 outer sums, not batched: the tiles "
+           "past the whole waves are shared by chunks of K, met through the "
+           "workspace. true, false (default) or auto, which is false (slower "
+           "on most shapes, docs/Hopper.md)",
            "::mlir::gpupoor::streamKChoices()">,
     Option<"splitHandover", "split-handover",
            "::mlir::gpupoor::SplitHandoverChoice",
            /*default=*/"::mlir::gpupoor::SplitHandoverChoice::Auto",
-           "sm_90a TMA kernels of two consumer warpgroups (BM = 128): the "
-           "tile's columns in two halves of their own wgmma chains, each "
-           "half's chunk sums handed over while the other half's wgmma run, "
-           "and no order barrier between the warpgroups (kernel_config "
-           "handover = split). true, false or auto (static products of at "
-           "most two work tiles a block and chunks of at least two K tiles: "
-           "measured faster there on an H100, slower on products of many "
-           "tiles a block, docs/Hopper.md)",
+           "sm_90a TMA kernels of two consumer warpgroups: each half of the "
+           "tile's columns hands its chunk sums over while the other half's "
+           "wgmma run (kernel_config handover = split). true, false or auto "
+           "(default: policy::splitHandoverPays)",
            "::mlir::gpupoor::splitHandoverChoices()">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
@@ -331,10 +317,7 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     Option<"fragmentPrefetch", "fragment-prefetch", "int64_t",
            /*default=*/"1",
            "How many k16 steps ahead the ldmatrix fragments load (0 to "
-           "BK/16). With 1 or more they are double-buffered in registers "
-           "and the next tile's first fragments load across its barrier "
-           "while this tile's last mma.sync run; each step costs one k "
-           "step's fragments in registers">,
+           "BK/16, default 1; from 1 on double-buffered in registers)">,
     Option<"sharedOuterRows", "shared-outer-rows", "int64_t",
            /*default=*/"-1",
            "How many of a warp's m16 rows of outer sums live in shared "
@@ -342,17 +325,14 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "see above). Each thread owns its slots, touched only at chunk "
            "ends">,
     Option<"sharedEpilogue", "shared-epilogue", "bool", /*default=*/"true",
-           "Store C through shared memory: each warp writes its fragments "
-           "into its own region of the idle stages and stores 16-byte row "
-           "vectors (element stores where C is not contiguous, aligned or "
-           "whole along N). Falls back to stores straight from the "
-           "fragments when the stages cannot hold a warp's 16 rows">,
+           "Store C through shared memory in 16-byte row vectors (default); "
+           "false, or where the stages cannot hold a warp's 16 rows: "
+           "straight from the fragments">,
     Option<"mmaHandover", "mma-handover", "::mlir::gpupoor::MmaHandoverChoice",
            /*default=*/"::mlir::gpupoor::MmaHandoverChoice::Auto",
            "At chunk ends, add the f16 sums into f32 outer sums on the "
-           "tensor cores (m16n8k8 mma.sync with the 8 x 8 identity) instead "
-           "of converting and adding them one by one: true, false or auto "
-           "(for f32 outer sums of eight 64 x 64 warps)",
+           "tensor cores (mma.sync with the identity) instead of one by one. "
+           "true, false or auto (default: policy::mmaHandoverPays)",
            "::mlir::gpupoor::mmaHandoverChoices()">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"32",
            "Width of index in the kernel (32: cheaper address arithmetic "

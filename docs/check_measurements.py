@@ -6,7 +6,7 @@ cuBLAS, microseconds) must name a device (H100, H200, RTX ...) and a date
 (YYYY-MM-DD) in its heading or text, or inherit them from its parent section.
 Exit 1 with the offending sections listed. ctest runs it (docs-measurements).
 
-  python3 docs/check_measurements.py [FILE.md ...]   (default: README.md docs/*.md)
+  python3 docs/check_measurements.py [FILE.md ...]   (default: README.md docs/**/*.md)
 """
 
 import glob
@@ -58,7 +58,7 @@ def check(path):
 
 def main():
     files = sys.argv[1:] or [os.path.join(ROOT, "README.md")] + sorted(
-        glob.glob(os.path.join(ROOT, "docs", "*.md")))
+        glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
     bad = [b for f in files for b in check(f)]
     for b in bad:
         print(b)

@@ -187,22 +187,22 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
 /// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
 /// load (at the power cap, where they draw less power a product) and at
 /// 4096^3 in short batches, 5-10% slower at 8192^3 in short batches, and a
-/// fifth slower at M = 512 (docs/GPU.md). Only a static shape tells a large
-/// product from a small one, so dynamic shapes, and the other chips (not
-/// measured), keep 128 x 128 x 32.
+/// fifth slower at M = 512 (docs/design/decisions.md). Only a static shape
+/// tells a large product from a small one, so dynamic shapes, and the other
+/// chips (not measured), keep 128 x 128 x 32.
 ///
 /// A static M of at most 128 takes a small-M tile: a 128-row tile would
 /// spend 127/128 of its MMA work on padding at M = 1. Measured on an H100
-/// with parallel slices (docs/GPU.md, bench_skinny.py): at M = 1, 16 x 128
-/// x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
+/// with parallel slices (docs/design/decisions.md, bench_skinny.py): at M = 1,
+/// 16 x 128 x 128 streamed the weights 1-3% faster than 16 x 128 x 64 (half the
 /// barriers a byte); at M = 128, two 64 x 128 x 64 tiles ran 10-25% faster
 /// than one 128 x 128 x 32 (twice the blocks to spread over the SMs).
 ///
 /// Short static products on sm_90 (measured on an H100, bench_skinny.py
-/// --batched, docs/GPU.md): a K of one 128-wide tile gives the decode tile
-/// BK = 64, two K tiles that the copy pipeline overlaps (32 x 1 x 4096 x
-/// 128, B as N x K: 15.3 us against 16.1 with BK = 128; cuBLAS 15.1); and
-/// where K <= kShortK and the 128 x 128 tiles (the batch included) leave
+/// --batched, docs/design/decisions.md): a K of one 128-wide tile gives the
+/// decode tile BK = 64, two K tiles that the copy pipeline overlaps (32 x 1 x
+/// 4096 x 128, B as N x K: 15.3 us against 16.1 with BK = 128; cuBLAS 15.1);
+/// and where K <= kShortK and the 128 x 128 tiles (the batch included) leave
 /// SMs idle, 128 x 64 x 32 tiles, twice as many (32 x 512 x 128 x 512:
 /// 12.0-12.2 us against 14.0-14.2; 64 x 128 12.2-12.8, 64 x 64 12.4-12.8;
 /// cuBLAS 11.7-11.9). With a long K the 128 x 128 tile stays: at 512 x

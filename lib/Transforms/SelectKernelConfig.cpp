@@ -7,7 +7,7 @@
 // The kernel configuration of each gpupoor.matmul
 // (gpupoor-select-kernel-config), which convert-gpupoor-to-nvgpu then builds
 // as it is; the tile is the policy's (gpupoor/Policy/Tiles.h). Measurements
-// behind each choice: docs/GPU.md.
+// behind each choice: docs/design/decisions.md.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,7 +8,7 @@
 // SM, persistent blocks, the split handover, the outer type where f16 is
 // exact. gpupoor-select-kernel-config asks them for what its options leave
 // to choose and builds the KernelSpec (the sizes they are made of) around
-// them. Measurements behind each: docs/GPU.md and docs/Hopper.md.
+// them. Measurements behind each: docs/design/decisions.md, docs/Hopper.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +43,7 @@ struct ConfigProblem {
 
 /// Stages: 3 for BK >= 64, 4 for BK = 32 and for small-M tiles (BM < 128)
 /// of BK = 64. Measured on an H100: 4 stages ran 4-15% faster than 3 at M =
-/// 64 and 128 (docs/GPU.md), two blocks an SM still.
+/// 64 and 128 (docs/design/decisions.md), two blocks an SM still.
 int64_t mmaStages(const Tile &tile);
 
 /// Warps along M and N.
@@ -91,7 +91,7 @@ bool mmaHandoverPays(bool f16Outer, int64_t warpsM, int64_t warpsN,
 /// smaller is below a quarter of the larger's f16 ulp and both forms round
 /// to the larger. f16 sums take half the registers and handover work:
 /// 32 x 512 x 512 x 128 (S = 2) 10.4 against 11.4 us on an H200 (cuBLAS
-/// 10.0; docs/GPU.md).
+/// 10.0; docs/design/decisions.md).
 bool f16OuterIsExact(const ConfigProblem &p, bool f32Outer, bool f16C,
                      bool hasEpilogue);
 

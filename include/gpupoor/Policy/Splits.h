@@ -69,9 +69,9 @@ int64_t tileCount(int64_t batch, int64_t m, int64_t n, int64_t bm, int64_t bn);
 /// PB = clamp(floor(B SMs / T), 1, S), PB if PB > 2 P1, else P1; but
 /// where Q T >= SMs for a tile share Q > 0 (sliceOneSliceShare), 1, or P1
 /// where `longK` (kLongKShareK).
-/// Measured on an H100 (docs/GPU.md): more slices than that only add
-/// slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and
-/// 240 blocks of the wgmma kernel (one an SM) ran at 0.8x of 96.
+/// Measured on an H100 (docs/design/decisions.md): more slices than that only
+/// add slice sums to meet; 224 blocks of 112 tiles ran slower than 112, and 240
+/// blocks of the wgmma kernel (one an SM) ran at 0.8x of 96.
 int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
                   int64_t smCount, int64_t blocksPerSM,
                   int64_t oneSliceShare = 0, bool longK = false);

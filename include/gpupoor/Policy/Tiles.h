@@ -6,7 +6,7 @@
 //
 // The tile [BM, BN, BK] of a product, and whether a decode product runs
 // transposed (C^T = B^T A^T, the `swapped` strategy). Measurements behind
-// each choice: docs/GPU.md and docs/Hopper.md.
+// each choice: docs/design/decisions.md, docs/Hopper.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,10 +115,10 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// wasted MMA rows, and with slices enough blocks to stream the weights. On
 /// sm_90 a static product of at least 256 tiles of 256 x 128 x 64 (the
 /// batch counted) takes that tile, eight 64 x 64 warps: on an H100
-/// (docs/GPU.md) 5-15% faster on large products under sustained load, 5-10%
-/// slower at 8192^3 in short batches from an idle GPU, a fifth slower on
-/// products too small to fill the SMs twice, so a dynamic shape keeps the
-/// small tile; a short one (K <= 512) whose 128 x 128 tiles leave SMs idle
+/// (docs/design/decisions.md) 5-15% faster on large products under sustained
+/// load, 5-10% slower at 8192^3 in short batches from an idle GPU, a fifth
+/// slower on products too small to fill the SMs twice, so a dynamic shape keeps
+/// the small tile; a short one (K <= 512) whose 128 x 128 tiles leave SMs idle
 /// takes 128 x 64 x 32. sm_90a's larger products: selectWgmmaTile (Tiles.cpp,
 /// with its measurements).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,

@@ -221,8 +221,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     `convert-gpupoor-to-nvgpu` builds from it. This pass is the one place
     where the kernel's heuristics live (the tile itself is chosen by
     `gpupoor-split-k` through the same code); each option below overrides
-    one choice, and its default is the measured one (docs/GPU.md). Ops with
-    a `config` keep it.
+    one choice, and its default is the measured one
+    (docs/design/decisions.md). Ops with a `config` keep it.
 
     An op whose f32 outer sums meet at most two f16 chunk sums (S <= 2, or
     a static K of at most two K tiles) and round straight to an f16 C (no

@@ -97,7 +97,8 @@ def test_module_without_bias_traces_no_bias(fake, activation):
     """LowPrecisionLinear(bias=False) with an activation: the operator gets
     no bias (the -0.0 one the mlir backend launches with stays inside the
     implementation), so the fake implementation, the FLOP count and
-    autograd see none."""
+    autograd see none. (With a gradient to take, GELU runs apart from the
+    product, on the pre-activation it keeps for the backward.)"""
     from torch.fx.experimental.proxy_tensor import make_fx
     lin = gpupoor.LowPrecisionLinear(64, 48, bias=False, activation=activation,
                                      dtype=torch.float16, device="cuda")
@@ -106,7 +107,12 @@ def test_module_without_bias_traces_no_bias(fake, activation):
     gm = make_fx(lambda x: lin(x))(cuda(3, 64))
     calls = [n for n in gm.graph.nodes if n.target == torch.ops.gpupoor.split_k_matmul.default]
     assert len(calls) == 1
-    assert calls[0].args[2] is None and calls[0].args[5] == activation
+    # The trace leaves out trailing arguments at their defaults.
+    schema = torch.ops.gpupoor.split_k_matmul.default._schema
+    args = list(calls[0].args) + [a.default_value for a in schema.arguments[len(calls[0].args):]]
+    assert args[2] is None and args[5] == ("relu" if activation == "relu" else "none")
+    gelus = [n for n in gm.graph.nodes if n.target == torch.ops.aten.gelu.default]
+    assert len(gelus) == (activation == "gelu")
 
 
 def test_module_rejects_bad_options():

@@ -187,6 +187,36 @@ def test_weight_gradient_reads_grad_transposed_without_a_copy():
     assert err < 2e-3, err
 
 
+def test_gelu_backward_takes_no_second_product(backend):
+    """Where a gradient will be taken, GELU's forward keeps the
+    pre-activation (the kernel writes z, GELU runs apart, as nn.Linear and
+    nn.GELU do), so the backward runs two products, not three; under
+    no_grad GELU stays in the kernel's epilogue."""
+    lin = gpupoor.LowPrecisionLinear(256, 192, activation="gelu", device="cuda",
+                                     dtype=torch.float16, backend=backend)
+    x = torch.randn(5, 40, 256, device="cuda", dtype=torch.float16, requires_grad=True)
+    y = lin(x)
+    z = split_k_sequential(x.detach(), lin.weight.detach().T, lin.bias.detach(), backend=backend)
+    assert torch.equal(y, F.gelu(z))
+    with torch.no_grad():
+        fused = lin(x)
+    want = F.gelu(z.float())
+    assert ((fused.float() - want).abs() <= 1e-3 * want.abs() + 1e-3).all()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        y.backward(torch.randn_like(y))
+    def outermost(e):
+        # The operator's autograd kernel calls it again below autograd.
+        p = e.cpu_parent
+        while p is not None:
+            if p.name == e.name:
+                return False
+            p = p.cpu_parent
+        return True
+
+    calls = [e for e in prof.events() if e.name == "gpupoor::split_k_matmul" and outermost(e)]
+    assert len(calls) == 2, len(calls)
+
+
 class _CountCasts(torch.utils._python_dispatch.TorchDispatchMode):
     """Counts the dtype casts (aten._to_copy) dispatched under it."""
 

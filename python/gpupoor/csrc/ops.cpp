@@ -316,8 +316,12 @@ const c10::TypedOperatorHandle<Signature> &splitKOp() {
 
 /// Autograd: dx = g W^T and dW = x^T g, through the operator itself (its
 /// f16 inner sums, the forward's options), and the bias's gradient in f32.
-/// ReLU's derivative reads the saved output; GELU's recomputes the
-/// pre-activation.
+/// ReLU's derivative reads the saved output. GELU's reads the
+/// pre-activation: where a gradient will be taken (`keepPreActivation`),
+/// the forward's kernel writes the pre-activation z and GELU runs on it
+/// apart (at::gelu, as nn.Linear followed by nn.GELU computes it: the
+/// output is GELU of z rounded to C's type), so that the backward needs no
+/// second product; otherwise GELU stays in the kernel's epilogue.
 class SplitKFunction : public torch::autograd::Function<SplitKFunction> {
 public:
   static at::Tensor forward(torch::autograd::AutogradContext *ctx,
@@ -325,10 +329,18 @@ public:
                             const std::optional<at::Tensor> &bias,
                             int64_t maxSplits, c10::string_view outer,
                             c10::string_view activation, int64_t slices,
-                            c10::string_view backend) {
+                            c10::string_view backend, bool keepPreActivation) {
     at::AutoDispatchBelowADInplaceOrView below;
-    at::Tensor out = splitKOp().call(x, weight, bias, maxSplits, outer,
-                                     activation, slices, backend);
+    bool keepZ = activation == "gelu" && keepPreActivation;
+    at::Tensor z, out;
+    if (keepZ) {
+      z = splitKOp().call(x, weight, bias, maxSplits, outer, "none", slices,
+                          backend);
+      out = at::gelu(z);
+    } else {
+      out = splitKOp().call(x, weight, bias, maxSplits, outer, activation,
+                            slices, backend);
+    }
     ctx->saved_data["max_k_splits"] = maxSplits;
     ctx->saved_data["outer"] = std::string(outer);
     ctx->saved_data["activation"] = std::string(activation);
@@ -336,7 +348,7 @@ public:
     ctx->saved_data["backend"] = std::string(backend);
     ctx->saved_data["has_bias"] = bias.has_value();
     ctx->save_for_backward({x, weight, bias ? *bias : at::Tensor(),
-                            activation == "relu" ? out : at::Tensor()});
+                            activation == "relu" ? out : z});
     return out;
   }
 
@@ -344,6 +356,8 @@ public:
   backward(torch::autograd::AutogradContext *ctx,
            torch::autograd::variable_list grads) {
     auto saved = ctx->get_saved_variables();
+    // saved[3]: ReLU's output, or GELU's pre-activation where the forward
+    // kept it.
     const at::Tensor &x = saved[0], &weight = saved[1], &bias = saved[2],
                      &out = saved[3];
     int64_t maxSplits = ctx->saved_data["max_k_splits"].toInt();
@@ -361,8 +375,11 @@ public:
       grad = grad * (out > 0);
     } else if (activation == "gelu") {
       at::Tensor z =
-          op(x, weight,
-             hasBias ? std::optional<at::Tensor>(bias) : std::nullopt, "none")
+          (out.defined()
+               ? out
+               : op(x, weight,
+                    hasBias ? std::optional<at::Tensor>(bias) : std::nullopt,
+                    "none"))
               .to(at::kFloat);
       at::Tensor cdf = 0.5 * (1 + at::erf(z * 0.7071067811865476));
       at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
@@ -386,8 +403,9 @@ public:
                      .sum(0, /*keepdim=*/false, at::kFloat)
                      .to(bias.scalar_type())
                      .reshape(bias.sizes());
-    return {gradX,        gradW,        gradBias,     at::Tensor(),
-            at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    return {gradX,        gradW,        gradBias,
+            at::Tensor(), at::Tensor(), at::Tensor(),
+            at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -396,8 +414,13 @@ at::Tensor splitKAutograd(const at::Tensor &x, const at::Tensor &weight,
                           int64_t maxSplits, c10::string_view outer,
                           c10::string_view activation, int64_t slices,
                           c10::string_view backend) {
+  // Whether autograd will take a gradient of this call (not under no_grad,
+  // some operand requiring one).
+  bool keep = at::GradMode::is_enabled() &&
+              (x.requires_grad() || weight.requires_grad() ||
+               (bias && bias->requires_grad()));
   return SplitKFunction::apply(x, weight, bias, maxSplits, outer, activation,
-                               slices, backend);
+                               slices, backend, keep);
 }
 
 /// Under torch.autocast on CUDA: the operands' f16 casts, as autocast casts

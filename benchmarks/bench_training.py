@@ -19,7 +19,8 @@ one (one launch a step). With torch.amp.GradScaler unless --no-scaler (f16
 inner sums lose small gradients sooner than f32 accumulation: the
 loss-scaling question of issue #50). Step time: the median, over windows of
 ten consecutive steps after training, of a window's CUDA-event time over
-ten (the host runs ahead of the GPU within a window, as in training). Writes every loss and timing to --json
+ten (the host runs ahead of the GPU within a window, as in training), the
+two models taking turns window by window. Writes every loss and timing to --json
 (device and date included) and, with --plot, the loss curves.
 """
 
@@ -88,37 +89,51 @@ def swapped(net: nn.Module) -> nn.Module:
     return net
 
 
-def train(net: nn.Module, inputs: list[torch.Tensor], targets: list[torch.Tensor], steps: int,
-          scaler_on: bool, timed: int) -> dict:
-    """Losses of `steps` steps on the inputs in turn, then the median step
-    time (µs) of `timed` more steps in windows of ten."""
-    opt = torch.optim.Adam(net.parameters(), lr=1e-4, fused=True)
-    scaler = torch.amp.GradScaler("cuda", enabled=scaler_on)
+class Trainer:
+    """One network's training: its optimizer, scaler and step."""
 
-    def step(i: int) -> torch.Tensor:
-        x, target = inputs[i % len(inputs)], targets[i % len(inputs)]
+    def __init__(self, net: nn.Module, inputs: list[torch.Tensor], targets: list[torch.Tensor],
+                 scaler_on: bool) -> None:
+        self.net, self.inputs, self.targets = net, inputs, targets
+        self.opt = torch.optim.Adam(net.parameters(), lr=1e-4, fused=True)
+        self.scaler = torch.amp.GradScaler("cuda", enabled=scaler_on)
+        self.i = 0
+
+    def step(self) -> torch.Tensor:
+        x = self.inputs[self.i % len(self.inputs)]
+        target = self.targets[self.i % len(self.inputs)]
+        self.i += 1
         with torch.autocast("cuda", dtype=torch.float16):
-            y = net(x)
+            y = self.net(x)
         loss = F.mse_loss(y.float(), target)
-        opt.zero_grad(set_to_none=True)
-        scaler.scale(loss).backward()
-        scaler.step(opt)
-        scaler.update()
+        self.opt.zero_grad(set_to_none=True)
+        self.scaler.scale(loss).backward()
+        self.scaler.step(self.opt)
+        self.scaler.update()
         return loss.detach()
 
-    losses = [step(i) for i in range(steps)]
-    times = []
-    window = 10
-    for w in range(max(1, timed // window)):
+    def window(self, steps: int) -> float:
+        """µs a step over `steps` consecutive steps, by CUDA events."""
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        for i in range(window):
-            step(w * window + i)
+        for _ in range(steps):
+            self.step()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / window)
-    return {"loss": torch.stack(losses).tolist(), "step_us": statistics.median(times),
-            "step_us_all": times}
+        return start.elapsed_time(end) * 1e3 / steps
+
+
+def timed_windows(trainers: dict[str, Trainer], timed: int, window: int = 10) -> dict:
+    """Each trainer's window times, the trainers taking turns window by
+    window (the first of a turn rotating), so that both see the same host
+    and clock: at the base sizes a step is bound by the host, whose speed
+    drifts within a run."""
+    times: dict[str, list[float]] = {name: [] for name in trainers}
+    names = list(trainers)
+    for w in range(max(1, timed // window)):
+        for name in names[w % len(names):] + names[:w % len(names)]:
+            times[name].append(trainers[name].window(window))
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,17 +157,21 @@ def main(argv: list[str] | None = None) -> int:
         # The frozen teacher's outputs, once: a step times the student alone.
         with torch.no_grad():
             targets = [teacher(x) for x in inputs]
-        runs = {}
+        runs, trainers = {}, {}
         for name, net in (("stock", copy.deepcopy(student)), ("gpupoor", swapped(student))):
+            trainer = Trainer(net, inputs, targets, not args.no_scaler)
             try:
-                runs[name] = train(net, inputs, targets, args.steps, not args.no_scaler,
-                                   args.timed)
+                runs[name] = {"loss": torch.stack([trainer.step()
+                                                   for _ in range(args.steps)]).tolist()}
             except (TypeError, ValueError, RuntimeError) as e:
                 # Recorded, not raised: e.g. an f16 activation (attention's
                 # output under autocast) meeting an f32 weight.
                 runs[name] = {"error": f"{type(e).__name__}: {e}"}
                 print(f"{model} {name}: {runs[name]['error']}", flush=True)
                 continue
+            trainers[name] = trainer
+        for name, times in timed_windows(trainers, args.timed).items():
+            runs[name].update(step_us=statistics.median(times), step_us_all=times)
             print(f"{model} {name}: step {runs[name]['step_us']:.0f} us, final loss "
                   f"{runs[name]['loss'][-1]:.3g}", flush=True)
         if all("error" not in r for r in runs.values()):

@@ -40,3 +40,19 @@ func.func @dynamic(%a: tensor<?x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor
                      outs(%c : tensor<?x4096xf16>) -> tensor<?x4096xf16>
   return %r : tensor<?x4096xf16>
 }
+
+// -----
+
+// 250 x 4008 x 4008 falls in the same class, but its rows of 4008 elements
+// are not 32-byte aligned and the table, measured on multiples of 64, does
+// not answer (kTunedRowAlignment): the rules' 64 x 128 tiles.
+// CHECK-LABEL: func @unaligned_rows
+// CHECK: tile = [64, 128, 64]
+// RULES-LABEL: func @unaligned_rows
+// RULES: tile = [64, 128, 64]
+func.func @unaligned_rows(%a: tensor<250x4008xf16>, %b: tensor<4008x4008xf16>, %c: tensor<250x4008xf16>) -> tensor<250x4008xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<250x4008xf16>, tensor<4008x4008xf16>)
+                     outs(%c : tensor<250x4008xf16>) -> tensor<250x4008xf16>
+  return %r : tensor<250x4008xf16>
+}

@@ -217,9 +217,19 @@ Family familyOf(const Strategy &strategy, const Problem &problem);
 /// The tuned table's choice for `problem` (lib/Policy/Tuned/*.def, written
 /// by benchmarks/tune_policy.py), or `problem.forced`: for a 2-D product of
 /// static sizes with no tile asked for, by the chip, the layouts and the
-/// size classes of M, N and K (sizeClass); none where the table has no row
-/// or its family does not build for the layouts.
+/// size classes of M, N and K (sizeClass); none where the table has no row,
+/// its family does not build for the layouts, or N or K is not a multiple
+/// of kTunedRowAlignment (tunedRowsAligned).
 std::optional<TunedChoice> tunedChoice(const Problem &problem);
+/// The table's rows are measured on sizes that are multiples of 64 (the
+/// tuner's draws), whose operand rows (K long for A and an N x K B, N long
+/// for a K x N B and C) start 32-byte aligned. Rows that do not change what
+/// limits the kernel: TMA then splits a box's rows into about three times
+/// the L2 requests (docs/design/decisions.md, "Rows not 32-byte aligned"),
+/// and the rules' choice ran faster than the table's at 1000^3 and 3000^3.
+/// So the table answers only where N and K are multiples of 16 elements.
+inline constexpr int64_t kTunedRowAlignment = 16;
+bool tunedRowsAligned(int64_t n, int64_t k);
 /// ceil(log2(size)): 1 is class 0, 2 class 1, 3-4 class 2, 257-512 class 9.
 int64_t sizeClass(int64_t size);
 

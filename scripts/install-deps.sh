@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache lld g++ python3
+  cmake ninja-build ccache lld g++ python3 python3-venv
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   # The sanitized build (scripts/test-sanitized.sh).
   clang-22 libclang-rt-22-dev

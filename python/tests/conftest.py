@@ -8,6 +8,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def pytest_configure(config):
+    # Here too, not only in pyproject.toml: the tests also run from a copy
+    # against an installed wheel (test/Wheel/run.sh).
+    config.addinivalue_line("markers", "gpu: needs a CUDA GPU and the kernel library")
+
+
 def pytest_collection_modifyitems(config, items):
     import torch
     if torch.cuda.is_available():

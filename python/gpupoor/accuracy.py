@@ -1,16 +1,21 @@
 """Error of split-k products against a float64 product, over the split count.
 
   python -m gpupoor.accuracy [--shape MxNxK] [--trials N] [--backend triton] [--plot out.png]
+                            [--json out.json]
 
 For S in {1, 2, 4, ..., 32} (max_k_splits = S; the S the kernel runs is
 printed) and both outer types, relative error ||C - C64|| / ||C64|| of
 gpupoor's product on fresh random normal inputs, next to cuBLAS with f32
 and f16 accumulation. Default shape M=1, N=4096, K=14336 (gpu_poor's figure).
+--json writes every error (device and date included), from which
+docs/gen_results.py makes docs/results/host-and-accuracy.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import statistics
 import sys
 
@@ -34,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="triton takes any S; mlir needs a kernel per S (library or gpupoor-opt)")
     p.add_argument("--max-splits", type=int, default=32)
     p.add_argument("--plot", help="write a box plot PNG")
+    p.add_argument("--json", help="write every error, with the device and date")
     args = p.parse_args(argv)
     rc, plt = preflight("gpupoor.accuracy", args.plot)
     if rc is not None:
@@ -69,11 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{m}x{n}x{k}, {args.trials} trials, backend {args.backend}; relative error "
           f"||C - C64|| / ||C64||")
     print(f"{'':>22} {'S run':>6} {'median':>9} {'min':>9} {'max':>9}")
+    runs = {}
     for label, v in errs.items():
         s_run = ""
         if "S<=" in label:
             s_run = str(chunking(k, int(label.split("<=")[1]))[0]) if args.backend == "triton" else "-"
+            runs[label] = s_run
         print(f"{label:>22} {s_run:>6} {statistics.median(v):9.2e} {min(v):9.2e} {max(v):9.2e}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(),
+                       "date": datetime.date.today().isoformat(), "shape": [m, n, k],
+                       "trials": args.trials, "backend": args.backend, "splits_run": runs,
+                       "errors": errs}, f)
     if plt is not None:
         fig, ax = plt.subplots(figsize=(10, 5))
         labels = list(errs)

@@ -1,6 +1,7 @@
 """Speed of gpupoor's split-k products next to cuBLAS and Triton.
 
   python -m gpupoor.bench [--shapes MxNxK,...] [--reps N] [--plot out.png] [--overhead]
+                         [--json out.json]
 
 For each shape: x (M, K) and an nn.Linear weight (N, K) in float16, C = x @
 weight.T through cuBLAS with f32 accumulation, cuBLAS with f16 accumulation
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="gpupoor's max_k_splits (fewer splits: longer f16 chunks)")
     p.add_argument("--plot", help="write a PNG of TFLOP/s against size")
     p.add_argument("--overhead", action="store_true", help="also measure host time per call")
+    p.add_argument("--json", help="write every row (and the host times), with the device and date")
     args = p.parse_args(argv)
     if not 1 <= args.max_k_splits <= 65535:
         print(f"gpupoor.bench: --max-k-splits: expected 1..65535, got {args.max_k_splits}",
@@ -215,10 +217,20 @@ def main(argv: list[str] | None = None) -> int:
                   f"{ratio:8.2f}{extra}", flush=True)
             rows.append((m, n, k, name, us, tflops, ratio))
         del ws
-    if args.overhead:
+    host = launch_overhead() if args.overhead else {}
+    if host:
         print("host time per call (queued behind a busy GPU):")
-        for name, us in launch_overhead().items():
+        for name, us in host.items():
             print(f"  {name:>28}: {us:5.1f} us")
+    if args.json:
+        import datetime
+        import json
+        with open(args.json, "w") as f:
+            json.dump({"device": props.name, "date": datetime.date.today().isoformat(),
+                       "copy_gbs": bw, "outer": args.outer, "max_k_splits": args.max_k_splits,
+                       "rows": [dict(zip(("m", "n", "k", "impl", "us", "tflops", "ratio"), r))
+                                for r in rows],
+                       "host_us": host}, f)
     if plt is not None:
         fig, ax = plt.subplots(figsize=(9, 5))
         labels = [f"{m}x{n}x{k}" for m, n, k in shapes]

@@ -120,7 +120,7 @@ def time_sustained(fns, sets, seconds=1.0, rounds=5, graphs=False):
     one contestant further along, so that each follows a different one in
     each round (in a fixed order one contestant always followed the same
     other, and sustained ratios moved by 2-3% from call to call, H100,
-    docs/Hopper.md).
+    docs/design/decisions.md#sustained-timing-untimed-ramp-rotating-order).
 
     With `graphs`, each contestant's launches over all of `sets` are
     captured once into a CUDA graph (repeated to at least a millisecond)

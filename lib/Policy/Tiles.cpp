@@ -23,8 +23,9 @@ using namespace mlir::gpupoor::policy;
 static constexpr int64_t kLargeTileMinBlocks = 256;
 
 /// sm_90a's static small and mid-size products, measured on an H100
-/// (benchmarks/bench_skinny.py, docs/Hopper.md): for 16 < M <= 128 the
-/// wgmma kernel's 64 x 128 x 64 tile (one warpgroup) ran 1.00-1.13x the
+/// (benchmarks/bench_skinny.py,
+/// docs/design/decisions.md#64-row-tiles-for-mid-size-m): for 16 < M <= 128
+/// the wgmma kernel's 64 x 128 x 64 tile (one warpgroup) ran 1.00-1.13x the
 /// mma.sync 64 x 128 x 64 tile (0.96x at 128 x 14336 x 4096) and 1.4-2.5x
 /// the 128 x 256 tile, whose few tiles need many slices there; 64 x 64 x 64
 /// ran 1.1-1.3x 64 x 128 where its tiles fit the SMs in one wave (20-32 MiB
@@ -41,8 +42,9 @@ static constexpr int64_t kMinWideSliceK = 4096;
 /// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
 /// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
 /// to all of them in one wave, one slice each. Measured on an H100 with
-/// the TMA kernel (bench_skinny.py, docs/Hopper.md), against the best
-/// other tile: 512 x 4096 x 4096 28.5 us (64 x 128: 34.9 cp.async, 42.0
+/// the TMA kernel (bench_skinny.py; docs/design/decisions.md, "The 128 x
+/// 128 tile where 128 x 256 fills too few SMs"), against the best other
+/// tile: 512 x 4096 x 4096 28.5 us (64 x 128: 34.9 cp.async, 42.0
 /// TMA; 128 x 256 in two slices 40.7), 512 x 4096 x 14336 87.3 us (128 x
 /// 256 in two slices 94.3), 128 x 14336 x 4096 47.4 us (64 x 128: 50.5);
 /// cuBLAS f32acc 26.4, 82.9 and 47.0 us. With four stages instead of six it
@@ -57,19 +59,19 @@ static bool oneWaveMidTile(const CShape &shape, int64_t sms) {
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
 /// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
 /// their waves cost enough less. A wave costs
-/// its columns over their speed a flop, measured on an H100 against 128 x
-/// 256 (bench_skinny.py, docs/Hopper.md: 4096 x 6144 x 4096, 128 x 192 at
-/// 0.93, 128 x 160 at 0.87; both with the shared-memory epilogue). Taken
-/// where that beats 256 columns by 5% or more: at 512 x 6144 x 2048 (96
-/// tiles of 128 x 256, 128 of 128 x 192: 23.4 against 26.4 us, cuBLAS
-/// 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x 160: 41.5
-/// against 51.2 us, cuBLAS 33.9); every large product of the benchmarks
-/// keeps 256. 128 columns (0.93 at 256 x 14336 x 4096: oneWaveMidTile)
-/// serve a narrow N past a wave, which wider tiles would pad (H100,
-/// docs/Hopper.md): 16384 x 128 x 512 took 10.4 us with 128 x 128 tiles
-/// against 12.3 with 128 x 160 (cuBLAS 10.5; within a wave it now takes
-/// 64-row tiles, selectWgmmaTile), 32768 x 128 x 256 11.1-11.3 (cuBLAS
-/// 11.9-12.0).
+/// its columns over their speed a flop, measured on an H100 against 128 x 256
+/// (bench_skinny.py, docs/design/decisions.md#128-x-192-and-128-x-160-tiles:
+/// 4096 x 6144 x 4096, 128 x 192 at 0.93, 128 x 160 at 0.87; both with the
+/// shared-memory epilogue). Taken where that beats 256 columns by 5% or more:
+/// at 512 x 6144 x 2048 (96 tiles of 128 x 256, 128 of 128 x 192: 23.4 against
+/// 26.4 us, cuBLAS 21.5) and 512 x 10240 x 2048 (160 tiles against 256 of 128 x
+/// 160: 41.5 against 51.2 us, cuBLAS 33.9); every large product of the
+/// benchmarks keeps 256. 128 columns (0.93 at 256 x 14336 x 4096:
+/// oneWaveMidTile) serve a narrow N past a wave, which wider tiles would pad
+/// (H100, docs/design/decisions.md#64-row-tiles-for-a-narrow-n): 16384 x 128 x
+/// 512 took 10.4 us with 128 x 128 tiles against 12.3 with 128 x 160 (cuBLAS
+/// 10.5; within a wave it now takes 64-row tiles, selectWgmmaTile), 32768 x 128
+/// x 256 11.1-11.3 (cuBLAS 11.9-12.0).
 static int64_t wideTileColumns(const CShape &shape, int64_t sms,
                                BLayout bLayout) {
   struct Width {
@@ -107,8 +109,9 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   int64_t wideTiles = std::max<int64_t>(shape.tiles(128, 256), 1);
   // A narrow N whose 128-row tiles fit one wave: 64-row tiles, twice as
   // many, two blocks an SM, 64 columns wide where N fits them. Measured on
-  // an H100 (bench_skinny.py, docs/Hopper.md), µs against the 128-row
-  // tile: 8448 x 128 x 2048 17.0 against 23.5-23.7 (66 tiles, half the
+  // an H100 (bench_skinny.py,
+  // docs/design/decisions.md#64-row-tiles-for-a-narrow-n), µs against the
+  // 128-row tile: 8448 x 128 x 2048 17.0 against 23.5-23.7 (66 tiles, half the
   // SMs), 16384 x 128 x 512 9.9-10.0 against 10.4, 16384 x 128 x 4096
   // 52.0-52.1 against 52.6-52.8; 16384 x 64 x 512 9.1-9.2 with 64 x 64
   // against 11.4-11.5 with 64 x 128. Past a wave (32768 x 128 x 256) the
@@ -130,7 +133,8 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 /// number up to two blocks an SM; from a third of the SMs one slice each,
 /// fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
 /// resolveSlices). Measured
-/// on an H100 (benchmarks/bench_skinny.py, docs/Hopper.md), weights from HBM,
+/// on an H100 (benchmarks/bench_skinny.py,
+/// docs/design/decisions.md#swapped-decode-products), weights from HBM,
 /// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
 /// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
 /// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
@@ -150,10 +154,11 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 /// without slices from N = 2048, and read 512 bytes of each row a stage
 /// (benchmarks/read_floor.cu: a TMA reader of that pattern ran 8.6 us at 2048
 /// x 5120 against 10.1 for 64-row tiles). Measured on an H100
-/// (bench_skinny.py, docs/Hopper.md), µs against the 64-row tile: 1 x 2048
-/// x 5120 10.4 against 11.1 (four slices), 16 x 2048 x 5120 10.3 against
-/// 11.2; 1 x 1024 x 4096 7.1 (four slices; eight of 64-row tiles ran 8.1-8.3
-/// the day before); at N = 4096 (no slices either way) 14.0 against 13.9.
+/// (bench_skinny.py, docs/design/decisions.md#32-row-decode-tiles), µs against
+/// the 64-row tile: 1 x 2048 x 5120 10.4 against 11.1 (four slices), 16 x 2048
+/// x 5120 10.3 against 11.2; 1 x 1024 x 4096 7.1 (four slices; eight of 64-row
+/// tiles ran 8.1-8.3 the day before); at N = 4096 (no slices either way) 14.0
+/// against 13.9.
 std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {

@@ -139,7 +139,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                           (persistent == PersistentChoice::Auto &&
                            policy::persistentPays(problem)));
   // Stream-K only where asked for: auto takes it nowhere, as measured on an
-  // H100 (docs/Hopper.md: slower than whole tiles on most of the list).
+  // H100 (docs/design/decisions.md#stream-k-off-by-default: slower than
+  // whole tiles on most of the list).
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&
                       !spec.batched && streamK == StreamKChoice::Always;
   // The split handover where its kernel applies (KernelSpec::verify).

@@ -28,7 +28,8 @@ struct SplitGeometry {
   /// where chunk c + 1 starts: c * q + min(c, r). No division in the chunk
   /// loop: the kernels' K is a run-time value, and floor(c * B / C) took an
   /// unsigned division a chunk bound (a build with it read 184.1 us at
-  /// 4096^3 on an H100, this form 179.5-180.4 in a later run: Hopper.md).
+  /// 4096^3 on an H100, this form 179.5-180.4 in a later run:
+  /// docs/design/decisions.md#twelve-balanced-chunks-for-k-near-2048).
   Value emitChunkStart(ImplicitLocOpBuilder &b, Value c) const;
 
 private:

@@ -109,8 +109,9 @@ bool gridExceedsSMs(int64_t tiles, int64_t slices, int64_t smCount);
 /// The blocks an SM of a wgmma tile: two 64-row (one warpgroup) blocks
 /// where a static grid exceeds the SMs, so that the whole grid is resident
 /// at once; else one. Measured on an H100 (swapped decode tile 64 x 16 x
-/// 64 at 1 x 14336 x 4096, 224 blocks, docs/Hopper.md): 42.8 us with two
-/// blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
+/// 64 at 1 x 14336 x 4096, 224 blocks,
+/// docs/design/decisions.md#two-blocks-an-sm-for-one-warpgroup-tiles): 42.8 us
+/// with two blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
 int64_t wgmmaBlocksPerSM(const ConfigProblem &p);
 /// wgmmaBlocksPerSM for a grid of `tile` that does or does not exceed the
 /// SMs (gridExceedsSMs): the package's launch picks a family's
@@ -122,30 +123,32 @@ int64_t wgmmaBlocksPerSM(const Tile &tile, bool gridExceedsSMs);
 /// memory, at least 3, at most for two warpgroups 6 and for one the share
 /// of 192 KiB of its blocks an SM, at most as many bytes of A in flight as
 /// 12 stages of 64 x 64 (8 of 64 x 128 x 64 with one block an SM, 4 with
-/// two). Measured on an H100 (docs/Hopper.md): 12 stages of 64 x 64 ran
-/// 0.99-1.01x 8 at M = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran
+/// two). Measured on an H100
+/// (docs/design/decisions.md#six-stages-for-two-warpgroup-tiles,
+/// docs/design/decisions.md#decode-tile-stages-and-k-step): 12 stages of 64 x
+/// 64 ran 0.99-1.01x 8 at M = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran
 /// 1.01-1.05x 6; 6 of 128 x 128 ran 1.17x 4 at 512 x 4096 x 4096 (7: no
-/// faster), 1.16x at 512 x 14336 x 4096; 128 x 160 x 64 at 512 x 10240 x
-/// 2048 36.7 us with 6, 37.7 with 5, 41.3 with 4; the swapped decode tile
-/// (64 x 16 x 64) 15.2-15.6 us at 1 x 4096 x 4096 with 12 stages against
-/// 16.5-17.1 with 19 and 15.6-15.8 with 8.
+/// faster), 1.16x at 512 x 14336 x 4096; 128 x 160 x 64 at 512 x 10240 x 2048
+/// 36.7 us with 6, 37.7 with 5, 41.3 with 4; the swapped decode tile (64 x 16 x
+/// 64) 15.2-15.6 us at 1 x 4096 x 4096 with 12 stages against 16.5-17.1 with 19
+/// and 15.6-15.8 with 8.
 int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
                     int64_t barrierBytes, int64_t blocksPerSM);
 
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
 /// a static grid exceeds one wave. Measured on an H100 (bench_skinny.py,
-/// docs/Hopper.md) against one block a tile: 4096^3 1.025x, 4096 x 14336
-/// x 4096 1.03x, 512 x 10240 x 2048 1.04x, 512 x 14336 x 4096 1.02x,
-/// 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
+/// docs/design/decisions.md#persistent-kernels-with-tma-stored-c) against one
+/// block a tile: 4096^3 1.025x, 4096 x 14336 x 4096 1.03x, 512 x 10240 x 2048
+/// 1.04x, 512 x 14336 x 4096 1.02x, 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
 bool persistentPays(const ConfigProblem &p);
 
 /// Whether the split handover pays by default for a two-warpgroup TMA
 /// kernel: a static product of at most two work tiles a block (T <= 2 x
 /// SMs) whose chunks have at least two K tiles. Measured on an H100
-/// (bench_skinny.py, docs/Hopper.md), against the order barrier's
-/// whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x 4096 5-6%
-/// faster, 2048 x 4096 x 14336 1.2%; 4096^3 and 4096 x 14336 x 4096 (3.9
-/// and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
+/// (bench_skinny.py, docs/design/decisions.md#the-split-handover), against the
+/// order barrier's whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x
+/// 4096 5-6% faster, 2048 x 4096 x 14336 1.2%; 4096^3 and 4096 x 14336 x 4096
+/// (3.9 and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
 /// staggers the two warpgroups' epilogues.
 bool splitHandoverPays(const ConfigProblem &p);
 

@@ -44,9 +44,11 @@ inline constexpr int64_t kSplitRuleBlock = 32;
 /// where the root is a power of two it is at its worst, and at 64 to 80
 /// blocks (K in (2016, 2560]) gpu_poor's 8 chunks measured 0.38 of cuBLAS
 /// f16acc's error, 12 balanced chunks 0.33 at 1.4-2.3% of speed, 16 chunks
-/// 0.29 at up to 12% (H100, docs/Hopper.md). From 81 blocks on the rule
-/// gives 16 or more; below 64, a third of f16acc's error would take chunks
-/// of one or two wgmma K tiles, which the handover makes 10-35% slower.
+/// 0.29 at up to 12% (H100,
+/// docs/design/decisions.md#twelve-balanced-chunks-for-k-near-2048). From 81
+/// blocks on the rule gives 16 or more; below 64, a third of f16acc's error
+/// would take chunks of one or two wgmma K tiles, which the handover makes
+/// 10-35% slower.
 inline constexpr int64_t kLongKRuleBlocks = 64;
 inline constexpr int64_t kMinLongKSplits = 12;
 
@@ -93,12 +95,12 @@ int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
 /// x 5120 x 13824) ran 59.2 and 60.8 us in one slice, 46.4 and 46.8 in
 /// three; 64 tiles (s16, m32, n64 at N = 4096, K = 11008 and 14336, eight
 /// shapes) ran fastest in one slice, by 0-12%. Measured on an H100
-/// (docs/Hopper.md): at 64 x 4096 x 4096 and 64 x 4096 x 14336 (64 tiles of 64
-/// x 64) one slice ran 1.13x and 1.03x the two of the rule without it; at 128 x
-/// 2048 x 5120 (64 tiles) 0.93x, still 1.03x cuBLAS; with 32 tiles (64 x 2048 x
-/// 5120) four slices ran 1.04x one; 32-row swapped tiles at N = 2048 (64 tiles)
-/// run without slices (1 x 2048 x 5120 10.4 us against 11.1 for 64-row
-/// tiles in four slices).
+/// (docs/design/decisions.md#one-slice-from-a-third-of-the-sms): at 64 x 4096 x
+/// 4096 and 64 x 4096 x 14336 (64 tiles of 64 x 64) one slice ran 1.13x and
+/// 1.03x the two of the rule without it; at 128 x 2048 x 5120 (64 tiles) 0.93x,
+/// still 1.03x cuBLAS; with 32 tiles (64 x 2048 x 5120) four slices ran 1.04x
+/// one; 32-row swapped tiles at N = 2048 (64 tiles) run without slices (1 x
+/// 2048 x 5120 10.4 us against 11.1 for 64-row tiles in four slices).
 int64_t sliceOneSliceShare(Chip chip, const Tile &tile);
 
 /// The least K from which tiles of a one-slice share that fill under half

@@ -240,12 +240,14 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     each: 4 of 64 x 128 x 64); for two warpgroups as many as fit up to 6 (4
     of 128 x 256; the persistent kernel gives stages up until its epilogue
     buffer fits); persistent blocks for static grids of two-warpgroup TMA
-    tiles beyond one wave (measured on an H100, 2026-11-25: docs/Hopper.md);
+    tiles beyond one wave (measured on an H100, 2026-11-25:
+    docs/design/decisions.md#persistent-kernels-with-tma-stored-c);
     no fragment prefetch, no shared outer rows, the convert handover.
-    That kernel reads A as M x K and B as N x K or K x N (whole 64-column
-    atoms: BN a multiple of 64) in 128-byte rows: an sm_90a op with A as K
-    x M, or a tile it cannot take (wgmmaTakes), is retargeted to sm_90 (the
-    mma.sync kernel, which runs on sm_90a) and configured as below.
+    That kernel reads A as M x K or K x M (whole 64-row atoms: BM a
+    multiple of 64) and B as N x K or K x N (whole 64-column atoms: BN a
+    multiple of 64) in 128-byte rows: an sm_90a op with a tile it cannot
+    take (wgmmaTakes) is retargeted to sm_90 (the mma.sync kernel, which
+    runs on sm_90a) and configured as below.
 
     * Warps: 2 x 2 (64 x 64 warp tiles, 128 threads, two blocks an SM), or
       eight 64 x 64 warp tiles where the tile holds eight (256 x 128,
@@ -300,7 +302,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "Persistent kernels with f32 outer sums, not batched: the tiles "
            "past the whole waves are shared by chunks of K, met through the "
            "workspace. true, false (default) or auto, which is false (slower "
-           "on most shapes, docs/Hopper.md)",
+           "on most shapes, "
+           "docs/design/decisions.md#stream-k-off-by-default)",
            "::mlir::gpupoor::streamKChoices()">,
     Option<"splitHandover", "split-handover",
            "::mlir::gpupoor::SplitHandoverChoice",

@@ -139,7 +139,7 @@ void MmaKernelBuilder::build() {
   KernelArgs args = readKernelArgs(kc, func);
   // Every thread copies operands and stores C: all wait for the previous
   // kernel first. The next kernel launches as this one's blocks exit (no
-  // early signal: docs/Hopper.md, "Dependent launch").
+  // early signal: docs/design/decisions.md#dependent-launch).
   emitGridDependencyWait(kc);
   // Dynamic shared memory: `stages` stages, each A's tile then B's.
   kc.rawSmem = createDynamicSharedMemory(b);

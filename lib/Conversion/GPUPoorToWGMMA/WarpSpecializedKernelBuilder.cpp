@@ -71,7 +71,7 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   // The reads pass through empty asm as in emitDeferredChunks. Unfenced,
   // ptxas scheduled the handover differently: -0.2 to 2.5% slower at the
   // power cap in one call's three sustained runs on five shapes (H100,
-  // docs/Hopper.md).
+  // docs/design/decisions.md#fewer-instructions-a-k-tile).
   scf::YieldOp::create(
       b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
 }

@@ -233,7 +233,8 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // C = min(12, B) chunks, B = q * C + r, chunk c taking tiles [c * q +
 // min(c, r), (c + 1) * q + min(c + 1, r)). K is a run-time value: q and r
 // are divided out once, and the loop holds no division (a division a chunk
-// bound measured slower on an H100, docs/Hopper.md).
+// bound measured slower on an H100,
+// docs/design/decisions.md#twelve-balanced-chunks-for-k-near-2048).
 // CHECK-LABEL: func.func @balanced_chunks
 // CHECK: gpu.func @gpupoor_matmul_0
 // CHECK: %[[B:.*]] = arith.ceildivsi %{{.*}}, %c64{{.*}} : index

@@ -12,8 +12,8 @@
 // and its memory is visible, so that the launch and block start of one
 // kernel overlap the end of the one before. Without the signal the next
 // kernel launches as the last block exits (which measured faster than a
-// plain launch too: docs/Hopper.md, "Dependent launch"). Launched plainly,
-// both instructions do nothing.
+// plain launch too: docs/design/decisions.md#dependent-launch). Launched
+// plainly, both instructions do nothing.
 //
 //===----------------------------------------------------------------------===//
 

@@ -57,9 +57,9 @@ private:
   /// slot while TMA reads the last: it waits only for the box before, and
   /// goes on to its next tile while the stores drain. (Stored from the
   /// lanes, all blocks wrote C at once at their tiles' ends: measured in
-  /// docs/Hopper.md.) Where C's map cannot describe C (the kernel checks
-  /// what the host code checks before it encodes the map), the lanes store
-  /// their fragments instead.
+  /// docs/design/decisions.md#persistent-kernels-with-tma-stored-c.) Where C's
+  /// map cannot describe C (the kernel checks what the host code checks before
+  /// it encodes the map), the lanes store their fragments instead.
   void emitTmaStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
 
   const KernelArgs &args;

@@ -36,9 +36,10 @@
 // blocks (G' = 4 R) keeps a tile within five pieces: a finisher reads at
 // most four slots.
 //
-// Measured on an H100 (docs/Hopper.md) it does not pay on the benchmark
-// list: the meeting costs more than the last wave's idle SMs, which run
-// at a higher clock meanwhile; hence an option, off by default.
+// Measured on an H100 (docs/design/decisions.md#stream-k-off-by-default) it
+// does not pay on the benchmark list: the meeting costs more than the last
+// wave's idle SMs, which run at a higher clock meanwhile; hence an option, off
+// by default.
 //
 //===----------------------------------------------------------------------===//
 

@@ -23,9 +23,9 @@
 // multiply. Left alone, they fall into step: the one behind catches up
 // while the other hands over, and then both hand over at once, the tensor
 // cores idle (measured on an H100: with the order 0.9x the time at
-// 4096^3; docs/Hopper.md). A stage's order barrier cannot complete twice
-// before the second warpgroup waits on it: the first reaches the stage's
-// next tile only after the second has released this one.
+// 4096^3; docs/design/decisions.md#the-order-barrier). A stage's order barrier
+// cannot complete twice before the second warpgroup waits on it: the first
+// reaches the stage's next tile only after the second has released this one.
 //
 // TMA writes the 128-byte swizzle that wgmma's descriptors read (the tensor
 // maps name it), zero-fills what lies outside A and B (edge tiles and K

@@ -130,8 +130,8 @@ struct KernelSpec {
   /// (griddepcontrol.launch_dependents after its producer's last load): the
   /// TMA kernel's decode tiles (N <= 16), which stream a weight and whose
   /// grid leaves SMs free. Other kernels ran faster without the signal
-  /// (their dependents then launch as their blocks exit; docs/Hopper.md,
-  /// "Dependent launch").
+  /// (their dependents then launch as their blocks exit;
+  /// docs/design/decisions.md#dependent-launch).
   bool signalsDependents() const {
     return dependentLaunch() && tmaCopies && bn <= 16;
   }
@@ -140,7 +140,7 @@ struct KernelSpec {
   /// the chain at the chunk's end: tiles of BN <= 16 with one consumer
   /// warpgroup (the decode tiles, and any product given such a tile), whose
   /// sums are a few registers and whose chains of small dependent wgmma the
-  /// drain leaves exposed (docs/Hopper.md, "Deferred handover").
+  /// drain leaves exposed (docs/design/decisions.md#deferred-handover).
   bool defersHandover() const {
     return tmaCopies && bn <= 16 && threads() == kWarpgroupThreads;
   }

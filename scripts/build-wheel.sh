@@ -46,7 +46,8 @@ if [[ -n $library ]]; then
     { echo "build-wheel.sh: $library holds no <chip>/index.json" >&2; exit 1; }
   cp -r "$library"/. "$stage/python/gpupoor/_kernels/"
 else
-  export GPUPOOR_OPT=${GPUPOOR_OPT:-$root/build/bin/gpupoor-opt}
+  GPUPOOR_OPT=$(realpath "${GPUPOOR_OPT:-$root/build/bin/gpupoor-opt}")
+  export GPUPOOR_OPT
   (cd "$root/python" && "$python" -m gpupoor.build_library \
      --out "$stage/python/gpupoor/_kernels" "$@")
 fi

@@ -223,8 +223,8 @@ Family familyOf(const Strategy &strategy, const Problem &problem);
 std::optional<TunedChoice> tunedChoice(const Problem &problem);
 /// The table's rows are measured on sizes that are multiples of 64 (the
 /// tuner's draws), whose operand rows (K long for A and an N x K B, N long
-/// for a K x N B and C) start 32-byte aligned. Rows that do not change what
-/// limits the kernel: TMA then splits a box's rows into about three times
+/// for a K x N B and C) start 32-byte aligned. Rows that start off a
+/// sector change what limits the kernel: TMA then issues about three times
 /// the L2 requests (docs/design/decisions.md, "Rows not 32-byte aligned"),
 /// and the rules' choice ran faster than the table's at 1000^3 and 3000^3.
 /// So the table answers only where N and K are multiples of 16 elements.

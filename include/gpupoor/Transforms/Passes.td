@@ -102,8 +102,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "kernel for other layouts and tiles)">,
     Option<"tunedTable", "tuned-table", "bool", /*default=*/"true",
            "Where the chip's tuned table (lib/Policy/Tuned) has a row for a "
-           "static 2-D product's class and no tile is asked for, take its "
-           "measured family and slices; off: the policy's rules alone">,
+           "static 2-D product's class, N and K are multiples of 16 and no "
+           "tile is asked for, take its measured family and slices; off: "
+           "the policy's rules alone">,
     Option<"relaxF32Accumulation", "relax-f32-accumulation", "bool",
            /*default=*/"true",
            "Take f16 x f16 -> f32 matmuls (the front ends' f16 matmul) with "

@@ -19,6 +19,8 @@ device-to-device copy measured in the same run.
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import statistics
 import sys
 
@@ -223,8 +225,6 @@ def main(argv: list[str] | None = None) -> int:
         for name, us in host.items():
             print(f"  {name:>28}: {us:5.1f} us")
     if args.json:
-        import datetime
-        import json
         with open(args.json, "w") as f:
             json.dump({"device": props.name, "date": datetime.date.today().isoformat(),
                        "copy_gbs": bw, "outer": args.outer, "max_k_splits": args.max_k_splits,

@@ -375,36 +375,6 @@ def test_compiles_on_demand_into_the_cache(gpupoor_opt, tmp_path, monkeypatch):
     assert again.find(key, "sm_86").where == v.where
 
 
-def test_pip_installs_the_package_with_its_library(tmp_path):
-    """`pip install ./python` ships the package and what build_library
-    wrote into gpupoor/_kernels (a stand-in library here)."""
-    import shutil
-    import sys
-    from pathlib import Path
-    src = Path(__file__).resolve().parents[1]
-    # The package and the sources its extension compiles (the policy
-    # library, the driver's encoder and launch), laid out as in the
-    # repository.
-    tree = tmp_path / "src" / "python"
-    shutil.copytree(src, tree, ignore=shutil.ignore_patterns("_kernels", "build", "*.egg-info",
-                                                            "__pycache__", "tests", "*.so"))
-    for part in ("lib/Policy", "include/gpupoor/Policy", "lib/Runtime", "include/gpupoor/Runtime"):
-        shutil.copytree(src.parent / part, tmp_path / "src" / part)
-    variant = tree / "gpupoor" / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32"
-    variant.mkdir(parents=True)
-    (variant.parent / "index.json").write_text('{"variants": {}}')
-    for name in ("variant.json", "gpupoor_matmul_0.json", "gpupoor_matmul_0.cubin"):
-        (variant / name).write_text("{}")
-    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
-                          "--no-build-isolation", "--no-index", "--target", str(tmp_path / "site"),
-                          str(tree)], capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr
-    site = tmp_path / "site" / "gpupoor"
-    assert (site / "kernels.py").is_file() and (site / "modules.py").is_file()
-    # The native extension, built with the package.
-    assert list(site.glob("_C*.so"))
-    assert (site / "_kernels" / "sm_90" / "kn_f32_none_f16_large_s32" / "gpupoor_matmul_0.cubin").is_file()
-
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU exit")
 def test_tools_exit_cleanly_without_a_gpu(capsys):

@@ -35,8 +35,12 @@ from gpupoor import library
 venv = pathlib.Path(sys.argv[1]).resolve()
 where = pathlib.Path(gpupoor.__file__).resolve()
 assert venv in where.parents, f"gpupoor imported from {where}, not the wheel's install"
-chips = sorted(p.parent.name for p in pathlib.Path(library.PACKAGE_LIBRARY).glob("*/index.json"))
+root = pathlib.Path(library.PACKAGE_LIBRARY)
+chips = sorted(p.parent.name for p in root.glob("*/index.json"))
 assert chips == ["sm_80", "sm_90a"], chips
+# The kernels themselves, and the native extension, shipped.
+assert all(list((root / c).glob("*/*.cubin")) for c in chips), "no cubin shipped"
+assert list(where.parent.glob("_C*.so")), "no native extension shipped"
 print(f"installed: {where.parent}; library chips: {', '.join(chips)}")
 EOF
 # The conftest puts the copy's parent (empty) first on sys.path: the

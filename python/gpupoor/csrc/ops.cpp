@@ -356,8 +356,7 @@ public:
   backward(torch::autograd::AutogradContext *ctx,
            torch::autograd::variable_list grads) {
     auto saved = ctx->get_saved_variables();
-    // saved[3]: ReLU's output, or GELU's pre-activation where the forward
-    // kept it.
+    // saved[3]: ReLU's output, or GELU's pre-activation.
     const at::Tensor &x = saved[0], &weight = saved[1], &bias = saved[2],
                      &out = saved[3];
     int64_t maxSplits = ctx->saved_data["max_k_splits"].toInt();
@@ -366,21 +365,20 @@ public:
     int64_t slices = ctx->saved_data["slices"].toInt();
     std::string backend = ctx->saved_data["backend"].toStringRef();
     bool hasBias = ctx->saved_data["has_bias"].toBool();
-    auto op = [&](const at::Tensor &a, const at::Tensor &b,
-                  const std::optional<at::Tensor> &c, const char *act) {
-      return splitKOp().call(a, b, c, maxSplits, outer, act, slices, backend);
+    // A plain product with the forward's options.
+    auto product = [&](const at::Tensor &a, const at::Tensor &b) {
+      return splitKOp().call(a, b, std::nullopt, maxSplits, outer, "none",
+                             slices, backend);
     };
     at::Tensor grad = grads[0];
     if (activation == "relu") {
       grad = grad * (out > 0);
     } else if (activation == "gelu") {
-      at::Tensor z =
-          (out.defined()
-               ? out
-               : op(x, weight,
-                    hasBias ? std::optional<at::Tensor>(bias) : std::nullopt,
-                    "none"))
-              .to(at::kFloat);
+      // Autograd records this node exactly where splitKAutograd's
+      // keepPreActivation held, so the forward kept z.
+      TORCH_INTERNAL_ASSERT(out.defined(),
+                            "gpupoor: GELU's pre-activation was not kept");
+      at::Tensor z = out.to(at::kFloat);
       at::Tensor cdf = 0.5 * (1 + at::erf(z * 0.7071067811865476));
       at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
       grad = (grad.to(at::kFloat) * (cdf + z * pdf)).to(grad.scalar_type());
@@ -388,15 +386,15 @@ public:
     int64_t k = weight.size(0), n = weight.size(1);
     at::Tensor gradX, gradW, gradBias;
     if (ctx->needs_input_grad(0))
-      gradX = op(grad, weight.t(), std::nullopt, "none");
+      gradX = product(grad, weight.t());
     if (ctx->needs_input_grad(1)) {
       // dW^T (N, K) = g^T (N, M) @ x (M, K), g^T a view (A stored K x M):
       // the launch reads it as it is where a K x M kernel takes it (sm_90a)
       // and copies it otherwise (splitKCuda). The transpose is a K x N view
       // laid out as nn.Linear's weight.
-      gradW = op(grad.reshape({-1, n}).contiguous().t(), x.reshape({-1, k}),
-                 std::nullopt, "none")
-                  .t();
+      gradW =
+          product(grad.reshape({-1, n}).contiguous().t(), x.reshape({-1, k}))
+              .t();
     }
     if (hasBias && ctx->needs_input_grad(2))
       gradBias = grad.reshape({-1, n})

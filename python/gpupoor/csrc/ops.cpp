@@ -396,10 +396,12 @@ public:
           product(grad.reshape({-1, n}).contiguous().t(), x.reshape({-1, k}))
               .t();
     }
+    // One launch: PyTorch's sum of f16 accumulates in f32 and rounds once
+    // to the bias's type, as a sum in f32 and a cast would (two launches,
+    // which a host-bound training step pays for).
     if (hasBias && ctx->needs_input_grad(2))
       gradBias = grad.reshape({-1, n})
-                     .sum(0, /*keepdim=*/false, at::kFloat)
-                     .to(bias.scalar_type())
+                     .sum(0, /*keepdim=*/false, bias.scalar_type())
                      .reshape(bias.sizes());
     return {gradX,        gradW,        gradBias,
             at::Tensor(), at::Tensor(), at::Tensor(),

@@ -163,8 +163,8 @@ void MmaKernelBuilder::build() {
   // through both loops.
   SmallVector<Value> chunkInit = outer->initialRegisters();
   chunkInit.append(frags);
-  auto chunkLoop = scf::ForOp::create(b, slice.chunkBegin, slice.chunkEnd,
-                                      idx(1), chunkInit);
+  auto chunkLoop = scf::ForOp::create(b, slice.chunkBegin,
+                                      slice.emitChunkEnd(b), idx(1), chunkInit);
   {
     OpBuilder::InsertionGuard guard(b);
     // Without iter_args (every outer sum in shared memory, no prefetched

@@ -292,7 +292,8 @@ WarpSpecializedKernelBuilder::emitSplitOrConvert(Value chunkBegin,
 
 void WarpSpecializedKernelBuilder::forEachWorkTile(
     function_ref<void(const WorkUnit &)> body) {
-  WorkUnit whole{slice.chunkBegin, slice.chunkEnd, sliceEnd, Value(), Value()};
+  WorkUnit whole{slice.chunkBegin, slice.emitChunkEnd(b), sliceEnd, Value(),
+                 Value()};
   if (!c.persistent()) {
     GroupedTileOrder(kc).emitTileOrigin();
     body(whole);

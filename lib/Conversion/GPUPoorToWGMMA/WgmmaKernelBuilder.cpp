@@ -76,7 +76,7 @@ void WgmmaKernelBuilder::build() {
   wholeTilesEnd = copies->emitWholeTilesEnd();
 
   auto chunkLoop =
-      scf::ForOp::create(b, slice.chunkBegin, slice.chunkEnd, idx(1),
+      scf::ForOp::create(b, slice.chunkBegin, slice.emitChunkEnd(b), idx(1),
                          outer->initialRegisters());
   {
     OpBuilder::InsertionGuard guard(b);

@@ -27,12 +27,25 @@
 // CHECK-SAME: %[[WS]] : !llvm.ptr<1>, %[[BYTES64]] : i64, %[[CNT]] : !llvm.ptr<1>, %[[LOCKS64]] : i64)
 // CHECK-NOT: memref.dealloc
 
-// The kernel: block row p of P' takes chunks [p * S / P', (p + 1) * S / P').
+// The kernel: block row p of P' takes chunks [p * S / P', (p + 1) * S / P'),
+// computed (from a K LLVM cannot see through, so that the consumers' S is
+// not hoisted before the branch) only where P' > 1, which is expected
+// false; one slice takes every tile, and its chunk limit needs no S.
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1> {gpupoor.name = "ws_ptr"}, %{{.*}}: i64 {gpupoor.name = "ws_bytes"}, %{{.*}}: !llvm.ptr<1> {gpupoor.name = "locks_ptr"}, %{{.*}}: i64 {gpupoor.name = "locks_count"})
 // CHECK: %[[BY:.*]] = gpu.block_id  y
 // CHECK: %[[GY:.*]] = gpu.grid_dim  y
-// CHECK: arith.divui %{{.*}}, %[[GY]] : index
+// CHECK: %[[SEVERAL:.*]] = arith.cmpi ugt, %[[GY]], %c1{{.*}} : index
+// CHECK: %[[EXPECT:.*]] = llvm.intr.expect %[[SEVERAL]], %false : i1
+// CHECK: scf.if %[[EXPECT]] -> (index, index, index, index) {
+// CHECK:   llvm.inline_asm "", "=l,0"
+// CHECK:   arith.divui %{{.*}}, %[[GY]] : index
+// CHECK:   arith.divui %{{.*}}, %[[GY]] : index
+// CHECK: } else {
+// CHECK-NOT: arith.divui
+// CHECK:   %[[LIMIT:.*]] = llvm.inline_asm "", "=l,0"
+// CHECK-NOT: arith.divui
+// CHECK:   scf.yield %c0{{.*}}, %{{.*}}, %c0{{.*}}, %{{.*}} : index, index, index, index
 // After the K loop, with more than one slice: a workspace or counters too
 // short, or a misaligned workspace, traps; the block's sums go out as 16-byte vectors; a device
 // fence, a barrier, and thread 0 counts the block in.

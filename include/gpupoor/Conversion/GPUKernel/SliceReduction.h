@@ -32,12 +32,23 @@ namespace mlir::gpupoor {
 
 /// The chunks of K a block sums and the K tiles they span.
 struct SliceBounds {
-  /// Chunks [chunkBegin, chunkEnd).
-  Value chunkBegin, chunkEnd;
+  /// Chunks [chunkBegin, emitChunkEnd()).
+  Value chunkBegin;
   /// The tiles the copies may fetch end here.
   Value endTile;
   /// The slice's first tile; null without slices (the ring starts at 0).
   Value firstTile;
+
+  /// The end of the slice's chunks, emitted where the caller asks for it:
+  /// a kernel with slices computes S only in the code that sums chunks, so
+  /// that its copies start without it (emitSliceBounds).
+  Value emitChunkEnd(ImplicitLocOpBuilder &b) const;
+
+private:
+  friend SliceBounds emitSliceBounds(KernelContext &, const SplitGeometry &);
+  /// The chunk count, and with slices a bound the slice's chunks end at
+  /// or before (null without slices).
+  Value numChunks, chunkLimit;
 };
 
 /// The block's share of K: the split geometry of its K and the bounds of

@@ -487,7 +487,8 @@ def main():
     if args.sweep_static:
         extra = sweep_static_variants(args.sweep_static.split(","))
         variants.update(extra)
-        args.only = list(extra)
+        # --only names some of them (a rebuild of a few), or all.
+        args.only = [n for n in extra if not args.only or n in args.only]
     if args.older_chips:
         args.only = list(OLDER_CHIPS) + (args.only or [])
     if args.frontier:

@@ -5,13 +5,13 @@
 
 The package launches its sm_90 kernels with programmatic stream
 serialization: back to back, a launch's blocks start while the previous
-kernel's drain (docs/Hopper.md). This times the sweep's decode shapes (M in
-1, 2, 4, 8, 16 times the LLM projections of bench_sweep.py, B as N x K,
-K x N, and A as K x M) through the package by CUDA-graph replay, once in a
-process with PDL (GPUPOOR_DEPENDENT_LAUNCH=1) and once without (=0; the
-launcher reads it when it loads a kernel), with cuBLAS f32acc timed in each
-process, and writes every row with the policy's launch (family, tiles,
-slices) to --json.
+kernel's drain (docs/design/Hopper.md). This times the sweep's decode
+shapes (M in 1, 2, 4, 8, 16 times the LLM projections of bench_sweep.py, B
+as N x K, K x N, and A as K x M) through the package by CUDA-graph replay,
+once in a process with PDL (GPUPOOR_DEPENDENT_LAUNCH=1) and once without
+(=0; the launcher reads it when it loads a kernel), with cuBLAS f32acc
+timed in each process, and writes every row with the policy's launch
+(family, tiles, slices) to --json.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ class's shape and candidates' µs, cuBLAS f32acc's µs for scale).
 To tune a new chip: build the package's library for it, run this there
 with --def lib/Policy/Tuned/<CHIP>.def (a new chip's file also needs its
 #include in lib/Policy/Tuned.cpp), commit the .def and the JSON, rebuild,
-and judge the result on bench_sweep.py (docs/Python.md, "Tuning").
+and judge the result on bench_sweep.py (docs/guide/Python.md, "Tuning").
 """
 
 from __future__ import annotations

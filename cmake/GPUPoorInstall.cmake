@@ -6,7 +6,7 @@
 #   find_package(GPUPoor REQUIRED CONFIG)
 #   include_directories(${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
 #   target_link_libraries(my-opt PRIVATE GPUPoor::GPUPoorAll)
-# (test/Consumer builds one; docs/Integration.md).
+# (test/Consumer builds one; docs/guide/Integration.md).
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 

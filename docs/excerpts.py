@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the IR excerpts in docs/Architecture.md from the tools, or
+"""Regenerates the IR excerpts in docs/design/Architecture.md from the tools, or
 checks them (--check: exit 1 and a diff when a block is stale; ctest runs
 this, so the page cannot drift from what gpupoor-opt prints).
 
@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE = os.path.join(ROOT, "docs", "Architecture.md")
+PAGE = os.path.join(ROOT, "docs", "design", "Architecture.md")
 EXAMPLE = "examples/matmul.mlir"
 
 
@@ -73,9 +73,10 @@ def main():
     new = BLOCK.sub(lambda m: m.group(1) + render(m.group("name")) + m.group(4), page)
     if check:
         if new != page:
-            sys.stdout.writelines(difflib.unified_diff(page.splitlines(True), new.splitlines(True),
-                                                       "docs/Architecture.md", "regenerated"))
-            print("excerpts.py: docs/Architecture.md is stale: run docs/excerpts.py")
+            sys.stdout.writelines(difflib.unified_diff(
+                page.splitlines(True), new.splitlines(True), "docs/design/Architecture.md",
+                "regenerated"))
+            print("excerpts.py: docs/design/Architecture.md is stale: run docs/excerpts.py")
             return 1
         print(f"excerpts.py: {len(names)} excerpts up to date")
         return 0

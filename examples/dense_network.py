@@ -10,7 +10,7 @@ For each configuration: latency per forward (CUDA-event median) eagerly,
 replayed from a CUDA graph and under torch.compile; the GPU time of the
 forward's kernels from torch.profiler beside the eager wall time; the
 output's relative error against the same network in float64. Prints a
-markdown table (docs/Python.md holds one run's).
+markdown table (docs/guide/Python.md holds one run's).
 """
 
 import argparse

@@ -7,7 +7,7 @@ build=${GPUPOOR_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -V
 # The lit suite again, on an AddressSanitizer + UBSan build, then a short
-# fuzzing run of the passes on that build (docs/Testing.md).
+# fuzzing run of the passes on that build (docs/guide/Testing.md).
 "$root/scripts/test-sanitized.sh"
 # On a fresh corpus, past upstream MLIR's crashes (scripts/fuzz.sh).
 GPUPOOR_FUZZ_CORPUS=$(mktemp -d) GPUPOOR_FUZZ_TRIAGE=1 \

@@ -218,7 +218,7 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        BLayout bLayout, ALayout aLayout) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
-  // of the Gluon kernel measured in docs/Python.md), BK = 64 for the
+  // of the Gluon kernel measured in docs/guide/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
     return selectWgmmaTile(shape, k, smCount, bLayout, aLayout);

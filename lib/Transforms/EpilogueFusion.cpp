@@ -13,7 +13,7 @@
 // 0-d) or to constants. Every element of a chain of all-parallel ops without
 // linalg.index is a function of those elements alone, so the region
 // computes exactly what the chain did, in the chain's own types (see
-// docs/Numerics.md).
+// docs/design/Numerics.md).
 //
 //===----------------------------------------------------------------------===//
 

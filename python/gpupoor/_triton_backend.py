@@ -4,7 +4,7 @@ The chunk geometry is gpu_poor's: S = gpupoor._C.default_splits(K, max_k_splits)
 chunks of ceil(ceil(K/32)/S)*32 elements, the last ones shorter (the
 compiler's balanced chunks for a K step of 32 where S divides ceil(K/32),
 and at K = 2048's 12 chunks 10 of 192 and one of 128 instead of the
-compiler's 8 of 192 and 4 of 128: docs/Numerics.md); each chunk is summed in f16 by tl.dot (f16 accumulators), added
+compiler's 8 of 192 and 4 of 128: docs/design/Numerics.md); each chunk is summed in f16 by tl.dot (f16 accumulators), added
 to the outer sum (f32 or f16), then bias and activation in f32 and one
 rounding to C's type. Loads are masked at the chunk's end, so K tails are
 exact. Sequential split-k only (a block's loop walks its tile's chunks).
@@ -14,10 +14,11 @@ strides, 16-byte aligned rows and pointers) take a persistent kernel that
 loads tiles through TMA descriptors built on the host. On Hopper that is the
 Gluon kernel of _triton_hopper.py (wgmma, the chunk handover deferred behind
 the next chunk's first wgmma; measured on an H100, 2026-11-23: 0.73-0.89x
-cuBLAS on the large products of docs/Python.md at the default split count);
-on later chips, or a Triton without Gluon, the tl kernel below, which hands
-each chunk's f16 sum to the outer sum at the chunk's last step (0.52-0.59x on
-the H100). TMA fills out-of-bounds elements with zeros, so K tails stay exact.
+cuBLAS on the large products of docs/guide/Python.md at the default split
+count); on later chips, or a Triton without Gluon, the tl kernel below, which
+hands each chunk's f16 sum to the outer sum at the chunk's last step
+(0.52-0.59x on the H100). TMA fills out-of-bounds elements with zeros, so K
+tails stay exact.
 """
 
 from __future__ import annotations

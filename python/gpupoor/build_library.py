@@ -9,7 +9,7 @@ package from what this wrote; `pip install` of the package after this step
 ships the library inside the wheel. `--ptx` writes PTX instead of cubins (no
 ptxas): the driver compiles it when it loads a kernel, on the chip and on
 every later one (a chip's library on a newer GPU: GPUPOOR_CHIP,
-docs/Python.md).
+docs/guide/Python.md).
 """
 
 from __future__ import annotations

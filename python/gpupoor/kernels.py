@@ -27,7 +27,7 @@ def default_backend(device: torch.device, m: int = 0, n: int = 0, k: int = 0) ->
     """The backend an M x N x K product gets without `backend=`:
     $GPUPOOR_BACKEND when set; `triton` on devices the kernel library has no
     cubins for; else `mlir`, whose kernels lead on every shape measured
-    (docs/Python.md). The size arguments are kept for callers of earlier
+    (docs/guide/Python.md). The size arguments are kept for callers of earlier
     versions."""
     del m, n, k
     return _C.default_backend(device.index)

@@ -11,7 +11,7 @@ no crash. A crash is an exit status that is a signal (negative, or above
 'Stack dump' on stderr. A diagnostic on a gpupoor op that the input does
 not have (the verifier's, on what a pass built) fails too: a pass must
 refuse an input with its own diagnostic, not leave IR that fails to verify
-(docs/Testing.md's rule for the fuzzer).
+(docs/guide/Testing.md's rule for the fuzzer).
 
 Program i is of class (i % 10) + 1, so that every class gets the same
 share. The same variables as test_differential.py run a campaign:

@@ -11,7 +11,7 @@ With `--formats isa` the kernels stay PTX (no ptxas; the manifests name the
 .ptx): run_gpu_suite.py then loads them through the driver's JIT, which
 compiles them for the GPU at hand. That is how the kernels of sm_80, sm_86
 and sm_89 (their own tiles, stages and shared-memory limits) run on an H100
-(docs/GPU.md, "Older chips' kernels on a newer GPU").
+(docs/guide/Testing.md, "Older chips' kernels on a newer GPU").
 """
 
 import argparse

@@ -19,7 +19,7 @@
 // host code encodes it where C's rows take 16-byte vectors, else the lanes
 // store their fragments); with warp syncs and no block barrier. Before the consumers return, the stores are waited for. The
 // manifest states the grid, that any grid computes C, C's tensor map and
-// its checks. (docs/Hopper.md.)
+// its checks. (docs/design/Hopper.md.)
 // MLIR-LABEL: func.func @linear
 // MLIR: %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // MLIR: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}

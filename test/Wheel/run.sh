@@ -4,7 +4,7 @@
 # into a fresh virtual environment and imported from an empty directory,
 # where no checkout and no gpupoor-opt is in reach; then the package's CPU
 # tests from a copy of python/tests: those that need no checkout (the GPU
-# tests among them skip without a GPU; docs/Python.md, "Installing").
+# tests among them skip without a GPU; docs/guide/Python.md, "Installing").
 #
 #   test/Wheel/run.sh BUILD_DIR WORK_DIR
 set -euo pipefail

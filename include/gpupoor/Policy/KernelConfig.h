@@ -8,7 +8,8 @@
 // SM, persistent blocks, the split handover, the outer type where f16 is
 // exact. gpupoor-select-kernel-config asks them for what its options leave
 // to choose and builds the KernelSpec (the sizes they are made of) around
-// them. Measurements behind each: docs/design/decisions.md, docs/Hopper.md.
+// them. Measurements behind each: docs/design/decisions.md,
+// docs/design/Hopper.md.
 //
 //===----------------------------------------------------------------------===//
 

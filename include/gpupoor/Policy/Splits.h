@@ -35,7 +35,7 @@ inline constexpr int64_t kMaxSlices = 65535;
 /// divides the tiles; elsewhere the balanced chunks are whole tiles of the
 /// kernel's BK, so their lengths follow BK by at most a tile): a wgmma tile
 /// (BK = 64) or a decode tile (BK = 128) would otherwise halve or quarter S
-/// and raise the error (docs/Numerics.md).
+/// and raise the error (docs/design/Numerics.md).
 inline constexpr int64_t kSplitRuleBlock = 32;
 
 /// From this many rule blocks on (K > 2016) the default takes at least

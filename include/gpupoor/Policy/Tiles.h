@@ -6,7 +6,7 @@
 //
 // The tile [BM, BN, BK] of a product, and whether a decode product runs
 // transposed (C^T = B^T A^T, the `swapped` strategy). Measurements behind
-// each choice: docs/design/decisions.md, docs/Hopper.md.
+// each choice: docs/design/decisions.md, docs/design/Hopper.md.
 //
 //===----------------------------------------------------------------------===//
 

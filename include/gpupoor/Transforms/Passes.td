@@ -47,7 +47,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     are moved into the op's epilogue region, body by body, as long as only
     the last one's result is read elsewhere: a chain, or a graph such as
     `x * sigmoid(x)`. The fused op computes exactly what they did
-    (docs/Numerics.md); operands produced by `linalg.broadcast`, by a
+    (docs/design/Numerics.md); operands produced by `linalg.broadcast`, by a
     `linalg.fill` of a constant or by a splat tensor constant are read
     through the broadcast's input or as the scalar. A `gpupoor.splits`
     attribute that is not an integer in [1, 65536] is an error.
@@ -55,8 +55,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     A matmul with an f32 result asks for f32 accumulation; with
     `relax-f32-accumulation` (the default) it is taken with f16 inner sums
     all the same (the front ends' only spelling of an f16 matmul; see
-    docs/Numerics.md), and `--remarks-filter=gpupoor-split-k` reports each
-    one.
+    docs/design/Numerics.md), and `--remarks-filter=gpupoor-split-k` reports
+    each one.
 
     Matmuls that are not eligible (integer, bf16 operands, f32/f64 operands
     that are not extensions of f16 values, mixed

@@ -29,7 +29,7 @@
 // The kernel is built from the parts in gpupoor/Conversion/GPUKernel (ABI
 // and host launch, tile order, shared layout, copy pipeline, fragments and
 // mma.sync, split handover, epilogue); MmaKernelBuilder assembles them into
-// the main loop. docs/Architecture.md says which file does what.
+// the main loop. docs/design/Architecture.md says which file does what.
 //
 //===----------------------------------------------------------------------===//
 

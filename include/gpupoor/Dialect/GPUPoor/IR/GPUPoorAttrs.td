@@ -140,7 +140,7 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       whatever BK: S, and with it the error, does not depend on the tile.
       The `ceil(K / BK)` K tiles go into `C = min(S, ceil(K / BK))`
       balanced chunks, the first `ceil(K / BK) mod C` of them one tile
-      longer than the others (docs/Numerics.md).
+      longer than the others (docs/design/Numerics.md).
     * `max_splits`: the upper clamp of that rule (default 32).
     * `tile`: the output tile and K step `[BM, BN, BK]` of one thread block.
       It must map onto the chip's f16 MMA fragments: m16n8k16 (`mma.sync`)

@@ -67,7 +67,7 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     them), so that where every product is -0.0 (or K = 0) the result is C
     itself, as in the sum `linalg.matmul` computes from C, sign of zero
     included. The CPU loop form honours it; the GPU kernels' tensor-core
-    sums start from +0.0 whatever it says (docs/Numerics.md).
+    sums start from +0.0 whatever it says (docs/design/Numerics.md).
 
     `config`, when present, is the GPU kernel's configuration
     (`gpupoor-select-kernel-config` sets it; see `#gpupoor.kernel_config`).

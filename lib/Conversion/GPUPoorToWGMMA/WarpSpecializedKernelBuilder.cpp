@@ -489,8 +489,15 @@ void WarpSpecializedKernelBuilder::build() {
     b.setInsertionPointToStart(ifInit.thenBlock());
     ring->emitInit();
   }
-  // Every thread of the block: the barriers are initialized.
-  NVVM::BarrierOp::create(b);
+  // Every thread of the block: the barriers are initialized. In a cluster,
+  // every thread of every block of it: the other block's loads and
+  // releases reach this block's barriers.
+  if (c.clusterM == 1) {
+    NVVM::BarrierOp::create(b);
+  } else {
+    NVVM::ClusterArriveOp::create(b, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, UnitAttr());
+  }
 
   // Producer and consumers part for good: blocks of the function, each
   // ending in its own return.
@@ -516,6 +523,8 @@ void WarpSpecializedKernelBuilder::build() {
     // Its last load issued, the block lets the next kernel of the stream
     // launch: that one's blocks start while this one's stages drain.
     emitLaunchDependents(kc);
+    // (Not persistent: one work tile, ending at sliceEnd.)
+    ring->emitDrain(sliceEnd);
   }
   gpu::ReturnOp::create(b);
 

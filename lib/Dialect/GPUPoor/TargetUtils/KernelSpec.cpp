@@ -58,6 +58,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   persistentTiles = config.getPersistent();
   blocksPerSM = config.getBlocksPerSm();
   streamKTiles = config.getStreamK();
+  clusterM = config.getClusterM();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -70,7 +71,7 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
       mmaHandover     ? Handover::Mma
       : splitHandover ? Handover::Split
                       : Handover::Convert,
-      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles);
+      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles, clusterM);
 }
 
 int64_t KernelSpec::launchRegisters() const {
@@ -245,6 +246,17 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (tmaCopies && chip != Chip::SM90a)
     return emitError() << "TMA copies need the sm_90a kernel, got chip "
                        << stringifyChip(chip);
+  if (clusterM != 1 && clusterM != 2)
+    return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
+  // Each block of a pair loads half of B's rows into both: B as N x K,
+  // whose box is BN / 2 rows of the map. The pair's blocks leave together
+  // (neither may exit while the other still writes into it), which a
+  // persistent kernel's tile loop does not arrange yet.
+  if (clusterM == 2 && (!tmaCopies || !bTransposed || persistentTiles ||
+                        blocksPerSM != 1 || bn % 16 != 0))
+    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel with B as "
+                          "N x K, not persistent, one block an SM and BN a "
+                          "multiple of 16";
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

@@ -273,7 +273,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     * `cluster_m` (default 1; 2: `copies = tma`, two warpgroups, not
       persistent, B as N x K): blocks run in clusters of two along M, the
       two tiles of a cluster sharing B's tile, each block loading half of
-      it into both (TMA multicast).
+      it into both (TMA multicast). The kernel's fallbacks (element
+      copies, 64-bit indices) keep the pairs' tile order and launch.
 
     Example:
 

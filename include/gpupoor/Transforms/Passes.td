@@ -315,7 +315,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "(default: policy::splitHandoverPays)",
            "::mlir::gpupoor::splitHandoverChoices()">,
     Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
-           "sm_90a TMA kernels with B as N x K, not persistent: 2 runs the "
+           "sm_90a TMA kernels, not persistent (B as K x N: BN a multiple "
+           "of 128): 2 runs the "
            "blocks in clusters of two along M sharing B's tile by TMA "
            "multicast (kernel_config cluster_m; default 1: none)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",

@@ -128,9 +128,10 @@ void TmaPipeline::emitLoads(Value end) {
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a)
     kAtoms.push_back(
         arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols)));
-  // In a cluster of two, B's K-major tile is shared: a block loads rows
-  // [r BN / 2, (r + 1) BN / 2) of it into the same place in both blocks
-  // (multicast), its full barrier expecting the whole tile as alone.
+  // In a cluster of two, B's tile is shared: a block loads half of it
+  // (as N x K rows [r BN / 2, (r + 1) BN / 2), as K x N half of its
+  // atoms) into the same place in both blocks (multicast), its full
+  // barrier expecting the whole tile as alone.
   Value rank, mask;
   if (c.clusterM == 2) {
     rank = remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2));
@@ -149,6 +150,16 @@ void TmaPipeline::emitLoads(Value end) {
       } else if (kMajor) {
         Value row = i32(first);
         load(map, kAtoms[a], dst, row);
+      } else if (shared && rank) {
+        // N-major atoms: a block loads half of them, atoms [r A / 2,
+        // (r + 1) A / 2) of the tile's A, into both blocks.
+        if (a >= atoms / c.clusterM)
+          continue;
+        Value atomIdx = add(mul(rank, idx(atoms / c.clusterM)), idx(a));
+        Value atomDst = add(base, mul(atomIdx, idx(c.bk * atomBytes)));
+        Value atom =
+            i32(add(first, mul(atomIdx, idx(KernelSpec::kSwizzleCols))));
+        load(map, atom, atomDst, k0, mask);
       } else {
         Value atom = i32(add(first, idx(a * KernelSpec::kSwizzleCols)));
         load(map, atom, dst, k0);

@@ -88,7 +88,8 @@ struct KernelSpec {
   /// B's tile, each block loading half of it into both (TMA multicast).
   int64_t clusterM = 1;
   /// The rows of B's TMA box as N x K: a block of a cluster loads half of
-  /// B's tile (into both blocks).
+  /// B's tile (into both blocks). (As K x N its boxes are BK rows of one
+  /// atom, whoever loads them.)
   int64_t bBoxRows() const { return bn / clusterM; }
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;

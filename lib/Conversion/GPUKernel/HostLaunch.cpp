@@ -496,10 +496,12 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   // fewer SMs than the chip's reference part the grid is merely more
   // than one wave.
   Value gridX = grid.tiles;
+  // (Whole clusters: an even SM count, the tiles already whole pairs.)
   if (spec.persistent())
     gridX = arith::MinSIOp::create(
         b, gridX,
-        arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount));
+        arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount /
+                                              spec.clusterM * spec.clusterM));
   if (spec.parallel())
     emitWorkspace(
         b, op, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),

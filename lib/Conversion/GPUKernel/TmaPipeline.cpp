@@ -208,15 +208,19 @@ void TmaPipeline::emitRelease(Value tile) {
   NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
 }
 
-void TmaPipeline::emitDrain(Value end) {
+void TmaPipeline::emitDrain(Value loads) {
   if (c.clusterM == 1)
     return;
   // A block may exit only once the other block's consumers have released
-  // its last stages (their arrives land here) : wait for the last
-  // min(stages, tiles) releases.
-  Value from = arith::MaxSIOp::create(b, first, sub(end, idx(c.stages)));
-  auto loop = scf::ForOp::create(b, from, end, idx(1));
+  // its last stages (their arrives land here): wait for the releases of
+  // ring positions [loads - stages, loads) (as many as there were).
+  Value from = arith::MaxSIOp::create(b, idx(0), sub(loads, idx(c.stages)));
+  auto loop = scf::ForOp::create(b, from, loads, idx(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  emitWait(1, loop.getInductionVar());
+  Value p = loop.getInductionVar();
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, barrier(1, remU(p, idx(c.stages))),
+      i32(remU(divU(p, idx(c.stages)), idx(2))),
+      arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks));
 }

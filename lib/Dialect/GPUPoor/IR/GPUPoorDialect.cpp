@@ -150,8 +150,8 @@ LogicalResult KernelConfigAttr::verify(
   // (A TMA kernel's fallbacks, of element copies or 64-bit indices, keep
   // its pairs' tile order and launch: KernelSpec::verify checks the TMA
   // kernel itself.)
-  if (clusterM == 2 && persistent)
-    return emitError() << "cluster_m = 2 needs persistent = false";
+  if (clusterM == 2 && streamK)
+    return emitError() << "cluster_m = 2 needs stream_k = false";
   if (blocksPerSM == 2 && (copies != CopyMode::Tma || persistent))
     return emitError() << "blocks_per_sm = 2 needs copies = tma and "
                           "persistent = false (a persistent grid has a block "

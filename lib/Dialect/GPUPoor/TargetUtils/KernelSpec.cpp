@@ -249,14 +249,14 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (clusterM != 1 && clusterM != 2)
     return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
   // Each block of a pair loads half of B into both: B as N x K in a box of
-  // BN / 2 rows, B as K x N half of its 64-column atoms. The pair's blocks
-  // leave together (neither may exit while the other still writes into it),
-  // which a persistent kernel's tile loop does not arrange yet.
+  // BN / 2 rows, B as K x N half of its 64-column atoms. A persistent pair
+  // loops over pairs of work tiles; stream-K's shared tiles would split a
+  // pair.
   if (clusterM == 2 &&
-      (!tmaCopies || persistentTiles || blocksPerSM != 1 ||
+      (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
        (bTransposed ? bn % 16 != 0 : (bn / kSwizzleCols) % 2 != 0)))
     return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel, not "
-                          "persistent, one block an SM, and BN a multiple "
+                          "stream-K, one block an SM, and BN a multiple "
                           "of 16 (B as N x K: half its rows a block) or of "
                           "128 (B as K x N: half its atoms a block)";
   if (fragmentPrefetch > bk / 16)

@@ -91,7 +91,8 @@ void TmaPipeline::emitLoads(Value end) {
   NVVM::MBarrierArriveExpectTxOp::create(b, Type(), full, stageBytes,
                                          NVVM::MemScopeKind::CTA,
                                          /*relaxed=*/false, Value());
-  Value k0 = i32(mul(kb, idx(c.bk)));
+  Value kRow = mul(kb, idx(c.bk));
+  Value k0 = i32(kRow);
   Value shift = stageShift(kb);
   // A batched kernel's maps take the work tile's batch element third.
   Value batch = c.batched ? i32(kc.batch) : Value();
@@ -129,9 +130,11 @@ void TmaPipeline::emitLoads(Value end) {
     kAtoms.push_back(
         arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols)));
   // In a cluster of two, B's tile is shared: a block loads half of it
-  // (as N x K rows [r BN / 2, (r + 1) BN / 2), as K x N half of its
-  // atoms) into the same place in both blocks (multicast), its full
-  // barrier expecting the whole tile as alone.
+  // into the same place in both blocks (multicast), its full barrier
+  // expecting the whole tile as alone. The half is along the box's rows:
+  // as N x K rows [r BN / 2, (r + 1) BN / 2) of its atoms, as K x N rows
+  // [r BK / 2, (r + 1) BK / 2) of each of its atoms (a box of BK / 2 rows,
+  // KernelSpec::bBoxRows).
   Value rank, mask;
   if (c.clusterM == 2) {
     rank = remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2));
@@ -140,29 +143,26 @@ void TmaPipeline::emitLoads(Value end) {
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
                          bool kMajor, bool shared) {
     int64_t atoms = (kMajor ? c.bk : size) / KernelSpec::kSwizzleCols;
-    int64_t rows = shared && rank ? size / c.clusterM : size;
+    bool half = shared && rank;
+    // The rows of one box and this block's first of them in its atom.
+    int64_t rows = (kMajor ? size : c.bk) / (half ? c.clusterM : 1);
+    Value skip = half ? mul(rank, idx(rows)) : Value();
     for (int64_t a = 0; a < atoms; ++a) {
       Value dst = add(base, idx(a * (kMajor ? size : c.bk) * atomBytes));
-      if (kMajor && shared && rank) {
-        Value half = mul(rank, idx(rows));
-        load(map, kAtoms[a], add(dst, mul(half, idx(atomBytes))),
-             i32(add(first, half)), mask);
-      } else if (kMajor) {
-        Value row = i32(first);
-        load(map, kAtoms[a], dst, row);
-      } else if (shared && rank) {
-        // N-major atoms: a block loads half of them, atoms [r A / 2,
-        // (r + 1) A / 2) of the tile's A, into both blocks.
-        if (a >= atoms / c.clusterM)
-          continue;
-        Value atomIdx = add(mul(rank, idx(atoms / c.clusterM)), idx(a));
-        Value atomDst = add(base, mul(atomIdx, idx(c.bk * atomBytes)));
-        Value atom =
-            i32(add(first, mul(atomIdx, idx(KernelSpec::kSwizzleCols))));
-        load(map, atom, atomDst, k0, mask);
+      if (!half) {
+        if (kMajor)
+          load(map, kAtoms[a], dst, i32(first));
+        else
+          load(map, i32(add(first, idx(a * KernelSpec::kSwizzleCols))), dst,
+               k0);
+        continue;
+      }
+      dst = add(dst, mul(skip, idx(atomBytes)));
+      if (kMajor) {
+        load(map, kAtoms[a], dst, i32(add(first, skip)), mask);
       } else {
         Value atom = i32(add(first, idx(a * KernelSpec::kSwizzleCols)));
-        load(map, atom, dst, k0);
+        load(map, atom, dst, i32(add(kRow, skip)), mask);
       }
     }
   };

@@ -98,7 +98,7 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
                      ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
                            KernelSpec::kSwizzleCols, spec.bBoxRows())
                      : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bk)},
+                           KernelSpec::kSwizzleCols, spec.bBoxRows())},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "

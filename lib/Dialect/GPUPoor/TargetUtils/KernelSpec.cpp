@@ -248,17 +248,19 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                        << stringifyChip(chip);
   if (clusterM != 1 && clusterM != 2)
     return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
-  // Each block of a pair loads half of B into both: B as N x K in a box of
-  // BN / 2 rows, B as K x N half of its 64-column atoms. A persistent pair
-  // loops over pairs of work tiles; stream-K's shared tiles would split a
-  // pair.
-  if (clusterM == 2 &&
-      (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
-       (bTransposed ? bn % 16 != 0 : (bn / kSwizzleCols) % 2 != 0)))
-    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel, not "
-                          "stream-K, one block an SM, and BN a multiple "
-                          "of 16 (B as N x K: half its rows a block) or of "
-                          "128 (B as K x N: half its atoms a block)";
+  // Each block of a pair loads half the rows of B's atoms into both, a
+  // whole number of the 128-byte swizzle's 8-row periods. A persistent
+  // pair loops over pairs of work tiles; stream-K's shared tiles would
+  // split a pair. B as K x N is refused: its cluster kernels, with either
+  // half (of the atoms, or of each atom's BK rows), computed wrong sums in
+  // the second block's last atom of columns on an H200 while B as N x K's
+  // were bit-identical to the same tiles alone (issue #48); the cause is
+  // not found.
+  if (clusterM == 2 && (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
+                        !bTransposed || bBoxRows() % 8 != 0))
+    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel with B "
+                          "as N x K, not stream-K, one block an SM, and BN "
+                          "a multiple of 16";
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

@@ -135,6 +135,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.streamK = options.streamK;
   kernel.splitHandover = options.splitHandover;
   kernel.blocksPerSM = options.blocksPerSM;
+  kernel.clusterM = options.clusterM;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;

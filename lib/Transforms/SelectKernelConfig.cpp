@@ -155,6 +155,9 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // grid's, which has a block an SM.
   if (!blocksPerSM && (!spec.tmaCopies || spec.persistentTiles))
     spec.blocksPerSM = 1;
+  // Clusters where asked for (KernelSpec::verify refuses the kernels that
+  // cannot take them).
+  spec.clusterM = clusterM;
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

@@ -142,6 +142,17 @@ VARIANTS = {
     "nk_f16_tma_n16_bk256_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,256"),
     "nk_f32_cpa_bk128": (dict(b_layout="nk"), "outer-type=f32 tile=64,128,128 tma=false"),
     "nk_f32_cpa_t32": (dict(b_layout="nk"), "outer-type=f32 tile=32,16,256 tma=false"),
+    # Clusters of two along M sharing B's tile by TMA multicast (cluster-m=2,
+    # B as N x K): one and two consumer warpgroups, persistent pairs, an f16
+    # outer sum in three chunks, a fused epilogue and A as K x M.
+    "nk_f32_c2": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=false cluster-m=2"),
+    "nk_f32_pc2": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=true cluster-m=2"),
+    "nk_f16_c2_m64_s3": (dict(b_layout="nk"),
+                         "outer-type=f16 splits=3 tile=64,128,64 tma=true cluster-m=2"),
+    "nk_bias_gelu_pc2": (dict(b_layout="nk", bias="f16", epilogue="gelu"),
+                         "outer-type=f32 tile=128,192,64 tma=true persistent=true cluster-m=2"),
+    "km_f32_c2": (dict(a_layout="km", b_layout="nk"),
+                  "outer-type=f32 tma=true persistent=false cluster-m=2"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),

@@ -184,7 +184,10 @@ class GpupoorKernel:
                              f"operands, got {len(ins)}")
         self.check_requires(a, b, c, stride_bk, stride_bn, ins,
                             (batch, outer[0].stride(0), outer[1].stride(0)) if self.batched else None)
-        grid = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
+        # Clusters of two along M (manifest cluster_m) take whole pairs of
+        # row tiles, and a persistent grid of whole pairs.
+        pair = self.meta.get("cluster_m", 1)
+        grid = (-(-m // (self.bm * pair)) * pair) * (-(-n // self.bn)) * batch
         if grid == 0:
             return
         if grid >= 2**31:
@@ -193,7 +196,7 @@ class GpupoorKernel:
         if self.persistent:
             blocks = self.persistent_blocks or torch.cuda.get_device_properties(
                 c.device).multi_processor_count
-            grid = min(grid, blocks)
+            grid = min(grid, blocks // pair * pair)
         ptr = lambda t: np.uint64(t.data_ptr())
         size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
         args = (ptr(a), ptr(b), ptr(c), size(m), size(n), size(k),

@@ -114,6 +114,9 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       *this, "split-handover",
       llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().splitHandover), splitHandoverChoices()};
+  PassOptions::Option<int64_t> clusterM{
+      *this, "cluster-m", llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().clusterM)};
   PassOptions::Option<int64_t> blocksPerSM{
       *this, "blocks-per-sm",
       llvm::cl::desc("See gpupoor-select-kernel-config"),

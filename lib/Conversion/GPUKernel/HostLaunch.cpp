@@ -275,10 +275,22 @@ struct SliceLaunch {
 };
 
 SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
-                     const LaunchOperands &o, bool parallel) {
+                     const LaunchOperands &o, const KernelSpec &spec) {
   SplitKAttr strategy = op.getStrategy();
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  Value tiles = emitTileCount(b, strategy, o.m, o.n, Value());
+  // Clusters of two along M take whole pairs of row tiles: an odd last
+  // row's partner loads its half of B and stores nothing.
+  Value tiles =
+      spec.clusterM == 1
+          ? emitTileCount(b, strategy, o.m, o.n, Value())
+          : emitTileCount(
+                b, strategy,
+                arith::MulIOp::create(
+                    b,
+                    arith::CeilDivSIOp::create(
+                        b, o.m, cst(strategy.getTileM() * spec.clusterM)),
+                    cst(strategy.getTileM() * spec.clusterM)),
+                o.n, Value());
   if (op.isBatched()) {
     // ceil(M/BM) and ceil(N/BN) are below 2^62 each: a product past
     // 2^31 - 1 per factor is caught before the next multiplication.
@@ -293,7 +305,7 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
                          "blocks exceed the grid (2^31 - 1)");
   }
   Value slices = cst(1);
-  if (parallel)
+  if (spec.parallel())
     slices = emitSliceCount(b, strategy, tiles,
                             emitSplitGeometry(b, o.k, strategy).splits, o.k);
   return {tiles, slices};
@@ -420,7 +432,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   // B's rows, b0 apart: N of K as N x K in boxes of BN rows; K of N as K x
   // N in boxes of BK rows (its tile's N-major atoms).
   if (spec.bTransposed)
-    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bn, o.bb);
+    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb);
   else
     emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb);
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
@@ -484,10 +496,12 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
   // fewer SMs than the chip's reference part the grid is merely more
   // than one wave.
   Value gridX = grid.tiles;
+  // (Whole clusters: an even SM count, the tiles already whole pairs.)
   if (spec.persistent())
     gridX = arith::MinSIOp::create(
         b, gridX,
-        arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount));
+        arith::ConstantIndexOp::create(b, getChipInfo(spec.chip).smCount /
+                                              spec.clusterM * spec.clusterM));
   if (spec.parallel())
     emitWorkspace(
         b, op, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),
@@ -531,7 +545,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   ImplicitLocOpBuilder b(op.getLoc(), op);
   emitShapeChecks(b, op);
   LaunchOperands o = readOperands(b, op);
-  SliceLaunch slice = emitGrid(b, op, o, variants.front().spec.parallel());
+  SliceLaunch slice = emitGrid(b, op, o, variants.front().spec);
   // Each requirement the types leave open is checked once.
   Value asyncOk, tmaOk, fits, groupOk, sumsFit, stepsFit;
   bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);

@@ -69,6 +69,11 @@ gpu::GPUFuncOp mlir::gpupoor::createKernelFunc(ModuleOp module,
     func->setAttr(
         NVVM::NVVMDialect::getMinctasmAttrName(),
         IntegerAttr::get(IntegerType::get(ctx, 32), spec.blocksPerSM));
+  // Clusters along x (.reqnctapercluster): a plain launch of whole
+  // clusters runs them.
+  if (spec.clusterM > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  DenseI32ArrayAttr::get(ctx, {int32_t(spec.clusterM), 1, 1}));
   // (A tensor map's byval and grid-constant attributes are set once the
   // kernel is an llvm.func: gpu.func drops or refuses them.)
   for (auto [i, param] : llvm::enumerate(params))

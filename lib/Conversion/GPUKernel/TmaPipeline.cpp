@@ -8,6 +8,7 @@
 
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -56,9 +57,11 @@ Value TmaPipeline::stageShift(Value tile) {
 
 void TmaPipeline::emitInit() {
   Value one = arith::ConstantIntOp::create(b, b.getI32Type(), 1);
-  // One arrive a consumer warpgroup empties a stage.
+  // One arrive a consumer warpgroup empties a stage; in a cluster, the
+  // consumers of every block of it (each block's producer loads into all).
   Value consumers = arith::ConstantIntOp::create(
-      b, b.getI32Type(), c.threads() / KernelSpec::kWarpgroupThreads);
+      b, b.getI32Type(),
+      c.threads() / KernelSpec::kWarpgroupThreads * c.clusterM);
   for (int64_t s = 0; s < c.stages; ++s) {
     NVVM::MBarrierInitOp::create(b, barrier(0, idx(s)), one, Value());
     NVVM::MBarrierInitOp::create(b, barrier(1, idx(s)), consumers, Value());
@@ -88,12 +91,14 @@ void TmaPipeline::emitLoads(Value end) {
   NVVM::MBarrierArriveExpectTxOp::create(b, Type(), full, stageBytes,
                                          NVVM::MemScopeKind::CTA,
                                          /*relaxed=*/false, Value());
-  Value k0 = i32(mul(kb, idx(c.bk)));
+  Value kRow = mul(kb, idx(c.bk));
+  Value k0 = i32(kRow);
   Value shift = stageShift(kb);
   // A batched kernel's maps take the work tile's batch element third.
   Value batch = c.batched ? i32(kc.batch) : Value();
   // Box coordinates: innermost (the atom's columns) first, then its rows.
-  auto load = [&](Value map, Value inner, Value bytes, Value row) {
+  auto load = [&](Value map, Value inner, Value bytes, Value row,
+                  Value mask = Value()) {
     SmallVector<Value, 3> coords = {inner, row};
     if (batch)
       coords.push_back(batch);
@@ -104,8 +109,8 @@ void TmaPipeline::emitLoads(Value end) {
         static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value dst = LLVM::AddrSpaceCastOp::create(b, cluster, sharedPointer(bytes));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, dst, map, coords, full, ValueRange{}, Value(),
-        Value(), NVVM::TMALoadMode::TILE,
+        b, dst, map, coords, full, ValueRange{}, mask, Value(),
+        NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
   // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
@@ -124,23 +129,46 @@ void TmaPipeline::emitLoads(Value end) {
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a)
     kAtoms.push_back(
         arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols)));
+  // In a cluster of two, B's tile is shared: a block loads half of it
+  // into the same place in both blocks (multicast), its full barrier
+  // expecting the whole tile as alone. The half is along the box's rows:
+  // as N x K rows [r BN / 2, (r + 1) BN / 2) of its atoms, as K x N rows
+  // [r BK / 2, (r + 1) BK / 2) of each of its atoms (a box of BK / 2 rows,
+  // KernelSpec::bBoxRows).
+  Value rank, mask;
+  if (c.clusterM == 2) {
+    rank = remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2));
+    mask = arith::ConstantIntOp::create(b, b.getI16Type(), 0b11);
+  }
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
-                         bool kMajor) {
+                         bool kMajor, bool shared) {
     int64_t atoms = (kMajor ? c.bk : size) / KernelSpec::kSwizzleCols;
+    bool half = shared && rank;
+    // The rows of one box and this block's first of them in its atom.
+    int64_t rows = (kMajor ? size : c.bk) / (half ? c.clusterM : 1);
+    Value skip = half ? mul(rank, idx(rows)) : Value();
     for (int64_t a = 0; a < atoms; ++a) {
       Value dst = add(base, idx(a * (kMajor ? size : c.bk) * atomBytes));
+      if (!half) {
+        if (kMajor)
+          load(map, kAtoms[a], dst, i32(first));
+        else
+          load(map, i32(add(first, idx(a * KernelSpec::kSwizzleCols))), dst,
+               k0);
+        continue;
+      }
+      dst = add(dst, mul(skip, idx(atomBytes)));
       if (kMajor) {
-        Value row = i32(first);
-        load(map, kAtoms[a], dst, row);
+        load(map, kAtoms[a], dst, i32(add(first, skip)), mask);
       } else {
         Value atom = i32(add(first, idx(a * KernelSpec::kSwizzleCols)));
-        load(map, atom, dst, k0);
+        load(map, atom, dst, i32(add(kRow, skip)), mask);
       }
     }
   };
-  loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor());
-  loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn,
-              c.bTransposed);
+  loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor(), /*shared=*/false);
+  loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn, c.bTransposed,
+              /*shared=*/true);
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {
@@ -158,5 +186,41 @@ void TmaPipeline::emitPassOn(Value tile) {
 void TmaPipeline::emitWaitPassed(Value tile) { emitWait(2, tile); }
 
 void TmaPipeline::emitRelease(Value tile) {
-  NVVM::MBarrierArriveOp::create(b, Type(), barrier(1, stageOf(tile)), Value());
+  Value empty = barrier(1, stageOf(tile));
+  NVVM::MBarrierArriveOp::create(b, Type(), empty, Value());
+  if (c.clusterM == 1)
+    return;
+  // The other block's producer loads into this block too: it waits for
+  // this release as well (its empty barrier's count is both blocks').
+  Value other = arith::XOrIOp::create(
+      b,
+      arith::IndexCastOp::create(
+          b, b.getI32Type(),
+          remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2))),
+      arith::ConstantIntOp::create(b, b.getI32Type(), 1));
+  auto cluster = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  Value remote = NVVM::MapaOp::create(b, cluster, empty, other);
+  // The default scope (.release.cta), as CUTLASS's ClusterBarrier::arrive:
+  // the stage's reads ended at the wgmma wait before this. (A cluster-scope
+  // release cost the measured build about 0.3 us a stage: UNTESTED.)
+  NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
+}
+
+void TmaPipeline::emitDrain(Value loads) {
+  if (c.clusterM == 1)
+    return;
+  // A block may exit only once the other block's consumers have released
+  // its last stages (their arrives land here): wait for the releases of
+  // ring positions [loads - stages, loads) (as many as there were).
+  Value from = arith::MaxSIOp::create(b, idx(0), sub(loads, idx(c.stages)));
+  auto loop = scf::ForOp::create(b, from, loads, idx(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value p = loop.getInductionVar();
+  NVVM::MBarrierTryWaitParityOp::create(
+      b, barrier(1, remU(p, idx(c.stages))),
+      i32(remU(divU(p, idx(c.stages)), idx(2))),
+      arith::ConstantIntOp::create(b, b.getI32Type(), kWaitTicks));
 }

@@ -290,6 +290,28 @@ WarpSpecializedKernelBuilder::emitSplitOrConvert(Value chunkBegin,
   return SmallVector<Value>(ifSplit.getResults());
 }
 
+Value WarpSpecializedKernelBuilder::workTiles() {
+  // Clusters of two along M take whole pairs of row tiles (the host
+  // launches as many blocks).
+  Value rows =
+      c.clusterM == 1
+          ? kc.tilesM
+          : mul(divU(add(kc.tilesM, idx(c.clusterM - 1)), idx(c.clusterM)),
+                idx(c.clusterM));
+  return mul(rows, kc.tilesN);
+}
+
+Value WarpSpecializedKernelBuilder::emitRingLoads() {
+  Value perTile = sub(sliceEnd, sliceFirst);
+  if (!c.persistent())
+    return perTile;
+  // A persistent block's work tiles: ceil((work - pid) / grid).
+  Value work = c.batched ? mul(workTiles(), kc.batches) : workTiles();
+  Value step = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  Value left = arith::MaxSIOp::create(b, sub(work, kc.pid), idx(0));
+  return mul(divU(add(left, sub(step, idx(1))), step), perTile);
+}
+
 void WarpSpecializedKernelBuilder::forEachWorkTile(
     function_ref<void(const WorkUnit &)> body) {
   WorkUnit whole{slice.chunkBegin, slice.emitChunkEnd(b), sliceEnd, Value(),
@@ -307,7 +329,7 @@ void WarpSpecializedKernelBuilder::forEachWorkTile(
   Value step = gpu::GridDimOp::create(b, gpu::Dimension::x);
   // A batched product's work tiles: batch element b's after b - 1's, so
   // that the blocks of a wave share their elements' operands in L2.
-  Value tiles = mul(kc.tilesM, kc.tilesN);
+  Value tiles = workTiles();
   Value work = c.batched ? mul(tiles, kc.batches) : tiles;
   auto loop = scf::ForOp::create(b, start, work, step);
   OpBuilder::InsertionGuard guard(b);
@@ -489,8 +511,15 @@ void WarpSpecializedKernelBuilder::build() {
     b.setInsertionPointToStart(ifInit.thenBlock());
     ring->emitInit();
   }
-  // Every thread of the block: the barriers are initialized.
-  NVVM::BarrierOp::create(b);
+  // Every thread of the block: the barriers are initialized. In a cluster,
+  // every thread of every block of it: the other block's loads and
+  // releases reach this block's barriers.
+  if (c.clusterM == 1) {
+    NVVM::BarrierOp::create(b);
+  } else {
+    NVVM::ClusterArriveOp::create(b, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, UnitAttr());
+  }
 
   // Producer and consumers part for good: blocks of the function, each
   // ending in its own return.
@@ -516,6 +545,7 @@ void WarpSpecializedKernelBuilder::build() {
     // Its last load issued, the block lets the next kernel of the stream
     // launch: that one's blocks start while this one's stages drain.
     emitLaunchDependents(kc);
+    ring->emitDrain(emitRingLoads());
   }
   gpu::ReturnOp::create(b);
 

@@ -62,6 +62,12 @@ private:
   /// one tile, or a persistent block's tiles blockIdx.x + i * gridDim.x in
   /// the grouped order, the ring running on across them; then a stream-K
   /// block's pieces of the shared tiles (emitStreamKUnits).
+  /// The work tiles of one batch element: T, or with clusters of two
+  /// along M whole pairs of row tiles.
+  Value workTiles();
+  /// The ring positions the producer loads in all (non-persistent: the
+  /// slice's K tiles; persistent: those of each of its work tiles).
+  Value emitRingLoads();
   void forEachWorkTile(function_ref<void(const WorkUnit &)> body);
   /// A stream-K block's units: its whole tiles, then up to two pieces, in
   /// one loop (one copy of the body).

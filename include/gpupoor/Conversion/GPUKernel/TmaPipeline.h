@@ -60,6 +60,11 @@ public:
   /// Hands K tile `tile`'s stage back to the producer: one arrive of the
   /// calling consumer warpgroup (its thread 0), after its last read.
   void emitRelease(Value tile);
+  /// The producer, after its last load (`loads` ring positions in all, of
+  /// every work tile): in a cluster, waits until every block's consumers
+  /// have released the last stages, so that no arrive of the other block
+  /// lands after this block has exited. Nothing alone.
+  void emitDrain(Value loads);
   /// Two consumer warpgroups: the first's thread 0 passes K tile `tile` on
   /// to the second once its wgmma on it have completed.
   void emitPassOn(Value tile);

@@ -111,7 +111,8 @@ LogicalResult KernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> warps,
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
-    int64_t indexBitwidth, bool persistent, int64_t blocksPerSM, bool streamK) {
+    int64_t indexBitwidth, bool persistent, int64_t blocksPerSM, bool streamK,
+    int64_t clusterM) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();
@@ -144,6 +145,13 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "persistent blocks need copies = tma";
   if (blocksPerSM != 1 && blocksPerSM != 2)
     return emitError() << "blocks_per_sm must be 1 or 2, got " << blocksPerSM;
+  if (clusterM != 1 && clusterM != 2)
+    return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
+  // (A TMA kernel's fallbacks, of element copies or 64-bit indices, keep
+  // its pairs' tile order and launch: KernelSpec::verify checks the TMA
+  // kernel itself.)
+  if (clusterM == 2 && streamK)
+    return emitError() << "cluster_m = 2 needs stream_k = false";
   if (blocksPerSM == 2 && (copies != CopyMode::Tma || persistent))
     return emitError() << "blocks_per_sm = 2 needs copies = tma and "
                           "persistent = false (a persistent grid has a block "

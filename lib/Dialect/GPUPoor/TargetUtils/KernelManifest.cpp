@@ -96,9 +96,9 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
       // of BK rows of 64 N columns (its tile's N-major atoms).
       {"b_desc", spec.bTransposed
                      ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bn)
+                           KernelSpec::kSwizzleCols, spec.bBoxRows())
                      : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bk)},
+                           KernelSpec::kSwizzleCols, spec.bBoxRows())},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "
@@ -325,6 +325,7 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   m["group_m"] = spec.groupM;
   m["mma_handover"] = spec.mmaHandover;
   m["split_handover"] = spec.splitHandover;
+  m["cluster_m"] = spec.clusterM;
   m["index_bitwidth"] = int64_t(spec.indexBitwidth);
   // The type of M, N, K and the strides among the parameters.
   m["size_type"] = spec.indexBitwidth == 64 ? "i64" : "i32";

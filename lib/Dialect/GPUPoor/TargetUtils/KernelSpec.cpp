@@ -58,6 +58,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   persistentTiles = config.getPersistent();
   blocksPerSM = config.getBlocksPerSm();
   streamKTiles = config.getStreamK();
+  clusterM = config.getClusterM();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -70,7 +71,7 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
       mmaHandover     ? Handover::Mma
       : splitHandover ? Handover::Split
                       : Handover::Convert,
-      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles);
+      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles, clusterM);
 }
 
 int64_t KernelSpec::launchRegisters() const {
@@ -245,6 +246,21 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (tmaCopies && chip != Chip::SM90a)
     return emitError() << "TMA copies need the sm_90a kernel, got chip "
                        << stringifyChip(chip);
+  if (clusterM != 1 && clusterM != 2)
+    return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
+  // Each block of a pair loads half the rows of B's atoms into both, a
+  // whole number of the 128-byte swizzle's 8-row periods. A persistent
+  // pair loops over pairs of work tiles; stream-K's shared tiles would
+  // split a pair. B as K x N is refused: its cluster kernels, with either
+  // half (of the atoms, or of each atom's BK rows), computed wrong sums in
+  // the second block's last atom of columns on an H200 while B as N x K's
+  // were bit-identical to the same tiles alone (issue #48); the cause is
+  // not found.
+  if (clusterM == 2 && (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
+                        !bTransposed || bBoxRows() % 8 != 0))
+    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel with B "
+                          "as N x K, not stream-K, one block an SM, and BN "
+                          "a multiple of 16";
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

@@ -84,6 +84,13 @@ struct KernelSpec {
   // Blocks an SM runs at once (the TMA kernel with one consumer warpgroup:
   // 1 or 2); the register split follows (consumerRegisters).
   int64_t blocksPerSM = 1;
+  /// Blocks a cluster along M (1 or 2): the two tiles of a cluster share
+  /// B's tile, each block loading half of it into both (TMA multicast).
+  int64_t clusterM = 1;
+  /// The rows of B's TMA box: a block of a cluster loads half of B's tile
+  /// (into both blocks), half the rows of each of its atoms (as N x K, BN
+  /// rows of K; as K x N, BK rows of N).
+  int64_t bBoxRows() const { return (bTransposed ? bn : bk) / clusterM; }
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared

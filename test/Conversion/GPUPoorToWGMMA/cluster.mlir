@@ -1,0 +1,29 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=false cluster-m=2" -convert-gpupoor-to-wgmma | FileCheck %s
+
+// cluster_m = 2: blocks in clusters of two along M sharing B's tile. The
+// grid takes whole pairs of row tiles (ceil(M / 256) * 2 row tiles); the
+// kernel is a 2 x 1 cluster; after the barriers' init every thread of both
+// blocks meets at the cluster barrier; each block loads its own A tile and
+// half of B's (a box of BN / 2 rows) into both blocks (multicast mask 3),
+// its full barrier expecting the whole stage; a consumer releases a stage
+// on its own block's empty barrier and on the other block's (mapa).
+// CHECK-LABEL: func.func @linear
+// CHECK: arith.ceildivsi %{{.*}}, %c256
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: cluster_m = 2
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c32768_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg12, %[[FULL]], box[{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg13, %[[FULL]], box[{{.*}}] multicast_mask = %c3_i16 : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.mbarrier.arrive %[[EMPTY:.*]] : !llvm.ptr<3>
+// CHECK: %[[REMOTE:.*]] = nvvm.mapa %[[EMPTY]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
+func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, slices = 1, chip = sm_90a, b_layout = nk>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

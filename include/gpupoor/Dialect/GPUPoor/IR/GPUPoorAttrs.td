@@ -270,10 +270,10 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       last T mod G tiles by chunks of K (stream-K): the block with a tile's
       last chunk adds the sums that the blocks with its earlier chunks
       leave in the workspace (`ws_ptr`, `locks_ptr`), and stores C.
-    * `cluster_m` (default 1; 2: `copies = tma`, not `stream_k`; B as
-      N x K, or K x N with BN a multiple of 128): blocks run in clusters
-      of two along M, the two tiles of a cluster sharing B's tile, each
-      block loading half of it into both (TMA multicast); a persistent
+    * `cluster_m` (default 1; 2: `copies = tma`, not `stream_k`; the
+      sm_90a TMA kernel checks B as N x K): blocks run in clusters of two
+      along M, the two tiles of a cluster sharing B's tile, each block
+      loading half of it into both (TMA multicast); a persistent
       pair loops over pairs of work tiles. The kernel's fallbacks (element
       copies, 64-bit indices) keep the pairs' tile order and launch.
 

@@ -242,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-json", action="store_true",
                    help="measure nothing: write the table from --json's measurements (with "
                         "their margin), as the rules of choosing a row now read them")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the classes --json already holds (a run cut short, as by a "
+                        "device's time limit) and measure the rest")
     args = p.parse_args(argv)
     if args.from_json:
         with open(args.json) as f:
@@ -259,10 +262,21 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     torch.manual_seed(args.seed)
     results = []
+    kept: dict[tuple, dict] = {}
+    if args.resume:
+        with open(args.json) as f:
+            kept = {(r["layout"], tuple(r["class"])): r for r in json.load(f)["classes"]}
     for layout in [s for s in args.layouts.split(",") if s]:
         classes = sorted({class_of(m, n, k)
                           for _, m, n, k in bench_sweep.shapes(["llm", "square"])})
         for cls in classes:
+            if (layout, cls) in kept:
+                # Draw its shape as the run that measured it did, so that
+                # the classes after it get the same shapes as in one run.
+                for c in cls:
+                    draw(c, rng)
+                results.append(kept[(layout, cls)])
+                continue
             r = tune_class(layout, cls, chip, sms, args.reps, rng)
             results.append(r)
             best = best_of(r, args.margin)
@@ -271,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{sh['us']['rules'] or math.nan:.1f} us (cuBLAS {sh['us']['cublas_f32acc']:.1f})"
                 for sh in r["shapes"]) +
                 (f"; row {best[0]} x{best[1]:.2f}" if best else ""), flush=True)
-            rows = write(args, props, chip, results)
+            write(args, props, chip, results)
+    rows = write(args, props, chip, results)
     gains = [best_of(r, args.margin) for r in results]
     gain = [math.log(g[1]) if g else 0.0 for g in gains]
     print(f"{len(rows)} rows of {len(results)} classes; geomean gain over the rules on the "

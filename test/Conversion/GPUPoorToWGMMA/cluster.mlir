@@ -1,4 +1,5 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=false cluster-m=2" -convert-gpupoor-to-wgmma | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true persistent=true cluster-m=2" -convert-gpupoor-to-wgmma | FileCheck %s --check-prefix=PERSIST
 
 // cluster_m = 2: blocks in clusters of two along M sharing B's tile. The
 // grid takes whole pairs of row tiles (ceil(M / 256) * 2 row tiles); the
@@ -21,6 +22,30 @@
 // CHECK: nvvm.mbarrier.arrive %[[EMPTY:.*]] : !llvm.ptr<3>
 // CHECK: %[[REMOTE:.*]] = nvvm.mapa %[[EMPTY]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
+// Persistent pairs: the grid is the pairs' blocks, at most the SMs (132,
+// even); a pair loops over pairs of work tiles; before it returns, the
+// producer waits for both blocks' releases of its last stages.
+// PERSIST-LABEL: func.func @linear
+// PERSIST: %[[GRID:.*]] = arith.minsi %{{.*}}, %c132 : index
+// PERSIST: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]],
+// PERSIST: gpu.func @gpupoor_matmul_0(
+// PERSIST-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// PERSIST: nvvm.cluster.arrive
+// PERSIST: multicast_mask = %c3_i16
+// The drain: ring positions [max(0, loads - stages), loads), loads the
+// pair's work tiles (whole pairs of row tiles) over the grid, times the
+// K tiles of one.
+// PERSIST: %[[PAIRS:.*]] = arith.divui %{{.*}}, %c2{{.*}} : index
+// PERSIST: %[[ROWS:.*]] = arith.muli %[[PAIRS]], %c2{{.*}} : index
+// PERSIST: gpu.grid_dim  x
+// PERSIST: %[[LOADS:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// PERSIST: %[[BACK:.*]] = arith.subi %[[LOADS]], %c6 : index
+// PERSIST: %[[FROM:.*]] = arith.maxsi %{{.*}}, %[[BACK]] : index
+// PERSIST: scf.for %{{.*}} = %[[FROM]] to %[[LOADS]]
+// PERSIST: nvvm.mbarrier.try_wait.parity
+// PERSIST-NEXT: }
+// PERSIST-NEXT: }
+// PERSIST-NEXT: gpu.return
 func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, slices = 1, chip = sm_90a, b_layout = nk>)

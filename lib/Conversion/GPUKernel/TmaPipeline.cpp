@@ -204,7 +204,8 @@ void TmaPipeline::emitRelease(Value tile) {
   Value remote = NVVM::MapaOp::create(b, cluster, empty, other);
   // The default scope (.release.cta), as CUTLASS's ClusterBarrier::arrive:
   // the stage's reads ended at the wgmma wait before this. (A cluster-scope
-  // release cost the measured build about 0.3 us a stage: UNTESTED.)
+  // release cost about 0.3 us a stage: docs/design/decisions.md, "Clusters
+  // of two, opt-in".)
   NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
 }
 

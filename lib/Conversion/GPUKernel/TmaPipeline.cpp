@@ -55,6 +55,11 @@ Value TmaPipeline::stageShift(Value tile) {
   return mul(stageOf(tile), idx(c.stageElems() * 2));
 }
 
+Value TmaPipeline::clusterRank() {
+  // A 2 x 1 cluster's blocks are x = 2p and 2p + 1 (%cluster_ctarank).
+  return remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(c.clusterM));
+}
+
 void TmaPipeline::emitInit() {
   Value one = arith::ConstantIntOp::create(b, b.getI32Type(), 1);
   // One arrive a consumer warpgroup empties a stage; in a cluster, the
@@ -137,7 +142,7 @@ void TmaPipeline::emitLoads(Value end) {
   // KernelSpec::bBoxRows).
   Value rank, mask;
   if (c.clusterM == 2) {
-    rank = remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2));
+    rank = clusterRank();
     mask = arith::ConstantIntOp::create(b, b.getI16Type(), 0b11);
   }
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
@@ -193,10 +198,7 @@ void TmaPipeline::emitRelease(Value tile) {
   // The other block's producer loads into this block too: it waits for
   // this release as well (its empty barrier's count is both blocks').
   Value other = arith::XOrIOp::create(
-      b,
-      arith::IndexCastOp::create(
-          b, b.getI32Type(),
-          remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(2))),
+      b, arith::IndexCastOp::create(b, b.getI32Type(), clusterRank()),
       arith::ConstantIntOp::create(b, b.getI32Type(), 1));
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),

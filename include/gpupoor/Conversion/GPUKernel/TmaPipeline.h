@@ -90,6 +90,8 @@ private:
   /// The `full` (0), `empty` (1) or `order` (2) barrier of `stage`, as a
   /// shared pointer.
   Value barrier(int64_t which, Value stage);
+  /// This block's rank in its cluster (blockIdx.x mod cluster_m).
+  Value clusterRank();
   /// Waits for barrier `which` of K tile `tile`'s stage in the tile's phase.
   void emitWait(int64_t which, Value tile);
   /// A shared pointer `bytes` into the dynamic shared memory.

@@ -114,8 +114,11 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   policy::ConfigProblem problem = configProblem(op);
-  spec.blocksPerSM =
-      blocksPerSM ? blocksPerSM : policy::wgmmaBlocksPerSM(problem);
+  // A cluster's blocks take an SM each (KernelSpec::verify): asked for
+  // clusters, the choice of two blocks an SM gives way.
+  spec.blocksPerSM = blocksPerSM    ? blocksPerSM
+                     : clusterM > 1 ? 1
+                                    : policy::wgmmaBlocksPerSM(problem);
   // As many stages as fit, up to what the policy says (each stage of the
   // TMA kernel adds its 8-byte mbarriers).
   spec.stages = stages ? stages

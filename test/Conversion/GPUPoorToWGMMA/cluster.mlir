@@ -52,3 +52,18 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A grid of 64-row tiles beyond the SMs would take two blocks an SM; asked
+// for clusters, the selection keeps one (a cluster's blocks take an SM
+// each).
+// CHECK-LABEL: func.func @static_m64
+// CHECK: gpu.func @gpupoor_matmul_{{[0-9]+}}(
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+func.func @static_m64(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<4096x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, slices = 1, chip = sm_90a, b_layout = nk>)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>
+  return
+}

@@ -67,3 +67,24 @@ func.func @static_m64(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: 
       : memref<4096x4096xf16>, memref<4096x4096xf16>
   return
 }
+
+// -----
+
+// B as K x N: its tile is BN / 64 atoms of 64 columns, BK rows each; a
+// block loads half the rows of each (two boxes of BK / 2 rows) into both
+// blocks. wgmma reads B's two atoms through the descriptor's leading byte
+// offset: the start address takes the shared address's low 18 bits.
+// CHECK-LABEL: func.func @kn
+// CHECK: gpu.func @gpupoor_matmul_{{[0-9]+}}(
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg12, %[[FULL:.*]], box[{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg13, %[[FULL]], box[{{.*}}] multicast_mask = %c3_i16
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: arith.remui %{{.*}}, %c262144 : index
+// CHECK: nvvm.wgmma
+func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, slices = 1, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -251,16 +251,12 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   // Each block of a pair loads half the rows of B's atoms into both, a
   // whole number of the 128-byte swizzle's 8-row periods. A persistent
   // pair loops over pairs of work tiles; stream-K's shared tiles would
-  // split a pair. B as K x N is refused: its cluster kernels, with either
-  // half (of the atoms, or of each atom's BK rows), computed wrong sums in
-  // the second block's last atom of columns on an H200 while B as N x K's
-  // were bit-identical to the same tiles alone (issue #48); the cause is
-  // not found.
+  // split a pair.
   if (clusterM == 2 && (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
-                        !bTransposed || bBoxRows() % 8 != 0))
-    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel with B "
-                          "as N x K, not stream-K, one block an SM, and BN "
-                          "a multiple of 16";
+                        bBoxRows() % 8 != 0))
+    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel, not "
+                          "stream-K, one block an SM, and half of B's box "
+                          "rows (BN as N x K, BK as K x N) a multiple of 8";
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

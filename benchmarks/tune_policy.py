@@ -25,7 +25,7 @@ each twice, the second time in reverse order, keeping the faster.
 A class gets a row for the candidate of the best geometric mean over its
 shapes where that beats the rules' choice by more than --margin and is not
 slower than the rules' on any of them by more than --margin. The policy reads a
-row only where N and K are multiples of 16 (policy::tunedRowsAligned), as
+row only where N and K are multiples of 16 (policy::rowsSectorAligned), as
 the tuning shapes' sizes are. Everything measured goes to --json (device, date, each
 class's shape and candidates' µs, cuBLAS f32acc's µs for scale).
 

@@ -121,3 +121,16 @@ bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
   int64_t chunks = std::min(*p.splits, kTiles);
   return kTiles >= 2 * chunks && p.tiles <= 2 * getChipInfo(p.chip).smCount;
 }
+
+bool mlir::gpupoor::policy::rowsSectorAligned(int64_t n, int64_t k) {
+  return n % kSectorElems == 0 && k % kSectorElems == 0;
+}
+
+bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
+  if (p.chip != Chip::SM90a || !p.staticShape || p.batched || p.slices != 1 ||
+      isDynamic(p.m) || isDynamic(p.n) || isDynamic(p.k))
+    return false;
+  bool tile = (p.tile[0] == 64 || p.tile[0] == 128) && p.tile[1] >= 128;
+  return tile && !rowsSectorAligned(p.n, p.k) && ceilDiv(p.m, p.tile[0]) >= 2 &&
+         wgmmaBlocksPerSM(p) == 1;
+}

@@ -100,6 +100,8 @@ struct FamilyRow {
   bool km;
   /// FamilyConfig's stages and blocks an SM (0: the compiler's).
   int64_t stages = 0, blocksPerSM = 0;
+  /// FamilyConfig's blocks a cluster.
+  int64_t clusterM = 1;
 };
 } // namespace
 
@@ -122,6 +124,15 @@ static const FamilyRow kFamilyRows[] = {
   {Family::M32W,  "m32w",  kThinTile,          true,  false, false, false, false, 0, 2},
   {Family::M64W,  "m64w",  Tile{64, 128, 64},  true,  false, false, false, true,  0, 2},
   {Family::N64W,  "n64w",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 2},
+  {Family::M64C,  "m64c",  Tile{64, 128, 64},  true,  false, false, false, true,  0, 1, 2},
+  {Family::MidC,  "midc",  Tile{128, 128, 64}, true,  false, false, false, true,  0, 1, 2},
+  {Family::PL128C, "pl128c", Tile{128, 128, 64}, true, false, true, false, true, 0, 1, 2},
+  {Family::LargeC, "largec", Tile{128, 256, 64}, true, false, false, false, true, 0, 1, 2},
+  {Family::PLC,   "plc",   Tile{128, 256, 64}, true,  false, true,  false, true,  0, 1, 2},
+  {Family::W192C, "w192c", Tile{128, 192, 64}, true,  false, false, false, true,  0, 1, 2},
+  {Family::PL192C, "pl192c", Tile{128, 192, 64}, true, false, true, false, true, 0, 1, 2},
+  {Family::W160C, "w160c", Tile{128, 160, 64}, true,  false, false, true,  true,  0, 1, 2},
+  {Family::PL160C, "pl160c", Tile{128, 160, 64}, true, false, true, true,  true,  0, 1, 2},
 };
 // clang-format on
 
@@ -179,7 +190,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   bool twoWarpgroups =
       chip == Chip::SM90a && familyTile(family, chip, BLayout::NK)[0] == 128;
   return {r.stages, r.blocksPerSM, r.persistent,
-          twoWarpgroups && !r.persistent};
+          twoWarpgroups && !r.persistent, r.clusterM};
 }
 
 /// The variant of `family` that takes two blocks an SM, if the library has
@@ -194,6 +205,33 @@ static std::optional<Family> twoBlocksPerSMFamily(Family family) {
     return Family::M64W;
   case Family::N64:
     return Family::N64W;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The variant of `family` in clusters of two along M (clusterPays), if the
+/// library has one.
+static std::optional<Family> clusterFamily(Family family) {
+  switch (family) {
+  case Family::M64:
+    return Family::M64C;
+  case Family::Mid:
+    return Family::MidC;
+  case Family::PL128:
+    return Family::PL128C;
+  case Family::Large:
+    return Family::LargeC;
+  case Family::PL:
+    return Family::PLC;
+  case Family::W192:
+    return Family::W192C;
+  case Family::PL192:
+    return Family::PL192C;
+  case Family::W160:
+    return Family::W160C;
+  case Family::PL160:
+    return Family::PL160C;
   default:
     return std::nullopt;
   }
@@ -272,14 +310,42 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
       wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
-  std::tie(l.gridX, l.gridY) =
-      launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms);
+  // Clusters of two along M where the compiler's static kernel of the tile
+  // would take them: the family's variant in clusters, whose grid takes
+  // whole pairs of row tiles.
+  ConfigProblem cp;
+  cp.chip = l.chip;
+  cp.tile = l.tile;
+  cp.staticShape = true;
+  cp.tiles = l.tiles;
+  cp.batched = shape.batched;
+  cp.slices = l.slices;
+  cp.splits = l.splits;
+  cp.k = p.k;
+  cp.m = shape.m;
+  cp.n = shape.n;
+  if (std::optional<Family> twin = clusterFamily(l.family);
+      twin && clusterPays(cp) &&
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+    l.family = *twin;
+  int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
+  l.tiles = launchTiles(shape, l.tile, clusterM);
+  std::tie(l.gridX, l.gridY) = launchGrid(
+      l.tiles, l.slices, familyPersistent(l.family), sms, clusterM);
   return l;
 }
 
-std::pair<int64_t, int64_t> mlir::gpupoor::policy::launchGrid(int64_t tiles,
-                                                              int64_t slices,
-                                                              bool persistent,
-                                                              int64_t smCount) {
-  return {persistent ? std::min(tiles, smCount) : tiles, slices};
+int64_t mlir::gpupoor::policy::launchTiles(const CShape &shape,
+                                           const Tile &tile, int64_t clusterM) {
+  CShape whole = shape;
+  whole.m = ceilDiv(shape.m, tile[0] * clusterM) * tile[0] * clusterM;
+  return whole.tiles(tile[0], tile[1]);
+}
+
+std::pair<int64_t, int64_t>
+mlir::gpupoor::policy::launchGrid(int64_t tiles, int64_t slices,
+                                  bool persistent, int64_t smCount,
+                                  int64_t clusterM) {
+  return {persistent ? std::min(tiles, smCount / clusterM * clusterM) : tiles,
+          slices};
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpupoor/Policy/Policy.h"
+#include "gpupoor/Policy/KernelConfig.h"
 
 namespace {
 using namespace mlir::gpupoor::policy;
@@ -47,16 +48,12 @@ int64_t mlir::gpupoor::policy::sizeClass(int64_t size) {
   return c;
 }
 
-bool mlir::gpupoor::policy::tunedRowsAligned(int64_t n, int64_t k) {
-  return n % kTunedRowAlignment == 0 && k % kTunedRowAlignment == 0;
-}
-
 std::optional<TunedChoice>
 mlir::gpupoor::policy::tunedChoice(const Problem &p) {
   if (p.tile || p.shape.batched || !p.shape.isStatic() || isDynamic(p.k))
     return std::nullopt;
   std::optional<TunedChoice> choice = p.forced;
-  if (!choice && p.useTable && tunedRowsAligned(p.shape.n, p.k)) {
+  if (!choice && p.useTable && rowsSectorAligned(p.shape.n, p.k)) {
     int64_t m = sizeClass(p.shape.m), n = sizeClass(p.shape.n),
             k = sizeClass(p.k);
     for (const TunedRow &r : kTunedRows)

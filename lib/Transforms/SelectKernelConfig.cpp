@@ -60,6 +60,10 @@ static policy::ConfigProblem configProblem(MatmulOp op) {
   if (p.staticShape)
     p.tiles = staticTileCount(init.getShape(), p.tile[0], p.tile[1]);
   p.batched = init.getRank() == 3;
+  // (gpupoor-swap-operands has made a swapped strategy's op the product its
+  // kernel computes.)
+  p.m = init.getDimSize(init.getRank() - 2);
+  p.n = init.getDimSize(init.getRank() - 1);
   p.slices = strategy.getSlices();
   p.splits = strategy.getSplits();
   // K, A's reduction dimension.
@@ -159,8 +163,14 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   if (!blocksPerSM && (!spec.tmaCopies || spec.persistentTiles))
     spec.blocksPerSM = 1;
   // Clusters where asked for (KernelSpec::verify refuses the kernels that
-  // cannot take them).
-  spec.clusterM = clusterM;
+  // cannot take them), else where the policy says they pay (its rule
+  // requires the one block an SM chosen above).
+  spec.clusterM =
+      clusterM ? clusterM
+               : (spec.tmaCopies && !spec.streamKTiles && spec.blocksPerSM == 1 &&
+                          policy::clusterPays(problem)
+                      ? 2
+                      : 1);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

@@ -39,7 +39,10 @@ OUT_TYPES = ("f16", "f32")
 # compiler's wideTileColumns), a block a tile and persistent (160 columns
 # for B as N x K only); pl128: mid with persistent blocks; m32: sm_90a's
 # 32x64x128 tile for 17 <= M <= 32 (B as N x K); m32w, m64w, n64w: m32,
-# m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs.
+# m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
+# m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
+# families in clusters of two along M sharing B's tile by TMA multicast
+# (sm_90a), where operand rows start off 32-byte sectors.
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:
@@ -67,6 +70,8 @@ def family_options(family: str, chip: str) -> str:
         opts.append("persistent=true")
     if config["split_handover"]:
         opts.append("split-handover=true")
+    if config["cluster_m"] > 1:
+        opts.append(f"cluster-m={config['cluster_m']}")
     return " ".join(opts)
 
 

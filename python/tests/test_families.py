@@ -55,6 +55,9 @@ def test_policy_arguments_are_checked():
         "the launcher passes no stride_ak"
     assert C.launch_grid(500, 1, True, 132) == (132, 1)
     assert C.launch_grid(500, 3, False, 132) == (500, 3)
+    assert C.launch_grid(500, 1, True, 133, 2) == (132, 1)
+    with pytest.raises(ValueError, match="cluster_m"):
+        C.launch_grid(500, 1, True, 132, 3)
 
 
 def test_families_are_the_policys():
@@ -75,7 +78,8 @@ def test_families_are_the_policys():
                 else:
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
-    assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128")
+    assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128", "pl128c", "plc", "pl192c",
+                                "pl160c")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -86,7 +90,10 @@ def test_families_are_the_policys():
     for family in TILES:
         options = VariantKey(b_layout="nk", tile=family).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
-            family in ("large", "mid", "w192", "w160")), family
+            family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c")), family
+        # Clusters of two: the families ending in c, on sm_90a.
+        assert ("cluster-m=2" in options) == family.endswith("c"), family
+        assert C.family_config(family, "sm_80")["cluster_m"] == (2 if family.endswith("c") else 1)
         assert C.family_config(family, "sm_80")["split_handover"] is False
     assert "split-handover" not in VariantKey(tile="large").pipeline_options("sm_80")
 
@@ -94,18 +101,19 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
-    # pl192, pl128, m32, m32w, m64w and n64w (both B layouts), 16 nk variants
-    # of each of w160 and pl160 (160 columns are not whole atoms of B as K x
-    # N); for A as K x M again those of every family but m16, m32, m32w and
-    # the swapped ones (which read A as M x K: the 32-row tile's A atoms), on
-    # sm_90a only.
-    nk_only = {"w160", "pl160"}
+    # pl192, pl128, m32, m32w, m64w, n64w and the cluster families m64c,
+    # midc, pl128c, largec, plc, w192c, pl192c (both B layouts), 16 nk
+    # variants of each of w160, pl160, w160c and pl160c (160 columns are not
+    # whole atoms of B as K x N); for A as K x M again those of every family
+    # but m16, m32, m32w and the swapped ones (which read A as M x K: the
+    # 32-row tile's A atoms), on sm_90a only.
+    nk_only = {"w160", "pl160", "w160c", "pl160c"}
     no_km = {"m16", "s16", "s16w", "m32", "m32w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 15 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 22 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 10 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 17 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -213,6 +221,31 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES
+
+
+def test_clusters_where_rows_start_off_sectors():
+    """sm_90a's families in clusters of two along M (policy::clusterPays):
+    static products whose N or K is no multiple of 16 elements, of two row
+    tiles or more and one slice; their grid takes whole pairs of row
+    tiles, a persistent one at most the SMs in whole pairs."""
+    rules = functools.partial(C.choose_launch, tuned=False)
+    launch = rules("sm_90a", 1000, 1000, 1000, "nk", 0, 32, 132)
+    assert (launch["family"], launch["tiles"], launch["grid"]) == ("m64c", 128, (128, 1))
+    launch = rules("sm_90a", 3000, 3000, 3000, "kn", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"]) == ("pl192c", "km")
+    assert (launch["tiles"], launch["grid"]) == (24 * 16, (132, 1))
+    # An odd last row tile's partner: 1100 rows are 9 tiles of 128,
+    # launched as 10 (by 27 columns of 192).
+    launch = rules("sm_90a", 1100, 5000, 1000, "nk", 0, 32, 133)
+    assert launch["family"] == "pl192c" and launch["tiles"] == 10 * 27
+    assert launch["grid"] == (132, 1)
+    assert _family(1000, 1000, k=1024) == "m64c"     # N off sectors
+    assert _family(1000, 1024, k=1000) == "m64c"     # K off sectors
+    assert _family(1000, 1024, k=1024) == "m64"      # aligned rows
+    assert _family(1000, 1000, k=1000, chip="sm_90") == "large"   # no TMA kernel
+    assert _family(64, 1000, k=1000) == "n64"        # one row tile
+    assert _family(1000, 1000, k=1000, slices=2) == "m64w"   # slices (then two an SM)
+    assert _family(100, 17000, k=1000) == "m64w"     # two blocks an SM
 
 
 def test_tuned_table_decides_its_classes():

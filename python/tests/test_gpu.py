@@ -505,6 +505,52 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     assert torch.equal(y.double(), ref(x, w))
 
 
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # An odd count of row tiles (the last pair's partner stores nothing), N
+    # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
+    # split handover of largec, midc, w192c and w160c).
+    (136, 1000, 1000, "nk", "m64c"), (136, 1000, 1000, "kn", "m64c"),
+    (136, 1000, 1000, "kmnk", "m64c"), (136, 1024, 1000, "nk", "m64c"),
+    (136, 1000, 1024, "kn", "m64c"),
+    (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
+    (328, 2720, 1000, "kmkn", "midc"),
+    (520, 10000, 1000, "nk", "pl128c"), (520, 10000, 1000, "kn", "pl128c"),
+    (328, 8480, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
+    (328, 8480, 1000, "kmnk", "largec"),
+    (328, 16920, 1000, "nk", "plc"), (328, 16920, 1000, "kn", "plc"),
+    (328, 16920, 1000, "kmkn", "plc"),
+    (328, 7080, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
+    (328, 14120, 1000, "nk", "pl192c"), (328, 11280, 1000, "kn", "pl192c"),
+    (328, 14120, 1000, "kmnk", "pl192c"),
+    (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160c"),
+    (328, 11280, 1000, "kmnk", "pl160c")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's families in clusters of two along M sharing B's tile by TMA
+    multicast (the families ending in c), taken where operand rows start
+    off 32-byte sectors as the compiler's static kernel would
+    (policy::clusterPays): exact on small integers over odd pairs, M, N and
+    K tails, both B layouts, A as K x M, both outer types and an
+    epilogue."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",) or sm_count != 132:
+        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, 0, list(chips),
+                         sm_count)
+    assert p["family"] == want, p
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
 @pytest.mark.parametrize("keep", [True, False])
 def test_dependent_launches_back_to_back(m, k, keep):

@@ -455,11 +455,11 @@ def test_load_variant_refuses_stream_k_kernels(tmp_path):
 # K = 64 (the policy's choose_launch), by the variant's layouts: B's, and A
 # as K x M (km) for the families that read it so.
 _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"): (1, 9000),
-              ("kn", "m64"): (100, 4504),
+              ("kn", "m64"): (100, 4240),
               ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
               ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
               ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
-              ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4504),
+              ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4240),
               ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
               ("nk", "pl"): (4096, 4096),
               ("kn", "w192"): (512, 6144), ("kn", "pl192"): (1024, 6144),
@@ -468,7 +468,16 @@ _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"
               ("kn", "pl128"): (1024, 14336), ("nk", "pl128"): (1024, 14336),
               ("nk", "m32"): (32, 5120), ("nk", "m32w"): (32, 9000),
               ("kn", "m32"): (32, 5120), ("kn", "m32w"): (32, 9000),
-              ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000)}
+              ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000),
+              # Clusters of two (N off 32-byte sectors).
+              ("kn", "m64c"): (100, 4232), ("nk", "m64c"): (100, 4232),
+              ("kn", "midc"): (256, 4104), ("nk", "midc"): (256, 4104),
+              ("kn", "w192c"): (256, 8456), ("nk", "w192c"): (256, 10568),
+              ("nk", "w160c"): (256, 8456), ("nk", "pl160c"): (256, 16904),
+              ("kn", "largec"): (256, 12680), ("nk", "largec"): (256, 12680),
+              ("kn", "pl192c"): (256, 16904), ("nk", "pl192c"): (300, 14088),
+              ("kn", "plc"): (300, 16904), ("nk", "plc"): (300, 16904),
+              ("kn", "pl128c"): (512, 19016), ("nk", "pl128c"): (512, 19016)}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
                     if t not in ("m16", "s16", "s16w", "m32", "m32w")}}
@@ -616,6 +625,11 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         assert variant.key.tile == want_tile == p["family"], what
+        # The policy's tiles and grid (clusters: whole pairs of row tiles).
+        if slices == 0:
+            launch = C.choose_launch("sm_90a", m, n, k, layout[-2:], 0, 32, HOPPER[1],
+                                     "km" if layout.startswith("km") else "mk")
+            assert (p["tiles"], p["grid"]) == (launch["tiles"], launch["grid"]), what
         swapped = want_tile in SWAPPED_TILES
         assert p["swapped"] == swapped, what
         args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",

@@ -81,16 +81,17 @@ def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
     return errors
 
 
-_BLOCKS = re.compile(r"func\.func @p(\d+)|#gpupoor\.kernel_config<([^>]*)>")
+_CONFIG = re.compile(r"func\.func @p(\d+)|#gpupoor\.kernel_config<([^>]*)>")
 
 
-def blocks_per_sm(gpupoor_opt: str, problems: list[dict]) -> list[int | None]:
-    """The blocks an SM gpupoor-select-kernel-config gives each problem's
-    TMA kernel (as memrefs, after gpupoor-split-k and gpupoor-swap-operands),
-    or None where it configures none or another (rows TMA cannot read: the
+def tma_configs(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
+    """The blocks an SM and the blocks a cluster (blocks_per_sm, cluster_m)
+    gpupoor-select-kernel-config gives each problem's TMA kernel (as
+    memrefs, after gpupoor-split-k and gpupoor-swap-operands), or None
+    where it configures none or another (rows TMA cannot read: the
     package's variants then run their fallback kernels)."""
     groups = _by_options(problems)
-    out: list[int | None] = [None] * len(problems)
+    out: list[dict | None] = [None] * len(problems)
     for (chip, max_splits), indices in groups.items():
         src = "".join(_memref_function(i, problems[i]) for i in indices)
         res = subprocess.run([gpupoor_opt, "-", f"--gpupoor-split-k=chip={chip} slices=0 "
@@ -98,13 +99,14 @@ def blocks_per_sm(gpupoor_opt: str, problems: list[dict]) -> list[int | None]:
                               "--gpupoor-select-kernel-config", "--mlir-print-local-scope"],
                              input=src, capture_output=True, text=True)
         current = None
-        for fn, config in _BLOCKS.findall(res.stdout):
+        for fn, config in _CONFIG.findall(res.stdout):
             if fn:
                 current = int(fn)
             elif current is not None and out[current] is None and "copies = tma" in config:
                 # (The attribute leaves out a default of one.)
-                blocks = re.search(r"blocks_per_sm = (\d+)", config)
-                out[current] = int(blocks.group(1)) if blocks else 1
+                out[current] = {
+                    key: int(found.group(1)) if (found := re.search(rf"{key} = (\d+)", config))
+                    else 1 for key in ("blocks_per_sm", "cluster_m")}
     return out
 
 

@@ -83,7 +83,9 @@ def test_the_grid_covers_every_choice(policy):
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
     assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl", "w192",
-                        "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w"}
+                        "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w",
+                        "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
+                        "pl160c"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -181,20 +183,26 @@ def test_package_decides_as_the_compiler(problems, policy):
 def test_blocks_an_sm_as_the_compiler(problems, policy):
     """Where the package's launch runs the compiler's own configuration on
     sm_90a (its tile, swap and slices, a block a tile), its family's variant
-    takes the blocks an SM gpupoor-select-kernel-config gives the static
-    kernel: m32w, m64w, n64w and s16w exactly where that is two
-    (policy::wgmmaBlocksPerSM)."""
+    takes the blocks an SM and the clusters gpupoor-select-kernel-config
+    gives the static kernel: m32w, m64w, n64w and s16w exactly where that is
+    two blocks an SM (policy::wgmmaBlocksPerSM), the families ending in c
+    exactly where it is clusters of two (policy::clusterPays)."""
     C = _package()
-    blocks = compiler_strategies.blocks_per_sm(_tool("gpupoor-opt"), problems)
-    checked = {1: 0, 2: 0}
-    for p, d, compiled in zip(problems, policy, blocks):
+    configs = compiler_strategies.tma_configs(_tool("gpupoor-opt"), problems)
+    checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0}
+    for p, d, compiled in zip(problems, policy, configs):
         launch, s = d.get("launch"), d["strategy"]
         if launch is None or compiled is None or launch["chip"] != "sm_90a" or "splits" in p:
             continue
         if (launch["tile"], launch["swapped"], launch["slices"]) != \
-                (s["tile"], s["swapped"], s["slices"]) or launch["family"].startswith("pl"):
+                (s["tile"], s["swapped"], s["slices"]):
             continue
-        got = C.family_config(launch["family"], "sm_90a")["blocks_per_sm"] or 1
-        assert got == compiled, (grid.line(p), launch["family"])
-        checked[got] += 1
+        family = C.family_config(launch["family"], "sm_90a")
+        # (A persistent family's blocks an SM are its grid's: one.)
+        if not launch["family"].startswith("pl"):
+            got = family["blocks_per_sm"] or 1
+            assert got == compiled["blocks_per_sm"], (grid.line(p), launch["family"])
+            checked[f"blocks {got}"] += 1
+        assert family["cluster_m"] == compiled["cluster_m"], (grid.line(p), launch["family"])
+        checked[f"cluster {family['cluster_m']}"] += 1
     assert min(checked.values()) > 20, checked

@@ -238,3 +238,48 @@ func.func @split_dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
   return
 }
 
+
+// -----
+
+// Rows that start off 32-byte sectors (N, K not multiples of 16): clusters
+// of two along M (policy::clusterPays), one block an SM.
+// CHECK-LABEL: func @unaligned_rows
+// CHECK: cluster_m = 2
+// CPA-LABEL: func @unaligned_rows
+// CPA-NOT: cluster_m
+func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, %c: memref<1000x1000xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1000x1000xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1000x1000xf16>, memref<1000x1000xf16>
+  return
+}
+
+// -----
+
+// Aligned rows, one row tile, a 64-row grid beyond the SMs (two blocks an
+// SM), parallel slices, dynamic sizes: no clusters.
+// CHECK-LABEL: func @no_clusters
+// CHECK-NOT: cluster_m
+// CHECK: return
+func.func @no_clusters(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf16>,
+                       %a1: memref<64x1000xf16>, %b1: memref<1000x1000xf16>, %c1: memref<64x1000xf16>,
+                       %a2: memref<4000x1000xf16>, %b2: memref<1000x1000xf16>, %c2: memref<4000x1000xf16>,
+                       %a3: memref<1000x1000xf16>, %c3: memref<1000x1000xf16>,
+                       %a4: memref<?x?xf16>, %b4: memref<?x?xf16>, %c4: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1024x1024xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1024x1024xf16>, memref<1024x1024xf16>
+  gpupoor.matmul %a1, %b1 outs(%c1 : memref<64x1000xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<64x1000xf16>, memref<1000x1000xf16>
+  gpupoor.matmul %a2, %b2 outs(%c2 : memref<4000x1000xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<4000x1000xf16>, memref<1000x1000xf16>
+  gpupoor.matmul %a3, %b1 outs(%c3 : memref<1000x1000xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
+      : memref<1000x1000xf16>, memref<1000x1000xf16>
+  gpupoor.matmul %a4, %b4 outs(%c4 : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

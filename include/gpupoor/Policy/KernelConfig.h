@@ -30,6 +30,8 @@ struct ConfigProblem {
   /// Whether C's shape is static, and then its T tiles of the tile.
   bool staticShape = false;
   int64_t tiles = 0;
+  /// The kernel's product's rows and columns (kDynamic where unknown).
+  int64_t m = kDynamic, n = kDynamic;
   bool batched = false;
   /// The strategy's slices (0: chosen at run time), S (none: from K at run
   /// time) and K (kDynamic where unknown).
@@ -152,6 +154,28 @@ bool persistentPays(const ConfigProblem &p);
 /// (3.9 and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
 /// staggers the two warpgroups' epilogues.
 bool splitHandoverPays(const ConfigProblem &p);
+
+/// The elements of an f16 operand row's 32-byte sector.
+inline constexpr int64_t kSectorElems = 16;
+/// Whether the operand rows of a product of N columns and K reduction start
+/// on 32-byte sectors: N and K multiples of kSectorElems (the sizes stand
+/// for the rows' strides, which the compiler's static types and the
+/// package's contiguous operands have). Rows that start off a sector make
+/// TMA issue about three times the L2 requests (docs/design/decisions.md,
+/// "Rows not 32-byte aligned"), which changes what limits a kernel.
+bool rowsSectorAligned(int64_t n, int64_t k);
+
+/// Whether sm_90a's TMA kernel runs its blocks in clusters of two along M
+/// sharing B's tile by multicast (kernel_config cluster_m = 2) by default:
+/// a static 2-D product of one slice whose rows start off sectors
+/// (rowsSectorAligned), of at least two row tiles of a 64- or 128-row tile
+/// at least 128 columns wide, one block an SM (wgmmaBlocksPerSM). The
+/// multicast halves B's L2 requests, which limit such products. Measured on
+/// an H200 (static kernels over cuBLAS f32acc,
+/// docs/design/decisions.md#clusters-of-two-opt-in): 1000^3 0.70-0.77 ->
+/// 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every operand layout;
+/// at 4096^3, whose rows are aligned, 0.926 -> 0.914.
+bool clusterPays(const ConfigProblem &p);
 
 } // namespace mlir::gpupoor::policy
 

@@ -140,12 +140,26 @@ enum class Family : uint32_t {
   M32W,
   M64W,
   N64W,
+  /// sm_90a only: the 64-row and wider 128-row wgmma families in clusters
+  /// of two along M sharing B's tile by TMA multicast (clusterPays), one
+  /// block an SM.
+  M64C,
+  MidC,
+  PL128C,
+  LargeC,
+  PLC,
+  W192C,
+  PL192C,
+  W160C,
+  PL160C,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large, Family::M16,   Family::M64,   Family::N64,  Family::Mid,
     Family::S16,   Family::S16W,  Family::PL,    Family::W192, Family::PL192,
     Family::W160,  Family::PL160, Family::PL128, Family::M32,  Family::M32W,
-    Family::M64W,  Family::N64W};
+    Family::M64W,  Family::N64W,  Family::M64C,  Family::MidC, Family::PL128C,
+    Family::LargeC, Family::PLC,  Family::W192C, Family::PL192C,
+    Family::W160C, Family::PL160C};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -175,6 +189,8 @@ struct FamilyConfig {
   /// (splitHandoverPays); these families serve mostly such grids (the
   /// persistent ones serve larger grids, and do without it).
   bool splitHandover = false;
+  /// Blocks a cluster along M (kernel_config cluster_m).
+  int64_t clusterM = 1;
 };
 FamilyConfig familyConfig(Family family, Chip chip);
 
@@ -194,18 +210,27 @@ struct Launch {
   /// S (the kernel's own default rule, from K) and P'.
   int64_t splits = 1;
   int64_t slices = 1;
-  /// T, the kernel's C tiles, and the grid.
+  /// T, the kernel's C tiles (launchTiles), and the grid.
   int64_t tiles = 0;
   int64_t gridX = 0;
   int64_t gridY = 1;
 };
 
+/// The C tiles a launch of `tile` over the static `shape` covers: clusters
+/// of `clusterM` blocks along M take whole clusters of row tiles (an odd
+/// last row's partner loads its half of B and stores nothing). The emitted
+/// host code spells the same as IR (HostLaunch.cpp), the kernel its work
+/// tiles (WarpSpecializedKernelBuilder::workTiles).
+int64_t launchTiles(const CShape &shape, const Tile &tile, int64_t clusterM);
+
 /// The grid of a launch of `tiles` C tiles in `slices` slices: x the tiles,
 /// for a persistent kernel (whose blocks loop over tiles, one an SM: its
-/// register split takes an SM's registers) at most `smCount`; y the slices.
-/// The emitted host code spells the same as IR (HostLaunch.cpp).
+/// register split takes an SM's registers) at most `smCount`, in whole
+/// clusters of `clusterM`; y the slices. The emitted host code spells the
+/// same as IR (HostLaunch.cpp).
 std::pair<int64_t, int64_t> launchGrid(int64_t tiles, int64_t slices,
-                                       bool persistent, int64_t smCount);
+                                       bool persistent, int64_t smCount,
+                                       int64_t clusterM = 1);
 
 /// The family that runs `strategy` (chooseStrategy's for the same problem)
 /// on `chip`, the library's: its own tile's where the library has one,
@@ -218,18 +243,12 @@ Family familyOf(const Strategy &strategy, const Problem &problem);
 /// by benchmarks/tune_policy.py), or `problem.forced`: for a 2-D product of
 /// static sizes with no tile asked for, by the chip, the layouts and the
 /// size classes of M, N and K (sizeClass); none where the table has no row,
-/// its family does not build for the layouts, or N or K is not a multiple
-/// of kTunedRowAlignment (tunedRowsAligned).
+/// its family does not build for the layouts, or the operand rows do not
+/// start on 32-byte sectors (rowsSectorAligned): the rows are measured on
+/// sizes that are multiples of 64 (the tuner's draws), and the rules' choice
+/// ran faster than the table's at 1000^3 and 3000^3, whose rows start off
+/// sectors.
 std::optional<TunedChoice> tunedChoice(const Problem &problem);
-/// The table's rows are measured on sizes that are multiples of 64 (the
-/// tuner's draws), whose operand rows (K long for A and an N x K B, N long
-/// for a K x N B and C) start 32-byte aligned. Rows that start off a
-/// sector change what limits the kernel: TMA then issues about three times
-/// the L2 requests (docs/design/decisions.md, "Rows not 32-byte aligned"),
-/// and the rules' choice ran faster than the table's at 1000^3 and 3000^3.
-/// So the table answers only where N and K are multiples of 16 elements.
-inline constexpr int64_t kTunedRowAlignment = 16;
-bool tunedRowsAligned(int64_t n, int64_t k);
 /// ceil(log2(size)): 1 is class 0, 2 class 1, 3-4 class 2, 257-512 class 9.
 int64_t sizeClass(int64_t size);
 

@@ -314,11 +314,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "wgmma run (kernel_config handover = split). true, false or auto "
            "(default: policy::splitHandoverPays)",
            "::mlir::gpupoor::splitHandoverChoices()">,
-    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
-           "sm_90a TMA kernels with B as N x K, without stream-K: 2 runs "
-           "the blocks in clusters of two along M sharing B's tile by TMA "
-           "multicast, one block an SM (kernel_config cluster_m; default "
-           "1: none)">,
+    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"0",
+           "sm_90a TMA kernels without stream-K: 2 runs the blocks in "
+           "clusters of two along M sharing B's tile by TMA multicast, one "
+           "block an SM (kernel_config cluster_m); 1: none; 0 (default): "
+           "where policy::clusterPays holds (static products whose operand "
+           "rows start off 32-byte sectors)">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
            "2 takes one consumer warpgroup (BM = 64) and halves its stages "

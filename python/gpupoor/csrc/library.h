@@ -67,6 +67,9 @@ struct KernelInfo {
   bool dependent = false, persistent = false;
   policy::Tile tile{};
   int64_t groupM = 1, sumsPerTileSlice = 0, workspacePerTileSlice = 0;
+  /// Blocks a cluster along M (manifest cluster_m): the grid takes whole
+  /// clusters of row tiles.
+  int64_t clusterM = 1;
   policy::OperandChecks checks;
   /// A tensor map's box and encoding (cuTensorMapEncodeTiled's enums).
   struct MapInfo {

@@ -271,7 +271,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
                                             ", " + plan->family + ")");
   plan->info = &kern;
   plan->slices = slices;
-  plan->tiles = ceilDiv(m, kern.tile[0]) * ceilDiv(n, kern.tile[1]);
+  plan->tiles = policy::launchTiles(policy::CShape{false, 1, m, n}, kern.tile,
+                                    kern.clusterM);
   TORCH_CHECK_VALUE(plan->tiles < (int64_t(1) << 31),
                     std::to_string(plan->tiles),
                     " blocks exceed the grid (2^31 - 1)");
@@ -280,7 +281,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   planParameters(*plan, kern, args, bias.has_value());
   planMaps(*plan, kern, a, b, c);
   auto [gx, gy] =
-      policy::launchGrid(plan->tiles, slices, kern.persistent, info.smCount);
+      policy::launchGrid(plan->tiles, slices, kern.persistent, info.smCount,
+                         kern.clusterM);
   plan->gridX = unsigned(gx);
   plan->gridY = unsigned(gy);
   return plan;

@@ -159,7 +159,8 @@ PYBIND11_MODULE(_C, m) {
         return py::dict("stages"_a = c.stages,
                         "blocks_per_sm"_a = c.blocksPerSM,
                         "persistent"_a = c.persistent,
-                        "split_handover"_a = c.splitHandover);
+                        "split_handover"_a = c.splitHandover,
+                        "cluster_m"_a = c.clusterM);
       },
       "family"_a, "chip"_a,
       "How the library compiles a family's kernels for `chip` besides its "
@@ -176,14 +177,19 @@ PYBIND11_MODULE(_C, m) {
       "`a_layout`.");
   m.def(
       "launch_grid",
-      [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount) {
+      [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount,
+         int64_t clusterM) {
+        if (clusterM != 1 && clusterM != 2)
+          throw py::value_error("cluster_m must be 1 or 2, got " +
+                                std::to_string(clusterM));
         auto [x, y] =
             launchGrid(sizeArg("tiles", tiles), sizeArg("slices", slices, 1),
-                       persistent, sizeArg("sm_count", smCount, 1));
+                       persistent, sizeArg("sm_count", smCount, 1), clusterM);
         return py::make_tuple(x, y);
       },
-      "tiles"_a, "slices"_a, "persistent"_a, "sm_count"_a,
-      "The grid (x, y) of a launch of `tiles` C tiles in `slices` slices.");
+      "tiles"_a, "slices"_a, "persistent"_a, "sm_count"_a, "cluster_m"_a = 1,
+      "The grid (x, y) of a launch of `tiles` C tiles in `slices` slices "
+      "(a persistent one in whole clusters of `cluster_m` blocks).");
   m.def(
       "violation",
       [](const py::dict &checks, const std::vector<int64_t> &tile,

@@ -406,12 +406,14 @@ def test_persistent_tiles(n, activation):
 
 @pytest.mark.parametrize("family,m,n,k,want", [
     # Chunks of two K tiles or more: the split handover's path (and its
-    # K tail); 1100 x 2200: 162 tiles of 128 x 128, persistent (pl128).
-    ("mid", 300, 520, 1032, "mid"), ("large", 300, 600, 4104, "large"),
-    ("w192", 300, 520, 1032, "w192"), ("w160", 300, 520, 1032, "w160"),
-    ("mid", 1100, 2200, 264, "pl128"),
+    # K tail); 1100 x 2208: 162 tiles of 128 x 128, persistent (pl128).
+    # N and K multiples of 16 (rows on 32-byte sectors: no clusters,
+    # test_sm90a_clusters_exact).
+    ("mid", 300, 528, 1040, "mid"), ("large", 300, 608, 4112, "large"),
+    ("w192", 300, 528, 1040, "w192"), ("w160", 300, 528, 1040, "w160"),
+    ("mid", 1100, 2208, 272, "pl128"),
     # Chunks of one K tile (S = 8 of 5 K tiles): the whole-tile handover.
-    ("mid", 300, 520, 264, "mid")])
+    ("mid", 300, 528, 272, "mid")])
 @pytest.mark.parametrize("slices", [0, 2])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("layout", ["linear", "kn"])

@@ -189,8 +189,8 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   // tile.
   bool twoWarpgroups =
       chip == Chip::SM90a && familyTile(family, chip, BLayout::NK)[0] == 128;
-  return {r.stages, r.blocksPerSM, r.persistent,
-          twoWarpgroups && !r.persistent, r.clusterM};
+  return {r.stages, r.blocksPerSM, r.persistent, twoWarpgroups && !r.persistent,
+          r.clusterM};
 }
 
 /// The variant of `family` that takes two blocks an SM, if the library has
@@ -330,8 +330,8 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
   l.tiles = launchTiles(shape, l.tile, clusterM);
-  std::tie(l.gridX, l.gridY) = launchGrid(
-      l.tiles, l.slices, familyPersistent(l.family), sms, clusterM);
+  std::tie(l.gridX, l.gridY) =
+      launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms, clusterM);
   return l;
 }
 

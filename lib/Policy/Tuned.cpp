@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gpupoor/Policy/Policy.h"
 #include "gpupoor/Policy/KernelConfig.h"
+#include "gpupoor/Policy/Policy.h"
 
 namespace {
 using namespace mlir::gpupoor::policy;

@@ -167,8 +167,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // requires the one block an SM chosen above).
   spec.clusterM =
       clusterM ? clusterM
-               : (spec.tmaCopies && !spec.streamKTiles && spec.blocksPerSM == 1 &&
-                          policy::clusterPays(problem)
+               : (spec.tmaCopies && !spec.streamKTiles &&
+                          spec.blocksPerSM == 1 && policy::clusterPays(problem)
                       ? 2
                       : 1);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its

@@ -154,12 +154,13 @@ enum class Family : uint32_t {
   PL160C,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large, Family::M16,   Family::M64,   Family::N64,  Family::Mid,
-    Family::S16,   Family::S16W,  Family::PL,    Family::W192, Family::PL192,
-    Family::W160,  Family::PL160, Family::PL128, Family::M32,  Family::M32W,
-    Family::M64W,  Family::N64W,  Family::M64C,  Family::MidC, Family::PL128C,
-    Family::LargeC, Family::PLC,  Family::W192C, Family::PL192C,
-    Family::W160C, Family::PL160C};
+    Family::Large,  Family::M16,   Family::M64,   Family::N64,
+    Family::Mid,    Family::S16,   Family::S16W,  Family::PL,
+    Family::W192,   Family::PL192, Family::W160,  Family::PL160,
+    Family::PL128,  Family::M32,   Family::M32W,  Family::M64W,
+    Family::N64W,   Family::M64C,  Family::MidC,  Family::PL128C,
+    Family::LargeC, Family::PLC,   Family::W192C, Family::PL192C,
+    Family::W160C,  Family::PL160C};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

@@ -280,9 +280,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
       slices > 1 ? plan->tiles * slices * kern.workspacePerTileSlice : 0;
   planParameters(*plan, kern, args, bias.has_value());
   planMaps(*plan, kern, a, b, c);
-  auto [gx, gy] =
-      policy::launchGrid(plan->tiles, slices, kern.persistent, info.smCount,
-                         kern.clusterM);
+  auto [gx, gy] = policy::launchGrid(plan->tiles, slices, kern.persistent,
+                                     info.smCount, kern.clusterM);
   plan->gridX = unsigned(gx);
   plan->gridY = unsigned(gy);
   return plan;

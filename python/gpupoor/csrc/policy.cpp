@@ -156,11 +156,10 @@ PYBIND11_MODULE(_C, m) {
       "family_config",
       [](const std::string &family, const std::string &chip) {
         FamilyConfig c = familyConfig(familyArg(family), chipArg(chip));
-        return py::dict("stages"_a = c.stages,
-                        "blocks_per_sm"_a = c.blocksPerSM,
-                        "persistent"_a = c.persistent,
-                        "split_handover"_a = c.splitHandover,
-                        "cluster_m"_a = c.clusterM);
+        return py::dict(
+            "stages"_a = c.stages, "blocks_per_sm"_a = c.blocksPerSM,
+            "persistent"_a = c.persistent, "split_handover"_a = c.splitHandover,
+            "cluster_m"_a = c.clusterM);
       },
       "family"_a, "chip"_a,
       "How the library compiles a family's kernels for `chip` besides its "

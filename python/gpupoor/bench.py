@@ -78,6 +78,25 @@ def time_graph(fn, reps: int, rotate: int) -> float:
     return statistics.median(times)
 
 
+def sustain(fn, rotate: int, seconds: float) -> None:
+    """Replays fn(i) for i in range(rotate) from a CUDA graph, untimed, for
+    `seconds`: a large product's first tens of milliseconds run at a higher
+    clock than the sustained load that follows (H200, 2026-11-29: 4096^3
+    timed first 177-179 us, then 204-210 us whatever ran), so whichever
+    contestant ran first read fast."""
+    import time
+
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for i in range(rotate):
+            fn(i)
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for _ in range(10):
+            graph.replay()
+        torch.cuda.synchronize()
+
+
 def copy_bandwidth() -> float:
     """GB/s of a 1 GiB device-to-device copy, counting bytes read and written."""
     src = torch.empty(2**29, dtype=torch.float16, device="cuda").normal_()

@@ -64,9 +64,11 @@ CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024)
 ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid",
         "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32"}
 SLICES = (1, 2, 4, 8)
-# The rules' families that stand for a candidate (their tiles).
-TILE_OF = {"pl": "large", "pl192": "w192", "pl160": "w160", "pl128": "mid", "s16w": "s16",
-           "m32w": "m32", "m64w": "m64", "n64w": "n64"}
+# The candidate each of the rules' families stands for: the one of its tile
+# (the persistent, two-blocks-an-SM and cluster variants of a candidate).
+TILE_OF = {f: next(c for c in CANDIDATES
+                   if C.family_tile(c, "sm_90a", "nk") == C.family_tile(f, "sm_90a", "nk"))
+           for f in C.FAMILIES}
 
 
 def class_of(m: int, n: int, k: int) -> tuple[int, int, int]:
@@ -109,7 +111,7 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
     a, b = ("km", "kn") if layout == "km" else ("mk", layout)
     x, bs, rotate = bench_sweep.operands(layout, m, n, k, pad=True)
     rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
-    rules_family = TILE_OF.get(rules["family"], rules["family"])
+    rules_family = TILE_OF[rules["family"]]
     us = {"rules": timed(rules_family, 0, x, bs, rotate, reps)}
     fams = [f for f, (lo, hi) in CANDIDATES.items()
             if lo <= m <= hi and C.family_builds(f, chip, b, a)]

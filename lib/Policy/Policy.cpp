@@ -193,48 +193,29 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
           r.clusterM};
 }
 
-/// The variant of `family` that takes two blocks an SM, if the library has
-/// one (sm_90a's one-warpgroup wgmma tiles).
-static std::optional<Family> twoBlocksPerSMFamily(Family family) {
-  switch (family) {
-  case Family::S16:
-    return Family::S16W;
-  case Family::M32:
-    return Family::M32W;
-  case Family::M64:
-    return Family::M64W;
-  case Family::N64:
-    return Family::N64W;
-  default:
-    return std::nullopt;
-  }
-}
+/// The variants of a family that take two blocks an SM (sm_90a's
+/// one-warpgroup wgmma tiles), and those in clusters of two along M
+/// (clusterPays): family, variant.
+static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
+    {Family::S16, Family::S16W},
+    {Family::M32, Family::M32W},
+    {Family::M64, Family::M64W},
+    {Family::N64, Family::N64W}};
+static const std::pair<Family, Family> kClusterTwins[] = {
+    {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
+    {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
+    {Family::PL, Family::PLC},       {Family::W192, Family::W192C},
+    {Family::PL192, Family::PL192C}, {Family::W160, Family::W160C},
+    {Family::PL160, Family::PL160C}};
 
-/// The variant of `family` in clusters of two along M (clusterPays), if the
-/// library has one.
-static std::optional<Family> clusterFamily(Family family) {
-  switch (family) {
-  case Family::M64:
-    return Family::M64C;
-  case Family::Mid:
-    return Family::MidC;
-  case Family::PL128:
-    return Family::PL128C;
-  case Family::Large:
-    return Family::LargeC;
-  case Family::PL:
-    return Family::PLC;
-  case Family::W192:
-    return Family::W192C;
-  case Family::PL192:
-    return Family::PL192C;
-  case Family::W160:
-    return Family::W160C;
-  case Family::PL160:
-    return Family::PL160C;
-  default:
-    return std::nullopt;
-  }
+/// The variant of `family` in `twins`, if the library has one.
+template <size_t N>
+static std::optional<Family>
+twinOf(const std::pair<Family, Family> (&twins)[N], Family family) {
+  for (const auto &[base, twin] : twins)
+    if (base == family)
+      return twin;
+  return std::nullopt;
 }
 
 Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
@@ -305,7 +286,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // Two blocks an SM where the compiler's static kernel of the tile would
   // take them (wgmmaBlocksPerSM): its variant of the family, whose tile,
   // slices and grid are the same.
-  if (std::optional<Family> twin = twoBlocksPerSMFamily(l.family);
+  if (std::optional<Family> twin = twinOf(kTwoBlocksPerSMTwins, l.family);
       twin && l.chip == Chip::SM90a &&
       wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
@@ -324,7 +305,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.k = p.k;
   cp.m = shape.m;
   cp.n = shape.n;
-  if (std::optional<Family> twin = clusterFamily(l.family);
+  if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
       twin && clusterPays(cp) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;

@@ -478,6 +478,22 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation, layout):
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+def _sm90a_family_operands(m, n, k, layout):
+    """The device's chips and SMs, x (M x K; stored K x M for km*), w (K x N;
+    stored N x K for *nk) in small integers and their generator; skips
+    unless a 132-SM sm_90a device chooses the families as the tests name
+    them."""
+    from gpupoor import _mlir_backend
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",) or sm_count != 132:
+        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    return chips, sm_count, x, w, g
+
+
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13).
     (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
@@ -491,15 +507,9 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     where the grid exceeds the SMs as the compiler's static kernel would
     (policy::wgmmaBlocksPerSM): exact on small integers over M, N and K
     tails, both B layouts and A as K x M."""
-    from gpupoor import _mlir_backend
     from gpupoor._native import C as _C
 
-    chips, sm_count = _mlir_backend.device_info(0)
-    if chips[:1] != ("sm_90a",) or sm_count != 132:
-        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
-    g = torch.Generator(device="cuda").manual_seed(m + n + k)
-    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
-    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, None, c, "none", outer, 32, 0, list(chips), sm_count)
     assert p["family"] == want and p["tiles"] * p["slices"] > sm_count
@@ -535,15 +545,9 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     (policy::clusterPays): exact on small integers over odd pairs, M, N and
     K tails, both B layouts, A as K x M, both outer types and an
     epilogue."""
-    from gpupoor import _mlir_backend
     from gpupoor._native import C as _C
 
-    chips, sm_count = _mlir_backend.device_info(0)
-    if chips[:1] != ("sm_90a",) or sm_count != 132:
-        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
-    g = torch.Generator(device="cuda").manual_seed(m + n + k)
-    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
-    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
     bias = ints(n, gen=g) if activation else None
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, 0, list(chips),

@@ -19,8 +19,8 @@ call, in one process: kernels replayed from a CUDA graph (gpupoor.bench's
 time_graph), weights rotated over enough copies to fill 4x the L2, fresh
 random normal inputs, each timed twice (the second time in reverse order,
 the faster kept) and, for products of 50 µs and more, after 0.2 s of
-sustained load (gpupoor.bench.sustain); and each one's error ||C - C_fp64|| / ||C_fp64|| on
-one of them. Prints each shape's µs, ratios and errors, then per layout and
+sustained load (settle); and each one's error ||C - C_fp64|| / ||C_fp64||
+on one of them. Prints each shape's µs, ratios and errors, then per layout and
 class the geometric mean and the worst of gpupoor's ratio to cuBLAS f32acc,
 how many shapes fall below 0.85 and 0.95, and gpupoor's largest error
 relative to cuBLAS f16acc's.
@@ -141,6 +141,14 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int):
     return call
 
 
+def settle(call, rotate: int) -> None:
+    """Products of 50 us and more: `call` (fn(i), i < rotate) run untimed for
+    0.2 s first, so that every contestant after it is timed at the sustained
+    clock (gpupoor.bench.sustain)."""
+    if time_graph(call, 10, rotate) >= 50:
+        sustain(call, rotate, 0.2)
+
+
 def measure(layout: str, m: int, n: int, k: int, reps: int,
             impls: dict) -> tuple[dict[str, float], dict[str, float]]:
     """µs and relative error against fp64 of each implementation for one
@@ -153,12 +161,8 @@ def measure(layout: str, m: int, n: int, k: int, reps: int,
     # read up to 25% slow (H200, 2026-11-28: 1 x 4096 x 14336 44.8 us
     # timed first, 34.3 in another run's order).
     names = list(impls)
-    # Products of 50 us and more first run the first contestant untimed for
-    # 0.2 s, so that every contestant is timed at the sustained clock
-    # (gpupoor.bench.sustain).
     lead = impls[names[0]]
-    if time_graph(lambda i: lead(x, bs[i]), 10, rotate) >= 50:
-        sustain(lambda i: lead(x, bs[i]), rotate, 0.2)
+    settle(lambda i: lead(x, bs[i]), rotate)
     for name in names + names[::-1]:
         fn = impls[name]
         if name == "gpupoor_rules":

@@ -21,7 +21,8 @@ package, CUDA-graph replays with the weights rotated beyond L2, for:
   blocks-an-SM variants follow from the rules, as for the compiler), with
   the rules' slices,
 - the two fastest of those with 1, 2, 4 and 8 slices;
-each twice, the second time in reverse order, keeping the faster.
+each twice, the second time in reverse order, keeping the faster, a product
+of 50 µs or more after 0.2 s of sustained load (bench_sweep.settle).
 A class gets a row for the candidate of the best geometric mean over its
 shapes where that beats the rules' choice by more than --margin and is not
 slower than the rules' on any of them by more than --margin. The policy reads a
@@ -112,6 +113,7 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
     x, bs, rotate = bench_sweep.operands(layout, m, n, k, pad=True)
     rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
     rules_family = TILE_OF[rules["family"]]
+    bench_sweep.settle(lambda i: split_k_sequential(x, bs[i]), rotate)
     us = {"rules": timed(rules_family, 0, x, bs, rotate, reps)}
     fams = [f for f, (lo, hi) in CANDIDATES.items()
             if lo <= m <= hi and C.family_builds(f, chip, b, a)]
@@ -158,6 +160,7 @@ def tune_class(layout: str, cls: tuple[int, int, int], chip: str, sms: int, reps
                    if f"{f}/{SLICES[0]}" not in d["us"] and f"{f}/0" in d["us"]]
         if missing:
             x, bs, rotate = bench_sweep.operands(layout, *shape, pad=True)
+            bench_sweep.settle(lambda i: split_k_sequential(x, bs[i]), rotate)
             for f in missing:
                 for p in SLICES:
                     if p <= C.default_splits(shape[2], 32):

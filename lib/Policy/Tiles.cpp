@@ -50,10 +50,21 @@ static constexpr int64_t kMinWideSliceK = 4096;
 /// cuBLAS f32acc 26.4, 82.9 and 47.0 us. With four stages instead of six it
 /// ran 33.4 us at 512 x 4096 x 4096; where its tiles take two waves (256 x
 /// 14336 x 4096, 448 tiles) it ran 0.93x the 128 x 256 tile.
-static bool oneWaveMidTile(const CShape &shape, int64_t sms) {
+static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
   int64_t midTiles = shape.tiles(128, 128);
-  return shape.m > 64 && 2 * shape.tiles(128, 256) < sms &&
-         2 * midTiles >= sms && midTiles <= sms;
+  int64_t wideTiles = std::max<int64_t>(shape.tiles(128, 256), 1);
+  // For M > 128, not where 128 x 256 tiles in slices of kMinWideSliceK or
+  // more of K fill more of the SMs (selectWgmmaTile then takes them): at
+  // 256 x 5120 x 13824 (80 tiles of 128 x 128; 40 of 128 x 256 in three
+  // slices) those ran 1.10x on an H200 with B either way, at 256 x 5120 x
+  // 5120 (slices of 1707) 0.83-0.84x (docs/design/decisions.md, "The 128 x
+  // 128 tile where 128 x 256 fills too few SMs").
+  int64_t slices = std::max<int64_t>(sms / wideTiles, 1);
+  bool slicedWideFillsMore = shape.m > 128 && !isDynamic(k) &&
+                             k / slices >= kMinWideSliceK &&
+                             wideTiles * slices > midTiles;
+  return shape.m > 64 && 2 * wideTiles < sms && 2 * midTiles >= sms &&
+         midTiles <= sms && !slicedWideFillsMore;
 }
 
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
@@ -102,7 +113,7 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // 17 to 32 rows: the 32-row tile (kThinTile).
   if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK)
     return kThinTile;
-  if (oneWaveMidTile(shape, sms))
+  if (oneWaveMidTile(shape, k, sms))
     return {128, 128, 64};
   if (shape.m <= 128)
     return {64, shape.tiles(64, 64) <= sms ? 64 : 128, 64};

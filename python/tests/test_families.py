@@ -189,6 +189,9 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1024, 14336) == "pl128"          # 896 of them: persistent
     assert _family(1024, 14336, slices=2) == "mid"  # slices: not persistent
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
+    # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K.
+    assert _family(256, 5120, k=13824) == "large"
+    assert _family(256, 5120, k=5120) == "mid"      # slices of 1706
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
     assert _family(512, 14336) == "pl"              # 224 wide tiles
     assert _family(4096, 4096) == "pl"              # 512

@@ -122,6 +122,37 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 
 // -----
 
+// 128 x 128 tiles fill 80 of 132 SMs, but 128 x 256 tiles (2 x 20 = 40) in
+// slices that fill more of them (132 / 40 = 3: 120) cover 13824 / 3 = 4608
+// >= 4096 of K each: the 128 x 256 tile, in three slices (AUTO). With K =
+// 5120 (slices of 1706) the 128 x 128 tile stays (@mid_short_k).
+// CHECK-LABEL: func @few_wide_long_k
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @few_wide_long_k
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 3, chip = sm_90a>)
+// CHECK-LABEL: func @mid_short_k
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @few_wide_long_k(%a: tensor<256x13824xf16>, %b: tensor<5120x13824xf16>) -> tensor<256x5120xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x5120xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x13824xf16>, tensor<5120x13824xf16>)
+                     outs(%c : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  return %r : tensor<256x5120xf16>
+}
+func.func @mid_short_k(%a: tensor<256x5120xf16>, %b: tensor<5120x5120xf16>) -> tensor<256x5120xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x5120xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x5120xf16>, tensor<5120x5120xf16>)
+                     outs(%c : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  return %r : tensor<256x5120xf16>
+}
+
+// -----
+
 // 128 x 128 tiles too few as well (4 x 16 = 64 < 66), and the slices that
 // would fill the SMs with 128 x 256 tiles (132 / 32 = 4) cover 1280 < 4096
 // of K each: the 64 x 128 tile.

@@ -173,7 +173,7 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// multicast halves B's L2 requests, which limit such products. Measured on
 /// an H200 (static kernels over cuBLAS f32acc,
 /// docs/design/decisions.md#clusters-of-two-where-rows-start-off-sectors):
-/// 1000^3 0.70-0.77 -> 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every
+/// 1000^3 0.69-0.77 -> 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
 bool clusterPays(const ConfigProblem &p);
 

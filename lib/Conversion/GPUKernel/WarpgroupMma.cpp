@@ -53,11 +53,13 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
   auto descriptor = [&](Value bytes, int64_t leadingBytes) {
     // The start address field takes the address's low 18 bits (14 bits of
     // 16-byte units); CUTLASS's 14-bit bitfield truncates the same way.
-    // WIP hypothesis, not yet measured: in a cluster a block's shared
-    // addresses carry its place in the cluster's window above those bits,
-    // which, unmasked, ran into the leading byte offset that only N-major
-    // operands spanning two atoms read (B as K x N's cluster kernels went
-    // wrong in the second block's last atom only).
+    // In a cluster a block's shared addresses carry its place in the
+    // cluster's window above those bits, which, unmasked, ran into the
+    // leading byte offset that only N-major operands spanning two atoms
+    // read: B as K x N's cluster kernels went wrong in the second block's
+    // last atom of columns, and are bit-identical to the tiles alone with
+    // the mask (H200, docs/design/decisions.md, "Clusters of two where rows
+    // start off sectors").
     Value units = arith::IndexCastUIOp::create(
         b, i64, divU(remU(bytes, idx(int64_t{1} << 18)), idx(16)));
     return arith::OrIOp::create(

@@ -207,7 +207,7 @@ void TmaPipeline::emitRelease(Value tile) {
   // The default scope (.release.cta), as CUTLASS's ClusterBarrier::arrive:
   // the stage's reads ended at the wgmma wait before this. (A cluster-scope
   // release cost about 0.3 us a stage: docs/design/decisions.md, "Clusters
-  // of two, opt-in".)
+  // of two where rows start off sectors".)
   NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
 }
 

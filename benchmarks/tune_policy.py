@@ -30,6 +30,13 @@ row only where N and K are multiples of 16 (policy::rowsSectorAligned), as
 the tuning shapes' sizes are. Everything measured goes to --json (device, date, each
 class's shape and candidates' µs, cuBLAS f32acc's µs for scale).
 
+--verify (after the table is built in) checks the rows on the shapes users
+run: each sweep shape whose class has a row and whose launch under the table
+differs from the rules' is timed both ways (three rounds, alternating, the
+faster kept); a row that loses to the rules by more than --margin on any of
+them is dropped. The timings go to --json's "verified" (with the row they
+checked), which --from-json applies too.
+
 To tune a new chip: build the package's library for it, run this there
 with --def lib/Policy/Tuned/<CHIP>.def (a new chip's file also needs its
 #include in lib/Policy/Tuned.cpp), commit the .def and the JSON, rebuild,
@@ -198,7 +205,16 @@ def best_of(r: dict, margin: float) -> tuple[str, float] | None:
     return best
 
 
-def rows_of(results: list[dict], chip: str, margin: float) -> list[str]:
+def refuted(verified: list[dict], layout: str, cls: list[int], key: str,
+            margin: float) -> bool:
+    """Whether --verify timed the row `key` (family/slices) of the class
+    slower than the rules by more than `margin` on a sweep shape."""
+    return any(v["layout"] == layout and v["class"] == list(cls) and v["row"] == key and
+               v["us"]["table"] > v["us"]["rules"] * (1 + margin) for v in verified)
+
+
+def rows_of(results: list[dict], chip: str, margin: float,
+            verified: list[dict] | None = None) -> list[str]:
     enum_chip = {"sm_90a": "SM90a"}[chip]
     out = []
     for r in results:
@@ -206,6 +222,8 @@ def rows_of(results: list[dict], chip: str, margin: float) -> list[str]:
         if best is None:
             continue
         key, gain = best
+        if refuted(verified or [], r["layout"], r["class"], key, margin):
+            continue
         family, slices = key.split("/")
         a, b = ("KM", "KN") if r["layout"] == "km" else ("MK", r["layout"].upper())
         mc, nc, kc = r["class"]
@@ -225,15 +243,87 @@ def write_def(path: str, chip: str, device: str, date: str, rows: list[str]) -> 
         f.writelines(r + "\n" for r in rows)
 
 
-def write(args, props, chip: str, results: list[dict]) -> list[str]:
+def write(args, props, chip: str, results: list[dict],
+          verified: list[dict] | None = None) -> list[str]:
     """The table and the measurements so far (rewritten after each class:
     a run cut short keeps what it measured)."""
-    rows = rows_of(results, chip, args.margin)
+    rows = rows_of(results, chip, args.margin, verified)
     write_def(args.def_path, chip, props.name, datetime.date.today().isoformat(), rows)
+    data = {"device": props.name, "chip": chip, "date": datetime.date.today().isoformat(),
+            "margin": args.margin, "reps": args.reps, "classes": results}
+    if verified is not None:
+        data["verified"] = verified
     with open(args.json, "w") as f:
-        json.dump({"device": props.name, "chip": chip, "date": datetime.date.today().isoformat(),
-                   "margin": args.margin, "reps": args.reps, "classes": results}, f, indent=1)
+        json.dump(data, f, indent=1)
     return rows
+
+
+def launch_of(launch: dict) -> tuple:
+    """What a launch runs: its family, slices and grid."""
+    return launch["family"], launch["slices"], tuple(launch["grid"])
+
+
+def time_table_and_rules(layout: str, m: int, n: int, k: int, reps: int) -> dict[str, float]:
+    """µs of the package's call under the built-in table and under the rules
+    alone: three rounds, alternating which goes first, the faster kept."""
+    x, bs, rotate = bench_sweep.operands(layout, m, n, k)
+    call = lambda i: split_k_sequential(x, bs[i])  # noqa: E731
+    bench_sweep.settle(call, rotate)
+    us: dict[str, float] = {}
+    for order in (("table", "rules"), ("rules", "table"), ("table", "rules")):
+        for name in order:
+            C._force_choice(None, table=name == "table")
+            try:
+                t = time_graph(call, reps, rotate)
+            finally:
+                C._force_choice(None)
+            us[name] = min(us.get(name, t), t)
+    return us
+
+
+def verify(args, props, chip: str, sms: int) -> int:
+    """--verify: the built-in table's rows against the rules on the sweep's
+    shapes of their classes (the table must be the one --json gives)."""
+    with open(args.json) as f:
+        data = json.load(f)
+    results, margin = data["classes"], data["margin"]
+    rows = {}
+    for r in results:
+        best = best_of(r, margin)
+        if best is not None:
+            rows[(r["layout"], tuple(r["class"]))] = best[0]
+    verified = []
+    for layout in [s for s in args.layouts.split(",") if s]:
+        a, b = ("km", "kn") if layout == "km" else ("mk", layout)
+        for _, m, n, k in bench_sweep.shapes(["llm", "square"]):
+            cls = class_of(m, n, k)
+            key = rows.get((layout, cls))
+            # The policy reads no row where N or K is no multiple of 16.
+            if key is None or n % 16 or k % 16:
+                continue
+            table = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a)
+            rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
+            family, slices = key.split("/")
+            if TILE_OF[table["family"]] != family or table["asked_slices"] != int(slices):
+                print(f"tune_policy: the built-in table gives {layout} {m}x{n}x{k} "
+                      f"{table['family']}/{table['asked_slices']}, not the row {key} of "
+                      f"{args.json}: rebuild gpupoor._C from that table", file=sys.stderr)
+                return 2
+            if launch_of(table) == launch_of(rules):
+                continue
+            us = time_table_and_rules(layout, m, n, k, args.reps)
+            verified.append({"layout": layout, "class": list(cls), "row": key,
+                             "shape": [m, n, k], "table": table["family"],
+                             "rules": rules["family"], "us": us})
+            print(f"{layout} {m}x{n}x{k} row {key}: table {table['family']} "
+                  f"{us['table']:.1f} us, rules {rules['family']} {us['rules']:.1f} us",
+                  flush=True)
+    args.margin = margin
+    rows_now = write(args, props, chip, results, verified)
+    dropped = sorted({(v["layout"], tuple(v["class"]), v["row"]) for v in verified
+                      if refuted(verified, v["layout"], v["class"], v["row"], margin)})
+    print(f"{len(rows_now)} rows; dropped {len(dropped)}: {dropped}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -247,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-json", action="store_true",
                    help="measure nothing: write the table from --json's measurements (with "
                         "their margin), as the rules of choosing a row now read them")
+    p.add_argument("--verify", action="store_true",
+                   help="time the built-in table's rows against the rules on the sweep's "
+                        "shapes of their classes; drop the rows that lose (see above)")
     p.add_argument("--resume", action="store_true",
                    help="keep the classes --json already holds (a run cut short, as by a "
                         "device's time limit) and measure the rest")
@@ -254,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json:
         with open(args.json) as f:
             data = json.load(f)
-        rows = rows_of(data["classes"], data["chip"], data["margin"])
+        rows = rows_of(data["classes"], data["chip"], data["margin"], data.get("verified"))
         write_def(args.def_path, data["chip"], data["device"], data["date"], rows)
         print(f"{len(rows)} rows of {len(data['classes'])} classes")
         return 0
@@ -264,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tune_policy: the tuned table is sm_90a's only, not {chip}", file=sys.stderr)
         return 2
     sms = props.multi_processor_count
+    if args.verify:
+        return verify(args, props, chip, sms)
     rng = random.Random(args.seed)
     torch.manual_seed(args.seed)
     results = []

@@ -60,3 +60,33 @@ def test_lowest_size_of_a_class():
 def test_measurements_name_the_device():
     data = json.loads((ROOT / "benchmarks" / "data" / "tune_sm_90a.json").read_text())
     assert data["device"] and data["date"] and data["chip"] == "sm_90a"
+
+
+def test_verified_losses_drop_the_row():
+    """A row --verify timed slower than the rules by more than the margin on
+    a sweep shape is dropped; one within the margin, or a verification of
+    another row of the class (a re-tuned table), keeps it."""
+    r = _class({"rules": 100.0, "m64/0": 80.0}, {"rules": 100.0, "m64/0": 80.0})
+
+    def check(row, table, rules=100.0):
+        return [{"layout": "nk", "class": [5, 13, 14], "row": row, "shape": [32, 5120, 13824],
+                 "us": {"table": table, "rules": rules}}]
+    assert len(tune_policy.rows_of([r], "sm_90a", 0.05)) == 1
+    assert tune_policy.rows_of([r], "sm_90a", 0.05, check("m64/0", 106.0)) == []
+    assert len(tune_policy.rows_of([r], "sm_90a", 0.05, check("m64/0", 104.0))) == 1
+    assert len(tune_policy.rows_of([r], "sm_90a", 0.05, check("n64/0", 130.0))) == 1
+
+
+def test_committed_verification_dropped_what_lost():
+    """Every row the committed --verify timed slower than the rules by more
+    than the margin is gone from the table."""
+    data = json.loads((ROOT / "benchmarks" / "data" / "tune_sm_90a.json").read_text())
+    committed = _rows((ROOT / "lib" / "Policy" / "Tuned" / "SM90a.def").read_text().splitlines())
+    lost = [v for v in data.get("verified", [])
+            if v["us"]["table"] > v["us"]["rules"] * (1 + data["margin"])]
+    assert lost
+    for v in lost:
+        a, b = ("KM", "KN") if v["layout"] == "km" else ("MK", v["layout"].upper())
+        mc, nc, kc = v["class"]
+        prefix = f"GPUPOOR_TUNED(SM90a, {a}, {b}, {mc}, {nc}, {kc}, "
+        assert not any(row.startswith(prefix) for row in committed), v

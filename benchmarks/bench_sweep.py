@@ -20,7 +20,10 @@ time_graph), weights rotated over enough copies to fill 4x the L2, fresh
 random normal inputs, each timed twice (the second time in reverse order,
 the faster kept) and, for products of 50 µs and more, after 0.2 s of
 sustained load (settle); and each one's error ||C - C_fp64|| / ||C_fp64||
-on one of them. Prints each shape's µs, ratios and errors, then per layout and
+on one of them. Within a layout the shapes are timed from the fewest FLOPs to
+the most (2 s idle before each layout): a few-block decode product timed right
+after a 4096-row product reads up to 1.3x slow while the clocks recover. Prints
+each shape's µs, ratios and errors as it is timed, then per layout and
 class the geometric mean and the worst of gpupoor's ratio to cuBLAS f32acc,
 how many shapes fall below 0.85 and 0.95, and gpupoor's largest error
 relative to cuBLAS f16acc's.
@@ -41,6 +44,7 @@ import json
 import math
 import os
 import sys
+import time
 
 import torch
 
@@ -243,8 +247,16 @@ def main(argv: list[str] | None = None) -> int:
           f"ratios to cuBLAS f32acc")
     impls = implementations(args.rules)
     rows = []
+    order = shapes(classes)
     for layout in layouts:
-        for cls, m, n, k in shapes(classes):
+        # Ascending work, and idle between layouts: a decode product timed
+        # right after a 4096-row one (the end of a projection's M values, or
+        # of the previous layout) inherits a clock the GPU is still leaving
+        # (H200, 2026-11-29: 1 x 4096 x 11008 (B K x N) 30.5-34.9 us after
+        # 0.5 s of 4096 x 4096 x 11008, 26.3-27.1 after 2 s idle; cuBLAS
+        # 27.6-28.7 and 26.8-27.4).
+        time.sleep(2)
+        for cls, m, n, k in sorted(order, key=lambda s: s[1] * s[2] * s[3]):
             impls.pop("static", None)
             static = args.static and static_path(args.static, layout, m, n, k)
             if static:
@@ -264,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
                   (f"  x{row['ratio']:.2f}" if row["ratio"] else "") +
                   (f" (f16acc x{f16 / ours:.2f})" if f16 and ours else "") +
                   "  err " + " ".join(f"{e:.1e}" for e in err.values()), flush=True)
+    # The rows in the sweep's own order: by layout, class, projection, M.
+    rows.sort(key=lambda r: (layouts.index(r["layout"]),
+                             order.index((r["class"], *r["shape"]))))
     summaries = {}
     for layout in layouts:
         for cls in classes + ["all"]:

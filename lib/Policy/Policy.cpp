@@ -18,7 +18,7 @@ using namespace mlir::gpupoor::policy;
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
   bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
-                 copiesKMajorA(problem.chip, problem.shape.m);
+                 copiesKMajorA(problem.chip, problem.shape.m, problem.k);
   Problem copied = problem;
   if (copiesA)
     copied.aLayout = ALayout::MK;
@@ -75,10 +75,15 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   return s;
 }
 
-bool mlir::gpupoor::policy::copiesKMajorA(Chip chip, int64_t m) {
+bool mlir::gpupoor::policy::copiesKMajorA(Chip chip, int64_t m, int64_t k) {
   if (isDynamic(m))
     return false;
-  return m <= (chip == Chip::SM90a ? 16 : 64);
+  if (chip != Chip::SM90a)
+    return m <= 64;
+  // 17 to 31 rows: A's K x M rows start off 32-byte sectors
+  // (rowsSectorAligned), which 64-row tiles read at 0.54-0.63 of cuBLAS.
+  return m <= 16 || (m <= 32 && (m % kSectorElems != 0 ||
+                                 (!isDynamic(k) && k > kCopiedThinAK)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -365,6 +365,18 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: gpupoor.matmul %arg0, %arg1
 // CHECK-SAME: tile = [64, 64, 64]
 // CHECK-SAME: a_layout = km
+// 24 rows (48-byte rows of A, off 32-byte sectors) and 32 rows with K past
+// 8192 (policy::kCopiedThinAK) are copied M x K for the 32-row tile.
+// CHECK-LABEL: func @rows24_km
+// CHECK: %[[COPY24:.*]] = linalg.transpose ins(%arg0 : tensor<4096x24xf16>)
+// CHECK: gpupoor.matmul %[[COPY24]], %arg1
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: tile = [32, 64, 128]
+// CHECK-LABEL: func @rows32_long_k_km
+// CHECK: %[[COPY32:.*]] = linalg.transpose ins(%arg0 : tensor<8208x32xf16>)
+// CHECK: gpupoor.matmul %[[COPY32]], %arg1
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: tile = [32, 64, 128]
 func.func @decode_km(%a: tensor<4096x8xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<8x4096xf16>
@@ -380,6 +392,24 @@ func.func @rows32_km(%a: tensor<4096x32xf16>, %b: tensor<4096x4096xf16>) -> tens
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x4096xf16>) -> tensor<32x4096xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<4096x32xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<32x4096xf16>) -> tensor<32x4096xf16>
+  return %r : tensor<32x4096xf16>
+}
+func.func @rows24_km(%a: tensor<4096x24xf16>, %b: tensor<4096x4096xf16>) -> tensor<24x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<24x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<24x4096xf16>) -> tensor<24x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x24xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<24x4096xf16>) -> tensor<24x4096xf16>
+  return %r : tensor<24x4096xf16>
+}
+func.func @rows32_long_k_km(%a: tensor<8208x32xf16>, %b: tensor<8208x4096xf16>) -> tensor<32x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x4096xf16>) -> tensor<32x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<8208x32xf16>, tensor<8208x4096xf16>)
                      outs(%c : tensor<32x4096xf16>) -> tensor<32x4096xf16>
   return %r : tensor<32x4096xf16>
 }

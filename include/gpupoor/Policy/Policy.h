@@ -99,8 +99,16 @@ Strategy chooseStrategy(const Problem &problem);
 /// element at a time for every tile. The copy is M x K elements. Measured
 /// on an H200: the static path's km decode kernels ran 0.14-0.16x cuBLAS
 /// f32acc reading A along M; with the copy, the package's km shapes of M
-/// <= 16 run 0.87-1.68x (benchmarks/data/sweep_sm_90a.json).
-bool copiesKMajorA(Chip chip, int64_t m);
+/// <= 16 run 0.87-1.68x (benchmarks/data/sweep_sm_90a.json). On sm_90a also
+/// 17 to 31 rows, whose K x M rows start off 32-byte sectors, and 32 rows
+/// where K is longer than kCopiedThinAK: the 32-row tile reads only A as M
+/// x K, and 64-row tiles reading A along M stream the weight slower than
+/// the copy costs once the product is long (decisions.md, "A as K×M of
+/// 17-32 rows").
+bool copiesKMajorA(Chip chip, int64_t m, int64_t k);
+
+/// The K beyond which sm_90a copies an A of 17-32 rows stored K x M.
+inline constexpr int64_t kCopiedThinAK = 8192;
 
 /// The kernel families of the PyTorch package's prebuilt library: one
 /// dynamic-shape kernel each (for every B layout, outer type, epilogue and

@@ -107,7 +107,8 @@ Strategy chooseStrategy(const Problem &problem);
 /// 17-32 rows").
 bool copiesKMajorA(Chip chip, int64_t m, int64_t k);
 
-/// The K beyond which sm_90a copies an A of 17-32 rows stored K x M.
+/// The K beyond which sm_90a copies an A of 32 rows stored K x M (one of
+/// 17-31 rows is copied whatever K).
 inline constexpr int64_t kCopiedThinAK = 8192;
 
 /// The kernel families of the PyTorch package's prebuilt library: one

@@ -81,7 +81,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     product with `tuned-table`, the chip's tuned table's (lib/Policy/Tuned).
     On sm_90a a static decode product (M <= 16, A as M x K) may run swapped
     (`swapped = true`: C^T = B A^T, whose operands gpupoor-swap-operands
-    then exchanges).
+    then exchanges). An A stored K x M (on tensors) is transposed M x K
+    first where the policy's kernels would read it slowly along M
+    (`policy::copiesKMajorA`: on sm_90a up to 16 rows, 17-31 rows, and 32
+    rows with K past 8192; on the other chips up to 64 rows).
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

@@ -136,6 +136,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.splitHandover = options.splitHandover;
   kernel.blocksPerSM = options.blocksPerSM;
   kernel.clusterM = options.clusterM;
+  kernel.splitsArg = options.splitsArg;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;

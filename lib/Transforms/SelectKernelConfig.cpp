@@ -171,6 +171,7 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                           spec.blocksPerSM == 1 && policy::clusterPays(problem)
                       ? 2
                       : 1);
+  spec.splitsArg = splitsArg;
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

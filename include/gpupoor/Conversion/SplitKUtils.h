@@ -34,15 +34,16 @@ struct SplitGeometry {
 
 private:
   friend SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &, Value,
-                                         SplitKAttr);
+                                         SplitKAttr, Value);
   Value perChunk, remainder; // q, r
 };
 
 /// Emits the geometry for a reduction of `k` (index) elements under
-/// `strategy`; S is a constant when the strategy fixes it and gpu_poor's rule
-/// evaluated at run time otherwise.
+/// `strategy`; S is a constant when the strategy fixes it, else `splits`
+/// (index, the launch's; at least 1) where given, else gpu_poor's rule
+/// evaluated at run time.
 SplitGeometry emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
-                                SplitKAttr strategy);
+                                SplitKAttr strategy, Value splits = Value());
 
 /// T, the C tiles of `batch` elements of M x N (index) under `strategy`'s
 /// tile: batch * ceil(M/BM) * ceil(N/BN), as the kernels' grid counts them

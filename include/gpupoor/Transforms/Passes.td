@@ -323,6 +323,11 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "block an SM (kernel_config cluster_m); 1: none; 0 (default): "
            "where policy::clusterPays holds (static products whose operand "
            "rows start off 32-byte sectors)">,
+    Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
+           "Where the strategy names no S: the kernel takes S as its last "
+           "parameter, `splits`, which the launch passes (the emitted host "
+           "code: the strategy's rule), instead of evaluating the rule "
+           "itself (kernel_config splits_arg): one kernel for any S">,
     Option<"blocksPerSM", "blocks-per-sm", "int64_t", /*default=*/"0",
            "The TMA kernel's blocks an SM (1 or 2; 0: chosen, see above); "
            "2 takes one consumer warpgroup (BM = 64) and halves its stages "

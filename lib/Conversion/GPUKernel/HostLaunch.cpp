@@ -269,9 +269,10 @@ Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
 }
 
 /// The launch's grid: T C tiles of every batch element along x (1 <= T <
-/// 2^31, asserted), P' slices along y.
+/// 2^31, asserted), P' slices along y; and S where the kernel takes it
+/// (KernelSpec::takesSplits), the one the slices were counted with.
 struct SliceLaunch {
-  Value tiles, slices;
+  Value tiles, slices, splits;
 };
 
 SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
@@ -304,11 +305,12 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
                          "gpupoor.matmul: batch * ceil(M/BM) * ceil(N/BN) "
                          "blocks exceed the grid (2^31 - 1)");
   }
-  Value slices = cst(1);
+  Value slices = cst(1), splits;
+  if (spec.parallel() || spec.takesSplits())
+    splits = emitSplitGeometry(b, o.k, strategy).splits;
   if (spec.parallel())
-    slices = emitSliceCount(b, strategy, tiles,
-                            emitSplitGeometry(b, o.k, strategy).splits, o.k);
-  return {tiles, slices};
+    slices = emitSliceCount(b, strategy, tiles, splits, o.k);
+  return {tiles, slices, splits};
 }
 
 /// The runtime's function `name`, declared in `op`'s module: ptr(i64).
@@ -514,6 +516,10 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
         gridX, gridX, args);
   if (spec.tmaCopies)
     args.append(emitTensorMaps(b, op, spec, o));
+  // S where the kernel takes it: the strategy's rule, which the grid's
+  // slices were counted with.
+  if (spec.takesSplits())
+    args.push_back(cast(grid.splits));
   auto launch = gpu::LaunchFuncOp::create(
       b, v.func, gpu::KernelDim3{gridX, grid.slices, c1},
       gpu::KernelDim3{threads, c1, c1}, smem, args);

@@ -169,6 +169,10 @@ KernelArgs mlir::gpupoor::readKernelArgs(KernelContext &kc,
   kc.m = argIndex(b, entry, 3);
   kc.n = argIndex(b, entry, 4);
   kc.k = argIndex(b, entry, 5);
+  // The last parameter (getKernelParams).
+  kc.splits = spec.takesSplits()
+                  ? argIndex(b, entry, entry.getNumArguments() - 1)
+                  : Value();
   kc.tilesM = arith::CeilDivSIOp::create(
       b, kc.m, arith::ConstantIndexOp::create(b, spec.bm));
   kc.tilesN = arith::CeilDivSIOp::create(

@@ -244,7 +244,8 @@ static Value opaque(ImplicitLocOpBuilder &b, Value v) {
 
 BlockChunks mlir::gpupoor::emitBlockChunks(KernelContext &kc) {
   ImplicitLocOpBuilder &b = kc.b;
-  SplitGeometry geometry = emitSplitGeometry(b, kc.k, kc.spec.strategy);
+  SplitGeometry geometry =
+      emitSplitGeometry(b, kc.k, kc.spec.strategy, kc.splits);
   return {geometry, emitSliceBounds(kc, geometry)};
 }
 
@@ -289,7 +290,8 @@ SliceBounds mlir::gpupoor::emitSliceBounds(KernelContext &kc,
     scf::YieldOp::create(b, ValueRange{zero, opaque(b, geometry.numKBlocks),
                                        zero, geometry.numKBlocks});
     b.setInsertionPointToStart(bounds.thenBlock());
-    SplitGeometry own = emitSplitGeometry(b, opaque(b, kc.k), kc.spec.strategy);
+    SplitGeometry own =
+        emitSplitGeometry(b, opaque(b, kc.k), kc.spec.strategy, kc.splits);
     Value begin = arith::DivUIOp::create(
         b, arith::MulIOp::create(b, p, own.splits), slices);
     Value end = arith::MinSIOp::create(

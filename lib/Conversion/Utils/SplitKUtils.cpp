@@ -55,14 +55,20 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
 }
 
 SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
-                                               SplitKAttr strategy) {
+                                               SplitKAttr strategy,
+                                               Value splits) {
   Value bk = arith::ConstantIndexOp::create(b, strategy.getTileK());
   SplitGeometry g;
   g.numKBlocks = arith::CeilDivSIOp::create(b, k, bk);
-  g.splits =
-      strategy.getSplits()
-          ? Value(arith::ConstantIndexOp::create(b, *strategy.getSplits()))
-          : emitDefaultSplits(b, k, strategy.getMaxSplits());
+  if (strategy.getSplits())
+    g.splits = arith::ConstantIndexOp::create(b, *strategy.getSplits());
+  else if (splits)
+    // The launch's S, at least 1: a launcher's 0 or a negative count runs
+    // one chunk rather than divide by zero.
+    g.splits =
+        arith::MaxSIOp::create(b, splits, arith::ConstantIndexOp::create(b, 1));
+  else
+    g.splits = emitDefaultSplits(b, k, strategy.getMaxSplits());
   g.numChunks = arith::MinSIOp::create(b, g.splits, g.numKBlocks);
   // With K = 0 there are no chunks: divide by 1 (q = r = 0).
   Value divisor = arith::MaxSIOp::create(b, g.numChunks,

@@ -34,6 +34,9 @@ struct KernelContext {
 
   /// Problem sizes (index).
   Value m, n, k;
+  /// S where the launch passes it (KernelSpec::takesSplits; index), else
+  /// null: the strategy's.
+  Value splits;
   /// The kernel's dynamic shared memory (memref<?xi8, workgroup>).
   Value rawSmem;
   /// Thread, lane and the warp's position in the block's warp grid.

@@ -112,7 +112,7 @@ LogicalResult KernelConfigAttr::verify(
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
     int64_t indexBitwidth, bool persistent, int64_t blocksPerSM, bool streamK,
-    int64_t clusterM) {
+    int64_t clusterM, bool splitsArg) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();

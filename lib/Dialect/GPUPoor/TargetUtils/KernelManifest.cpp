@@ -48,6 +48,9 @@ mlir::gpupoor::getKernelParams(const KernelSpec &spec) {
   // The persistent kernel's C stores by TMA (KernelSpec::tmaStores).
   if (spec.tmaStores())
     params.push_back({"c_desc", K::TensorMap});
+  // Last, so that the other parameters keep their places.
+  if (spec.takesSplits())
+    params.push_back({"splits", K::Size});
   return params;
 }
 

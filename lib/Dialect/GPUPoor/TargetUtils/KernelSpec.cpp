@@ -59,19 +59,21 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   blocksPerSM = config.getBlocksPerSm();
   streamKTiles = config.getStreamK();
   clusterM = config.getClusterM();
+  splitsArg = config.getSplitsArg();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
-  return KernelConfigAttr::get(
-      ctx, {warpsM, warpsN}, stages, groupM,
-      tmaCopies     ? CopyMode::Tma
-      : asyncCopies ? CopyMode::Async
-                    : CopyMode::Elements,
-      fragmentPrefetch, sharedOuterRows, epiloguePasses,
-      mmaHandover     ? Handover::Mma
-      : splitHandover ? Handover::Split
-                      : Handover::Convert,
-      indexBitwidth, persistentTiles, blocksPerSM, streamKTiles, clusterM);
+  return KernelConfigAttr::get(ctx, {warpsM, warpsN}, stages, groupM,
+                               tmaCopies     ? CopyMode::Tma
+                               : asyncCopies ? CopyMode::Async
+                                             : CopyMode::Elements,
+                               fragmentPrefetch, sharedOuterRows,
+                               epiloguePasses,
+                               mmaHandover     ? Handover::Mma
+                               : splitHandover ? Handover::Split
+                                               : Handover::Convert,
+                               indexBitwidth, persistentTiles, blocksPerSM,
+                               streamKTiles, clusterM, splitsArg);
 }
 
 int64_t KernelSpec::launchRegisters() const {

@@ -276,6 +276,13 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       loading half of it into both (TMA multicast); a persistent
       pair loops over pairs of work tiles. The kernel's fallbacks (element
       copies, 64-bit indices) keep the pairs' tile order and launch.
+    * `splits_arg` (default false): S is the kernel's last parameter,
+      `splits`, which the launcher passes (at least 1; the chunks are
+      `min(S, ceil(K / BK))` as ever), instead of the strategy's rule
+      evaluated in the kernel. Where the strategy fixes S the kernel takes
+      no such parameter. The emitted host code passes the strategy's rule; a
+      launcher of the kernel on its own (the PyTorch package) chooses S per
+      call, any S with one kernel.
 
     Example:
 
@@ -299,7 +306,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     DefaultValuedParameter<"bool", "false">:$persistent,
     DefaultValuedParameter<"int64_t", "1">:$blocks_per_sm,
     DefaultValuedParameter<"bool", "false">:$stream_k,
-    DefaultValuedParameter<"int64_t", "1">:$cluster_m
+    DefaultValuedParameter<"int64_t", "1">:$cluster_m,
+    DefaultValuedParameter<"bool", "false">:$splits_arg
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

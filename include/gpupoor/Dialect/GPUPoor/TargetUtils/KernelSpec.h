@@ -105,6 +105,12 @@ struct KernelSpec {
   // in two halves, each handed over while the other's wgmma run (no order
   // barrier: Handover::Split).
   bool splitHandover = false;
+  /// S comes from the launch (the `splits` parameter) where the strategy
+  /// leaves it to the rule (takesSplits()).
+  bool splitsArg = false;
+  /// Whether the kernel's last parameter is S: splitsArg where the
+  /// strategy names no S.
+  bool takesSplits() const { return splitsArg && !strategy.getSplits(); }
   // Width of index in the lowered kernel (memref descriptors match it).
   unsigned indexBitwidth = 64;
 

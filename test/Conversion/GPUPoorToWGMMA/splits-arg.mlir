@@ -1,0 +1,24 @@
+// RUN: gpupoor-opt %s -gpupoor-select-kernel-config="tma=true splits-arg=true" -convert-gpupoor-to-wgmma | FileCheck %s
+
+// The TMA kernel and its fallbacks take S after the tensor maps; each
+// launch passes the host's S (the rule's, cast to the kernel's index).
+// CHECK-LABEL: func.func @tma
+// CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
+// CHECK-SAME: %{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr, %{{.*}} : i32)
+// CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
+// CHECK-SAME: : i64, %{{.*}} : i32)
+// CHECK: gpu.launch_func @gpupoor_matmul_0_i64_module::@gpupoor_matmul_0_i64
+// CHECK-SAME: : i64)
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK-SAME: {gpupoor.name = "a_desc"}, %{{.*}}: !llvm.ptr {gpupoor.name = "b_desc"}, %{{.*}}: i32 {gpupoor.name = "splits"})
+// CHECK-NOT: %c12_i64
+// CHECK: gpu.func @gpupoor_matmul_0_elements(
+// CHECK-SAME: %{{.*}}: i32 {gpupoor.name = "splits"})
+// CHECK: gpu.func @gpupoor_matmul_0_i64(
+// CHECK-SAME: %{{.*}}: i64 {gpupoor.name = "splits"})
+func.func @tma(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, slices = 0, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -171,7 +171,6 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                           spec.blocksPerSM == 1 && policy::clusterPays(problem)
                       ? 2
                       : 1);
-  spec.splitsArg = splitsArg;
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).
@@ -259,6 +258,7 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
     KernelSpec spec = op.getStrategy().getChip() == Chip::SM90a
                           ? selectWgmma(op)
                           : select(op);
+    spec.splitsArg = splitsArg;
     if (failed(spec.verify([&] { return op.emitOpError(); })))
       return WalkResult::interrupt();
     op.setConfigAttr(spec.getConfig(op.getContext()));

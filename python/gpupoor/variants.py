@@ -132,10 +132,11 @@ class VariantKey:
         return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout)
 
     def pipeline_options(self, chip: str) -> str:
-        """`--gpupoor-to-cubin` options (without dump-dir)."""
+        """`--gpupoor-to-cubin` options (without dump-dir). The kernels take
+        S from the launch (splits-arg), which passes the policy's."""
         slices = "slices=1" if self.tile in PERSISTENT_TILES else "slices=0"
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
-                slices, family_options(self.tile, chip)]
+                slices, "splits-arg=true", family_options(self.tile, chip)]
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

@@ -632,8 +632,9 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             assert (p["tiles"], p["grid"]) == (launch["tiles"], launch["grid"]), what
         swapped = want_tile in SWAPPED_TILES
         assert p["swapped"] == swapped, what
+        # The library's kernels take S from the launch (splits-arg).
         args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",
-                "stride_bn", "stride_cm", "stride_cn"}
+                "stride_bn", "stride_cm", "stride_cn", "splits"}
         if key.epilogue != "none":
             args |= {"in0_ptr", "stride_in0m", "stride_in0n"}
         for kern in variant.kernels:
@@ -641,6 +642,7 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             assert set(params) - ws - maps == args, (what, kern.name, params)
         assert p["params"] == variant.kernels[0].manifest["params"], what
         assert len(p["values"]) == len(p["params"])
+        assert p["values"][p["params"].index("splits")] == C.default_splits(k, 32), what
         assert (p["bias_slot"] is not None) == (key.epilogue != "none"), what
         if with_bias:
             assert p["values"][p["bias_slot"]] == bias.data_ptr(), what

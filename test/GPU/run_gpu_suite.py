@@ -106,6 +106,17 @@ class GpupoorKernel:
         # waits for the previous one (manifest dependent_launch), as the
         # package launches it; GPUPOOR_DEPENDENT_LAUNCH=0 launches plainly.
         self.dependent = bool(self.meta.get("dependent_launch")) and DEPENDENT_LAUNCH
+        # S where the kernel takes it (parameter `splits`, kernel_config
+        # splits_arg): None passes the manifest's rule, as the host code does.
+        self.takes_splits = "splits" in self.meta["params"]
+        self.splits = None
+
+    def splits_for(self, k):
+        """S of a launch over K: the one passed where the kernel takes it
+        and the suite sets it, else the manifest's."""
+        if self.takes_splits and self.splits is not None:
+            return self.splits
+        return splits_for(self.meta, k)
 
     def check_requires(self, a, b, c, stride_bk, stride_bn, ins=(), batch_strides=None):
         """Raises ValueError when the operands break the manifest's `requires`
@@ -249,6 +260,9 @@ class GpupoorKernel:
                                             maps["c_desc"]["box_dim"][1],
                                             box_k=maps["c_desc"]["box_dim"][0], **bat(2))
                          if described else bytes(128),)
+        if self.takes_splits:
+            # The last parameter (getKernelParams).
+            args += (size(self.splits_for(k)),)
         if "tensormap" in types or self.dependent:
             tensor_maps.launch(self.fn.kernel.ptr, (grid, slices), self.meta["block_size"], self.smem,
                                torch.cuda.current_stream().cuda_stream, args, types,
@@ -264,7 +278,7 @@ class GpupoorKernel:
             return 1
         rule = self.meta["slice_rule"]
         tiles = (-(-m // self.bm)) * (-(-n // self.bn)) * batch
-        splits = splits_for(self.meta, k)
+        splits = self.splits_for(k)
         if rule["slices"] == 0 and model.short_k_one_slice(self.meta["chip"], k):
             return 1
         return model.num_slices(rule["slices"], tiles, splits, rule["sm_count"],
@@ -395,7 +409,7 @@ def exact_suite(kernels, res, quick, gen):
                 continue
             res.check(not torch.isnan(c).any().item(), f"{name} {shape}: unwritten outputs")
             ref = ref64(a, b, kern.nk)
-            s = splits_for(meta, k)
+            s = kern.splits_for(k)
             chunk = max([hi - lo for lo, hi in model.chunk_bounds(k, s, bk_of(meta))] or [0])
             fits = chunk <= 2048 and ref.abs().max().item() <= 2048
             if meta["outer"] == "f16" and kern.parallel:
@@ -416,6 +430,21 @@ def exact_suite(kernels, res, quick, gen):
             c2 = run(kern, a, b, n)
             res.check(torch.equal(c.view(torch.int16), c2.view(torch.int16)),
                       f"{name} {shape}: two runs differ")
+
+
+def splits_arg_suite(kernels, res, gen):
+    """Kernels that take S as a parameter (splits_arg), launched with S of
+    1, 3, 7, 40 and 1000 (past every shape's K tiles: a chunk a tile):
+    the exact and model suites (quick) at each, the reference cut in the
+    chunks of that S."""
+    taking = {name: kern for name, kern in kernels.items() if kern.takes_splits}
+    for splits in (1, 3, 7, 40, 1000):
+        for kern in taking.values():
+            kern.splits = splits
+        exact_suite(taking, res, True, gen)
+        model_suite(taking, res, True, gen)
+    for kern in taking.values():
+        kern.splits = None
 
 
 def dependent_launch_suite(kernels, res, gen):
@@ -525,7 +554,7 @@ def model_suite(kernels, res, quick, gen):
             m, n, k = shape
             a, b = make(shape, "normal", kern.nk, gen)
             c = run(kern, a, b, n)
-            s = splits_for(meta, k)
+            s = kern.splits_for(k)
             want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
                                         "nk" if kern.nk else "kn",
                                         **model_slices(kern)).astype(np.float16)
@@ -622,7 +651,7 @@ def epilogue_suite(kernels, res, gen):
             out_dtype = torch.float16 if meta["c_type"] == "f16" else torch.float32
             ins, named, c_in = epilogue_inputs(kern, m, n, gen)
             c = run(kern, a, b, n, ins, out_dtype, c_in)
-            s = splits_for(meta, k)
+            s = kern.splits_for(k)
             acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"],
                                        bk_of(meta), "nk" if kern.nk else "kn",
                                        **model_slices(kern))
@@ -948,6 +977,7 @@ def main():
         print(f"{res.passed} passed, {res.failed} failed")
         return 1 if res.failed else 0
     exact_suite(kernels, res, args.quick, gen)
+    splits_arg_suite(kernels, res, gen)
     dependent_launch_suite(kernels, res, gen)
     batched_suite(batched, res, gen)
     stream_k_suite(kernels, res, gen)

@@ -133,6 +133,10 @@ void planParameters(Plan &plan, const KernelInfo &kern,
   std::set<std::string> have;
   for (const auto &[name, _] : args)
     have.insert(name);
+  // S, which the launcher always has, goes to the kernels that take it
+  // (splits-arg); the others evaluate the same rule.
+  want.erase("splits");
+  have.erase("splits");
   TORCH_CHECK(want == have, "kernel ", kern.name,
               " takes parameters the launcher does not have");
   for (const std::string &p : kern.params)
@@ -255,6 +259,9 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::swap(m, n);
   }
   const KernelInfo &first = variant->front();
+  // S: the policy's rule under the call's max_k_splits; the variant's
+  // kernels take it as a parameter (splits-arg) or evaluate the same rule.
+  int64_t splits = policy::defaultNumSplits(k, key.maxSplits);
   if (first.persistent) {
     slices = 1;
   } else {
@@ -262,10 +269,11 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     slices = policy::launchSlices(
         askedSlices, *chip, first.tile, k,
-        ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]),
-        policy::defaultNumSplits(k, key.maxSplits), info.smCount);
+        ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]), splits,
+        info.smCount);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
+  args["splits"] = splits;
   const KernelInfo &kern = chooseKernel(*variant, args, slices,
                                         variantName(chosen) + " (" + first.chip +
                                             ", " + plan->family + ")");

@@ -90,6 +90,32 @@ def test_slices_exact_and_deterministic(slices):
     assert torch.equal(a, split_k_sequential(xr, w, slices=slices, backend="mlir"))
 
 
+@pytest.mark.parametrize("max_k_splits", [1, 3, 8, 64, 1000])
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4104), (300, 528, 4112), (1100, 2208, 1040)])
+def test_any_max_k_splits_runs_on_the_library(max_k_splits, m, n, k):
+    """The library's kernels take S from the launch (splits-arg): every
+    max_k_splits runs on the variants built for the default one (the
+    device need not have gpupoor-opt), S the rule's under that bound, C
+    exact on integers and rounding as S says on random inputs."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+    g = torch.Generator(device="cuda").manual_seed(max_k_splits + m)
+    x, w = ints(m, k, gen=g), ints(n, k, gen=g).T
+    y = split_k_sequential(x, w, max_k_splits=max_k_splits, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+    chips, sm_count = _mlir_backend.device_info(0)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", "f32", max_k_splits, 0, list(chips), sm_count)
+    assert p["values"][p["params"].index("splits")] == _C.default_splits(k, max_k_splits)
+    # One chunk of K = 4104 sums far worse in f16 than the default's 16.
+    xr, wr = torch.randn(m, k, device="cuda").half(), torch.randn(n, k, device="cuda").half().T
+    want = ref(xr, wr)
+    err = lambda s: ((split_k_sequential(xr, wr, max_k_splits=s, backend="mlir").double()
+                      - want).norm() / want.norm()).item()
+    if max_k_splits == 1 and k > 4096:
+        assert err(1) > 2 * err(32)
+
+
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
 @pytest.mark.parametrize("m", [3, 77, 300])

@@ -2,6 +2,7 @@
 keys and the kernel-library build (with this checkout's gpupoor-opt)."""
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -578,6 +579,46 @@ def test_parameters_follow_the_signature():
         assert _signature(key) == _signature(rep), (key.name, rep.name)
     assert _signature(VariantKey(epilogue="none"))[0] == ["%a", "%b", "%c"]
     assert _signature(VariantKey(epilogue="bias_relu"))[0] == ["%a", "%b", "%bias", "%c"]
+
+
+class _RuleLibrary(_RepresentativeLibrary):
+    """The representatives' kernels as built before splits-arg: each
+    evaluates S itself, no `splits` parameter."""
+
+    def find(self, key, chip):
+        # (The representatives are of max_k_splits = 32; the key asked for
+        # is what the test checks.)
+        variant = super().find(dataclasses.replace(key, max_splits=32), chip)
+        self.found[-1] = key
+        for kern in variant.kernels:
+            m = dict(kern.manifest)
+            keep = [i for i, p in enumerate(m["params"]) if p != "splits"]
+            m["params"] = [m["params"][i] for i in keep]
+            m["param_types"] = [m["param_types"][i] for i in keep]
+            kern.manifest = m
+        return variant
+
+
+@pytest.mark.parametrize("max_k_splits", [1, 8, 32, 1000])
+def test_any_max_k_splits_takes_the_library_variant(compiled_manifests, max_k_splits):
+    """The library's variants, built for max_k_splits = 32, take S from the
+    launch: a call of any max_k_splits runs them with the rule's S under its
+    bound. A library whose kernels evaluate S themselves serves only its
+    own max_k_splits: the launcher asks for the call's."""
+    m, n, k = 300, 528, 4104
+    a = torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(n, k, dtype=torch.float16).T
+    c = torch.empty(m, n, dtype=torch.float16)
+    lib = _RepresentativeLibrary(compiled_manifests)
+    p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                        HOPPER[1], find_variant=functools.partial(find_variant, library=lib))
+    assert [key.max_splits for key in lib.found] == [32]
+    assert p["values"][p["params"].index("splits")] == C.default_splits(k, max_k_splits)
+    old = _RuleLibrary(compiled_manifests)
+    p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                        HOPPER[1], find_variant=functools.partial(find_variant, library=old))
+    assert [key.max_splits for key in old.found] == sorted({32, max_k_splits}, key=lambda s: s != 32)
+    assert "splits" not in p["params"]
 
 
 @pytest.mark.parametrize("layout_tile", list(FAMILY_SHAPES), ids="-".join)

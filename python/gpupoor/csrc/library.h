@@ -34,6 +34,10 @@ namespace policy = mlir::gpupoor::policy;
 
 enum class Epilogue { None, Bias, BiasRelu, BiasGelu };
 
+/// The max_k_splits the library's variants are built for (the package's
+/// default, gpu_poor's).
+inline constexpr int64_t kLibraryMaxSplits = 32;
+
 /// A library variant but its tile family (the launcher's to choose).
 struct VariantKey {
   bool nk = true; // B's fast layout: unit stride along K (N x K rows)
@@ -41,7 +45,7 @@ struct VariantKey {
   bool f16Outer = false;
   Epilogue epilogue = Epilogue::None;
   bool f32Out = false;
-  int64_t maxSplits = 32;
+  int64_t maxSplits = kLibraryMaxSplits;
 };
 
 /// The epilogue's name in variant names ("none", "bias", "bias_relu",

@@ -59,6 +59,14 @@ int slotOf(const KernelInfo &kern, const std::string &name) {
   return it == kern.params.end() ? -1 : int(it - kern.params.begin());
 }
 
+/// Whether every kernel of `variant` takes S as a parameter (splits-arg).
+static bool takesSplits(const Variant &variant) {
+  return std::all_of(variant.begin(), variant.end(), [](const KernelInfo &k) {
+    return std::find(k.params.begin(), k.params.end(), "splits") !=
+           k.params.end();
+  });
+}
+
 /// The variant to launch: the family (and the A layout of its variant) the
 /// policy chooses for each chip, from the best chip whose library holds it;
 /// else the best chip's, compiled on demand where the package may.
@@ -110,13 +118,32 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
         key.f16Outer ||
         policy::f16OuterIsExact(cp, /*f32Outer=*/true, /*f16C=*/!key.f32Out,
                                 key.epilogue != Epilogue::None);
+    // The library's variants, of the default max_k_splits, take S from
+    // the launch (splits-arg): any call's max_k_splits runs on them. A
+    // variant whose kernels evaluate the rule themselves serves only its
+    // own max_k_splits.
+    VariantKey shared = chosen;
+    shared.maxSplits = kLibraryMaxSplits;
     if (!first)
-      first = Choice{nullptr, l.family, chosen, l.askedSlices};
-    if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
-      return {v, l.family, chosen, l.askedSlices};
+      first = Choice{nullptr, l.family, shared, l.askedSlices};
+    if (auto v = find(chipName, shared, l.family, /*prebuilt=*/true);
+        v && (shared.maxSplits == chosen.maxSplits || takesSplits(*v)))
+      return {v, l.family, shared, l.askedSlices};
+    if (shared.maxSplits != chosen.maxSplits)
+      if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
+        return {v, l.family, chosen, l.askedSlices};
   }
+  // Compiled on demand (the package's options take S from the launch),
+  // or a library's variant of the default max_k_splits built without that:
+  // then the call's own max_k_splits.
   first->variant =
       find(info.chips.front(), first->key, first->family, /*prebuilt=*/false);
+  if (first->variant && !takesSplits(*first->variant) &&
+      first->key.maxSplits != key.maxSplits) {
+    first->key.maxSplits = key.maxSplits;
+    first->variant =
+        find(info.chips.front(), first->key, first->family, /*prebuilt=*/false);
+  }
   return *first;
 }
 
@@ -267,10 +294,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   } else {
     std::optional<policy::Chip> chip = policy::parseChip(first.chip);
     TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
-    slices = policy::launchSlices(
-        askedSlices, *chip, first.tile, k,
-        ceilDiv(m, first.tile[0]) * ceilDiv(n, first.tile[1]), splits,
-        info.smCount);
+    slices = policy::launchSlices(askedSlices, *chip, first.tile, k,
+                                  ceilDiv(m, first.tile[0]) *
+                                      ceilDiv(n, first.tile[1]),
+                                  splits, info.smCount);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
   args["splits"] = splits;

@@ -328,7 +328,8 @@ void bindLauncher(py::module_ &m) {
       "said.");
   m.def(
       "_force_choice",
-      [](const std::optional<std::string> &family, int64_t slices, bool table) {
+      [](const std::optional<std::string> &family, int64_t slices, bool table,
+         int64_t splits) {
         std::optional<policy::TunedChoice> choice;
         if (family) {
           std::optional<policy::Family> f = policy::parseFamily(*family);
@@ -336,16 +337,21 @@ void bindLauncher(py::module_ &m) {
           TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
           choice = policy::TunedChoice{*f, slices};
         }
-        setForcedChoice(choice, table);
+        TORCH_CHECK_VALUE(0 <= splits && splits <= policy::kMaxSplits,
+                          "splits must be in [0, ", policy::kMaxSplits,
+                          "], got ", splits);
+        setForcedChoice(choice, table, splits);
         std::lock_guard<std::mutex> planGuard(planMutex);
         forgetPlans();
       },
-      "family"_a, "slices"_a = 0, "table"_a = true,
+      "family"_a, "slices"_a = 0, "table"_a = true, "splits"_a = 0,
       "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "
       "bench_sweep.py --rules): from now on every static 2-D product the "
       "tuned table would decide takes `family` and `slices` (0: the rule's) "
       "where its layouts have that family; None: the table's again, or with "
-      "table=False the rules' alone. Forgets the plans made.");
+      "table=False the rules' alone; and every launch S = `splits` (0: the "
+      "policy's; the kernels take S from the launch). Forgets the plans "
+      "made.");
   m.def(
       "select_kernel",
       [](const std::vector<py::dict> &manifests,

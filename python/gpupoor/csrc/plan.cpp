@@ -24,6 +24,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 std::mutex forcedMutex;
 std::optional<policy::TunedChoice> forcedChoice;
 bool useTunedTable = true;
+int64_t forcedSplits = 0;
 
 /// The parameter values a kernel takes from the launcher, by ABI name:
 /// A, B and C as the kernel sees them (exchanged and transposed for a
@@ -77,16 +78,20 @@ struct Choice {
   /// The slices the family's kernel is asked for (the call's, else the
   /// tuned table's; 0: launchSlices' rule).
   int64_t askedSlices;
+  /// S (the policy's launch).
+  int64_t splits;
 };
 Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
                      int64_t n, int64_t k, int64_t slices, const Finder &find) {
   std::optional<Choice> first;
   std::optional<policy::TunedChoice> forced;
   bool useTable;
+  int64_t splits;
   {
     std::lock_guard<std::mutex> guard(forcedMutex);
     forced = forcedChoice;
     useTable = useTunedTable;
+    splits = forcedSplits;
   }
   for (const std::string &chipName : info.chips) {
     policy::Problem p;
@@ -100,6 +105,8 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     p.aLayout = key.km ? policy::ALayout::KM : policy::ALayout::MK;
     p.slices = slices;
     p.maxSplits = key.maxSplits;
+    if (splits)
+      p.splits = splits;
     p.smCount = info.smCount;
     p.forced = forced;
     p.useTable = useTable;
@@ -125,13 +132,13 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     VariantKey shared = chosen;
     shared.maxSplits = kLibraryMaxSplits;
     if (!first)
-      first = Choice{nullptr, l.family, shared, l.askedSlices};
+      first = Choice{nullptr, l.family, shared, l.askedSlices, l.splits};
     if (auto v = find(chipName, shared, l.family, /*prebuilt=*/true);
         v && (shared.maxSplits == chosen.maxSplits || takesSplits(*v)))
-      return {v, l.family, shared, l.askedSlices};
+      return {v, l.family, shared, l.askedSlices, l.splits};
     if (shared.maxSplits != chosen.maxSplits)
       if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
-        return {v, l.family, chosen, l.askedSlices};
+        return {v, l.family, chosen, l.askedSlices, l.splits};
   }
   // Compiled on demand (the package's options take S from the launch),
   // or a library's variant of the default max_k_splits built without that:
@@ -234,10 +241,12 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
 
 } // namespace
 
-void setForcedChoice(std::optional<policy::TunedChoice> choice, bool useTable) {
+void setForcedChoice(std::optional<policy::TunedChoice> choice, bool useTable,
+                     int64_t splits) {
   std::lock_guard<std::mutex> guard(forcedMutex);
   forcedChoice = choice;
   useTunedTable = useTable;
+  forcedSplits = splits;
 }
 
 const KernelInfo &chooseKernel(const Variant &variant,
@@ -264,7 +273,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
               "gpupoor's kernels need compute capability 8.x or 9.0; this "
               "device is not supported (use backend='triton')");
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
-  auto [variant, family, chosen, askedSlices] =
+  auto [variant, family, chosen, askedSlices, splits] =
       chooseVariant(info, key, m, n, k, slices, find);
   if (!variant) {
     std::string chips;
@@ -286,9 +295,9 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::swap(m, n);
   }
   const KernelInfo &first = variant->front();
-  // S: the policy's rule under the call's max_k_splits; the variant's
-  // kernels take it as a parameter (splits-arg) or evaluate the same rule.
-  int64_t splits = policy::defaultNumSplits(k, key.maxSplits);
+  // S is the policy's launch's (its rule under the call's max_k_splits):
+  // the variant's kernels take it as a parameter (splits-arg) or evaluate
+  // the same rule.
   if (first.persistent) {
     slices = 1;
   } else {
@@ -304,6 +313,13 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   const KernelInfo &kern = chooseKernel(*variant, args, slices,
                                         variantName(chosen) + " (" + first.chip +
                                             ", " + plan->family + ")");
+  // A kernel that evaluates S itself runs the rule's under its variant's
+  // max_k_splits (the call's: chooseVariant).
+  TORCH_CHECK(std::find(kern.params.begin(), kern.params.end(), "splits") !=
+                      kern.params.end() ||
+                  splits == policy::defaultNumSplits(k, chosen.maxSplits),
+              "kernel ", kern.name, " evaluates S itself: it cannot run S = ",
+              splits);
   plan->info = &kern;
   plan->slices = slices;
   plan->tiles = policy::launchTiles(policy::CShape{false, 1, m, n}, kern.tile,

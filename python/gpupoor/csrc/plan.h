@@ -75,10 +75,11 @@ const KernelInfo &chooseKernel(const Variant &variant,
 
 /// The choice the policy takes instead of its tuned table's for every plan
 /// made from now on (benchmarks/tune_policy.py's candidates; none: the
-/// table's, or with `useTable` false the rules'). Plans made before keep
-/// theirs: the caller forgets them.
+/// table's, or with `useTable` false the rules'), and S where `splits` > 0
+/// (0: the policy's). Plans made before keep theirs: the caller forgets
+/// them.
 void setForcedChoice(std::optional<policy::TunedChoice> choice,
-                     bool useTable = true);
+                     bool useTable = true, int64_t splits = 0);
 
 /// The plan of C = epilogue(A @ B [+ bias]) (A M x K, B K x N, C M x N
 /// views; bias (N) where `key` has a bias_* epilogue) on a device of `info`,

@@ -62,7 +62,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     s.splits = ceilDiv(p.k, s.tile[2]);
   // With a static K the rule is evaluated now, so the IR says what runs.
   if (!s.splits && !isDynamic(p.k))
-    s.splits = defaultNumSplits(p.k, p.maxSplits);
+    s.splits = decodeNumSplits(s.chip, s.tile, p.k, p.maxSplits);
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
@@ -278,9 +278,10 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   auto [aLayout, bLayout] = l.swapped ? swappedLayouts(p.aLayout, p.bLayout)
                                       : std::pair(p.aLayout, p.bLayout);
   l.chip = kernelChip(p.chip, aLayout, bLayout, l.tile);
-  // The families' kernels derive S from K (splits = default) unless the
-  // call names one.
-  l.splits = p.splits ? *p.splits : defaultNumSplits(p.k, p.maxSplits);
+  // S: the call's, else the tile's default, which the launch passes to the
+  // families' kernels (splits-arg).
+  l.splits =
+      p.splits ? *p.splits : decodeNumSplits(l.chip, l.tile, p.k, p.maxSplits);
   CShape shape = l.swapped ? p.shape.transposed() : p.shape;
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();

@@ -29,6 +29,21 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
+bool mlir::gpupoor::policy::takesDecodeChunks(Chip chip, const Tile &tile) {
+  return (chip == Chip::SM90 || chip == Chip::SM90a) &&
+         std::min(tile[0], tile[1]) <= 16;
+}
+
+int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,
+                                               int64_t k, int64_t maxSplits) {
+  int64_t splits = defaultNumSplits(k, maxSplits);
+  if (!takesDecodeChunks(chip, tile))
+    return splits;
+  int64_t chunks = ceilDiv(std::max<int64_t>(k, 0), kDecodeChunk);
+  return std::clamp<int64_t>(std::max(splits, chunks), 1,
+                             std::max<int64_t>(maxSplits, 1));
+}
+
 int64_t mlir::gpupoor::policy::tileCount(int64_t batch, int64_t m, int64_t n,
                                          int64_t bm, int64_t bn) {
   int64_t tiles = 0;

@@ -99,12 +99,14 @@ VARIANTS = {
     "nk_f32_s8_p3": (dict(b_layout="nk"), "outer-type=f32 splits=8 slices=3"),
     "kn_f32_pmax": (dict(), "outer-type=f32 slices=65535"),
     # S from the launch (splits-arg): the mma.sync kernel in automatic
-    # slices, and the TMA kernels (128 x 128 in slices; the swapped decode
-    # tile) -- run_gpu_suite's splits_arg_suite passes several S.
+    # slices, and the TMA kernels (128 x 128 in slices, 64 x 128, the
+    # swapped decode tile's 64 x 16) -- run_gpu_suite's splits_arg_suite
+    # passes several S.
     "kn_f32_sarg_p0": (dict(), "outer-type=f32 slices=0 splits-arg=true"),
     "nk_f16_sarg_p3": (dict(b_layout="nk"),
                        "outer-type=f16 slices=3 tile=128,128,64 splits-arg=true"),
     "nk_f32_sarg_m64": (dict(b_layout="nk"), "outer-type=f32 tile=64,128,64 splits-arg=true"),
+    "nk_f32_sarg_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 splits-arg=true"),
     "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
     "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),
     "kn_f32_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64"),

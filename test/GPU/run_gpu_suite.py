@@ -317,7 +317,9 @@ def model_slices(kern):
 
 def splits_for(meta, k):
     s = meta["splits"]
-    return model.default_splits(k, meta["max_splits"]) if s == "default" else s
+    if s != "default":
+        return s
+    return model.decode_splits(meta["chip"], meta["tile"], k, meta["max_splits"])
 
 
 def bk_of(meta):

@@ -33,6 +33,18 @@ def default_splits(k, max_splits=32):
     return max(1, min(splits, max_splits))
 
 
+DECODE_CHUNK = 128
+
+
+def decode_splits(chip, tile, k, max_splits=32):
+    """policy::decodeNumSplits: default_splits, at least ceil(K / 128) for a
+    decode tile (16 rows or 16 columns) of an sm_90 or sm_90a kernel."""
+    splits = default_splits(k, max_splits)
+    if chip in ("sm_90", "sm_90a") and min(tile[0], tile[1]) <= 16:
+        splits = max(1, min(max(splits, -(-k // DECODE_CHUNK)), max_splits))
+    return splits
+
+
 def chunk_bounds(k, splits, bk=32):
     blocks = -(-k // bk)
     chunks = min(splits, blocks)

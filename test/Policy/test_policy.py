@@ -89,7 +89,7 @@ def test_the_grid_covers_every_choice(policy):
 
 
 def test_model_agrees_with_the_policy(problems, policy):
-    """split_k_model's default_splits and num_slices (with its B and Q) give
+    """split_k_model's decode_splits and num_slices (with its B and Q) give
     the launch's S and P'."""
     checked = 0
     for p, d in zip(problems, policy):
@@ -97,9 +97,9 @@ def test_model_agrees_with_the_policy(problems, policy):
         # (A tuned class's slices are the table's.)
         if launch is None or "slices" in p or "max-splits" in p or d["strategy"]["tuned"]:
             continue
-        assert launch["splits"] == model.default_splits(p["k"]), grid.line(p)
         tile = launch["tile"][:2]
         chip = launch["chip"]
+        assert launch["splits"] == model.decode_splits(chip, tile, p["k"]), grid.line(p)
         slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
                                   model.slice_blocks_per_sm(chip, tile),
                                   model.slice_one_share(chip, tile), p["k"])

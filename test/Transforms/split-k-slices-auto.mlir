@@ -6,9 +6,11 @@
 // blocks an SM (132 SMs on sm_90, 108 on sm_80): P1 = clamp(SMs / T, 1, S),
 // P2 = clamp(2 SMs / T, 1, S), P2 if P2 > 2 P1, else P1.
 // Decode: M = 1 takes the 16 x 128 x 128 tile; N = 4096 makes T = 32
-// tiles (K = 4096: 128 blocks of 32, S = 16): P1 = 4, P2 = 8, no better than 4.
+// tiles (K = 4096: 128 blocks of 32, S = 16; on sm_90 the decode tile's
+// chunks of 128, S = 32, policy::decodeNumSplits): P1 = 4, P2 = 8, no
+// better than 4.
 // CHECK-LABEL: func.func @decode
-// CHECK: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90>
 // sm_80: P1 = 3, P2 = 6.
 // SM80-LABEL: func.func @decode
 // SM80: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3>
@@ -26,7 +28,7 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // busiest SM's work is not less): one slice, the sequential kernel (not
 // printed).
 // CHECK-LABEL: func.func @wide_n
-// CHECK: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>
 // SM80-LABEL: func.func @wide_n
 // SM80: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32>
 func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<1x14336xf16> {
@@ -76,7 +78,7 @@ func.func @batched(%a: tensor<16x256x2048xf16>, %b: tensor<16x2048x256xf16>, %c:
 // the same rule. A gpupoor.slices attribute overrides the option.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: #gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>
-// CHECK: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3, chip = sm_90>
 func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>,
                    %x: tensor<1x4096xf16>, %w: tensor<4096x4096xf16>, %y: tensor<1x4096xf16>) -> (tensor<?x?xf16>, tensor<1x4096xf16>) {
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>

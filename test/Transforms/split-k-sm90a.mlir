@@ -64,13 +64,16 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // Tiles by shape (static): M <= 16 runs transposed where the swapped
 // product's 64 x 16 tiles fill from a third of the 132 SMs to two blocks
 // an SM (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
-// tile the options name is never swapped (SMALL).
+// tile the options name is never swapped (SMALL). A decode tile (16 columns
+// swapped, or 16 rows) sums chunks of at most 128 K elements
+// (policy::decodeNumSplits): S = 32 at K = 4096, where the rule gives 16,
+// and 10 at K = 1280 (decode_short_k), where it gives 8.
 // CHECK-LABEL: func @decode
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode
-// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // SMALL-LABEL: func @decode
-// SMALL: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// SMALL: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -237,7 +240,7 @@ func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> 
 
 // Up to two swapped tiles an SM (14336 / 64 = 224): swapped.
 // CHECK-LABEL: func @decode_two_waves
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<16x14336xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x14336xf16>
@@ -254,7 +257,7 @@ func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>)
 // decode tile, which the wgmma kernel (64 rows a warpgroup) cannot take:
 // the op is retargeted.
 // CHECK-LABEL: func @decode_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
 func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> tensor<16x17024xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x17024xf16>
@@ -287,7 +290,7 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // SPLITS-LABEL: func @decode_narrow
 // SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
 // AUTO-LABEL: func @decode_short_k
-// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
 // 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
 // (policy::kThinTile), not swapped.
 // CHECK-LABEL: func @seventeen_rows

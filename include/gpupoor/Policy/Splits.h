@@ -58,6 +58,30 @@ inline constexpr int64_t kMinLongKSplits = 12;
 /// [1, maxSplits].
 int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 
+/// The longest chunk of a decode tile's default S (decodeNumSplits).
+inline constexpr int64_t kDecodeChunk = 128;
+
+/// Whether a kernel of `chip` and `tile` takes decodeNumSplits' chunks: a
+/// decode tile (16 C rows, the m16 family's mma.sync tile; or 16 C
+/// columns, the swapped tiles) of the kernels Hopper runs (sm_90, sm_90a).
+bool takesDecodeChunks(Chip chip, const Tile &tile);
+
+/// The default S of a product of K = `k` run by a kernel of `chip` and
+/// `tile`: defaultNumSplits, but at least ceil(K / kDecodeChunk) where
+/// takesDecodeChunks, at most `maxSplits`. The host code and the loop form
+/// evaluate it for a dynamic K (SplitKUtils.cpp). Such products stream
+/// the weights, and the chunk ends cost nothing measurable there: on an
+/// H200 (package, forced S, CUDA-graph replay, weights beyond L2, 72
+/// shapes of M <= 16 in every layout at K = 4096 to 28672), chunks of 128
+/// ran at 0.996x the rule's S with the swapped tile (geomean, the slowest
+/// 0.979x), 1.000x with its two-blocks-an-SM variant and 1.002x with the
+/// 16-row tile, while the error fell from the rule's 6.4e-4 to 8.7e-4
+/// (by K) to 4.9e-4 (chunks of 64: 3.9e-4 at 0.988x, the slowest 0.968x;
+/// benchmarks/data/splits_decode_sm_90a.json). Wider tiles pay: the 32-
+/// and 64-row ones ran at 0.91-0.93x with chunks of 128.
+int64_t decodeNumSplits(Chip chip, const Tile &tile, int64_t k,
+                        int64_t maxSplits);
+
 /// T, the C tiles of BM x BN over `batch` elements of M x N:
 /// batch * ceil(M / BM) * ceil(N / BN), saturating at INT64_MAX (static
 /// sizes may be any int64; the op's verifier refuses counts beyond a grid).

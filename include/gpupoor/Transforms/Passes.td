@@ -65,8 +65,11 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `strict`, that is an error and the pass fails.
 
     The split count S follows gpu_poor's rule (`policy::defaultNumSplits`,
-    include/gpupoor/Policy/Splits.h), clamped to `[1, max-splits]`;
-    `splits` or a `gpupoor.splits` integer attribute on the matmul fixes it.
+    include/gpupoor/Policy/Splits.h), clamped to `[1, max-splits]`; with a
+    static K on sm_90a a decode tile (16 rows, or swapped: 16 columns) takes
+    at least `ceil(K / 128)` chunks (`policy::decodeNumSplits`), which cost
+    its weight-streaming products nothing measurable. `splits` or a
+    `gpupoor.splits` integer attribute on the matmul fixes it.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different

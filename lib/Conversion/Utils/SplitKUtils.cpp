@@ -27,7 +27,8 @@ using namespace mlir::gpupoor;
 /// 5120 and 8.9 at 1 x 1024 x 4096, against 12.7-12.8 and 8.4 now and the
 /// static kernel's 12.6-12.7 and 8.2-8.3.)
 static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
-                               int64_t maxSplits) {
+                               SplitKAttr strategy) {
+  int64_t maxSplits = strategy.getMaxSplits();
   Type i64 = b.getI64Type();
   auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
   Value n = arith::IndexCastOp::create(
@@ -50,6 +51,15 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
   splits = arith::SelectOp::create(
       b, isLong, arith::MaxSIOp::create(b, splits, cst(kMinLongKSplits)),
       splits);
+  // A decode tile's chunks of at most kDecodeChunk (decodeNumSplits).
+  if (policy::takesDecodeChunks(toPolicy(strategy.getChip()),
+                                toPolicyTile(strategy.getTile()))) {
+    Value chunks = arith::IndexCastOp::create(
+        b, i64,
+        arith::CeilDivSIOp::create(
+            b, k, arith::ConstantIndexOp::create(b, policy::kDecodeChunk)));
+    splits = arith::MaxSIOp::create(b, splits, chunks);
+  }
   splits = arith::MinSIOp::create(b, splits, cst(maxSplits));
   return arith::IndexCastOp::create(b, b.getIndexType(), splits);
 }
@@ -68,7 +78,7 @@ SplitGeometry mlir::gpupoor::emitSplitGeometry(ImplicitLocOpBuilder &b, Value k,
     g.splits =
         arith::MaxSIOp::create(b, splits, arith::ConstantIndexOp::create(b, 1));
   else
-    g.splits = emitDefaultSplits(b, k, strategy.getMaxSplits());
+    g.splits = emitDefaultSplits(b, k, strategy);
   g.numChunks = arith::MinSIOp::create(b, g.splits, g.numKBlocks);
   // With K = 0 there are no chunks: divide by 1 (q = r = 0).
   Value divisor = arith::MaxSIOp::create(b, g.numChunks,

@@ -295,6 +295,14 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::swap(m, n);
   }
   const KernelInfo &first = variant->front();
+  // Kernels that evaluate S themselves (built without splits-arg) run their
+  // own default, of their chip, tile and variant's max_k_splits (the
+  // call's: chooseVariant), which the slices must be counted with.
+  if (!takesSplits(*variant)) {
+    std::optional<policy::Chip> chip = policy::parseChip(first.chip);
+    TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
+    splits = policy::decodeNumSplits(*chip, first.tile, k, chosen.maxSplits);
+  }
   // S is the policy's launch's (its rule under the call's max_k_splits):
   // the variant's kernels take it as a parameter (splits-arg) or evaluate
   // the same rule.
@@ -313,13 +321,6 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   const KernelInfo &kern = chooseKernel(*variant, args, slices,
                                         variantName(chosen) + " (" + first.chip +
                                             ", " + plan->family + ")");
-  // A kernel that evaluates S itself runs the rule's under its variant's
-  // max_k_splits (the call's: chooseVariant).
-  TORCH_CHECK(std::find(kern.params.begin(), kern.params.end(), "splits") !=
-                      kern.params.end() ||
-                  splits == policy::defaultNumSplits(k, chosen.maxSplits),
-              "kernel ", kern.name, " evaluates S itself: it cannot run S = ",
-              splits);
   plan->info = &kern;
   plan->slices = slices;
   plan->tiles = policy::launchTiles(policy::CShape{false, 1, m, n}, kern.tile,

@@ -3,9 +3,16 @@
 // splits_arg: S is the kernel's last parameter. The emitted host code passes
 // the strategy's rule (at most max_splits = 32), the S its grid's slices were
 // counted with; the kernel evaluates no rule, and takes at least one chunk
-// whatever the launch passes.
+// whatever the launch passes. The rule of a decode tile (16 rows) on sm_90
+// takes at least ceil(K / 128) chunks (policy::decodeNumSplits).
 // CHECK-LABEL: func.func @from_launch
-// CHECK: %[[MAX:.*]] = arith.minsi %{{.*}}, %c32_i64 : i64
+// CHECK: %[[RULE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivsi %{{.*}}, %[[C128]] : index
+// CHECK-NEXT: %[[CHUNKS64:.*]] = arith.index_cast %[[CHUNKS]] : index to i64
+// CHECK-NEXT: %[[RAISED:.*]] = arith.maxsi %[[RULE]], %[[CHUNKS64]] : i64
+// CHECK-NEXT: %c32_i64 = arith.constant 32 : i64
+// CHECK-NEXT: %[[MAX:.*]] = arith.minsi %[[RAISED]], %c32_i64 : i64
 // CHECK: %[[S:.*]] = arith.index_cast %[[MAX]] : i64 to index
 // CHECK-NOT: %c32_i64
 // CHECK: %[[S32:.*]] = arith.index_cast %[[S]] : index to i32

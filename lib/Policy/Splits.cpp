@@ -31,7 +31,7 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
 
 bool mlir::gpupoor::policy::takesDecodeChunks(Chip chip, const Tile &tile) {
   return (chip == Chip::SM90 || chip == Chip::SM90a) &&
-         std::min(tile[0], tile[1]) <= 16;
+         std::min(tile[0], tile[1]) <= 16 && tile[2] <= kDecodeChunk;
 }
 
 int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,

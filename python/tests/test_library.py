@@ -619,6 +619,18 @@ def test_any_max_k_splits_takes_the_library_variant(compiled_manifests, max_k_sp
                         HOPPER[1], find_variant=functools.partial(find_variant, library=old))
     assert [key.max_splits for key in old.found] == sorted({32, max_k_splits}, key=lambda s: s != 32)
     assert "splits" not in p["params"]
+    # A forced S (the benchmarks' hook) reaches the kernels that take it, and
+    # those that evaluate S themselves refuse it.
+    C._force_choice(None, splits=5)
+    try:
+        p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                            HOPPER[1], find_variant=functools.partial(find_variant, library=lib))
+        assert p["values"][p["params"].index("splits")] == 5
+        with pytest.raises(RuntimeError, match="evaluates S itself"):
+            C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                            HOPPER[1], find_variant=functools.partial(find_variant, library=old))
+    finally:
+        C._force_choice(None)
 
 
 @pytest.mark.parametrize("layout_tile", list(FAMILY_SHAPES), ids="-".join)

@@ -3,6 +3,8 @@
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0.json --check-prefix=JSON
 // RUN: rm -rf %t.p && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tma=false slices=0 cubin-format=isa dump-dir=%t.p" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.p/gpupoor_matmul_0.json --check-prefix=SLICES
+// RUN: rm -rf %t.d && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a tile=64,16,64 cubin-format=isa dump-dir=%t.d" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.d/gpupoor_matmul_0.json --check-prefix=DECODE
 
 // nn.Linear's product for sm_90a -> PTX, checked without ptxas (format
 // isa): the cp.async wgmma kernel (tma=false; cubin-sm90a-tma.mlir: the
@@ -51,6 +53,10 @@
 // JSON-NEXT: "rule_block": 32
 // JSON-NEXT: },
 // JSON-NEXT: "splits": "default",
+// A decode tile's rule takes chunks of at most 128 (policy::decodeNumSplits).
+// DECODE: "split_rule": {
+// DECODE-NEXT: "decode_chunk": 128,
+// DECODE-NEXT: "long_k_rule_blocks": 64,
 // JSON: "tile": [
 // JSON-NEXT: 128,
 // JSON-NEXT: 256,

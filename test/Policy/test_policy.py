@@ -99,7 +99,8 @@ def test_model_agrees_with_the_policy(problems, policy):
             continue
         tile = launch["tile"][:2]
         chip = launch["chip"]
-        assert launch["splits"] == model.decode_splits(chip, tile, p["k"]), grid.line(p)
+        assert launch["splits"] == model.decode_splits(chip, launch["tile"], p["k"]), \
+            grid.line(p)
         slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
                                   model.slice_blocks_per_sm(chip, tile),
                                   model.slice_one_share(chip, tile), p["k"])

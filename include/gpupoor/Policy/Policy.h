@@ -72,8 +72,8 @@ struct Strategy {
   Tile tile = kDefaultTile;
   /// C^T = B^T A^T: the tile is the transposed product's.
   bool swapped = false;
-  /// S, where K or the options settle it; else the kernel derives it from
-  /// K at run time (defaultNumSplits).
+  /// S, where K or the options settle it; else the host code (or the
+  /// kernel) derives it from K at run time (decodeNumSplits).
   std::optional<int64_t> splits;
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
@@ -217,7 +217,7 @@ struct Launch {
   Chip chip = Chip::SM80;
   Tile tile = kDefaultTile;
   bool swapped = false;
-  /// S (the kernel's own default rule, from K) and P'.
+  /// S (the call's, else the tile's default, decodeNumSplits) and P'.
   int64_t splits = 1;
   int64_t slices = 1;
   /// T, the kernel's C tiles (launchTiles), and the grid.
@@ -263,8 +263,8 @@ std::optional<TunedChoice> tunedChoice(const Problem &problem);
 int64_t sizeClass(int64_t size);
 
 /// The launch of `problem` (every size static; `problem.chip`: the
-/// library's chip; `problem.tile` and `problem.splits` unset: the families
-/// take the default split rule): chooseStrategy's choice mapped onto the
+/// library's chip; `problem.tile` unset; `problem.splits` unset: the
+/// tile's default split count): chooseStrategy's choice mapped onto the
 /// families (familyOf), with the slices of the family's kernel
 /// (launchSlices) and its grid: x the tiles (a persistent kernel's at most
 /// one an SM), y the slices.

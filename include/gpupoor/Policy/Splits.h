@@ -63,7 +63,9 @@ inline constexpr int64_t kDecodeChunk = 128;
 
 /// Whether a kernel of `chip` and `tile` takes decodeNumSplits' chunks: a
 /// decode tile (16 C rows, the m16 family's mma.sync tile; or 16 C
-/// columns, the swapped tiles) of the kernels Hopper runs (sm_90, sm_90a).
+/// columns, the 64 x 16 swapped tile) of the kernels Hopper runs (sm_90,
+/// sm_90a), whose K step is at most kDecodeChunk. (The 32-row swapped tile,
+/// BK = 256, sums a chunk each K tile: selectSwappedTile.)
 bool takesDecodeChunks(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and

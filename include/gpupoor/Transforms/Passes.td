@@ -65,10 +65,11 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `strict`, that is an error and the pass fails.
 
     The split count S follows gpu_poor's rule (`policy::defaultNumSplits`,
-    include/gpupoor/Policy/Splits.h), clamped to `[1, max-splits]`; with a
-    static K on sm_90a a decode tile (16 rows, or swapped: 16 columns) takes
-    at least `ceil(K / 128)` chunks (`policy::decodeNumSplits`), which cost
-    its weight-streaming products nothing measurable. `splits` or a
+    include/gpupoor/Policy/Splits.h), clamped to `[1, max-splits]`; on
+    sm_90 and sm_90a a decode tile (16 rows, or the swapped 64 x 16: 16
+    columns) takes at least `ceil(K / 128)` chunks
+    (`policy::decodeNumSplits`; for a dynamic K the host code evaluates
+    it), which cost its weight-streaming products nothing measurable. `splits` or a
     `gpupoor.splits` integer attribute on the matmul fixes it.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on

@@ -78,8 +78,10 @@ struct Choice {
   /// The slices the family's kernel is asked for (the call's, else the
   /// tuned table's; 0: launchSlices' rule).
   int64_t askedSlices;
-  /// S (the policy's launch).
+  /// S (the policy's launch) and whether the caller forced it
+  /// (setForcedChoice).
   int64_t splits;
+  bool forcedSplits;
 };
 Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
                      int64_t n, int64_t k, int64_t slices, const Finder &find) {
@@ -132,13 +134,13 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     VariantKey shared = chosen;
     shared.maxSplits = kLibraryMaxSplits;
     if (!first)
-      first = Choice{nullptr, l.family, shared, l.askedSlices, l.splits};
+      first = Choice{nullptr, l.family, shared, l.askedSlices, l.splits, splits > 0};
     if (auto v = find(chipName, shared, l.family, /*prebuilt=*/true);
         v && (shared.maxSplits == chosen.maxSplits || takesSplits(*v)))
-      return {v, l.family, shared, l.askedSlices, l.splits};
+      return {v, l.family, shared, l.askedSlices, l.splits, splits > 0};
     if (shared.maxSplits != chosen.maxSplits)
       if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
-        return {v, l.family, chosen, l.askedSlices, l.splits};
+        return {v, l.family, chosen, l.askedSlices, l.splits, splits > 0};
   }
   // Compiled on demand (the package's options take S from the launch),
   // or a library's variant of the default max_k_splits built without that:
@@ -273,7 +275,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
               "gpupoor's kernels need compute capability 8.x or 9.0; this "
               "device is not supported (use backend='triton')");
   int64_t m = a.size(0), k = a.size(1), n = b.size(1);
-  auto [variant, family, chosen, askedSlices, splits] =
+  auto [variant, family, chosen, askedSlices, splits, splitsForced] =
       chooseVariant(info, key, m, n, k, slices, find);
   if (!variant) {
     std::string chips;
@@ -299,6 +301,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   // own default, of their chip, tile and variant's max_k_splits (the
   // call's: chooseVariant), which the slices must be counted with.
   if (!takesSplits(*variant)) {
+    TORCH_CHECK(!splitsForced, "kernel ", first.name,
+                " evaluates S itself: it cannot run the forced S = ", splits);
     std::optional<policy::Chip> chip = policy::parseChip(first.chip);
     TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     splits = policy::decodeNumSplits(*chip, first.tile, k, chosen.maxSplits);

@@ -199,14 +199,20 @@ static llvm::json::Object checks(const KernelSpec &spec) {
   return c;
 }
 
-/// How the kernel derives S where the strategy leaves it to K: the policy's
-/// rule (policy::defaultNumSplits) as its parameters, which a launcher
-/// passes to that function (gpupoor._C.default_splits) or re-derives.
+/// How the kernel (or, with splits_arg, the host code) derives S where the
+/// strategy leaves it to K: the policy's rule (policy::decodeNumSplits) as
+/// its parameters, which a launcher passes to gpupoor._C.default_splits or
+/// re-derives: gpu_poor's rule, and for a decode tile at least
+/// ceil(K / decode_chunk) chunks.
 static llvm::json::Object splitRule(SplitKAttr strategy) {
-  return llvm::json::Object{{"rule_block", policy::kSplitRuleBlock},
-                            {"long_k_rule_blocks", policy::kLongKRuleBlocks},
-                            {"min_long_k_splits", policy::kMinLongKSplits},
-                            {"max_splits", strategy.getMaxSplits()}};
+  llvm::json::Object rule{{"rule_block", policy::kSplitRuleBlock},
+                          {"long_k_rule_blocks", policy::kLongKRuleBlocks},
+                          {"min_long_k_splits", policy::kMinLongKSplits},
+                          {"max_splits", strategy.getMaxSplits()}};
+  if (policy::takesDecodeChunks(toPolicy(strategy.getChip()),
+                                toPolicyTile(strategy.getTile())))
+    rule["decode_chunk"] = policy::kDecodeChunk;
+  return rule;
 }
 
 llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {

@@ -56,10 +56,6 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
                                       : std::pair(p.aLayout, p.bLayout);
   s.chip = kernelChip(chip, aLayout, bLayout, s.tile);
   s.splits = p.splits;
-  // The 32-row swapped tile: a chunk each K tile, at least the default's
-  // splits (selectSwappedTile).
-  if (!s.splits && s.swapped && s.tile == kThinSwappedTile)
-    s.splits = ceilDiv(p.k, s.tile[2]);
   // With a static K the rule is evaluated now, so the IR says what runs.
   if (!s.splits && !isDynamic(p.k))
     s.splits = decodeNumSplits(s.chip, s.tile, p.k, p.maxSplits);

@@ -29,17 +29,19 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
-bool mlir::gpupoor::policy::takesDecodeChunks(Chip chip, const Tile &tile) {
-  return (chip == Chip::SM90 || chip == Chip::SM90a) &&
-         std::min(tile[0], tile[1]) <= 16 && tile[2] <= kDecodeChunk;
+int64_t mlir::gpupoor::policy::decodeChunk(Chip chip, const Tile &tile) {
+  bool decode = (chip == Chip::SM90 || chip == Chip::SM90a) &&
+                std::min(tile[0], tile[1]) <= 16;
+  return decode ? std::max(kDecodeChunk, tile[2]) : 0;
 }
 
 int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,
                                                int64_t k, int64_t maxSplits) {
   int64_t splits = defaultNumSplits(k, maxSplits);
-  if (!takesDecodeChunks(chip, tile))
+  int64_t chunk = decodeChunk(chip, tile);
+  if (!chunk)
     return splits;
-  int64_t chunks = ceilDiv(std::max<int64_t>(k, 0), kDecodeChunk);
+  int64_t chunks = ceilDiv(std::max<int64_t>(k, 0), chunk);
   return std::clamp<int64_t>(std::max(splits, chunks), 1,
                              std::max<int64_t>(maxSplits, 1));
 }

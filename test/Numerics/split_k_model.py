@@ -37,12 +37,13 @@ DECODE_CHUNK = 128
 
 
 def decode_splits(chip, tile, k, max_splits=32):
-    """policy::decodeNumSplits: default_splits, at least ceil(K / 128) for a
-    decode tile (16 rows or 16 columns, BK <= 128) of an sm_90 or sm_90a
-    kernel; `tile` is [BM, BN, BK]."""
+    """policy::decodeNumSplits: default_splits, at least ceil(K / chunk) for
+    a decode tile (16 rows or 16 columns) of an sm_90 or sm_90a kernel, its
+    chunk 128 or one K tile where longer; `tile` is [BM, BN, BK]."""
     splits = default_splits(k, max_splits)
-    if chip in ("sm_90", "sm_90a") and min(tile[0], tile[1]) <= 16 and tile[2] <= DECODE_CHUNK:
-        splits = max(1, min(max(splits, -(-k // DECODE_CHUNK)), max_splits))
+    if chip in ("sm_90", "sm_90a") and min(tile[0], tile[1]) <= 16:
+        chunk = max(DECODE_CHUNK, tile[2])
+        splits = max(1, min(max(splits, -(-k // chunk)), max_splits))
     return splits
 
 

@@ -272,8 +272,8 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 
 // Fewer swapped 64-row tiles than a quarter of the SMs (2048 / 64 = 32):
 // swapped, in 32-row tiles of BK = 256 (64 of them) with a chunk each K
-// tile (5120 / 256 = 20 splits, more than gpu_poor's rule's 16; the tile
-// keeps them: decodeNumSplits' chunks of 128 are the 64 x 16 tile's), one
+// tile (5120 / 256 = 20 splits, more than gpu_poor's rule's 16:
+// decodeNumSplits' chunks, one K tile where BK passes 128), one
 // slice. With the splits given, or fewer K tiles than the rule's splits
 // (K = 1280: 5 against 8), the 64-row tile (its S 10: chunks of 128), in four slices where slices are chosen (132 /
 // 32); below K = 2048 one slice (the meeting of the slices costs more than

@@ -58,19 +58,21 @@ inline constexpr int64_t kMinLongKSplits = 12;
 /// [1, maxSplits].
 int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 
-/// The longest chunk of a decode tile's default S (decodeNumSplits).
+/// The longest chunk of a decode tile's default S (decodeNumSplits) whose
+/// K step is no longer.
 inline constexpr int64_t kDecodeChunk = 128;
 
-/// Whether a kernel of `chip` and `tile` takes decodeNumSplits' chunks: a
-/// decode tile (16 C rows, the m16 family's mma.sync tile; or 16 C
-/// columns, the 64 x 16 swapped tile) of the kernels Hopper runs (sm_90,
-/// sm_90a), whose K step is at most kDecodeChunk. (The 32-row swapped tile,
-/// BK = 256, sums a chunk each K tile: selectSwappedTile.)
-bool takesDecodeChunks(Chip chip, const Tile &tile);
+/// The longest chunk of the default S of a kernel of `chip` and `tile`, or
+/// 0 for none: a decode tile (16 C rows, the m16 family's mma.sync tile;
+/// or 16 C columns, the swapped tiles) of the kernels Hopper runs (sm_90,
+/// sm_90a) takes chunks of kDecodeChunk, or of one K tile where that is
+/// longer (the 32-row swapped tile's BK = 256: selectSwappedTile takes it
+/// where those chunks are at least the rule's).
+int64_t decodeChunk(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and
-/// `tile`: defaultNumSplits, but at least ceil(K / kDecodeChunk) where
-/// takesDecodeChunks, at most `maxSplits`. The host code and the loop form
+/// `tile`: defaultNumSplits, but at least ceil(K / decodeChunk) where the
+/// tile has one, at most `maxSplits`. The host code and the loop form
 /// evaluate it for a dynamic K (SplitKUtils.cpp). Such products stream
 /// the weights, and the chunk ends cost nothing measurable there: on an
 /// H200 (package, forced S, CUDA-graph replay, weights beyond L2, 72

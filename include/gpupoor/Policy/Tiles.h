@@ -131,7 +131,7 @@ Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
 /// swapped 64-row tiles number up to two blocks an SM. `k`: the product's
 /// K; `splits`: the splits its options give (none: the default), at most
 /// `maxSplits`. A 32-row tile (kThinSwappedTile, B N x K only) takes one
-/// chunk a K tile: its splits are ceil(K / 256).
+/// chunk a K tile: its splits are ceil(K / 256) (decodeNumSplits).
 std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
                                       BLayout bLayout, Chip chip, int64_t k,
                                       std::optional<int64_t> splits,

@@ -209,9 +209,9 @@ static llvm::json::Object splitRule(SplitKAttr strategy) {
                           {"long_k_rule_blocks", policy::kLongKRuleBlocks},
                           {"min_long_k_splits", policy::kMinLongKSplits},
                           {"max_splits", strategy.getMaxSplits()}};
-  if (policy::takesDecodeChunks(toPolicy(strategy.getChip()),
-                                toPolicyTile(strategy.getTile())))
-    rule["decode_chunk"] = policy::kDecodeChunk;
+  if (int64_t chunk = policy::decodeChunk(toPolicy(strategy.getChip()),
+                                          toPolicyTile(strategy.getTile())))
+    rule["decode_chunk"] = chunk;
   return rule;
 }
 

@@ -297,24 +297,20 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::swap(m, n);
   }
   const KernelInfo &first = variant->front();
-  // Kernels that evaluate S themselves (built without splits-arg) run their
+  std::optional<policy::Chip> chip = policy::parseChip(first.chip);
+  TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
+  // S is the policy's launch's, which the variant's kernels take as a
+  // parameter (splits-arg); kernels that evaluate S themselves run their
   // own default, of their chip, tile and variant's max_k_splits (the
   // call's: chooseVariant), which the slices must be counted with.
   if (!takesSplits(*variant)) {
     TORCH_CHECK(!splitsForced, "kernel ", first.name,
                 " evaluates S itself: it cannot run the forced S = ", splits);
-    std::optional<policy::Chip> chip = policy::parseChip(first.chip);
-    TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     splits = policy::decodeNumSplits(*chip, first.tile, k, chosen.maxSplits);
   }
-  // S is the policy's launch's (its rule under the call's max_k_splits):
-  // the variant's kernels take it as a parameter (splits-arg) or evaluate
-  // the same rule.
   if (first.persistent) {
     slices = 1;
   } else {
-    std::optional<policy::Chip> chip = policy::parseChip(first.chip);
-    TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
     slices = policy::launchSlices(askedSlices, *chip, first.tile, k,
                                   ceilDiv(m, first.tile[0]) *
                                       ceilDiv(n, first.tile[1]),

@@ -586,6 +586,42 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (16, 2048, 8200)])
+@pytest.mark.parametrize("layout", ["nk", "kn"])
+def test_decode_reads_the_weight_the_kernel_before_wrote(m, n, k, layout):
+    """A decode kernel launches while the kernel before it in the stream
+    still runs (programmatic dependent launch) and streams the weight.
+    Where the kernel just before it writes that weight (here a copy into
+    the weight's memory, a different weight each call, queued back to
+    back), each call reads what was written: the results are those of the
+    calls one at a time, and exact."""
+    g = torch.Generator(device="cuda").manual_seed(n + k)
+    x = ints(m, k, gen=g)
+    shape = (n, k) if layout == "nk" else (k, n)
+    weights = [ints(*shape, gen=g) for _ in range(3)]
+    buf = torch.empty(shape, device="cuda", dtype=torch.float16)
+
+    def chain(one_at_a_time):
+        outs = []
+        torch.cuda.synchronize()
+        if not one_at_a_time:
+            torch.cuda._sleep(20_000_000)
+        for i in range(12):
+            buf.copy_(weights[i % 3])
+            outs.append(split_k_sequential(x, buf.T if layout == "nk" else buf,
+                                           backend="mlir"))
+            if one_at_a_time:
+                torch.cuda.synchronize()
+        torch.cuda.synchronize()
+        return torch.stack(outs)
+
+    want, got = chain(True), chain(False)
+    for i in range(3):
+        w = weights[i].T if layout == "nk" else weights[i]
+        assert torch.equal(want[i].double(), ref(x, w)), i
+    assert torch.equal(want.view(torch.int16), got.view(torch.int16))
+
+
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
 @pytest.mark.parametrize("keep", [True, False])
 def test_dependent_launches_back_to_back(m, k, keep):

@@ -118,7 +118,7 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
     `also`) with more slices."""
     a, b = ("km", "kn") if layout == "km" else ("mk", layout)
     x, bs, rotate = bench_sweep.operands(layout, m, n, k, pad=True)
-    rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
+    rules = C.choose_launch(chip, m, n, k, b, 0, C.DEFAULT_MAX_SPLITS, sms, a, tuned=False)
     rules_family = TILE_OF[rules["family"]]
     bench_sweep.settle(lambda i: split_k_sequential(x, bs[i]), rotate)
     us = {"rules": timed(rules_family, 0, x, bs, rotate, reps)}
@@ -130,7 +130,7 @@ def tune_shape(layout: str, m: int, n: int, k: int, chip: str, sms: int, reps: i
             sorted((t, key) for key, t in us.items() if key != "rules" and t)[:2]]
     for f in dict.fromkeys(best + [f for f in also if f in fams]):
         for p in SLICES:
-            if p <= C.default_splits(k, 32):
+            if p <= C.default_splits(k, C.DEFAULT_MAX_SPLITS):
                 us[f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
     # Each candidate again, in reverse order, keeping the faster time: one
     # timing of a launch drifts by up to 15% between the first and the last
@@ -170,7 +170,7 @@ def tune_class(layout: str, cls: tuple[int, int, int], chip: str, sms: int, reps
             bench_sweep.settle(lambda i: split_k_sequential(x, bs[i]), rotate)
             for f in missing:
                 for p in SLICES:
-                    if p <= C.default_splits(shape[2], 32):
+                    if p <= C.default_splits(shape[2], C.DEFAULT_MAX_SPLITS):
                         d["us"][f"{f}/{p}"] = timed(f, p, x, bs, rotate, reps)
     return {"layout": layout, "class": list(cls), "shapes": done}
 
@@ -226,7 +226,7 @@ def rows_of(results: list[dict], chip: str, margin: float,
             continue
         mc, nc, kc = r["class"]
         if r["layout"] == "km" and C.choose_launch(
-                chip, 1 << mc, 1 << nc, 1 << kc, "kn", 0, 32, 132, "km",
+                chip, 1 << mc, 1 << nc, 1 << kc, "kn", 0, C.DEFAULT_MAX_SPLITS, 132, "km",
                 tuned=False)["a_layout"] == "mk":
             # The policy copies such an A M x K first (policy::copiesKMajorA):
             # the product is then an M x K one, which never reads this row.
@@ -306,8 +306,8 @@ def verify(args, props, chip: str, sms: int) -> int:
             key = rows.get((layout, cls))
             if key is None:
                 continue
-            table = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a)
-            rules = C.choose_launch(chip, m, n, k, b, 0, 32, sms, a, tuned=False)
+            table = C.choose_launch(chip, m, n, k, b, 0, C.DEFAULT_MAX_SPLITS, sms, a)
+            rules = C.choose_launch(chip, m, n, k, b, 0, C.DEFAULT_MAX_SPLITS, sms, a, tuned=False)
             # (Where the policy reads no row, as for rows off 32-byte
             # sectors, the two are one launch.)
             if launch_of(table) == launch_of(rules):

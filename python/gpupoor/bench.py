@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from ._tools import preflight, save
+from .variants import DEFAULT_MAX_SPLITS
 
 DEFAULT_SHAPES = ("1x4096x4096,1x14336x4096,1x4096x14336,16x4096x4096,16x14336x4096,"
                   "64x4096x4096,128x4096x14336,512x4096x4096,2048x2048x2048,4096x4096x4096,"
@@ -118,7 +119,7 @@ def cublas(acc16: bool, op=F.linear):
     return run
 
 
-def implementations(outer: str, max_k_splits: int = 32):
+def implementations(outer: str, max_k_splits: int = DEFAULT_MAX_SPLITS):
     from .kernels import split_k_sequential
     impls = {}
     impls["cublas_f32acc"] = cublas(False)
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--shapes", default=DEFAULT_SHAPES, help="MxNxK,... (N = out_features)")
     p.add_argument("--reps", type=int, default=50)
     p.add_argument("--outer", default="f32", choices=("f32", "f16"))
-    p.add_argument("--max-k-splits", type=int, default=32,
+    p.add_argument("--max-k-splits", type=int, default=DEFAULT_MAX_SPLITS,
                    help="gpupoor's max_k_splits (fewer splits: longer f16 chunks)")
     p.add_argument("--plot", help="write a PNG of TFLOP/s against size")
     p.add_argument("--overhead", action="store_true", help="also measure host time per call")

@@ -75,7 +75,11 @@ def family_options(family: str, chip: str) -> str:
     return " ".join(opts)
 
 
-DEFAULT_MAX_SPLITS = 32
+# The default max_k_splits (policy::kDefaultMaxSplits), and the one the
+# library's variants are named and built with: they take S from the launch,
+# so one variant serves every max_k_splits.
+DEFAULT_MAX_SPLITS: int = _C.DEFAULT_MAX_SPLITS
+LIBRARY_MAX_SPLITS: int = _C.LIBRARY_MAX_SPLITS
 # sm_90a: Hopper's arch-specific target (H100, H200: compute capability 9.0
 # only), whose variants of 64 rows and more are the wgmma kernel; its m16
 # variants are the sm_90 mma.sync kernels. sm_90 is buildable on request.
@@ -93,7 +97,7 @@ class VariantKey:
     epilogue: str = "none"
     out: str = "f16"
     tile: str = "large"
-    max_splits: int = DEFAULT_MAX_SPLITS
+    max_splits: int = LIBRARY_MAX_SPLITS
     a_layout: str = "mk"
     name: str = dataclasses.field(init=False, compare=False, repr=False)
 

@@ -22,9 +22,10 @@ import numpy as np
 
 
 SPLIT_RULE_BK = 32  # the rule counts K in gpu_poor's 32-element blocks, any tile
+DEFAULT_MAX_SPLITS = 256  # policy::kDefaultMaxSplits (gpu_poor's clamp: 32)
 
 
-def default_splits(k, max_splits=32):
+def default_splits(k, max_splits=DEFAULT_MAX_SPLITS):
     blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
@@ -36,7 +37,7 @@ def default_splits(k, max_splits=32):
 DECODE_CHUNK = 128
 
 
-def decode_splits(chip, tile, k, max_splits=32):
+def decode_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
     """policy::decodeNumSplits: default_splits, at least ceil(K / chunk) for
     a decode tile (16 rows or 16 columns) of an sm_90 or sm_90a kernel, its
     chunk 128 or one K tile where longer; `tile` is [BM, BN, BK]."""

@@ -48,7 +48,7 @@
 // data), chunks of whole 64-wide tiles.
 // JSON: "split_rule": {
 // JSON-NEXT: "long_k_rule_blocks": 64,
-// JSON-NEXT: "max_splits": 32,
+// JSON-NEXT: "max_splits": 256,
 // JSON-NEXT: "min_long_k_splits": 12,
 // JSON-NEXT: "rule_block": 32
 // JSON-NEXT: },

@@ -8,6 +8,8 @@ import re
 import subprocess
 from collections import defaultdict
 
+import split_k_model as model  # test/Numerics, on the path of its importers
+
 MAP_A = {"mk": "(m, k)", "km": "(k, m)"}
 MAP_B = {"kn": "(k, n)", "nk": "(n, k)"}
 
@@ -59,7 +61,7 @@ def _by_options(problems: list[dict]) -> dict[tuple, list[int]]:
     max-splits): one gpupoor-opt run each."""
     groups = defaultdict(list)
     for i, p in enumerate(problems):
-        groups[(p["chip"], p.get("max-splits", 32))].append(i)
+        groups[(p["chip"], p.get("max-splits", model.DEFAULT_MAX_SPLITS))].append(i)
     return groups
 
 

@@ -155,7 +155,8 @@ def test_package_decides_as_the_compiler(problems, policy):
         if want is None:
             continue
         got = C.choose_launch(p["chip"], p["m"], p["n"], p["k"], p["b"], p.get("slices", 0),
-                              p.get("max-splits", 32), d["sm_count"], p.get("a", "mk"))
+                              p.get("max-splits", model.DEFAULT_MAX_SPLITS), d["sm_count"],
+                              p.get("a", "mk"))
         assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
         assert got["a_layout"] == want["a"], grid.line(p)
         # A as K x M: sm_90a's wgmma families read it so; elsewhere the M x

@@ -41,10 +41,11 @@ func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<
 
 // -----
 
-// N = 3072, K = 16384 (S = 32): T = 24, P1 = 5, P2 = 11 > 10: eleven
-// slices, two blocks on most SMs. sm_80: P1 = 4, P2 = 9 > 8.
+// N = 3072, K = 16384 (S = 32; sm_90's decode tile takes chunks of 128:
+// S = 128): T = 24, P1 = 5, P2 = 11 > 10: eleven slices, two blocks on
+// most SMs. sm_80: P1 = 4, P2 = 9 > 8.
 // CHECK-LABEL: func.func @two_an_sm
-// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 11, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 128, tile = [16, 128, 128], inner = f16, outer = f32, slices = 11, chip = sm_90>
 // SM80-LABEL: func.func @two_an_sm
 // SM80: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 9>
 func.func @two_an_sm(%a: tensor<1x16384xf16>, %b: tensor<16384x3072xf16>) -> tensor<1x3072xf16> {

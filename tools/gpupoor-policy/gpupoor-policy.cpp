@@ -11,7 +11,7 @@
 // key=value words:
 //
 //   chip=sm_90a m=1 n=4096 k=4096 [batch=B] [b=kn|nk] [a=mk|km]
-//   [splits=S] [max-splits=32] [slices=P] [sm-count=132] [tile=BM,BN,BK]
+//   [splits=S] [max-splits=256] [slices=P] [sm-count=132] [tile=BM,BN,BK]
 //
 // A size of `?` is unknown (a dynamic shape): such a problem has a strategy
 // and no launch. The strategy says whether the tuned table chose it
@@ -179,7 +179,7 @@ int main(int argc, char **argv) {
     if (arg == "-h" || arg == "--help") {
       std::cout << "usage: gpupoor-policy --chip=sm_90a --m=1,16 --n=4096 "
                    "--k=4096 [--b=nk] [--a=mk] [--batch=B] [--splits=S] "
-                   "[--max-splits=32] [--slices=P] [--sm-count=132] "
+                   "[--max-splits=256] [--slices=P] [--sm-count=132] "
                    "[--tile=BM,BN,BK]\n       gpupoor-policy - < problems "
                    "(one a line, as key=value words)\n";
       return 0;

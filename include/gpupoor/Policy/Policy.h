@@ -43,7 +43,7 @@ struct Problem {
   /// The splits asked for (none: the default rule) and the most the rule
   /// may take.
   std::optional<int64_t> splits;
-  int64_t maxSplits = 32;
+  int64_t maxSplits = kDefaultMaxSplits;
   /// The slices asked for (0: chosen).
   int64_t slices = 0;
   /// The tile asked for (none: chosen).

@@ -52,6 +52,19 @@ inline constexpr int64_t kSplitRuleBlock = 32;
 inline constexpr int64_t kLongKRuleBlocks = 64;
 inline constexpr int64_t kMinLongKSplits = 12;
 
+/// The default upper clamp of S (max-splits, the package's max_k_splits):
+/// high enough that a decode tile's chunks stay at kDecodeChunk up to K =
+/// 32768 (decodeNumSplits). Elsewhere the rule reaches 32 only for K past
+/// 8192 and 64 past 32768, so below that S is what gpu_poor's clamp of 32
+/// gave. On an H200, the 225 decode products of the LLM projections in
+/// every layout ran at the same speed under 256 as under 32 (geomean of
+/// the speed against cuBLAS f32acc 0.989 / 0.983 / 1.115 against 0.988 /
+/// 0.983 / 1.116, B as N x K / K x N / A as K x M) at an error of 4.87e-4
+/// / 4.86e-4 / 4.86e-4 against 6.1e-4 / 6.08e-4 / 6.09e-4 (geomean;
+/// benchmarks/bench_splits.py --max-splits 32,256,
+/// benchmarks/data/max_splits_decode_sm_90a.json).
+inline constexpr int64_t kDefaultMaxSplits = 256;
+
 /// The default number of K splits for a reduction of `k` elements:
 /// gpu_poor's next_pow2(floor(sqrt(ceil(k / kSplitRuleBlock)))), at least
 /// kMinLongKSplits from kLongKRuleBlocks blocks on, clamped to

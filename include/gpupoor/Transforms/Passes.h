@@ -43,7 +43,7 @@ struct SplitKPatternOptions {
   /// host code at run time for a dynamic one).
   std::optional<int64_t> splits;
   /// The default rule's upper clamp.
-  int64_t maxSplits = 32;
+  int64_t maxSplits = policy::kDefaultMaxSplits;
   /// [BM, BN, BK], or empty to choose per matmul (selectTile).
   SmallVector<int64_t, 3> tile;
   /// The outer sum's type, f16 or f32; null means f32.

@@ -93,8 +93,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",
            "Fixed number of K splits (0: gpu_poor's rule)">,
-    Option<"maxSplits", "max-splits", "int64_t", /*default=*/"32",
-           "Upper clamp of the default split rule">,
+    Option<"maxSplits", "max-splits", "int64_t",
+           /*default=*/"::mlir::gpupoor::policy::kDefaultMaxSplits",
+           "Upper clamp of the default split rule (256)">,
     Option<"slices", "slices", "int64_t", /*default=*/"0",
            "K slices run by different blocks (parallel split-k): P, or 0 "
            "to choose from the shape and the chip's SM count">,

@@ -34,8 +34,10 @@ namespace policy = mlir::gpupoor::policy;
 
 enum class Epilogue { None, Bias, BiasRelu, BiasGelu };
 
-/// The max_k_splits the library's variants are built for (the package's
-/// default, gpu_poor's).
+/// The max_k_splits the library's variants are named and built with
+/// (gpu_poor's default). They take S from the launch (splits-arg), so they
+/// serve every call's max_k_splits, the default
+/// (policy::kDefaultMaxSplits) too.
 inline constexpr int64_t kLibraryMaxSplits = 32;
 
 /// A library variant but its tile family (the launcher's to choose).

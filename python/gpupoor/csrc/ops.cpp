@@ -532,8 +532,9 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
 
 void bindOps(py::module_ &m) {
   m.def("split_k_sequential", &splitKSequential, "x"_a, "weight"_a,
-        "bias"_a = py::none(), "max_k_splits"_a = 32, "outer"_a = "f32",
-        "activation"_a = py::none(), "slices"_a = 0, "backend"_a = py::none(),
+        "bias"_a = py::none(), "max_k_splits"_a = policy::kDefaultMaxSplits,
+        "outer"_a = "f32", "activation"_a = py::none(), "slices"_a = 0,
+        "backend"_a = py::none(),
         "gpupoor.split_k_sequential's eager path: its arguments checked by "
         "name, then gpupoor::split_k_matmul.");
 }
@@ -541,9 +542,14 @@ void bindOps(py::module_ &m) {
 } // namespace gpupoor::package
 
 TORCH_LIBRARY(gpupoor, m) {
-  m.def("split_k_matmul(Tensor x, Tensor weight, Tensor? bias=None, "
-        "int max_k_splits=32, str outer=\"f32\", str activation=\"none\", "
-        "int slices=0, str backend=\"auto\") -> Tensor");
+  // The default max_k_splits is the policy's (parsed here, not kept).
+  std::string schema =
+      "split_k_matmul(Tensor x, Tensor weight, Tensor? bias=None, "
+      "int max_k_splits=" +
+      std::to_string(mlir::gpupoor::policy::kDefaultMaxSplits) +
+      ", str outer=\"f32\", str activation=\"none\", int slices=0, "
+      "str backend=\"auto\") -> Tensor";
+  m.def(schema.c_str());
 }
 
 TORCH_LIBRARY_IMPL(gpupoor, CUDA, m) {

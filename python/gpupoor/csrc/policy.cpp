@@ -228,4 +228,9 @@ PYBIND11_MODULE(_C, m) {
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));
   m.attr("FAMILIES") = py::tuple(families);
+  // The default max_k_splits (max-splits), and the one the library's
+  // variants are named and built with (they take S from the launch: any
+  // call's max_k_splits runs on them).
+  m.attr("DEFAULT_MAX_SPLITS") = kDefaultMaxSplits;
+  m.attr("LIBRARY_MAX_SPLITS") = gpupoor::package::kLibraryMaxSplits;
 }

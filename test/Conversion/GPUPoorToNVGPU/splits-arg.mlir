@@ -1,7 +1,7 @@
 // RUN: gpupoor-opt %s -split-input-file -convert-gpupoor-to-nvgpu | FileCheck %s
 
 // splits_arg: S is the kernel's last parameter. The emitted host code passes
-// the strategy's rule (at most max_splits = 32), the S its grid's slices were
+// the strategy's rule (at most max_splits, 256), the S its grid's slices were
 // counted with; the kernel evaluates no rule, and takes at least one chunk
 // whatever the launch passes. The rule of a decode tile (16 rows) on sm_90
 // takes at least ceil(K / 128) chunks (policy::decodeNumSplits).
@@ -11,10 +11,10 @@
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivsi %{{.*}}, %[[C128]] : index
 // CHECK-NEXT: %[[CHUNKS64:.*]] = arith.index_cast %[[CHUNKS]] : index to i64
 // CHECK-NEXT: %[[RAISED:.*]] = arith.maxsi %[[RULE]], %[[CHUNKS64]] : i64
-// CHECK-NEXT: %c32_i64 = arith.constant 32 : i64
-// CHECK-NEXT: %[[MAX:.*]] = arith.minsi %[[RAISED]], %c32_i64 : i64
+// CHECK-NEXT: %c256_i64 = arith.constant 256 : i64
+// CHECK-NEXT: %[[MAX:.*]] = arith.minsi %[[RAISED]], %c256_i64 : i64
 // CHECK: %[[S:.*]] = arith.index_cast %[[MAX]] : i64 to index
-// CHECK-NOT: %c32_i64
+// CHECK-NOT: %c256_i64
 // CHECK: %[[S32:.*]] = arith.index_cast %[[S]] : index to i32
 // CHECK-NEXT: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-SAME: %{{.*}} : i64, %[[S32]] : i32)

@@ -59,7 +59,7 @@ func.func @full_strategy(%a: tensor<128x512xf16>, %b: tensor<256x512xf16>,
 func.func @defaults_elided(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>,
                            %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
   %r = gpupoor.matmul %a, %b outs(%c : tensor<16x8xf32>)
-       strategy(#gpupoor.split_k<max_splits = 32, tile = [16, 8, 16], inner = f16,
+       strategy(#gpupoor.split_k<max_splits = 256, tile = [16, 8, 16], inner = f16,
                         outer = f32, b_layout = kn, chip = sm_80>)
        : tensor<16x16xf16>, tensor<16x8xf16> -> tensor<16x8xf32>
   return %r : tensor<16x8xf32>

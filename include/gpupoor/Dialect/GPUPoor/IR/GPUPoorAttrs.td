@@ -141,7 +141,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       The `ceil(K / BK)` K tiles go into `C = min(S, ceil(K / BK))`
       balanced chunks, the first `ceil(K / BK) mod C` of them one tile
       longer than the others (docs/design/Numerics.md).
-    * `max_splits`: the upper clamp of that rule (default 32).
+    * `max_splits`: the upper clamp of that rule (default 256,
+      `policy::kDefaultMaxSplits`).
     * `tile`: the output tile and K step `[BM, BN, BK]` of one thread block.
       It must map onto the chip's f16 MMA fragments: m16n8k16 (`mma.sync`)
       for sm_80 to sm_90, m64nNk16 (`wgmma`, N <= 256) for sm_90a.
@@ -193,7 +194,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
   }];
   let parameters = (ins
     OptionalParameter<"std::optional<int64_t>", "number of K splits">:$splits,
-    DefaultValuedParameter<"int64_t", "32", "upper clamp of the default rule">:$max_splits,
+    DefaultValuedParameter<"int64_t", "::mlir::gpupoor::policy::kDefaultMaxSplits",
+                           "upper clamp of the default rule">:$max_splits,
     GPUPoor_TileParameter:$tile,
     "::mlir::Type":$inner,
     "::mlir::Type":$outer,

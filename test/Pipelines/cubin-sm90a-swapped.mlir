@@ -14,11 +14,10 @@
 // MLIR-SAME: !llvm.ptr<1>, %c4096_i32 : i32, %c1_i32 : i32, %c14336_i32 : i32, %c14336_i32 : i32, %c1_i32 : i32, %c1_i32 : i32, %c14336_i32 : i32, %c1_i32 : i32, %c4096_i32 : i32, %{{.*}} : !llvm.ptr<1>, %c1_i32 : i32, %c0_i32 : i32,
 // MLIR-SAME: gpupoor.swapped_operands
 
-// The 64 x 16 tile: one consumer warpgroup of m64n16k16 wgmmas. A decode
-// tile signals its dependents: the producer's loading thread waits for the
-// previous kernel of the stream before its first load and, its last load
-// issued, lets the next kernel launch; the consumers wait before anything
-// else.
+// The 64 x 16 tile: one consumer warpgroup of m64n16k16 wgmmas. The
+// producer's loading thread waits for the previous kernel of the stream
+// before its first load, the consumers before anything else; no early
+// signal to the next kernel (it launches as the blocks exit).
 // CHECK: .visible .entry gpupoor_matmul_0(
 // CHECK: .maxntid 256, 1, 1
 // CHECK-NOT: griddepcontrol
@@ -26,7 +25,7 @@
 // CHECK-NOT: cp.async.bulk.tensor
 // CHECK: griddepcontrol.wait;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// CHECK: griddepcontrol.launch_dependents;
+// CHECK-NOT: griddepcontrol.launch_dependents
 // CHECK: griddepcontrol.wait;
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: setmaxnreg.inc.sync.aligned.u32 240;

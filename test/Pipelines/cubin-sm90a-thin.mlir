@@ -19,7 +19,8 @@
 // CHECK: griddepcontrol.wait;
 // CHECK-COUNT-8: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-NOT: cp.async.bulk.tensor
-// CHECK: griddepcontrol.launch_dependents;
+// CHECK-NOT: griddepcontrol.launch_dependents
+// CHECK: griddepcontrol.wait;
 // CHECK-COUNT-16: wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.commit_group.sync.aligned;

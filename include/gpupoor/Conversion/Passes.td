@@ -154,9 +154,9 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
     Dependent launch: every kernel waits for the previous kernel of the
     stream before its first global access (the cp.async kernel's threads at
     entry; the TMA kernel's loading thread before its first load and its
-    consumers at their start); the TMA kernel's decode tiles (BN <= 16)
-    also let the next kernel launch once their producer has issued its last
-    load (`griddepcontrol.launch_dependents`).
+    consumers at their start). No kernel signals its dependents early
+    (`griddepcontrol.launch_dependents`): the next kernel launches as the
+    blocks exit.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

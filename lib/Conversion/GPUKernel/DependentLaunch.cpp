@@ -7,17 +7,9 @@
 #include "gpupoor/Conversion/GPUKernel/DependentLaunch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
-
-void mlir::gpupoor::emitLaunchDependents(KernelContext &kc) {
-  if (!kc.spec.signalsDependents())
-    return;
-  NVVM::GriddepcontrolOp::create(kc.b,
-                                 NVVM::GridDepActionKind::launch_dependents);
-}
 
 void mlir::gpupoor::emitGridDependencyWait(KernelContext &kc) {
   if (!kc.spec.dependentLaunch())

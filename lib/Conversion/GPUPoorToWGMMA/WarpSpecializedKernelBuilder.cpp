@@ -542,9 +542,6 @@ void WarpSpecializedKernelBuilder::build() {
     emitGridDependencyWait(kc);
     forEachWorkTile(
         [&](const WorkUnit &unit) { ring->emitLoads(unit.endTile); });
-    // Its last load issued, the block lets the next kernel of the stream
-    // launch: that one's blocks start while this one's stages drain.
-    emitLaunchDependents(kc);
     ring->emitDrain(emitRingLoads());
   }
   gpu::ReturnOp::create(b);

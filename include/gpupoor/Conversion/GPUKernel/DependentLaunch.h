@@ -10,10 +10,11 @@
 // (griddepcontrol.launch_dependents) or exited. Its blocks then take free
 // SMs and wait (griddepcontrol.wait) until the previous kernel has completed
 // and its memory is visible, so that the launch and block start of one
-// kernel overlap the end of the one before. Without the signal the next
-// kernel launches as the last block exits (which measured faster than a
-// plain launch too: docs/design/decisions.md#dependent-launch). Launched
-// plainly, both instructions do nothing.
+// kernel overlap the end of the one before. No kernel here signals: the
+// next kernel launches as the last block exits, which measured faster than
+// a plain launch and, over the decode products, than the decode tiles'
+// signal after their last load (docs/design/decisions.md#dependent-launch).
+// Launched plainly, the wait does nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,12 +24,6 @@
 #include "gpupoor/Conversion/GPUKernel/KernelPart.h"
 
 namespace mlir::gpupoor {
-
-/// Lets the next kernel of the stream launch before this block exits (that
-/// one waits for this one before touching memory). Nothing where the spec
-/// does not signal its dependents (KernelSpec::signalsDependents): the next
-/// kernel then launches as this one's blocks exit.
-void emitLaunchDependents(KernelContext &kc);
 
 /// Waits until the previous kernel of the stream has completed and its
 /// writes are visible. Every thread that reads or writes global memory runs

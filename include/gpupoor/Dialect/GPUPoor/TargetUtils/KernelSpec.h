@@ -139,15 +139,6 @@ struct KernelSpec {
   bool dependentLaunch() const {
     return chip == Chip::SM90 || chip == Chip::SM90a;
   }
-  /// Whether the kernel lets the next one launch before its blocks exit
-  /// (griddepcontrol.launch_dependents after its producer's last load): the
-  /// TMA kernel's decode tiles (N <= 16), which stream a weight and whose
-  /// grid leaves SMs free. Other kernels ran faster without the signal
-  /// (their dependents then launch as their blocks exit;
-  /// docs/design/decisions.md#dependent-launch).
-  bool signalsDependents() const {
-    return dependentLaunch() && tmaCopies && bn <= 16;
-  }
   /// Whether the TMA kernel's consumers hand a chunk's f16 sums over
   /// behind the next chunk's first wgmma group rather than after draining
   /// the chain at the chunk's end: tiles of BN <= 16 with one consumer

@@ -105,8 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--json is required")
     import torch
     dirs = args.kernel_dirs.split(",") if args.kernel_dirs else [None]
+    names = [os.path.basename(os.path.normpath(d)) for d in dirs[1:]]
+    if len(set(names)) != len(names):
+        p.error(f"--kernel-dirs: the libraries are named by their folders, which repeat: {names}")
     on, off = run(True, dirs[0]), run(False, dirs[0])
-    others = {os.path.basename(os.path.normpath(d)): run(True, d) for d in dirs[1:]}
+    others = {name: run(True, d) for name, d in zip(names, dirs[1:])}
     rows = []
     for i, (a, b) in enumerate(zip(on, off)):
         assert (a["layout"], a["shape"]) == (b["layout"], b["shape"])

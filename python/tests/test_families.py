@@ -12,6 +12,31 @@ from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, TILE
                               library_variants)
 
 
+def test_one_default_max_k_splits():
+    """The default max_k_splits is the policy's (policy::kDefaultMaxSplits)
+    wherever a caller meets it: the Python functions, the module, the
+    operator's schema; the numpy model's (test/Numerics) is the same, and
+    with it the compiler's (test/Policy runs gpupoor-split-k without
+    max-splits against the model). The library's variants are built for
+    gpu_poor's 32 and take S from the launch."""
+    import inspect
+    import sys
+    from pathlib import Path
+
+    import torch
+
+    import gpupoor
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
+    import split_k_model as model
+    default = C.DEFAULT_MAX_SPLITS
+    assert default == model.DEFAULT_MAX_SPLITS
+    assert inspect.signature(gpupoor.split_k_sequential).parameters["max_k_splits"].default == default
+    assert inspect.signature(gpupoor.LowPrecisionLinear).parameters["max_k_splits"].default == default
+    schema = torch.ops.gpupoor.split_k_matmul.default._schema
+    assert next(a for a in schema.arguments if a.name == "max_k_splits").default_value == default
+    assert VariantKey().max_splits == C.LIBRARY_MAX_SPLITS == 32
+
+
 def test_split_rules_match_the_compilers_model():
     """The policy the package calls (gpupoor._C) against the numpy model of
     the rules, an independent oracle."""

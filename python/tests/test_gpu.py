@@ -12,6 +12,7 @@ import torch.nn.functional as F
 
 import gpupoor
 from gpupoor.kernels import split_k_sequential
+from gpupoor.variants import DEFAULT_MAX_SPLITS
 
 pytestmark = pytest.mark.gpu
 BACKENDS = [b for b in os.environ.get("GPUPOOR_TEST_BACKENDS", "mlir,triton").split(",") if b]
@@ -94,7 +95,7 @@ def test_slices_exact_and_deterministic(slices):
 @pytest.mark.parametrize("m,n,k", [(1, 4096, 4104), (300, 528, 4112), (1100, 2208, 1040)])
 def test_any_max_k_splits_runs_on_the_library(max_k_splits, m, n, k):
     """The library's kernels take S from the launch (splits-arg): every
-    max_k_splits runs on the variants built for the default one (the
+    max_k_splits runs on the variants built for LIBRARY_MAX_SPLITS (the
     device need not have gpupoor-opt), S the rule's under that bound, C
     exact on integers and rounding as S says on random inputs."""
     from gpupoor import _mlir_backend
@@ -424,7 +425,8 @@ def test_persistent_tiles(n, activation):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     chips, sm_count = _mlir_backend.device_info(0)
     c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", 32, 0, list(chips), sm_count)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
     assert p["family"] == "pl" and p["tiles"] == 221 and p["grid"] == (min(221, sms), 1)
     c_maps = [m for m in p["maps"] if m[1] == 2]
     if n % 8 == 0:
@@ -465,7 +467,8 @@ def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     _C._force_choice(family, slices)
     try:
-        p = _C.describe_plan(x, w, None, c, "none", outer, 32, 0, list(chips), sm_count)
+        p = _C.describe_plan(x, w, None, c, "none", outer, DEFAULT_MAX_SPLITS, 0, list(chips),
+                             sm_count)
         y = split_k_sequential(x, w, outer=outer, backend="mlir")
     finally:
         _C._force_choice(None)
@@ -498,8 +501,8 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation, layout):
     w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
     bias = ints(n, gen=g) if activation else None
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, slices, list(chips),
-                         sm_count)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
     # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
     assert p["family"] == ("m32w" if p["tiles"] * p["slices"] > sm_count else "m32")
     y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
@@ -540,7 +543,8 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
 
     chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, None, c, "none", outer, 32, 0, list(chips), sm_count)
+    p = _C.describe_plan(x, w, None, c, "none", outer, DEFAULT_MAX_SPLITS, 0, list(chips),
+                         sm_count)
     assert p["family"] == want and p["tiles"] * p["slices"] > sm_count
     y = split_k_sequential(x, w, outer=outer, backend="mlir")
     assert torch.equal(y.double(), ref(x, w))
@@ -579,8 +583,8 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
     bias = ints(n, gen=g) if activation else None
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, 32, 0, list(chips),
-                         sm_count)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
     assert p["family"] == want, p
     y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
     assert torch.equal(y.double(), ref(x, w, bias, activation))
@@ -589,27 +593,34 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
 @pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (16, 2048, 8200)])
 @pytest.mark.parametrize("layout", ["nk", "kn"])
 def test_decode_reads_the_weight_the_kernel_before_wrote(m, n, k, layout):
-    """A decode kernel launches while the kernel before it in the stream
-    still runs (programmatic dependent launch) and streams the weight.
-    Where the kernel just before it writes that weight (here a copy into
-    the weight's memory, a different weight each call, queued back to
-    back), each call reads what was written: the results are those of the
+    """A decode kernel (the swapped 64 x 16 tile) launches while the
+    kernel before it in the stream still runs (programmatic dependent
+    launch) and streams the weight. Where that kernel is a gpupoor product
+    writing the weight (a different one each call, queued back to back),
+    each decode call reads what was written: the results are those of the
     calls one at a time, and exact."""
+    from gpupoor._mlir_backend import device_info
+    from gpupoor._native import C as _C
+
     g = torch.Generator(device="cuda").manual_seed(n + k)
     x = ints(m, k, gen=g)
-    shape = (n, k) if layout == "nk" else (k, n)
-    weights = [ints(*shape, gen=g) for _ in range(3)]
-    buf = torch.empty(shape, device="cuda", dtype=torch.float16)
+    rows, cols = (n, k) if layout == "nk" else (k, n)
+    # Small integers: every product here is exact in f16.
+    ps = [ints(rows, 16, gen=g) for _ in range(3)]
+    q = ints(16, cols, gen=g)
+
+    def weight(w):
+        return w.T if layout == "nk" else w
 
     def chain(one_at_a_time):
         outs = []
         torch.cuda.synchronize()
         if not one_at_a_time:
+            # The calls queue while the GPU spins: they run back to back.
             torch.cuda._sleep(20_000_000)
         for i in range(12):
-            buf.copy_(weights[i % 3])
-            outs.append(split_k_sequential(x, buf.T if layout == "nk" else buf,
-                                           backend="mlir"))
+            w = split_k_sequential(ps[i % 3], q, backend="mlir")
+            outs.append(split_k_sequential(x, weight(w), backend="mlir"))
             if one_at_a_time:
                 torch.cuda.synchronize()
         torch.cuda.synchronize()
@@ -617,9 +628,16 @@ def test_decode_reads_the_weight_the_kernel_before_wrote(m, n, k, layout):
 
     want, got = chain(True), chain(False)
     for i in range(3):
-        w = weights[i].T if layout == "nk" else weights[i]
-        assert torch.equal(want[i].double(), ref(x, w)), i
+        assert torch.equal(want[i].double(), ref(x, weight(ref(ps[i], q)))), i
     assert torch.equal(want.view(torch.int16), got.view(torch.int16))
+    # The path under test was taken where the kernels are Hopper's.
+    chips, sm_count = device_info(0)
+    if chips[0] == "sm_90a" and os.environ.get("GPUPOOR_DEPENDENT_LAUNCH") != "0":
+        w = weight(torch.empty(rows, cols, device="cuda", dtype=torch.float16))
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
+                             sm_count)
+        assert p["dependent"] and p["family"] == "s16", p
 
 
 @pytest.mark.parametrize("m,k", [(1, 2048), (16, 2048), (300, 1032)])
@@ -661,5 +679,6 @@ def test_dependent_launches_back_to_back(m, k, keep):
     chips, sm_count = device_info(0)
     if chips[0] in ("sm_90", "sm_90a") and os.environ.get("GPUPOOR_DEPENDENT_LAUNCH") != "0":
         c = torch.empty(m, k, device="cuda", dtype=torch.float16)
-        p = _C.describe_plan(x0, ws[0].T, None, c, "none", "f32", 32, 0, list(chips), sm_count)
+        p = _C.describe_plan(x0, ws[0].T, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0,
+                             list(chips), sm_count)
         assert p["dependent"], p["kernel"]

@@ -222,10 +222,13 @@ def matmul_source(*, batched=False, b_layout="kn", bias=None, epilogue="none",
 class Kernel:
     """A compiled `@kernel` taking numpy arrays."""
 
-    def __init__(self, splits=0, outer="f32", max_splits=32, slices=1, split_k="",
+    def __init__(self, splits=0, outer="f32", max_splits=None, slices=1, split_k="",
                  **source_kw):
         self.source = matmul_source(**source_kw)
-        opts = f"splits={splits} outer-type={outer} max-splits={max_splits} slices={slices}"
+        # max_splits None: the compiler's default (the model's).
+        opts = f"splits={splits} outer-type={outer} slices={slices}"
+        if max_splits is not None:
+            opts += f" max-splits={max_splits}"
         if split_k:
             # gpupoor-split-k options the CPU pipeline does not take (chip,
             # tile): the rewrite runs first, the pipeline's finds it done.

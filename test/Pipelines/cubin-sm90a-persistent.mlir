@@ -39,8 +39,8 @@
 // CHECK-NEXT: .param .align 64 .b8 gpupoor_matmul_0_param_14[128]
 // Dependent launch: the producer's loading thread waits for the previous
 // kernel of the stream before its first load, the consumers before
-// anything else; no early signal to the next kernel (its tiles are not
-// decode tiles).
+// anything else; no early signal to the next kernel (no kernel signals:
+// docs/design/decisions.md#dependent-launch).
 // NOSIG-NOT: griddepcontrol.launch_dependents
 // CHECK: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK-NOT: cp.async.bulk.tensor

@@ -8,8 +8,6 @@ import re
 import subprocess
 from collections import defaultdict
 
-import split_k_model as model  # test/Numerics, on the path of its importers
-
 MAP_A = {"mk": "(m, k)", "km": "(k, m)"}
 MAP_B = {"kn": "(k, n)", "nk": "(n, k)"}
 
@@ -58,11 +56,18 @@ def _memref_function(i: int, p: dict) -> str:
 
 def _by_options(problems: list[dict]) -> dict[tuple, list[int]]:
     """The problems' indices by the pass options they share (chip,
-    max-splits): one gpupoor-opt run each."""
+    max-splits or None for the compiler's default): one gpupoor-opt run
+    each."""
     groups = defaultdict(list)
     for i, p in enumerate(problems):
-        groups[(p["chip"], p.get("max-splits", model.DEFAULT_MAX_SPLITS))].append(i)
+        groups[(p["chip"], p.get("max-splits"))].append(i)
     return groups
+
+
+def _split_k(chip: str, max_splits: int | None) -> str:
+    """gpupoor-split-k's options for a group: max-splits only where the
+    problem sets one, so that the compiler's default meets the policy's."""
+    return f"chip={chip} slices=0" + (f" max-splits={max_splits}" if max_splits else "")
 
 
 def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
@@ -75,7 +80,7 @@ def configuration_errors(gpupoor_opt: str, problems: list[dict]) -> list[str]:
     for (chip, max_splits), indices in groups.items():
         src = "".join(_memref_function(i, problems[i]) for i in indices)
         res = subprocess.run([gpupoor_opt, "-", "-o", "/dev/null",
-                              f"--gpupoor-split-k=chip={chip} slices=0 max-splits={max_splits}",
+                              f"--gpupoor-split-k={_split_k(chip, max_splits)}",
                               "--gpupoor-swap-operands", "--gpupoor-select-kernel-config"],
                              input=src, capture_output=True, text=True)
         if res.returncode:
@@ -96,8 +101,8 @@ def tma_configs(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
     out: list[dict | None] = [None] * len(problems)
     for (chip, max_splits), indices in groups.items():
         src = "".join(_memref_function(i, problems[i]) for i in indices)
-        res = subprocess.run([gpupoor_opt, "-", f"--gpupoor-split-k=chip={chip} slices=0 "
-                              f"max-splits={max_splits}", "--gpupoor-swap-operands",
+        res = subprocess.run([gpupoor_opt, "-", f"--gpupoor-split-k={_split_k(chip, max_splits)}",
+                              "--gpupoor-swap-operands",
                               "--gpupoor-select-kernel-config", "--mlir-print-local-scope"],
                              input=src, capture_output=True, text=True)
         current = None
@@ -132,7 +137,7 @@ def strategies(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
     out: list[dict | None] = [None] * len(problems)
     for (chip, max_splits), indices in groups.items():
         src = "".join(_function(i, problems[i]) for i in indices)
-        options = f"chip={chip} slices=0 max-splits={max_splits}"
+        options = _split_k(chip, max_splits)
         res = subprocess.run([gpupoor_opt, "-", f"--gpupoor-split-k={options}",
                               "--mlir-print-local-scope"],
                              input=src, capture_output=True, text=True, check=True)

@@ -179,7 +179,9 @@ int main(int argc, char **argv) {
     if (arg == "-h" || arg == "--help") {
       std::cout << "usage: gpupoor-policy --chip=sm_90a --m=1,16 --n=4096 "
                    "--k=4096 [--b=nk] [--a=mk] [--batch=B] [--splits=S] "
-                   "[--max-splits=256] [--slices=P] [--sm-count=132] "
+                   "[--max-splits="
+                << kDefaultMaxSplits
+                << "] [--slices=P] [--sm-count=132] "
                    "[--tile=BM,BN,BK]\n       gpupoor-policy - < problems "
                    "(one a line, as key=value words)\n";
       return 0;

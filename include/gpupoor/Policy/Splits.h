@@ -55,7 +55,7 @@ inline constexpr int64_t kMinLongKSplits = 12;
 /// The default upper clamp of S (max-splits, the package's max_k_splits):
 /// high enough that a decode tile's chunks stay at kDecodeChunk up to K =
 /// 32768 (decodeNumSplits). Elsewhere the rule reaches 32 only for K past
-/// 8192 and 64 past 32768, so below that S is what gpu_poor's clamp of 32
+/// 9216 and 64 past 34816, so up to there S is what gpu_poor's clamp of 32
 /// gave. On an H200, the 225 decode products of the LLM projections in
 /// every layout ran at the same speed under 256 as under 32 (geomean of
 /// the speed against cuBLAS f32acc 0.989 / 0.983 / 1.115 against 0.988 /

@@ -127,7 +127,7 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
         key.f16Outer ||
         policy::f16OuterIsExact(cp, /*f32Outer=*/true, /*f16C=*/!key.f32Out,
                                 key.epilogue != Epilogue::None);
-    // The library's variants, of the default max_k_splits, take S from
+    // The library's variants, built for kLibraryMaxSplits, take S from
     // the launch (splits-arg): any call's max_k_splits runs on them. A
     // variant whose kernels evaluate the rule themselves serves only its
     // own max_k_splits.
@@ -143,8 +143,8 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
         return {v, l.family, chosen, l.askedSlices, l.splits, splits > 0};
   }
   // Compiled on demand (the package's options take S from the launch),
-  // or a library's variant of the default max_k_splits built without that:
-  // then the call's own max_k_splits.
+  // or a library's variant of kLibraryMaxSplits built without that: then
+  // the call's own max_k_splits.
   first->variant =
       find(info.chips.front(), first->key, first->family, /*prebuilt=*/false);
   if (first->variant && !takesSplits(*first->variant) &&

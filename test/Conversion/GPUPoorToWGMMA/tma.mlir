@@ -47,8 +47,8 @@
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // Dependent launch (DependentLaunch.h): the producer's loading thread and
 // the consumers wait for the previous kernel of the stream (inline assembly
-// with a memory clobber, which no access moves across); a tile of 128
-// columns does not signal its dependents.
+// with a memory clobber, which no access moves across); no kernel signals
+// its dependents early (docs/design/decisions.md#dependent-launch).
 // NOSIG-NOT: griddepcontrol  launch_dependents
 // Thread 0 initializes the ring: full barriers count the producer's one
 // arrive, empty ones one arrive of each of the two consumer warpgroups,

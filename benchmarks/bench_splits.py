@@ -80,6 +80,10 @@ def measure(layout: str, m: int, n: int, k: int, sms: int) -> dict:
                 err=err)
 
 
+def geomean(xs: list[float]) -> float:
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+
+
 def summarize(rows: list[dict]) -> dict:
     """Per family: each candidate's speed over the default's, geomean and
     least."""
@@ -91,13 +95,9 @@ def summarize(rows: list[dict]) -> dict:
     for fam, by in sorted(speed.items()):
         out[fam] = {"shapes": len(by["k64"])}
         for c, v in by.items():
-            out[fam][c] = {"speed_vs_rule_geomean": round(math.exp(sum(map(math.log, v)) / len(v)), 3),
+            out[fam][c] = {"speed_vs_rule_geomean": round(geomean(v), 3),
                            "speed_vs_rule_min": round(min(v), 3)}
     return out
-
-
-def geomean(xs: list[float]) -> float:
-    return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
 def compare_max_splits(values: list[int]) -> dict:

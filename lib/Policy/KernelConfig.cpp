@@ -114,6 +114,24 @@ bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p) {
   return p.tile[0] == 128 && gridExceedsSMs(p);
 }
 
+bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
+                                        int64_t k) {
+  if (isDynamic(k) || smCount <= 0 || tiles <= smCount || tiles % smCount == 0)
+    return false;
+  int64_t waves = tiles / smCount, left = tiles % smCount;
+  int64_t sharing = std::min(smCount, kStreamKPiecesPerTile * left);
+  // (W + 1) G >= 1.2 (W G + R), in integers: 5 (W + 1) G >= 6 T (a grid's
+  // T < 2^59: nothing wraps); and R K / G' >= kMinStreamKRun.
+  return 5 * (waves + 1) * smCount >= 6 * tiles &&
+         k >= ceilDiv(kMinStreamKRun * sharing, left);
+}
+
+bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p) {
+  return p.chip == Chip::SM90a && !p.batched && p.slices == 1 &&
+         persistentPays(p) && !clusterPays(p) &&
+         streamKPays(p.tiles, getChipInfo(p.chip).smCount, p.k);
+}
+
 bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
   if (p.batched || !p.staticShape || !p.splits || isDynamic(p.k))
     return false;

@@ -103,6 +103,8 @@ struct FamilyRow {
   int64_t stages = 0, blocksPerSM = 0;
   /// FamilyConfig's blocks a cluster.
   int64_t clusterM = 1;
+  /// FamilyConfig's stream-K.
+  bool streamK = false;
 };
 } // namespace
 
@@ -134,6 +136,10 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL192C, "pl192c", Tile{128, 192, 64}, true, false, true, false, true, 0, 1, 2},
   {Family::W160C, "w160c", Tile{128, 160, 64}, true,  false, false, true,  true,  0, 1, 2},
   {Family::PL160C, "pl160c", Tile{128, 160, 64}, true, false, true, true,  true,  0, 1, 2},
+  {Family::PLK,   "plk",   Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0, 1, true},
+  {Family::PL192K, "pl192k", Tile{128, 192, 64}, true, false, true, false, true, 0, 0, 1, true},
+  {Family::PL160K, "pl160k", Tile{128, 160, 64}, true, false, true, true,  true,  0, 0, 1, true},
+  {Family::PL128K, "pl128k", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 1, true},
 };
 // clang-format on
 
@@ -190,13 +196,20 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   // tile.
   bool twoWarpgroups =
       chip == Chip::SM90a && familyTile(family, chip, BLayout::NK)[0] == 128;
-  return {r.stages, r.blocksPerSM, r.persistent, twoWarpgroups && !r.persistent,
-          r.clusterM};
+  FamilyConfig c;
+  c.stages = r.stages;
+  c.blocksPerSM = r.blocksPerSM;
+  c.persistent = r.persistent;
+  c.splitHandover = twoWarpgroups && !r.persistent;
+  c.clusterM = r.clusterM;
+  c.streamK = r.streamK;
+  return c;
 }
 
 /// The variants of a family that take two blocks an SM (sm_90a's
 /// one-warpgroup wgmma tiles), and those in clusters of two along M
-/// (clusterPays): family, variant.
+/// (clusterPays), and the persistent ones with stream-K (streamKPays):
+/// family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
     {Family::S16, Family::S16W},
     {Family::M32, Family::M32W},
@@ -208,6 +221,11 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::PL, Family::PLC},       {Family::W192, Family::W192C},
     {Family::PL192, Family::PL192C}, {Family::W160, Family::W160C},
     {Family::PL160, Family::PL160C}};
+static const std::pair<Family, Family> kStreamKTwins[] = {
+    {Family::PL, Family::PLK},
+    {Family::PL192, Family::PL192K},
+    {Family::PL160, Family::PL160K},
+    {Family::PL128, Family::PL128K}};
 
 /// The variant of `family` in `twins`, if the library has one.
 template <size_t N>
@@ -309,6 +327,14 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.n = shape.n;
   if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
       twin && clusterPays(cp) &&
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+    l.family = *twin;
+  // Stream-K where the compiler's static kernel of the tile would take it
+  // (streamKPays, on the launch's SMs): the persistent family's variant
+  // whose blocks share the last wave's tiles.
+  if (std::optional<Family> twin = twinOf(kStreamKTwins, l.family);
+      twin && l.chip == Chip::SM90a && !shape.batched &&
+      streamKPays(l.tiles, sms, p.k) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;

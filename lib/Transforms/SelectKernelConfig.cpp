@@ -145,11 +145,13 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                          (persistent == PersistentChoice::Always ||
                           (persistent == PersistentChoice::Auto &&
                            policy::persistentPays(problem)));
-  // Stream-K only where asked for: auto takes it nowhere, as measured on an
-  // H100 (docs/design/decisions.md#stream-k-off-by-default: slower than
-  // whole tiles on most of the list).
+  // Stream-K where asked for, and by default where the last wave is short
+  // (policy::streamKPays; its meeting costs more than it saves elsewhere).
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&
-                      !spec.batched && streamK == StreamKChoice::Always;
+                      !spec.batched &&
+                      (streamK == StreamKChoice::Always ||
+                       (streamK == StreamKChoice::Auto && clusterM <= 1 &&
+                        policy::streamKPays(problem)));
   // The split handover where its kernel applies (KernelSpec::verify).
   spec.splitHandover =
       spec.tmaCopies && spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&

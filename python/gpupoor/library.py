@@ -87,11 +87,6 @@ def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:
     kernels = []
     for name in info["kernels"]:
         manifest = json.loads((directory / name).read_text())
-        if manifest.get("stream_k"):
-            # Its workspace is a slot a block (workspace_bytes_per_block),
-            # which this launcher does not size: refused, not mislaunched.
-            raise ValueError(f"{directory / name}: a stream-K kernel (stream-k=true), which "
-                             "the package does not launch")
         image = manifest["cubin"] if "cubin" in manifest else manifest["ptx"]
         kernels.append(Kernel(manifest, directory / image))
     kernels.sort(key=lambda k: _ORDER.get(k.name[len("gpupoor_matmul_0"):], 9))

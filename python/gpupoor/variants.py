@@ -42,7 +42,9 @@ OUT_TYPES = ("f16", "f32")
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
-# (sm_90a), where operand rows start off 32-byte sectors.
+# (sm_90a), where operand rows start off 32-byte sectors; plk, pl192k,
+# pl160k, pl128k: the persistent families with stream-K (sm_90a), where the
+# last wave is short (policy::streamKPays).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:
@@ -72,6 +74,8 @@ def family_options(family: str, chip: str) -> str:
         opts.append("split-handover=true")
     if config["cluster_m"] > 1:
         opts.append(f"cluster-m={config['cluster_m']}")
+    if config["stream_k"]:
+        opts.append("stream-k=true")
     return " ".join(opts)
 
 

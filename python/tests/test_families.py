@@ -104,7 +104,7 @@ def test_families_are_the_policys():
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
     assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128", "pl128c", "plc", "pl192c",
-                                "pl160c")
+                                "pl160c", "plk", "pl192k", "pl160k", "pl128k")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -116,8 +116,12 @@ def test_families_are_the_policys():
         options = VariantKey(b_layout="nk", tile=family).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
             family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c")), family
-        # Clusters of two: the families ending in c, on sm_90a.
+        # Clusters of two: the families ending in c, on sm_90a; stream-K
+        # the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith("c"), family
+        stream_k = family in ("plk", "pl192k", "pl160k", "pl128k")
+        assert ("stream-k=true" in options) == stream_k, family
+        assert C.family_config(family, "sm_90a")["stream_k"] == stream_k, family
         assert C.family_config(family, "sm_80")["cluster_m"] == (2 if family.endswith("c") else 1)
         assert C.family_config(family, "sm_80")["split_handover"] is False
     assert "split-handover" not in VariantKey(tile="large").pipeline_options("sm_80")
@@ -126,19 +130,20 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
-    # pl192, pl128, m32, m32w, m64w, n64w and the cluster families m64c,
-    # midc, pl128c, largec, plc, w192c, pl192c (both B layouts), 16 nk
-    # variants of each of w160, pl160, w160c and pl160c (160 columns are not
+    # pl192, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
+    # midc, pl128c, largec, plc, w192c, pl192c and the stream-K ones plk,
+    # pl192k, pl128k (both B layouts), 16 nk variants of each of w160,
+    # pl160, w160c, pl160c and pl160k (160 columns are not
     # whole atoms of B as K x N); for A as K x M again those of every family
     # but m16, m32, m32w and the swapped ones (which read A as M x K: the
     # 32-row tile's A atoms), on sm_90a only.
-    nk_only = {"w160", "pl160", "w160c", "pl160c"}
+    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k"}
     no_km = {"m16", "s16", "s16w", "m32", "m32w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 22 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 25 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 17 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 20 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:

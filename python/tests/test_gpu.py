@@ -590,6 +590,43 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
+    # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
+    # as K x M (in rows of a multiple of 8 elements, which its tensor map
+    # needs), the tuned table's 128 x 128 tile.
+    (500, 13824, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
+    (512, 13824, 4096, "kmkn", "plk"), (384, 13824, 4096, "kn", "pl192k"),
+    (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
+    (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's persistent families with stream-K (the families ending in
+    k), taken where the last wave is short as the compiler's static kernel
+    would (policy::streamKPays): exact on small integers, and bit for bit
+    the same run to run (the shared tiles' pieces meet in block order);
+    with f16 outer sums the family's kernel is a plain persistent one."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
+    assert p["family"] == want, p
+    assert (p["sum_bytes"] > 0) == (outer == "f32"), p
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+    # Random normal operands: the same bits again.
+    xr = torch.randn_like(x, dtype=torch.float32).half()
+    wr = torch.randn_like(w, dtype=torch.float32).half()
+    first = split_k_sequential(xr, wr, bias, activation=activation, outer=outer, backend="mlir")
+    for _ in range(3):
+        assert torch.equal(split_k_sequential(xr, wr, bias, activation=activation, outer=outer,
+                                              backend="mlir"), first)
+
+
 @pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (16, 2048, 8200)])
 @pytest.mark.parametrize("layout", ["nk", "kn"])
 def test_decode_reads_the_weight_the_kernel_before_wrote(m, n, k, layout):

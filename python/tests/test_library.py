@@ -16,7 +16,7 @@ from gpupoor import compile as gcompile
 from gpupoor._mlir_backend import chip_for, chips_for, find_variant
 from gpupoor._native import C
 from gpupoor.build_library import main as build_main
-from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant, load_variant
+from gpupoor.library import Kernel, KernelLibrary, KernelRequirementError, Variant
 from gpupoor.variants import (PERSISTENT_TILES, SWAPPED_TILES, VariantKey,
                               library_variants)
 
@@ -435,14 +435,18 @@ def test_default_backend_by_device(monkeypatch):
             kernels.default_backend(dev)
 
 
-def test_load_variant_refuses_stream_k_kernels(tmp_path):
-    """A stream-K manifest (its workspace a slot a block) is refused by
-    name, not launched with a workspace sized for slices."""
-    (tmp_path / "variant.json").write_text(json.dumps({"kernels": ["gpupoor_matmul_0.json"]}))
-    (tmp_path / "gpupoor_matmul_0.json").write_text(
-        json.dumps({"stream_k": True, "cubin": "gpupoor_matmul_0.cubin"}))
-    with pytest.raises(ValueError, match="stream-K kernel"):
-        load_variant(library_variants()[0], "sm_90a", tmp_path)
+def test_stream_k_manifest_needs_persistent_blocks_and_slots():
+    """A stream-K manifest (its workspace a slot a block) must say the
+    slot's size and be persistent: refused by name otherwise, never
+    launched with a workspace sized for slices."""
+    base = {"kernel": "gpupoor_matmul_0", "chip": "sm_90a", "params": [], "param_types": [],
+            "dynamic_shared_memory": 0, "block_size": 128, "tile": [128, 192, 64]}
+    for bad in ({"stream_k": True, "persistent": True},
+                {"stream_k": True, "workspace_bytes_per_block": 98304}):
+        with pytest.raises(ValueError, match="gpupoor_matmul_0: stream_k without"):
+            C.kernel_violation({**base, **bad}, {}, 1)
+    assert C.kernel_violation({**base, "stream_k": True, "persistent": True,
+                               "workspace_bytes_per_block": 98304}, {}, 1) is None
 
 
 # ------------------------------------------- launcher against kernels -----
@@ -478,15 +482,27 @@ _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"
               ("kn", "largec"): (256, 12680), ("nk", "largec"): (256, 12680),
               ("kn", "pl192c"): (256, 16904), ("nk", "pl192c"): (300, 14088),
               ("kn", "plc"): (300, 16904), ("nk", "plc"): (300, 16904),
-              ("kn", "pl128c"): (512, 19016), ("nk", "pl128c"): (512, 19016)}
+              ("kn", "pl128c"): (512, 19016), ("nk", "pl128c"): (512, 19016),
+              # Stream-K: a short last wave (at _K_OF's K; pl128k the tuned
+              # table's 128 x 128 tile).
+              ("nk", "plk"): (512, 13824), ("kn", "plk"): (512, 13824),
+              ("kn", "pl192k"): (384, 13824), ("nk", "pl192k"): (520, 8448),
+              ("nk", "pl160k"): (296, 11408),
+              ("nk", "pl128k"): (128, 20000)}
+# K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
+# policy::streamKPays).
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
-                    if t not in ("m16", "s16", "s16w", "m32", "m32w")}}
+                    if t not in ("m16", "s16", "s16w", "m32", "m32w", "pl128k")},
+                 # (The tuned table's rows for A as K x M are B as K x N's.)
+                 ("kmkn", "pl128k"): (128, 20000)}
 # The (layouts, family) pairs the test compiles a representative of: those
-# of FAMILY_SHAPES, and n64w's (n64 two blocks an SM, for slices beyond the
-# SMs: never at K = 64), whose kernels test_parameters_follow_the_signature
-# checks.
-_REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")]
+# of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
+# SMs: never at K = 64) and pl128k's that the tuned table never chooses,
+# whose kernels test_parameters_follow_the_signature checks.
+_REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
+    [("kn", "pl128k"), ("kmnk", "pl128k")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -645,7 +661,7 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
     find = functools.partial(find_variant, library=lib)
     layout, tile = layout_tile
     m, n = FAMILY_SHAPES[layout_tile]
-    k = 64
+    k = _K_OF.get(tile, 64)
     # A as K x M in rows of a multiple of 8 elements (16 bytes: the fast
     # kernel's requirement).
     a = torch.empty(k, -(-m // 8) * 8, dtype=torch.float16)[:, :m].T \
@@ -663,9 +679,10 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         p = C.describe_plan(a, b, bias, c, activation, outer, 32, slices, list(HOPPER[0]),
                             HOPPER[1], find_variant=find)
         key = lib.found[-1]
-        # f16 outer sums where they are exact (K = 64: one chunk; f16 C, no
-        # epilogue), as the compiler takes them.
-        exact = dtype == torch.float16 and not with_bias and activation == "none"
+        # f16 outer sums where they are exact (at most two chunks, as K =
+        # 64's one; f16 C, no epilogue), as the compiler takes them.
+        exact = dtype == torch.float16 and not with_bias and activation == "none" and \
+            C.default_splits(k, 32) <= 2
         assert _layouts(key) == layout and key.outer == ("f16" if exact else outer), what
         assert key.out == ("f32" if dtype == torch.float32 else "f16"), what
         # An activation without a bias runs its bias_* variant (a bias of
@@ -675,7 +692,8 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         variant = lib.find(key, "sm_90a")
         # Persistent blocks take one slice: more (where S = 1 at K = 64
         # allows none) would take the non-persistent family.
-        want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160"}.get(tile, tile) \
+        want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
+                     "pl192k": "w192", "pl160k": "w160", "pl128k": "mid"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
@@ -694,6 +712,15 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             params = kern.manifest["params"]
             assert set(params) - ws - maps == args, (what, kern.name, params)
         assert p["params"] == variant.kernels[0].manifest["params"], what
+        # A stream-K kernel's workspace: a slot a block where blocks share
+        # the last wave's tiles (a stream-K family compiled with f16 outer
+        # sums is a plain persistent kernel: none).
+        first = variant.kernels[0].manifest
+        if first.get("stream_k"):
+            assert want_tile.endswith("k") and p["tiles"] % p["grid"][0], what
+            assert p["sum_bytes"] == p["grid"][0] * first["workspace_bytes_per_block"], what
+        elif want_tile in PERSISTENT_TILES:
+            assert p["sum_bytes"] == 0, what
         assert len(p["values"]) == len(p["params"])
         assert p["values"][p["params"].index("splits")] == C.default_splits(k, 32), what
         assert (p["bias_slot"] is not None) == (key.epilogue != "none"), what

@@ -85,7 +85,7 @@ def test_the_grid_covers_every_choice(policy):
     assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl", "w192",
                         "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w",
                         "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
-                        "pl160c"}
+                        "pl160c", "plk", "pl192k", "pl160k", "pl128k"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -188,10 +188,13 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
     takes the blocks an SM and the clusters gpupoor-select-kernel-config
     gives the static kernel: m32w, m64w, n64w and s16w exactly where that is
     two blocks an SM (policy::wgmmaBlocksPerSM), the families ending in c
-    exactly where it is clusters of two (policy::clusterPays)."""
+    exactly where it is clusters of two (policy::clusterPays), the
+    persistent ones ending in k exactly where it is stream-K
+    (policy::streamKPays)."""
     C = _package()
     configs = compiler_strategies.tma_configs(_tool("gpupoor-opt"), problems)
-    checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0}
+    checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0,
+               "stream-K False": 0, "stream-K True": 0}
     for p, d, compiled in zip(problems, policy, configs):
         launch, s = d.get("launch"), d["strategy"]
         if launch is None or compiled is None or launch["chip"] != "sm_90a" or "splits" in p:
@@ -207,4 +210,11 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
             checked[f"blocks {got}"] += 1
         assert family["cluster_m"] == compiled["cluster_m"], (grid.line(p), launch["family"])
         checked[f"cluster {family['cluster_m']}"] += 1
-    assert min(checked.values()) > 20, checked
+        # Stream-K: the persistent families ending in k exactly where the
+        # compiler's kernel shares the last wave's tiles
+        # (policy::streamKPays); with f16 outer sums neither does.
+        if family["persistent"]:
+            assert family["stream_k"] == compiled["stream_k"], (grid.line(p), launch["family"])
+            checked[f"stream-K {family['stream_k']}"] += 1
+    assert min(checked.values()) > 3, checked
+    assert min(v for key, v in checked.items() if "stream-K" not in key) > 20, checked

@@ -4,6 +4,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=persistent=false | FileCheck %s --check-prefix=NOPERS
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=blocks-per-sm=1 | FileCheck %s --check-prefix=ONE
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=split-handover=false | FileCheck %s --check-prefix=NOSPLIT
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=stream-k=false | FileCheck %s --check-prefix=NOSK
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -164,6 +165,39 @@ func.func @wide_192(%a: memref<512x2048xf16>, %b: memref<6144x2048xf16>, %c: mem
 func.func @wide_160(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: memref<512x10240xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<512x10240xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<512x2048xf16>, memref<10240x2048xf16>
+  return
+}
+
+// -----
+
+// Stream-K by default where the persistent grid's last wave is short
+// (policy::streamKPays): 216 tiles of 128 x 256 on 132 SMs, 84 in the last
+// wave, runs of 2606 of K; not at 256 tiles (a nearly whole last wave), nor
+// at 160 tiles of K = 2048 (runs of 512), nor where asked not to.
+// CHECK-LABEL: func @short_last_wave
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true, stream_k = true>
+// NOSK-LABEL: func @short_last_wave
+// NOSK: persistent = true>
+// CHECK-LABEL: func @nearly_whole_last_wave
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true>
+// CHECK-LABEL: func @short_runs
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true>
+func.func @short_last_wave(%a: memref<512x4096xf16>, %b: memref<13824x4096xf16>, %c: memref<512x13824xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x13824xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x4096xf16>, memref<13824x4096xf16>
+  return
+}
+func.func @nearly_whole_last_wave(%a: memref<2048x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<2048x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2048x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<2048x4096xf16>, memref<4096x4096xf16>
+  return
+}
+func.func @short_runs(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: memref<512x10240xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x10240xf16>)
+      strategy(#gpupoor.split_k<splits = 12, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<512x2048xf16>, memref<10240x2048xf16>
   return
 }

@@ -145,6 +145,28 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// 1.04x, 512 x 14336 x 4096 1.02x, 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
 bool persistentPays(const ConfigProblem &p);
 
+/// A stream-K tile's most pieces but one: of the R tiles past a grid's
+/// whole waves, G' = min(G, this * R) blocks take a run of chunks each
+/// (StreamK.h).
+inline constexpr int64_t kStreamKPiecesPerTile = 4;
+
+/// Whether a persistent grid of `smCount` blocks shares the tiles past its
+/// whole waves by chunks of K (stream-K): where that cuts the waves a block
+/// runs by a sixth or more, (W + 1) >= 1.2 (W + R / G) for T = W G + R
+/// tiles, 0 < R, and each sharing block's run of K (R K / G') is at least
+/// kMinStreamKRun. Its meeting through the workspace costs a few percent
+/// (docs/design/decisions.md#stream-k-where-the-last-wave-is-short),
+/// measured on an H200 against whole tiles: 216 tiles (R / G = 0.64) ran
+/// 1.02-1.05x at K = 5120 and 1.12-1.13x at 8192 and 13824, 224 (0.70)
+/// 0.95-1.01x, 232 (0.76) 0.94-0.97x, 256 (0.94) 0.87-0.99x; on an H100
+/// 512 x 10240 x 2048 (160 tiles, runs of 512) 0.88x.
+bool streamKPays(int64_t tiles, int64_t smCount, int64_t k);
+inline constexpr int64_t kMinStreamKRun = 2048;
+/// The same for a kernel of the compiler's: a static, not batched product
+/// whose kernel is persistent (persistentPays) and not in clusters
+/// (clusterPays), on the chip's reference SM count.
+bool streamKPays(const ConfigProblem &p);
+
 /// Whether the split handover pays by default for a two-warpgroup TMA
 /// kernel: a static product of at most two work tiles a block (T <= 2 x
 /// SMs) whose chunks have at least two K tiles. Measured on an H100

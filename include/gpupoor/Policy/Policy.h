@@ -161,15 +161,23 @@ enum class Family : uint32_t {
   PL192C,
   W160C,
   PL160C,
+  /// sm_90a only: the persistent 128-row families whose blocks share the
+  /// tiles past the whole waves by chunks of K (stream-K), where that cuts
+  /// the waves enough (streamKPays).
+  PLK,
+  PL192K,
+  PL160K,
+  PL128K,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large,  Family::M16,   Family::M64,   Family::N64,
-    Family::Mid,    Family::S16,   Family::S16W,  Family::PL,
-    Family::W192,   Family::PL192, Family::W160,  Family::PL160,
-    Family::PL128,  Family::M32,   Family::M32W,  Family::M64W,
-    Family::N64W,   Family::M64C,  Family::MidC,  Family::PL128C,
-    Family::LargeC, Family::PLC,   Family::W192C, Family::PL192C,
-    Family::W160C,  Family::PL160C};
+    Family::Large,  Family::M16,    Family::M64,   Family::N64,
+    Family::Mid,    Family::S16,    Family::S16W,  Family::PL,
+    Family::W192,   Family::PL192,  Family::W160,  Family::PL160,
+    Family::PL128,  Family::M32,    Family::M32W,  Family::M64W,
+    Family::N64W,   Family::M64C,   Family::MidC,  Family::PL128C,
+    Family::LargeC, Family::PLC,    Family::W192C, Family::PL192C,
+    Family::W160C,  Family::PL160C, Family::PLK,   Family::PL192K,
+    Family::PL160K, Family::PL128K};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -201,6 +209,9 @@ struct FamilyConfig {
   bool splitHandover = false;
   /// Blocks a cluster along M (kernel_config cluster_m).
   int64_t clusterM = 1;
+  /// Persistent blocks sharing the last tiles by chunks of K
+  /// (gpupoor-select-kernel-config's stream-k=true).
+  bool streamK = false;
 };
 FamilyConfig familyConfig(Family family, Chip chip);
 

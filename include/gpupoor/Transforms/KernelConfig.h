@@ -45,7 +45,7 @@ inline auto splitHandoverChoices() {
                      "sm_90a TMA kernels of two consumer warpgroups");
 }
 inline auto streamKChoices() {
-  return autoChoices("see gpupoor-select-kernel-config",
+  return autoChoices("static persistent grids whose last wave is short",
                      "persistent kernels with f32 outer sums, not batched");
 }
 

@@ -307,12 +307,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "policy::persistentPays)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
-           /*default=*/"::mlir::gpupoor::StreamKChoice::Never",
+           /*default=*/"::mlir::gpupoor::StreamKChoice::Auto",
            "Persistent kernels with f32 outer sums, not batched: the tiles "
            "past the whole waves are shared by chunks of K, met through the "
-           "workspace. true, false (default) or auto, which is false (slower "
-           "on most shapes, "
-           "docs/design/decisions.md#stream-k-off-by-default)",
+           "workspace. true, false or auto (default: policy::streamKPays, "
+           "static grids whose last wave is short, "
+           "docs/design/decisions.md#stream-k-where-the-last-wave-is-short)",
            "::mlir::gpupoor::streamKChoices()">,
     Option<"splitHandover", "split-handover",
            "::mlir::gpupoor::SplitHandoverChoice",

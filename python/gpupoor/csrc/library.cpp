@@ -119,6 +119,12 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   k.block = m["block_size"].cast<unsigned>();
   k.dependent = field<bool>(m, "dependent_launch", false);
   k.persistent = field<bool>(m, "persistent", false);
+  k.streamK = field<bool>(m, "stream_k", false);
+  k.workspacePerBlock = field<int64_t>(m, "workspace_bytes_per_block", 0);
+  TORCH_CHECK_VALUE(!k.streamK || (k.persistent && k.workspacePerBlock > 0),
+                    "kernel manifest of ", k.name,
+                    ": stream_k without persistent blocks and "
+                    "workspace_bytes_per_block");
   auto tile = m["tile"].cast<std::vector<int64_t>>();
   TORCH_CHECK_VALUE(tile.size() == 3, "kernel manifest of ", k.name, ": tile");
   k.tile = {tile[0], tile[1], tile[2]};

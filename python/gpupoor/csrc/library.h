@@ -73,6 +73,11 @@ struct KernelInfo {
   bool dependent = false, persistent = false;
   policy::Tile tile{};
   int64_t groupM = 1, sumsPerTileSlice = 0, workspacePerTileSlice = 0;
+  /// Stream-K (manifest stream_k): past the grid's whole waves the blocks
+  /// share tiles, each leaving at most one tile's partial sums in its slot
+  /// of workspacePerBlock bytes.
+  bool streamK = false;
+  int64_t workspacePerBlock = 0;
   /// Blocks a cluster along M (manifest cluster_m): the grid takes whole
   /// clusters of row tiles.
   int64_t clusterM = 1;

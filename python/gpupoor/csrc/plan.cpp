@@ -336,6 +336,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
                                      info.smCount, kern.clusterM);
   plan->gridX = unsigned(gx);
   plan->gridY = unsigned(gy);
+  // A stream-K kernel's blocks share the tiles past the whole waves: a slot
+  // of partial sums a block (and its flag), where there are such tiles.
+  if (kern.streamK && plan->tiles > gx && plan->tiles % gx)
+    plan->sumBytes = gx * kern.workspacePerBlock;
   return plan;
 }
 

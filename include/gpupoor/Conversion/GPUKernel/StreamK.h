@@ -36,10 +36,10 @@
 // blocks (G' = 4 R) keeps a tile within five pieces: a finisher reads at
 // most four slots.
 //
-// Measured on an H100 (docs/design/decisions.md#stream-k-off-by-default) it
-// does not pay on the benchmark list: the meeting costs more than the last
-// wave's idle SMs, which run at a higher clock meanwhile; hence an option, off
-// by default.
+// The meeting costs more than the last wave's idle SMs save where that wave
+// is nearly full or its pieces of K short, which then run at a higher clock
+// meanwhile: by default only where policy::streamKPays
+// (docs/design/decisions.md#stream-k-where-the-last-wave-is-short).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +47,7 @@
 #define GPUPOOR_CONVERSION_GPUKERNEL_STREAMK_H
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Policy/KernelConfig.h"
 
 namespace mlir::gpupoor {
 
@@ -67,8 +68,9 @@ struct StreamKPlan {
 /// The most blocks of a grid that share tiles: past it (never a real
 /// GPU's SM count) every tile stays whole.
 constexpr int64_t kMaxStreamKBlocks = 4096;
-/// A shared tile's most pieces but one: G' = min(G, this * R).
-constexpr int64_t kStreamKPiecesPerTile = 4;
+/// A shared tile's most pieces but one: G' = min(G, this * R) (the
+/// policy's, whose streamKPays counts the pieces' K).
+using policy::kStreamKPiecesPerTile;
 
 class StreamK : public KernelPart {
 public:

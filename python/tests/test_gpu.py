@@ -550,6 +550,23 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     assert torch.equal(y.double(), ref(x, w))
 
 
+def _exact_on_family(m, n, k, layout, want, outer, activation):
+    """The package's plan for small-integer operands of the shape (the
+    family asserted) and its result checked exact; the plan, operands and
+    bias."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
+    assert p["family"] == want, p
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+    return p, x, w, bias
+
+
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # An odd count of row tiles (the last pair's partner stores nothing), N
     # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
@@ -578,16 +595,7 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     (policy::clusterPays): exact on small integers over odd pairs, M, N and
     K tails, both B layouts, A as K x M, both outer types and an
     epilogue."""
-    from gpupoor._native import C as _C
-
-    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
-    bias = ints(n, gen=g) if activation else None
-    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
-                         list(chips), sm_count)
-    assert p["family"] == want, p
-    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
-    assert torch.equal(y.double(), ref(x, w, bias, activation))
+    _exact_on_family(m, n, k, layout, want, outer, activation)
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
@@ -607,17 +615,8 @@ def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
     would (policy::streamKPays): exact on small integers, and bit for bit
     the same run to run (the shared tiles' pieces meet in block order);
     with f16 outer sums the family's kernel is a plain persistent one."""
-    from gpupoor._native import C as _C
-
-    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
-    bias = ints(n, gen=g) if activation else None
-    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
-                         list(chips), sm_count)
-    assert p["family"] == want, p
+    p, x, w, bias = _exact_on_family(m, n, k, layout, want, outer, activation)
     assert (p["sum_bytes"] > 0) == (outer == "f32"), p
-    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
-    assert torch.equal(y.double(), ref(x, w, bias, activation))
     # Random normal operands: the same bits again.
     xr = torch.randn_like(x, dtype=torch.float32).half()
     wr = torch.randn_like(w, dtype=torch.float32).half()

@@ -118,18 +118,24 @@ bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
                                         int64_t k) {
   if (isDynamic(k) || smCount <= 0 || tiles <= smCount || tiles % smCount == 0)
     return false;
-  int64_t waves = tiles / smCount, left = tiles % smCount;
+  int64_t left = tiles % smCount;
   int64_t sharing = std::min(smCount, kStreamKPiecesPerTile * left);
-  // (W + 1) G >= 1.2 (W G + R), in integers: 5 (W + 1) G >= 6 T (a grid's
-  // T < 2^59: nothing wraps); and R K / G' >= kMinStreamKRun.
-  return 5 * (waves + 1) * smCount >= 6 * tiles &&
+  // 5 (W + 1) G >= 6 T, i.e. W G <= 5 G - 6 R, i.e. T <= 5 (G - R): in
+  // small numbers, whatever T; and R K / G' >= kMinStreamKRun.
+  return tiles <= 5 * (smCount - left) &&
          k >= ceilDiv(kMinStreamKRun * sharing, left);
 }
 
-bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p) {
+bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p,
+                                        int64_t smCount) {
   return p.chip == Chip::SM90a && !p.batched && p.slices == 1 &&
-         persistentPays(p) && !clusterPays(p) &&
-         streamKPays(p.tiles, getChipInfo(p.chip).smCount, p.k);
+         p.tile[0] == 128 && p.staticShape &&
+         gridExceedsSMs(p.tiles, p.slices, smCount) && !clusterPays(p) &&
+         streamKPays(p.tiles, smCount, p.k);
+}
+
+bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p) {
+  return streamKPays(p, getChipInfo(p.chip).smCount);
 }
 
 bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {

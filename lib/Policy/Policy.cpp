@@ -333,8 +333,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // (streamKPays, on the launch's SMs): the persistent family's variant
   // whose blocks share the last wave's tiles.
   if (std::optional<Family> twin = twinOf(kStreamKTwins, l.family);
-      twin && l.chip == Chip::SM90a && !shape.batched &&
-      streamKPays(l.tiles, sms, p.k) &&
+      twin && streamKPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;

@@ -613,8 +613,9 @@ def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
     """sm_90a's persistent families with stream-K (the families ending in
     k), taken where the last wave is short as the compiler's static kernel
     would (policy::streamKPays): exact on small integers, and bit for bit
-    the same run to run (the shared tiles' pieces meet in block order);
-    with f16 outer sums the family's kernel is a plain persistent one."""
+    the same run to run and replayed from a CUDA graph (the shared tiles'
+    pieces meet in block order); with f16 outer sums the family's kernel is
+    a plain persistent one."""
     p, x, w, bias = _exact_on_family(m, n, k, layout, want, outer, activation)
     assert (p["sum_bytes"] > 0) == (outer == "f32"), p
     # Random normal operands: the same bits again.
@@ -624,6 +625,16 @@ def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
     for _ in range(3):
         assert torch.equal(split_k_sequential(xr, wr, bias, activation=activation, outer=outer,
                                               backend="mlir"), first)
+    # Captured into a CUDA graph (the graph's own workspace and flags),
+    # replayed twice: the same bits.
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = split_k_sequential(xr, wr, bias, activation=activation, outer=outer, backend="mlir")
+    for _ in range(2):
+        out.zero_()
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(out, first)
 
 
 @pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (16, 2048, 8200)])

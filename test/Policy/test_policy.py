@@ -212,9 +212,8 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
         checked[f"cluster {family['cluster_m']}"] += 1
         # Stream-K: the persistent families ending in k exactly where the
         # compiler's kernel shares the last wave's tiles
-        # (policy::streamKPays); with f16 outer sums neither does.
-        if family["persistent"]:
-            assert family["stream_k"] == compiled["stream_k"], (grid.line(p), launch["family"])
-            checked[f"stream-K {family['stream_k']}"] += 1
+        # (policy::streamKPays), and no other family.
+        assert family["stream_k"] == compiled["stream_k"], (grid.line(p), launch["family"])
+        checked[f"stream-K {family['stream_k']}"] += 1
     assert min(checked.values()) > 3, checked
     assert min(v for key, v in checked.items() if "stream-K" not in key) > 20, checked

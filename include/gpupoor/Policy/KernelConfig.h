@@ -162,9 +162,11 @@ inline constexpr int64_t kStreamKPiecesPerTile = 4;
 /// 512 x 10240 x 2048 (160 tiles, runs of 512) 0.88x.
 bool streamKPays(int64_t tiles, int64_t smCount, int64_t k);
 inline constexpr int64_t kMinStreamKRun = 2048;
-/// The same for a kernel of the compiler's: a static, not batched product
-/// whose kernel is persistent (persistentPays) and not in clusters
-/// (clusterPays), on the chip's reference SM count.
+/// The same for a kernel of one slice on `smCount` SMs: a static, not
+/// batched product of 128-row tiles whose grid exceeds the SMs (a
+/// persistent kernel's, persistentPays) and not in clusters (clusterPays);
+/// the compiler's on the chip's reference SM count.
+bool streamKPays(const ConfigProblem &p, int64_t smCount);
 bool streamKPays(const ConfigProblem &p);
 
 /// Whether the split handover pays by default for a two-warpgroup TMA

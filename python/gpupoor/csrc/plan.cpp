@@ -338,7 +338,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   plan->gridY = unsigned(gy);
   // A stream-K kernel's blocks share the tiles past the whole waves: a slot
   // of partial sums a block (and its flag), where there are such tiles.
-  if (kern.streamK && plan->tiles > gx && plan->tiles % gx)
+  if (kern.streamK && gx > 0 && plan->tiles > gx && plan->tiles % gx)
     plan->sumBytes = gx * kern.workspacePerBlock;
   return plan;
 }

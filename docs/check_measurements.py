@@ -171,7 +171,11 @@ def load(path, fragment, own_anchor, root):
         return None, f"cites {rel}, which does not exist"
     values = Values()
     if not path.endswith(".json"):
-        values.texts.append(open(path, encoding="utf-8").read())
+        # A plot (or any file that is not text) holds no figure to find.
+        try:
+            values.texts.append(open(path, encoding="utf-8").read())
+        except UnicodeDecodeError:
+            pass
         return values, None
     data = json.load(open(path, encoding="utf-8"))
     records = data.get("records") if isinstance(data, dict) else None

@@ -110,8 +110,14 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
   return std::clamp<int64_t>(fit, 3, most);
 }
 
+bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p,
+                                           int64_t smCount) {
+  return p.tile[0] == 128 && p.staticShape && p.slices != 0 &&
+         gridExceedsSMs(p.tiles, p.slices, smCount);
+}
+
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p) {
-  return p.tile[0] == 128 && gridExceedsSMs(p);
+  return persistentPays(p, getChipInfo(p.chip).smCount);
 }
 
 bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
@@ -129,8 +135,7 @@ bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
 bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p,
                                         int64_t smCount) {
   return p.chip == Chip::SM90a && !p.batched && p.slices == 1 &&
-         p.tile[0] == 128 && p.staticShape &&
-         gridExceedsSMs(p.tiles, p.slices, smCount) && !clusterPays(p) &&
+         persistentPays(p, smCount) && !clusterPays(p) &&
          streamKPays(p.tiles, smCount, p.k);
 }
 

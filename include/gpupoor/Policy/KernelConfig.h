@@ -144,6 +144,8 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// block a tile: 4096^3 1.025x, 4096 x 14336 x 4096 1.03x, 512 x 10240 x 2048
 /// 1.04x, 512 x 14336 x 4096 1.02x, 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
 bool persistentPays(const ConfigProblem &p);
+/// The same on `smCount` SMs (the package's launch: the device's).
+bool persistentPays(const ConfigProblem &p, int64_t smCount);
 
 /// A stream-K tile's most pieces but one: of the R tiles past a grid's
 /// whole waves, G' = min(G, this * R) blocks take a run of chunks each
@@ -163,9 +165,8 @@ inline constexpr int64_t kStreamKPiecesPerTile = 4;
 bool streamKPays(int64_t tiles, int64_t smCount, int64_t k);
 inline constexpr int64_t kMinStreamKRun = 2048;
 /// The same for a kernel of one slice on `smCount` SMs: a static, not
-/// batched product of 128-row tiles whose grid exceeds the SMs (a
-/// persistent kernel's, persistentPays) and not in clusters (clusterPays);
-/// the compiler's on the chip's reference SM count.
+/// batched product whose kernel is persistent (persistentPays) and not in
+/// clusters (clusterPays); the compiler's on the chip's reference SM count.
 bool streamKPays(const ConfigProblem &p, int64_t smCount);
 bool streamKPays(const ConfigProblem &p);
 

@@ -49,7 +49,8 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     s.tile = familyTile(tuned->family, p.chip, p.bLayout);
   else
     s.tile = p.tile ? *p.tile
-                    : selectTile(shape, p.k, chip, sms, p.bLayout, p.aLayout);
+                    : selectTile(shape, p.k, chip, sms, p.bLayout, p.aLayout,
+                                 /*slicesChosen=*/s.askedSlices == 0);
   // A decode tile chosen for sm_90a is the mma.sync kernel's; a swapped
   // one reads the operands exchanged.
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
@@ -140,6 +141,9 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL192K, "pl192k", Tile{128, 192, 64}, true, false, true, false, true, 0, 0, 1, true},
   {Family::PL160K, "pl160k", Tile{128, 160, 64}, true, false, true, true,  true,  0, 0, 1, true},
   {Family::PL128K, "pl128k", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 1, true},
+  {Family::M64N160, "m64n160", Tile{64, 160, 64}, true, false, false, true, true, 0, 0},
+  {Family::M64N192, "m64n192", Tile{64, 192, 64}, true, false, false, false, true, 0, 0},
+  {Family::M64N256, "m64n256", Tile{64, 256, 64}, true, false, false, false, true, 0, 0},
 };
 // clang-format on
 
@@ -248,6 +252,11 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return Family::M16;
   if (wgmma && t == kThinTile)
     return Family::M32;
+  // The filling tiles (selectTile: one wave of 64-row tiles wider than 128).
+  if (wgmma && t[0] == 64 && t[1] > 128)
+    return t[1] == 160   ? Family::M64N160
+           : t[1] == 192 ? Family::M64N192
+                         : Family::M64N256;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles: persistent where the compiler's would be

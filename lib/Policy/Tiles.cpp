@@ -11,6 +11,7 @@
 #include "gpupoor/Policy/KernelConfig.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -103,8 +104,84 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
   return best;
 }
 
+/// One-warpgroup tiles of 64 rows and more than 128 columns, which a static
+/// product of more than 128 rows takes where their tiles fill one wave with
+/// less work for the busiest SM than the 128-row tile of the rules:
+/// 160 columns (B as N x K only: wgmmaTakes), 192 and 256.
+static constexpr Tile kFillingTiles[] = {
+    {64, 160, 64}, {64, 192, 64}, {64, 256, 64}};
+/// A one-warpgroup tile's speed a multiply-add against a two-warpgroup
+/// (128-row) tile's, in percent, and what a slice's meeting costs an element
+/// of the tile, in the 128-row tile's multiply-adds (its sums written, read
+/// back and added by the slices' last block). Fitted on an H200 (static
+/// kernels, CUDA-graph replays, medians of six alternating rounds, B as N x
+/// K; docs/design/decisions.md#64-row-tiles-that-fill-one-wave), x cuBLAS
+/// f32acc, the rules' tile / 64 x 160 / 64 x 192 / 64 x 256 (slices by
+/// launchSlices): 256 x 5120 x 5120 0.828 (128 x 128) / 0.965 / 0.856 /
+/// 0.693; 192 x 5120 x 16384 0.808 (128 x 256, three slices) / 0.899 /
+/// 0.801 / 0.945; 256 x 2560 x 28672 0.809 (six) / 0.986 / 0.894 / 0.883;
+/// 136 x 4096 x 16384 0.763 (four) / 0.715 / 0.848 / 0.766; 256 x 3072 x
+/// 28672 0.834 (five) / 0.682 / 0.978 / 0.774; 256 x 6144 x 4096 0.875 (128
+/// x 128) / 0.669 / 0.899 / 0.749: the cost below picks the fastest of the
+/// four at each.
+static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
+static constexpr int64_t kSliceMeetingCost = 125;
+
+/// The work of the busiest SM of a static product in `tile`, in the 128-row
+/// tile's multiply-adds, with the slices launchSlices gives it for the
+/// default splits, where its blocks fit one wave (none otherwise).
+static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
+                                          int64_t sms, const Tile &tile) {
+  int64_t tiles = shape.tiles(tile[0], tile[1]);
+  int64_t slices = launchSlices(0, Chip::SM90a, tile, k, tiles,
+                                defaultNumSplits(k, kDefaultMaxSplits), sms);
+  if (tiles > sms || tiles * slices > sms)
+    return std::nullopt;
+  int64_t area = tile[0] * tile[1];
+  int64_t work = area * ceilDiv(k, slices);
+  if (tile[0] < 128)
+    work = work * 100 / kOneWarpgroupSpeedPercent;
+  return work + kSliceMeetingCost * (slices - 1) * area;
+}
+
+/// `rule`, the rules' tile for a static product of more than 128 rows, or
+/// a filling tile (kFillingTiles) whose one wave costs its busiest SM less
+/// (oneWaveCost). Only as measured: where the rule's tile is a 128-row one
+/// that fits one wave, and the operands' rows start on 32-byte sectors
+/// (elsewhere the 64-row tiles would run in clusters: clusterPays).
+static Tile fillingTile(const CShape &shape, int64_t k, int64_t sms,
+                        BLayout bLayout, ALayout aLayout, const Tile &rule) {
+  if (shape.batched || isDynamic(k) || rule[0] != 128 ||
+      !rowsSectorAligned(shape.n, k))
+    return rule;
+  std::optional<int64_t> best = oneWaveCost(shape, k, sms, rule);
+  if (!best)
+    return rule;
+  Tile chosen = rule;
+  for (const Tile &t : kFillingTiles) {
+    if (!wgmmaTakes(aLayout, bLayout, t))
+      continue;
+    std::optional<int64_t> cost = oneWaveCost(shape, k, sms, t);
+    if (cost && *cost < *best)
+      std::tie(chosen, best) = std::pair(t, cost);
+  }
+  return chosen;
+}
+
+static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
+                          BLayout bLayout, ALayout aLayout);
+
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
-                            BLayout bLayout, ALayout aLayout) {
+                            BLayout bLayout, ALayout aLayout,
+                            bool slicesChosen) {
+  Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
+  if (!slicesChosen || !shape.isStatic() || shape.m <= 128)
+    return rule;
+  return fillingTile(shape, k, sms, bLayout, aLayout, rule);
+}
+
+static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
+                          BLayout bLayout, ALayout aLayout) {
   if (!shape.isStatic())
     return {128, 256, 64};
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
@@ -227,12 +304,13 @@ static constexpr int64_t kShortK = 512;
 
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
-                                       BLayout bLayout, ALayout aLayout) {
+                                       BLayout bLayout, ALayout aLayout,
+                                       bool slicesChosen) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/guide/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout);
+    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout, slicesChosen);
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {

@@ -44,7 +44,10 @@ OUT_TYPES = ("f16", "f32")
 # families in clusters of two along M sharing B's tile by TMA multicast
 # (sm_90a), where operand rows start off 32-byte sectors; plk, pl192k,
 # pl160k, pl128k: the persistent families with stream-K (sm_90a), where the
-# last wave is short (policy::streamKPays).
+# last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
+# sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
+# N x K only), where their tiles fill one wave with less work an SM than
+# the 128-row tiles (policy's filling tiles, M > 128).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

@@ -131,19 +131,19 @@ def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
     # pl192, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
-    # midc, pl128c, largec, plc, w192c, pl192c and the stream-K ones plk,
-    # pl192k, pl128k (both B layouts), 16 nk variants of each of w160,
-    # pl160, w160c, pl160c and pl160k (160 columns are not
-    # whole atoms of B as K x N); for A as K x M again those of every family
-    # but m16, m32, m32w and the swapped ones (which read A as M x K: the
-    # 32-row tile's A atoms), on sm_90a only.
-    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k"}
+    # midc, pl128c, largec, plc, w192c, pl192c, the stream-K ones plk,
+    # pl192k, pl128k and the filling m64n192, m64n256 (both B layouts), 16
+    # nk variants of each of w160, pl160, w160c, pl160c, pl160k and m64n160
+    # (160 columns are not whole atoms of B as K x N); for A as K x M again
+    # those of every family but m16, m32, m32w and the swapped ones (which
+    # read A as M x K: the 32-row tile's A atoms), on sm_90a only.
+    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160"}
     no_km = {"m16", "s16", "s16w", "m32", "m32w"}
     assert set(SWAPPED_TILES) < no_km
-    per_a = 2 * 2 * 4 * 2 * 25 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 27 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 20 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 22 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -221,7 +221,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
     # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K.
     assert _family(256, 5120, k=13824) == "large"
-    assert _family(256, 5120, k=5120) == "mid"      # slices of 1706
+    # Slices of 1706: the rules' mid tile, which the filling 64 x 160 one
+    # (4 x 32 = 128 tiles, one wave) takes over where the slices are chosen.
+    assert _family(256, 5120, k=5120, slices=1) == "mid"
+    assert _family(256, 5120, k=5120) == "m64n160"
+    assert _family(256, 5120, k=5120, b="kn") == "m64n192"  # whole atoms of 64
+    assert _family(256, 5120, k=5120, a="km") == "m64n160"
+    assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
+    assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
+    assert _family(512, 11008) == "pl192"                   # past one wave
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
     assert _family(512, 14336) == "pl"              # 224 wide tiles
     assert _family(4096, 4096) == "pl"              # 512

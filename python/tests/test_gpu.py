@@ -599,6 +599,24 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # One wave of 64-row tiles wider than 128 columns: M tails (200 = 3 x 64
+    # + 8, 136 = 2 x 64 + 8), N tails of every width, a K tail of 16, both B
+    # layouts and A as K x M.
+    (200, 4336, 4112, "nk", "m64n160"), (200, 4336, 4112, "kmnk", "m64n160"),
+    (200, 4336, 4112, "kn", "m64n192"), (200, 4336, 4112, "kmkn", "m64n192"),
+    (136, 8480, 4112, "nk", "m64n256"), (136, 8480, 4112, "kn", "m64n256"),
+    (136, 8480, 4112, "kmnk", "m64n256")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's one-warpgroup families of 64 x 160, 64 x 192 and 64 x 256
+    tiles, taken where their tiles fill one wave with less work an SM than
+    the rules' 128-row tile, as the compiler's static kernel would (the
+    policy's filling tiles): exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
     # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
     # as K x M (in rows of a multiple of 8 elements, which its tensor map

@@ -488,7 +488,11 @@ _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"
               ("nk", "plk"): (512, 13824), ("kn", "plk"): (512, 13824),
               ("kn", "pl192k"): (384, 13824), ("nk", "pl192k"): (520, 8448),
               ("nk", "pl160k"): (296, 11408),
-              ("nk", "pl128k"): (128, 20000)}
+              ("nk", "pl128k"): (128, 20000),
+              # The filling tiles: one wave of 64-row tiles wider than 128.
+              ("nk", "m64n160"): (144, 4352), ("nk", "m64n192"): (144, 7168),
+              ("nk", "m64n256"): (144, 8704), ("kn", "m64n192"): (144, 4352),
+              ("kn", "m64n256"): (144, 8704)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
 # policy::streamKPays).
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
@@ -695,6 +699,12 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
+        # The filling tiles' cost assumes the chosen slices: named ones keep
+        # the rules' tile.
+        if tile.startswith("m64n") and slices:
+            want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
+                                        "km" if layout.startswith("km") else "mk")["family"]
+            assert not want_tile.startswith("m64n"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

@@ -4,6 +4,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 splits=16 tuned-table=false" | FileCheck %s --check-prefix=SPLITS
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,128,64" | FileCheck %s --check-prefix=T32
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=1 tile=32,16,256" | FileCheck %s --check-prefix=T32W
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=0 tuned-table=false tile=128,256,64" | FileCheck %s --check-prefix=WIDE
 
 // sm_90a: nn.Linear's product (A as M x K, B as N x K) takes the wgmma
 // kernel's 128 x 256 x 64 tile; K = 4096 is 128 blocks of 32 (the split
@@ -45,10 +46,13 @@ func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<40
 // tiles (two warpgroups of up to 255 registers fill the register file):
 // 256 x 2560 is T = 2 x 10 = 20 tiles of 128 x 256, K = 32768 is 1024
 // blocks of 32, S = 32; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
-// an SM P2 = P1 (two an SM would have given 13 > 12). The slices cover
-// 32768 / 6 >= 4096 of K each, so the tile stays 128 x 256.
+// an SM P2 = P1 (two an SM would have given 13 > 12) (the WIDE run: the tile
+// named). Chosen, the tile is the filling 64 x 160 one (4 x 16 = 64 tiles
+// in two slices, whose meeting costs less than six slices'; AUTO).
+// WIDE-LABEL: func @one_block_an_sm
+// WIDE: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 6, chip = sm_90a>)
 // AUTO-LABEL: func @one_block_an_sm
-// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 6, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
 func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>) -> tensor<256x2560xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<256x2560xf16>
@@ -127,14 +131,19 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 
 // 128 x 128 tiles fill 80 of 132 SMs, but 128 x 256 tiles (2 x 20 = 40) in
 // slices that fill more of them (132 / 40 = 3: 120) cover 13824 / 3 = 4608
-// >= 4096 of K each: the 128 x 256 tile, in three slices (AUTO). With K =
-// 5120 (slices of 1706) the 128 x 128 tile stays (@mid_short_k).
+// >= 4096 of K each: the 128 x 256 tile, in three slices (AUTO); its wave
+// costs an SM less than the filling tiles' (64 x 160: 128 tiles of all of
+// K). With K = 5120 (slices of 1706) the 128 x 128 tile stays where the
+// slices are named (@mid_short_k), and where they are chosen (AUTO) gives
+// way to the filling 64 x 160 tile, 4 x 32 = 128 tiles in one wave.
 // CHECK-LABEL: func @few_wide_long_k
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @few_wide_long_k
 // AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 3, chip = sm_90a>)
 // CHECK-LABEL: func @mid_short_k
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @mid_short_k
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 func.func @few_wide_long_k(%a: tensor<256x13824xf16>, %b: tensor<5120x13824xf16>) -> tensor<256x5120xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<256x5120xf16>
@@ -175,9 +184,13 @@ func.func @few_mid(%a: tensor<512x5120xf16>, %b: tensor<2048x5120xf16>) -> tenso
 
 // Few tiles of either width (2 x 8 = 16 and 2 x 16 = 32), but the
 // slices that fill the SMs (132 / 16 = 8) cover 32768 / 8 = 4096 of K
-// each: the 128 x 256 tile.
+// each: the rules' 128 x 256 tile. Where the slices are chosen (AUTO), its
+// eight slices' meeting costs more than the filling 64 x 192 tile's three
+// (4 x 11 = 44 tiles, 132 blocks).
 // CHECK-LABEL: func @long_k
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @long_k
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 3, chip = sm_90a>)
 func.func @long_k(%a: tensor<256x32768xf16>, %b: tensor<2048x32768xf16>) -> tensor<256x2048xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<256x2048xf16>
@@ -505,4 +518,48 @@ func.func @decode_batched_short_k(%a: tensor<32x1x128xf16>, %b: tensor<32x4096x1
                            ins(%a, %b : tensor<32x1x128xf16>, tensor<32x4096x128xf16>)
                            outs(%c : tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16>
   return %r : tensor<32x1x4096xf16>
+}
+
+// -----
+
+// The filling tiles (policy: one wave of 64-row tiles wider than 128
+// columns where that costs the busiest SM less than the rules' 128-row
+// tile). B as K x N takes whole atoms of 64 columns: 64 x 192 (4 x 27 =
+// 108 tiles) rather than 64 x 160; past one wave (512 rows: 8 x 27 = 216)
+// the rules' tile stays, as it does where the operands' rows start off
+// 32-byte sectors (N = 5112: clusters), and where the options name the
+// slices (their cost assumes launchSlices').
+// AUTO-LABEL: func @filling_kn
+// AUTO: tile = [64, 192, 64], inner = f16, outer = f32, chip = sm_90a>
+// AUTO-LABEL: func @filling_two_waves
+// AUTO: tile = [128, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// AUTO-LABEL: func @filling_off_sectors
+// AUTO: tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// CHECK-LABEL: func @filling_kn
+// CHECK: tile = [128, 128, 64], inner = f16, outer = f32, chip = sm_90a>
+func.func @filling_kn(%a: tensor<256x5120xf16>, %b: tensor<5120x5120xf16>) -> tensor<256x5120xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x5120xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<256x5120xf16>, tensor<5120x5120xf16>)
+                     outs(%c : tensor<256x5120xf16>) -> tensor<256x5120xf16>
+  return %r : tensor<256x5120xf16>
+}
+func.func @filling_two_waves(%a: tensor<512x4096xf16>, %b: tensor<11008x4096xf16>) -> tensor<512x11008xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x11008xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x11008xf16>) -> tensor<512x11008xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<512x4096xf16>, tensor<11008x4096xf16>)
+                     outs(%c : tensor<512x11008xf16>) -> tensor<512x11008xf16>
+  return %r : tensor<512x11008xf16>
+}
+func.func @filling_off_sectors(%a: tensor<256x5120xf16>, %b: tensor<5112x5120xf16>) -> tensor<256x5112xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x5112xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x5112xf16>) -> tensor<256x5112xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x5120xf16>, tensor<5112x5120xf16>)
+                     outs(%c : tensor<256x5112xf16>) -> tensor<256x5112xf16>
+  return %r : tensor<256x5112xf16>
 }

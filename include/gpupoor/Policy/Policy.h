@@ -168,16 +168,24 @@ enum class Family : uint32_t {
   PL192K,
   PL160K,
   PL128K,
+  /// sm_90a only: one-warpgroup tiles of 64 rows and 160, 192 and 256
+  /// columns (160: B as N x K only), which products of more than 128 rows
+  /// take where their tiles fill one wave with less work an SM than the
+  /// 128-row tiles (selectTile's filling tiles).
+  M64N160,
+  M64N192,
+  M64N256,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large,  Family::M16,    Family::M64,   Family::N64,
-    Family::Mid,    Family::S16,    Family::S16W,  Family::PL,
-    Family::W192,   Family::PL192,  Family::W160,  Family::PL160,
-    Family::PL128,  Family::M32,    Family::M32W,  Family::M64W,
-    Family::N64W,   Family::M64C,   Family::MidC,  Family::PL128C,
-    Family::LargeC, Family::PLC,    Family::W192C, Family::PL192C,
-    Family::W160C,  Family::PL160C, Family::PLK,   Family::PL192K,
-    Family::PL160K, Family::PL128K};
+    Family::Large,  Family::M16,    Family::M64,     Family::N64,
+    Family::Mid,    Family::S16,    Family::S16W,    Family::PL,
+    Family::W192,   Family::PL192,  Family::W160,    Family::PL160,
+    Family::PL128,  Family::M32,    Family::M32W,    Family::M64W,
+    Family::N64W,   Family::M64C,   Family::MidC,    Family::PL128C,
+    Family::LargeC, Family::PLC,    Family::W192C,   Family::PL192C,
+    Family::W160C,  Family::PL160C, Family::PLK,     Family::PL192K,
+    Family::PL160K, Family::PL128K, Family::M64N160, Family::M64N192,
+    Family::M64N256};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

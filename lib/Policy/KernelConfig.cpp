@@ -90,9 +90,15 @@ int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const ConfigProblem &p) {
   return wgmmaBlocksPerSM(p.tile, gridExceedsSMs(p));
 }
 
+/// The fewest stages of the wgmma kernel (a tile's wgmma still reads the
+/// previous stage: KernelSpec::verify).
+static constexpr int64_t kMinWgmmaStages = 3;
+
 int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const Tile &tile,
                                                 bool gridExceedsSMs) {
-  return tile[0] <= 64 && gridExceedsSMs ? 2 : 1;
+  int64_t stageBytes = (tile[0] + tile[1]) * tile[2] * 2;
+  bool twoFit = 2 * kMinWgmmaStages * stageBytes <= kOneBlockStageBytes;
+  return tile[0] <= 64 && gridExceedsSMs && twoFit ? 2 : 1;
 }
 
 int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
@@ -107,7 +113,8 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
     most = std::min(kOneWarpgroupMaxStages * 64 * 64 / (tile[0] * tile[2]),
                     kOneBlockStageBytes / blocksPerSM / stageBytes);
   }
-  return std::clamp<int64_t>(fit, 3, most);
+  return std::clamp<int64_t>(fit, kMinWgmmaStages,
+                             std::max(most, kMinWgmmaStages));
 }
 
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p,
@@ -126,10 +133,10 @@ bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
     return false;
   int64_t left = tiles % smCount;
   int64_t sharing = std::min(smCount, kStreamKPiecesPerTile * left);
-  // 5 (W + 1) G >= 6 T, i.e. W G <= 5 G - 6 R, i.e. T <= 5 (G - R): in
-  // small numbers, whatever T; and R K / G' >= kMinStreamKRun.
-  return tiles <= 5 * (smCount - left) &&
-         k >= ceilDiv(kMinStreamKRun * sharing, left);
+  int64_t run =
+      tiles < 2 * smCount ? kMinStreamKRun : kMinStreamKRunPastTwoWaves;
+  // 3 R <= 2 G, and R K / G' >= the run.
+  return 3 * left <= 2 * smCount && k >= ceilDiv(run * sharing, left);
 }
 
 bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p,

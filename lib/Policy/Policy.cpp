@@ -15,6 +15,15 @@
 
 using namespace mlir::gpupoor::policy;
 
+/// The S that selectTile's filling tiles are costed with: the problem's, or
+/// the default rule's (the tiles it costs are no decode tiles); 0 (no
+/// filling tile) where the slices are asked for or K is dynamic.
+static int64_t fillSplits(const Problem &p, int64_t askedSlices) {
+  if (askedSlices != 0 || isDynamic(p.k))
+    return 0;
+  return p.splits ? *p.splits : defaultNumSplits(p.k, p.maxSplits);
+}
+
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
   bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
@@ -50,7 +59,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else
     s.tile = p.tile ? *p.tile
                     : selectTile(shape, p.k, chip, sms, p.bLayout, p.aLayout,
-                                 /*slicesChosen=*/s.askedSlices == 0);
+                                 fillSplits(p, s.askedSlices));
   // A decode tile chosen for sm_90a is the mma.sync kernel's; a swapped
   // one reads the operands exchanged.
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
@@ -245,7 +254,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   bool wgmma = s.chip == Chip::SM90a;
   const Tile &t = s.tile;
   // (chooseLaunch takes the two-blocks-an-SM variants of the one-warpgroup
-  // families where their grid exceeds the SMs.)
+  // families where their grid exceeds the SMs; the filling tiles' families
+  // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
     return Family::S16;
   if (t[0] <= 16)

@@ -128,19 +128,23 @@ static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
 static constexpr int64_t kSliceMeetingCost = 125;
 
 /// The work of the busiest SM of a static product in `tile`, in the 128-row
-/// tile's multiply-adds, with the slices launchSlices gives it for the
-/// default splits, where its blocks fit one wave (none otherwise).
+/// tile's multiply-adds, with the slices launchSlices gives it for S =
+/// `splits`, where its blocks fit one wave (none otherwise).
 static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
-                                          int64_t sms, const Tile &tile) {
+                                          int64_t splits, int64_t sms,
+                                          const Tile &tile) {
   int64_t tiles = shape.tiles(tile[0], tile[1]);
-  int64_t slices = launchSlices(0, Chip::SM90a, tile, k, tiles,
-                                defaultNumSplits(k, kDefaultMaxSplits), sms);
+  int64_t slices = launchSlices(0, Chip::SM90a, tile, k, tiles, splits, sms);
   if (tiles > sms || tiles * slices > sms)
     return std::nullopt;
-  int64_t area = tile[0] * tile[1];
-  int64_t work = area * ceilDiv(k, slices);
+  int64_t area = tile[0] * tile[1], work = 0;
+  // (A K past 2^40 overflows: no filling tile for it.)
+  if (__builtin_mul_overflow(area * 100, ceilDiv(k, slices), &work))
+    return std::nullopt;
   if (tile[0] < 128)
-    work = work * 100 / kOneWarpgroupSpeedPercent;
+    work /= kOneWarpgroupSpeedPercent;
+  else
+    work /= 100;
   return work + kSliceMeetingCost * (slices - 1) * area;
 }
 
@@ -149,19 +153,20 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
 /// (oneWaveCost). Only as measured: where the rule's tile is a 128-row one
 /// that fits one wave, and the operands' rows start on 32-byte sectors
 /// (elsewhere the 64-row tiles would run in clusters: clusterPays).
-static Tile fillingTile(const CShape &shape, int64_t k, int64_t sms,
-                        BLayout bLayout, ALayout aLayout, const Tile &rule) {
+static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
+                        int64_t sms, BLayout bLayout, ALayout aLayout,
+                        const Tile &rule) {
   if (shape.batched || isDynamic(k) || rule[0] != 128 ||
       !rowsSectorAligned(shape.n, k))
     return rule;
-  std::optional<int64_t> best = oneWaveCost(shape, k, sms, rule);
+  std::optional<int64_t> best = oneWaveCost(shape, k, splits, sms, rule);
   if (!best)
     return rule;
   Tile chosen = rule;
   for (const Tile &t : kFillingTiles) {
     if (!wgmmaTakes(aLayout, bLayout, t))
       continue;
-    std::optional<int64_t> cost = oneWaveCost(shape, k, sms, t);
+    std::optional<int64_t> cost = oneWaveCost(shape, k, splits, sms, t);
     if (cost && *cost < *best)
       std::tie(chosen, best) = std::pair(t, cost);
   }
@@ -173,11 +178,11 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             BLayout bLayout, ALayout aLayout,
-                            bool slicesChosen) {
+                            int64_t fillSplits) {
   Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
-  if (!slicesChosen || !shape.isStatic() || shape.m <= 128)
+  if (fillSplits <= 0 || !shape.isStatic() || shape.m <= 128)
     return rule;
-  return fillingTile(shape, k, sms, bLayout, aLayout, rule);
+  return fillingTile(shape, k, fillSplits, sms, bLayout, aLayout, rule);
 }
 
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
@@ -305,12 +310,12 @@ static constexpr int64_t kShortK = 512;
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        BLayout bLayout, ALayout aLayout,
-                                       bool slicesChosen) {
+                                       int64_t fillSplits) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/guide/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout, slicesChosen);
+    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout, fillSplits);
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {

@@ -63,8 +63,15 @@ mlir::gpupoor::policy::tunedChoice(const Problem &p) {
         choice = TunedChoice{r.family, r.slices};
   }
   // A row for a family the layouts have no kernel of (a table from another
-  // version) is no choice.
-  if (choice && !familyBuilds(choice->family, p.chip, p.aLayout, p.bLayout))
+  // version) is no choice. Nor are the filling tiles' families: the rules
+  // take them only where their one wave fits the SMs (selectTile), while a
+  // class's rows span grids past it, where the compiler's kernel of the tile
+  // would take two blocks an SM, which those families have no variant of.
+  bool filling = choice && (choice->family == Family::M64N160 ||
+                            choice->family == Family::M64N192 ||
+                            choice->family == Family::M64N256);
+  if (choice &&
+      (filling || !familyBuilds(choice->family, p.chip, p.aLayout, p.bLayout)))
     return std::nullopt;
   return choice;
 }

@@ -230,6 +230,14 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     assert _family(512, 11008) == "pl192"                   # past one wave
+    # Stream-K where the persistent grid's last wave is at most two thirds
+    # full (policy::streamKPays): 216 tiles (84 left) at K = 4096; five whole
+    # waves and 28 tiles (runs of 1024 of K); not 512 tiles (116 left) nor
+    # 688 with runs of 512.
+    assert _family(512, 13824) == "plk"
+    assert _family(2048, 11008) == "plk"
+    assert _family(4096, 4096) == "pl"
+    assert _family(2048, 11008, k=2048) == "pl"
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
     assert _family(512, 14336) == "pl"              # 224 wide tiles
     assert _family(4096, 4096) == "pl"              # 512
@@ -303,8 +311,9 @@ def test_tuned_table_decides_its_classes():
     rows = re.findall(r"^GPUPOOR_TUNED\(SM90a, (\w+), (\w+), (\d+), (\d+), (\d+), (\w+), "
                       r"(\d+)\)", text, re.M)
     assert rows, "the tuned table is empty"
-    variants = {"Large": {"large", "pl"}, "W192": {"w192", "pl192"}, "W160": {"w160", "pl160"},
-                "Mid": {"mid", "pl128"}, "S16": {"s16", "s16w"}, "M64": {"m64", "m64w"},
+    variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
+                "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
+                "S16": {"s16", "s16w"}, "M64": {"m64", "m64w"},
                 "N64": {"n64", "n64w"}, "M32": {"m32", "m32w"}}
     differs = 0
     for a, b, mc, nc, kc, family, slices in rows:

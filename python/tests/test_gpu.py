@@ -624,7 +624,9 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
     (500, 13824, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
     (512, 13824, 4096, "kmkn", "plk"), (384, 13824, 4096, "kn", "pl192k"),
     (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
-    (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k")])
+    (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k"),
+    # Five whole waves and 28 tiles (runs of 1028 and 1024 of K).
+    (2000, 11008, 4112, "nk", "plk"), (2048, 11008, 4096, "kmkn", "plk")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):

@@ -58,6 +58,30 @@ func.func @swapped_two_waves(%a: memref<14336x4096xf16>, %b: memref<16x4096xf16>
 
 // -----
 
+// Past the SMs the filling tiles' 64-row blocks go two an SM where three
+// stages each fit (64 x 192: 32 KiB a stage), not 64 x 256 (40 KiB): one
+// block an SM of four stages.
+// CHECK-LABEL: func @wide_two_waves_192
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 3,
+// CHECK-SAME: blocks_per_sm = 2>
+// CHECK-LABEL: func @wide_two_waves_256
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 4,
+// CHECK-NOT: blocks_per_sm
+func.func @wide_two_waves_192(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<512x14336xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x4096xf16>, memref<14336x4096xf16>
+  return
+}
+func.func @wide_two_waves_256(%a: memref<512x4096xf16>, %b: memref<14336x4096xf16>, %c: memref<512x14336xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x14336xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x4096xf16>, memref<14336x4096xf16>
+  return
+}
+
+// -----
+
 // 128 x 14336 is 2 x 112 = 224 blocks of one slice: two waves of one block
 // an SM, so two blocks an SM (each thread with half the registers at
 // launch), 4 stages each; blocks-per-sm=1 keeps 8.
@@ -183,6 +207,13 @@ func.func @wide_160(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: me
 // CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true>
 // CHECK-LABEL: func @short_runs
 // CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true>
+// From two whole waves on, runs of 1024 suffice: 688 tiles (28 left, runs
+// of 1024) take stream-K; 512 (116 left: more than two thirds of a wave) do
+// not.
+// CHECK-LABEL: func @short_last_of_six_waves
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true, stream_k = true>
+// CHECK-LABEL: func @full_last_of_four_waves
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true>
 func.func @short_last_wave(%a: memref<512x4096xf16>, %b: memref<13824x4096xf16>, %c: memref<512x13824xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<512x13824xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
@@ -199,6 +230,18 @@ func.func @short_runs(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: 
   gpupoor.matmul %a, %b outs(%c : memref<512x10240xf16>)
       strategy(#gpupoor.split_k<splits = 12, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<512x2048xf16>, memref<10240x2048xf16>
+  return
+}
+func.func @short_last_of_six_waves(%a: memref<2048x4096xf16>, %b: memref<11008x4096xf16>, %c: memref<2048x11008xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2048x11008xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<2048x4096xf16>, memref<11008x4096xf16>
+  return
+}
+func.func @full_last_of_four_waves(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<4096x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>
   return
 }
 

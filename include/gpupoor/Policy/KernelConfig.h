@@ -115,6 +115,8 @@ bool gridExceedsSMs(int64_t tiles, int64_t slices, int64_t smCount);
 /// 64 at 1 x 14336 x 4096, 224 blocks,
 /// docs/design/decisions.md#two-blocks-an-sm-for-one-warpgroup-tiles): 42.8 us
 /// with two blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
+/// Not where two blocks' three stages each would not fit an SM's shared
+/// memory (64 x 256 x 64: 40 KiB a stage).
 int64_t wgmmaBlocksPerSM(const ConfigProblem &p);
 /// wgmmaBlocksPerSM for a grid of `tile` that does or does not exceed the
 /// SMs (gridExceedsSMs): the package's launch picks a family's
@@ -153,17 +155,23 @@ bool persistentPays(const ConfigProblem &p, int64_t smCount);
 inline constexpr int64_t kStreamKPiecesPerTile = 4;
 
 /// Whether a persistent grid of `smCount` blocks shares the tiles past its
-/// whole waves by chunks of K (stream-K): where that cuts the waves a block
-/// runs by a sixth or more, (W + 1) >= 1.2 (W + R / G) for T = W G + R
-/// tiles, 0 < R, and each sharing block's run of K (R K / G') is at least
-/// kMinStreamKRun. Its meeting through the workspace costs a few percent
+/// whole waves by chunks of K (stream-K): where the last wave is at most two
+/// thirds full (T = W G + R tiles, W >= 1, 0 < 3 R <= 2 G) and each sharing
+/// block's run of K (R K / G') is at least kMinStreamKRun, from two whole
+/// waves on kMinStreamKRunPastTwoWaves. Its meeting through the workspace
+/// costs about a third of a wave's time, so it pays where the last wave is
+/// short, whatever the waves before it
 /// (docs/design/decisions.md#stream-k-where-the-last-wave-is-short),
-/// measured on an H200 against whole tiles: 216 tiles (R / G = 0.64) ran
-/// 1.02-1.05x at K = 5120 and 1.12-1.13x at 8192 and 13824, 224 (0.70)
-/// 0.95-1.01x, 232 (0.76) 0.94-0.97x, 256 (0.94) 0.87-0.99x; on an H100
-/// 512 x 10240 x 2048 (160 tiles, runs of 512) 0.88x.
+/// measured on an H200 against whole tiles: one wave and 216 tiles (R / G =
+/// 0.64) 1.02-1.05x at K = 5120 and 1.12-1.13x at 8192 and 13824, 224
+/// (0.70) 0.95-1.01x, 232 (0.76) 0.94-0.97x, 256 (0.94) 0.87-0.99x; two to
+/// 27 waves with R / G = 0.09-0.64 (static 128 x 256 kernels) 1.01-1.10x,
+/// 2048 x 11008 x 4096 (688 tiles, runs of 1024) 1.09-1.10x in every layout,
+/// 8192^3 1.01x; 384 and 512 tiles (R / G 0.91, 0.88) 0.92-0.98x. On an
+/// H100 512 x 10240 x 2048 (160 tiles, runs of 512) ran 0.88x.
 bool streamKPays(int64_t tiles, int64_t smCount, int64_t k);
 inline constexpr int64_t kMinStreamKRun = 2048;
+inline constexpr int64_t kMinStreamKRunPastTwoWaves = 1024;
 /// The same for a kernel of one slice on `smCount` SMs: a static, not
 /// batched product whose kernel is persistent (persistentPays) and not in
 /// clusters (clusterPays); the compiler's on the chip's reference SM count.

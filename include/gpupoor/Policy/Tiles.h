@@ -120,13 +120,13 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// slower on products too small to fill the SMs twice, so a dynamic shape keeps
 /// the small tile; a short one (K <= 512) whose 128 x 128 tiles leave SMs idle
 /// takes 128 x 64 x 32. sm_90a's larger products: selectWgmmaTile (Tiles.cpp,
-/// with its measurements); where `slicesChosen` (the launch's slices are
-/// launchSlices' rule, which its cost assumes), a static product of more
-/// than 128 rows may take a filling tile of 64 rows and more columns
+/// with its measurements); where `fillSplits` > 0 (the launch's S, its
+/// slices launchSlices' choice, which the cost assumes), a static product of
+/// more than 128 rows may take a filling tile of 64 rows and more columns
 /// (fillingTile).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK,
-                bool slicesChosen = false);
+                int64_t fillSplits = 0);
 
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,

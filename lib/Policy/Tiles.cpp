@@ -138,7 +138,7 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
   if (tiles > sms || tiles * slices > sms)
     return std::nullopt;
   int64_t area = tile[0] * tile[1], work = 0;
-  // (A K past 2^40 overflows: no filling tile for it.)
+  // (A K of about 2^41 and more would overflow: no filling tile for it.)
   if (__builtin_mul_overflow(area * 100, ceilDiv(k, slices), &work))
     return std::nullopt;
   if (tile[0] < 128)

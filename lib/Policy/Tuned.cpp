@@ -53,6 +53,7 @@ mlir::gpupoor::policy::tunedChoice(const Problem &p) {
   if (p.tile || p.shape.batched || !p.shape.isStatic() || isDynamic(p.k))
     return std::nullopt;
   std::optional<TunedChoice> choice = p.forced;
+  bool fromTable = false;
   if (!choice && p.useTable && rowsSectorAligned(p.shape.n, p.k)) {
     int64_t m = sizeClass(p.shape.m), n = sizeClass(p.shape.n),
             k = sizeClass(p.k);
@@ -60,18 +61,19 @@ mlir::gpupoor::policy::tunedChoice(const Problem &p) {
       if (r.chip == p.chip && r.aLayout == p.aLayout &&
           r.bLayout == p.bLayout && r.mClass == m && r.nClass == n &&
           r.kClass == k)
-        choice = TunedChoice{r.family, r.slices};
+        choice = TunedChoice{r.family, r.slices}, fromTable = true;
   }
   // A row for a family the layouts have no kernel of (a table from another
-  // version) is no choice. Nor are the filling tiles' families: the rules
-  // take them only where their one wave fits the SMs (selectTile), while a
-  // class's rows span grids past it, where the compiler's kernel of the tile
-  // would take two blocks an SM, which those families have no variant of.
+  // version) is no choice. Nor is a row of the filling tiles' families: the
+  // rules take them only where their one wave fits the SMs (selectTile),
+  // while a class spans grids past it, where the compiler's kernel of 64 x
+  // 160 or 64 x 192 would take two blocks an SM, which those families have
+  // no variant of. (A forced one runs as asked.)
   bool filling = choice && (choice->family == Family::M64N160 ||
                             choice->family == Family::M64N192 ||
                             choice->family == Family::M64N256);
-  if (choice &&
-      (filling || !familyBuilds(choice->family, p.chip, p.aLayout, p.bLayout)))
+  if (choice && ((fromTable && filling) ||
+                 !familyBuilds(choice->family, p.chip, p.aLayout, p.bLayout)))
     return std::nullopt;
   return choice;
 }

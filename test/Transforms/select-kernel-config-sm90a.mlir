@@ -146,10 +146,11 @@ func.func @mid_one_wave(%a: memref<512x4096xf16>, %b: memref<4096x4096xf16>, %c:
 // The same tile on 512 x 14336: 448 blocks, several waves; two blocks of
 // 4 such stages (128 KiB) would not share an SM either: 6 stages. Blocks
 // loop over the tiles (persistent, chosen for grids beyond a wave), the
-// epilogue buffer next to the 6 stages.
+// epilogue buffer next to the 6 stages; three whole waves and 52 tiles
+// (runs of 2600 of K): stream-K.
 // CHECK-LABEL: func @mid_waves
 // CHECK: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
-// CHECK-SAME: persistent = true
+// CHECK-SAME: persistent = true, stream_k = true>
 // NOPERS-LABEL: func @mid_waves
 // NOPERS: config(#gpupoor.kernel_config<warps = [8, 1], stages = 6, group_m = 8, copies = tma,
 // NOPERS-NOT: persistent

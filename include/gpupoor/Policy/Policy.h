@@ -162,8 +162,8 @@ enum class Family : uint32_t {
   W160C,
   PL160C,
   /// sm_90a only: the persistent 128-row families whose blocks share the
-  /// tiles past the whole waves by chunks of K (stream-K), where that cuts
-  /// the waves enough (streamKPays).
+  /// tiles past the whole waves by chunks of K (stream-K), where the last
+  /// wave is at most two thirds full (streamKPays).
   PLK,
   PL192K,
   PL160K,

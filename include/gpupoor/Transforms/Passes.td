@@ -246,7 +246,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     128 x 64, 12 of 64 x 64 x 64, one block an SM) where a static grid
     fits one wave of one block an SM and for dynamic shapes, else two
     blocks an SM (`blocks_per_sm = 2`, the TMA kernel; 96 KiB of stages
-    each: 4 of 64 x 128 x 64); for two warpgroups as many as fit up to 6 (4
+    each: 4 of 64 x 128 x 64; not where three stages each would not fit,
+    as 64 x 256 x 64's); for two warpgroups as many as fit up to 6 (4
     of 128 x 256; the persistent kernel gives stages up until its epilogue
     buffer fits); persistent blocks for static grids of two-warpgroup TMA
     tiles beyond one wave (measured on an H100, 2026-11-25:

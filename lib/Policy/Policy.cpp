@@ -40,6 +40,15 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   s.copiesA = copiesA;
   // A measured choice where the tuned table has one: its family's tile.
   std::optional<TunedChoice> tuned = tunedChoice(p);
+  // But the rules' filling tile over a row of the table (tuned before the
+  // rules had one): on an H200 it beat the row's 128 x 128 tile where it
+  // applies (docs/design/decisions.md#64-row-tiles-that-fill-one-wave).
+  if (tuned && !p.forced && !p.tile && p.shape.m > 128) {
+    Tile rules = selectTile(p.shape, p.k, chip, sms, p.bLayout, p.aLayout,
+                            fillSplits(p, p.slices));
+    if (rules[0] == 64 && rules[1] > 128)
+      tuned.reset();
+  }
   s.tuned = tuned.has_value();
   s.askedSlices = p.slices ? p.slices : (tuned ? tuned->slices : 0);
   // A decode product may run transposed; its tile and slices are then the

@@ -56,3 +56,37 @@ func.func @unaligned_rows(%a: tensor<250x4008xf16>, %b: tensor<4008x4008xf16>, %
                      outs(%c : tensor<250x4008xf16>) -> tensor<250x4008xf16>
   return %r : tensor<250x4008xf16>
 }
+
+// -----
+
+// The class of 256 x 6144 x 4096 (M 129-256, N 4097-8192, K 2049-4096) has
+// a row (Mid, one slice), tuned before the rules had filling tiles; where
+// the rules' tile is one, 64 x 192 here (4 x 32 = 128 tiles, one wave), it
+// runs instead. At 256 x 4160 x 2112 (the rules' 128 x 128 tile in two
+// slices) the row stays.
+// CHECK-LABEL: func @filling_over_row
+// CHECK: tile = [64, 192, 64]
+// CHECK-LABEL: func @row_over_rules
+// CHECK: tile = [128, 128, 64]
+// CHECK-NOT: slices =
+// CHECK-SAME: chip = sm_90a>
+// RULES-LABEL: func @row_over_rules
+// RULES: tile = [128, 128, 64], {{.*}}slices = 2, chip = sm_90a>
+func.func @filling_over_row(%a: tensor<256x4096xf16>, %b: tensor<6144x4096xf16>) -> tensor<256x6144xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x6144xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x6144xf16>) -> tensor<256x6144xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x4096xf16>, tensor<6144x4096xf16>)
+                     outs(%c : tensor<256x6144xf16>) -> tensor<256x6144xf16>
+  return %r : tensor<256x6144xf16>
+}
+func.func @row_over_rules(%a: tensor<256x2112xf16>, %b: tensor<4160x2112xf16>) -> tensor<256x4160xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x4160xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x4160xf16>) -> tensor<256x4160xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<256x2112xf16>, tensor<4160x2112xf16>)
+                     outs(%c : tensor<256x4160xf16>) -> tensor<256x4160xf16>
+  return %r : tensor<256x4160xf16>
+}

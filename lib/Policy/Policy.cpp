@@ -46,7 +46,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   if (tuned && !p.forced && !p.tile && p.shape.m > 128) {
     Tile rules = selectTile(p.shape, p.k, chip, sms, p.bLayout, p.aLayout,
                             fillSplits(p, p.slices));
-    if (rules[0] == 64 && rules[1] > 128)
+    if (isFillingTile(rules))
       tuned.reset();
   }
   s.tuned = tuned.has_value();
@@ -272,7 +272,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   if (wgmma && t == kThinTile)
     return Family::M32;
   // The filling tiles (selectTile: one wave of 64-row tiles wider than 128).
-  if (wgmma && t[0] == 64 && t[1] > 128)
+  if (wgmma && isFillingTile(t))
     return t[1] == 160   ? Family::M64N160
            : t[1] == 192 ? Family::M64N192
                          : Family::M64N256;

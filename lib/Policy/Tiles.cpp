@@ -11,6 +11,7 @@
 #include "gpupoor/Policy/KernelConfig.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -124,6 +125,11 @@ static constexpr Tile kFillingTiles[] = {
 /// 28672 0.834 (five) / 0.682 / 0.978 / 0.774; 256 x 6144 x 4096 0.875 (128
 /// x 128) / 0.669 / 0.899 / 0.749: the cost below picks the fastest of the
 /// four at each.
+bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
+  return std::find(std::begin(kFillingTiles), std::end(kFillingTiles), tile) !=
+         std::end(kFillingTiles);
+}
+
 static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
 static constexpr int64_t kSliceMeetingCost = 125;
 

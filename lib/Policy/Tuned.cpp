@@ -69,9 +69,8 @@ mlir::gpupoor::policy::tunedChoice(const Problem &p) {
   // while a class spans grids past it, where the compiler's kernel of 64 x
   // 160 or 64 x 192 would take two blocks an SM, which those families have
   // no variant of. (A forced one runs as asked.)
-  bool filling = choice && (choice->family == Family::M64N160 ||
-                            choice->family == Family::M64N192 ||
-                            choice->family == Family::M64N256);
+  bool filling =
+      choice && isFillingTile(familyTile(choice->family, p.chip, p.bLayout));
   if (choice && ((fromTable && filling) ||
                  !familyBuilds(choice->family, p.chip, p.aLayout, p.bLayout)))
     return std::nullopt;

@@ -128,6 +128,10 @@ Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK,
                 int64_t fillSplits = 0);
 
+/// Whether `tile` is one of selectTile's filling tiles (64 x 160, 64 x 192,
+/// 64 x 256, BK = 64).
+bool isFillingTile(const Tile &tile);
+
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,
 /// or std::nullopt where the product keeps selectTile's tile: sm_90a's

@@ -550,6 +550,49 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     assert torch.equal(y.double(), ref(x, w))
 
 
+@pytest.mark.parametrize("family,m,n,k", [
+    # Rows on 32-byte sectors, one wave: the families themselves.
+    ("m64", 72, 208, 1312), ("n64", 72, 208, 1312), ("m32", 72, 208, 1312),
+    # K off sectors: m64 in clusters of two (m64c) where one slice runs.
+    ("m64", 72, 208, 1320),
+    # Past the SMs: their two-blocks-an-SM variants (64 x 128 two blocks an
+    # SM drains: KernelSpec::kDeferredHandoverMaxBN).
+    ("m64", 72, 8528, 1312), ("n64", 72, 4240, 1312), ("m32", 72, 2832, 1312)])
+@pytest.mark.parametrize("splits", [3, 4, 6, 9])
+@pytest.mark.parametrize("slices", [1, 2, 3])
+@pytest.mark.parametrize("layout", ["nk", "kn", "kmkn"])
+def test_sm90a_deferred_handover_exact(family, m, n, k, splits, slices, layout):
+    """The one-warpgroup families up to 128 columns hand each chunk over
+    behind the next chunk's first wgmma group (KernelSpec::defersHandover):
+    chunks in unrolled groups of four and the rest one by one, so S below,
+    at and past a group (3, 4, 6 = a group and two, 9 = two and one), in
+    one to three slices (a slice may hold no whole group, or no chunk);
+    exact on small integers over M, N and K tails, both B layouts and A as
+    K x M, on the variant the launch takes (clusters, two blocks an SM)."""
+    from gpupoor._native import C as _C
+
+    if family == "m32" and layout.startswith("km"):
+        pytest.skip("the 32-row tile reads A as M x K only")
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    _C._force_choice(family, slices, True, splits)
+    try:
+        p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
+                             sm_count)
+        y = split_k_sequential(x, w, backend="mlir")
+    finally:
+        _C._force_choice(None)
+    tile = {"m64": (64, 128), "n64": (64, 64), "m32": (32, 64)}[family]
+    want = family
+    if k % 16 and slices == 1:
+        want += "c"
+    elif -(-m // tile[0]) * -(-n // tile[1]) * min(slices, splits) > sm_count:
+        want += "w"
+    launched = (p["family"], p["values"][p["params"].index("splits")], p["slices"])
+    assert launched == (want, splits, min(slices, splits)), p
+    assert torch.equal(y.double(), ref(x, w))
+
+
 def _exact_on_family(m, n, k, layout, want, outer, activation):
     """The package's plan for small-integer operands of the shape (the
     family asserted) and its result checked exact; the plan, operands and

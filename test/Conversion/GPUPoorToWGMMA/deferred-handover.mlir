@@ -1,4 +1,4 @@
-// RUN: gpupoor-opt %s -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="tma=true" -convert-gpupoor-to-wgmma | FileCheck %s
 
 // A tile of BN <= 16 with one consumer warpgroup (the decode tile:
 // KernelSpec::defersHandover) hands each chunk's sums over behind the next
@@ -79,6 +79,62 @@
 func.func @deferred_handover(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// The 64-row tiles of one consumer warpgroup up to 128 columns defer too
+// (KernelSpec::kDeferredHandoverMaxBN): a chunk's 32 registers of sums (64
+// x 128) pass through empty asm behind the next chunk's first wait, then
+// convert and add, with no wgmma between.
+// CHECK-LABEL: func.func @deferred_handover_64x128
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.setmaxregister  increase 240
+// CHECK: arith.andi %{{.*}}, %c-4 : index
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+func.func @deferred_handover_64x128(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Wider, the sums would not fit twice beside the outer sums (64 x 160
+// spilled): each chunk drains before its handover, and no groups of four.
+// CHECK-LABEL: func.func @drained_handover_64x160
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.setmaxregister  increase 240
+// CHECK-NOT: arith.andi %{{.*}}, %c-4 : index
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-40: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: arith.extf
+// CHECK: gpu.func @gpupoor_matmul_0_elements(
+func.func @drained_handover_64x160(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }

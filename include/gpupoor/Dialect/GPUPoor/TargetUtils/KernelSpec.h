@@ -139,14 +139,24 @@ struct KernelSpec {
   bool dependentLaunch() const {
     return chip == Chip::SM90 || chip == Chip::SM90a;
   }
+  /// The widest tile whose consumers defer the handover at one block an
+  /// SM (defersHandover), and the most columns of all blocks an SM: two
+  /// sets of a 64 x 128 tile's f16 sums and its f32 outer sums take 128
+  /// registers a thread. ptxas spilled 104 bytes at 64 x 160, and 16 at 64
+  /// x 128 two blocks an SM (128 registers a thread at launch).
+  static constexpr int64_t kDeferredHandoverMaxBN = 128;
   /// Whether the TMA kernel's consumers hand a chunk's f16 sums over
   /// behind the next chunk's first wgmma group rather than after draining
-  /// the chain at the chunk's end: tiles of BN <= 16 with one consumer
-  /// warpgroup (the decode tiles, and any product given such a tile), whose
-  /// sums are a few registers and whose chains of small dependent wgmma the
-  /// drain leaves exposed (docs/design/decisions.md#deferred-handover).
+  /// the chain at the chunk's end: tiles of one consumer warpgroup up to
+  /// kDeferredHandoverMaxBN columns over the blocks an SM (the decode
+  /// tiles, the 32-row tile and the 64-row ones), whose tensor cores the
+  /// drain leaves idle while the sums are converted and added; a
+  /// two-warpgroup tile hands over one warpgroup's half at a time instead
+  /// (splitHandover). Measured on an H200
+  /// (docs/design/decisions.md#deferred-handover).
   bool defersHandover() const {
-    return tmaCopies && bn <= 16 && threads() == kWarpgroupThreads;
+    return tmaCopies && threads() == kWarpgroupThreads &&
+           bn * std::max<int64_t>(blocksPerSM, 1) <= kDeferredHandoverMaxBN;
   }
   /// Rows of A that the tile's MMAs compute: BM, or on sm_90a at least
   /// one warpgroup's 64. A 32-row tile (the swapped decode tile, to spread

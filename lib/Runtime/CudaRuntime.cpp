@@ -261,13 +261,14 @@ namespace {
 struct TensorMapCache {
   struct Entry {
     void *global;
-    int64_t k, rows, rowStride, boxRows, batch, batchStride;
+    int64_t k, rows, rowStride, boxRows, batch, batchStride, l2PromotionBytes;
     CUtensorMap map;
 
     bool sameOperand(const Entry &o) const {
       return global == o.global && k == o.k && rows == o.rows &&
              rowStride == o.rowStride && boxRows == o.boxRows &&
-             batch == o.batch && batchStride == o.batchStride;
+             batch == o.batch && batchStride == o.batchStride &&
+             l2PromotionBytes == o.l2PromotionBytes;
     }
   };
   static constexpr int kEntries = 64;
@@ -310,7 +311,7 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
       gpupoor::runtime::operandMap(key.k, key.rows, key.rowStride, 64,
                                    key.boxRows, key.batch, key.batchStride);
   spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
-  spec.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  spec.l2Promotion = gpupoor::runtime::l2PromotionOfBytes(key.l2PromotionBytes);
   check(gpupoor::runtime::encodeTensorMap(static_cast<CUtensorMap *>(map), spec,
                                           key.global),
         "cuTensorMapEncodeTiled");
@@ -322,19 +323,27 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
 
 extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
                                        int64_t rows, int64_t rowStride,
-                                       int64_t boxRows) {
-  encodeTensorMap(map, {global, k, rows, rowStride, boxRows, -1, 0, {}});
+                                       int64_t boxRows,
+                                       int64_t l2PromotionBytes) {
+  encodeTensorMap(
+      map, {global, k, rows, rowStride, boxRows, -1, 0, l2PromotionBytes, {}});
 }
 
-extern "C" void gpupoorTensorMapEncodeBatched(void *map, void *global,
-                                              int64_t k, int64_t rows,
-                                              int64_t rowStride,
-                                              int64_t boxRows, int64_t batch,
-                                              int64_t batchStride) {
+extern "C" void
+gpupoorTensorMapEncodeBatched(void *map, void *global, int64_t k, int64_t rows,
+                              int64_t rowStride, int64_t boxRows,
+                              int64_t l2PromotionBytes, int64_t batch,
+                              int64_t batchStride) {
   // A batch of 0 launches nothing; its map is that of one element. One
   // element's batch stride is never stepped: any i64 passes the launcher's
   // checks then, where TMA takes strides below 2^40 bytes.
-  encodeTensorMap(map, {global, k, rows, rowStride, boxRows,
-                        batch > 0 ? batch : 1, batch > 1 ? batchStride : 0,
+  encodeTensorMap(map, {global,
+                        k,
+                        rows,
+                        rowStride,
+                        boxRows,
+                        batch > 0 ? batch : 1,
+                        batch > 1 ? batchStride : 0,
+                        l2PromotionBytes,
                         {}});
 }

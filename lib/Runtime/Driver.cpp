@@ -93,6 +93,19 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
   return spec;
 }
 
+CUtensorMapL2promotion l2PromotionOfBytes(int64_t bytes) {
+  switch (bytes) {
+  case 64:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  case 128:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  case 256:
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  default:
+    return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  }
+}
+
 CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
                                       const void *global) {
   // Rows that start off a 32-byte sector (16-byte aligned, as TMA needs, but
@@ -155,12 +168,13 @@ CUresult launchKernel(CUfunction function, const Launch &launch,
 extern "C" int gpupoorEncodeOperandMap(void *map, void *global, int64_t k,
                                        int64_t rows, int64_t rowStride,
                                        unsigned boxK, unsigned boxRows,
-                                       int64_t batch, int64_t batchStride) {
+                                       int64_t batch, int64_t batchStride,
+                                       int64_t l2PromotionBytes) {
   using namespace gpupoor::runtime;
   TensorMapSpec spec =
       operandMap(k, rows, rowStride, boxK, boxRows, batch, batchStride);
   spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
-  spec.l2Promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  spec.l2Promotion = l2PromotionOfBytes(l2PromotionBytes);
   return encodeTensorMap(static_cast<CUtensorMap *>(map), spec, global);
 }
 

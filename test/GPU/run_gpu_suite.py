@@ -234,20 +234,22 @@ class GpupoorKernel:
             if maps["a_desc"]["rank"] != (3 if self.batched else 2):
                 raise ValueError(f"manifest: tensor maps of rank {maps['a_desc']['rank']}")
             bat = lambda i: dict(batch=batch, batch_stride=outer[i].stride(0)) if self.batched else {}
+            ap = dict(l2_promotion=maps["a_desc"]["l2_promotion"])
+            bp = dict(l2_promotion=maps["b_desc"]["l2_promotion"])
             args += (tensor_maps.encode(a.data_ptr(), m, k, a.stride(1), maps["a_desc"]["box_dim"][1],
-                                        **bat(0))
+                                        **ap, **bat(0))
                      # A as K rows of M (the M-major kernel, its map's
                      # innermost dimension M), or as M rows of K.
                      if maps["a_desc"]["global_dim"][0] == "M" else
                      tensor_maps.encode(a.data_ptr(), k, m, a.stride(0), maps["a_desc"]["box_dim"][1],
-                                        **bat(0)),
+                                        **ap, **bat(0)),
                      # B as N rows of K, or (the N-major kernel, its map's
                      # innermost dimension N) as K rows of N.
                      tensor_maps.encode(b.data_ptr(), n, k, stride_bk, maps["b_desc"]["box_dim"][1],
-                                        **bat(1))
+                                        **bp, **bat(1))
                      if maps["b_desc"]["global_dim"][0] == "N" else
                      tensor_maps.encode(b.data_ptr(), k, n, stride_bn, maps["b_desc"]["box_dim"][1],
-                                        **bat(1)))
+                                        **bp, **bat(1)))
             if "c_desc" in maps:
                 # The kernel stores C by TMA where the map describes C (the
                 # manifest's encode_if), from its lanes otherwise.

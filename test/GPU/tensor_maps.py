@@ -32,19 +32,21 @@ def _lib():
                        check=True)
         lib = ctypes.CDLL(out)
         lib.gpupoorEncodeOperandMap.argtypes = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 3 \
-            + [ctypes.c_uint] * 2 + [ctypes.c_int64] * 2
+            + [ctypes.c_uint] * 2 + [ctypes.c_int64] * 3
         lib.gpupoorLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 \
             + [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
         _lib_handle = lib
     return _lib_handle
 
 
-def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_stride=0):
+def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_stride=0,
+           l2_promotion="256B"):
     """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
     elements apart (dims of 0 encoded as 1, strides of 0 or less as 16
     bytes, as the runtime does); C's as N columns of M rows. A batched
     kernel's (batch not None): `batch` such operands `batch_stride`
-    elements apart, the batch a third dimension in boxes of one."""
+    elements apart, the batch a third dimension in boxes of one.
+    `l2_promotion`: the manifest's ("none", "64B", "128B" or "256B")."""
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     if batch is None:
@@ -52,8 +54,9 @@ def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_strid
     else:
         # One batch element's stride is never stepped (any value passes then).
         batch, batch_stride = max(batch, 1), batch_stride if batch > 1 else 0
+    promotion = 0 if l2_promotion == "none" else int(l2_promotion.rstrip("B"))
     err = _lib().gpupoorEncodeOperandMap(addr, ptr, k, rows, row_stride, box_k, box_rows, batch,
-                                         batch_stride)
+                                         batch_stride, promotion)
     if err:
         raise RuntimeError(f"cuTensorMapEncodeTiled failed with CUDA error {err}")
     return bytes((ctypes.c_uint8 * 128).from_address(addr))

@@ -55,6 +55,7 @@
 // JSON: "global_dim": [
 // JSON-NEXT: "K",
 // JSON-NEXT: "M"
+// JSON: "l2_promotion": "256B"
 // JSON: "swizzle": "128B"
 // JSON: "b_desc": {
 // JSON-NEXT: "box_dim": [

@@ -78,6 +78,10 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          unsigned boxK, unsigned boxRows, int64_t batch = -1,
                          int64_t batchStride = 0);
 
+/// The L2 promotion of `bytes` (0, 64, 128 or 256; the manifests'
+/// l2_promotion and the emitted host code's argument), else none.
+CUtensorMapL2promotion l2PromotionOfBytes(int64_t bytes);
+
 /// The L2 promotion `spec` is encoded with for the operand at `global`:
 /// its own, but 64 bytes where its rows (or its address) are not 32-byte
 /// aligned and it asks for more.

@@ -359,8 +359,10 @@ void emitWorkspace(ImplicitLocOpBuilder &b, Operation *op,
 }
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
-/// `op`'s module: gpupoorTensorMapEncode, or for a batched kernel's maps
-/// gpupoorTensorMapEncodeBatched (two more i64: batch count and stride).
+/// `op`'s module: gpupoorTensorMapEncode (map, address; inner dimension,
+/// rows, row stride, box rows, L2 promotion bytes), or for a batched
+/// kernel's maps gpupoorTensorMapEncodeBatched (two more i64: batch count
+/// and stride).
 LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
                                   bool batched) {
   auto module = op->getParentOfType<ModuleOp>();
@@ -373,7 +375,7 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = b.getI64Type();
-  SmallVector<Type> params = {ptr, ptr, i64, i64, i64, i64};
+  SmallVector<Type> params = {ptr, ptr, i64, i64, i64, i64, i64};
   if (batched)
     params.append({i64, i64});
   auto type =
@@ -418,9 +420,15 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   // Map `map` of `rows` x `inner` at `p`, and the batch where the kernel
   // is batched.
   auto emitEncode = [&](Value map, Value p, Value inner, Value rows,
-                        Value rowStride, int64_t boxRows, Value batchStride) {
-    SmallVector<Value> args = {map,      generic(p),       i64(inner),
-                               i64(rows), i64(rowStride), cst(boxRows)};
+                        Value rowStride, int64_t boxRows, Value batchStride,
+                        int64_t l2PromotionBytes) {
+    SmallVector<Value> args = {map,
+                               generic(p),
+                               i64(inner),
+                               i64(rows),
+                               i64(rowStride),
+                               cst(boxRows),
+                               cst(l2PromotionBytes)};
     if (spec.batched)
       args.append({i64(o.batch), i64(batchStride)});
     LLVM::CallOp::create(b, encode, args);
@@ -428,15 +436,19 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   // A's rows: M of K as M x K in boxes of BM rows; K of M as K x M (read
   // along M) in boxes of BK rows.
   if (spec.aMMajor())
-    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.bk, o.ab);
+    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.bk, o.ab,
+               spec.aL2PromotionBytes());
   else
-    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab);
+    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab,
+               spec.aL2PromotionBytes());
   // B's rows, b0 apart: N of K as N x K in boxes of BN rows; K of N as K x
   // N in boxes of BK rows (its tile's N-major atoms).
   if (spec.bTransposed)
-    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb);
+    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb,
+               spec.bL2PromotionBytes());
   else
-    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb);
+    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb,
+               spec.bL2PromotionBytes());
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it
   // checks the same conditions) and the map's bytes are zeros.
@@ -447,7 +459,8 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMap.thenBlock());
-    emitEncode(maps[2], o.cPtr, o.n, o.m, o.cm, spec.warpM(), o.cb);
+    emitEncode(maps[2], o.cPtr, o.n, o.m, o.cm, spec.warpM(), o.cb,
+               KernelSpec::l2PromotionBytes(/*rowsAlongK=*/true));
   }
   return maps;
 }

@@ -295,7 +295,10 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // CHECK-NEXT: %[[BK:.*]] = arith.index_cast %[[K]] : index to i64
 // CHECK-NEXT: %[[BS:.*]] = arith.index_cast %[[BST]]#0 : index to i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[BOX]])
+// B's rows run along N: L2 promotion of one box row's 128 bytes
+// (KernelSpec::l2PromotionBytes).
+// CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[BOX]], %[[PROMOTE]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
@@ -334,10 +337,16 @@ func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[AK:.*]] : index to i64
 // CHECK-NEXT: %[[S:.*]] = arith.index_cast %[[AST]]#0 : index to i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[BOX]])
-// B's map: K (innermost, A's rows), N.
+// A's rows run along M: L2 promotion of 128 bytes.
+// CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[BOX]], %[[PROMOTE]])
+// B's map: K (innermost, A's rows), N, in boxes of BN = 256 rows; its rows
+// run along K: 256 bytes.
 // CHECK: llvm.addrspacecast
 // CHECK-NEXT: arith.index_cast %[[AK]] : index to i64
+// CHECK: llvm.mlir.constant(256 : i64) : i64
+// CHECK-NEXT: %[[PROMOTE256:.*]] = llvm.mlir.constant(256 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %[[PROMOTE256]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
 // CHECK: %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32

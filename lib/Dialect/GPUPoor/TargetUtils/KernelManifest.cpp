@@ -66,7 +66,7 @@ static std::string str(Type t) {
 static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   auto map = [&](StringRef address, StringRef inner, StringRef rows,
                  StringRef stride, StringRef batchStride, int64_t boxInner,
-                 int64_t boxRows) {
+                 int64_t boxRows, int64_t l2PromotionBytes) {
     llvm::json::Array dims{inner, rows}, strides{std::string(stride) + " * 2"};
     llvm::json::Array box{boxInner, boxRows}, elementStrides{1, 1};
     if (spec.batched) {
@@ -75,33 +75,37 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
       box.push_back(1);
       elementStrides.push_back(1);
     }
-    return llvm::json::Object{{"data_type", "float16"},
-                              {"rank", spec.batched ? 3 : 2},
-                              {"global_address", address},
-                              {"global_dim", std::move(dims)},
-                              {"global_strides_bytes", std::move(strides)},
-                              {"box_dim", std::move(box)},
-                              {"element_strides", std::move(elementStrides)},
-                              {"interleave", "none"},
-                              {"swizzle", "128B"},
-                              {"l2_promotion", "256B"},
-                              {"oob_fill", "zero"}};
+    return llvm::json::Object{
+        {"data_type", "float16"},
+        {"rank", spec.batched ? 3 : 2},
+        {"global_address", address},
+        {"global_dim", std::move(dims)},
+        {"global_strides_bytes", std::move(strides)},
+        {"box_dim", std::move(box)},
+        {"element_strides", std::move(elementStrides)},
+        {"interleave", "none"},
+        {"swizzle", "128B"},
+        {"l2_promotion", std::to_string(l2PromotionBytes) + "B"},
+        {"oob_fill", "zero"}};
   };
   llvm::json::Object maps{
       // A as M x K in boxes of BM rows of 64 K columns; as K x M (read
       // along M) in boxes of BK rows of 64 M columns.
-      {"a_desc", spec.aMMajor()
-                     ? map("a_ptr", "M", "K", "stride_ak", "stride_ab",
-                           KernelSpec::kSwizzleCols, spec.bk)
-                     : map("a_ptr", "K", "M", "stride_am", "stride_ab",
-                           KernelSpec::kSwizzleCols, spec.bm)},
+      {"a_desc",
+       spec.aMMajor()
+           ? map("a_ptr", "M", "K", "stride_ak", "stride_ab",
+                 KernelSpec::kSwizzleCols, spec.bk, spec.aL2PromotionBytes())
+           : map("a_ptr", "K", "M", "stride_am", "stride_ab",
+                 KernelSpec::kSwizzleCols, spec.bm, spec.aL2PromotionBytes())},
       // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes
       // of BK rows of 64 N columns (its tile's N-major atoms).
       {"b_desc", spec.bTransposed
                      ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bBoxRows())
+                           KernelSpec::kSwizzleCols, spec.bBoxRows(),
+                           spec.bL2PromotionBytes())
                      : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bBoxRows())},
+                           KernelSpec::kSwizzleCols, spec.bBoxRows(),
+                           spec.bL2PromotionBytes())},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "
@@ -109,8 +113,10 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
   // rows (TMA writes nothing outside C).
   if (spec.tmaStores()) {
-    llvm::json::Object cMap = map("c_ptr", "N", "M", "stride_cm", "stride_cb",
-                                  spec.storeBoxCols(), spec.warpM());
+    // (Stores take no L2 promotion: any value encodes the same stores.)
+    llvm::json::Object cMap =
+        map("c_ptr", "N", "M", "stride_cm", "stride_cb", spec.storeBoxCols(),
+            spec.warpM(), KernelSpec::l2PromotionBytes(/*rowsAlongK=*/true));
     // The kernel reads the map only where it describes C, and stores from
     // its lanes otherwise (no requirement on C).
     cMap["encode_if"] =

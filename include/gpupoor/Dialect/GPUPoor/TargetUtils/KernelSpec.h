@@ -222,6 +222,17 @@ struct KernelSpec {
   /// Columns of one 128-byte swizzle atom: the rows of wgmma's K-major
   /// operands and the boxes of the tensor maps are this wide.
   static constexpr int64_t kSwizzleCols = 64;
+  /// The L2 promotion, in bytes, of A's and B's tensor maps: 256 where a
+  /// box's rows run along K (A as M x K, B as N x K), whose next bytes are
+  /// the block's next K tile; where they run along M or N (A as K x M, B as
+  /// K x N) the next bytes belong to another block's tile, and the
+  /// promotion takes one box row's 128 bytes. Measured on an H200
+  /// (docs/design/decisions.md#l2-promotion-of-m--and-n-major-operands).
+  static int64_t l2PromotionBytes(bool rowsAlongK) {
+    return rowsAlongK ? 256 : 2 * kSwizzleCols;
+  }
+  int64_t aL2PromotionBytes() const { return l2PromotionBytes(!aMMajor()); }
+  int64_t bL2PromotionBytes() const { return l2PromotionBytes(bTransposed); }
   /// Whether the shared tiles lie as atoms of kSwizzleCols columns (all
   /// rows of K columns [64 a, 64 a + 64) before those of the next): the
   /// sm_90a kernel's operands, which wgmma reads in 128-byte rows; BK =

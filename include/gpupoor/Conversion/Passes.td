@@ -142,8 +142,10 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
     * at the end of a chunk the accumulators are waited for; their
       registers (pairs of f16 in 32-bit registers, mma.sync's m16n8 fragment
       layout) go into the outer sums as the mma.sync kernel's do. The TMA
-      kernel's tiles of `BN <= 16` with one consumer warpgroup (the decode
-      tiles) hand a chunk over behind the next chunk's first commit group
+      kernel's tiles of one consumer warpgroup and at most 128 columns over
+      the blocks an SM (the decode tiles, the 32-row tile, 64 x 64 and 64 x
+      128 a block an SM: `KernelSpec::defersHandover`) hand a chunk over
+      behind the next chunk's first commit group
       instead, once the wait for all but the newest group has seen it done,
       in unrolled groups of four chunks that end in a drain; the chunks and
       the order of the adds are the same.

@@ -111,6 +111,12 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
 /// 160 columns (B as N x K only: wgmmaTakes), 192 and 256.
 static constexpr Tile kFillingTiles[] = {
     {64, 160, 64}, {64, 192, 64}, {64, 256, 64}};
+
+bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
+  return std::find(std::begin(kFillingTiles), std::end(kFillingTiles), tile) !=
+         std::end(kFillingTiles);
+}
+
 /// A one-warpgroup tile's speed a multiply-add against a two-warpgroup
 /// (128-row) tile's, in percent, and what a slice's meeting costs an element
 /// of the tile, in the 128-row tile's multiply-adds (its sums written, read
@@ -125,11 +131,6 @@ static constexpr Tile kFillingTiles[] = {
 /// 28672 0.834 (five) / 0.682 / 0.978 / 0.774; 256 x 6144 x 4096 0.875 (128
 /// x 128) / 0.669 / 0.899 / 0.749: the cost below picks the fastest of the
 /// four at each.
-bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
-  return std::find(std::begin(kFillingTiles), std::end(kFillingTiles), tile) !=
-         std::end(kFillingTiles);
-}
-
 static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
 static constexpr int64_t kSliceMeetingCost = 125;
 

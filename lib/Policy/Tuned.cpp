@@ -60,8 +60,10 @@ mlir::gpupoor::policy::tunedChoice(const Problem &p) {
     for (const TunedRow &r : kTunedRows)
       if (r.chip == p.chip && r.aLayout == p.aLayout &&
           r.bLayout == p.bLayout && r.mClass == m && r.nClass == n &&
-          r.kClass == k)
-        choice = TunedChoice{r.family, r.slices}, fromTable = true;
+          r.kClass == k) {
+        choice = TunedChoice{r.family, r.slices};
+        fromTable = true;
+      }
   }
   // A row for a family the layouts have no kernel of (a table from another
   // version) is no choice. Nor is a row of the filling tiles' families: the

@@ -260,6 +260,7 @@ class GpupoorKernel:
                     described = described and cb % 8 == 0 and (cb > 0 or batch <= 1)
                 args += (tensor_maps.encode(c.data_ptr(), n, m, c.stride(0),
                                             maps["c_desc"]["box_dim"][1],
+                                            l2_promotion=maps["c_desc"]["l2_promotion"],
                                             box_k=maps["c_desc"]["box_dim"][0], **bat(2))
                          if described else bytes(128),)
         if self.takes_splits:

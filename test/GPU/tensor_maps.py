@@ -39,8 +39,8 @@ def _lib():
     return _lib_handle
 
 
-def encode(ptr, k, rows, row_stride, box_rows, box_k=64, batch=None, batch_stride=0,
-           l2_promotion="256B"):
+def encode(ptr, k, rows, row_stride, box_rows, *, l2_promotion, box_k=64, batch=None,
+           batch_stride=0):
     """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
     elements apart (dims of 0 encoded as 1, strides of 0 or less as 16
     bytes, as the runtime does); C's as N columns of M rows. A batched

@@ -460,7 +460,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMap.thenBlock());
     emitEncode(maps[2], o.cPtr, o.n, o.m, o.cm, spec.warpM(), o.cb,
-               KernelSpec::l2PromotionBytes(/*rowsAlongK=*/true));
+               KernelSpec::cL2PromotionBytes());
   }
   return maps;
 }

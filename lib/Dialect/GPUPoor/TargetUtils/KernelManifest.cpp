@@ -113,10 +113,9 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
   // rows (TMA writes nothing outside C).
   if (spec.tmaStores()) {
-    // (Stores take no L2 promotion: any value encodes the same stores.)
     llvm::json::Object cMap =
         map("c_ptr", "N", "M", "stride_cm", "stride_cb", spec.storeBoxCols(),
-            spec.warpM(), KernelSpec::l2PromotionBytes(/*rowsAlongK=*/true));
+            spec.warpM(), KernelSpec::cL2PromotionBytes());
     // The kernel reads the map only where it describes C, and stores from
     // its lanes otherwise (no requirement on C).
     cMap["encode_if"] =

@@ -233,6 +233,9 @@ struct KernelSpec {
   }
   int64_t aL2PromotionBytes() const { return l2PromotionBytes(!aMMajor()); }
   int64_t bL2PromotionBytes() const { return l2PromotionBytes(bTransposed); }
+  /// C's map: stores take no promotion (any value encodes the same stores);
+  /// 256 as the K-major maps.
+  static int64_t cL2PromotionBytes() { return l2PromotionBytes(true); }
   /// Whether the shared tiles lie as atoms of kSwizzleCols columns (all
   /// rows of K columns [64 a, 64 a + 64) before those of the next): the
   /// sm_90a kernel's operands, which wgmma reads in 128-byte rows; BK =

@@ -263,9 +263,9 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
   // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
-  // as K x M would be its B as K x N, whose 16 columns are not a whole atom.
-  if (chip != Chip::SM90a || aLayout != ALayout::MK || shape.batched ||
-      !shape.isStatic())
+  // as K x M is its B as K x N, whose 16 columns it reads from one atom
+  // (KernelSpec::bSharedCols).
+  if (chip != Chip::SM90a || shape.batched || !shape.isStatic())
     return std::nullopt;
   if (shape.m > 16)
     return std::nullopt;
@@ -278,9 +278,10 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   // splits are the default and at most that many K tiles, so that no chunk
   // is longer than the default's.
   // (B as K x N is the kernel's A as K x M, in atoms of 64 rows: no
-  // 32-row tile.)
+  // 32-row tile; A as K x M its B as K x N, whose atom of 64 columns a
+  // stage would hold 256 rows of.)
   if (4 * tiles < smCount && !splits && !isDynamic(k) &&
-      bLayout == BLayout::NK) {
+      bLayout == BLayout::NK && aLayout == ALayout::MK) {
     int64_t kTiles = ceilDiv(k, kThinSwappedTile[2]);
     if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
       return kThinSwappedTile;
@@ -361,9 +362,13 @@ bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
   // A as K x M and B as K x N lie in atoms of 64 of their rows and columns
   // (M- and N-major, wgmma's transposed A and B): A's whole atoms leave no
   // 32-row tile.
+  // B as K x N's tile narrower than an atom reads the first columns of one
+  // (KernelSpec::bSharedCols).
   bool rows = t[0] % 64 == 0 || (aLayout == ALayout::MK && thinWgmmaTile(t));
-  int64_t columns = bLayout == BLayout::NK ? 8 : kSwizzleCols;
-  return rows && t[1] % columns == 0 && t[1] <= 256 &&
+  bool columns = t[1] % 8 == 0 && (bLayout == BLayout::NK ||
+                                   t[1] < kSwizzleCols ||
+                                   t[1] % kSwizzleCols == 0);
+  return rows && columns && t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);
 }

@@ -261,12 +261,14 @@ namespace {
 struct TensorMapCache {
   struct Entry {
     void *global;
-    int64_t k, rows, rowStride, boxRows, batch, batchStride, l2PromotionBytes;
+    int64_t k, rows, rowStride, boxInner, boxRows, batch, batchStride,
+        l2PromotionBytes;
     CUtensorMap map;
 
     bool sameOperand(const Entry &o) const {
       return global == o.global && k == o.k && rows == o.rows &&
-             rowStride == o.rowStride && boxRows == o.boxRows &&
+             rowStride == o.rowStride && boxInner == o.boxInner &&
+             boxRows == o.boxRows &&
              batch == o.batch && batchStride == o.batchStride &&
              l2PromotionBytes == o.l2PromotionBytes;
     }
@@ -308,9 +310,9 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
     return;
   useContext();
   gpupoor::runtime::TensorMapSpec spec =
-      gpupoor::runtime::operandMap(key.k, key.rows, key.rowStride, 64,
-                                   key.boxRows, key.batch, key.batchStride);
-  spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+      gpupoor::runtime::operandMap(key.k, key.rows, key.rowStride,
+                                   key.boxInner, key.boxRows, key.batch,
+                                   key.batchStride);
   spec.l2Promotion = gpupoor::runtime::l2PromotionOfBytes(key.l2PromotionBytes);
   check(gpupoor::runtime::encodeTensorMap(static_cast<CUtensorMap *>(map), spec,
                                           key.global),
@@ -323,17 +325,17 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
 
 extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
                                        int64_t rows, int64_t rowStride,
-                                       int64_t boxRows,
+                                       int64_t boxInner, int64_t boxRows,
                                        int64_t l2PromotionBytes) {
-  encodeTensorMap(
-      map, {global, k, rows, rowStride, boxRows, -1, 0, l2PromotionBytes, {}});
+  encodeTensorMap(map, {global, k, rows, rowStride, boxInner, boxRows, -1, 0,
+                        l2PromotionBytes, {}});
 }
 
 extern "C" void
 gpupoorTensorMapEncodeBatched(void *map, void *global, int64_t k, int64_t rows,
-                              int64_t rowStride, int64_t boxRows,
-                              int64_t l2PromotionBytes, int64_t batch,
-                              int64_t batchStride) {
+                              int64_t rowStride, int64_t boxInner,
+                              int64_t boxRows, int64_t l2PromotionBytes,
+                              int64_t batch, int64_t batchStride) {
   // A batch of 0 launches nothing; its map is that of one element. One
   // element's batch stride is never stepped: any i64 passes the launcher's
   // checks then, where TMA takes strides below 2^40 bytes.
@@ -341,6 +343,7 @@ gpupoorTensorMapEncodeBatched(void *map, void *global, int64_t k, int64_t rows,
                         k,
                         rows,
                         rowStride,
+                        boxInner,
                         boxRows,
                         batch > 0 ? batch : 1,
                         batch > 1 ? batchStride : 0,

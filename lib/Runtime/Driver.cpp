@@ -90,7 +90,21 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
   spec.strideBytes[1] = strideBytes(batchStride);
   spec.box[0] = boxK;
   spec.box[1] = boxRows;
+  spec.swizzle = swizzleOfBoxBytes(int64_t{boxK} * 2);
   return spec;
+}
+
+CUtensorMapSwizzle swizzleOfBoxBytes(int64_t bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
 }
 
 CUtensorMapL2promotion l2PromotionOfBytes(int64_t bytes) {
@@ -173,7 +187,6 @@ extern "C" int gpupoorEncodeOperandMap(void *map, void *global, int64_t k,
   using namespace gpupoor::runtime;
   TensorMapSpec spec =
       operandMap(k, rows, rowStride, boxK, boxRows, batch, batchStride);
-  spec.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
   spec.l2Promotion = l2PromotionOfBytes(l2PromotionBytes);
   return encodeTensorMap(static_cast<CUtensorMap *>(map), spec, global);
 }

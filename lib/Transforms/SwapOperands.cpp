@@ -37,12 +37,13 @@ void swapOperands(MatmulOp op) {
   for (AffineMap map : op.getEpilogueMaps().getAsValueRange<AffineMapAttr>())
     maps.push_back(map.compose(swap));
   // The swapped product's A is B: N x K is M x K again, K x N is K x M.
-  // Its B is A, M x K (the verifier's a_layout = mk): N x K.
+  // Its B is A: M x K is N x K, K x M is K x N.
   SplitKAttr s = op.getStrategy();
   ALayout aLayout = s.getBLayout() == BLayout::NK ? ALayout::MK : ALayout::KM;
+  BLayout bLayout = s.getALayout() == ALayout::MK ? BLayout::NK : BLayout::KN;
   auto strategy = SplitKAttr::get(
       ctx, s.getSplits(), s.getMaxSplits(), s.getTile(), s.getInner(),
-      s.getOuter(), BLayout::NK, aLayout, s.getSlices(), s.getChip(),
+      s.getOuter(), bLayout, aLayout, s.getSlices(), s.getChip(),
       /*swapped=*/false);
   auto swapped = MatmulOp::create(
       b, op.getLoc(), Type(), op.getB(), op.getA(), op.getEpilogueIns(), init,

@@ -157,10 +157,11 @@ class VariantKey:
         type; the rewrite fuses all of it into the kernel's epilogue. A
         swapped family's kernel is the transposed product's: its bias is
         indexed by row (the launcher passes B^T as A, A^T as B: A as K x M
-        where B is K x N, B as N x K)."""
+        where B is K x N, B as N x K where A is M x K, as K x N where A is
+        K x M)."""
         bshape = "tensor<?x?xf16>"
         if self.tile in SWAPPED_TILES:
-            km, nk = self.b_layout == "kn", True
+            km, nk = self.b_layout == "kn", self.a_layout != "km"
         else:
             km, nk = self.a_layout == "km", self.b_layout == "nk"
         out = self.out

@@ -135,15 +135,16 @@ def test_sm90a_families_only_for_sm90a():
     # pl192k, pl128k and the filling m64n192, m64n256 (both B layouts), 16
     # nk variants of each of w160, pl160, w160c, pl160c, pl160k and m64n160
     # (160 columns are not whole atoms of B as K x N); for A as K x M again
-    # those of every family but m16, m32, m32w and the swapped ones (which
-    # read A as M x K: the 32-row tile's A atoms), on sm_90a only.
+    # those of every family but m16, m32 and m32w (which read A as M x K:
+    # the 32-row tile's A atoms), the swapped ones included (their B, A as
+    # K x N), on sm_90a only.
     nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160"}
-    no_km = {"m16", "s16", "s16w", "m32", "m32w"}
-    assert set(SWAPPED_TILES) < no_km
+    no_km = {"m16", "m32", "m32w"}
+    assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 27 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 22 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 24 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -159,7 +160,7 @@ def test_sm90a_families_only_for_sm90a():
                if k.tile not in SM90A_TILES and k.a_layout == "mk")
     assert all(k.builds_for("sm_90a") and not k.builds_for("sm_90") for k in km)
     with pytest.raises(ValueError, match="A as K x M"):
-        VariantKey(tile="s16", a_layout="km")
+        VariantKey(tile="m32", a_layout="km")
     # Names: A as K x M prefixes B's layout, and round-trips.
     key = VariantKey("kn", "f32", "bias_gelu", "f16", "mid", 32, "km")
     assert key.name == "kmkn_f32_bias_gelu_f16_mid_s32"
@@ -256,11 +257,18 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 4096, chip="sm_90") == "m16"
     assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
     assert _family(1, 14336, b="kn") == "s16w"
-    # Swapped needs A as M x K: A as K x M takes the 16-row tile, whose
-    # variant reads A through its strides (M x K).
+    # A as K x M: the swapped kernel reads it as its B as K x N where its
+    # rows fill its boxes of 16 columns (M = 16); other decode products copy
+    # it M x K first.
     assert _family(1, 4096, a="km") == "s16"
     rules = functools.partial(C.choose_launch, tuned=False)
-    assert rules("sm_90a", 1, 4096, 4096, "nk", 0, 32, 132, "km")["a_layout"] == "mk"
+    for m, a_layout in ((1, "mk"), (4, "mk"), (8, "mk"), (12, "mk"), (16, "km")):
+        for b in ("nk", "kn"):
+            launch = rules("sm_90a", m, 4096, 4096, b, 0, 32, 132, "km")
+            assert (launch["family"], launch["a_layout"]) == ("s16", a_layout), (m, b)
+    launch = rules("sm_90a", 16, 14336, 4096, "nk", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"]) == ("s16w", "km")
+
     launch = rules("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("pl", "km")
     assert rules("sm_80", 4096, 4096, 4096, "kn", 0, 32, 108, "km")["a_layout"] == "mk"

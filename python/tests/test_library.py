@@ -498,9 +498,11 @@ _MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
-                    if t not in ("m16", "s16", "s16w", "m32", "m32w", "pl128k")},
+                    if t not in ("m16", "m32", "m32w", "pl128k")},
                  # (The tuned table's rows for A as K x M are B as K x N's.)
-                 ("kmkn", "pl128k"): (128, 20000)}
+                 ("kmkn", "pl128k"): (128, 20000),
+                 # The swapped families read A as K x M as it is at 16 rows.
+                 ("kmkn", "s16w"): (16, 9000), ("kmnk", "s16w"): (16, 9000)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
 # SMs: never at K = 64) and pl128k's that the tuned table never chooses,
@@ -737,16 +739,21 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         if with_bias:
             assert p["values"][p["bias_slot"]] == bias.data_ptr(), what
         # A's tensor map: K rows of M where the kernel reads A along M (A
-        # as K x M, or B as K x N as a swapped kernel's A).
-        if "a_desc" in p["params"]:
-            slot = p["params"].index("a_desc")
-            (dims, stride), = [(mp[2], mp[3]) for mp in p["maps"] if mp[0] == slot]
-            if layout.startswith("km"):
-                assert (dims, stride) == ((m, k), 2 * a.stride(1)), what
-            elif swapped and layout == "kn":
+        # as K x M, or B as K x N as a swapped kernel's A); a swapped
+        # kernel's B map is the call's A, K rows of M where A is K x M.
+        descs = {p["params"][mp[0]]: (mp[2], mp[3]) for mp in p["maps"]}
+        if "a_desc" in descs:
+            dims, stride = descs["a_desc"]
+            if swapped and layout.endswith("kn"):
                 assert (dims, stride) == ((n, k), 2 * b.stride(0)), what
+            elif swapped:
+                assert dims == (k, n), what
+            elif layout.startswith("km"):
+                assert (dims, stride) == ((m, k), 2 * a.stride(1)), what
             else:
-                assert dims == ((k, n) if swapped else (k, m)), what
+                assert dims == (k, m), what
+        if swapped and layout.startswith("km"):
+            assert descs["b_desc"] == ((m, k), 2 * a.stride(1)), what
         # The call's A and B go to the kernel's b_ptr and a_ptr when swapped.
         a_slot, b_slot = p["params"].index("a_ptr"), p["params"].index("b_ptr")
         assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))

@@ -162,10 +162,10 @@ class GpupoorKernel:
         tensor at batch element 0."""
         if self.meta.get("swapped_operands"):
             # gpupoor-swap-operands' kernel computes C^T = B^T A^T: B^T (N x
-            # K: B as N x K, or B as K x N read along its N) is its A, A (M x
-            # K) its B, C^T a view, and every epilogue operand's strides swap
-            # with the indices.
-            return self._launch(b if self.nk else b.t(), a, c.t(),
+            # K: B as N x K, or B as K x N read along its N) is its A, A its
+            # B (M x K as its N x K, or K x M as its K x N), C^T a view, and
+            # every epilogue operand's strides swap with the indices.
+            return self._launch(b if self.nk else b.t(), a if self.kernel_nk else a.t(), c.t(),
                                 [(t, sn, sm, *rest) for t, sm, sn, *rest in ins])
         if self.km and a.stride(-1) == 1:
             a = m_major(a)
@@ -234,8 +234,10 @@ class GpupoorKernel:
             if maps["a_desc"]["rank"] != (3 if self.batched else 2):
                 raise ValueError(f"manifest: tensor maps of rank {maps['a_desc']['rank']}")
             bat = lambda i: dict(batch=batch, batch_stride=outer[i].stride(0)) if self.batched else {}
-            ap = dict(l2_promotion=maps["a_desc"]["l2_promotion"])
-            bp = dict(l2_promotion=maps["b_desc"]["l2_promotion"])
+            ap = dict(l2_promotion=maps["a_desc"]["l2_promotion"],
+                      box_k=maps["a_desc"]["box_dim"][0])
+            bp = dict(l2_promotion=maps["b_desc"]["l2_promotion"],
+                      box_k=maps["b_desc"]["box_dim"][0])
             args += (tensor_maps.encode(a.data_ptr(), m, k, a.stride(1), maps["a_desc"]["box_dim"][1],
                                         **ap, **bat(0))
                      # A as K rows of M (the M-major kernel, its map's

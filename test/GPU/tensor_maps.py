@@ -39,14 +39,15 @@ def _lib():
     return _lib_handle
 
 
-def encode(ptr, k, rows, row_stride, box_rows, *, l2_promotion, box_k=64, batch=None,
+def encode(ptr, k, rows, row_stride, box_rows, *, l2_promotion, box_k, batch=None,
            batch_stride=0):
     """The tensor map of a rows x k f16 operand at `ptr`, rows `row_stride`
     elements apart (dims of 0 encoded as 1, strides of 0 or less as 16
     bytes, as the runtime does); C's as N columns of M rows. A batched
     kernel's (batch not None): `batch` such operands `batch_stride`
     elements apart, the batch a third dimension in boxes of one.
-    `l2_promotion`: the manifest's ("none", "64B", "128B" or "256B")."""
+    `l2_promotion`: the manifest's ("none", "64B", "128B" or "256B");
+    `box_k`: the box's columns (the runtime swizzles across its row)."""
     buf = (ctypes.c_uint8 * (128 + 64))()
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     if batch is None:

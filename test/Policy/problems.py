@@ -36,6 +36,11 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                            (296, 11408, 4096, "nk"), (128, 20000, 8192, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
+        # Decode products of A as K x M: swapped, reading it as their B as
+        # K x N where its rows fill a box of 16 columns (M = 16), else
+        # copied.
+        for m, b in ((8, "nk"), (16, "kn"), (16, "nk")):
+            out.append({"chip": chip, "m": m, "n": 4096, "k": 4096, "b": b, "a": "km"})
     while len(out) < count:
         p = {"chip": rng.choice(CHIPS), "m": rng.choice(MS), "n": rng.choice(NS),
              "k": rng.choice(KS), "b": rng.choice(("nk", "kn"))}

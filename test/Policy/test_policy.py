@@ -161,12 +161,14 @@ def test_package_decides_as_the_compiler(problems, policy):
                               p.get("a", "mk"))
         assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
         assert got["a_layout"] == want["a"], grid.line(p)
-        # A as K x M: sm_90a's wgmma families read it so; elsewhere the M x
-        # K variant reads it through its strides.
+        # A as K x M: sm_90a's wgmma families read it so, but for the few
+        # rows (M <= 32) that the policy copies M x K first; elsewhere the M
+        # x K variant reads it through its strides.
         if p.get("a") == "km":
             km_launches[got["a_layout"] == "km"] += 1
-            assert (got["a_layout"] == "km") == C.family_builds(got["family"], p["chip"], p["b"],
-                                                                "km"), grid.line(p)
+            builds = C.family_builds(got["family"], p["chip"], p["b"], "km")
+            assert got["a_layout"] == "mk" or builds, grid.line(p)
+            assert got["a_layout"] == "km" or not builds or p["m"] <= 32, grid.line(p)
         assert list(got["tile"]) == want["tile"] and got["swapped"] == want["swapped"]
         assert (got["splits"], got["slices"], got["tiles"]) == \
             (want["splits"], want["slices"], want["tiles"]), grid.line(p)

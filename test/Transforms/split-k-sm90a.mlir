@@ -368,12 +368,18 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // -----
 
-// A decode product of an A stored K x M: A is copied M x K first
-// (policy::copiesKMajorA), and the product runs swapped. With 32 rows the
+// A decode product of an A stored K x M runs swapped, its kernel reading A
+// as it is (as its B as K x N) where A's rows fill its boxes of 16 columns;
+// of 12 rows A is copied M x K first (policy::copiesKMajorA). With 32 rows the
 // wgmma kernel reads A as it is (a_layout = km), in 64-row tiles (A's
 // atoms of 64 rows leave no 32-row tile).
 // CHECK-LABEL: func @decode_km
-// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<4096x8xf16>)
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 16, 64]
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
+// CHECK-LABEL: func @decode12_km
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<4096x12xf16>)
 // CHECK: gpupoor.matmul %[[T]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: chip = sm_90a, swapped = true
@@ -394,14 +400,23 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: gpupoor.matmul %[[COPY32]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: tile = [32, 64, 128]
-func.func @decode_km(%a: tensor<4096x8xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+func.func @decode_km(%a: tensor<4096x16xf16>, %b: tensor<4096x4096xf16>) -> tensor<16x4096xf16> {
   %cst = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<8x4096xf16>
-  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  %e = tensor.empty() : tensor<16x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x4096xf16>) -> tensor<16x4096xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<4096x8xf16>, tensor<4096x4096xf16>)
-                     outs(%c : tensor<8x4096xf16>) -> tensor<8x4096xf16>
-  return %r : tensor<8x4096xf16>
+                     ins(%a, %b : tensor<4096x16xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  return %r : tensor<16x4096xf16>
+}
+func.func @decode12_km(%a: tensor<4096x12xf16>, %b: tensor<4096x4096xf16>) -> tensor<12x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<12x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<12x4096xf16>) -> tensor<12x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x12xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<12x4096xf16>) -> tensor<12x4096xf16>
+  return %r : tensor<12x4096xf16>
 }
 func.func @rows32_km(%a: tensor<4096x32xf16>, %b: tensor<4096x4096xf16>) -> tensor<32x4096xf16> {
   %cst = arith.constant 0.0 : f16

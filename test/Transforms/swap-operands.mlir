@@ -85,3 +85,20 @@ func.func @kn(%a: memref<2x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<2x81
       : memref<2x4096xf16>, memref<4096x8192xf16>
   return
 }
+
+// -----
+
+// A as K x M: the swapped product's B is A, K x N (b_layout = kn), its A
+// is B (N x K, a_layout = mk).
+// CHECK-LABEL: func @km
+// CHECK-SAME: (%[[A:.*]]: memref<4096x8xf16>, %[[B:.*]]: memref<8192x4096xf16>, %[[C:.*]]: memref<8x8192xf16>)
+// CHECK: %[[CT:.*]] = memref.transpose %[[C]]
+// CHECK: gpupoor.matmul %[[B]], %[[A]] outs(%[[CT]] : memref<8192x8xf16, strided<[1, 8192]>>)
+// CHECK-SAME: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, chip = sm_90a>)
+// CHECK-SAME: : memref<8192x4096xf16>, memref<4096x8xf16>
+func.func @km(%a: memref<4096x8xf16>, %b: memref<8192x4096xf16>, %c: memref<8x8192xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<8x8192xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a, swapped = true>)
+      : memref<4096x8xf16>, memref<8192x4096xf16>
+  return
+}

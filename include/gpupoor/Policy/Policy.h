@@ -93,13 +93,14 @@ Strategy chooseStrategy(const Problem &problem);
 
 /// Whether an A stored K x M (read along M) is copied M x K before a
 /// product of `m` rows on `chip` (kDynamic: never): on sm_90a where the
-/// product is a decode (M <= 16), which runs swapped, its kernel reading A
-/// as its M x K B (the wgmma kernels read a larger K x M A as it is);
-/// elsewhere for M <= 64, whose mma.sync kernels would read such an A an
-/// element at a time for every tile. The copy is M x K elements. Measured
-/// on an H200: the static path's km decode kernels ran 0.14-0.16x cuBLAS
-/// f32acc reading A along M; with the copy, the package's km shapes of M
-/// <= 16 run 0.87-1.68x (benchmarks/data/sweep_sm_90a.json). On sm_90a also
+/// product is a decode (M <= 16), which runs swapped, of fewer than 16
+/// rows (its kernel reads a K x M A as its B as K x N in boxes of 16
+/// columns, which fewer rows leave partly out of bounds: measured on an
+/// H200, the package's km decode products of 8 rows ran 0.69-0.98x cuBLAS
+/// f32acc so, 0.90-1.07x copied; of 16 rows 0.92-1.12x against 0.89-1.01x,
+/// decisions.md "Swapped decode products of A as K×M"); elsewhere for M <=
+/// 64, whose mma.sync kernels would read such an A an element at a time for
+/// every tile. The copy is M x K elements. On sm_90a also
 /// 17 to 31 rows, whose K x M rows start off 32-byte sectors, and 32 rows
 /// where K is longer than kCopiedThinAK: the 32-row tile reads only A as M
 /// x K, and 64-row tiles reading A along M stream the weight slower than

@@ -69,14 +69,19 @@ struct TensorMapSpec {
 };
 
 /// The spec of the TMA kernels' f16 operand of `rows` rows of `k` elements,
-/// rows `rowStride` elements apart, in boxes of `boxRows` x `boxK`: a size of
-/// 0 is encoded as 1 (the kernel then loads nothing, or is not launched) and
-/// a stride of 0 or less, or of rows never stepped (K = 0, one row), as 16
-/// bytes. `batch` >= 0 adds the batch as a third dimension, elements
-/// `batchStride` apart, in boxes of one.
+/// rows `rowStride` elements apart, in boxes of `boxRows` x `boxK`,
+/// swizzled across a box row (swizzleOfBoxBytes): a size of 0 is encoded as
+/// 1 (the kernel then loads nothing, or is not launched) and a stride of 0
+/// or less, or of rows never stepped (K = 0, one row), as 16 bytes. `batch`
+/// >= 0 adds the batch as a third dimension, elements `batchStride` apart,
+/// in boxes of one.
 TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          unsigned boxK, unsigned boxRows, int64_t batch = -1,
                          int64_t batchStride = 0);
+
+/// The swizzle of a box row of `bytes` (32, 64 or 128, the kernels' shared
+/// tiles: rows of one swizzle span, as wgmma reads them), else none.
+CUtensorMapSwizzle swizzleOfBoxBytes(int64_t bytes);
 
 /// The L2 promotion of `bytes` (0, 64, 128 or 256; the manifests'
 /// l2_promotion and the emitted host code's argument), else none.

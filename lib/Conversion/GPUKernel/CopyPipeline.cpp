@@ -29,23 +29,23 @@ CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
   if (c.bTransposed)
     bPlan = plan(args.b, bBase, c.bn, c.bk / 8, false, kc.n0, kc.n);
   else
-    bPlan = plan(args.b, bBase, c.bk, c.bn / 8, true, kc.n0, kc.n);
+    bPlan = plan(args.b, bBase, c.bk, c.bn / 8, true, kc.n0, kc.n,
+                 c.bAtomCols());
 }
 
 CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
                                           int64_t rows, int64_t chunksPerRow,
                                           bool kAlongRows, Value fixedBase,
-                                          Value fixedLimit) {
+                                          Value fixedLimit, int64_t atomCols) {
   CopyPlan p;
   p.gmem = gmem;
   p.kAlongRows = kAlongRows;
-  // The sm_90a kernel's tiles lie in atoms of 64 columns, all rows of an
-  // atom before the next (KernelSpec::swizzleAtoms): K columns of A as M x
-  // K and of B as N x K (K-major), M or N columns of A as K x M and B as K x
-  // N (M- or N-major, whose rows are K); else rows of the whole tile,
-  // swizzled across it.
-  int64_t atomChunks =
-      c.swizzleAtoms() ? KernelSpec::kSwizzleCols / 8 : chunksPerRow;
+  // The sm_90a kernel's tiles lie in atoms of 64 columns (B's narrow tile
+  // as K x N of its 16 or 32), all rows of an atom before the next
+  // (KernelSpec::swizzleAtoms): K columns of A as M x K and of B as N x K
+  // (K-major), M or N columns of A as K x M and B as K x N (M- or N-major,
+  // whose rows are K); else rows of the whole tile, swizzled across it.
+  int64_t atomChunks = c.swizzleAtoms() ? atomCols / 8 : chunksPerRow;
   int64_t rowElems = atomChunks * 8;
   auto dstOf = [&](Value row, Value chunk) {
     Value atomBase = idx(smemBase);

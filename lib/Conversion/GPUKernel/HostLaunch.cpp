@@ -360,7 +360,8 @@ void emitWorkspace(ImplicitLocOpBuilder &b, Operation *op,
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
 /// `op`'s module: gpupoorTensorMapEncode (map, address; inner dimension,
-/// rows, row stride, box rows, L2 promotion bytes), or for a batched
+/// rows, row stride, box columns, box rows, L2 promotion bytes; the
+/// swizzle spans a box row), or for a batched
 /// kernel's maps gpupoorTensorMapEncodeBatched (two more i64: batch count
 /// and stride).
 LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
@@ -375,7 +376,7 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
   MLIRContext *ctx = b.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = b.getI64Type();
-  SmallVector<Type> params = {ptr, ptr, i64, i64, i64, i64, i64};
+  SmallVector<Type> params = {ptr, ptr, i64, i64, i64, i64, i64, i64};
   if (batched)
     params.append({i64, i64});
   auto type =
@@ -390,8 +391,8 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
 /// entry: a launch in a loop reuses them); their pointers, which the launch
 /// passes by value once the kernel is a binary
 /// (gpupoor-tensor-maps-by-value). The runtime's encoder writes f16 maps of
-/// boxes 64 elements wide: A's and B's K tiles, C's store boxes; a batched
-/// kernel's maps have the batch as a third dimension.
+/// boxes 64 elements wide (B's narrow tile as K x N: its 16 or 32), A's and
+/// B's atoms; a batched kernel's maps have the batch as a third dimension.
 SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                   const KernelSpec &spec,
                                   const LaunchOperands &o) {
@@ -421,12 +422,14 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   // is batched.
   auto emitEncode = [&](Value map, Value p, Value inner, Value rows,
                         Value rowStride, int64_t boxRows, Value batchStride,
-                        int64_t l2PromotionBytes) {
+                        int64_t l2PromotionBytes,
+                        int64_t boxInner = KernelSpec::kSwizzleCols) {
     SmallVector<Value> args = {map,
                                generic(p),
                                i64(inner),
                                i64(rows),
                                i64(rowStride),
+                               cst(boxInner),
                                cst(boxRows),
                                cst(l2PromotionBytes)};
     if (spec.batched)
@@ -448,7 +451,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                spec.bL2PromotionBytes());
   else
     emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb,
-               spec.bL2PromotionBytes());
+               spec.bL2PromotionBytes(), spec.bAtomCols());
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it
   // checks the same conditions) and the map's bytes are zeros.
@@ -460,7 +463,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMap.thenBlock());
     emitEncode(maps[2], o.cPtr, o.n, o.m, o.cm, spec.warpM(), o.cb,
-               KernelSpec::cL2PromotionBytes());
+               KernelSpec::cL2PromotionBytes(), spec.storeBoxCols());
   }
   return maps;
 }

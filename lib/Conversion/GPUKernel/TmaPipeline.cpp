@@ -123,7 +123,6 @@ void TmaPipeline::emitLoads(Value end) {
   // K) are BK / 64 atoms of K columns, each BM (BN) rows; A's as K x M (B's
   // as K x N) are BM / 64 (BN / 64) atoms of M (N) columns, each BK rows of
   // K (the map's dimensions are [M, K] ([N, K])).
-  int64_t atomBytes = KernelSpec::kSwizzleCols * 2;
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI32Type(), v);
   };
@@ -145,9 +144,12 @@ void TmaPipeline::emitLoads(Value end) {
     rank = clusterRank();
     mask = arith::ConstantIntOp::create(b, b.getI16Type(), 0b11);
   }
+  // An operand's atoms: of 64 columns, or of B's narrow tile as K x N its
+  // 16 or 32 (KernelSpec::bAtomCols; its map's box as wide).
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
-                         bool kMajor, bool shared) {
-    int64_t atoms = (kMajor ? c.bk : size) / KernelSpec::kSwizzleCols;
+                         bool kMajor, bool shared, int64_t atomCols) {
+    int64_t atomBytes = atomCols * 2;
+    int64_t atoms = (kMajor ? c.bk : size) / atomCols;
     bool half = shared && rank;
     // The rows of one box and this block's first of them in its atom.
     int64_t rows = (kMajor ? size : c.bk) / (half ? c.clusterM : 1);
@@ -158,22 +160,23 @@ void TmaPipeline::emitLoads(Value end) {
         if (kMajor)
           load(map, kAtoms[a], dst, i32(first));
         else
-          load(map, i32(add(first, idx(a * KernelSpec::kSwizzleCols))), dst,
-               k0);
+          load(map, i32(add(first, idx(a * atomCols))), dst, k0);
         continue;
       }
       dst = add(dst, mul(skip, idx(atomBytes)));
       if (kMajor) {
         load(map, kAtoms[a], dst, i32(add(first, skip)), mask);
       } else {
-        Value atom = i32(add(first, idx(a * KernelSpec::kSwizzleCols)));
+        Value atom = i32(add(first, idx(a * atomCols)));
         load(map, atom, dst, i32(add(kRow, skip)), mask);
       }
     }
   };
-  loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor(), /*shared=*/false);
+  loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor(), /*shared=*/false,
+              KernelSpec::kSwizzleCols);
   loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn, c.bTransposed,
-              /*shared=*/true);
+              /*shared=*/true, c.bTransposed ? KernelSpec::kSwizzleCols
+                                             : c.bAtomCols());
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

@@ -31,9 +31,16 @@ static constexpr int64_t kAtomRowBytes = KernelSpec::kSwizzleCols * 2;
 /// columns, BK rows of 128 bytes each (PTX ISA, "canonical layouts": the
 /// MN-major 128-byte swizzle repeats along MN at the leading byte offset;
 /// A's m64 reads one atom).
-static uint64_t descriptorFields(int64_t leadingBytes) {
-  return (uint64_t(leadingBytes / 16) << 16) | (uint64_t{1024 / 16} << 32) |
-         (uint64_t{1} << 62);
+/// A shared-memory matrix descriptor's fields but the start address:
+/// leading byte offset, the stride of 8-row groups (8 swizzled rows of
+/// `rowBytes`) and the swizzle mode of such rows (bits 62-63: 1 for
+/// 128-byte rows, 2 for 64, 3 for 32).
+static uint64_t descriptorFields(int64_t leadingBytes, int64_t rowBytes) {
+  uint64_t mode = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
+  assert((rowBytes == 128 || rowBytes == 64 || rowBytes == 32) &&
+         "swizzled rows of 32, 64 or 128 bytes");
+  return (uint64_t(leadingBytes / 16) << 16) |
+         (uint64_t(8 * rowBytes / 16) << 32) | (mode << 62);
 }
 
 WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
@@ -50,7 +57,8 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
       c.aMMajor() ? c.bk * kAtomRowBytes : kWgmmaM * kAtomRowBytes;
   Value aBytes = add(base, mul(warpgroup, idx(warpgroupBytes)));
   Value bBytes = add(base, idx(c.aElems() * 2));
-  auto descriptor = [&](Value bytes, int64_t leadingBytes) {
+  auto descriptor = [&](Value bytes, int64_t leadingBytes,
+                        int64_t rowBytes = kAtomRowBytes) {
     // The start address field takes the address's low 18 bits (14 bits of
     // 16-byte units); CUTLASS's 14-bit bitfield truncates the same way.
     // In a cluster a block's shared addresses carry its place in the
@@ -65,10 +73,13 @@ WarpgroupMma::WarpgroupMma(KernelContext &kc) : KernelPart(kc) {
     return arith::OrIOp::create(
         b, units,
         arith::ConstantOp::create(
-            b, b.getI64IntegerAttr(descriptorFields(leadingBytes))));
+            b, b.getI64IntegerAttr(descriptorFields(leadingBytes, rowBytes))));
   };
   descA = descriptor(aBytes, c.aMMajor() ? c.bk * kAtomRowBytes : 16);
-  descB = descriptor(bBytes, c.bTransposed ? 16 : c.bk * kAtomRowBytes);
+  // N-major B in atoms of bAtomCols columns, BK rows each.
+  descB = c.bTransposed
+              ? descriptor(bBytes, 16)
+              : descriptor(bBytes, c.bk * c.bAtomRowBytes(), c.bAtomRowBytes());
 }
 
 Value WarpgroupMma::uniformWarpgroup() {
@@ -103,8 +114,8 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
     cols = c.bn;
   assert(firstCol % 8 == 0 && cols % 8 == 0 && firstCol + cols <= c.bn &&
          "wgmma columns in whole n8 tiles of the tile");
-  assert((c.bTransposed || (firstCol % KernelSpec::kSwizzleCols == 0 &&
-                            cols % KernelSpec::kSwizzleCols == 0)) &&
+  assert((c.bTransposed || (firstCol % c.bAtomCols() == 0 &&
+                            cols % c.bAtomCols() == 0)) &&
          "N-major B's wgmma columns in whole atoms");
   Type i64 = b.getI64Type();
   // The accumulator's registers were last written by other instructions
@@ -142,9 +153,9 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
       bUnits = atom * c.bn * 8 + within + firstCol * 8;
     } else {
       // N-major B: k16 step ks is rows 16 ks.. of every atom (two 8-row
-      // groups of 1024 bytes); columns firstCol.. start atom firstCol / 64.
-      bUnits = ks * 16 * kAtomRowBytes / 16 +
-               firstCol / KernelSpec::kSwizzleCols * c.bk * kAtomRowBytes / 16;
+      // groups); columns firstCol.. start atom firstCol / bAtomCols.
+      bUnits = ks * 16 * c.bAtomRowBytes() / 16 +
+               firstCol / c.bAtomCols() * c.bk * c.bAtomRowBytes() / 16;
     }
     Value db = arith::AddIOp::create(
         b, descB,

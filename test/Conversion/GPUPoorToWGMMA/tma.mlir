@@ -143,7 +143,7 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // at most; past that the _async kernel runs).
 // CHECK: %[[MOST:.*]] = arith.constant 2147483515 : index
 // CHECK: arith.cmpi sle, %{{.*}}, %[[MOST]] : index
-// CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK: gpu.launch_func @gpupoor_matmul_0_async_module::@gpupoor_matmul_0_async
 // CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
@@ -294,11 +294,12 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // CHECK: %[[BN:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT: %[[BK:.*]] = arith.index_cast %[[K]] : index to i64
 // CHECK-NEXT: %[[BS:.*]] = arith.index_cast %[[BST]]#0 : index to i64
+// CHECK-NEXT: %[[INNER:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
 // B's rows run along N: L2 promotion of one box row's 128 bytes
 // (KernelSpec::l2PromotionBytes).
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
@@ -324,6 +325,40 @@ func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 
 // -----
 
+// B as K x N in a tile of 16 columns (the swapped decode product's A as K
+// x M): B's tile is one atom of 16 columns by BK rows of 32 bytes
+// (KernelSpec::bAtomCols), loaded as one box 16 wide (the runtime swizzles
+// its 32-byte rows) at (n0, k0); a stage is 8192 bytes of A and 2048 of B,
+// 12 of them; wgmma reads it N-major (layout "row") through a descriptor
+// of 32-byte swizzled rows: leading byte offset BK x 32 = 2048 (128 units,
+// bits 16-29), 8-row groups 256 bytes apart (16 units, bits 32-45), mode 3
+// (32-byte swizzle, bits 62-63), and k16 step ks 512 bytes (32 units)
+// further.
+// CHECK-LABEL: func.func @kn_narrow
+// CHECK: llvm.call @gpupoorTensorMapEncode
+// CHECK: %[[INNER:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[BOX]], %[[PROMOTE]])
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c10240_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: arith.constant 8192 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: arith.constant -4611685949699522560 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 16, k = 16>, D[<f16>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: arith.constant 32 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 16, k = 16>, D[<f16>, <one>]
+func.func @kn_narrow(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
 // A as K x M: its tensor map is K rows of M (innermost A's M, rows K, A's
 // row stride) in boxes of 64 columns by BK = 64 rows; the producer loads
 // A's tile as two such boxes, one an atom of 64 rows of C, at (m0 + 64 a,
@@ -336,10 +371,11 @@ func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // CHECK-NEXT: %[[M:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[AK:.*]] : index to i64
 // CHECK-NEXT: %[[S:.*]] = arith.index_cast %[[AST]]#0 : index to i64
+// CHECK-NEXT: %[[INNER:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
 // A's rows run along M: L2 promotion of 128 bytes.
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // B's map: K (innermost, A's rows), N, in boxes of BN = 256 rows; its rows
 // run along K: 256 bytes.
 // CHECK: llvm.addrspacecast

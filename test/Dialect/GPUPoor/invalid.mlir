@@ -594,8 +594,8 @@ func.func @config_two_blocks_async(%a: memref<128x64xf16>, %b: memref<64x128xf16
 // -----
 
 func.func @swapped_km(%a: tensor<64x1xf16>, %b: tensor<4096x64xf16>, %c: tensor<1x4096xf16>) {
-  // expected-error @+1 {{swapped needs a_layout = mk (the swapped product's B is A, whose few rows no kernel reads K x N)}}
-  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a, swapped = true>) : tensor<64x1xf16>, tensor<4096x64xf16> -> tensor<1x4096xf16>
+  // expected-error @+1 {{swapped with a_layout = km needs chip sm_90a (the swapped product's B is A as K x N), got sm_90}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90, swapped = true>) : tensor<64x1xf16>, tensor<4096x64xf16> -> tensor<1x4096xf16>
   return
 }
 

@@ -74,9 +74,11 @@ private:
     SmallVector<Value> fixedCount; // km, kn: elements of the column chunk
     SmallVector<Value> kOff;       // k offset of the copy inside the tile
   };
+  /// `atomCols`: the columns of the operand's atoms where the tiles lie
+  /// in atoms (KernelSpec::swizzleAtoms).
   CopyPlan plan(Value gmem, int64_t smemBase, int64_t rows,
                 int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
-                Value fixedLimit);
+                Value fixedLimit, int64_t atomCols = KernelSpec::kSwizzleCols);
   void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
   /// Element loads of one chunk and a 16-byte shared-memory store.
   void emitElementCopy(const CopyPlan &plan, size_t i, Value stage, Value row,

@@ -88,10 +88,12 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tile BK = " << bk
                        << " is not a multiple of 16 (the MMA k step)";
 
-  if (swapped && aLayout != ALayout::MK)
-    return emitError() << "swapped needs a_layout = mk (the swapped "
-                          "product's B is A, whose few rows no kernel "
-                          "reads K x N)";
+  // The swapped product's B is A: as K x M, its B as K x N in a tile of
+  // fewer than 64 columns, which only sm_90a's kernel reads.
+  if (swapped && aLayout != ALayout::MK && chip != Chip::SM90a)
+    return emitError() << "swapped with a_layout = km needs chip sm_90a (the "
+                          "swapped product's B is A as K x N), got "
+                       << stringifyChip(chip);
 
   if (!inner.isF16())
     return emitError() << "inner accumulator type must be f16, got " << inner;

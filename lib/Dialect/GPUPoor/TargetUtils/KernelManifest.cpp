@@ -84,7 +84,8 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
         {"box_dim", std::move(box)},
         {"element_strides", std::move(elementStrides)},
         {"interleave", "none"},
-        {"swizzle", "128B"},
+        // Rows of a box are the shared tiles' swizzled rows.
+        {"swizzle", std::to_string(boxInner * 2) + "B"},
         {"l2_promotion", std::to_string(l2PromotionBytes) + "B"},
         {"oob_fill", "zero"}};
   };
@@ -98,13 +99,14 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
            : map("a_ptr", "K", "M", "stride_am", "stride_ab",
                  KernelSpec::kSwizzleCols, spec.bm, spec.aL2PromotionBytes())},
       // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes
-      // of BK rows of 64 N columns (its tile's N-major atoms).
+      // of BK rows of 64 N columns (its tile's N-major atoms; a narrow
+      // tile's 16 or 32, KernelSpec::bAtomCols).
       {"b_desc", spec.bTransposed
                      ? map("b_ptr", "K", "N", "stride_bn", "stride_bb",
                            KernelSpec::kSwizzleCols, spec.bBoxRows(),
                            spec.bL2PromotionBytes())
                      : map("b_ptr", "N", "K", "stride_bk", "stride_bb",
-                           KernelSpec::kSwizzleCols, spec.bBoxRows(),
+                           spec.bAtomCols(), spec.bBoxRows(),
                            spec.bL2PromotionBytes())},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "

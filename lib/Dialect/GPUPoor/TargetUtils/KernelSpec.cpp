@@ -147,11 +147,12 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                           "got "
                        << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
-  // transposed B): a tile takes whole atoms.
-  if (!bTransposed && bn % kSwizzleCols != 0)
+  // transposed B): a tile takes whole atoms, or is one atom of 16 or 32
+  // (bAtomCols).
+  if (!bTransposed && bn % kSwizzleCols != 0 && bn != 16 && bn != 32)
     return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
-                          "kn) in atoms of 64 columns: BN must be a "
-                          "multiple of 64, got "
+                          "kn) in atoms of 64 columns, or of 16 or 32: BN "
+                          "must be 16, 32 or a multiple of 64, got "
                        << bn;
   if (stages < 3)
     return emitError() << "the sm_90a kernel needs at least 3 stages (a "

@@ -241,6 +241,20 @@ struct KernelSpec {
   /// sm_90a kernel's operands, which wgmma reads in 128-byte rows; BK =
   /// 128 makes two atoms a tile.
   bool swizzleAtoms() const { return chip == Chip::SM90a; }
+  /// The columns of an atom of B's shared tile as K x N (swizzleAtoms): 64
+  /// in rows of 128 bytes (the 128-byte swizzle); a tile of 16 or 32 columns
+  /// (the swapped decode tile, its B being a K x M activation) is one atom
+  /// of rows of 32 or 64 bytes, swizzled across them (wgmma's 32- and
+  /// 64-byte swizzles; its TMA box as wide). A box of 64 columns past those
+  /// would load four times the bytes into shared memory (zeros past M):
+  /// H200, the package's km decode products at 0.45-0.96 of cuBLAS against
+  /// 0.88-1.06 with A copied M x K.
+  int64_t bAtomCols() const {
+    return swizzleAtoms() && !bTransposed && bn < kSwizzleCols ? bn
+                                                              : kSwizzleCols;
+  }
+  /// The bytes of a row of B's atoms as K x N (their swizzle span).
+  int64_t bAtomRowBytes() const { return bAtomCols() * 2; }
   // Shared tiles: A is BM x BK; B is BK x BN (kn) or BN x BK (nk).
   int64_t aElems() const { return bm * bk; }
   int64_t bElems() const { return bn * bk; }

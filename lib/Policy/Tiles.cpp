@@ -263,8 +263,8 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
   // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
-  // as K x M is its B as K x N, whose 16 columns it reads from one atom
-  // (KernelSpec::bSharedCols).
+  // as K x M is its B as K x N, whose 16 columns are one atom of 32-byte
+  // rows (KernelSpec::bAtomCols).
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic())
     return std::nullopt;
   if (shape.m > 16)
@@ -362,12 +362,11 @@ bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
   // A as K x M and B as K x N lie in atoms of 64 of their rows and columns
   // (M- and N-major, wgmma's transposed A and B): A's whole atoms leave no
   // 32-row tile.
-  // B as K x N's tile narrower than an atom reads the first columns of one
-  // (KernelSpec::bSharedCols).
+  // B as K x N takes whole atoms, or one of 16 or 32 columns
+  // (KernelSpec::bAtomCols).
   bool rows = t[0] % 64 == 0 || (aLayout == ALayout::MK && thinWgmmaTile(t));
-  bool columns = t[1] % 8 == 0 && (bLayout == BLayout::NK ||
-                                   t[1] < kSwizzleCols ||
-                                   t[1] % kSwizzleCols == 0);
+  bool columns = t[1] % 8 == 0 && (bLayout == BLayout::NK || t[1] == 16 ||
+                                   t[1] == 32 || t[1] % kSwizzleCols == 0);
   return rows && columns && t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);

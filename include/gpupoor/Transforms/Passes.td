@@ -83,7 +83,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     and `policy::selectSwappedTile`, include/gpupoor/Policy/Tiles.h, which
     give each rule and the measurement behind it), or, for a static 2-D
     product with `tuned-table`, the chip's tuned table's (lib/Policy/Tuned).
-    On sm_90a a static decode product (M <= 16, A as M x K) may run swapped
+    On sm_90a a static decode product (M <= 16; A as M x K, or as K x M of 16 rows) may run swapped
     (`swapped = true`: C^T = B A^T, whose operands gpupoor-swap-operands
     then exchanges). An A stored K x M (on tensors) is transposed M x K
     first where the policy's kernels would read it slowly along M

@@ -1,0 +1,313 @@
+"""The sm_90a kernel families on a GPU: exact results on {-1, 0, 1} inputs for
+each wgmma tile the policy chooses (thin, swapped, two blocks an SM, deferred
+handover, clusters, filling tiles, stream-K), over M, N and K tails, both B
+layouts and A as K x M. Skipped off sm_90a; needs CUDA and the kernel library."""
+
+import pytest
+import torch
+
+from gpupoor.kernels import split_k_sequential
+from gpupoor.variants import DEFAULT_MAX_SPLITS
+
+from gpu_reference import ints, ref
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.mark.parametrize("family,m,n,k,want", [
+    # Chunks of two K tiles or more: the split handover's path (and its
+    # K tail); 1100 x 2208: 162 tiles of 128 x 128, persistent (pl128).
+    # N and K multiples of 16 (rows on 32-byte sectors: no clusters,
+    # test_sm90a_clusters_exact).
+    ("mid", 300, 528, 1040, "mid"), ("large", 300, 608, 4112, "large"),
+    ("w192", 300, 528, 1040, "w192"), ("w160", 300, 528, 1040, "w160"),
+    ("mid", 1100, 2208, 272, "pl128"),
+    # Chunks of one K tile (S = 8 of 5 K tiles): the whole-tile handover.
+    ("mid", 300, 528, 272, "mid")])
+@pytest.mark.parametrize("slices", [0, 2])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("layout", ["linear", "kn"])
+def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
+    """sm_90a's 128-row families, each taken where the tuned table would
+    choose (gpupoor._C._force_choice), with and without slices: exact on
+    small integers. The families a block a tile take the split handover
+    where their chunks have two K tiles or more."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",):
+        pytest.skip("sm_90a's families")
+    if family == "w160" and layout == "kn":
+        pytest.skip("160 columns: B as N x K only")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "linear" else ints(k, n, gen=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    _C._force_choice(family, slices)
+    try:
+        p = _C.describe_plan(x, w, None, c, "none", outer, DEFAULT_MAX_SPLITS, 0, list(chips),
+                             sm_count)
+        y = split_k_sequential(x, w, outer=outer, backend="mlir")
+    finally:
+        _C._force_choice(None)
+    assert p["family"] == (want if slices == 0 else family)
+    if slices or want == "pl128":
+        assert p["slices"] == max(slices, 1)
+    assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.parametrize("m,n,k", [(17, 200, 1000), (24, 4104, 264), (32, 5120, 4104),
+                                   (32, 72, 128)])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+@pytest.mark.parametrize("layout", ["nk", "kn"])
+def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation, layout):
+    """17 to 32 rows (A as M x K, B either way) take sm_90a's 32-row wgmma
+    tile (the m32 family, policy::kThinTile), whose m64 MMAs compute 32 rows
+    past the tile that it does not store: exact on small integers over N and
+    K tails, slices, both outer types and an epilogue (compute-sanitizer
+    checks that nothing past M is touched)."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C as _C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",):
+        pytest.skip("sm_90a's 32-row tile")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
+    # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
+    assert p["family"] == ("m32w" if p["tiles"] * p["slices"] > sm_count else "m32")
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
+def _sm90a_family_operands(m, n, k, layout):
+    """The device's chips and SMs, x (M x K; stored K x M for km*), w (K x N;
+    stored N x K for *nk) in small integers and their generator; skips
+    unless a 132-SM sm_90a device chooses the families as the tests name
+    them."""
+    from gpupoor import _mlir_backend
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",) or sm_count != 132:
+        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(k, m, gen=g).T if layout.startswith("km") else ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
+    return chips, sm_count, x, w, g
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13).
+    (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
+    (64, 17000, 136, "nk", "m64w"), (64, 17000, 136, "kn", "m64w"),
+    (64, 17000, 136, "kmnk", "m64w"), (40, 1280, 4104, "nk", "n64w"),
+    (40, 1280, 4104, "kn", "n64w"), (64, 1280, 4104, "kmkn", "n64w"),
+    (20, 1280, 4104, "kn", "m32w")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
+    """The one-warpgroup families two blocks an SM (m32w, m64w, n64w), taken
+    where the grid exceeds the SMs as the compiler's static kernel would
+    (policy::wgmmaBlocksPerSM): exact on small integers over M, N and K
+    tails, both B layouts and A as K x M."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", outer, DEFAULT_MAX_SPLITS, 0, list(chips),
+                         sm_count)
+    assert p["family"] == want and p["tiles"] * p["slices"] > sm_count
+    y = split_k_sequential(x, w, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.parametrize("m,n,k,ld", [
+    # 16 rows, dense or in rows padded to 24 / 32 (whose pad the map's M
+    # bounds); N and K tails; past the SMs two blocks an SM (s16w).
+    (16, 200, 1000, 16), (16, 136, 4104, 24), (16, 4160, 264, 32), (16, 1000, 2056, 24),
+    (16, 9000, 264, 16), (16, 9000, 1000, 24)])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+@pytest.mark.parametrize("layout", ["kmnk", "kmkn"])
+def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activation, layout):
+    """A decode product whose A is stored K x M in 16 rows runs swapped on A
+    as it lies: the swapped kernel's B as K x N in a tile of 16 columns, one
+    atom of 32-byte swizzled rows (KernelSpec::bAtomCols), its map bounded
+    by M; exact on small integers over N and K tails, slices, both outer
+    types, a bias along the kernel's rows, both B layouts."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, _, w, g = _sm90a_family_operands(m, n, k, layout)
+    x = ints(k, ld, gen=g)[:, :m].T
+    assert x.stride() == (1, ld)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
+    # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
+    want = "s16w" if p["tiles"] * p["slices"] > sm_count else "s16"
+    assert p["family"] == want and p["swapped"], p
+    b_desc = p["params"].index("b_desc")
+    assert [(mp[1], mp[2], mp[3]) for mp in p["maps"] if mp[0] == b_desc] == [(0, (m, k), 2 * ld)]
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
+@pytest.mark.parametrize("family,m,n,k", [
+    # Rows on 32-byte sectors, one wave: the families themselves.
+    ("m64", 72, 208, 1312), ("n64", 72, 208, 1312), ("m32", 72, 208, 1312),
+    # K off sectors: m64 in clusters of two (m64c) where one slice runs.
+    ("m64", 72, 208, 1320),
+    # Past the SMs: their two-blocks-an-SM variants (64 x 128 two blocks an
+    # SM drains: KernelSpec::kDeferredHandoverMaxBN).
+    ("m64", 72, 8528, 1312), ("n64", 72, 4240, 1312), ("m32", 72, 2832, 1312)])
+@pytest.mark.parametrize("splits", [3, 4, 6, 9])
+@pytest.mark.parametrize("slices", [1, 2, 3])
+@pytest.mark.parametrize("layout", ["nk", "kn", "kmkn"])
+def test_sm90a_deferred_handover_exact(family, m, n, k, splits, slices, layout):
+    """The one-warpgroup families up to 128 columns hand each chunk over
+    behind the next chunk's first wgmma group (KernelSpec::defersHandover):
+    chunks in unrolled groups of four and the rest one by one, so S below,
+    at and past a group (3, 4, 6 = a group and two, 9 = two and one), in
+    one to three slices (a slice may hold no whole group, or no chunk);
+    exact on small integers over M, N and K tails, both B layouts and A as
+    K x M, on the variant the launch takes (clusters, two blocks an SM)."""
+    from gpupoor._native import C as _C
+
+    if family == "m32" and layout.startswith("km"):
+        pytest.skip("the 32-row tile reads A as M x K only")
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    _C._force_choice(family, slices, True, splits)
+    try:
+        p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
+                             sm_count)
+        y = split_k_sequential(x, w, backend="mlir")
+    finally:
+        _C._force_choice(None)
+    tile = {"m64": (64, 128), "n64": (64, 64), "m32": (32, 64)}[family]
+    want = family
+    if k % 16 and slices == 1:
+        want += "c"
+    elif -(-m // tile[0]) * -(-n // tile[1]) * min(slices, splits) > sm_count:
+        want += "w"
+    launched = (p["family"], p["values"][p["params"].index("splits")], p["slices"])
+    assert launched == (want, splits, min(slices, splits)), p
+    assert torch.equal(y.double(), ref(x, w))
+
+
+def _exact_on_family(m, n, k, layout, want, outer, activation):
+    """The package's plan for small-integer operands of the shape (the
+    family asserted) and its result checked exact; the plan, operands and
+    bias."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
+    assert p["family"] == want, p
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+    return p, x, w, bias
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # An odd count of row tiles (the last pair's partner stores nothing), N
+    # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
+    # split handover of largec, midc, w192c and w160c).
+    (136, 1000, 1000, "nk", "m64c"), (136, 1000, 1000, "kn", "m64c"),
+    (136, 1000, 1000, "kmnk", "m64c"), (136, 1024, 1000, "nk", "m64c"),
+    (136, 1000, 1024, "kn", "m64c"),
+    (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
+    (328, 2720, 1000, "kmkn", "midc"),
+    (520, 10000, 1000, "nk", "pl128c"), (520, 10000, 1000, "kn", "pl128c"),
+    (328, 8480, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
+    (328, 8480, 1000, "kmnk", "largec"),
+    (328, 16920, 1000, "nk", "plc"), (328, 16920, 1000, "kn", "plc"),
+    (328, 16920, 1000, "kmkn", "plc"),
+    (328, 7080, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
+    (328, 14120, 1000, "nk", "pl192c"), (328, 11280, 1000, "kn", "pl192c"),
+    (328, 14120, 1000, "kmnk", "pl192c"),
+    (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160c"),
+    (328, 11280, 1000, "kmnk", "pl160c")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's families in clusters of two along M sharing B's tile by TMA
+    multicast (the families ending in c), taken where operand rows start
+    off 32-byte sectors as the compiler's static kernel would
+    (policy::clusterPays): exact on small integers over odd pairs, M, N and
+    K tails, both B layouts, A as K x M, both outer types and an
+    epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # One wave of 64-row tiles wider than 128 columns: M tails (200 = 3 x 64
+    # + 8, 136 = 2 x 64 + 8), N tails of every width, a K tail of 16, both B
+    # layouts and A as K x M.
+    (200, 4336, 4112, "nk", "m64n160"), (200, 4336, 4112, "kmnk", "m64n160"),
+    (200, 4336, 4112, "kn", "m64n192"), (200, 4336, 4112, "kmkn", "m64n192"),
+    (136, 8480, 4112, "nk", "m64n256"), (136, 8480, 4112, "kn", "m64n256"),
+    (136, 8480, 4112, "kmnk", "m64n256")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's one-warpgroup families of 64 x 160, 64 x 192 and 64 x 256
+    tiles, taken where their tiles fill one wave with less work an SM than
+    the rules' 128-row tile, as the compiler's static kernel would (the
+    policy's filling tiles): exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
+    # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
+    # as K x M (in rows of a multiple of 8 elements, which its tensor map
+    # needs), the tuned table's 128 x 128 tile.
+    (500, 13824, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
+    (512, 13824, 4096, "kmkn", "plk"), (384, 13824, 4096, "kn", "pl192k"),
+    (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
+    (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k"),
+    # Five whole waves and 28 tiles (runs of 1028 and 1024 of K).
+    (2000, 11008, 4112, "nk", "plk"), (2048, 11008, 4096, "kmkn", "plk")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's persistent families with stream-K (the families ending in
+    k), taken where the last wave is short as the compiler's static kernel
+    would (policy::streamKPays): exact on small integers, and bit for bit
+    the same run to run and replayed from a CUDA graph (the shared tiles'
+    pieces meet in block order); with f16 outer sums the family's kernel is
+    a plain persistent one."""
+    p, x, w, bias = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert (p["sum_bytes"] > 0) == (outer == "f32"), p
+    # Random normal operands: the same bits again.
+    xr = torch.randn_like(x, dtype=torch.float32).half()
+    wr = torch.randn_like(w, dtype=torch.float32).half()
+    first = split_k_sequential(xr, wr, bias, activation=activation, outer=outer, backend="mlir")
+    for _ in range(3):
+        assert torch.equal(split_k_sequential(xr, wr, bias, activation=activation, outer=outer,
+                                              backend="mlir"), first)
+    # Captured into a CUDA graph (the graph's own workspace and flags),
+    # replayed twice: the same bits.
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = split_k_sequential(xr, wr, bias, activation=activation, outer=outer, backend="mlir")
+    for _ in range(2):
+        out.zero_()
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(out, first)

@@ -450,7 +450,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
     emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb,
                spec.bL2PromotionBytes());
   else
-    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bk, o.bb,
+    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bBoxRows(), o.bb,
                spec.bL2PromotionBytes(), spec.bAtomCols());
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it

@@ -176,9 +176,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     * `swapped`: the GPU kernel computes the transposed product
       `C^T = B A^T` (B's N rows fill the MMA's M side and A's few rows its
       N side, so no MMA rows are padding when M is tiny); `tile` is then
-      the swapped product's `[BN, BM, BK]`. Needs `a_layout = mk` (the
-      swapped product's B is A, N x K) and a 2-D op; B either way (its A
-      is B: `mk` for B as N x K, `km` for B as K x N).
+      the swapped product's `[BN, BM, BK]`. Needs a 2-D op; its B is A
+      (`nk` for A as M x K, `kn` for A as K x M, which needs `chip =
+      sm_90a`: sm_90a's kernel reads a B as K x N of 16 or 32 columns);
+      B either way (its A is B: `mk` for B as N x K, `km` for B as K x N).
       `gpupoor-swap-operands` rewrites such an op on memrefs into the
       plain op on the swapped operands (C as a transposed view); the
       CPU lowering computes C as it stands (the same chunks in the same

@@ -67,10 +67,10 @@ import bench_sweep  # noqa: E402
 # more).
 CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024),
               "mid": (17, 1 << 62), "large": (65, 1 << 62), "w192": (65, 1 << 62),
-              "w160": (65, 1 << 62), "m32": (17, 32)}
+              "w160": (65, 1 << 62), "m32": (17, 32), "s32": (17, 32)}
 # The .def's spelling of each (Family's enumerators).
 ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid",
-        "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32"}
+        "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32", "s32": "S32"}
 SLICES = (1, 2, 4, 8)
 # The candidate each of the rules' families stands for: the one of its tile
 # (the persistent, two-blocks-an-SM and cluster variants of a candidate). The
@@ -352,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
                         "shapes of their classes; drop the rows that lose (see above)")
     p.add_argument("--resume", action="store_true",
                    help="keep the classes --json already holds (a run cut short, as by a "
-                        "device's time limit) and measure the rest")
+                        "device's time limit, or one whose stale classes were deleted to be "
+                        "measured again) and their --verify timings; measure the rest")
     args = p.parse_args(argv)
     if args.from_json:
         with open(args.json) as f:
@@ -373,9 +374,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     results = []
     kept: dict[tuple, dict] = {}
+    # --verify's timings of the kept classes' rows (a class measured again
+    # is verified again).
+    verified: list[dict] | None = None
     if args.resume:
         with open(args.json) as f:
-            kept = {(r["layout"], tuple(r["class"])): r for r in json.load(f)["classes"]}
+            data = json.load(f)
+        kept = {(r["layout"], tuple(r["class"])): r for r in data["classes"]}
+        if "verified" in data:
+            verified = [v for v in data["verified"] if (v["layout"], tuple(v["class"])) in kept]
     for layout in [s for s in args.layouts.split(",") if s]:
         classes = sorted({class_of(m, n, k)
                           for _, m, n, k in bench_sweep.shapes(["llm", "square"])})
@@ -395,8 +402,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{sh['us']['rules'] or math.nan:.1f} us (cuBLAS {sh['us']['cublas_f32acc']:.1f})"
                 for sh in r["shapes"]) +
                 (f"; row {best[0]} x{best[1]:.2f}" if best else ""), flush=True)
-            write(args, props, chip, results)
-    rows = write(args, props, chip, results)
+            write(args, props, chip, results, verified)
+    rows = write(args, props, chip, results, verified)
     gains = [best_of(r, args.margin) for r in results]
     gain = [math.log(g[1]) if g else 0.0 for g in gains]
     print(f"{len(rows)} rows of {len(results)} classes; geomean gain over the rules on the "

@@ -27,7 +27,7 @@ static int64_t fillSplits(const Problem &p, int64_t askedSlices) {
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
   bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
-                 copiesKMajorA(problem.chip, problem.shape.m, problem.k);
+                 copiesKMajorA(problem);
   Problem copied = problem;
   if (copiesA)
     copied.aLayout = ALayout::MK;
@@ -90,21 +90,26 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   return s;
 }
 
-bool mlir::gpupoor::policy::copiesKMajorA(Chip chip, int64_t m, int64_t k) {
+bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
+  int64_t m = p.shape.m;
   if (isDynamic(m))
     return false;
-  if (chip != Chip::SM90a)
+  if (p.chip != Chip::SM90a)
     return m <= 64;
-  // A decode product runs swapped, its kernel reading A as its B as K x N
-  // in boxes of 16 columns: rows of fewer leave part of every box row out
-  // of bounds, which TMA fills slowly (H200: 8 rows at 0.69-0.98 of
-  // cuBLAS against 0.90-1.07 copied; 16 at 0.92-1.12 against 0.89-1.01).
-  // 17 to 31 rows: A's K x M rows start off 32-byte sectors
-  // (rowsSectorAligned), which 64-row tiles read at 0.54-0.63 of cuBLAS.
-  if (m <= 16)
-    return m % kSectorElems != 0;
-  return m <= 32 &&
-         (m % kSectorElems != 0 || (!isDynamic(k) && k > kCopiedThinAK));
+  if (m > 32)
+    return false;
+  // 17 to 31 rows start off 32-byte sectors (rowsSectorAligned), which
+  // 64-row tiles read at 0.54-0.63 of cuBLAS; fewer than 16 rows leave
+  // part of every row of the swapped kernel's box of B out of bounds,
+  // which TMA fills slowly.
+  if (m % kSectorElems != 0)
+    return true;
+  // 16 or 32 rows: read as they lie where the rules run the product
+  // swapped (a tile named in the options runs it unswapped).
+  if (!p.tile && selectSwappedTile(p.shape, ALayout::KM, p.bLayout, p.chip, p.k,
+                                   p.splits, p.maxSplits, p.sms()))
+    return false;
+  return m <= 16 || (!isDynamic(p.k) && p.k > kCopiedThinAK);
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,6 +173,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::M64N160, "m64n160", Tile{64, 160, 64}, true, false, false, true, true, 0, 0},
   {Family::M64N192, "m64n192", Tile{64, 192, 64}, true, false, false, false, true, 0, 0},
   {Family::M64N256, "m64n256", Tile{64, 256, 64}, true, false, false, false, true, 0, 0},
+  {Family::S32,   "s32",   kSwappedKMTile,     true,  true,  false, false, true,  0, 0},
+  {Family::S32W,  "s32w",  kSwappedKMTile,     true,  true,  false, false, true,  0, 2},
 };
 // clang-format on
 
@@ -240,6 +247,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
 /// family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
     {Family::S16, Family::S16W},
+    {Family::S32, Family::S32W},
     {Family::M32, Family::M32W},
     {Family::M64, Family::M64W},
     {Family::N64, Family::N64W}};
@@ -272,7 +280,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   // families where their grid exceeds the SMs; the filling tiles' families
   // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
-    return Family::S16;
+    return t == kSwappedKMTile ? Family::S32 : Family::S16;
   if (t[0] <= 16)
     return Family::M16;
   if (wgmma && t == kThinTile)

@@ -263,15 +263,20 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
   // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
-  // as K x M is its B as K x N, whose 16 columns are one atom of 32-byte
-  // rows (KernelSpec::bAtomCols).
+  // as K x M is its B as K x N, whose 16 or 32 columns are one atom of 32-
+  // or 64-byte rows (KernelSpec::bAtomCols). A as M x K of 17 to 32 rows
+  // keeps kThinTile.
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic())
     return std::nullopt;
-  if (shape.m > 16)
+  if (shape.m > 32 || (shape.m > 16 && aLayout != ALayout::KM))
     return std::nullopt;
   int64_t tiles = ceilDiv(shape.n, 64);
   if (tiles > 2 * smCount)
     return std::nullopt;
+  // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
+  // one atom of 64-byte rows (kSwappedKMTile).
+  if (shape.m > 16)
+    return kSwappedKMTile;
   // Where 64-row tiles would meet in slices (under a quarter of the SMs),
   // 32-row tiles of BK = 256 (KernelSpec::mmaRows) spread the weight over
   // twice the blocks, a chunk each K tile (kThinSwappedTile): where the

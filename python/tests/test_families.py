@@ -129,7 +129,7 @@ def test_families_are_the_policys():
 
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
-    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, pl, w192,
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, the stream-K ones plk,
     # pl192k, pl128k and the filling m64n192, m64n256 (both B layouts), 16
@@ -141,10 +141,10 @@ def test_sm90a_families_only_for_sm90a():
     nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160"}
     no_km = {"m16", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 27 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 29 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 24 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 26 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     for family in SM90A_TILES:
@@ -208,7 +208,7 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
     assert _family(33, 5120) == "n64"
     assert _family(32, 5120, b="kn") == "m32"
-    assert _family(32, 5120, a="km") == "n64"    # A's atoms of 64 rows
+    assert _family(32, 5120, a="km") == "s32"    # swapped: A as its B as K x N
     assert _family(200, 4096, chip="sm_80") == "large"
 
 
@@ -268,6 +268,22 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
             assert (launch["family"], launch["a_layout"]) == ("s16", a_layout), (m, b)
     launch = rules("sm_90a", 16, 14336, 4096, "nk", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("s16w", "km")
+    # 32 rows: the swapped 64 x 32 tile (s32, s32w past the SMs), whatever
+    # K; 24 rows (off 32-byte sectors) copied for the 32-row tile. Past two
+    # swapped tiles an SM unswapped: 16 rows copied (the 16-row tile would
+    # read A an element at a time), 32 rows read as they lie in 64-row
+    # tiles up to a K of 8192.
+    for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32", "km")),
+                             (32, 4096, 14336, "nk", ("s32", "km")),
+                             (32, 14336, 4096, "kn", ("s32w", "km")),
+                             (24, 4096, 4096, "kn", ("m32", "mk")),
+                             (16, 17024, 1024, "nk", ("m16", "mk")),
+                             (32, 17024, 1024, "kn", ("m64w", "km")),
+                             (32, 17024, 8208, "kn", ("m32w", "mk"))):
+        launch = rules("sm_90a", m, n, k, b, 0, 32, 132, "km")
+        assert (launch["family"], launch["a_layout"]) == want, (m, n, k, b)
+    # A as M x K keeps the 32-row tile.
+    assert _family(32, 4096) == "m32"
 
     launch = rules("sm_90a", 4096, 4096, 4096, "kn", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("pl", "km")
@@ -277,7 +293,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132, tuned=False)
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
-    assert "s16" in SWAPPED_TILES and "s16w" in SWAPPED_TILES
+    assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -321,7 +337,7 @@ def test_tuned_table_decides_its_classes():
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
                 "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
-                "S16": {"s16", "s16w"}, "M64": {"m64", "m64w"},
+                "S16": {"s16", "s16w"}, "S32": {"s32", "s32w"}, "M64": {"m64", "m64w"},
                 "N64": {"n64", "n64w"}, "M32": {"m32", "m32w"}}
     differs = 0
     for a, b, mc, nc, kc, family, slices in rows:

@@ -133,17 +133,21 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     # 16 rows, dense or in rows padded to 24 / 32 (whose pad the map's M
     # bounds); N and K tails; past the SMs two blocks an SM (s16w).
     (16, 200, 1000, 16), (16, 136, 4104, 24), (16, 4160, 264, 32), (16, 1000, 2056, 24),
-    (16, 9000, 264, 16), (16, 9000, 1000, 24)])
+    (16, 9000, 264, 16), (16, 9000, 1000, 24),
+    # 32 rows: the 64 x 32 tile, 64-byte rows (s32, s32w).
+    (32, 200, 1000, 32), (32, 136, 4104, 40), (32, 4160, 264, 48), (32, 1000, 2056, 32),
+    (32, 9000, 264, 32), (32, 9000, 1000, 40)])
 @pytest.mark.parametrize("slices", [0, 3])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 @pytest.mark.parametrize("layout", ["kmnk", "kmkn"])
 def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activation, layout):
-    """A decode product whose A is stored K x M in 16 rows runs swapped on A
-    as it lies: the swapped kernel's B as K x N in a tile of 16 columns, one
-    atom of 32-byte swizzled rows (KernelSpec::bAtomCols), its map bounded
-    by M; exact on small integers over N and K tails, slices, both outer
-    types, a bias along the kernel's rows, both B layouts."""
+    """A product whose A is stored K x M in 16 or 32 rows runs swapped on A
+    as it lies: the swapped kernel's B as K x N in a tile of 16 or 32
+    columns, one atom of 32- or 64-byte swizzled rows
+    (KernelSpec::bAtomCols), its map bounded by M; exact on small integers
+    over N and K tails, padded rows, slices, both outer types, a bias along
+    the kernel's rows, both B layouts."""
     from gpupoor._native import C as _C
 
     chips, sm_count, _, w, g = _sm90a_family_operands(m, n, k, layout)
@@ -154,7 +158,7 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
     p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
                          list(chips), sm_count)
     # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
-    want = "s16w" if p["tiles"] * p["slices"] > sm_count else "s16"
+    want = f"s{m}w" if p["tiles"] * p["slices"] > sm_count else f"s{m}"
     assert p["family"] == want and p["swapped"], p
     b_desc = p["params"].index("b_desc")
     assert [(mp[1], mp[2], mp[3]) for mp in p["maps"] if mp[0] == b_desc] == [(0, (m, k), 2 * ld)]

@@ -501,14 +501,19 @@ FAMILY_SHAPES = {**_MK_SHAPES,
                     if t not in ("m16", "m32", "m32w", "pl128k")},
                  # (The tuned table's rows for A as K x M are B as K x N's.)
                  ("kmkn", "pl128k"): (128, 20000),
-                 # The swapped families read A as K x M as it is at 16 rows.
-                 ("kmkn", "s16w"): (16, 9000), ("kmnk", "s16w"): (16, 9000)}
+                 # The swapped families read A as K x M as it is at 16 and
+                 # 32 rows.
+                 ("kmkn", "s16w"): (16, 9000), ("kmnk", "s16w"): (16, 9000),
+                 ("kmkn", "s32"): (32, 136), ("kmnk", "s32"): (32, 5120),
+                 ("kmkn", "s32w"): (32, 9000), ("kmnk", "s32w"): (32, 9000)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
-# SMs: never at K = 64) and pl128k's that the tuned table never chooses,
-# whose kernels test_parameters_follow_the_signature checks.
+# SMs: never at K = 64), pl128k's that the tuned table never chooses and
+# s32's for A as M x K (a tuned row's choice only), whose kernels
+# test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
-    [("kn", "pl128k"), ("kmnk", "pl128k")]
+    [("kn", "pl128k"), ("kmnk", "pl128k")] + \
+    [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 

@@ -6,7 +6,10 @@
   as torch-mlir writes them; alone and as the prologue of a matmul whose
   operand it computes;
 - C += A*B accumulating into a memref argument in place (static and
-  dynamic), where the generated programs take C as a tensor argument.
+  dynamic), where the generated programs take C as a tensor argument;
+- static products whose sm_90a kernels the generated shapes seldom reach:
+  B as K x N in clusters of two (rows off 32-byte sectors), and A as K x M
+  of 16 and 32 rows run swapped.
 
 Each is a `kernel` of the generated programs' form: its inputs, then the
 memref OUT that receives the result. Upstream MLIR's CPU lowering of the
@@ -121,14 +124,39 @@ def accumulate_memref(static: bool) -> Program:
                    f"fixed: C += A*B into a {'static' if static else 'dynamic'} memref in place")
 
 
+def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> Program:
+    """C = A*B of static sizes, A stored K x M where `a_km` (a transposed
+    activation), B stored K x N where `b_kn`, else N x K."""
+    a_shape, b_shape = (k, m) if a_km else (m, k), (k, n) if b_kn else (n, k)
+    a_map, b_map = "k, m" if a_km else "m, k", "k, n" if b_kn else "n, k"
+    t = lambda r, c: f"tensor<{r}x{c}xf16>"  # noqa: E731
+    source = (f"func.func @kernel(%a: {t(*a_shape)}, %b: {t(*b_shape)}, "
+              f"%out: memref<{m}x{n}xf16>) {{\n"
+              "  %z = arith.constant 0.0 : f16\n"
+              f"  %e = tensor.empty() : {t(m, n)}\n"
+              f"  %f = linalg.fill ins(%z : f16) outs(%e : {t(m, n)}) -> {t(m, n)}\n"
+              f"  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> ({a_map})>, "
+              f"affine_map<(m, n, k) -> ({b_map})>, affine_map<(m, n, k) -> (m, n)>] "
+              f"ins(%a, %b : {t(*a_shape)}, {t(*b_shape)}) outs(%f : {t(m, n)}) -> {t(m, n)}\n"
+              f"  bufferization.materialize_in_destination %c in restrict writable %out"
+              f" : ({t(m, n)}, memref<{m}x{n}xf16>) -> ()\n  return\n}}\n")
+    return Program(source, [("pm1", "int", a_shape, np.float16),
+                            ("pm1", "int", b_shape, np.float16)],
+                   (m, n), np.float16, [], f"fixed: {m}x{n}x{k} {what}")
+
+
 def inputs(p: Program, rng: np.random.Generator) -> list[np.ndarray]:
     """programs.inputs; for "unit" normal values without NaNs (every C
-    element reads a row of A), and for "onehot" a K x N matrix with one power
-    of two (2^-2 .. 2^2, either sign) a column."""
+    element reads a row of A), for "onehot" a K x N matrix with one power
+    of two (2^-2 .. 2^2, either sign) a column, and for "pm1" integers in
+    {-1, 0, 1} (a K of at most 2048 keeps every partial sum exact in f16, in
+    any order)."""
     arrays = programs_inputs(p, rng)
     for i, (name, _, shape, dtype) in enumerate(p.args):
         if name == "unit":
             arrays[i] = (2 * rng.standard_normal(size=shape)).astype(dtype)
+        if name == "pm1":
+            arrays[i] = rng.integers(-1, 2, size=shape).astype(dtype)
         if name == "onehot":
             k, n = shape
             v = np.zeros(shape)
@@ -142,4 +170,9 @@ def programs() -> list[Program]:
     out = [math_alone(n, b) for n, b in MATH_OPS]
     out += [math_prologue(n, b) for n, b in MATH_OPS]
     out += [accumulate_memref(True), accumulate_memref(False)]
+    out += [static_matmul(16, 1000, 2040, True, False, "A as K x M, 16 rows (swapped)"),
+            static_matmul(1000, 1000, 1000, False, True, "B as K x N (sm_90a: clusters)"),
+            static_matmul(520, 1000, 1000, True, True, "A as K x M, B as K x N (clusters)"),
+            static_matmul(32, 1000, 2040, True, True, "A as K x M, 32 rows (swapped)"),
+            static_matmul(32, 4160, 264, True, False, "A as K x M, 32 rows (swapped)")]
     return out

@@ -36,11 +36,14 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                            (296, 11408, 4096, "nk"), (128, 20000, 8192, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
-        # Decode products of A as K x M: swapped, reading it as their B as
-        # K x N where its rows fill a box of 16 columns (M = 16), else
-        # copied.
-        for m, b in ((8, "nk"), (16, "kn"), (16, "nk")):
-            out.append({"chip": chip, "m": m, "n": 4096, "k": 4096, "b": b, "a": "km"})
+        # Products of A as K x M of few rows: swapped, reading it as their
+        # B as K x N where its rows fill a box of 16 or 32 columns (M = 16,
+        # 32), else copied; past two swapped tiles an SM unswapped.
+        for m, n, k, b in ((8, 4096, 4096, "nk"), (16, 4096, 4096, "kn"),
+                           (16, 4096, 4096, "nk"), (24, 4096, 4096, "kn"),
+                           (32, 4096, 4096, "kn"), (32, 14336, 4096, "nk"),
+                           (16, 17024, 1024, "nk"), (32, 17024, 8208, "kn")):
+            out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": "km"})
     while len(out) < count:
         p = {"chip": rng.choice(CHIPS), "m": rng.choice(MS), "n": rng.choice(NS),
              "k": rng.choice(KS), "b": rng.choice(("nk", "kn"))}

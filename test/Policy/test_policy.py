@@ -79,11 +79,12 @@ def test_the_grid_covers_every_choice(policy):
     for t in ((16, 128, 64), (16, 128, 128), (32, 128, 64), (64, 128, 64), (64, 64, 64),
               (128, 128, 64), (128, 256, 64), (128, 192, 64), (128, 160, 64), (128, 128, 32),
               (256, 128, 64), (128, 64, 32), (64, 16, 64), (32, 16, 256), (32, 64, 128),
-              (64, 160, 64), (64, 192, 64), (64, 256, 64)):
+              (64, 160, 64), (64, 192, 64), (64, 256, 64), (64, 32, 64)):
         assert t in tiles, t
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
-    assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "pl", "w192",
+    assert families == {"large", "m16", "m64", "n64", "mid", "s16", "s16w", "s32", "s32w",
+                        "pl", "w192",
                         "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w",
                         "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",

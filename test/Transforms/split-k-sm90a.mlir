@@ -370,9 +370,9 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 
 // A decode product of an A stored K x M runs swapped, its kernel reading A
 // as it is (as its B as K x N) where A's rows fill its boxes of 16 columns;
-// of 12 rows A is copied M x K first (policy::copiesKMajorA). With 32 rows the
-// wgmma kernel reads A as it is (a_layout = km), in 64-row tiles (A's
-// atoms of 64 rows leave no 32-row tile).
+// of 12 rows A is copied M x K first (policy::copiesKMajorA). 32 rows run
+// swapped the same way, in the 64 x 32 tile (policy::kSwappedKMTile),
+// whatever K.
 // CHECK-LABEL: func @decode_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
@@ -386,20 +386,37 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-LABEL: func @rows32_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
-// CHECK-SAME: tile = [64, 64, 64]
-// CHECK-SAME: a_layout = km
-// 24 rows (48-byte rows of A, off 32-byte sectors) and 32 rows with K past
-// 8192 (policy::kCopiedThinAK) are copied M x K for the 32-row tile.
+// CHECK-SAME: tile = [64, 32, 64]
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
+// 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
+// 32-row tile.
 // CHECK-LABEL: func @rows24_km
 // CHECK: %[[COPY24:.*]] = linalg.transpose ins(%arg0 : tensor<4096x24xf16>)
 // CHECK: gpupoor.matmul %[[COPY24]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: tile = [32, 64, 128]
 // CHECK-LABEL: func @rows32_long_k_km
-// CHECK: %[[COPY32:.*]] = linalg.transpose ins(%arg0 : tensor<8208x32xf16>)
-// CHECK: gpupoor.matmul %[[COPY32]], %arg1
-// CHECK-NOT: a_layout = km
-// CHECK-SAME: tile = [32, 64, 128]
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 32, 64]
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
+// Past two swapped tiles an SM (N = 17024: 266 tiles) the product runs
+// unswapped: 16 rows are copied (the 16-row mma.sync tile would read A an
+// element at a time); 32 rows read as they lie in 64-row tiles, and are
+// copied past a K of 8192 (policy::kCopiedThinAK).
+// CHECK-LABEL: func @decode_wide_km
+// CHECK: %[[COPYW:.*]] = linalg.transpose ins(%arg0 : tensor<1024x16xf16>)
+// CHECK: gpupoor.matmul %[[COPYW]], %arg1
+// CHECK-NOT: swapped
+// CHECK-LABEL: func @rows32_wide_km
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 128, 64]
+// CHECK-SAME: a_layout = km, chip = sm_90a>
+// CHECK-LABEL: func @rows32_wide_long_k_km
+// CHECK: %[[COPYL:.*]] = linalg.transpose ins(%arg0 : tensor<8208x32xf16>)
+// CHECK: gpupoor.matmul %[[COPYL]], %arg1
+// CHECK-NOT: swapped
 func.func @decode_km(%a: tensor<4096x16xf16>, %b: tensor<4096x4096xf16>) -> tensor<16x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x4096xf16>
@@ -444,6 +461,33 @@ func.func @rows32_long_k_km(%a: tensor<8208x32xf16>, %b: tensor<8208x4096xf16>) 
                      ins(%a, %b : tensor<8208x32xf16>, tensor<8208x4096xf16>)
                      outs(%c : tensor<32x4096xf16>) -> tensor<32x4096xf16>
   return %r : tensor<32x4096xf16>
+}
+func.func @decode_wide_km(%a: tensor<1024x16xf16>, %b: tensor<1024x17024xf16>) -> tensor<16x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x17024xf16>) -> tensor<16x17024xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1024x16xf16>, tensor<1024x17024xf16>)
+                     outs(%c : tensor<16x17024xf16>) -> tensor<16x17024xf16>
+  return %r : tensor<16x17024xf16>
+}
+func.func @rows32_wide_km(%a: tensor<1024x32xf16>, %b: tensor<1024x17024xf16>) -> tensor<32x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x17024xf16>) -> tensor<32x17024xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1024x32xf16>, tensor<1024x17024xf16>)
+                     outs(%c : tensor<32x17024xf16>) -> tensor<32x17024xf16>
+  return %r : tensor<32x17024xf16>
+}
+func.func @rows32_wide_long_k_km(%a: tensor<8208x32xf16>, %b: tensor<8208x17024xf16>) -> tensor<32x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<32x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<32x17024xf16>) -> tensor<32x17024xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<8208x32xf16>, tensor<8208x17024xf16>)
+                     outs(%c : tensor<32x17024xf16>) -> tensor<32x17024xf16>
+  return %r : tensor<32x17024xf16>
 }
 
 // -----

@@ -91,25 +91,25 @@ struct Strategy {
 /// The strategy of `problem` (gpupoor-split-k's choice).
 Strategy chooseStrategy(const Problem &problem);
 
-/// Whether an A stored K x M (read along M) is copied M x K before a
-/// product of `m` rows on `chip` (kDynamic: never): on sm_90a where the
-/// product is a decode (M <= 16), which runs swapped, of fewer than 16
-/// rows (its kernel reads a K x M A as its B as K x N in boxes of 16
-/// columns, which fewer rows leave partly out of bounds: measured on an
-/// H200, the package's km decode products of 8 rows ran 0.69-0.98x cuBLAS
-/// f32acc so, 0.90-1.07x copied; of 16 rows 0.92-1.12x against 0.89-1.01x,
-/// decisions.md "Swapped decode products of A as K×M"); elsewhere for M <=
-/// 64, whose mma.sync kernels would read such an A an element at a time for
-/// every tile. The copy is M x K elements. On sm_90a also
-/// 17 to 31 rows, whose K x M rows start off 32-byte sectors, and 32 rows
-/// where K is longer than kCopiedThinAK: the 32-row tile reads only A as M
-/// x K, and 64-row tiles reading A along M stream the weight slower than
-/// the copy costs once the product is long (decisions.md, "A as K×M of
-/// 17-32 rows").
-bool copiesKMajorA(Chip chip, int64_t m, int64_t k);
+/// Whether `problem`'s A, stored K x M (read along M), is copied M x K
+/// before the product (never where M is dynamic). Off sm_90a for M <= 64,
+/// whose mma.sync kernels would read such an A an element at a time for
+/// every tile. On sm_90a for M <= 32, except where the product runs
+/// swapped on A as it lies (selectSwappedTile: its kernel reads A as its B
+/// as K x N in a box of 16 or 32 columns) in rows of 16 or 32: fewer rows
+/// leave part of every box row out of bounds (measured on an H200, the
+/// package's K x M products of 8 rows ran 0.69-0.98x cuBLAS f32acc so,
+/// 0.90-1.07x copied; of 16 rows 0.92-1.12x against 0.89-1.01x, of 24 rows
+/// 0.87-0.90x against 0.81-0.94x; decisions.md "Swapped decode products of
+/// A as K×M"), and 17 to 31 rows start off 32-byte sectors. Unswapped,
+/// a product of 32 rows reads A along M in 64-row tiles, as fast as the
+/// copy costs up to a K of kCopiedThinAK (decisions.md, "A as K×M of 17-32
+/// rows"); the 16-row tile of the mma.sync kernel would read it an element
+/// at a time. The copy is M x K elements.
+bool copiesKMajorA(const Problem &problem);
 
-/// The K beyond which sm_90a copies an A of 32 rows stored K x M (one of
-/// 17-31 rows is copied whatever K).
+/// The K beyond which sm_90a copies an A of 32 rows stored K x M for a
+/// product that does not run swapped.
 inline constexpr int64_t kCopiedThinAK = 8192;
 
 /// The kernel families of the PyTorch package's prebuilt library: one
@@ -127,10 +127,14 @@ enum class Family : uint32_t {
   N64,
   /// sm_90a only: 128 x 128 x 64 (oneWaveMidTile).
   Mid,
-  /// sm_90a only: the swapped 64 x 16 x 64 decode tile (A as M x K), one
+  /// sm_90a only: the swapped 64 x 16 x 64 decode tile (M <= 16), one
   /// block an SM, and the same two blocks an SM.
   S16,
   S16W,
+  /// sm_90a only: the swapped 64 x 32 x 64 tile of 17 to 32 rows of A as
+  /// K x M (selectSwappedTile), one and two blocks an SM.
+  S32,
+  S32W,
   /// sm_90a only: 128 x 256 x 64 with persistent blocks.
   PL,
   /// sm_90a only: the narrower 128-row tiles of wideTileColumns, 128 x 192 x
@@ -178,15 +182,15 @@ enum class Family : uint32_t {
   M64N256,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large,  Family::M16,    Family::M64,     Family::N64,
-    Family::Mid,    Family::S16,    Family::S16W,    Family::PL,
-    Family::W192,   Family::PL192,  Family::W160,    Family::PL160,
-    Family::PL128,  Family::M32,    Family::M32W,    Family::M64W,
-    Family::N64W,   Family::M64C,   Family::MidC,    Family::PL128C,
-    Family::LargeC, Family::PLC,    Family::W192C,   Family::PL192C,
-    Family::W160C,  Family::PL160C, Family::PLK,     Family::PL192K,
-    Family::PL160K, Family::PL128K, Family::M64N160, Family::M64N192,
-    Family::M64N256};
+    Family::Large,   Family::M16,     Family::M64,    Family::N64,
+    Family::Mid,     Family::S16,     Family::S16W,   Family::S32,
+    Family::S32W,    Family::PL,      Family::W192,   Family::PL192,
+    Family::W160,    Family::PL160,   Family::PL128,  Family::M32,
+    Family::M32W,    Family::M64W,    Family::N64W,   Family::M64C,
+    Family::MidC,    Family::PL128C,  Family::LargeC, Family::PLC,
+    Family::W192C,   Family::PL192C,  Family::W160C,  Family::PL160C,
+    Family::PLK,     Family::PL192K,  Family::PL160K, Family::PL128K,
+    Family::M64N160, Family::M64N192, Family::M64N256};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -194,7 +198,8 @@ std::optional<Family> parseFamily(std::string_view name);
 /// Whether the library holds the family for `chip` and the operand layouts:
 /// the sm_90a families only there, the 160-column ones for B as N x K only;
 /// A as K x M only on sm_90a and only for the families whose kernel is the
-/// wgmma kernel there (not m16 nor the swapped ones, which read A as M x K).
+/// wgmma kernel there (not m16, an mma.sync kernel, nor m32, whose 32-row
+/// tile reads A as M x K only).
 bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);

@@ -50,6 +50,17 @@ inline constexpr Tile kDefaultTile = {128, 128, 32};
 /// selectSwappedTile gives where 64-row tiles would take slices.
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 
+/// sm_90a's swapped tile for a static 2-D product of 17 to 32 rows of A
+/// stored K x M (the swapped kernel's B as K x N, 32 columns: one atom of
+/// 64-byte rows, KernelSpec::bAtomCols), where its tiles number up to two
+/// blocks an SM. Measured on an H200 (the package, A of 32 rows as K x M,
+/// B as K x N, x cuBLAS f32acc on 15 LLM projections): 0.91-1.09 against
+/// 0.79-1.06 with A copied M x K (32-row tiles) and 0.81-0.96 with 64-row
+/// tiles reading A along M (decisions.md, "Swapped products of A as K×M
+/// of 32 rows"). A as M x K keeps kThinTile (0.95-1.07 against the swapped
+/// tile's 0.95-1.02).
+inline constexpr Tile kSwappedKMTile = {64, 32, 64};
+
 /// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
 /// (B either way): 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
 /// rows it does not store), a 4 KiB A box a stage instead of a half-empty
@@ -135,10 +146,11 @@ bool isFillingTile(const Tile &tile);
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product
 /// of C `shape` and these layouts on `chip` when its options name no tile,
 /// or std::nullopt where the product keeps selectTile's tile: sm_90a's
-/// static 2-D decode products (M <= 16, A M x K, B either way) whose
-/// swapped 64-row tiles number up to two blocks an SM. `k`: the product's
+/// static 2-D decode products (M <= 16, A either way, B either way), and
+/// those of 17 to 32 rows of A as K x M (kSwappedKMTile), whose swapped
+/// 64-row tiles number up to two blocks an SM. `k`: the product's
 /// K; `splits`: the splits its options give (none: the default), at most
-/// `maxSplits`. A 32-row tile (kThinSwappedTile, B N x K only) takes one
+/// `maxSplits`. A 32-row tile (kThinSwappedTile, A M x K, B N x K) takes one
 /// chunk a K tile: its splits are ceil(K / 256) (decodeNumSplits).
 std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
                                       BLayout bLayout, Chip chip, int64_t k,

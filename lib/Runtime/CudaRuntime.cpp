@@ -248,7 +248,8 @@ extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
 
 /// The tensor map of a TMA kernel's operand (copies = tma): `rows` x `k` f16
 /// at `global`, rows `rowStride` elements apart, K contiguous; boxes of
-/// `boxRows` x 64 (BK, 128 bytes) in the 128-byte swizzle that wgmma reads;
+/// `boxRows` x `boxInner` (64 columns, 128 bytes; a narrow B tile's 16 or
+/// 32) swizzled across a box row as wgmma reads the shared tiles;
 /// what lies outside reads as zeros. A dimension of 0 is encoded as 1: the
 /// kernel then loads nothing (K = 0) or is not launched (M or N = 0). A
 /// batched kernel's maps add the batch as a third dimension (boxes of one
@@ -323,19 +324,18 @@ void encodeTensorMap(void *map, TensorMapCache::Entry key) {
 
 } // namespace
 
-extern "C" void gpupoorTensorMapEncode(void *map, void *global, int64_t k,
-                                       int64_t rows, int64_t rowStride,
-                                       int64_t boxInner, int64_t boxRows,
-                                       int64_t l2PromotionBytes) {
+extern "C" void gpupoorTensorMapEncodeTiled(void *map, void *global, int64_t k,
+                                            int64_t rows, int64_t rowStride,
+                                            int64_t boxInner, int64_t boxRows,
+                                            int64_t l2PromotionBytes) {
   encodeTensorMap(map, {global, k, rows, rowStride, boxInner, boxRows, -1, 0,
                         l2PromotionBytes, {}});
 }
 
-extern "C" void
-gpupoorTensorMapEncodeBatched(void *map, void *global, int64_t k, int64_t rows,
-                              int64_t rowStride, int64_t boxInner,
-                              int64_t boxRows, int64_t l2PromotionBytes,
-                              int64_t batch, int64_t batchStride) {
+extern "C" void gpupoorTensorMapEncodeTiledBatched(
+    void *map, void *global, int64_t k, int64_t rows, int64_t rowStride,
+    int64_t boxInner, int64_t boxRows, int64_t l2PromotionBytes, int64_t batch,
+    int64_t batchStride) {
   // A batch of 0 launches nothing; its map is that of one element. One
   // element's batch stride is never stepped: any i64 passes the launcher's
   // checks then, where TMA takes strides below 2^40 bytes.

@@ -137,6 +137,13 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
 
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global) {
+  // The kernels' shared tiles are rows of one swizzle span each: a map
+  // whose box row is not (a manifest's or caller's mismatch) would load
+  // another layout than the kernel reads.
+  if (spec.dataType != CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ||
+      spec.swizzle == CU_TENSOR_MAP_SWIZZLE_NONE ||
+      spec.swizzle != swizzleOfBoxBytes(int64_t{spec.box[0]} * 2))
+    return CUDA_ERROR_INVALID_VALUE;
   const DriverApi *api = driver();
   if (!api)
     return CUDA_ERROR_NO_DEVICE;

@@ -449,6 +449,26 @@ def test_stream_k_manifest_needs_persistent_blocks_and_slots():
                                "workspace_bytes_per_block": 98304}, {}, 1) is None
 
 
+def test_manifest_maps_swizzle_across_a_box_row():
+    """A tensor map's swizzle spans its box row (the kernels' shared tiles):
+    a manifest whose map says otherwise is refused by name, never encoded
+    into a layout the kernel does not read."""
+    base = {"kernel": "gpupoor_matmul_0", "chip": "sm_90a", "params": [], "param_types": [],
+            "dynamic_shared_memory": 0, "block_size": 128, "tile": [64, 32, 64]}
+    def maps(box, swizzle):
+        return {"tensor_maps": {"b_desc": {"box_dim": box, "element_strides": [1, 1],
+                                           "global_dim": ["N", "K"], "data_type": "float16",
+                                           "swizzle": swizzle, "l2_promotion": "128B",
+                                           "oob_fill": "zero"}}}
+    for box, swizzle in (([64, 64], "128B"), ([32, 64], "64B"), ([16, 64], "32B")):
+        assert C.kernel_violation({**base, **maps(box, swizzle)}, {}, 1) is None
+    for box, swizzle, bytes_ in (([32, 64], "128B", 64), ([64, 64], "64B", 128),
+                                 ([8, 64], "none", 16)):
+        with pytest.raises(ValueError, match=f"gpupoor_matmul_0: tensor map b_desc swizzles "
+                                             f"{swizzle} across a box row of {bytes_} bytes"):
+            C.kernel_violation({**base, **maps(box, swizzle)}, {}, 1)
+
+
 # ------------------------------------------- launcher against kernels -----
 # The launcher fills exactly the parameters of the kernel it launches, for
 # every combination of the public arguments (an activation without a bias

@@ -25,9 +25,9 @@
 // MLIR: %[[BMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // MLIR: %[[CMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // MLIR: %[[GRID:.*]] = arith.minsi %{{.*}}, %c132 : index
-// MLIR: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %[[K:[0-9a-z_]+]], %[[M:[0-9a-z_]+]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
-// MLIR: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %[[K]], %[[N:[0-9a-z_]+]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
-// MLIR: llvm.call @gpupoorTensorMapEncode(%[[CMAP]], %{{.*}}, %[[N]], %[[M]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
+// MLIR: llvm.call @gpupoorTensorMapEncodeTiled(%[[AMAP]], %{{.*}}, %[[K:[0-9a-z_]+]], %[[M:[0-9a-z_]+]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
+// MLIR: llvm.call @gpupoorTensorMapEncodeTiled(%[[BMAP]], %{{.*}}, %[[K]], %[[N:[0-9a-z_]+]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
+// MLIR: llvm.call @gpupoorTensorMapEncodeTiled(%[[CMAP]], %{{.*}}, %[[N]], %[[M]], %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}})
 // MLIR: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0 blocks in (%[[GRID]],
 // MLIR-SAME: dynamic_shared_memory_size %c230400_i32
 // MLIR-SAME: %{{.*}} : i32, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : !llvm.array<16 x i64>, %{{.*}} : !llvm.array<16 x i64>)

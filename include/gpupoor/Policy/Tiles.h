@@ -88,8 +88,9 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 /// with `tile` (none: the one selectTile gives): it reads A as M x K
 /// (K-major) or K x M (M-major, wgmma's transposed A, in atoms of 64 rows:
 /// BM a multiple of 64) and B as N x K (K-major) or K x N (N-major, in atoms
-/// of 64 columns: BN a multiple of 64) in 128-byte rows (BK = 64, or 128 or
-/// 256 as atoms of 64 columns), 64 rows a warpgroup (or, A as M x K, a
+/// of 64 columns: BN a multiple of 64, or one atom of 16 or 32 columns,
+/// KernelSpec::bAtomCols) in 128-byte rows (BK = 64, or 128 or 256 as atoms
+/// of 64 columns), 64 rows a warpgroup (or, A as M x K, a
 /// 32-row tile of BK >= 128 whose B tile holds at least 32 x 64 elements:
 /// KernelSpec::mmaRows), at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout,

@@ -80,7 +80,8 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          int64_t batchStride = 0);
 
 /// The swizzle of a box row of `bytes` (32, 64 or 128, the kernels' shared
-/// tiles: rows of one swizzle span, as wgmma reads them), else none.
+/// tiles: rows of one swizzle span, as wgmma reads them), else none (which
+/// encodeTensorMap refuses).
 CUtensorMapSwizzle swizzleOfBoxBytes(int64_t bytes);
 
 /// The L2 promotion of `bytes` (0, 64, 128 or 256; the manifests'
@@ -94,7 +95,9 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
                                       const void *global);
 
 /// Encodes `spec` for the operand at `global` into `map` (with
-/// l2PromotionFor's promotion).
+/// l2PromotionFor's promotion); CUDA_ERROR_INVALID_VALUE, encoding
+/// nothing, where `spec` is not an f16 map whose box row is one swizzle
+/// span (swizzleOfBoxBytes), the layout of every kernel's shared tiles.
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global);
 

@@ -359,16 +359,16 @@ void emitWorkspace(ImplicitLocOpBuilder &b, Operation *op,
 }
 
 /// The runtime's tensor-map encoder (libgpupoor_cuda_runtime), declared in
-/// `op`'s module: gpupoorTensorMapEncode (map, address; inner dimension,
+/// `op`'s module: gpupoorTensorMapEncodeTiled (map, address; inner dimension,
 /// rows, row stride, box columns, box rows, L2 promotion bytes; the
 /// swizzle spans a box row), or for a batched
-/// kernel's maps gpupoorTensorMapEncodeBatched (two more i64: batch count
+/// kernel's maps gpupoorTensorMapEncodeTiledBatched (two more i64: batch count
 /// and stride).
 LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
                                   bool batched) {
   auto module = op->getParentOfType<ModuleOp>();
-  StringRef name =
-      batched ? "gpupoorTensorMapEncodeBatched" : "gpupoorTensorMapEncode";
+  StringRef name = batched ? "gpupoorTensorMapEncodeTiledBatched"
+                           : "gpupoorTensorMapEncodeTiled";
   if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return f;
   OpBuilder::InsertionGuard guard(b);

@@ -119,10 +119,11 @@ void TmaPipeline::emitLoads(Value end) {
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   };
   // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
-  // of the map: the swizzle spans 128 bytes. A's as M x K (and B's as N x
+  // of the map, its row one swizzle span (128 bytes; B's narrow tile as K x
+  // N is one atom of its 16 or 32 columns). A's as M x K (and B's as N x
   // K) are BK / 64 atoms of K columns, each BM (BN) rows; A's as K x M (B's
-  // as K x N) are BM / 64 (BN / 64) atoms of M (N) columns, each BK rows of
-  // K (the map's dimensions are [M, K] ([N, K])).
+  // as K x N) are BM / 64 (BN / bAtomCols) atoms of M (N) columns, each BK
+  // rows of K (the map's dimensions are [M, K] ([N, K])).
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI32Type(), v);
   };
@@ -175,8 +176,7 @@ void TmaPipeline::emitLoads(Value end) {
   loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor(), /*shared=*/false,
               KernelSpec::kSwizzleCols);
   loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn, c.bTransposed,
-              /*shared=*/true, c.bTransposed ? KernelSpec::kSwizzleCols
-                                             : c.bAtomCols());
+              /*shared=*/true, c.bAtomCols());
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

@@ -22,19 +22,15 @@ static constexpr int64_t kWgmmaM = 64;
 static constexpr int64_t kAtomRowBytes = KernelSpec::kSwizzleCols * 2;
 
 /// The fixed fields of a shared-memory matrix descriptor (PTX ISA, "Matrix
-/// Descriptor Format") of a tile in the 128-byte swizzle, in 16-byte units:
-/// the leading byte offset in bits 16-29, the stride byte offset (1024
-/// bytes, 8 rows of 128 bytes, between 8-row groups) in bits 32-45, swizzle
-/// mode 1 (128 bytes) in bits 62-63. The start address goes in bits 0-13.
-/// A K-major tile's leading byte offset is unused (1); an M- or N-major
-/// one's (A as K x M, B as K x N) is the distance between its atoms of 64
-/// columns, BK rows of 128 bytes each (PTX ISA, "canonical layouts": the
-/// MN-major 128-byte swizzle repeats along MN at the leading byte offset;
-/// A's m64 reads one atom).
-/// A shared-memory matrix descriptor's fields but the start address:
-/// leading byte offset, the stride of 8-row groups (8 swizzled rows of
-/// `rowBytes`) and the swizzle mode of such rows (bits 62-63: 1 for
-/// 128-byte rows, 2 for 64, 3 for 32).
+/// Descriptor Format"), in 16-byte units: the leading byte offset in bits
+/// 16-29, the stride byte offset (8 swizzled rows of `rowBytes` between
+/// 8-row groups: 1024 bytes for the 128-byte swizzle) in bits 32-45, the
+/// swizzle mode of such rows in bits 62-63 (1 for 128-byte rows, 2 for 64,
+/// 3 for 32). The start address goes in bits 0-13. A K-major tile's
+/// leading byte offset is unused (1); an M- or N-major one's (A as K x M,
+/// B as K x N) is the distance between its atoms of columns, BK rows each
+/// (PTX ISA, "canonical layouts": the MN-major swizzle repeats along MN at
+/// the leading byte offset; A's m64 reads one atom).
 static uint64_t descriptorFields(int64_t leadingBytes, int64_t rowBytes) {
   uint64_t mode = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
   assert((rowBytes == 128 || rowBytes == 64 || rowBytes == 32) &&

@@ -6,6 +6,8 @@
 
 #include "library.h"
 
+#include "gpupoor/Runtime/Driver.h"
+
 #include <c10/util/Exception.h>
 #include <pybind11/stl.h>
 
@@ -167,6 +169,14 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
                   {"32B", CU_TENSOR_MAP_SWIZZLE_32B},
                   {"64B", CU_TENSOR_MAP_SWIZZLE_64B},
                   {"128B", CU_TENSOR_MAP_SWIZZLE_128B}}));
+      // A box row is one swizzle span, as the kernel's shared tiles
+      // (runtime::encodeTensorMap refuses other maps).
+      TORCH_CHECK_VALUE(map.swizzle != CU_TENSOR_MAP_SWIZZLE_NONE &&
+                            map.swizzle == gpupoor::runtime::swizzleOfBoxBytes(
+                                               int64_t{map.box[0]} * 2),
+                        "kernel manifest of ", k.name, ": tensor map ", name,
+                        " swizzles ", spec["swizzle"].cast<std::string>(),
+                        " across a box row of ", map.box[0] * 2, " bytes");
       map.l2 = CUtensorMapL2promotion(
           enumOf("l2_promotion", spec["l2_promotion"].cast<std::string>(),
                  {{"none", CU_TENSOR_MAP_L2_PROMOTION_NONE},

@@ -77,11 +77,11 @@ func.func @static_m64(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: 
 // The host code encodes B's map in those boxes: 64 columns by BK / 2 = 32
 // rows (KernelSpec::bBoxRows), as the manifest does.
 // CHECK-LABEL: func.func @kn
-// CHECK: llvm.call @gpupoorTensorMapEncode
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled
 // CHECK: %[[INNER:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncodeTiled(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // CHECK: gpu.func @gpupoor_matmul_{{[0-9]+}}(
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg12, %[[FULL:.*]], box[{{.*}}] : !llvm.ptr<7>, !llvm.ptr

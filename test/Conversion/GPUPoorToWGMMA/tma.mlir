@@ -22,8 +22,8 @@
 // CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 // CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 // CHECK: %[[CPTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
-// CHECK: llvm.call @gpupoorTensorMapEncode(%[[AMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK: llvm.call @gpupoorTensorMapEncode(%[[BMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled(%[[AMAP]], %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}})
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled(%[[BMAP]], %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}})
 // CHECK: %[[ZERO:.*]] = llvm.mlir.zero : !llvm.array<16 x i64>
 // CHECK: llvm.store %[[ZERO]], %[[CMAP]]
 // CHECK: arith.cmpi eq, %[[CST]]#1, %c1{{.*}} : index
@@ -31,7 +31,7 @@
 // CHECK: llvm.ptrtoint %[[CPTR]] : !llvm.ptr<1> to i64
 // CHECK: arith.cmpi sgt, %[[CST]]#0, %c0{{.*}} : index
 // CHECK: scf.if
-// CHECK: llvm.call @gpupoorTensorMapEncode(%[[CMAP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled(%[[CMAP]], %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}}, %{{[^,)]+}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-SAME: threads in (%c384, {{.*}} dynamic_shared_memory_size %c230400_i32
 // CHECK-SAME: %[[AMAP]] : !llvm.ptr, %[[BMAP]] : !llvm.ptr, %[[CMAP]] : !llvm.ptr)
@@ -143,7 +143,7 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // at most; past that the _async kernel runs).
 // CHECK: %[[MOST:.*]] = arith.constant 2147483515 : index
 // CHECK: arith.cmpi sle, %{{.*}}, %[[MOST]] : index
-// CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-COUNT-3: llvm.call @gpupoorTensorMapEncodeTiledBatched(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK: gpu.launch_func @gpupoor_matmul_0_async_module::@gpupoor_matmul_0_async
 // CHECK: gpu.launch_func @gpupoor_matmul_0_elements_module::@gpupoor_matmul_0_elements
@@ -290,7 +290,7 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // CHECK: llvm.addrspacecast
 // CHECK-NEXT: arith.index_cast %[[K:.*]] : index to i64
 // CHECK-NEXT: arith.index_cast %{{.*}} : index to i64
-// CHECK: llvm.call @gpupoorTensorMapEncode
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled
 // CHECK: %[[BN:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT: %[[BK:.*]] = arith.index_cast %[[K]] : index to i64
 // CHECK-NEXT: %[[BS:.*]] = arith.index_cast %[[BST]]#0 : index to i64
@@ -299,7 +299,7 @@ func.func @balanced_chunks(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<
 // B's rows run along N: L2 promotion of one box row's 128 bytes
 // (KernelSpec::l2PromotionBytes).
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncodeTiled(%{{.*}}, %{{.*}}, %[[BN]], %[[BK]], %[[BS]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
@@ -335,11 +335,11 @@ func.func @kn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // (32-byte swizzle, bits 62-63), and k16 step ks 512 bytes (32 units)
 // further.
 // CHECK-LABEL: func.func @kn_narrow
-// CHECK: llvm.call @gpupoorTensorMapEncode
+// CHECK: llvm.call @gpupoorTensorMapEncodeTiled
 // CHECK: %[[INNER:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncodeTiled(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c10240_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[FULL]], box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
@@ -375,14 +375,14 @@ func.func @kn_narrow(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
 // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.constant(64 : i64) : i64
 // A's rows run along M: L2 promotion of 128 bytes.
 // CHECK-NEXT: %[[PROMOTE:.*]] = llvm.mlir.constant(128 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncodeTiled(%{{.*}}, %{{.*}}, %[[M]], %[[K]], %[[S]], %[[INNER]], %[[BOX]], %[[PROMOTE]])
 // B's map: K (innermost, A's rows), N, in boxes of BN = 256 rows; its rows
 // run along K: 256 bytes.
 // CHECK: llvm.addrspacecast
 // CHECK-NEXT: arith.index_cast %[[AK]] : index to i64
 // CHECK: llvm.mlir.constant(256 : i64) : i64
 // CHECK-NEXT: %[[PROMOTE256:.*]] = llvm.mlir.constant(256 : i64) : i64
-// CHECK-NEXT: llvm.call @gpupoorTensorMapEncode(%{{.*}}, %[[PROMOTE256]])
+// CHECK-NEXT: llvm.call @gpupoorTensorMapEncodeTiled(%{{.*}}, %[[PROMOTE256]])
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
 // CHECK: %[[K0:.*]] = arith.index_cast %{{.*}} : index to i32

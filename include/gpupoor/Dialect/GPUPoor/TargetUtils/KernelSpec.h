@@ -226,7 +226,7 @@ struct KernelSpec {
   /// box's rows run along K (A as M x K, B as N x K), whose next bytes are
   /// the block's next K tile; where they run along M or N (A as K x M, B as
   /// K x N) the next bytes belong to another block's tile, and the
-  /// promotion takes one box row's 128 bytes. Measured on an H200
+  /// promotion takes 128 bytes (a box row of 64 columns). Measured on an H200
   /// (docs/design/decisions.md#l2-promotion-of-m--and-n-major-operands).
   static int64_t l2PromotionBytes(bool rowsAlongK) {
     return rowsAlongK ? 256 : 2 * kSwizzleCols;

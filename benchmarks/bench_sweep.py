@@ -172,15 +172,17 @@ def measure(layout: str, m: int, n: int, k: int, reps: int,
     # median: the contestant timed first after a shape's operands are made
     # read up to 25% slow (H200, 2026-11-28: 1 x 4096 x 14336 44.8 us
     # timed first, 34.3 in another run's order).
-    # Passes rotate the order: the one timed first sees the coolest GPU (H200,
+    # Passes rotate the timing order: the one timed first sees the coolest GPU (H200,
     # 2026-11-30: at 128 x 10240 x 8192, B K x N, cuBLAS f32acc timed first
     # held 47.2-49.0 us over three passes while cuBLAS f16acc and the package
     # after it drifted 51-70 and 50-67; timed in alternating rounds the
     # package ran 0.96-0.97x cuBLAS f32acc,
     # benchmarks/data/retime_worst_sm_90a.json).
+    # (The settling call stays the first contestant, cuBLAS f32acc's, which
+    # runs every shape.)
     names = list(impls)
-    names = names[shift % len(names):] + names[:shift % len(names)]
     lead = impls[names[0]]
+    names = names[shift % len(names):] + names[:shift % len(names)]
     settle(lambda i: lead(x, bs[i]), rotate)
     for name in names + names[::-1]:
         fn = impls[name]

@@ -94,14 +94,17 @@ Strategy chooseStrategy(const Problem &problem);
 /// Whether `problem`'s A, stored K x M (read along M), is copied M x K
 /// before the product (never where M is dynamic). Off sm_90a for M <= 64,
 /// whose mma.sync kernels would read such an A an element at a time for
-/// every tile. On sm_90a for M <= 32, except where the product runs
-/// swapped on A as it lies (selectSwappedTile: its kernel reads A as its B
-/// as K x N in a box of 16 or 32 columns) in rows of 16 or 32: fewer rows
+/// every tile. On sm_90a for M <= 32, except where the rules run the
+/// product swapped on A as it lies (selectSwappedTile: its kernel reads A
+/// as its B as K x N in a box of 16 or 32 columns) in rows of 16 or 32
+/// (a tuned row or a forced choice of a 64-row family reads it as it lies
+/// too, as the tuner timed it): fewer rows
 /// leave part of every box row out of bounds (measured on an H200, the
 /// package's K x M products of 8 rows ran 0.69-0.98x cuBLAS f32acc so,
 /// 0.90-1.07x copied; of 16 rows 0.92-1.12x against 0.89-1.01x, of 24 rows
 /// 0.87-0.90x against 0.81-0.94x; decisions.md "Swapped decode products of
-/// A as K×M"), and 17 to 31 rows start off 32-byte sectors. Unswapped,
+/// A as K×M" and "Swapped products of A as K×M of 32 rows"), and 17 to 31
+/// rows start off 32-byte sectors. Unswapped,
 /// a product of 32 rows reads A along M in 64-row tiles, as fast as the
 /// copy costs up to a K of kCopiedThinAK (decisions.md, "A as K×M of 17-32
 /// rows"); the 16-row tile of the mma.sync kernel would read it an element

@@ -436,19 +436,19 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
       args.append({i64(o.batch), i64(batchStride)});
     LLVM::CallOp::create(b, encode, args);
   };
-  // A's rows: M of K as M x K in boxes of BM rows; K of M as K x M (read
-  // along M) in boxes of BK rows.
+  // A's rows: M of K as M x K; K of M as K x M (read along M); in boxes of
+  // KernelSpec::aBoxRows.
   if (spec.aMMajor())
-    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.bk, o.ab,
+    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.aBoxRows(), o.ab,
                spec.aL2PromotionBytes());
   else
-    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.bm, o.ab,
+    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.aBoxRows(), o.ab,
                spec.aL2PromotionBytes());
-  // B's rows, b0 apart: N of K as N x K in boxes of BN rows; K of N as K x
-  // N in boxes of BK rows (its tile's N-major atoms).
+  // B's rows, b0 apart: N of K as N x K; K of N as K x N (its tile's
+  // N-major atoms); in boxes of bBoxRows x bAtomCols.
   if (spec.bTransposed)
     emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb,
-               spec.bL2PromotionBytes());
+               spec.bL2PromotionBytes(), spec.bAtomCols());
   else
     emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bBoxRows(), o.bb,
                spec.bL2PromotionBytes(), spec.bAtomCols());

@@ -146,15 +146,16 @@ void TmaPipeline::emitLoads(Value end) {
     mask = arith::ConstantIntOp::create(b, b.getI16Type(), 0b11);
   }
   // An operand's atoms: of 64 columns, or of B's narrow tile as K x N its
-  // 16 or 32 (KernelSpec::bAtomCols; its map's box as wide).
+  // 16 or 32 (KernelSpec::bAtomCols; its map's box as wide), in boxes of
+  // `boxRows` rows (KernelSpec::aBoxRows, bBoxRows: the maps' boxes).
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
-                         bool kMajor, bool shared, int64_t atomCols) {
+                         bool kMajor, bool shared, int64_t atomCols,
+                         int64_t boxRows) {
     int64_t atomBytes = atomCols * 2;
     int64_t atoms = (kMajor ? c.bk : size) / atomCols;
     bool half = shared && rank;
-    // The rows of one box and this block's first of them in its atom.
-    int64_t rows = (kMajor ? size : c.bk) / (half ? c.clusterM : 1);
-    Value skip = half ? mul(rank, idx(rows)) : Value();
+    // This block's first row of a box in its atom.
+    Value skip = half ? mul(rank, idx(boxRows)) : Value();
     for (int64_t a = 0; a < atoms; ++a) {
       Value dst = add(base, idx(a * (kMajor ? size : c.bk) * atomBytes));
       if (!half) {
@@ -174,9 +175,9 @@ void TmaPipeline::emitLoads(Value end) {
     }
   };
   loadOperand(aMap, shift, kc.m0, c.bm, !c.aMMajor(), /*shared=*/false,
-              KernelSpec::kSwizzleCols);
+              KernelSpec::kSwizzleCols, c.aBoxRows());
   loadOperand(bMap, add(shift, idx(c.aElems() * 2)), kc.n0, c.bn, c.bTransposed,
-              /*shared=*/true, c.bAtomCols());
+              /*shared=*/true, c.bAtomCols(), c.bBoxRows());
 }
 
 void TmaPipeline::emitWait(int64_t which, Value tile) {

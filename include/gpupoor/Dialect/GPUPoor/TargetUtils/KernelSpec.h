@@ -91,6 +91,12 @@ struct KernelSpec {
   /// (into both blocks), half the rows of each of its atoms (as N x K, BN
   /// rows of K; as K x N, BK rows of N).
   int64_t bBoxRows() const { return (bTransposed ? bn : bk) / clusterM; }
+  /// The rows of A's TMA box: BM rows of K as M x K, BK rows of M as K x M
+  /// (each block loads its own A tile).
+  int64_t aBoxRows() const { return aMMajor() ? bk : bm; }
+  // (A box's columns: an atom's, kSwizzleCols, for A; bAtomCols for B.
+  // The manifest, the emitted host code and the kernel's loads take the
+  // box from these.)
   // k16 steps ahead that fragments load.
   int64_t fragmentPrefetch = 0;
   // A warp's first `sharedOuterRows` m16 rows of outer sums live in shared

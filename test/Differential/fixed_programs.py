@@ -9,7 +9,8 @@
   dynamic), where the generated programs take C as a tensor argument;
 - static products whose sm_90a kernels the generated shapes seldom reach:
   B as K x N in clusters of two (rows off 32-byte sectors), and A as K x M
-  of 16 and 32 rows run swapped.
+  of 16 and 32 rows run swapped (on memrefs, which cannot be copied, also
+  8 and 24 rows, past the box's columns).
 
 Each is a `kernel` of the generated programs' form: its inputs, then the
 memref OUT that receives the result. Upstream MLIR's CPU lowering of the
@@ -145,6 +146,23 @@ def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> 
                    (m, n), np.float16, [], f"fixed: {m}x{n}x{k} {what}")
 
 
+def km_memref_matmul(m: int, n: int, k: int) -> Program:
+    """OUT = A*B on static memrefs, A stored K x M, B as K x N: a memref A
+    cannot be copied M x K, so sm_90a's swapped kernel reads any M of 1 to
+    32 rows as it lies (its box of 16 or 32 columns past M zero-filled)."""
+    source = (f"func.func @kernel(%a: memref<{k}x{m}xf16>, %b: memref<{k}x{n}xf16>, "
+              f"%out: memref<{m}x{n}xf16>) {{\n"
+              "  %z = arith.constant 0.0 : f16\n"
+              f"  linalg.fill ins(%z : f16) outs(%out : memref<{m}x{n}xf16>)\n"
+              "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, "
+              "affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] "
+              f"ins(%a, %b : memref<{k}x{m}xf16>, memref<{k}x{n}xf16>) "
+              f"outs(%out : memref<{m}x{n}xf16>)\n  return\n}}\n")
+    return Program(source, [("pm1", "int", (k, m), np.float16),
+                            ("pm1", "int", (k, n), np.float16)],
+                   (m, n), np.float16, [], f"fixed: {m}x{n}x{k} A as K x M on memrefs (swapped)")
+
+
 def inputs(p: Program, rng: np.random.Generator) -> list[np.ndarray]:
     """programs.inputs; for "unit" normal values without NaNs (every C
     element reads a row of A), for "onehot" a K x N matrix with one power
@@ -174,5 +192,6 @@ def programs() -> list[Program]:
             static_matmul(1000, 1000, 1000, False, True, "B as K x N (sm_90a: clusters)"),
             static_matmul(520, 1000, 1000, True, True, "A as K x M, B as K x N (clusters)"),
             static_matmul(32, 1000, 2040, True, True, "A as K x M, 32 rows (swapped)"),
-            static_matmul(32, 4160, 264, True, False, "A as K x M, 32 rows (swapped)")]
+            static_matmul(32, 4160, 264, True, False, "A as K x M, 32 rows (swapped)"),
+            km_memref_matmul(24, 1000, 1000), km_memref_matmul(8, 4100, 520)]
     return out

@@ -1,0 +1,363 @@
+"""The launcher against the kernels it launches: for every tile family and
+layout an sm_90a device chooses, the launch plan fills exactly the
+parameters of the kernel its variant compiles to (every combination of the
+public arguments), takes the library's variant for any max_k_splits, and
+encodes the tensor maps as the manifests say. These tests need no GPU: the
+plan is worked out on host tensors against the manifests this checkout's
+gpupoor-opt writes. An activation without a bias takes the bias_<act>
+variant, whose kernel has a bias parameter (in0_ptr)."""
+
+import dataclasses
+import functools
+import itertools
+import json
+import subprocess
+
+import pytest
+import torch
+
+from gpupoor._mlir_backend import find_variant
+from gpupoor._native import C
+from gpupoor.library import Kernel, Variant
+from gpupoor.variants import (PERSISTENT_TILES, SWAPPED_TILES, VariantKey,
+                              library_variants)
+
+
+# (M, N) for which an sm_90a device of 132 SMs takes each tile family at
+# K = 64 (the policy's choose_launch), by the variant's layouts: B's, and A
+# as K x M (km) for the families that read it so.
+_MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"): (1, 9000),
+              ("kn", "m64"): (100, 4240),
+              ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
+              ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
+              ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
+              ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4240),
+              ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
+              ("nk", "pl"): (4096, 4096),
+              ("kn", "w192"): (512, 6144), ("kn", "pl192"): (1024, 6144),
+              ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
+              ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240),
+              ("kn", "pl128"): (1024, 14336), ("nk", "pl128"): (1024, 14336),
+              ("nk", "m32"): (32, 5120), ("nk", "m32w"): (32, 9000),
+              ("kn", "m32"): (32, 5120), ("kn", "m32w"): (32, 9000),
+              ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000),
+              # Clusters of two (N off 32-byte sectors).
+              ("kn", "m64c"): (100, 4232), ("nk", "m64c"): (100, 4232),
+              ("kn", "midc"): (256, 4104), ("nk", "midc"): (256, 4104),
+              ("kn", "w192c"): (256, 8456), ("nk", "w192c"): (256, 10568),
+              ("nk", "w160c"): (256, 8456), ("nk", "pl160c"): (256, 16904),
+              ("kn", "largec"): (256, 12680), ("nk", "largec"): (256, 12680),
+              ("kn", "pl192c"): (256, 16904), ("nk", "pl192c"): (300, 14088),
+              ("kn", "plc"): (300, 16904), ("nk", "plc"): (300, 16904),
+              ("kn", "pl128c"): (512, 19016), ("nk", "pl128c"): (512, 19016),
+              # Stream-K: a short last wave (at _K_OF's K; pl128k the tuned
+              # table's 128 x 128 tile).
+              ("nk", "plk"): (512, 13824), ("kn", "plk"): (512, 13824),
+              ("kn", "pl192k"): (384, 13824), ("nk", "pl192k"): (520, 8448),
+              ("nk", "pl160k"): (296, 11408),
+              ("nk", "pl128k"): (128, 20000),
+              # The filling tiles: one wave of 64-row tiles wider than 128.
+              ("nk", "m64n160"): (144, 4352), ("nk", "m64n192"): (144, 7168),
+              ("nk", "m64n256"): (144, 8704), ("kn", "m64n192"): (144, 4352),
+              ("kn", "m64n256"): (144, 8704)}
+# K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
+# policy::streamKPays).
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
+FAMILY_SHAPES = {**_MK_SHAPES,
+                 **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
+                    if t not in ("m16", "m32", "m32w", "pl128k")},
+                 # (The tuned table's rows for A as K x M are B as K x N's.)
+                 ("kmkn", "pl128k"): (128, 20000),
+                 # The swapped families read A as K x M as it is at 16 and
+                 # 32 rows.
+                 ("kmkn", "s16w"): (16, 9000), ("kmnk", "s16w"): (16, 9000),
+                 ("kmkn", "s32"): (32, 136), ("kmnk", "s32"): (32, 5120),
+                 ("kmkn", "s32w"): (32, 9000), ("kmnk", "s32w"): (32, 9000)}
+# The (layouts, family) pairs the test compiles a representative of: those
+# of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
+# SMs: never at K = 64), pl128k's that the tuned table never chooses and
+# s32's for A as M x K (a tuned row's choice only), whose kernels
+# test_parameters_follow_the_signature checks.
+_REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
+    [("kn", "pl128k"), ("kmnk", "pl128k")] + \
+    [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")]
+HOPPER = (("sm_90a", "sm_90"), 132)
+
+
+def _representatives():
+    """The variants the test compiles: for each (layout, family) one without
+    a bias parameter and one with, outer type, output type and bias
+    epilogue rotating over the families (a kernel's parameters follow from
+    its function's signature and the family's pipeline options;
+    test_parameters_follow_the_signature checks the rest)."""
+    reps = {}
+    for i, (layouts, tile) in enumerate(_REPRESENTED):
+        for has_bias in (False, True):
+            epilogue = ("bias", "bias_relu", "bias_gelu")[i % 3] if has_bias else "none"
+            reps[(layouts, tile, has_bias)] = VariantKey(
+                layouts[-2:], ("f32", "f16")[(i + has_bias) % 2], epilogue,
+                ("f16", "f32")[(i // 2 + has_bias) % 2], tile,
+                a_layout="km" if layouts.startswith("km") else "mk")
+    return reps
+
+
+def _layouts(key):
+    """A variant's layouts as FAMILY_SHAPES names them (kn, nk, kmkn, kmnk)."""
+    return ("km" if key.a_layout == "km" else "") + key.b_layout
+
+
+def _signature(key):
+    """A variant's function signature without names and element types, and
+    its pipeline options without the outer type (which gives the outer sum's
+    type, not a parameter)."""
+    line = key.source().splitlines()[0]
+    args = [a.split(":")[0].strip() for a in line[line.index("(") + 1:line.rindex(")")].split(",")]
+    opts = [o for o in key.pipeline_options("sm_90a").split() if not o.startswith("outer-type=")]
+    return args, opts
+
+
+@pytest.fixture(scope="module")
+def compiled_manifests(tmp_path_factory):
+    """{representative key: its kernels' manifests, in the order the host
+    code tries them}, compiled for sm_90a to PTX (cubin-format=isa: the
+    manifests are the same, without ptxas's time)."""
+    import concurrent.futures
+    import os
+    from pathlib import Path
+    path = os.environ.get("GPUPOOR_OPT") or str(
+        Path(__file__).resolve().parents[2] / "build" / "bin" / "gpupoor-opt")
+    if not os.access(path, os.X_OK):
+        pytest.skip("gpupoor-opt not built")
+    root = tmp_path_factory.mktemp("manifests")
+
+    def one(key):
+        d = root / key.name
+        src = root / f"{key.name}.mlir"
+        src.write_text(key.source())
+        res = subprocess.run([path, str(src), f"--gpupoor-to-cubin={key.pipeline_options('sm_90a')}"
+                              f" cubin-format=isa dump-dir={d}", "-o", os.devnull],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        manifests = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
+        order = {"": 0, "_elements": 1, "_i64": 2}
+        return key, sorted(manifests, key=lambda m: order[m["kernel"][len("gpupoor_matmul_0"):]])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(pool.map(one, _representatives().values()))
+
+
+class _RepresentativeLibrary:
+    """A library whose every variant has its representative's kernels."""
+
+    def __init__(self, manifests):
+        self.manifests = manifests
+        self.reps = _representatives()
+        self.found = []
+
+    def has_prebuilt(self, key, chip):
+        return True
+
+    def find(self, key, chip):
+        rep = self.reps[(_layouts(key), key.tile, key.epilogue != "none")]
+        assert _signature(key) == _signature(rep), (key.name, rep.name)
+        self.found.append(key)
+        return Variant(key, chip, [Kernel(m, None) for m in self.manifests[rep]], None)
+
+
+def test_parameters_follow_the_signature():
+    """Variants of one (layout, family) with a bias parameter or without have
+    one signature and one set of pipeline options but the outer type: the
+    representatives stand for them."""
+    for key in library_variants():
+        rep = _representatives()[(_layouts(key), key.tile, key.epilogue != "none")]
+        assert _signature(key) == _signature(rep), (key.name, rep.name)
+    assert _signature(VariantKey(epilogue="none"))[0] == ["%a", "%b", "%c"]
+    assert _signature(VariantKey(epilogue="bias_relu"))[0] == ["%a", "%b", "%bias", "%c"]
+
+
+class _RuleLibrary(_RepresentativeLibrary):
+    """The representatives' kernels as built before splits-arg: each
+    evaluates S itself, no `splits` parameter."""
+
+    def find(self, key, chip):
+        # (The representatives are of max_k_splits = 32; the key asked for
+        # is what the test checks.)
+        variant = super().find(dataclasses.replace(key, max_splits=32), chip)
+        self.found[-1] = key
+        for kern in variant.kernels:
+            m = dict(kern.manifest)
+            keep = [i for i, p in enumerate(m["params"]) if p != "splits"]
+            m["params"] = [m["params"][i] for i in keep]
+            m["param_types"] = [m["param_types"][i] for i in keep]
+            kern.manifest = m
+        return variant
+
+
+@pytest.mark.parametrize("max_k_splits", [1, 8, 32, 1000])
+def test_any_max_k_splits_takes_the_library_variant(compiled_manifests, max_k_splits):
+    """The library's variants, built for max_k_splits = 32, take S from the
+    launch: a call of any max_k_splits runs them with the rule's S under its
+    bound. A library whose kernels evaluate S themselves serves only its
+    own max_k_splits: the launcher asks for the call's."""
+    m, n, k = 300, 528, 4104
+    a = torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(n, k, dtype=torch.float16).T
+    c = torch.empty(m, n, dtype=torch.float16)
+    lib = _RepresentativeLibrary(compiled_manifests)
+    p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                        HOPPER[1], find_variant=functools.partial(find_variant, library=lib))
+    assert [key.max_splits for key in lib.found] == [32]
+    assert p["values"][p["params"].index("splits")] == C.default_splits(k, max_k_splits)
+    old = _RuleLibrary(compiled_manifests)
+    p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                        HOPPER[1], find_variant=functools.partial(find_variant, library=old))
+    assert [key.max_splits for key in old.found] == sorted({32, max_k_splits}, key=lambda s: s != 32)
+    assert "splits" not in p["params"]
+    # A forced S (the benchmarks' hook) reaches the kernels that take it, and
+    # those that evaluate S themselves refuse it.
+    C._force_choice(None, splits=5)
+    try:
+        p = C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                            HOPPER[1], find_variant=functools.partial(find_variant, library=lib))
+        assert p["values"][p["params"].index("splits")] == 5
+        with pytest.raises(RuntimeError, match="evaluates S itself"):
+            C.describe_plan(a, b, None, c, "none", "f32", max_k_splits, 0, list(HOPPER[0]),
+                            HOPPER[1], find_variant=functools.partial(find_variant, library=old))
+    finally:
+        C._force_choice(None)
+
+
+@pytest.mark.parametrize("layout_tile", list(FAMILY_SHAPES), ids="-".join)
+def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, layout_tile):
+    """For every combination of the public arguments (bias or not x
+    activation x outer x output dtype x slices) on each tile family and B
+    layout, the launch plan fills exactly the parameters of the kernel the
+    variant compiles to (every kernel of it, the fallbacks too): the bias's
+    three where the kernel has them, also for an activation without a bias
+    (a bias of -0.0, implicit_bias), and none where it has not."""
+    lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
+    layout, tile = layout_tile
+    m, n = FAMILY_SHAPES[layout_tile]
+    k = _K_OF.get(tile, 64)
+    # A as K x M in rows of a multiple of 8 elements (16 bytes: the fast
+    # kernel's requirement).
+    a = torch.empty(k, -(-m // 8) * 8, dtype=torch.float16)[:, :m].T \
+        if layout.startswith("km") else torch.empty(m, k, dtype=torch.float16)
+    b = torch.empty(n, k, dtype=torch.float16).T if layout.endswith("nk") else \
+        torch.empty(k, n, dtype=torch.float16)
+    ws = {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count"}
+    maps = {"a_desc", "b_desc", "c_desc"}
+    for with_bias, activation, outer, dtype, slices in itertools.product(
+            (False, True), ("none", "relu", "gelu"), ("f32", "f16"),
+            (torch.float16, torch.float32), (0, 1, 2)):
+        c = torch.empty(m, n, dtype=dtype)
+        bias = torch.empty(n, dtype=dtype) if with_bias else None
+        what = f"{layout} {tile} bias={with_bias} {activation} {outer} {dtype} slices={slices}"
+        p = C.describe_plan(a, b, bias, c, activation, outer, 32, slices, list(HOPPER[0]),
+                            HOPPER[1], find_variant=find)
+        key = lib.found[-1]
+        # f16 outer sums where they are exact (at most two chunks, as K =
+        # 64's one; f16 C, no epilogue), as the compiler takes them.
+        exact = dtype == torch.float16 and not with_bias and activation == "none" and \
+            C.default_splits(k, 32) <= 2
+        assert _layouts(key) == layout and key.outer == ("f16" if exact else outer), what
+        assert key.out == ("f32" if dtype == torch.float32 else "f16"), what
+        # An activation without a bias runs its bias_* variant (a bias of
+        # -0.0).
+        assert key.epilogue == ("none" if not with_bias and activation == "none" else
+                                "bias" if activation == "none" else f"bias_{activation}"), what
+        variant = lib.find(key, "sm_90a")
+        # Persistent blocks take one slice: more (where S = 1 at K = 64
+        # allows none) would take the non-persistent family.
+        want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
+                     "pl192k": "w192", "pl160k": "w160", "pl128k": "mid"}.get(tile, tile) \
+            if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
+        # The filling tiles' cost assumes the chosen slices: named ones keep
+        # the rules' tile.
+        if tile.startswith("m64n") and slices:
+            want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
+                                        "km" if layout.startswith("km") else "mk")["family"]
+            assert not want_tile.startswith("m64n"), what
+        assert variant.key.tile == want_tile == p["family"], what
+        # The policy's tiles and grid (clusters: whole pairs of row tiles).
+        if slices == 0:
+            launch = C.choose_launch("sm_90a", m, n, k, layout[-2:], 0, 32, HOPPER[1],
+                                     "km" if layout.startswith("km") else "mk")
+            assert (p["tiles"], p["grid"]) == (launch["tiles"], launch["grid"]), what
+        swapped = want_tile in SWAPPED_TILES
+        assert p["swapped"] == swapped, what
+        # The library's kernels take S from the launch (splits-arg).
+        args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",
+                "stride_bn", "stride_cm", "stride_cn", "splits"}
+        if key.epilogue != "none":
+            args |= {"in0_ptr", "stride_in0m", "stride_in0n"}
+        for kern in variant.kernels:
+            params = kern.manifest["params"]
+            assert set(params) - ws - maps == args, (what, kern.name, params)
+        assert p["params"] == variant.kernels[0].manifest["params"], what
+        # A stream-K kernel's workspace: a slot a block where blocks share
+        # the last wave's tiles (a stream-K family compiled with f16 outer
+        # sums is a plain persistent kernel: none).
+        first = variant.kernels[0].manifest
+        if first.get("stream_k"):
+            assert want_tile.endswith("k") and p["tiles"] % p["grid"][0], what
+            assert p["sum_bytes"] == p["grid"][0] * first["workspace_bytes_per_block"], what
+        elif want_tile in PERSISTENT_TILES:
+            assert p["sum_bytes"] == 0, what
+        assert len(p["values"]) == len(p["params"])
+        assert p["values"][p["params"].index("splits")] == C.default_splits(k, 32), what
+        assert (p["bias_slot"] is not None) == (key.epilogue != "none"), what
+        if with_bias:
+            assert p["values"][p["bias_slot"]] == bias.data_ptr(), what
+        # A's tensor map: K rows of M where the kernel reads A along M (A
+        # as K x M, or B as K x N as a swapped kernel's A); a swapped
+        # kernel's B map is the call's A, K rows of M where A is K x M.
+        descs = {p["params"][mp[0]]: (mp[2], mp[3]) for mp in p["maps"]}
+        if "a_desc" in descs:
+            dims, stride = descs["a_desc"]
+            if swapped and layout.endswith("kn"):
+                assert (dims, stride) == ((n, k), 2 * b.stride(0)), what
+            elif swapped:
+                assert dims == (k, n), what
+            elif layout.startswith("km"):
+                assert (dims, stride) == ((m, k), 2 * a.stride(1)), what
+            else:
+                assert dims == (k, m), what
+        if swapped and layout.startswith("km"):
+            assert descs["b_desc"] == ((m, k), 2 * a.stride(1)), what
+        # The call's A and B go to the kernel's b_ptr and a_ptr when swapped.
+        a_slot, b_slot = p["params"].index("a_ptr"), p["params"].index("b_ptr")
+        assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))
+
+
+def test_off_sector_rows_take_64_byte_l2_promotion(compiled_manifests):
+    """A TMA operand whose rows (or address) are 16- but not 32-byte aligned
+    is encoded with 64-byte L2 promotion, else with the manifest's 256
+    (gpupoor::runtime::l2PromotionFor)."""
+    lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
+    m, n = FAMILY_SHAPES[("nk", "mid")]
+    for k, ld, offset, want in ((64, 64, 0, 256), (64, 72, 0, 64), (64, 80, 0, 256),
+                                (64, 64, 8, 64)):
+        a = torch.empty(m * ld + offset, dtype=torch.float16)[offset:].view(m, ld)[:, :k]
+        b = torch.empty(n, 64, dtype=torch.float16).T
+        c = torch.empty(m, n, dtype=torch.float16)
+        p = C.describe_plan(a, b, None, c, "none", "f32", 32, 0, list(HOPPER[0]), HOPPER[1],
+                            find_variant=find)
+        promotion = {mp[1]: mp[5] for mp in p["maps"]}
+        assert promotion[0] == want, (ld, offset)
+        assert promotion[1] == 256
+
+
+def test_negative_zero_bias_changes_nothing():
+    """The launcher's bias for an activation without one is -0.0 (csrc/launcher.cpp,
+    implicitBias)."""
+    # x + (-0.0) is x, bit for bit, for every f32 and f16 value but NaN.
+    for dtype, bits in ((torch.float16, torch.int16), (torch.float32, torch.int32)):
+        vals = torch.arange(-2**15, 2**15, dtype=torch.int32).to(torch.int16).view(torch.float16)
+        vals = vals.to(dtype) if dtype == torch.float16 else torch.cat(
+            [vals.float(), torch.tensor([0.0, -0.0, 1e-40, -1e-40, 3.4e38, float("inf"),
+                                         -float("inf")])])
+        vals = vals[~vals.isnan()]
+        assert torch.equal((vals + torch.tensor(-0.0, dtype=dtype)).view(bits), vals.view(bits))

@@ -438,20 +438,14 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   };
   // A's rows: M of K as M x K; K of M as K x M (read along M); in boxes of
   // KernelSpec::aBoxRows.
-  if (spec.aMMajor())
-    emitEncode(maps[0], o.aPtr, o.m, o.k, o.ak, spec.aBoxRows(), o.ab,
-               spec.aL2PromotionBytes());
-  else
-    emitEncode(maps[0], o.aPtr, o.k, o.m, o.am, spec.aBoxRows(), o.ab,
-               spec.aL2PromotionBytes());
+  bool aM = spec.aMMajor();
+  emitEncode(maps[0], o.aPtr, aM ? o.m : o.k, aM ? o.k : o.m, aM ? o.ak : o.am,
+             spec.aBoxRows(), o.ab, spec.aL2PromotionBytes());
   // B's rows, b0 apart: N of K as N x K; K of N as K x N (its tile's
   // N-major atoms); in boxes of bBoxRows x bAtomCols.
-  if (spec.bTransposed)
-    emitEncode(maps[1], o.bPtr, o.k, o.n, o.b0, spec.bBoxRows(), o.bb,
-               spec.bL2PromotionBytes(), spec.bAtomCols());
-  else
-    emitEncode(maps[1], o.bPtr, o.n, o.k, o.b0, spec.bBoxRows(), o.bb,
-               spec.bL2PromotionBytes(), spec.bAtomCols());
+  bool bK = spec.bTransposed;
+  emitEncode(maps[1], o.bPtr, bK ? o.k : o.n, bK ? o.n : o.k, o.b0,
+             spec.bBoxRows(), o.bb, spec.bL2PromotionBytes(), spec.bAtomCols());
   // C as M rows of N, stored in boxes of 64 columns by a warp's rows, where
   // a tensor map describes C; else the kernel stores from its lanes (it
   // checks the same conditions) and the map's bytes are zeros.

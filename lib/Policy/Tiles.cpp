@@ -270,8 +270,17 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     return std::nullopt;
   if (shape.m > 32 || (shape.m > 16 && aLayout != ALayout::KM))
     return std::nullopt;
+  // Past two 64-row tiles an SM the 16 x 128 mma.sync tile streams a
+  // weight stored N x K faster, and 16 rows of any weight; up to 8 rows of
+  // a weight stored K x N run faster swapped there too. On an H200
+  // (package, forced families, x cuBLAS f32acc, decisions.md "Swapped
+  // decode products of a wide weight stored K x N"): 1-8 x 28672 x 8192
+  // 0.98-1.00 against 0.93-0.97, 1 x 32000 x 4096 0.98 against 0.92; 16
+  // rows 0.99 against 1.01, 16 x 32000 x 4096 0.97 against 1.02; B as N x K
+  // 0.906 against 0.950 at 1 x 28672 x 8192.
   int64_t tiles = ceilDiv(shape.n, 64);
-  if (tiles > 2 * smCount)
+  bool wideKN = bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows;
+  if (tiles > 2 * smCount && !wideKN)
     return std::nullopt;
   // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
   // one atom of 64-byte rows (kSwappedKMTile).

@@ -46,6 +46,10 @@ inline constexpr int64_t kSwizzleCols = 64;
 /// The tile that stands for every matmul where no shape is known.
 inline constexpr Tile kDefaultTile = {128, 128, 32};
 
+/// The most rows of A whose decode products with B stored K x N run
+/// swapped past two 64-row swapped tiles an SM (selectSwappedTile).
+inline constexpr int64_t kWideSwappedKNRows = 8;
+
 /// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that
 /// selectSwappedTile gives where 64-row tiles would take slices.
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};
@@ -149,7 +153,8 @@ bool isFillingTile(const Tile &tile);
 /// or std::nullopt where the product keeps selectTile's tile: sm_90a's
 /// static 2-D decode products (M <= 16, A either way, B either way), and
 /// those of 17 to 32 rows of A as K x M (kSwappedKMTile), whose swapped
-/// 64-row tiles number up to two blocks an SM. `k`: the product's
+/// 64-row tiles number up to two blocks an SM, or any number of them for
+/// up to kWideSwappedKNRows rows with B stored K x N. `k`: the product's
 /// K; `splits`: the splits its options give (none: the default), at most
 /// `maxSplits`. A 32-row tile (kThinSwappedTile, A M x K, B N x K) takes one
 /// chunk a K tile: its splits are ceil(K / 256) (decodeNumSplits).

@@ -229,9 +229,9 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 }
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
-/// 64 x 16 x 64 tiles (B's rows along wgmma's M, A's few rows along its n16)
-/// number up to two blocks an SM; from a third of the SMs one slice each,
-/// fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
+/// 64 x 16 tiles (kSwappedDecodeTile: B's rows along wgmma's M, A's few rows
+/// along its n16) number up to two blocks an SM; from a third of the SMs one
+/// slice each, fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
 /// resolveSlices). Measured
 /// on an H100 (benchmarks/bench_skinny.py,
 /// docs/design/decisions.md#swapped-decode-products), weights from HBM,
@@ -300,7 +300,7 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
       return kThinSwappedTile;
   }
-  return Tile{64, 16, 64};
+  return kSwappedDecodeTile;
 }
 
 /// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)

@@ -166,7 +166,7 @@ def test_sm90a_families_only_for_sm90a():
     assert key.name == "kmkn_f32_bias_gelu_f16_mid_s32"
     assert VariantKey.from_name(key.name) == key
     assert VariantKey.from_name("kn_f32_none_f16_s16_s32").a_layout == "mk"
-    assert "tile=64,16,64" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
+    assert "tile=64,16,128" in VariantKey(b_layout="nk", tile="s16").pipeline_options("sm_90a")
     assert "blocks-per-sm=2" in VariantKey(b_layout="nk", tile="s16w").pipeline_options("sm_90a")
     # Persistent blocks take one K slice.
     pl = VariantKey(b_layout="nk", tile="pl").pipeline_options("sm_90a").split()

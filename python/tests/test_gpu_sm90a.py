@@ -167,6 +167,36 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+@pytest.mark.parametrize("m,n,k,layout", [
+    # K tails of the 128-deep K tile (policy::kSwappedDecodeTile): K under
+    # one tile, a part tile after whole ones; N tails; past the SMs two
+    # blocks an SM (s16w); B as K x N of 8 rows past two tiles an SM
+    # (17024 / 64 = 266: policy::kWideSwappedKNRows).
+    (1, 200, 72, "nk"), (5, 4160, 1000, "nk"), (16, 136, 4104, "nk"), (16, 9000, 264, "nk"),
+    (1, 200, 72, "kn"), (5, 4160, 1000, "kn"), (16, 136, 4104, "kn"), (16, 9000, 264, "kn"),
+    (8, 17024, 264, "kn")])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_decode_exact(m, n, k, layout, slices, outer, activation):
+    """Decode products of A as M x K run swapped (C^T = W x^T, the 64 x 16
+    x 128 tile): exact on small integers over M, N and K tails, slices,
+    both outer types, a bias along the kernel's rows, both B layouts."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
+    want = "s16w" if p["tiles"] * p["slices"] > sm_count else "s16"
+    assert p["family"] == want and p["swapped"], p
+    assert tuple(_C.family_tile(want, "sm_90a", layout)) == (64, 16, 128)
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 @pytest.mark.parametrize("family,m,n,k", [
     # Rows on 32-byte sectors, one wave: the families themselves.
     ("m64", 72, 208, 1312), ("n64", 72, 208, 1312), ("m32", 72, 208, 1312),

@@ -26,7 +26,7 @@ from gpupoor.variants import (PERSISTENT_TILES, SWAPPED_TILES, VariantKey,
 # (M, N) for which an sm_90a device of 132 SMs takes each tile family at
 # K = 64 (the policy's choose_launch), by the variant's layouts: B's, and A
 # as K x M (km) for the families that read it so.
-_MK_SHAPES = {("kn", "m16"): (4, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"): (1, 9000),
+_MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w"): (1, 9000),
               ("kn", "m64"): (100, 4240),
               ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
               ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),

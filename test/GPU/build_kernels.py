@@ -134,13 +134,15 @@ VARIANTS = {
     "nk_f32_tma_m64_p2": (dict(b_layout="nk"),
                           "outer-type=f32 slices=2 tile=64,128,64 tma=true"),
     "nk_f32_tma_128x128": (dict(b_layout="nk"), "outer-type=f32 tile=128,128,64 tma=true"),
-    # The decode products' swapped tile (C^T = B A^T by the 64 x 16 x 64
-    # kernel, gpupoor-swap-operands): the kernel itself at every shape, in
-    # one and in three slices, and static decode products that gpupoor-split-k
-    # swaps (the suite launches them with B, A and C's transposed view, as
-    # their manifest says).
-    "nk_f32_tma_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64"),
-    "nk_f16_tma_n16_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,64"),
+    # The decode products' swapped tile (C^T = B A^T by the 64 x 16 x 128
+    # kernel, policy::kSwappedDecodeTile, gpupoor-swap-operands): the kernel
+    # itself at every shape, in one and in three slices, and at BK = 64;
+    # and static decode products that gpupoor-split-k swaps (the suite
+    # launches them with B, A and C's transposed view, as their manifest
+    # says).
+    "nk_f32_tma_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,128"),
+    "nk_f16_tma_n16_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=64,16,128"),
+    "nk_f32_tma_n16_k64": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64"),
     # The 32-row tile (wgmma's m64 computes 32 rows it does not store; BK =
     # 256, four atoms a stage) at every shape, in one and in three slices.
     "nk_f32_tma_t32": (dict(b_layout="nk"), "outer-type=f32 tile=32,16,256"),
@@ -189,6 +191,10 @@ VARIANTS = {
     "kn_swap_bias_gelu_1x2048x5120": (dict(shape=(1, 2048, 5120), bias="f16", epilogue="gelu"),
                                       "outer-type=f32 slices=0"),
     "kn_swap_f16_16x14336x4096": (dict(shape=(16, 14336, 4096)), "outer-type=f16"),
+    # Past two swapped tiles an SM (17024 / 64 = 266): 8 rows still swapped
+    # (policy::kWideSwappedKNRows), two blocks an SM; K = 1000 ends in a
+    # part of a K tile.
+    "kn_swap_wide_f32_8x17024x1000": (dict(shape=(8, 17024, 1000)), "outer-type=f32 slices=0"),
     # A as K x M (a transposed activation, as in a weight gradient): sm_90a's
     # wgmma kernel reads it M-major, by TMA and by cp.async, with B either
     # way; one and two consumer warpgroups, BK = 128, slices, persistent

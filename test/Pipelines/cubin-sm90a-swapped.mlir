@@ -14,7 +14,7 @@
 // MLIR-SAME: !llvm.ptr<1>, %c4096_i32 : i32, %c1_i32 : i32, %c14336_i32 : i32, %c14336_i32 : i32, %c1_i32 : i32, %c1_i32 : i32, %c14336_i32 : i32, %c1_i32 : i32, %c4096_i32 : i32, %{{.*}} : !llvm.ptr<1>, %c1_i32 : i32, %c0_i32 : i32,
 // MLIR-SAME: gpupoor.swapped_operands
 
-// The 64 x 16 tile: one consumer warpgroup of m64n16k16 wgmmas. The
+// The 64 x 16 x 128 tile: one consumer warpgroup of m64n16k16 wgmmas. The
 // producer's loading thread waits for the previous kernel of the stream
 // before its first load, the consumers before anything else; no early
 // signal to the next kernel (it launches as the blocks exit).
@@ -36,7 +36,7 @@
 // JSON: "tile": [
 // JSON-NEXT: 64,
 // JSON-NEXT: 16,
-// JSON-NEXT: 64
+// JSON-NEXT: 128
 func.func @linear(%x: tensor<1x14336xf16>, %w: tensor<4096x14336xf16>, %bias: tensor<4096xf16>) -> tensor<1x4096xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>

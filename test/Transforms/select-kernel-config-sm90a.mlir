@@ -34,14 +34,21 @@ func.func @narrow(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref
 
 // -----
 
-// The swapped decode tile (64 x 16 x 64: 10 KiB a stage) would fit 19 with
-// an SM to itself: at most 12. Past the SMs (224 tiles), two blocks an SM
-// of 9.
+// A swapped 64 x 16 x 64 tile (10 KiB a stage) would fit 19 with an SM to
+// itself: at most 12. Past the SMs (224 tiles), two blocks an SM of 9. The
+// default swapped decode tile (64 x 16 x 128, policy::kSwappedDecodeTile)
+// keeps as many bytes of A in flight: 6 stages, two blocks an SM of 4.
 // CHECK-LABEL: func @swapped_one_wave
 // CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 12,
 // CHECK-NOT: blocks_per_sm
 // CHECK-LABEL: func @swapped_two_waves
 // CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 9,
+// CHECK-SAME: blocks_per_sm = 2>
+// CHECK-LABEL: func @swapped_k128_one_wave
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 6,
+// CHECK-NOT: blocks_per_sm
+// CHECK-LABEL: func @swapped_k128_two_waves
+// CHECK: config(#gpupoor.kernel_config<warps = [4, 1], stages = 4,
 // CHECK-SAME: blocks_per_sm = 2>
 func.func @swapped_one_wave(%a: memref<4096x4096xf16>, %b: memref<16x4096xf16>, %c: memref<4096x16xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<4096x16xf16>)
@@ -52,6 +59,18 @@ func.func @swapped_one_wave(%a: memref<4096x4096xf16>, %b: memref<16x4096xf16>, 
 func.func @swapped_two_waves(%a: memref<14336x4096xf16>, %b: memref<16x4096xf16>, %c: memref<14336x16xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<14336x16xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<14336x4096xf16>, memref<16x4096xf16>
+  return
+}
+func.func @swapped_k128_one_wave(%a: memref<4096x4096xf16>, %b: memref<16x4096xf16>, %c: memref<4096x16xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<4096x16xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<4096x4096xf16>, memref<16x4096xf16>
+  return
+}
+func.func @swapped_k128_two_waves(%a: memref<14336x4096xf16>, %b: memref<16x4096xf16>, %c: memref<14336x16xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<14336x16xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       : memref<14336x4096xf16>, memref<16x4096xf16>
   return
 }

@@ -130,7 +130,7 @@ enum class Family : uint32_t {
   N64,
   /// sm_90a only: 128 x 128 x 64 (oneWaveMidTile).
   Mid,
-  /// sm_90a only: the swapped 64 x 16 x 64 decode tile (M <= 16), one
+  /// sm_90a only: the swapped decode tile (kSwappedDecodeTile, M <= 16), one
   /// block an SM, and the same two blocks an SM.
   S16,
   S16W,

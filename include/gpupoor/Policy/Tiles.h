@@ -50,6 +50,16 @@ inline constexpr Tile kDefaultTile = {128, 128, 32};
 /// swapped past two 64-row swapped tiles an SM (selectSwappedTile).
 inline constexpr int64_t kWideSwappedKNRows = 8;
 
+/// sm_90a's swapped decode tile [BN, BM, BK] (selectSwappedTile): 64 weight
+/// rows along wgmma's M, up to 16 rows of A along its n16, 128 of K a
+/// stage (256-byte row segments of a weight stored N x K). Measured on an
+/// H200 against BK = 64 (static kernels, x cuBLAS f32acc,
+/// docs/design/decisions.md#decode-tile-stages-and-k-step): 1 x 4096 x
+/// 14336 0.996-1.003 against 0.929-0.935, 1 x 3072 x 4096 1.156 against
+/// 0.987, B as K x N 16 x 4096 x 14336 1.028 against 0.934; at most 2%
+/// slower (1 x 8192 x 28672 0.995 against 1.017).
+inline constexpr Tile kSwappedDecodeTile = {64, 16, 128};
+
 /// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that
 /// selectSwappedTile gives where 64-row tiles would take slices.
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};

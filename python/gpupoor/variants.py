@@ -32,7 +32,7 @@ OUT_TYPES = ("f16", "f32")
 # n64 (64x64x64), mid (128x128x64): sm_90a's one- and two-warpgroup tiles;
 # s16, s16w: sm_90a's 64x16x128 tile of the swapped product C^T = W x^T
 # (launched with W as A, read along K or, for W as K x N, along N; x as
-# B), one and two blocks an SM; s32, s32w: the same of 64x32x64 (17 to 32
+# B), one and two blocks an SM; s32, s32w: the same of 64x32x128 (17 to 32
 # rows of x stored K x M);
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);

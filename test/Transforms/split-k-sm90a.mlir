@@ -411,7 +411,7 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-LABEL: func @rows32_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
-// CHECK-SAME: tile = [64, 32, 64]
+// CHECK-SAME: tile = [64, 32, 128]
 // CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
 // 32-row tile.
@@ -423,7 +423,7 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-LABEL: func @rows32_long_k_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
-// CHECK-SAME: tile = [64, 32, 64]
+// CHECK-SAME: tile = [64, 32, 128]
 // CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
 // Past two swapped tiles an SM (N = 17024: 266 tiles) the product runs
 // unswapped: 16 rows are copied (the 16-row mma.sync tile would read A an

@@ -134,7 +134,7 @@ enum class Family : uint32_t {
   /// block an SM, and the same two blocks an SM.
   S16,
   S16W,
-  /// sm_90a only: the swapped 64 x 32 x 64 tile of 17 to 32 rows of A as
+  /// sm_90a only: the swapped 64 x 32 x 128 tile of 17 to 32 rows of A as
   /// K x M (selectSwappedTile), one and two blocks an SM.
   S32,
   S32W,

@@ -72,8 +72,12 @@ inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 /// 0.79-1.06 with A copied M x K (32-row tiles) and 0.81-0.96 with 64-row
 /// tiles reading A along M (decisions.md, "Swapped products of A as K×M
 /// of 32 rows"). A as M x K keeps kThinTile (0.95-1.07 against the swapped
-/// tile's 0.95-1.02).
-inline constexpr Tile kSwappedKMTile = {64, 32, 64};
+/// tile's 0.95-1.02). 128 of K a stage, as kSwappedDecodeTile: static
+/// kernels on an H200, x cuBLAS f32acc against BK = 64, 32 x 4096 x 14336
+/// 1.013 against 0.957, 32 x 6144 x 4096 1.025 against 0.981, never slower
+/// (32 x 14336 x 4096 0.999 both;
+/// docs/design/decisions.md#swapped-products-of-a-as-km-of-32-rows).
+inline constexpr Tile kSwappedKMTile = {64, 32, 128};
 
 /// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
 /// (B either way): 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32

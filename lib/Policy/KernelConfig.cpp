@@ -18,8 +18,8 @@ static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
 /// The most stages of a two-warpgroup tile (BM = 128), which fills an SM's
 /// registers: one block an SM whatever its stages.
 static constexpr int64_t kTwoWarpgroupStages = 6;
-/// The most stages of a one-warpgroup tile: the swapped decode tile (64 x
-/// 16 x 64, 10 KiB a stage) would fit 19 with an SM to itself.
+/// The most stages of a one-warpgroup tile: a swapped 64 x 16 x 64 tile (10
+/// KiB a stage) would fit 19 with an SM to itself.
 static constexpr int64_t kOneWarpgroupMaxStages = 12;
 
 int64_t mlir::gpupoor::policy::mmaStages(const Tile &tile) {

@@ -134,9 +134,9 @@ int64_t wgmmaBlocksPerSM(const Tile &tile, bool gridExceedsSMs);
 /// 64 ran 0.99-1.01x 8 at M = 64 and 1.07-1.11x at M = 128; 8 of 64 x 128 ran
 /// 1.01-1.05x 6; 6 of 128 x 128 ran 1.17x 4 at 512 x 4096 x 4096 (7: no
 /// faster), 1.16x at 512 x 14336 x 4096; 128 x 160 x 64 at 512 x 10240 x 2048
-/// 36.7 us with 6, 37.7 with 5, 41.3 with 4; the swapped decode tile (64 x 16 x
-/// 64) 15.2-15.6 us at 1 x 4096 x 4096 with 12 stages against 16.5-17.1 with 19
-/// and 15.6-15.8 with 8.
+/// 36.7 us with 6, 37.7 with 5, 41.3 with 4; the swapped 64 x 16 x 64 tile
+/// (the decode tile then) 15.2-15.6 us at 1 x 4096 x 4096 with 12 stages
+/// against 16.5-17.1 with 19 and 15.6-15.8 with 8.
 int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
                     int64_t barrierBytes, int64_t blocksPerSM);
 

@@ -232,8 +232,8 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 /// 64 x 16 tiles (kSwappedDecodeTile: B's rows along wgmma's M, A's few rows
 /// along its n16) number up to two blocks an SM; from a third of the SMs one
 /// slice each, fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
-/// resolveSlices). Measured
-/// on an H100 (benchmarks/bench_skinny.py,
+/// resolveSlices). Measured with the 64 x 16 x 64 tile (the decode tile
+/// then) on an H100 (benchmarks/bench_skinny.py,
 /// docs/design/decisions.md#swapped-decode-products), weights from HBM,
 /// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
 /// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
@@ -272,8 +272,9 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     return std::nullopt;
   // Past two 64-row tiles an SM the 16 x 128 mma.sync tile streams a
   // weight stored N x K faster, and 16 rows of any weight; up to 8 rows of
-  // a weight stored K x N run faster swapped there too. On an H200
-  // (package, forced families, x cuBLAS f32acc, decisions.md "Swapped
+  // a weight stored K x N run faster swapped there too. On an H200, with
+  // the swapped tile at BK = 64 then (package, forced families, x cuBLAS
+  // f32acc, decisions.md "Swapped
   // decode products of a wide weight stored K x N"): 1-8 x 28672 x 8192
   // 0.98-1.00 against 0.93-0.97, 1 x 32000 x 4096 0.98 against 0.92; 16
   // rows 0.99 against 1.01, 16 x 32000 x 4096 0.97 against 1.02; B as N x K

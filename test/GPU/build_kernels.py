@@ -106,7 +106,7 @@ VARIANTS = {
     "nk_f16_sarg_p3": (dict(b_layout="nk"),
                        "outer-type=f16 slices=3 tile=128,128,64 splits-arg=true"),
     "nk_f32_sarg_m64": (dict(b_layout="nk"), "outer-type=f32 tile=64,128,64 splits-arg=true"),
-    "nk_f32_sarg_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 splits-arg=true"),
+    "nk_f32_sarg_n16": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,128 splits-arg=true"),
     "nk_f32_m16_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64"),
     "nk_f16_m32_p7": (dict(b_layout="nk"), "outer-type=f16 slices=7 tile=32,128,64"),
     "kn_f32_m64_p2": (dict(), "outer-type=f32 slices=2 tile=64,128,64"),
@@ -218,7 +218,7 @@ VARIANTS = {
     "km_f16_batched_p0": (dict(batched=True, a_layout="km", b_layout="nk"),
                           "outer-type=f16 slices=0"),
     "gen_km_kn_f32": (dict(a_layout="km"), "outer-type=f32 async-copies=false"),
-    "nk_f32_tma_n16_b2": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 blocks-per-sm=2"),
+    "nk_f32_tma_n16_b2": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,128 blocks-per-sm=2"),
     # Deferred handovers (KernelSpec::defersHandover) where a block takes
     # several work tiles.
     "nk_f32_tma_n16_pers": (dict(b_layout="nk"), "outer-type=f32 tile=64,16,64 persistent=true"),

@@ -1,6 +1,10 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa tile=64,16,64 slices=3 dump-dir=%t" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/gpupoor_matmul_0.ptx -o /dev/null 2>&1 | FileCheck %s
+// RUN: rm -rf %t.k128 && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa tile=64,16,128 slices=3 splits-arg=true dump-dir=%t.k128" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t.k128/gpupoor_matmul_0.ptx -o /dev/null 2>&1 | FileCheck %s
+// RUN: rm -rf %t.k128b2 && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa tile=64,16,128 blocks-per-sm=2 splits-arg=true dump-dir=%t.k128b2" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t.k128b2/gpupoor_matmul_0.ptx -o /dev/null 2>&1 | FileCheck %s
 // RUN: rm -rf %t.thin && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a cubin-format=isa tile=32,16,256 outer-type=f16 dump-dir=%t.thin" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.thin/gpupoor_matmul_0.ptx -o /dev/null 2>&1 | FileCheck %s
 

@@ -8,7 +8,7 @@
 // copied while its group may be in flight) and no wait injected (C7517: a
 // read of sums that LLVM moved ahead of their wait), no spills. The 32-row
 // tile at 1 x 2048 x 5120 (20 chunks of one K tile: five groups of four),
-// the 64-row one at 1 x 4096 x 4096 (16 chunks of four K tiles).
+// the 64-row one at 1 x 4096 x 4096 (32 chunks of one K tile of 128).
 // CHECK-NOT: C75
 // CHECK: Compiling entry function 'gpupoor_matmul_{{[01]}}' for 'sm_90a'
 // CHECK-NOT: C75

@@ -284,10 +284,12 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // -----
 
 // B as K x N past two swapped tiles an SM: up to 8 rows still swapped
-// (policy::kWideSwappedKNRows), 16 rows on sm_90's decode tile.
+// (policy::kWideSwappedKNRows), 9 and 16 rows on sm_90's decode tile.
 // CHECK-LABEL: func @decode_wide_kn
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true>)
 // CHECK-LABEL: func @decode_wide_kn16
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-LABEL: func @decode_wide_kn9
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
 func.func @decode_wide_kn(%a: tensor<8x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<8x17024xf16> {
   %cst = arith.constant 0.0 : f16
@@ -304,6 +306,14 @@ func.func @decode_wide_kn16(%a: tensor<16x4096xf16>, %b: tensor<4096x17024xf16>)
   %r = linalg.matmul ins(%a, %b : tensor<16x4096xf16>, tensor<4096x17024xf16>)
                      outs(%c : tensor<16x17024xf16>) -> tensor<16x17024xf16>
   return %r : tensor<16x17024xf16>
+}
+func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<9x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<9x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<9x17024xf16>) -> tensor<9x17024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<9x4096xf16>, tensor<4096x17024xf16>)
+                     outs(%c : tensor<9x17024xf16>) -> tensor<9x17024xf16>
+  return %r : tensor<9x17024xf16>
 }
 
 // -----

@@ -111,8 +111,8 @@ bool gridExceedsSMs(int64_t tiles, int64_t slices, int64_t smCount);
 
 /// The blocks an SM of a wgmma tile: two 64-row (one warpgroup) blocks
 /// where a static grid exceeds the SMs, so that the whole grid is resident
-/// at once; else one. Measured on an H100 (swapped decode tile 64 x 16 x
-/// 64 at 1 x 14336 x 4096, 224 blocks,
+/// at once; else one. Measured on an H100 (the swapped 64 x 16 x 64 tile,
+/// the decode tile then, at 1 x 14336 x 4096, 224 blocks,
 /// docs/design/decisions.md#two-blocks-an-sm-for-one-warpgroup-tiles): 42.8 us
 /// with two blocks an SM (6 or 8 stages; 4: 43.2), 46.4 with one, cuBLAS 42.8.
 /// Not where two blocks' three stages each would not fit an SM's shared

@@ -148,7 +148,8 @@ int64_t sliceOneSliceShare(Chip chip, const Tile &tile);
 /// the SMs take P1 = floor(SMs / T) slices instead of one: a block's weight
 /// rows then take longer to stream from one SM than the meeting of the
 /// slices costs. Measured on an H200 (forced slices, CUDA-graph replays,
-/// weights beyond L2) with the swapped 64 x 16 tile at M = 1 and 8, N =
+/// weights beyond L2) with the swapped 64 x 16 x 64 tile (the decode tile
+/// then) at M = 1 and 8, N =
 /// 3584 and 4096 (56 and 64 tiles), both B layouts: at K = 28672 two slices
 /// ran 1.05-1.17x one (8 shapes, geomean 1.115); at K = 8192 0.91-0.99x, at
 /// 11008 and 14336 0.96-1.10x (the tuned table decides there). 80 tiles (N

@@ -56,8 +56,9 @@ inline constexpr int64_t kWideSwappedKNRows = 8;
 /// H200 against BK = 64 (static kernels, x cuBLAS f32acc,
 /// docs/design/decisions.md#decode-tile-stages-and-k-step): 1 x 4096 x
 /// 14336 0.996-1.003 against 0.929-0.935, 1 x 3072 x 4096 1.156 against
-/// 0.987, B as K x N 16 x 4096 x 14336 1.028 against 0.934; at most 2%
-/// slower (1 x 8192 x 28672 0.995 against 1.017).
+/// 0.987, B as K x N 16 x 4096 x 14336 1.028 against 0.934; from 128 tiles
+/// on level or slower (1 x 8192 x 28672 0.995 against 1.017, 1 x 14336 x
+/// 4096 1.002 against 1.009).
 inline constexpr Tile kSwappedDecodeTile = {64, 16, 128};
 
 /// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that

@@ -1,0 +1,149 @@
+"""The package's call under forced kernel choices, beside cuBLAS f32acc.
+
+  # on the device (the package's library built for it)
+  python benchmarks/force_choice.py [--rounds 6] [--reps 30] [--json OUT.json] \\
+      nk:1x28672x8192=m16,s16w kn:16x4096x14336=s16,s16/2 km:32x5120x5120=s32,copy
+
+A SPEC is LAYOUT:MxNxK=CHOICE,... with layouts as bench_sweep.py's (nk: B
+stored N x K, kn: B as K x N, km: A stored K x M with B as K x N). A
+CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
+the package's choice (SLICES and SPLITS 0: the policy's), or `copy`: A
+copied M x K first (`x.contiguous()`) and the policy's choice for that.
+Every shape also runs the package's default (`default`) and cuBLAS f32acc.
+
+Timing as bench_sweep.py's: CUDA-graph replays of --reps calls, the weights
+rotated beyond L2, products of 50 us and more settled first; --rounds
+rounds that turn the contestants' order, medians. Prints each choice's
+speed against cuBLAS f32acc and its error against an fp64 product (x 1e-4);
+--json writes them (benchmarks/data/wide_decode_sm_90a.json and
+km_swapped32_sm_90a.json were taken this way; their default is named
+`default_then`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+from typing import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "python")]
+
+
+def parse_spec(spec: str) -> tuple[str, int, int, int, list[str]]:
+    """(layout, M, N, K, choices) of LAYOUT:MxNxK=CHOICE,..."""
+    try:
+        shape, choices = spec.split("=")
+        layout, dims = shape.split(":")
+        m, n, k = map(int, dims.split("x"))
+    except ValueError:
+        raise SystemExit(f"force_choice: a spec is LAYOUT:MxNxK=CHOICE,..., got {spec!r}")
+    if layout not in ("nk", "kn", "km"):
+        raise SystemExit(f"force_choice: layout must be nk, kn or km, got {layout!r}")
+    names = [c for c in choices.split(",") if c]
+    for c in names:
+        parse_choice(c)
+    return layout, m, n, k, names
+
+
+def parse_choice(choice: str) -> tuple[str | None, int, int]:
+    """(family or None for the policy's, slices, splits) of a CHOICE."""
+    if choice in ("default", "copy"):
+        return None, 0, 0
+    parts = choice.split("/")
+    if len(parts) > 3:
+        raise SystemExit(f"force_choice: a choice is FAMILY[/SLICES[/SPLITS]], got {choice!r}")
+    try:
+        slices, splits = (int(p) for p in (parts[1:] + ["0", "0"])[:2])
+    except ValueError:
+        raise SystemExit(f"force_choice: slices and splits are integers, got {choice!r}")
+    return parts[0], slices, splits
+
+
+def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: int,
+              reps: int) -> dict:
+    """One shape's record: cuBLAS f32acc's time and each choice's speed
+    against it and error."""
+    import torch
+    import bench_sweep
+    from gpupoor import split_k_sequential
+    from gpupoor._native import C
+    from gpupoor.bench import cublas, time_graph
+
+    x, bs, rotate = bench_sweep.operands(layout, m, n, k)
+    ref = x.double() @ bs[0].double()
+    names = ["default"] + [c for c in choices if c != "default"]
+
+    def call(choice: str) -> Callable[[int], object]:
+        a = x.contiguous() if choice == "copy" else x
+        return lambda i: split_k_sequential(a, bs[i])
+
+    def timed(choice: str) -> float:
+        family, slices, splits = parse_choice(choice)
+        C._force_choice(family, slices, True, splits)
+        try:
+            return time_graph(call(choice), reps, rotate)
+        finally:
+            C._force_choice(None)
+
+    err = {}
+    for c in names:
+        family, slices, splits = parse_choice(c)
+        C._force_choice(family, slices, True, splits)
+        try:
+            out = call(c)(0).double()
+            err[c] = ((out - ref).norm() / ref.norm()).item()
+        finally:
+            C._force_choice(None)
+    bench_sweep.settle(call("default"), rotate)
+    order = ["cublas"] + names
+    us: dict[str, list[float]] = {c: [] for c in order}
+    for r in range(rounds):
+        for c in order[r % len(order):] + order[:r % len(order)]:
+            if c == "cublas":
+                us[c].append(time_graph(lambda i: cublas(False, torch.matmul)(x, bs[i]),
+                                        reps, rotate))
+            else:
+                us[c].append(timed(c))
+    med = {c: statistics.median(v) for c, v in us.items()}
+    return {"layout": layout, "shape": [m, n, k], "cublas_f32acc_us": round(med["cublas"], 2),
+            "candidates": {c: {"x_cublas": round(med["cublas"] / med[c], 3),
+                               "err_e4": round(err[c] * 1e4, 1)} for c in names}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("specs", nargs="+", metavar="LAYOUT:MxNxK=CHOICE,...")
+    p.add_argument("--rounds", type=int, default=6)
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--json", help="write the records here")
+    args = p.parse_args(argv)
+    specs = [parse_spec(s) for s in args.specs]
+    if args.rounds < 1 or args.reps < 1:
+        raise SystemExit("force_choice: --rounds and --reps must be at least 1")
+
+    import torch
+
+    runs = []
+    for layout, m, n, k, choices in specs:
+        rec = run_shape(layout, m, n, k, choices, args.rounds, args.reps)
+        runs.append(rec)
+        print(f"{layout}:{m}x{n}x{k} cublas {rec['cublas_f32acc_us']:.1f}us "
+              + " ".join(f"{c}:{v['x_cublas']:.3f}({v['err_e4']:.1f})"
+                         for c, v in rec["candidates"].items()), flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(0),
+                       "date": datetime.date.today().isoformat(),
+                       "command": "python3 benchmarks/force_choice.py " + " ".join(
+                           (argv if argv is not None else sys.argv[1:])),
+                       "runs": runs}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

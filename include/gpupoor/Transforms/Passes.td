@@ -245,11 +245,13 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
 
     sm_90a ops get the configuration of `convert-gpupoor-to-wgmma`'s kernel:
     warps `[BM / 16, 1]` (a warpgroup per 64 rows; the warps options do not
-    apply); stages: for one warpgroup (BM = 64) 192 KiB of them (8 of 64 x
-    128 x 64, 12 of 64 x 64 x 64, one block an SM) where a static grid
-    fits one wave of one block an SM and for dynamic shapes, else two
-    blocks an SM (`blocks_per_sm = 2`, the TMA kernel; 96 KiB of stages
-    each: 4 of 64 x 128 x 64; not where three stages each would not fit,
+    apply); stages: for one warpgroup (BM = 64) 192 KiB of them, at most
+    as many bytes of A as 12 stages of 64 x 64 x 64 (8 of 64 x 128 x 64, 12
+    of 64 x 64 x 64, 6 of the swapped 64 x 16 x 128; one block an SM) where
+    a static grid fits one wave of one block an SM and for dynamic shapes,
+    else two blocks an SM (`blocks_per_sm = 2`, the TMA kernel; 96 KiB of
+    stages each: 4 of 64 x 128 x 64 and of 64 x 16 x 128; not where three
+    stages each would not fit,
     as 64 x 256 x 64's); for two warpgroups as many as fit up to 6 (4
     of 128 x 256; the persistent kernel gives stages up until its epilogue
     buffer fits); persistent blocks for static grids of two-warpgroup TMA

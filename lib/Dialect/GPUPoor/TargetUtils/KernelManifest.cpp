@@ -89,25 +89,22 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
         {"l2_promotion", std::to_string(l2PromotionBytes) + "B"},
         {"oob_fill", "zero"}};
   };
+  // A as M x K in boxes of BM rows of 64 K columns; as K x M (read along M)
+  // in boxes of BK rows of 64 M columns.
+  bool aM = spec.aMMajor();
+  // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes of BK
+  // rows of 64 N columns (its tile's N-major atoms; a narrow tile's 16 or
+  // 32, KernelSpec::bAtomCols).
+  bool bK = spec.bTransposed;
   llvm::json::Object maps{
-      // A as M x K in boxes of BM rows of 64 K columns; as K x M (read
-      // along M) in boxes of BK rows of 64 M columns.
-      {"a_desc", spec.aMMajor()
-                     ? map("a_ptr", "M", "K", "stride_ak", "stride_ab",
-                           KernelSpec::kSwizzleCols, spec.aBoxRows(),
-                           spec.aL2PromotionBytes())
-                     : map("a_ptr", "K", "M", "stride_am", "stride_ab",
-                           KernelSpec::kSwizzleCols, spec.aBoxRows(),
-                           spec.aL2PromotionBytes())},
-      // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes
-      // of BK rows of 64 N columns (its tile's N-major atoms; a narrow
-      // tile's 16 or 32, KernelSpec::bAtomCols).
+      {"a_desc", map("a_ptr", aM ? "M" : "K", aM ? "K" : "M",
+                     aM ? "stride_ak" : "stride_am", "stride_ab",
+                     KernelSpec::kSwizzleCols, spec.aBoxRows(),
+                     spec.aL2PromotionBytes())},
       {"b_desc",
-       spec.bTransposed
-           ? map("b_ptr", "K", "N", "stride_bn", "stride_bb", spec.bAtomCols(),
-                 spec.bBoxRows(), spec.bL2PromotionBytes())
-           : map("b_ptr", "N", "K", "stride_bk", "stride_bb", spec.bAtomCols(),
-                 spec.bBoxRows(), spec.bL2PromotionBytes())},
+       map("b_ptr", bK ? "K" : "N", bK ? "N" : "K",
+           bK ? "stride_bn" : "stride_bk", "stride_bb", spec.bAtomCols(),
+           spec.bBoxRows(), spec.bL2PromotionBytes())},
       {"note", "dims of 0 are encoded as 1 (the kernel loads nothing "
                "then), strides of 0 or less (their dimension has one "
                "element) and a batch stride where batch <= 1 as 16 bytes; "

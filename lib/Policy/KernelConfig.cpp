@@ -69,9 +69,13 @@ bool mlir::gpupoor::policy::f16OuterIsExact(const ConfigProblem &p,
                                             bool hasEpilogue) {
   if (!f32Outer || !f16C || hasEpilogue)
     return false;
-  if (p.splits && *p.splits <= 2)
+  // The f16 sums that meet: S chunks of `sets` each.
+  int64_t chunks = 2 / std::max<int64_t>(p.sets, 1);
+  if (!chunks)
+    return false;
+  if (p.splits && *p.splits <= chunks)
     return true;
-  return !isDynamic(p.k) && ceilDiv(p.k, p.tile[2]) <= 2;
+  return !isDynamic(p.k) && ceilDiv(p.k, p.tile[2]) <= chunks;
 }
 
 bool mlir::gpupoor::policy::gridExceedsSMs(const ConfigProblem &p) {

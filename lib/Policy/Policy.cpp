@@ -74,6 +74,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
                                       : std::pair(p.aLayout, p.bLayout);
   s.chip = kernelChip(chip, aLayout, bLayout, s.tile);
+  s.sets = accumulatorSets(s.chip, s.tile);
   s.splits = p.splits;
   // With a static K the rule is evaluated now, so the IR says what runs.
   if (!s.splits && !isDynamic(p.k))
@@ -334,6 +335,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   auto [aLayout, bLayout] = l.swapped ? swappedLayouts(p.aLayout, p.bLayout)
                                       : std::pair(p.aLayout, p.bLayout);
   l.chip = kernelChip(p.chip, aLayout, bLayout, l.tile);
+  l.sets = accumulatorSets(l.chip, l.tile);
   // S: the call's, else the tile's default, which the launch passes to the
   // families' kernels (splits-arg).
   l.splits =

@@ -35,6 +35,11 @@ int64_t mlir::gpupoor::policy::decodeChunk(Chip chip, const Tile &tile) {
   return decode ? std::max(kDecodeChunk, tile[2]) : 0;
 }
 
+int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
+  bool decode = chip == Chip::SM90a && std::min(tile[0], tile[1]) <= 16;
+  return decode ? std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets) : 1;
+}
+
 int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,
                                                int64_t k, int64_t maxSplits) {
   int64_t splits = defaultNumSplits(k, maxSplits);

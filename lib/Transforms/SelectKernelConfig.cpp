@@ -66,6 +66,7 @@ static policy::ConfigProblem configProblem(MatmulOp op) {
   p.n = init.getDimSize(init.getRank() - 1);
   p.slices = strategy.getSlices();
   p.splits = strategy.getSplits();
+  p.sets = strategy.getSets();
   // K, A's reduction dimension.
   p.k = aShape[aShape.size() - (strategy.isATransposed() ? 2 : 1)];
   return p;
@@ -249,14 +250,22 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
         !wgmmaTakes(strategy.getALayout(), strategy.getBLayout(),
                     strategy.getTile()))
       chip = Chip::SM90;
+    // Several f16 sums a chunk are the wgmma kernel's alone.
+    if (chip != Chip::SM90a && strategy.getSets() > 1) {
+      op.emitOpError() << "keeps " << strategy.getSets()
+                       << " f16 sums a chunk (sets), which only sm_90a's "
+                          "wgmma kernel does; its tile and layouts are the "
+                          "mma.sync kernel's";
+      return WalkResult::interrupt();
+    }
     Type outer = f16OuterIsExact(op) ? Float16Type::get(op.getContext())
                                      : strategy.getOuter();
     if (chip != strategy.getChip() || outer != strategy.getOuter())
       op.setStrategyAttr(SplitKAttr::get(
           op.getContext(), strategy.getSplits(), strategy.getMaxSplits(),
-          strategy.getTile(), strategy.getInner(), outer,
-          strategy.getBLayout(), strategy.getALayout(), strategy.getSlices(),
-          chip, strategy.getSwapped()));
+          strategy.getTile(), strategy.getInner(), outer, strategy.getBLayout(),
+          strategy.getALayout(), strategy.getSlices(), chip,
+          strategy.getSwapped(), strategy.getSets()));
     KernelSpec spec = op.getStrategy().getChip() == Chip::SM90a
                           ? selectWgmma(op)
                           : select(op);

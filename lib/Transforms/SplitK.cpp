@@ -340,7 +340,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, splits, options.maxSplits, tile, Type(Float16Type::get(ctx)),
         options.outerType, match->bLayout, match->aLayout, slices, chip,
-        swapped);
+        swapped, chosen.sets);
     if (!strategy)
       return failure();
     // Static sizes no kernel can address or launch: an error here (which
@@ -594,7 +594,7 @@ mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
                               ArrayRef<int64_t>(tile),
                               Type(Float16Type::get(context)), outer,
                               BLayout::KN, ALayout::MK, slices, chip,
-                              /*swapped=*/false))
+                              /*swapped=*/false, /*sets=*/int64_t{1}))
     return failure();
   return success();
 }

@@ -41,10 +41,10 @@ void swapOperands(MatmulOp op) {
   SplitKAttr s = op.getStrategy();
   ALayout aLayout = s.getBLayout() == BLayout::NK ? ALayout::MK : ALayout::KM;
   BLayout bLayout = s.getALayout() == ALayout::MK ? BLayout::NK : BLayout::KN;
-  auto strategy = SplitKAttr::get(
-      ctx, s.getSplits(), s.getMaxSplits(), s.getTile(), s.getInner(),
-      s.getOuter(), bLayout, aLayout, s.getSlices(), s.getChip(),
-      /*swapped=*/false);
+  auto strategy = SplitKAttr::get(ctx, s.getSplits(), s.getMaxSplits(),
+                                  s.getTile(), s.getInner(), s.getOuter(),
+                                  bLayout, aLayout, s.getSlices(), s.getChip(),
+                                  /*swapped=*/false, s.getSets());
   auto swapped = MatmulOp::create(
       b, op.getLoc(), Type(), op.getB(), op.getA(), op.getEpilogueIns(), init,
       strategy, op.getConfigAttr(), b.getAffineMapArrayAttr(maps),

@@ -193,5 +193,9 @@ def programs() -> list[Program]:
             static_matmul(520, 1000, 1000, True, True, "A as K x M, B as K x N (clusters)"),
             static_matmul(32, 1000, 2040, True, True, "A as K x M, 32 rows (swapped)"),
             static_matmul(32, 4160, 264, True, False, "A as K x M, 32 rows (swapped)"),
-            km_memref_matmul(24, 1000, 1000), km_memref_matmul(8, 4100, 520)]
+            km_memref_matmul(24, 1000, 1000), km_memref_matmul(8, 4100, 520),
+            # Four f16 sums a chunk (sets = 4), the last K tile 8 elements
+            # long: three of its sums add zero-filled steps alone.
+            static_matmul(1, 2100, 1032, False, False, "1 row (swapped, sets = 4)"),
+            static_matmul(4, 1100, 2056, False, True, "4 rows, B as K x N (swapped, sets = 4)")]
     return out

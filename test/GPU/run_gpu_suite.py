@@ -419,8 +419,9 @@ def exact_suite(kernels, res, quick, gen):
             s = kern.splits_for(k)
             chunk = max([hi - lo for lo, hi in model.chunk_bounds(k, s, bk_of(meta))] or [0])
             fits = chunk <= 2048 and ref.abs().max().item() <= 2048
-            if meta["outer"] == "f16" and kern.parallel:
-                # Slice sums start from zero: bound every partial sum by the
+            if meta["outer"] == "f16" and (kern.parallel or meta.get("sets", 1) > 1):
+                # Slice sums start from zero, and a chunk's several sums add
+                # its steps in another order: bound every partial sum by the
                 # chunks' absolute sums.
                 total = torch.zeros_like(ref)
                 for lo, hi in model.chunk_bounds(k, s, bk_of(meta)):
@@ -563,7 +564,7 @@ def model_suite(kernels, res, quick, gen):
             c = run(kern, a, b, n)
             s = kern.splits_for(k)
             want = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"], bk_of(meta),
-                                        "nk" if kern.nk else "kn",
+                                        "nk" if kern.nk else "kn", sets=meta.get("sets", 1),
                                         **model_slices(kern)).astype(np.float16)
             got = c.cpu().numpy()
             diff = int((got.view(np.uint16) != want.view(np.uint16)).sum())
@@ -661,7 +662,7 @@ def epilogue_suite(kernels, res, gen):
             s = kern.splits_for(k)
             acc = model.split_k_matmul(a.cpu().numpy(), b.cpu().numpy(), s, meta["outer"],
                                        bk_of(meta), "nk" if kern.nk else "kn",
-                                       **model_slices(kern))
+                                       sets=meta.get("sets", 1), **model_slices(kern))
             out = np.float16 if out_dtype == torch.float16 else np.float32
             want = epilogue_reference(kern, acc, named, out).astype(np.float64)
             got = c.cpu().numpy().astype(np.float64)

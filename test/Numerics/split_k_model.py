@@ -115,9 +115,12 @@ def num_slices(slices, tiles, splits, sm_count, blocks_per_sm=2, one_share=0, k=
 
 
 def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
-                   tile_mn=(128, 128), sm_count=132, chip="sm_90"):
+                   tile_mn=(128, 128), sm_count=132, chip="sm_90", sets=1):
     """C = A @ op(B) with gpupoor's rounding, as float64 holding the outer sum.
-    `tile_mn`, `sm_count` and `chip` matter only to slices = 0."""
+    `tile_mn`, `sm_count` and `chip` matter only to slices = 0. Each chunk
+    keeps `sets` f16 sums: k16 step t of the chunk goes to sum t mod sets
+    (chunks start on K tiles of `bk`, a multiple of 16 * sets), and the
+    sums enter the outer sum in turn."""
     a64 = a.astype(np.float64)
     b64 = b.astype(np.float64)
     if b_layout == "nk":
@@ -127,17 +130,18 @@ def split_k_matmul(a, b, splits, outer="f32", bk=32, b_layout="kn", slices=1,
     zero = np.zeros(shape, np.float16 if outer == "f16" else np.float32)
     chunks = []
     for lo, hi in chunk_bounds(k, splits, bk):
-        inner = np.zeros(shape, np.float16)
-        for k0 in range(lo, hi, 16):
+        inner = [np.zeros(shape, np.float16) for _ in range(sets)]
+        for t, k0 in enumerate(range(lo, hi, 16)):
             k1 = min(k0 + 16, hi)
             step = a64[..., k0:k1] @ b64[..., k0:k1, :]
-            inner = (inner.astype(np.float64) + step).astype(np.float16)
+            inner[t % sets] = (inner[t % sets].astype(np.float64) + step).astype(np.float16)
         chunks.append(inner)
 
     def sum_chunks(cs):
         acc = zero
         for c in cs:
-            acc = _add_outer(acc, c, outer)
+            for part in c:
+                acc = _add_outer(acc, part, outer)
         return acc
 
     m, n = shape[-2], shape[-1]

@@ -274,17 +274,22 @@ def test_swapped_decode_matches_model(rng):
     """sm_90a runs a static decode product whose 4096 weight rows make 64
     tiles of 64 x 16 x 128 swapped (C^T = B A^T, `swapped = true`); the CPU lowering of
     that op computes C as it stands, bit for bit the model's sums (the same
-    chunks in the same order as the GPU kernel's)."""
+    chunks in the same order as the GPU kernel's). Each chunk keeps four
+    f16 sums, k16 steps t, t + 4 of its K tile in sum t (`sets = 4`); K =
+    520 leaves the last tile 8 elements, which sum 0 takes, the other three
+    adding +0.0."""
     import subprocess
     from cpu_kernel import GPUPOOR_OPT
     kern = kernel(8, "f16", b_layout="nk", shape=(1, 4096, 520), split_k="chip=sm_90a")
     ir = subprocess.run([GPUPOOR_OPT, "--gpupoor-split-k=chip=sm_90a splits=8 outer-type=f16"],
                         input=kern.source, capture_output=True, text=True, check=True).stdout
-    assert "swapped = true" in ir and "tile = [64, 16, 128]" in ir
+    assert "swapped = true" in ir and "tile = [64, 16, 128]" in ir and "sets = 4" in ir
     a, b = inputs((0, 1, 4096, 520), "normal", rng, "nk")
     c = call(kern, a, b, 4096)
-    ref = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk")
+    ref = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk", sets=4)
     np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+    one = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk")
+    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
 
 
 def test_default_splits_at_least_12_from_k_2017():

@@ -73,9 +73,9 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // (policy::decodeNumSplits): S = 32 at K = 4096, where the rule gives 16,
 // and 10 at K = 1280 (decode_short_k), where it gives 8.
 // CHECK-LABEL: func @decode
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // AUTO-LABEL: func @decode
-// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // SMALL-LABEL: func @decode
 // SMALL: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
@@ -253,7 +253,7 @@ func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> 
 
 // Up to two swapped tiles an SM (14336 / 64 = 224): swapped.
 // CHECK-LABEL: func @decode_two_waves
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<16x14336xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x14336xf16>
@@ -286,7 +286,7 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // B as K x N past two swapped tiles an SM: up to 8 rows still swapped
 // (policy::kWideSwappedKNRows), 9 and 16 rows on sm_90's decode tile.
 // CHECK-LABEL: func @decode_wide_kn
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // CHECK-LABEL: func @decode_wide_kn16
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
 // CHECK-LABEL: func @decode_wide_kn9
@@ -327,19 +327,19 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // 32); below K = 2048 one slice (the meeting of the slices costs more than
 // it saves). M = 17: not swapped.
 // CHECK-LABEL: func @decode_narrow
-// CHECK: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// CHECK: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // AUTO-LABEL: func @decode_narrow
-// AUTO: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 20, tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // A given 32-row tile of BK = 64 stays the mma.sync kernel's; of BK = 256
 // with B's tile of 16 x 256 it is wgmma's (not swapped: the tile is given).
 // T32-LABEL: func @decode_narrow
 // T32: tile = [32, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>
 // T32W-LABEL: func @decode_narrow
-// T32W: tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// T32W: tile = [32, 16, 256], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>
 // SPLITS-LABEL: func @decode_narrow
-// SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true>)
+// SPLITS: strategy(#gpupoor.split_k<splits = 16, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, swapped = true, sets = 4>)
 // AUTO-LABEL: func @decode_short_k
-// AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>)
+// AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
 // (policy::kThinTile), not swapped.
 // CHECK-LABEL: func @seventeen_rows

@@ -131,7 +131,7 @@ void print(const Problem &p) {
       << chipName(s.chip) << "\", \"tile\": " << tile(s.tile)
       << ", \"swapped\": " << (s.swapped ? "true" : "false")
       << ", \"splits\": " << (s.splits ? std::to_string(*s.splits) : "null")
-      << ", \"slices\": " << s.slices
+      << ", \"slices\": " << s.slices << ", \"sets\": " << s.sets
       << ", \"tuned\": " << (s.tuned ? "true" : "false") << "}";
   if (p.shape.isStatic() && !isDynamic(p.k) && !p.tile && !p.splits &&
       !p.shape.batched) {
@@ -142,8 +142,8 @@ void print(const Problem &p) {
         << "\", \"tile\": " << tile(l.tile)
         << ", \"swapped\": " << (l.swapped ? "true" : "false")
         << ", \"splits\": " << l.splits << ", \"slices\": " << l.slices
-        << ", \"tiles\": " << l.tiles << ", \"grid\": [" << l.gridX << ", "
-        << l.gridY << "]}";
+        << ", \"sets\": " << l.sets << ", \"tiles\": " << l.tiles
+        << ", \"grid\": [" << l.gridX << ", " << l.gridY << "]}";
   }
   out << "}\n";
   std::cout << out.str();

@@ -38,6 +38,8 @@ struct ConfigProblem {
   int64_t slices = 1;
   std::optional<int64_t> splits;
   int64_t k = kDynamic;
+  /// The f16 sums a chunk keeps (#gpupoor.split_k's `sets`).
+  int64_t sets = 1;
 };
 
 //===----------------------------------------------------------------------===//
@@ -85,8 +87,9 @@ bool mmaHandoverPays(bool f16Outer, int64_t warpsM, int64_t warpsN,
                      int64_t warpM, int64_t warpN);
 
 /// Whether f16 outer sums give C bit for bit what f32 ones do: C is f16,
-/// nothing follows the sum (no epilogue), and K comes in at most two
-/// non-empty chunks (S <= 2, or a static K of at most two K tiles). C is
+/// nothing follows the sum (no epilogue), and K comes in at most two f16
+/// sums (S * sets <= 2, or a static K of at most two K tiles in chunks of
+/// one sum). C is
 /// then RN16(RN32(c0 + c1)) with f32 outer sums and RN16(c0 + c1) with f16
 /// ones (f16 chunk sums c0, c1; slices of a parallel kernel hold one chunk
 /// each and meet the same way). Where c0 + c1 is no f32 number, their

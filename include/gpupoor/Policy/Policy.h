@@ -78,6 +78,8 @@ struct Strategy {
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
   int64_t slices = 0;
+  /// The f16 sums a chunk keeps (accumulatorSets).
+  int64_t sets = 1;
   /// The slices asked for: the problem's, else the tuned choice's (0:
   /// launchSlices' rule).
   int64_t askedSlices = 0;
@@ -248,6 +250,8 @@ struct Launch {
   /// S (the call's, else the tile's default, decodeNumSplits) and P'.
   int64_t splits = 1;
   int64_t slices = 1;
+  /// The f16 sums a chunk keeps (accumulatorSets).
+  int64_t sets = 1;
   /// T, the kernel's C tiles (launchTiles), and the grid.
   int64_t tiles = 0;
   int64_t gridX = 0;

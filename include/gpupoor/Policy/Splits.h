@@ -83,6 +83,24 @@ inline constexpr int64_t kDecodeChunk = 128;
 /// where those chunks are at least the rule's).
 int64_t decodeChunk(Chip chip, const Tile &tile);
 
+/// The f16 sums a decode tile's chunk keeps on the wgmma kernel
+/// (accumulatorSets). On an H200 (the compiler's static kernels, 130 decode
+/// products of 1, 4 and 16 rows in every layout, CUDA-graph replay, weights
+/// beyond L2, x the same kernel with one sum), 4 sums ran at 0.998x
+/// (geomean; the slowest 0.989x) for an error of 3.3e-4 against 4.9e-4,
+/// and 8 sums at 0.984x (the slowest 0.963x; 0.973x below 20 us) for
+/// 2.9e-4: each sum's conversions and adds into the f32 sums are the
+/// consumer warpgroup's work every K tile
+/// (benchmarks/data/decode_sets_sm_90a.json).
+inline constexpr int64_t kDecodeSets = 4;
+
+/// The f16 sums a chunk of a kernel of `chip` and `tile` keeps (#gpupoor.
+/// split_k's `sets`): on sm_90a's wgmma kernel a decode tile (16 C
+/// columns, the swapped tiles) keeps min(kDecodeSets, BK / 16), so that
+/// the 64 x 16 x 128 tile's chunks of kDecodeChunk are 4 sums of 32
+/// products each (the 32 x 16 x 256 tile's of 64); every other kernel one.
+int64_t accumulatorSets(Chip chip, const Tile &tile);
+
 /// The default S of a product of K = `k` run by a kernel of `chip` and
 /// `tile`: defaultNumSplits, but at least ceil(K / decodeChunk) where the
 /// tile has one, at most `maxSplits`. The host code and the loop form

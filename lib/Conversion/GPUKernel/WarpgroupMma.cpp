@@ -98,16 +98,39 @@ Type WarpgroupMma::accType(int64_t cols) const {
   return LLVM::LLVMStructType::getLiteral(b.getContext(), regs);
 }
 
-Value WarpgroupMma::zero() { return LLVM::ZeroOp::create(b, accType()); }
+Type WarpgroupMma::sumsType() const {
+  SmallVector<Type> regs(c.sets() * 2 * c.bn / 8, b.getI32Type());
+  return LLVM::LLVMStructType::getLiteral(b.getContext(), regs);
+}
+
+Value WarpgroupMma::zero() { return LLVM::ZeroOp::create(b, sumsType()); }
 
 Value WarpgroupMma::unset(int64_t cols) {
-  return LLVM::UndefOp::create(b, accType(cols));
+  return LLVM::UndefOp::create(b, cols ? accType(cols) : sumsType());
 }
 
 Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
                               int64_t firstCol, int64_t cols) {
   if (!cols)
     cols = c.bn;
+  int64_t sets = c.sets();
+  assert((sets == 1 || cols == c.bn) && "several sums of the whole tile");
+  // The sums, one struct each (wgmma's operand), taken out of `acc` and
+  // put back after the stage: LLVM folds the moves away.
+  int64_t regsPerSum = 2 * cols / 8;
+  SmallVector<Value> sums;
+  if (sets == 1) {
+    sums.push_back(acc);
+  } else {
+    for (int64_t s = 0; s < sets; ++s) {
+      Value sum = LLVM::UndefOp::create(b, accType(cols));
+      for (int64_t r = 0; r < regsPerSum; ++r)
+        sum = LLVM::InsertValueOp::create(
+            b, sum, LLVM::ExtractValueOp::create(b, acc, s * regsPerSum + r),
+            r);
+      sums.push_back(sum);
+    }
+  }
   assert(firstCol % 8 == 0 && cols % 8 == 0 && firstCol + cols <= c.bn &&
          "wgmma columns in whole n8 tiles of the tile");
   assert((c.bTransposed || (firstCol % c.bAtomCols() == 0 &&
@@ -161,17 +184,27 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
     // A as M x K and B as N x K are wgmma's own (K-major, "row" and
     // "col"); A as K x M and B as K x N are read transposed (imm-trans-a,
     // imm-trans-b = 1: "col" and "row").
-    acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, accType(cols), acc, da, db, shape, NVVM::WGMMATypes::f16,
+    Value &sum = sums[ks % sets];
+    sum = NVVM::WgmmaMmaAsyncOp::create(
+        b, accType(cols), sum, da, db, shape, NVVM::WGMMATypes::f16,
         NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16,
-        fresh && ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+        fresh && ks < sets ? NVVM::WGMMAScaleOut::zero
+                           : NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         c.aMMajor() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         c.bTransposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
-  return acc;
+  if (sets == 1)
+    return sums.front();
+  Value out = LLVM::UndefOp::create(b, sumsType());
+  for (int64_t s = 0; s < sets; ++s)
+    for (int64_t r = 0; r < regsPerSum; ++r)
+      out = LLVM::InsertValueOp::create(
+          b, out, LLVM::ExtractValueOp::create(b, sums[s], r),
+          s * regsPerSum + r);
+  return out;
 }
 
 void WarpgroupMma::emitWait(int64_t pending) {
@@ -231,4 +264,14 @@ SmallVector<Value> WarpgroupMma::fragments(Value acc) {
     frags.push_back(frag);
   }
   return frags;
+}
+
+SmallVector<Value> WarpgroupMma::handOver(
+    Value acc, SmallVector<Value> regs,
+    function_ref<SmallVector<Value>(ArrayRef<Value>, ArrayRef<Value>)> add) {
+  SmallVector<Value> frags = fragments(acc);
+  int64_t perSum = frags.size() / c.sets();
+  for (int64_t s = 0; s < c.sets(); ++s)
+    regs = add(ArrayRef<Value>(frags).slice(s * perSum, perSum), regs);
+  return regs;
 }

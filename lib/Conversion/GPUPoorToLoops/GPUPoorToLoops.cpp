@@ -62,10 +62,12 @@ Value addOuter(ImplicitLocOpBuilder &b, Type outerType, Value outer,
   return arith::AddFOp::create(b, outer, chunk);
 }
 
-/// The f16 accumulator of C(i, j) over K range [kBegin, kEnd): one rounding
-/// per k16 step, the step's products summed exactly in f64.
+/// The f16 accumulator of C(i, j) over the k16 steps kBegin, kBegin +
+/// stride, ... below kEnd: one rounding per step, the step's products
+/// summed exactly in f64.
 Value emitChunkSum(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Value i,
-                   Value j, Value kBegin, Value kEnd, IndexFn index) {
+                   Value j, Value kBegin, Value kEnd, int64_t stride,
+                   IndexFn index) {
   OpBuilder::InsertionGuard guard(b);
   Type f16 = b.getF16Type(), f64 = b.getF64Type();
   SplitKAttr strategy = op.getStrategy();
@@ -74,7 +76,8 @@ Value emitChunkSum(ImplicitLocOpBuilder &b, gpupoor::MatmulOp op, Value i,
   Value step = arith::ConstantIndexOp::create(b, kMmaK);
   Value one = arith::ConstantIndexOp::create(b, 1);
   Value start = emitSumStart(b, op, f16);
-  auto kSteps = scf::ForOp::create(b, kBegin, kEnd, step, start);
+  auto kSteps = scf::ForOp::create(
+      b, kBegin, kEnd, arith::ConstantIndexOp::create(b, stride), start);
   b.setInsertionPointToStart(kSteps.getBody());
   Value k0 = kSteps.getInductionVar();
   Value kStop =
@@ -220,9 +223,30 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       Value kBegin = elementOf(s);
       Value kEnd = elementOf(arith::MinSIOp::create(
           b, arith::AddIOp::create(b, s, c1), geometry.numChunks));
-      Value chunk = emitChunkSum(b, op, i, j, kBegin, kEnd, index);
-      scf::YieldOp::create(b, addOuter(b, outerType,
-                                       splitLoop.getRegionIterArgs()[0], chunk));
+      // The chunk's sums: sum t takes k16 steps t, t + sets, ... of each
+      // of its K tiles, which (chunks starting on K tiles, sets dividing
+      // BK / 16) are steps kBegin + 16 t, kBegin + 16 (t + sets), ....
+      // They enter the outer sum in turn. A sum whose steps all lie past
+      // K in a chunk that has some adds +0.0, as the GPU's does (its
+      // zero-filled products); chunks past the last are empty, as ever.
+      int64_t sets = strategy.getSets();
+      Value outer = splitLoop.getRegionIterArgs()[0];
+      Value zero16 = arith::ConstantOp::create(b, b.getF16FloatAttr(0.0));
+      for (int64_t t = 0; t < sets; ++t) {
+        Value from =
+            t ? arith::AddIOp::create(b, kBegin, cIdx(t * kMmaK)) : kBegin;
+        Value chunk =
+            emitChunkSum(b, op, i, j, from, kEnd, sets * kMmaK, index);
+        if (t > 0) {
+          using P = arith::CmpIPredicate;
+          Value padded = arith::AndIOp::create(
+              b, arith::CmpIOp::create(b, P::sge, from, kEnd),
+              arith::CmpIOp::create(b, P::slt, kBegin, kEnd));
+          chunk = arith::SelectOp::create(b, padded, zero16, chunk);
+        }
+        outer = addOuter(b, outerType, outer, chunk);
+      }
+      scf::YieldOp::create(b, outer);
     }
     Value total = splitLoop.getResult(0);
     if (sliceLoop) {

@@ -59,6 +59,14 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart, Value acc,
   return acc;
 }
 
+SmallVector<Value>
+WarpSpecializedKernelBuilder::handOver(Value acc, ArrayRef<Value> regs) {
+  return wgmma->handOver(acc, SmallVector<Value>(regs),
+                         [&](ArrayRef<Value> frags, ArrayRef<Value> in) {
+                           return outer->emitHandover(frags, in);
+                         });
+}
+
 void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   SmallVector<Value> regs(chunkLoop.getRegionIterArgs());
   Value chunk = chunkLoop.getInductionVar();
@@ -72,8 +80,7 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   // ptxas scheduled the handover differently: -0.2 to 2.5% slower at the
   // power cap in one call's three sustained runs on five shapes (H100,
   // docs/design/decisions.md#fewer-instructions-a-k-tile).
-  scf::YieldOp::create(
-      b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
+  scf::YieldOp::create(b, handOver(wgmma->fenced(acc), regs));
 }
 
 Value WarpSpecializedKernelBuilder::emitChunkTiles(
@@ -132,14 +139,12 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
         // chunk's last one done: its stage goes back, its sums over,
         // while this chunk's wgmma run.
         emitRelease(sub(kbStart, idx(1)));
-        regs = outer->emitHandover(wgmma->fragments(wgmma->fenced(pending)),
-                                   regs);
+        regs = handOver(wgmma->fenced(pending), regs);
       });
     }
     wgmma->emitWait(0);
     emitRelease(sub(start(add(group, idx(kDeferredGroup))), idx(1)));
-    scf::YieldOp::create(
-        b, outer->emitHandover(wgmma->fragments(wgmma->fenced(acc)), regs));
+    scf::YieldOp::create(b, handOver(wgmma->fenced(acc), regs));
   }
   auto rest = scf::ForOp::create(b, groupsEnd, chunkEnd, idx(1),
                                  groups.getResults());

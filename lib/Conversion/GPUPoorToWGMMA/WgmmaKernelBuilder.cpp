@@ -51,8 +51,11 @@ void WgmmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   }
   acc = emitTileLoop(fastEnd, kbEnd, acc, /*full=*/false);
   wgmma->emitWait(0);
-  scf::YieldOp::create(b,
-                       outer->emitHandover(wgmma->fragments(acc), regs));
+  scf::YieldOp::create(
+      b, wgmma->handOver(acc, regs,
+                         [&](ArrayRef<Value> frags, ArrayRef<Value> in) {
+                           return outer->emitHandover(frags, in);
+                         }));
 }
 
 void WgmmaKernelBuilder::build() {

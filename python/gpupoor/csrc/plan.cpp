@@ -122,6 +122,7 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     cp.chip = l.chip;
     cp.tile = l.tile;
     cp.splits = l.splits;
+    cp.sets = l.sets;
     cp.k = k;
     chosen.f16Outer =
         key.f16Outer ||

@@ -90,13 +90,14 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
   p.maxSplits = sizeArg("max_splits", maxSplits, 1);
   p.smCount = sizeArg("sm_count", smCount, 1);
   Launch l = chooseLaunch(p);
-  return py::dict(
-      "family"_a = std::string(familyName(l.family)),
-      "a_layout"_a = l.aLayout == ALayout::KM ? "km" : "mk",
-      "asked_slices"_a = l.askedSlices,
-      "chip"_a = std::string(chipName(l.chip)), "tile"_a = tileTuple(l.tile),
-      "swapped"_a = l.swapped, "splits"_a = l.splits, "slices"_a = l.slices,
-      "tiles"_a = l.tiles, "grid"_a = py::make_tuple(l.gridX, l.gridY));
+  return py::dict("family"_a = std::string(familyName(l.family)),
+                  "a_layout"_a = l.aLayout == ALayout::KM ? "km" : "mk",
+                  "asked_slices"_a = l.askedSlices,
+                  "chip"_a = std::string(chipName(l.chip)),
+                  "tile"_a = tileTuple(l.tile), "swapped"_a = l.swapped,
+                  "splits"_a = l.splits, "slices"_a = l.slices,
+                  "sets"_a = l.sets, "tiles"_a = l.tiles,
+                  "grid"_a = py::make_tuple(l.gridX, l.gridY));
 }
 
 } // namespace

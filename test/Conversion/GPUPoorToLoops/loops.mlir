@@ -242,3 +242,33 @@ func.func @sums_from_positive_zero(%a: memref<32x64xf16>, %b: memref<64x32xf16>,
   }
   return
 }
+
+// -----
+
+// Two f16 sums a chunk (sets = 2, BK = 64 of four k16 steps): sum 0 takes
+// steps 0 and 2 of each K tile (K from the chunk's start in steps of 32),
+// sum 1 steps 1 and 3 (from 16 past it); each enters the outer sum in
+// turn, sum 1 as +0.0 where all its steps lie past K in a chunk that has
+// some.
+// CHECK-LABEL: func @two_sets
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK: %[[OUTER:.*]] = scf.for %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[SUM0:.*]] = scf.for %{{.*}} = %[[KB:.*]] to %[[KE:.*]] step %[[C32]] iter_args(%{{.*}}) -> (f16)
+// CHECK: %[[O0:.*]] = arith.addf %[[O]], %{{.*}} : f32
+// CHECK: %[[FROM:.*]] = arith.addi %[[KB]], %[[C16]] : index
+// CHECK: %[[SUM1:.*]] = scf.for %{{.*}} = %[[FROM]] to %[[KE]] step %[[C32]] iter_args(%{{.*}}) -> (f16)
+// CHECK-DAG: %[[PAST:.*]] = arith.cmpi sge, %[[FROM]], %[[KE]] : index
+// CHECK-DAG: %[[SOME:.*]] = arith.cmpi slt, %[[KB]], %[[KE]] : index
+// CHECK: %[[PADDED:.*]] = arith.andi %[[PAST]], %[[SOME]] : i1
+// CHECK: %[[S1:.*]] = arith.select %[[PADDED]], %[[ZERO]], %[[SUM1]] : f16
+// CHECK: %[[EXT1:.*]] = arith.extf %[[S1]] : f16 to f32
+// CHECK: %[[O1:.*]] = arith.addf %[[O0]], %[[EXT1]] : f32
+// CHECK: scf.yield %[[O1]] : f32
+func.func @two_sets(%a: memref<64x200xf16>, %b: memref<200x64xf16>, %c: memref<64x64xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<64x64xf16>)
+      strategy(#gpupoor.split_k<splits = 2, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a, sets = 2>)
+      : memref<64x200xf16>, memref<200x64xf16>
+  return
+}

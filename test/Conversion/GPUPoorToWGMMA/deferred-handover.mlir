@@ -138,3 +138,32 @@ func.func @drained_handover_64x160(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c:
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Four f16 sums a chunk (sets = 4): a fresh stage's k16 steps 0-3 start
+// sums 0-3 (scale-d = 0), steps 4-7 add into them; the handover reads all
+// four sums' 4 registers each behind the wait, and adds them into the f32
+// sums sum after sum (two n8 tiles each).
+// The first chunk of a group: its first stage, then its other K tiles'.
+// CHECK-LABEL: func.func @four_sets
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f16>, <zero>]
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK: scf.for
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK: scf.yield
+// The second: its first stage, then the first chunk's handover.
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f16>, <zero>]
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-16: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK-COUNT-8: arith.addf {{.*}} : vector<2x2xf32>
+// CHECK: scf.for
+func.func @four_sets(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -216,3 +216,26 @@ func.func @split_stream_k(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Several f16 sums a chunk are one warpgroup's whole tile each.
+func.func @sets_split_handover(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op sets = 2 takes sm_90a's wgmma kernel without the split handover and sets * BN <= 128, got 128x64x64 with the split handover}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 2>)
+      config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 1, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = split, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @sets_too_many_registers(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'gpupoor.matmul' op sets = 4 takes sm_90a's wgmma kernel without the split handover and sets * BN <= 128, got 64x64x64}}
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
+      config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 1, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

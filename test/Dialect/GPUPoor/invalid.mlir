@@ -631,3 +631,19 @@ func.func @config_cluster_stream_k(%a: memref<128x64xf16>, %b: memref<64x128xf16
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [4, 2], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, persistent = true, stream_k = true, cluster_m = 2>) : memref<128x64xf16>, memref<64x128xf16>
   return
 }
+
+// -----
+
+func.func @sets_not_dividing_steps(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<1x4096xf16>) {
+  // expected-error @+1 {{sets = 3 must be a power of two dividing BK / 16 = 8}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<1x4096xf16>) strategy(#gpupoor.split_k<tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 3>) : tensor<1x4096xf16>, tensor<4096x4096xf16> -> tensor<1x4096xf16>
+  return
+}
+
+// -----
+
+func.func @sets_mma_sync(%a: tensor<16x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<16x4096xf16>) {
+  // expected-error @+1 {{sets = 2 needs chip sm_90a (the wgmma kernel), got sm_90}}
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<16x4096xf16>) strategy(#gpupoor.split_k<tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 2>) : tensor<16x4096xf16>, tensor<4096x4096xf16> -> tensor<16x4096xf16>
+  return
+}

@@ -26,6 +26,8 @@
 
 #include "gpupoor/Conversion/GPUKernel/KernelPart.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace mlir::gpupoor {
 
 class WarpgroupMma : public KernelPart {
@@ -35,19 +37,24 @@ public:
   /// warp (uniformWarpgroup).
   explicit WarpgroupMma(KernelContext &kc);
 
-  /// The accumulator's type: an LLVM struct of 2 * cols / 8 i32 (cols =
-  /// BN unless the tile's columns are split into parts).
+  /// One f16 sum's type: an LLVM struct of 2 * cols / 8 i32 (cols = BN
+  /// unless the tile's columns are split into parts).
   Type accType(int64_t cols = 0) const;
-  /// A zero accumulator.
+  /// The type of a chunk's sums, the strategy's `sets` f16 sums of the
+  /// whole tile one after the other (accType with one).
+  Type sumsType() const;
+  /// A chunk's sums, zero.
   Value zero();
-  /// An accumulator of `cols` columns (0: BN) whose registers hold nothing
-  /// yet, for a `fresh` stage.
+  /// A chunk's sums (or with `cols` > 0 one sum of that many columns)
+  /// whose registers hold nothing yet, for a `fresh` stage.
   Value unset(int64_t cols = 0);
   /// acc += A * B over the stage `stageShift` bytes into the dynamic shared
-  /// memory: BK / 16 wgmma in one commit group, not waited for. A `fresh`
-  /// stage starts new sums: its first wgmma ignores `acc` (scale-d = 0), so
-  /// no instructions zero the registers first. With `cols` > 0, `acc` holds
-  /// the tile's columns [firstCol, firstCol + cols) only (m64n<cols>k16).
+  /// memory: BK / 16 wgmma in one commit group, not waited for, k16 step
+  /// ks adding into sum ks mod sets of `acc` (sumsType). A `fresh` stage
+  /// starts new sums: each sum's first wgmma ignores it (scale-d = 0), so
+  /// no instructions zero the registers first. With `cols` > 0 (one sum),
+  /// `acc` holds the tile's columns [firstCol, firstCol + cols) only
+  /// (m64n<cols>k16).
   Value emitStage(Value stageShift, Value acc, bool fresh = false,
                   int64_t firstCol = 0, int64_t cols = 0);
   /// Waits until at most `pending` commit groups of this warpgroup run.
@@ -64,8 +71,14 @@ public:
   /// them.
   void fence(MutableArrayRef<Value> values);
   /// The warp's m16n8 f16 fragments (vector<2x2xf16>, n8 tile by tile) of
-  /// a waited-for accumulator.
+  /// a waited-for accumulator, sum after sum.
   SmallVector<Value> fragments(Value acc);
+  /// Hands a waited-for chunk's sums `acc` (sumsType) over: `add` (the
+  /// outer sums' handover of one sum's fragments) for sum 0, 1, ... in
+  /// turn, each time on the registers the previous call returned.
+  SmallVector<Value> handOver(
+      Value acc, SmallVector<Value> regs,
+      function_ref<SmallVector<Value>(ArrayRef<Value>, ArrayRef<Value>)> add);
 
 private:
   /// `word` (i32) through empty volatile asm: the value the asm returns.

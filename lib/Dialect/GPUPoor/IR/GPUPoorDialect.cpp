@@ -41,7 +41,7 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t maxSplits, ArrayRef<int64_t> tile,
                                  Type inner, Type outer, BLayout bLayout,
                                  ALayout aLayout, int64_t slices, Chip chip,
-                                 bool swapped) {
+                                 bool swapped, int64_t sets) {
   if (splits && (*splits < 1 || *splits > kMaxSplits))
     return emitError() << "splits must be in [1, " << kMaxSplits << "], got "
                        << *splits;
@@ -93,6 +93,18 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (swapped && aLayout != ALayout::MK && chip != Chip::SM90a)
     return emitError() << "swapped with a_layout = km needs chip sm_90a (the "
                           "swapped product's B is A as K x N), got "
+                       << stringifyChip(chip);
+
+  // Each k16 step of a K tile goes to one sum, the same one in every tile:
+  // sets divide the tile's steps.
+  int64_t steps = bk / 16;
+  if (sets < 1 || !llvm::isPowerOf2_64(sets) || steps % sets != 0)
+    return emitError() << "sets = " << sets
+                       << " must be a power of two dividing BK / 16 = "
+                       << steps;
+  if (sets > 1 && chip != Chip::SM90a)
+    return emitError() << "sets = " << sets
+                       << " needs chip sm_90a (the wgmma kernel), got "
                        << stringifyChip(chip);
 
   if (!inner.isF16())

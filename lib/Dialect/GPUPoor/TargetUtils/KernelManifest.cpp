@@ -280,6 +280,8 @@ llvm::json::Object mlir::gpupoor::getKernelManifest(KernelAttr kernel) {
   // last of a tile's blocks to finish adds the slice sums in order and runs
   // the epilogue.
   m["slices"] = strategy.getSlices();
+  // The f16 sums a chunk keeps (numerics only: no parameter).
+  m["sets"] = strategy.getSets();
   if (spec.parallel()) {
     // P' as the policy computes it (policy::launchSlices over T =
     // ceil(M/BM)*ceil(N/BN)[*batch] tiles): its per-kernel parameters.

@@ -242,6 +242,17 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                                        : " (B as K x N: whole atoms a half)")
                        << ", got " << bm << "x" << bn << "x" << bk
                        << (tmaCopies ? "" : " without TMA copies");
+  // Several sums a chunk: one warpgroup's whole tile each, in registers
+  // beside the next chunk's (the deferred handover), as many as one sum of
+  // the widest tile that defers.
+  if (sets() > 1 && (splitHandover || chip != Chip::SM90a ||
+                     sets() * bn > kDeferredHandoverMaxBN))
+    return emitError() << "sets = " << sets()
+                       << " takes sm_90a's wgmma kernel without the split "
+                          "handover and sets * BN <= "
+                       << kDeferredHandoverMaxBN << ", got " << bm << "x" << bn
+                       << "x" << bk
+                       << (splitHandover ? " with the split handover" : "");
   // Both handovers' code and the shared tiles' would not fit the
   // registers (96 bytes of spills at 128 x 256).
   if (splitHandover && streamKTiles)

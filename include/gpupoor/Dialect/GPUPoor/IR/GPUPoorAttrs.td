@@ -184,6 +184,13 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       plain op on the swapped operands (C as a transposed view); the
       CPU lowering computes C as it stands (the same chunks in the same
       order, so the same result).
+    * `sets`: the f16 sums a chunk keeps (default 1; more only on sm_90a's
+      wgmma kernel with one consumer warpgroup, a power of two dividing
+      BK / 16). k16 step j of each of a chunk's K tiles adds into sum
+      j mod `sets`; the chunk's sums enter the outer sum one after the
+      other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
+      L / `sets` (docs/design/Numerics.md). The chip's rules give a
+      decode tile's chunks of 128 four sums (`policy::accumulatorSets`).
 
     Example:
 
@@ -209,7 +216,9 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
     DefaultValuedParameter<"::mlir::gpupoor::Chip",
         "::mlir::gpupoor::Chip::SM80", "target chip">:$chip,
     DefaultValuedParameter<"bool", "false",
-        "whether the kernel computes C^T = B A^T">:$swapped
+        "whether the kernel computes C^T = B A^T">:$swapped,
+    DefaultValuedParameter<"int64_t", "1",
+        "f16 sums a chunk keeps, by k16 step">:$sets
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -184,6 +184,8 @@ struct KernelSpec {
   int64_t sliceSumBytes() const {
     return sliceSumElems() * outerType.getIntOrFloatBitWidth() / 8;
   }
+  /// The f16 sums a chunk keeps (the strategy's `sets`).
+  int64_t sets() const { return strategy.getSets(); }
   /// The threads that compute (and store) the tile.
   int64_t threads() const { return warpsM * warpsN * kWarpSize; }
   /// Threads of a warpgroup: the TMA kernel's producer is one.

@@ -36,8 +36,11 @@ int64_t mlir::gpupoor::policy::decodeChunk(Chip chip, const Tile &tile) {
 }
 
 int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
-  bool decode = chip == Chip::SM90a && std::min(tile[0], tile[1]) <= 16;
-  return decode ? std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets) : 1;
+  // One consumer warpgroup (BM <= 64) and at most 32 columns: the swapped
+  // tiles, whose sums of 4 sets fit beside the next chunk's
+  // (KernelSpec::kDeferredHandoverMaxBN).
+  bool swappedTile = chip == Chip::SM90a && tile[0] <= 64 && tile[1] <= 32;
+  return swappedTile ? std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets) : 1;
 }
 
 int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,

@@ -422,14 +422,15 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
 // CHECK-SAME: tile = [64, 32, 128]
-// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true, sets = 4>
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
-// 32-row tile.
+// 32-row tile, which keeps one f16 sum a chunk (64 columns).
 // CHECK-LABEL: func @rows24_km
 // CHECK: %[[COPY24:.*]] = linalg.transpose ins(%arg0 : tensor<4096x24xf16>)
 // CHECK: gpupoor.matmul %[[COPY24]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: tile = [32, 64, 128]
+// CHECK-NOT: sets
 // CHECK-LABEL: func @rows32_long_k_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1

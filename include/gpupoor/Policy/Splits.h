@@ -95,10 +95,15 @@ int64_t decodeChunk(Chip chip, const Tile &tile);
 inline constexpr int64_t kDecodeSets = 4;
 
 /// The f16 sums a chunk of a kernel of `chip` and `tile` keeps (#gpupoor.
-/// split_k's `sets`): on sm_90a's wgmma kernel a decode tile (16 C
-/// columns, the swapped tiles) keeps min(kDecodeSets, BK / 16), so that
-/// the 64 x 16 x 128 tile's chunks of kDecodeChunk are 4 sums of 32
-/// products each (the 32 x 16 x 256 tile's of 64); every other kernel one.
+/// split_k's `sets`): on sm_90a's wgmma kernel a tile of one consumer
+/// warpgroup and at most 32 columns (the swapped tiles) keeps
+/// min(kDecodeSets, BK / 16), so that the 64 x 16 x 128 tile's chunks of
+/// kDecodeChunk are 4 sums of 32 products each (the 32 x 16 x 256 tile's
+/// of 64; the 64 x 32 x 128 tile's chunks of the default rule, 256 at K =
+/// 4096, 4 of 64: on an H200 0.995x the speed of one sum, the slowest
+/// 0.986x, error 4.4e-4 against 7.5e-4 over 14 products of A as K x M of
+/// 32 rows, benchmarks/data/decode_sets_sm_90a.json); every other kernel
+/// one.
 int64_t accumulatorSets(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and

@@ -153,12 +153,13 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                       (streamK == StreamKChoice::Always ||
                        (streamK == StreamKChoice::Auto && clusterM <= 1 &&
                         policy::streamKPays(problem)));
-  // The split handover where its kernel applies (KernelSpec::verify).
+  // The split handover where its kernel applies (KernelSpec::verify): one
+  // f16 sum a chunk (sets), unless asked for.
   spec.splitHandover =
       spec.tmaCopies && spec.threads() == 2 * KernelSpec::kWarpgroupThreads &&
       spec.bn % spec.splitHandoverColumnUnit() == 0 && !spec.streamKTiles &&
       (splitHandover == SplitHandoverChoice::Always ||
-       (splitHandover == SplitHandoverChoice::Auto &&
+       (splitHandover == SplitHandoverChoice::Auto && spec.sets() == 1 &&
         policy::splitHandoverPays(problem)));
   // Two blocks an SM are the TMA kernel's, whose register split follows
   // them (the others' registers are ptxas's choice), and not a persistent

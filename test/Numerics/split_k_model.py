@@ -6,8 +6,10 @@ Written from the specification, not from the compiler's code:
   clipped to K, and chunks s >= C are empty;
 - in a chunk, the f16 accumulator takes one 16-wide k step at a time: the
   step's products and the accumulator are summed in f64 and rounded once to
-  f16 (m16n8k16 mma with f16 accumulators);
-- chunk results are summed in the outer type (f16: f64 sum rounded once);
+  f16 (m16n8k16 mma with f16 accumulators); with `sets` accumulators a
+  chunk, k step t of the chunk goes to accumulator t mod sets;
+- chunk results (each chunk's accumulators in turn) are summed in the outer
+  type (f16: f64 sum rounded once);
 - with P slices (parallel split-k), P' = min(P, S) (P = 0: num_slices's
   rule for T C tiles of BM x BN over the batch):
   slice p sums chunks

@@ -128,7 +128,8 @@ def _parse(body: str, chip_default: str) -> dict:
             "tile": [int(x) for x in fields["tile"].strip("[]").split(",")],
             "swapped": fields.get("swapped") == "true",
             "splits": int(fields["splits"]) if "splits" in fields else None,
-            "slices": int(fields.get("slices", 1))}
+            "slices": int(fields.get("slices", 1)),
+            "sets": int(fields.get("sets", 1))}
 
 
 def strategies(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:

@@ -27,7 +27,10 @@ def ConvertGPUPoorToLoops : Pass<"convert-gpupoor-to-loops"> {
       (up to) 16 products and the incoming accumulator are summed in f64
       and rounded once, to nearest, into f16;
     * each chunk's f16 result is added to the outer accumulator (f32, or f16
-      with one rounding per add);
+      with one rounding per add); a strategy of `sets` > 1 keeps that many
+      f16 accumulators a chunk, k16 step t of each K tile into accumulator
+      t mod sets, added to the outer one in turn (one whose steps all lie
+      past K adds +0.0, as the GPU's zero-filled steps do);
     * the epilogue rounds the outer sum to the epilogue's `acc` type, loads
       each `ins` operand's element (and C's, when the region reads it) and
       computes the op's epilogue region, cloned into the loop.

@@ -88,8 +88,7 @@ bool mmaHandoverPays(bool f16Outer, int64_t warpsM, int64_t warpsN,
 
 /// Whether f16 outer sums give C bit for bit what f32 ones do: C is f16,
 /// nothing follows the sum (no epilogue), and K comes in at most two f16
-/// sums (S * sets <= 2, or a static K of at most two K tiles in chunks of
-/// one sum). C is
+/// sums (S * sets <= 2, or a static K of at most 2 / sets K tiles). C is
 /// then RN16(RN32(c0 + c1)) with f32 outer sums and RN16(c0 + c1) with f16
 /// ones (f16 chunk sums c0, c1; slices of a parallel kernel hold one chunk
 /// each and meet the same way). Where c0 + c1 is no f32 number, their

@@ -231,7 +231,9 @@ struct MatmulToLoops : OpRewritePattern<gpupoor::MatmulOp> {
       // zero-filled products); chunks past the last are empty, as ever.
       int64_t sets = strategy.getSets();
       Value outer = splitLoop.getRegionIterArgs()[0];
-      Value zero16 = arith::ConstantOp::create(b, b.getF16FloatAttr(0.0));
+      Value zero16 = sets > 1
+                         ? arith::ConstantOp::create(b, b.getF16FloatAttr(0.0))
+                         : Value();
       for (int64_t t = 0; t < sets; ++t) {
         Value from =
             t ? arith::AddIOp::create(b, kBegin, cIdx(t * kMmaK)) : kBegin;

@@ -90,8 +90,8 @@ private:
   /// handover; yields the outer sums in registers.
   void emitChunk(scf::ForOp chunkLoop);
   /// The K tiles [kbStart, kbEnd) of one chunk (never empty: kbStart <
-  /// kbEnd), new sums (the first tile's first wgmma ignores the registers:
-  /// scale-d = 0), the first
+  /// kbEnd), new sums (the first tile's first wgmma of each sum ignores the
+  /// registers: scale-d = 0), the first
   /// tile's group and its wait (for the groups before it) emitted before
   /// `afterFirst`; returns the sums, whose last group is not waited for.
   Value emitChunkTiles(Value kbStart, Value kbEnd,

@@ -137,8 +137,9 @@ PYBIND11_MODULE(_C, m) {
       "a_layout"_a = "mk", "tuned"_a = true,
       "What to launch for an M x K by K x N product on a device of `sm_count` "
       "SMs from `chip`'s library: the kernel family, the A layout its "
-      "variant reads, its chip and tile, whether it computes C^T, S, P', its "
-      "C tiles and grid (tuned=False: by the rules alone, without the tuned "
+      "variant reads, its chip and tile, whether it computes C^T, S, P', the "
+      "f16 sums a chunk keeps (sets), its C tiles and grid (tuned=False: by "
+      "the rules alone, without the tuned "
       "table).");
   m.def(
       "size_class",

@@ -242,9 +242,11 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                                        : " (B as K x N: whole atoms a half)")
                        << ", got " << bm << "x" << bn << "x" << bk
                        << (tmaCopies ? "" : " without TMA copies");
-  // Several sums a chunk: one warpgroup's whole tile each, in registers
-  // beside the next chunk's (the deferred handover), as many as one sum of
-  // the widest tile that defers.
+  // Several sums a chunk: each a warpgroup's whole tile (no split
+  // handover), in registers beside the next chunk's (the deferred
+  // handover), as many columns as one sum of the widest tile that defers
+  // at one block an SM. (At two blocks an SM the 64 x 32 tile's four sums,
+  // 128 registers a thread in all, did not spill: lit's ptxas checks.)
   if (sets() > 1 && (splitHandover || chip != Chip::SM90a ||
                      sets() * bn > kDeferredHandoverMaxBN))
     return emitError() << "sets = " << sets()

@@ -185,8 +185,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       CPU lowering computes C as it stands (the same chunks in the same
       order, so the same result).
     * `sets`: the f16 sums a chunk keeps (default 1; more only on sm_90a's
-      wgmma kernel with one consumer warpgroup and `sets * BN <= 128`, a
-      power of two dividing BK / 16). k16 step j of each of a chunk's K tiles adds into sum
+      wgmma kernel without the split handover and with `sets * BN <= 128`,
+      a power of two dividing BK / 16). k16 step j of each of a chunk's K tiles adds into sum
       j mod `sets`; the chunk's sums enter the outer sum one after the
       other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
       L / `sets` (docs/design/Numerics.md). The chip's rules give the

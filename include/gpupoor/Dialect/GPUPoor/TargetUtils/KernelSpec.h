@@ -147,7 +147,7 @@ struct KernelSpec {
   }
   /// The widest tile whose consumers defer the handover at one block an
   /// SM (defersHandover), and the most columns of all blocks an SM: two
-  /// sets of a 64 x 128 tile's f16 sums and its f32 outer sums take 128
+  /// chunks' f16 sums of a 64 x 128 tile and its f32 outer sums take 128
   /// registers a thread. ptxas spilled 104 bytes at 64 x 160, and 16 at 64
   /// x 128 two blocks an SM (128 registers a thread at launch).
   static constexpr int64_t kDeferredHandoverMaxBN = 128;

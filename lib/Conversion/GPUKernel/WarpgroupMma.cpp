@@ -6,6 +6,8 @@
 
 #include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
 
+#include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -266,12 +268,13 @@ SmallVector<Value> WarpgroupMma::fragments(Value acc) {
   return frags;
 }
 
-SmallVector<Value> WarpgroupMma::handOver(
-    Value acc, SmallVector<Value> regs,
-    function_ref<SmallVector<Value>(ArrayRef<Value>, ArrayRef<Value>)> add) {
+SmallVector<Value> WarpgroupMma::handOver(Value acc, ArrayRef<Value> regs,
+                                          OuterSums &outer) {
   SmallVector<Value> frags = fragments(acc);
+  SmallVector<Value> out(regs);
   int64_t perSum = frags.size() / c.sets();
   for (int64_t s = 0; s < c.sets(); ++s)
-    regs = add(ArrayRef<Value>(frags).slice(s * perSum, perSum), regs);
-  return regs;
+    out = outer.emitHandover(ArrayRef<Value>(frags).slice(s * perSum, perSum),
+                             out);
+  return out;
 }

@@ -59,14 +59,6 @@ Value WarpSpecializedKernelBuilder::emitTile(Value kb, Value kbStart, Value acc,
   return acc;
 }
 
-SmallVector<Value>
-WarpSpecializedKernelBuilder::handOver(Value acc, ArrayRef<Value> regs) {
-  return wgmma->handOver(acc, SmallVector<Value>(regs),
-                         [&](ArrayRef<Value> frags, ArrayRef<Value> in) {
-                           return outer->emitHandover(frags, in);
-                         });
-}
-
 void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   SmallVector<Value> regs(chunkLoop.getRegionIterArgs());
   Value chunk = chunkLoop.getInductionVar();
@@ -80,7 +72,7 @@ void WarpSpecializedKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   // ptxas scheduled the handover differently: -0.2 to 2.5% slower at the
   // power cap in one call's three sustained runs on five shapes (H100,
   // docs/design/decisions.md#fewer-instructions-a-k-tile).
-  scf::YieldOp::create(b, handOver(wgmma->fenced(acc), regs));
+  scf::YieldOp::create(b, wgmma->handOver(wgmma->fenced(acc), regs, *outer));
 }
 
 Value WarpSpecializedKernelBuilder::emitChunkTiles(
@@ -139,12 +131,12 @@ WarpSpecializedKernelBuilder::emitDeferredChunks(Value chunkBegin,
         // chunk's last one done: its stage goes back, its sums over,
         // while this chunk's wgmma run.
         emitRelease(sub(kbStart, idx(1)));
-        regs = handOver(wgmma->fenced(pending), regs);
+        regs = wgmma->handOver(wgmma->fenced(pending), regs, *outer);
       });
     }
     wgmma->emitWait(0);
     emitRelease(sub(start(add(group, idx(kDeferredGroup))), idx(1)));
-    scf::YieldOp::create(b, handOver(wgmma->fenced(acc), regs));
+    scf::YieldOp::create(b, wgmma->handOver(wgmma->fenced(acc), regs, *outer));
   }
   auto rest = scf::ForOp::create(b, groupsEnd, chunkEnd, idx(1),
                                  groups.getResults());

@@ -83,9 +83,6 @@ private:
   /// it, whose stage goes back (unless `kb` starts the chunk). A `fresh`
   /// tile starts the chunk's sums (WarpgroupMma::emitStage).
   Value emitTile(Value kb, Value kbStart, Value acc, bool fresh = false);
-  /// Adds a waited-for chunk's sums (every one of its sets) into the outer
-  /// sums, `regs` those in registers; returns their new values.
-  SmallVector<Value> handOver(Value acc, ArrayRef<Value> regs);
   /// The body of the loop over chunks: the chunk's tiles, then the
   /// handover; yields the outer sums in registers.
   void emitChunk(scf::ForOp chunkLoop);

@@ -51,11 +51,7 @@ void WgmmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   }
   acc = emitTileLoop(fastEnd, kbEnd, acc, /*full=*/false);
   wgmma->emitWait(0);
-  scf::YieldOp::create(
-      b, wgmma->handOver(acc, regs,
-                         [&](ArrayRef<Value> frags, ArrayRef<Value> in) {
-                           return outer->emitHandover(frags, in);
-                         }));
+  scf::YieldOp::create(b, wgmma->handOver(acc, regs, *outer));
 }
 
 void WgmmaKernelBuilder::build() {

@@ -26,9 +26,9 @@
 
 #include "gpupoor/Conversion/GPUKernel/KernelPart.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
-
 namespace mlir::gpupoor {
+
+class OuterSums;
 
 class WarpgroupMma : public KernelPart {
 public:
@@ -73,12 +73,11 @@ public:
   /// The warp's m16n8 f16 fragments (vector<2x2xf16>, n8 tile by tile) of
   /// a waited-for accumulator, sum after sum.
   SmallVector<Value> fragments(Value acc);
-  /// Hands a waited-for chunk's sums `acc` (sumsType) over: `add` (the
-  /// outer sums' handover of one sum's fragments) for sum 0, 1, ... in
-  /// turn, each time on the registers the previous call returned.
-  SmallVector<Value> handOver(
-      Value acc, SmallVector<Value> regs,
-      function_ref<SmallVector<Value>(ArrayRef<Value>, ArrayRef<Value>)> add);
+  /// Adds a waited-for chunk's sums `acc` (sumsType) into `outer`, sum 0,
+  /// 1, ... in turn, `regs` being its sums in registers; returns their new
+  /// values.
+  SmallVector<Value> handOver(Value acc, ArrayRef<Value> regs,
+                              OuterSums &outer);
 
 private:
   /// `word` (i32) through empty volatile asm: the value the asm returns.

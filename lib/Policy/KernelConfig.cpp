@@ -98,6 +98,10 @@ int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const ConfigProblem &p) {
 /// previous stage: KernelSpec::verify).
 static constexpr int64_t kMinWgmmaStages = 3;
 
+/// The largest cluster along M (KernelSpec::verify): a narrow N-major B's
+/// (clusterBlocks).
+static constexpr int64_t kMaxNarrowBClusterM = 4;
+
 int64_t mlir::gpupoor::policy::wgmmaBlocksPerSM(const Tile &tile,
                                                 bool gridExceedsSMs) {
   int64_t stageBytes = (tile[0] + tile[1]) * tile[2] * 2;
@@ -173,4 +177,17 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
   bool tile = (p.tile[0] == 64 || p.tile[0] == 128) && p.tile[1] >= 128;
   return tile && !rowsSectorAligned(p.n, p.k) && ceilDiv(p.m, p.tile[0]) >= 2 &&
          wgmmaBlocksPerSM(p) == 1;
+}
+
+int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
+                                             int64_t blocksPerSM) {
+  if (!p.narrowNMajorB)
+    return blocksPerSM == 1 && clusterPays(p) ? 2 : 1;
+  if (p.chip != Chip::SM90a || !p.staticShape || p.batched || p.slices != 1 ||
+      p.tiles < kMaxNarrowBClusterM)
+    return 1;
+  if (blocksPerSM == 2)
+    return 2;
+  return 4 * p.tiles <= 3 * getChipInfo(p.chip).smCount ? kMaxNarrowBClusterM
+                                                        : 1;
 }

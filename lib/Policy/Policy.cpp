@@ -136,6 +136,8 @@ struct FamilyRow {
   int64_t clusterM = 1;
   /// FamilyConfig's stream-K.
   bool streamK = false;
+  /// A as K x M only (on sm_90a).
+  bool kmOnly = false;
 };
 } // namespace
 
@@ -176,6 +178,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::M64N256, "m64n256", Tile{64, 256, 64}, true, false, false, false, true, 0, 0},
   {Family::S32,   "s32",   kSwappedKMTile,     true,  true,  false, false, true,  0, 0},
   {Family::S32W,  "s32w",  kSwappedKMTile,     true,  true,  false, false, true,  0, 2},
+  {Family::S16Q,  "s16q",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 4, false, true},
+  {Family::S16WC, "s16wc", kSwappedDecodeTile, true,  true,  false, false, true,  0, 2, 2, false, true},
 };
 // clang-format on
 
@@ -202,6 +206,8 @@ bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
                                          ALayout aLayout, BLayout bLayout) {
   const FamilyRow &r = row(family);
   if (aLayout == ALayout::KM && (chip != Chip::SM90a || !r.km))
+    return false;
+  if (aLayout != ALayout::KM && r.kmOnly)
     return false;
   return !r.sm90aOnly ||
          (chip == Chip::SM90a && (!r.nkOnly || bLayout == BLayout::NK));
@@ -257,7 +263,8 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
     {Family::PL, Family::PLC},       {Family::W192, Family::W192C},
     {Family::PL192, Family::PL192C}, {Family::W160, Family::W160C},
-    {Family::PL160, Family::PL160C}};
+    {Family::PL160, Family::PL160C}, {Family::S16, Family::S16Q},
+    {Family::S16W, Family::S16WC}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},
     {Family::PL192, Family::PL192K},
@@ -355,9 +362,9 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
       wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
-  // Clusters of two along M where the compiler's static kernel of the tile
-  // would take them: the family's variant in clusters, whose grid takes
-  // whole pairs of row tiles.
+  // Clusters along M where the compiler's static kernel of the tile would
+  // take them (clusterBlocks): the family's variant in clusters of as many,
+  // whose grid takes whole clusters of row tiles.
   ConfigProblem cp;
   cp.chip = l.chip;
   cp.tile = l.tile;
@@ -369,8 +376,13 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.k = p.k;
   cp.m = shape.m;
   cp.n = shape.n;
+  // (The swapped kernel's B is A: read along N where A is stored K x M.)
+  cp.narrowNMajorB = l.swapped && l.aLayout == ALayout::KM && l.tile[1] == 16;
+  int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
   if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
-      twin && clusterPays(cp) &&
+      twin && l.chip == Chip::SM90a &&
+      clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1) ==
+          familyConfig(*twin, p.chip).clusterM &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   // Stream-K where the compiler's static kernel of the tile would take it

@@ -119,8 +119,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   policy::ConfigProblem problem = configProblem(op);
-  // A cluster's blocks take an SM each (KernelSpec::verify): asked for
-  // clusters, the choice of two blocks an SM gives way.
+  // B's tile of 16 columns read along N (bAtomCols): TMA rows of 32 bytes.
+  problem.narrowNMajorB = !spec.bTransposed && spec.bAtomCols() == 16;
+  // Asked for clusters, the choice of two blocks an SM gives way (the
+  // policy's clusters follow its blocks an SM: clusterBlocks).
   spec.blocksPerSM = blocksPerSM    ? blocksPerSM
                      : clusterM > 1 ? 1
                                     : policy::wgmmaBlocksPerSM(problem);
@@ -167,14 +169,13 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   if (!blocksPerSM && (!spec.tmaCopies || spec.persistentTiles))
     spec.blocksPerSM = 1;
   // Clusters where asked for (KernelSpec::verify refuses the kernels that
-  // cannot take them), else where the policy says they pay (its rule
-  // requires the one block an SM chosen above).
-  spec.clusterM =
-      clusterM ? clusterM
-               : (spec.tmaCopies && !spec.streamKTiles &&
-                          spec.blocksPerSM == 1 && policy::clusterPays(problem)
-                      ? 2
-                      : 1);
+  // cannot take them), else where the policy says they pay for the blocks
+  // an SM chosen above.
+  spec.clusterM = clusterM
+                      ? clusterM
+                      : (spec.tmaCopies && !spec.streamKTiles
+                             ? policy::clusterBlocks(problem, spec.blocksPerSM)
+                             : 1);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

@@ -43,7 +43,9 @@ OUT_TYPES = ("f16", "f32")
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
-# (sm_90a), where operand rows start off 32-byte sectors; plk, pl192k,
+# (sm_90a), where operand rows start off 32-byte sectors; s16q, s16wc: s16
+# in clusters of four and s16w of two, for A as K x M only, sharing the
+# activation read along N (policy::clusterBlocks); plk, pl192k,
 # pl160k, pl128k: the persistent families with stream-K (sm_90a), where the
 # last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
@@ -120,6 +122,8 @@ class VariantKey:
             raise ValueError(f"max_splits must be in [1, 65535], got {self.max_splits}")
         if self.a_layout == "km" and not _INFO[self.tile]["km"]:
             raise ValueError(f"family {self.tile!r} has no kernels for A as K x M")
+        if self.a_layout == "mk" and not _INFO[self.tile]["mk"]:
+            raise ValueError(f"family {self.tile!r} has no kernels for A as M x K")
         # Launch caches key on the name: a str hashes once. A as K x M
         # prefixes B's layout (kmkn, kmnk).
         layouts = ("km" if self.a_layout == "km" else "") + self.b_layout
@@ -254,6 +258,6 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     return [VariantKey(b, o, e, c, t, a_layout=a)
             for a in A_LAYOUTS for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES
             for c in OUT_TYPES for t in tiles
-            if (b == "nk" or not _INFO[t]["nk_only"]) and (a == "mk" or _INFO[t]["km"])]
+            if (b == "nk" or not _INFO[t]["nk_only"]) and _INFO[t][a]]
 
 

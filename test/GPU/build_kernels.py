@@ -168,6 +168,23 @@ VARIANTS = {
     "kn_f32_pc2": (dict(), "outer-type=f32 tma=true persistent=true cluster-m=2"),
     "kn_f16_c2_m64_s3": (dict(), "outer-type=f16 splits=3 tile=64,128,64 tma=true cluster-m=2"),
     "km_kn_f32_pc2": (dict(a_layout="km"), "outer-type=f32 tma=true persistent=true cluster-m=2"),
+    # Clusters of four (each block loads a quarter of B's box rows into all
+    # four) and clusters at two blocks an SM: the 128 x 256 tile, the
+    # swapped decode tile's B of 16 columns read along N (A as K x M, B as
+    # K x N: policy::clusterBlocks) in one block an SM, persistent, and two
+    # blocks an SM with an f16 outer sum in three chunks; and static decode
+    # products whose A is stored K x M, which the policy runs in clusters of
+    # four (80 tiles, one block an SM) and of two (224, two blocks an SM).
+    "nk_f32_c4": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=false cluster-m=4"),
+    "km_kn_f32_n16_c4": (dict(a_layout="km"), "outer-type=f32 tile=64,16,128 cluster-m=4"),
+    "km_kn_f32_n16_pc4": (dict(a_layout="km"),
+                          "outer-type=f32 tile=64,16,64 persistent=true cluster-m=4"),
+    "km_kn_f16_n16_c2_b2_s3": (dict(a_layout="km"),
+                               "outer-type=f16 splits=3 tile=64,16,128 cluster-m=2 blocks-per-sm=2"),
+    "km_swap_f32_16x5120x5120": (dict(shape=(16, 5120, 5120), a_layout="km"),
+                                 "outer-type=f32 slices=0"),
+    "km_swap_bias_relu_16x14336x4096": (dict(shape=(16, 14336, 4096), a_layout="km", bias="f16",
+                                             epilogue="relu"), "outer-type=f32 slices=0"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),

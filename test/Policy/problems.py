@@ -38,10 +38,14 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
         # Products of A as K x M of few rows: swapped, reading it as their
         # B as K x N where its rows fill a box of 16 or 32 columns (M = 16,
-        # 32), else copied; past two swapped tiles an SM unswapped.
+        # 32; 16 in clusters of four at one block an SM and of two at two:
+        # policy::clusterBlocks), else copied; past two swapped tiles an SM
+        # unswapped.
         for m, n, k, b in ((8, 4096, 4096, "nk"), (16, 4096, 4096, "kn"),
                            (16, 4096, 4096, "nk"), (24, 4096, 4096, "kn"),
                            (32, 4096, 4096, "kn"), (32, 14336, 4096, "nk"),
+                           (16, 14336, 4096, "kn"), (16, 8192, 8192, "nk"),
+                           (16, 5120, 5120, "kn"), (16, 6144, 4096, "nk"),
                            (16, 17024, 1024, "nk"), (32, 17024, 8208, "kn")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": "km"})
     while len(out) < count:

@@ -88,7 +88,7 @@ def test_the_grid_covers_every_choice(policy):
                         "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w",
                         "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",
-                        "m64n256"}
+                        "m64n256", "s16q", "s16wc"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -193,12 +193,13 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
     takes the blocks an SM and the clusters gpupoor-select-kernel-config
     gives the static kernel: m32w, m64w, n64w and s16w exactly where that is
     two blocks an SM (policy::wgmmaBlocksPerSM), the families ending in c
-    exactly where it is clusters of two (policy::clusterPays), the
+    and s16q exactly where it is clusters of two and four
+    (policy::clusterBlocks), the
     persistent ones ending in k exactly where it is stream-K
     (policy::streamKPays)."""
     C = _package()
     configs = compiler_strategies.tma_configs(_tool("gpupoor-opt"), problems)
-    checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0,
+    checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0, "cluster 4": 0,
                "stream-K False": 0, "stream-K True": 0}
     for p, d, compiled in zip(problems, policy, configs):
         launch, s = d.get("launch"), d["strategy"]
@@ -206,6 +207,10 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
             continue
         if (launch["tile"], launch["swapped"], launch["slices"]) != \
                 (s["tile"], s["swapped"], s["slices"]):
+            continue
+        # An A stored K x M that both copy M x K first (policy::copiesKMajorA)
+        # runs the copy's kernel, which the memref form here does not show.
+        if launch["a"] != p.get("a", "mk"):
             continue
         family = C.family_config(launch["family"], "sm_90a")
         # (A persistent family's blocks an SM are its grid's: one.)
@@ -221,4 +226,5 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
         assert family["stream_k"] == compiled["stream_k"], (grid.line(p), launch["family"])
         checked[f"stream-K {family['stream_k']}"] += 1
     assert min(checked.values()) > 3, checked
-    assert min(v for key, v in checked.items() if "stream-K" not in key) > 20, checked
+    assert min(v for key, v in checked.items()
+               if "stream-K" not in key and key != "cluster 4") > 20, checked

@@ -380,3 +380,39 @@ func.func @no_clusters(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c:
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// A decode product's activation stored K x M, the swapped kernel's B: 16
+// columns read along N, TMA rows of 32 bytes (policy::clusterBlocks). One
+// block an SM, 80 tiles (three quarters of the SMs at most): clusters of
+// four; 224 tiles, two blocks an SM: clusters of two; 128 tiles, one block
+// an SM: none (more clusters of four than the SMs hold at once). B as N x K
+// (the activation read along K): none.
+// CHECK-LABEL: func @narrow_n_major_b
+// CHECK: stages = 6,
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 4>
+// CHECK: stages = 4,
+// CHECK-SAME: blocks_per_sm = 2, cluster_m = 2>
+// CHECK-NOT: cluster_m
+// CHECK: return
+// CPA-LABEL: func @narrow_n_major_b
+// CPA-NOT: cluster_m
+func.func @narrow_n_major_b(%a: memref<5120x5120xf16>, %b: memref<5120x16xf16>, %c: memref<5120x16xf16, strided<[1, 5120]>>,
+                            %a1: memref<4096x14336xf16>, %c1: memref<14336x16xf16, strided<[1, 14336]>>, %b1: memref<4096x16xf16>,
+                            %a2: memref<28672x8192xf16>, %b2: memref<28672x16xf16>, %c2: memref<8192x16xf16, strided<[1, 8192]>>,
+                            %b3: memref<16x5120xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<5120x16xf16, strided<[1, 5120]>>)
+      strategy(#gpupoor.split_k<splits = 40, tile = [64, 16, 128], inner = f16, outer = f32, a_layout = km, chip = sm_90a, sets = 4>) {gpupoor.swapped_operands}
+      : memref<5120x5120xf16>, memref<5120x16xf16>
+  gpupoor.matmul %a1, %b1 outs(%c1 : memref<14336x16xf16, strided<[1, 14336]>>)
+      strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, a_layout = km, chip = sm_90a, sets = 4>) {gpupoor.swapped_operands}
+      : memref<4096x14336xf16>, memref<4096x16xf16>
+  gpupoor.matmul %a2, %b2 outs(%c2 : memref<8192x16xf16, strided<[1, 8192]>>)
+      strategy(#gpupoor.split_k<splits = 224, tile = [64, 16, 128], inner = f16, outer = f32, a_layout = km, chip = sm_90a, sets = 4>) {gpupoor.swapped_operands}
+      : memref<28672x8192xf16>, memref<28672x16xf16>
+  gpupoor.matmul %a, %b3 outs(%c : memref<5120x16xf16, strided<[1, 5120]>>)
+      strategy(#gpupoor.split_k<splits = 40, tile = [64, 16, 128], inner = f16, outer = f32, a_layout = km, b_layout = nk, chip = sm_90a, sets = 4>) {gpupoor.swapped_operands}
+      : memref<5120x5120xf16>, memref<16x5120xf16>
+  return
+}

@@ -40,6 +40,10 @@ struct ConfigProblem {
   int64_t k = kDynamic;
   /// The f16 sums a chunk keeps (#gpupoor.split_k's `sets`).
   int64_t sets = 1;
+  /// Whether the kernel's B is a K x N tile of 16 columns read along N:
+  /// the swapped decode tile's B where A is stored K x M, whose TMA box rows
+  /// are 32 bytes (KernelSpec::bAtomCols).
+  bool narrowNMajorB = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -211,6 +215,24 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// 1000^3 0.69-0.77 -> 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
 bool clusterPays(const ConfigProblem &p);
+
+/// The blocks a cluster along M of sm_90a's TMA kernel by default, which
+/// runs `blocksPerSM` blocks an SM: 2 where clusterPays (one block an SM);
+/// for a static 2-D product whose B is a narrow N-major tile
+/// (ConfigProblem::narrowNMajorB), 2 at two blocks an SM and 4 at one where
+/// the clusters fill at most three quarters of the SMs; else 1. Every block
+/// of such a product reads all of B in rows of 32 bytes, four times the L2
+/// requests a byte of the weight's rows, and B's multicast shares them.
+/// Measured on an H200 (static kernels over cuBLAS f32acc, A of 16 rows
+/// stored K x M, B as K x N; docs/design/decisions.md, "Clusters for a
+/// decode product's K x M activation"): one block an SM, alone / clusters
+/// of 2 / 4: 16 x 5120 x 5120 (80 tiles) 0.967 / 1.011 / 1.054, 16 x 6144 x
+/// 4096 1.058 / 1.083 / 1.115, 16 x 4096 x 11008 (64) 1.031 / 1.006 /
+/// 1.088, but 16 x 8192 x 28672 (128 tiles: more clusters of four than the
+/// SMs' clusters hold at once) 1.001 / 1.015 / 0.768; two blocks an SM,
+/// alone / 2 / 4: 16 x 14336 x 4096 (224) 0.895 / 0.964 / 0.959, 16 x 15360
+/// x 5120 0.950 / 1.003 / 0.999, 16 x 13824 x 5120 0.983 / 1.002 / 1.005.
+int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
 
 } // namespace mlir::gpupoor::policy
 

@@ -185,17 +185,23 @@ enum class Family : uint32_t {
   M64N160,
   M64N192,
   M64N256,
+  /// sm_90a only, A as K x M only: S16 in clusters of four along M and S16W
+  /// in clusters of two, sharing the activation's tile of 16 columns read
+  /// along N by TMA multicast (clusterBlocks).
+  S16Q,
+  S16WC,
 };
 inline constexpr Family kFamilies[] = {
-    Family::Large,   Family::M16,     Family::M64,    Family::N64,
-    Family::Mid,     Family::S16,     Family::S16W,   Family::S32,
-    Family::S32W,    Family::PL,      Family::W192,   Family::PL192,
-    Family::W160,    Family::PL160,   Family::PL128,  Family::M32,
-    Family::M32W,    Family::M64W,    Family::N64W,   Family::M64C,
-    Family::MidC,    Family::PL128C,  Family::LargeC, Family::PLC,
-    Family::W192C,   Family::PL192C,  Family::W160C,  Family::PL160C,
-    Family::PLK,     Family::PL192K,  Family::PL160K, Family::PL128K,
-    Family::M64N160, Family::M64N192, Family::M64N256};
+    Family::Large,   Family::M16,     Family::M64,     Family::N64,
+    Family::Mid,     Family::S16,     Family::S16W,    Family::S32,
+    Family::S32W,    Family::PL,      Family::W192,    Family::PL192,
+    Family::W160,    Family::PL160,   Family::PL128,   Family::M32,
+    Family::M32W,    Family::M64W,    Family::N64W,    Family::M64C,
+    Family::MidC,    Family::PL128C,  Family::LargeC,  Family::PLC,
+    Family::W192C,   Family::PL192C,  Family::W160C,   Family::PL160C,
+    Family::PLK,     Family::PL192K,  Family::PL160K,  Family::PL128K,
+    Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
+    Family::S16WC};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

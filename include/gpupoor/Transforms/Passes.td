@@ -329,11 +329,13 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "(default: policy::splitHandoverPays)",
            "::mlir::gpupoor::splitHandoverChoices()">,
     Option<"clusterM", "cluster-m", "int64_t", /*default=*/"0",
-           "sm_90a TMA kernels without stream-K: 2 runs the blocks in "
-           "clusters of two along M sharing B's tile by TMA multicast, one "
-           "block an SM (kernel_config cluster_m); 1: none; 0 (default): "
-           "where policy::clusterPays holds (static products whose operand "
-           "rows start off 32-byte sectors)">,
+           "sm_90a TMA kernels without stream-K: 2 or 4 runs the blocks in "
+           "clusters of that many along M sharing B's tile by TMA "
+           "multicast, one block an SM unless blocks-per-sm says 2 "
+           "(kernel_config cluster_m); 1: none; 0 (default): as "
+           "policy::clusterBlocks says (static products whose operand "
+           "rows start off 32-byte sectors; a swapped decode product's A "
+           "stored K x M)">,
     Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
            "Where the strategy names no S: the kernel takes S as its last "
            "parameter, `splits`, which the launch passes (the emitted host "

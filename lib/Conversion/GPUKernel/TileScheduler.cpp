@@ -16,17 +16,17 @@ using namespace mlir::gpupoor;
 void GroupedTileOrder::emitTileOrigin() {
   Value pid = kc.pid;
   Value numPidM = kc.tilesM, numPidN = kc.tilesN;
-  // A cluster of two along M: its blocks (x = 2p, 2p + 1) take row tiles
-  // 2i and 2i + 1 of one column, pair p in the grouped order of the pairs
-  // (groups of group_m / 2 pairs).
+  // A cluster of Q = cluster_m blocks along M: its blocks (x = Q p + r,
+  // r < Q) take row tiles Q i + r of one column, cluster p in the grouped
+  // order of the clusters (groups of group_m / Q clusters).
+  int64_t q = c.clusterM;
   Value rank;
-  if (c.clusterM == 2) {
-    rank = remU(pid, idx(2));
-    pid = divU(pid, idx(2));
-    numPidM = divU(add(numPidM, idx(1)), idx(2));
+  if (q > 1) {
+    rank = remU(pid, idx(q));
+    pid = divU(pid, idx(q));
+    numPidM = divU(add(numPidM, idx(q - 1)), idx(q));
   }
-  int64_t groupM =
-      c.clusterM == 2 ? std::max<int64_t>(c.groupM / 2, 1) : c.groupM;
+  int64_t groupM = std::max<int64_t>(c.groupM / q, 1);
   Value inGroup = mul(idx(groupM), numPidN);
   Value groupId = divU(pid, inGroup);
   Value firstM = mul(groupId, idx(groupM));
@@ -35,7 +35,7 @@ void GroupedTileOrder::emitTileOrigin() {
   Value pidM = add(firstM, remU(pidInGroup, groupSize));
   Value pidN = divU(pidInGroup, groupSize);
   if (rank)
-    pidM = add(mul(pidM, idx(2)), rank);
+    pidM = add(mul(pidM, idx(q)), rank);
   kc.m0 = mul(pidM, idx(c.bm));
   kc.n0 = mul(pidN, idx(c.bn));
 }

@@ -56,7 +56,8 @@ Value TmaPipeline::stageShift(Value tile) {
 }
 
 Value TmaPipeline::clusterRank() {
-  // A 2 x 1 cluster's blocks are x = 2p and 2p + 1 (%cluster_ctarank).
+  // A cluster_m x 1 cluster's blocks are x = cluster_m p + r, r <
+  // cluster_m (%cluster_ctarank).
   return remU(gpu::BlockIdOp::create(b, gpu::Dimension::x), idx(c.clusterM));
 }
 
@@ -134,16 +135,17 @@ void TmaPipeline::emitLoads(Value end) {
   for (int64_t a = 0; a < c.bk / KernelSpec::kSwizzleCols; ++a)
     kAtoms.push_back(
         arith::AddIOp::create(b, k0, cst(a * KernelSpec::kSwizzleCols)));
-  // In a cluster of two, B's tile is shared: a block loads half of it
-  // into the same place in both blocks (multicast), its full barrier
-  // expecting the whole tile as alone. The half is along the box's rows:
-  // as N x K rows [r BN / 2, (r + 1) BN / 2) of its atoms, as K x N rows
-  // [r BK / 2, (r + 1) BK / 2) of each of its atoms (a box of BK / 2 rows,
-  // KernelSpec::bBoxRows).
+  // In a cluster of Q = cluster_m blocks, B's tile is shared: block r loads
+  // a Q-th of it into the same place in every block of the cluster
+  // (multicast), its full barrier expecting the whole tile as alone. The
+  // part is along the box's rows: as N x K rows [r BN / Q, (r + 1) BN / Q)
+  // of its atoms, as K x N rows [r BK / Q, (r + 1) BK / Q) of each of its
+  // atoms (a box of BK / Q rows, KernelSpec::bBoxRows).
   Value rank, mask;
-  if (c.clusterM == 2) {
+  if (c.clusterM > 1) {
     rank = clusterRank();
-    mask = arith::ConstantIntOp::create(b, b.getI16Type(), 0b11);
+    mask = arith::ConstantIntOp::create(b, b.getI16Type(),
+                                        (int64_t{1} << c.clusterM) - 1);
   }
   // An operand's atoms: of 64 columns, or of B's narrow tile as K x N its
   // 16 or 32 (KernelSpec::bAtomCols; its map's box as wide), in boxes of
@@ -199,26 +201,30 @@ void TmaPipeline::emitRelease(Value tile) {
   NVVM::MBarrierArriveOp::create(b, Type(), empty, Value());
   if (c.clusterM == 1)
     return;
-  // The other block's producer loads into this block too: it waits for
-  // this release as well (its empty barrier's count is both blocks').
-  Value other = arith::XOrIOp::create(
-      b, arith::IndexCastOp::create(b, b.getI32Type(), clusterRank()),
-      arith::ConstantIntOp::create(b, b.getI32Type(), 1));
+  // The other blocks' producers load into this block too: each waits for
+  // this release as well (its empty barrier's count is every block's).
+  // Block rank ^ d, 0 < d < cluster_m, runs over the others.
+  Value rank = arith::IndexCastOp::create(b, b.getI32Type(), clusterRank());
   auto cluster = LLVM::LLVMPointerType::get(
       b.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-  Value remote = NVVM::MapaOp::create(b, cluster, empty, other);
-  // The default scope (.release.cta), as CUTLASS's ClusterBarrier::arrive:
-  // the stage's reads ended at the wgmma wait before this. (A cluster-scope
-  // release cost about 0.3 us a stage: docs/design/decisions.md, "Clusters
-  // of two where rows start off sectors".)
-  NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
+  for (int64_t d = 1; d < c.clusterM; ++d) {
+    Value other = arith::XOrIOp::create(
+        b, rank, arith::ConstantIntOp::create(b, b.getI32Type(), d));
+    Value remote = NVVM::MapaOp::create(b, cluster, empty, other);
+    // The default scope (.release.cta), as CUTLASS's
+    // ClusterBarrier::arrive: the stage's reads ended at the wgmma wait
+    // before this. (A cluster-scope release cost about 0.3 us a stage:
+    // docs/design/decisions.md, "Clusters of two where rows start off
+    // sectors".)
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value());
+  }
 }
 
 void TmaPipeline::emitDrain(Value loads) {
   if (c.clusterM == 1)
     return;
-  // A block may exit only once the other block's consumers have released
+  // A block may exit only once the other blocks' consumers have released
   // its last stages (their arrives land here): wait for the releases of
   // ring positions [loads - stages, loads) (as many as there were).
   Value from = arith::MaxSIOp::create(b, idx(0), sub(loads, idx(c.stages)));

@@ -132,8 +132,8 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   k.tile = {tile[0], tile[1], tile[2]};
   k.groupM = field<int64_t>(m, "group_m", 1);
   k.clusterM = field<int64_t>(m, "cluster_m", 1);
-  TORCH_CHECK_VALUE(k.clusterM == 1 || k.clusterM == 2, "kernel manifest of ",
-                    k.name, ": cluster_m ", k.clusterM);
+  TORCH_CHECK_VALUE(k.clusterM == 1 || k.clusterM == 2 || k.clusterM == 4,
+                    "kernel manifest of ", k.name, ": cluster_m ", k.clusterM);
   // A tile's sums of a slice: every row its MMAs compute (sm_90a: at least
   // 64), in elements of the outer type.
   int64_t outerBytes = field<std::string>(m, "outer", "f32") == "f16" ? 2 : 4;

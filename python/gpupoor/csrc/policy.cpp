@@ -180,8 +180,8 @@ PYBIND11_MODULE(_C, m) {
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount,
          int64_t clusterM) {
-        if (clusterM != 1 && clusterM != 2)
-          throw py::value_error("cluster_m must be 1 or 2, got " +
+        if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+          throw py::value_error("cluster_m must be 1, 2 or 4, got " +
                                 std::to_string(clusterM));
         auto [x, y] =
             launchGrid(sizeArg("tiles", tiles), sizeArg("slices", slices, 1),
@@ -217,15 +217,21 @@ PYBIND11_MODULE(_C, m) {
             "persistent"_a = familyPersistent(family),
             "sm90a_only"_a =
                 !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK),
-            "nk_only"_a =
-                !familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::KN),
+            "nk_only"_a = !familyBuilds(
+                family, Chip::SM90a,
+                familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK)
+                    ? ALayout::MK
+                    : ALayout::KM,
+                BLayout::KN),
+            "mk"_a =
+                familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK),
             "km"_a =
                 familyBuilds(family, Chip::SM90a, ALayout::KM, BLayout::NK));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, are "
-      "sm_90a's only, are for B as N x K only, and are also built for A as K "
-      "x M (sm_90a).");
+      "sm_90a's only, are for B as N x K only, are built for A as M x K, "
+      "and are built for A as K x M (sm_90a).");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

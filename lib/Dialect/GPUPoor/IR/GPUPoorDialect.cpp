@@ -159,13 +159,14 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "persistent blocks need copies = tma";
   if (blocksPerSM != 1 && blocksPerSM != 2)
     return emitError() << "blocks_per_sm must be 1 or 2, got " << blocksPerSM;
-  if (clusterM != 1 && clusterM != 2)
-    return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
+  if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+    return emitError() << "cluster_m must be 1, 2 or 4, got " << clusterM;
   // (A TMA kernel's fallbacks, of element copies or 64-bit indices, keep
   // its pairs' tile order and launch: KernelSpec::verify checks the TMA
   // kernel itself.)
-  if (clusterM == 2 && streamK)
-    return emitError() << "cluster_m = 2 needs stream_k = false";
+  if (clusterM > 1 && streamK)
+    return emitError() << "cluster_m = " << clusterM
+                       << " needs stream_k = false";
   if (blocksPerSM == 2 && (copies != CopyMode::Tma || persistent))
     return emitError() << "blocks_per_sm = 2 needs copies = tma and "
                           "persistent = false (a persistent grid has a block "

@@ -262,17 +262,18 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (tmaCopies && chip != Chip::SM90a)
     return emitError() << "TMA copies need the sm_90a kernel, got chip "
                        << stringifyChip(chip);
-  if (clusterM != 1 && clusterM != 2)
-    return emitError() << "cluster_m must be 1 or 2, got " << clusterM;
-  // Each block of a pair loads half the rows of B's atoms into both, a
-  // whole number of the 128-byte swizzle's 8-row periods. A persistent
-  // pair loops over pairs of work tiles; stream-K's shared tiles would
-  // split a pair.
-  if (clusterM == 2 && (!tmaCopies || streamKTiles || blocksPerSM != 1 ||
-                        bBoxRows() % 8 != 0))
-    return emitError() << "cluster_m = 2 takes sm_90a's TMA kernel, not "
-                          "stream-K, one block an SM, and half of B's box "
-                          "rows (BN as N x K, BK as K x N) a multiple of 8";
+  if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+    return emitError() << "cluster_m must be 1, 2 or 4, got " << clusterM;
+  // Each block of a cluster loads a cluster_m-th of the rows of B's atoms
+  // into all, a whole number of the swizzle's 8-row periods. A persistent
+  // cluster loops over clusters of work tiles; stream-K's shared tiles
+  // would split a cluster.
+  if (clusterM > 1 && (!tmaCopies || streamKTiles || bBoxRows() % 8 != 0 ||
+                       (bTransposed ? bn : bk) % clusterM != 0))
+    return emitError() << "cluster_m = " << clusterM
+                       << " takes sm_90a's TMA kernel, not stream-K, and B's "
+                          "box rows (BN as N x K, BK as K x N) over cluster_m "
+                          "a multiple of 8";
   if (fragmentPrefetch > bk / 16)
     return emitError() << "fragment prefetch of " << fragmentPrefetch
                        << " k steps is outside [0, BK/16 = " << bk / 16 << "]";

@@ -282,12 +282,14 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       last T mod G tiles by chunks of K (stream-K): the block with a tile's
       last chunk adds the sums that the blocks with its earlier chunks
       leave in the workspace (`ws_ptr`, `locks_ptr`), and stores C.
-    * `cluster_m` (default 1; 2: `copies = tma`, not `stream_k`; the
-      sm_90a TMA kernel checks B as N x K): blocks run in clusters of two
-      along M, the two tiles of a cluster sharing B's tile, each block
-      loading half of it into both (TMA multicast); a persistent
-      pair loops over pairs of work tiles. The kernel's fallbacks (element
-      copies, 64-bit indices) keep the pairs' tile order and launch.
+    * `cluster_m` (default 1; 2 or 4: `copies = tma`, not `stream_k`; the
+      sm_90a TMA kernel checks that B's box rows over `cluster_m` are
+      whole 8-row swizzle periods): blocks run in clusters of `cluster_m`
+      along M, the tiles of a cluster sharing B's tile, each block loading
+      a `cluster_m`-th of it into all (TMA multicast); a persistent
+      cluster loops over clusters of work tiles. The kernel's fallbacks
+      (element copies, 64-bit indices) keep the clusters' tile order and
+      launch.
     * `splits_arg` (default false): S is the kernel's last parameter,
       `splits`, which the launcher passes (at least 1; the chunks are
       `min(S, ceil(K / BK))` as ever), instead of the strategy's rule

@@ -180,6 +180,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S32W,  "s32w",  kSwappedKMTile,     true,  true,  false, false, true,  0, 2},
   {Family::S16Q,  "s16q",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 4, false, true},
   {Family::S16WC, "s16wc", kSwappedDecodeTile, true,  true,  false, false, true,  0, 2, 2, false, true},
+  {Family::S32Q,  "s32q",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 4, false, true},
+  {Family::S32WC, "s32wc", kSwappedKMTile,     true,  true,  false, false, true,  0, 2, 2, false, true},
 };
 // clang-format on
 
@@ -264,7 +266,8 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::PL, Family::PLC},       {Family::W192, Family::W192C},
     {Family::PL192, Family::PL192C}, {Family::W160, Family::W160C},
     {Family::PL160, Family::PL160C}, {Family::S16, Family::S16Q},
-    {Family::S16W, Family::S16WC}};
+    {Family::S16W, Family::S16WC},   {Family::S32, Family::S32Q},
+    {Family::S32W, Family::S32WC}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},
     {Family::PL192, Family::PL192K},
@@ -377,7 +380,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.m = shape.m;
   cp.n = shape.n;
   // (The swapped kernel's B is A: read along N where A is stored K x M.)
-  cp.narrowNMajorB = l.swapped && l.aLayout == ALayout::KM && l.tile[1] == 16;
+  cp.narrowNMajorB = l.swapped && l.aLayout == ALayout::KM && l.tile[1] <= 32;
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
   if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
       twin && l.chip == Chip::SM90a &&

@@ -43,9 +43,10 @@ OUT_TYPES = ("f16", "f32")
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
-# (sm_90a), where operand rows start off 32-byte sectors; s16q, s16wc: s16
-# in clusters of four and s16w of two, for A as K x M only, sharing the
-# activation read along N (policy::clusterBlocks); plk, pl192k,
+# (sm_90a), where operand rows start off 32-byte sectors; s16q, s16wc,
+# s32q, s32wc: s16 and s32 in clusters of four and s16w and s32w of two,
+# for A as K x M only, sharing the activation read along N
+# (policy::clusterBlocks); plk, pl192k,
 # pl160k, pl128k: the persistent families with stream-K (sm_90a), where the
 # last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as

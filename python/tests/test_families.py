@@ -90,14 +90,16 @@ def test_families_are_the_policys():
     policy's tile (none: the compiler's dynamic choice, large)."""
     assert TILES == tuple(C.FAMILIES)
     for family in TILES:
+        # (s16q, s16wc, s32q and s32wc are built for A as K x M only.)
+        a = "mk" if C.family_info(family)["mk"] else "km"
         for chip in ("sm_80", "sm_90a"):
             for b in ("kn", "nk"):
-                builds = VariantKey(b_layout=b, tile=family).builds_for(chip)
-                assert C.family_builds(family, chip, b) == builds
+                builds = VariantKey(b_layout=b, tile=family, a_layout=a).builds_for(chip)
+                assert C.family_builds(family, chip, b, a) == builds
                 if not builds:
                     continue
                 tile = C.family_tile(family, chip, b)
-                options = VariantKey(b_layout=b, tile=family).pipeline_options(chip)
+                options = VariantKey(b_layout=b, tile=family, a_layout=a).pipeline_options(chip)
                 if family == "large":
                     assert "tile=" not in options
                 else:
@@ -113,16 +115,20 @@ def test_families_are_the_policys():
     # (their kernels take it where B's tile halves allow), not the
     # persistent ones nor other chips.
     for family in TILES:
-        options = VariantKey(b_layout="nk", tile=family).pipeline_options("sm_90a").split()
+        a = "mk" if C.family_info(family)["mk"] else "km"
+        options = VariantKey(b_layout="nk", tile=family,
+                             a_layout=a).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
             family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c")), family
-        # Clusters of two: the families ending in c, on sm_90a; stream-K
-        # the persistent ones ending in k.
+        # Clusters of two: the families ending in c, on sm_90a; of four:
+        # s16q and s32q; stream-K the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith("c"), family
+        assert ("cluster-m=4" in options) == family.endswith("q"), family
         stream_k = family in ("plk", "pl192k", "pl160k", "pl128k")
         assert ("stream-k=true" in options) == stream_k, family
         assert C.family_config(family, "sm_90a")["stream_k"] == stream_k, family
-        assert C.family_config(family, "sm_80")["cluster_m"] == (2 if family.endswith("c") else 1)
+        assert C.family_config(family, "sm_80")["cluster_m"] == (
+            2 if family.endswith("c") else 4 if family.endswith("q") else 1)
         assert C.family_config(family, "sm_80")["split_handover"] is False
     assert "split-handover" not in VariantKey(tile="large").pipeline_options("sm_80")
 
@@ -144,15 +150,20 @@ def test_sm90a_families_only_for_sm90a():
     per_a = 2 * 2 * 4 * 2 * 29 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
-    assert len(km) == 2 * 2 * 4 * 2 * 26 + 2 * 4 * 2 * len(nk_only - no_km)
+    with pytest.raises(ValueError, match="A as M x K"):
+        VariantKey(tile="s16q")
+    # (s16q, s16wc, s32q and s32wc: A as K x M only.)
+    assert len(km) == 2 * 2 * 4 * 2 * 30 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
+    km_only = {"s16q", "s16wc", "s32q", "s32wc"}
     for family in SM90A_TILES:
-        fam = [k for k in keys if k.tile == family and k.a_layout == "mk"]
+        a = "km" if family in km_only else "mk"
+        fam = [k for k in keys if k.tile == family and k.a_layout == a]
         assert len(fam) == (16 if family in nk_only else 32)
         assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
         assert all(k.builds_for("sm_90a") for k in fam)
-        assert VariantKey(b_layout="kn", tile=family).builds_for("sm_90a") == \
+        assert VariantKey(b_layout="kn", tile=family, a_layout=a).builds_for("sm_90a") == \
             (family not in nk_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
@@ -208,7 +219,7 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
     assert _family(33, 5120) == "n64"
     assert _family(32, 5120, b="kn") == "m32"
-    assert _family(32, 5120, a="km") == "s32"    # swapped: A as its B as K x N
+    assert _family(32, 5120, a="km") == "s32q"   # swapped: A as its B as K x N
     assert _family(200, 4096, chip="sm_80") == "large"
 
 
@@ -258,24 +269,31 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
     assert _family(1, 14336, b="kn") == "s16w"
     # A as K x M: the swapped kernel reads it as its B as K x N where its
-    # rows fill its boxes of 16 columns (M = 16); other decode products copy
-    # it M x K first.
+    # rows fill its boxes of 16 columns (M = 16), in clusters of four at one
+    # block an SM (64 tiles: s16q) and of two at two (224: s16wc;
+    # policy::clusterBlocks); other decode products copy it M x K first.
     assert _family(1, 4096, a="km") == "s16"
     rules = functools.partial(C.choose_launch, tuned=False)
-    for m, a_layout in ((1, "mk"), (4, "mk"), (8, "mk"), (12, "mk"), (16, "km")):
+    for m, a_layout, family in ((1, "mk", "s16"), (4, "mk", "s16"), (8, "mk", "s16"),
+                                (12, "mk", "s16"), (16, "km", "s16q")):
         for b in ("nk", "kn"):
             launch = rules("sm_90a", m, 4096, 4096, b, 0, 32, 132, "km")
-            assert (launch["family"], launch["a_layout"]) == ("s16", a_layout), (m, b)
+            assert (launch["family"], launch["a_layout"]) == (family, a_layout), (m, b)
     launch = rules("sm_90a", 16, 14336, 4096, "nk", 0, 32, 132, "km")
-    assert (launch["family"], launch["a_layout"]) == ("s16w", "km")
-    # 32 rows: the swapped 64 x 32 tile (s32, s32w past the SMs), whatever
-    # K; 24 rows (off 32-byte sectors) copied for the 32-row tile. Past two
+    assert (launch["family"], launch["a_layout"]) == ("s16wc", "km")
+    # 128 tiles: more clusters of four than the SMs hold at once.
+    launch = rules("sm_90a", 16, 8192, 8192, "nk", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"]) == ("s16", "km")
+    # 32 rows: the swapped 64 x 32 tile (s32q in clusters of four, s32wc
+    # past the SMs in clusters of two), whatever K; 24 rows (off 32-byte
+    # sectors) copied for the 32-row tile. Past two
     # swapped tiles an SM unswapped: 16 rows copied (the 16-row tile would
     # read A an element at a time), 32 rows read as they lie in 64-row
     # tiles up to a K of 8192.
-    for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32", "km")),
-                             (32, 4096, 14336, "nk", ("s32", "km")),
-                             (32, 14336, 4096, "kn", ("s32w", "km")),
+    for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32q", "km")),
+                             (32, 4096, 14336, "nk", ("s32q", "km")),
+                             (32, 14336, 4096, "kn", ("s32wc", "km")),
+                             (32, 8192, 8192, "kn", ("s32", "km")),
                              (24, 4096, 4096, "kn", ("m32", "mk")),
                              (16, 17024, 1024, "nk", ("m16", "mk")),
                              (32, 17024, 1024, "kn", ("m64w", "km")),
@@ -293,7 +311,8 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     launch = C.choose_launch("sm_90a", 1, 2048, 1280, "nk", 0, 32, 132, tuned=False)
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
-    assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w"}
+    assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
+                                  "s32wc"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -337,7 +356,8 @@ def test_tuned_table_decides_its_classes():
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
                 "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
-                "S16": {"s16", "s16w"}, "S32": {"s32", "s32w"}, "M64": {"m64", "m64w"},
+                "S16": {"s16", "s16w", "s16q", "s16wc"}, "S32": {"s32", "s32w", "s32q", "s32wc"},
+                "M64": {"m64", "m64w"},
                 "N64": {"n64", "n64w"}, "M32": {"m32", "m32w"}}
     differs = 0
     for a, b, mc, nc, kc, family, slices in rows:

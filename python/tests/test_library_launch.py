@@ -65,22 +65,27 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
-                    if t not in ("m16", "m32", "m32w", "pl128k")},
+                    if t not in ("m16", "m32", "m32w", "pl128k", "s16w")},
                  # (The tuned table's rows for A as K x M are B as K x N's.)
                  ("kmkn", "pl128k"): (128, 20000),
                  # The swapped families read A as K x M as it is at 16 and
-                 # 32 rows.
-                 ("kmkn", "s16w"): (16, 9000), ("kmnk", "s16w"): (16, 9000),
-                 ("kmkn", "s32"): (32, 136), ("kmnk", "s32"): (32, 5120),
-                 ("kmkn", "s32w"): (32, 9000), ("kmnk", "s32w"): (32, 9000)}
+                 # 32 rows, in clusters of four from four tiles at one block
+                 # an SM and of two at two (policy::clusterBlocks).
+                 ("kmkn", "s16q"): (16, 5120), ("kmnk", "s16q"): (16, 5120),
+                 ("kmkn", "s16wc"): (16, 9000), ("kmnk", "s16wc"): (16, 9000),
+                 ("kmkn", "s32"): (32, 136), ("kmnk", "s32"): (32, 136),
+                 ("kmkn", "s32q"): (32, 5120), ("kmnk", "s32q"): (32, 5120),
+                 ("kmkn", "s32wc"): (32, 9000), ("kmnk", "s32wc"): (32, 9000)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
 # SMs: never at K = 64), pl128k's that the tuned table never chooses and
-# s32's for A as M x K (a tuned row's choice only), whose kernels
+# s32's for A as M x K (a tuned row's choice only), and s16w's and s32w's
+# for A as K x M (slices asked for), whose kernels
 # test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
     [("kn", "pl128k"), ("kmnk", "pl128k")] + \
-    [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")]
+    [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
+    [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 

@@ -174,7 +174,8 @@ VARIANTS = {
     # K x N: policy::clusterBlocks) in one block an SM, persistent, and two
     # blocks an SM with an f16 outer sum in three chunks; and static decode
     # products whose A is stored K x M, which the policy runs in clusters of
-    # four (80 tiles, one block an SM) and of two (224, two blocks an SM).
+    # four (80 tiles, one block an SM) and of two (224, two blocks an SM),
+    # with 16 and 32 rows (B's rows of 32 and 64 bytes).
     "nk_f32_c4": (dict(b_layout="nk"), "outer-type=f32 tma=true persistent=false cluster-m=4"),
     "km_kn_f32_n16_c4": (dict(a_layout="km"), "outer-type=f32 tile=64,16,128 cluster-m=4"),
     "km_kn_f32_n16_pc4": (dict(a_layout="km"),
@@ -183,6 +184,11 @@ VARIANTS = {
                                "outer-type=f16 splits=3 tile=64,16,128 cluster-m=2 blocks-per-sm=2"),
     "km_swap_f32_16x5120x5120": (dict(shape=(16, 5120, 5120), a_layout="km"),
                                  "outer-type=f32 slices=0"),
+    "km_kn_f32_n32_c4": (dict(a_layout="km"), "outer-type=f32 tile=64,32,128 cluster-m=4"),
+    "km_swap_f32_32x6144x4096": (dict(shape=(32, 6144, 4096), a_layout="km", b_layout="nk"),
+                                 "outer-type=f32 slices=0"),
+    "km_swap_f16_32x12288x4096": (dict(shape=(32, 12288, 4096), a_layout="km"),
+                                  "outer-type=f16 slices=0"),
     "km_swap_bias_relu_16x14336x4096": (dict(shape=(16, 14336, 4096), a_layout="km", bias="f16",
                                              epilogue="relu"), "outer-type=f32 slices=0"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),

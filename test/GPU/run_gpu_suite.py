@@ -164,7 +164,10 @@ class GpupoorKernel:
             # gpupoor-swap-operands' kernel computes C^T = B^T A^T: B^T (N x
             # K: B as N x K, or B as K x N read along its N) is its A, A its
             # B (M x K as its N x K, or K x M as its K x N), C^T a view, and
-            # every epilogue operand's strides swap with the indices.
+            # every epilogue operand's strides swap with the indices. A
+            # stored K x M (the kernel's B as K x N) is read along M.
+            if not self.kernel_nk and a.stride(-1) == 1:
+                a = m_major(a)
             return self._launch(b if self.nk else b.t(), a if self.kernel_nk else a.t(), c.t(),
                                 [(t, sn, sm, *rest) for t, sm, sn, *rest in ins])
         if self.km and a.stride(-1) == 1:
@@ -195,8 +198,8 @@ class GpupoorKernel:
                              f"operands, got {len(ins)}")
         self.check_requires(a, b, c, stride_bk, stride_bn, ins,
                             (batch, outer[0].stride(0), outer[1].stride(0)) if self.batched else None)
-        # Clusters of two along M (manifest cluster_m) take whole pairs of
-        # row tiles, and a persistent grid of whole pairs.
+        # Clusters along M (manifest cluster_m) take whole clusters of row
+        # tiles, and a persistent grid of whole clusters (one at least).
         pair = self.meta.get("cluster_m", 1)
         grid = (-(-m // (self.bm * pair)) * pair) * (-(-n // self.bn)) * batch
         if grid == 0:
@@ -207,7 +210,7 @@ class GpupoorKernel:
         if self.persistent:
             blocks = self.persistent_blocks or torch.cuda.get_device_properties(
                 c.device).multi_processor_count
-            grid = min(grid, blocks // pair * pair)
+            grid = min(grid, max(blocks // pair, 1) * pair)
         ptr = lambda t: np.uint64(t.data_ptr())
         size = np.int64 if self.meta.get("size_type") == "i64" else np.int32
         args = (ptr(a), ptr(b), ptr(c), size(m), size(n), size(k),

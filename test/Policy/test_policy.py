@@ -88,7 +88,7 @@ def test_the_grid_covers_every_choice(policy):
                         "pl192", "w160", "pl160", "pl128", "m32", "m32w", "m64w", "n64w",
                         "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",
-                        "m64n256", "s16q", "s16wc"}
+                        "m64n256", "s16q", "s16wc", "s32q", "s32wc"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -193,7 +193,7 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
     takes the blocks an SM and the clusters gpupoor-select-kernel-config
     gives the static kernel: m32w, m64w, n64w and s16w exactly where that is
     two blocks an SM (policy::wgmmaBlocksPerSM), the families ending in c
-    and s16q exactly where it is clusters of two and four
+    and ending in q exactly where it is clusters of two and four
     (policy::clusterBlocks), the
     persistent ones ending in k exactly where it is stream-K
     (policy::streamKPays)."""

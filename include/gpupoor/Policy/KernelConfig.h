@@ -40,9 +40,9 @@ struct ConfigProblem {
   int64_t k = kDynamic;
   /// The f16 sums a chunk keeps (#gpupoor.split_k's `sets`).
   int64_t sets = 1;
-  /// Whether the kernel's B is a K x N tile of 16 columns read along N:
-  /// the swapped decode tile's B where A is stored K x M, whose TMA box rows
-  /// are 32 bytes (KernelSpec::bAtomCols).
+  /// Whether the kernel's B is a K x N tile of 16 or 32 columns read along
+  /// N: the swapped tiles' B where A is stored K x M, whose TMA box rows are
+  /// 32 or 64 bytes (KernelSpec::bAtomCols).
   bool narrowNMajorB = false;
 };
 
@@ -221,17 +221,18 @@ bool clusterPays(const ConfigProblem &p);
 /// for a static 2-D product whose B is a narrow N-major tile
 /// (ConfigProblem::narrowNMajorB), 2 at two blocks an SM and 4 at one where
 /// the clusters fill at most three quarters of the SMs; else 1. Every block
-/// of such a product reads all of B in rows of 32 bytes, four times the L2
-/// requests a byte of the weight's rows, and B's multicast shares them.
-/// Measured on an H200 (static kernels over cuBLAS f32acc, A of 16 rows
-/// stored K x M, B as K x N; docs/design/decisions.md, "Clusters for a
+/// of such a product reads all of B in rows of 32 or 64 bytes, as many L2
+/// requests as the weight's rows of 128, and B's multicast shares them.
+/// Measured on an H200 (static kernels over cuBLAS f32acc, A of 16 and 32
+/// rows stored K x M, B as K x N; docs/design/decisions.md, "Clusters for a
 /// decode product's K x M activation"): one block an SM, alone / clusters
-/// of 2 / 4: 16 x 5120 x 5120 (80 tiles) 0.967 / 1.011 / 1.054, 16 x 6144 x
-/// 4096 1.058 / 1.083 / 1.115, 16 x 4096 x 11008 (64) 1.031 / 1.006 /
-/// 1.088, but 16 x 8192 x 28672 (128 tiles: more clusters of four than the
-/// SMs' clusters hold at once) 1.001 / 1.015 / 0.768; two blocks an SM,
-/// alone / 2 / 4: 16 x 14336 x 4096 (224) 0.895 / 0.964 / 0.959, 16 x 15360
-/// x 5120 0.950 / 1.003 / 0.999, 16 x 13824 x 5120 0.983 / 1.002 / 1.005.
+/// of 2 / 4: 16 x 5120 x 5120 (80 tiles) 0.967 / 1.011 / 1.054, 32 x 5120 x
+/// 5120 0.941 / 0.985 / 1.001, 16 x 6144 x 4096 1.058 / 1.083 / 1.115, but
+/// 16 x 8192 x 28672 and 32 x 8192 x 8192 (128 tiles: more clusters of four
+/// than the SMs hold at once) 1.001 / 1.015 / 0.768 and 0.980 / 1.010 /
+/// 0.773; two blocks an SM, alone / 2 / 4: 16 x 14336 x 4096 (224) 0.895 /
+/// 0.964 / 0.959, 32 x 11008 x 4096 (172) 0.955 / 1.001 / 1.053, 32 x 15360
+/// x 5120 0.962 / 0.998 / 0.989.
 int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
 
 } // namespace mlir::gpupoor::policy

@@ -185,11 +185,13 @@ enum class Family : uint32_t {
   M64N160,
   M64N192,
   M64N256,
-  /// sm_90a only, A as K x M only: S16 in clusters of four along M and S16W
-  /// in clusters of two, sharing the activation's tile of 16 columns read
-  /// along N by TMA multicast (clusterBlocks).
+  /// sm_90a only, A as K x M only: S16 and S32 in clusters of four along M
+  /// and S16W and S32W in clusters of two, sharing the activation's tile of
+  /// 16 or 32 columns read along N by TMA multicast (clusterBlocks).
   S16Q,
   S16WC,
+  S32Q,
+  S32WC,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -201,7 +203,7 @@ inline constexpr Family kFamilies[] = {
     Family::W192C,   Family::PL192C,  Family::W160C,   Family::PL160C,
     Family::PLK,     Family::PL192K,  Family::PL160K,  Family::PL128K,
     Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
-    Family::S16WC};
+    Family::S16WC,   Family::S32Q,    Family::S32WC};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

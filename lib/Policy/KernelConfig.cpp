@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gpupoor/Policy/KernelConfig.h"
+#include "gpupoor/Policy/Tiles.h"
 
 #include "PolicyUtils.h"
 
@@ -179,15 +180,24 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
          wgmmaBlocksPerSM(p) == 1;
 }
 
+bool mlir::gpupoor::policy::narrowNMajorB(Chip chip, BLayout bLayout,
+                                          const Tile &tile) {
+  return chip == Chip::SM90a && bLayout == BLayout::KN &&
+         tile[1] < kSwizzleCols;
+}
+
 int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t blocksPerSM) {
   if (!p.narrowNMajorB)
     return blocksPerSM == 1 && clusterPays(p) ? 2 : 1;
+  // (A cluster shares B among its row tiles: as many as its blocks, or a
+  // thin tile's one row tile would run beside empty ones.)
   if (p.chip != Chip::SM90a || !p.staticShape || p.batched || p.slices != 1 ||
-      p.tiles < kMaxNarrowBClusterM)
+      isDynamic(p.m) || ceilDiv(p.m, p.tile[0]) < kMaxNarrowBClusterM)
     return 1;
   if (blocksPerSM == 2)
     return 2;
+  // Clusters of four where the tiles fill at most three quarters of the SMs.
   return 4 * p.tiles <= 3 * getChipInfo(p.chip).smCount ? kMaxNarrowBClusterM
                                                         : 1;
 }

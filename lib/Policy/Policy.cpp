@@ -379,8 +379,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.k = p.k;
   cp.m = shape.m;
   cp.n = shape.n;
-  // (The swapped kernel's B is A: read along N where A is stored K x M.)
-  cp.narrowNMajorB = l.swapped && l.aLayout == ALayout::KM && l.tile[1] <= 32;
+  cp.narrowNMajorB = narrowNMajorB(l.chip, bLayout, l.tile);
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
   if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
       twin && l.chip == Chip::SM90a &&

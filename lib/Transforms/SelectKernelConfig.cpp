@@ -119,10 +119,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   policy::ConfigProblem problem = configProblem(op);
-  // B's tile of 16 or 32 columns read along N (bAtomCols): TMA rows of 32
-  // or 64 bytes.
-  problem.narrowNMajorB =
-      !spec.bTransposed && spec.bAtomCols() < KernelSpec::kSwizzleCols;
+  problem.narrowNMajorB = policy::narrowNMajorB(
+      problem.chip, toPolicy(op.getStrategy().getBLayout()), problem.tile);
   // Asked for clusters, the choice of two blocks an SM gives way (the
   // policy's clusters follow its blocks an SM: clusterBlocks).
   spec.blocksPerSM = blocksPerSM    ? blocksPerSM

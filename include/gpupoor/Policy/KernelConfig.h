@@ -218,11 +218,12 @@ bool clusterPays(const ConfigProblem &p);
 
 /// The blocks a cluster along M of sm_90a's TMA kernel by default, which
 /// runs `blocksPerSM` blocks an SM: 2 where clusterPays (one block an SM);
-/// for a static 2-D product whose B is a narrow N-major tile
-/// (ConfigProblem::narrowNMajorB), 2 at two blocks an SM and 4 at one where
-/// the clusters fill at most three quarters of the SMs; else 1. Every block
-/// of such a product reads all of B in rows of 32 or 64 bytes, as many L2
-/// requests as the weight's rows of 128, and B's multicast shares them.
+/// for a static 2-D product of one slice and at least four row tiles whose B
+/// is a narrow N-major tile (ConfigProblem::narrowNMajorB), 2 at two blocks
+/// an SM and 4 at one where the clusters fill at most three quarters of the
+/// SMs; else 1. Every block of such a product reads all of B in rows of 32
+/// or 64 bytes, as many L2 requests as the weight's rows of 128, and B's
+/// multicast shares them.
 /// Measured on an H200 (static kernels over cuBLAS f32acc, A of 16 and 32
 /// rows stored K x M, B as K x N; docs/design/decisions.md, "Clusters for a
 /// decode product's K x M activation"): one block an SM, alone / clusters
@@ -234,6 +235,12 @@ bool clusterPays(const ConfigProblem &p);
 /// 0.964 / 0.959, 32 x 11008 x 4096 (172) 0.955 / 1.001 / 1.053, 32 x 15360
 /// x 5120 0.962 / 0.998 / 0.989.
 int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
+
+/// Whether a kernel of `tile` on `chip` whose B is laid out `bLayout` (the
+/// kernel's own: a swapped kernel's B is A) reads B as a narrow N-major
+/// tile (ConfigProblem::narrowNMajorB): sm_90a, B as K x N, fewer columns
+/// than a 128-byte swizzle atom (KernelSpec::bAtomCols).
+bool narrowNMajorB(Chip chip, BLayout bLayout, const Tile &tile);
 
 } // namespace mlir::gpupoor::policy
 

@@ -212,19 +212,16 @@ PYBIND11_MODULE(_C, m) {
       "family_info",
       [](const std::string &name) {
         Family family = familyArg(name);
+        bool mk = familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK);
+        // (B as K x N with an A layout the family has kernels for.)
+        ALayout a = mk ? ALayout::MK : ALayout::KM;
         return py::dict(
             "swapped"_a = familySwapped(family),
             "persistent"_a = familyPersistent(family),
             "sm90a_only"_a =
                 !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK),
-            "nk_only"_a = !familyBuilds(
-                family, Chip::SM90a,
-                familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK)
-                    ? ALayout::MK
-                    : ALayout::KM,
-                BLayout::KN),
-            "mk"_a =
-                familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK),
+            "nk_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::KN),
+            "mk"_a = mk,
             "km"_a =
                 familyBuilds(family, Chip::SM90a, ALayout::KM, BLayout::NK));
       },

@@ -197,7 +197,8 @@ int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
     return 1;
   if (blocksPerSM == 2)
     return 2;
-  // Clusters of four where the tiles fill at most three quarters of the SMs.
+  // Clusters of four where the tiles fill at most three quarters of the
+  // SMs, else of two.
   return 4 * p.tiles <= 3 * getChipInfo(p.chip).smCount ? kMaxNarrowBClusterM
-                                                        : 1;
+                                                        : 2;
 }

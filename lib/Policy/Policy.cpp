@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <tuple>
 
 using namespace mlir::gpupoor::policy;
@@ -102,10 +103,17 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
   // 17 to 31 rows start off 32-byte sectors (rowsSectorAligned), which
   // 64-row tiles read at 0.54-0.63 of cuBLAS; fewer than 16 rows leave
   // part of every row of the swapped kernel's box of B out of bounds,
-  // which TMA fills slowly.
-  if (m % kSectorElems != 0)
+  // which TMA fills slowly, but 8, the box of the 8-column swapped tile
+  // (kSwappedKM8Tile), read as they lie up to two blocks an SM's tiles:
+  // every tile reads all of A in 16-byte rows, and past those (B as K x N
+  // of 28672 columns, 448 tiles) the copy and the 16-column tile ran 0.979
+  // of cuBLAS against 0.915 (H200, docs/design/decisions.md, "Decode
+  // products of 8 rows of A as K x M").
+  if (m % kSectorElems != 0 &&
+      (m != kSwappedKM8Tile[1] ||
+       ceilDiv(p.shape.n, kSwappedKM8Tile[0]) > 2 * p.sms()))
     return true;
-  // 16 or 32 rows: read as they lie where the rules run the product
+  // 8, 16 or 32 rows: read as they lie where the rules run the product
   // swapped (a tile named in the options runs it unswapped).
   if (!p.tile && selectSwappedTile(p.shape, ALayout::KM, p.bLayout, p.chip, p.k,
                                    p.splits, p.maxSplits, p.sms()))
@@ -182,6 +190,13 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S16WC, "s16wc", kSwappedDecodeTile, true,  true,  false, false, true,  0, 2, 2, false, true},
   {Family::S32Q,  "s32q",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 4, false, true},
   {Family::S32WC, "s32wc", kSwappedKMTile,     true,  true,  false, false, true,  0, 2, 2, false, true},
+  {Family::S8,    "s8",    kSwappedKM8Tile,    true,  true,  false, false, true,  0, 0, 1, false, true},
+  {Family::S8W,   "s8w",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 2, 1, false, true},
+  {Family::S8Q,   "s8q",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 4, false, true},
+  {Family::S8WC,  "s8wc",  kSwappedKM8Tile,    true,  true,  false, false, true,  0, 2, 2, false, true},
+  {Family::S16C,  "s16c",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 2, false, true},
+  {Family::S32C,  "s32c",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 2, false, true},
+  {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
 };
 // clang-format on
 
@@ -251,12 +266,13 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
 }
 
 /// The variants of a family that take two blocks an SM (sm_90a's
-/// one-warpgroup wgmma tiles), and those in clusters of two along M
-/// (clusterPays), and the persistent ones with stream-K (streamKPays):
-/// family, variant.
+/// one-warpgroup wgmma tiles), and those in clusters along M (clusterPays,
+/// clusterBlocks: a family may have one of each cluster size), and the
+/// persistent ones with stream-K (streamKPays): family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
     {Family::S16, Family::S16W},
     {Family::S32, Family::S32W},
+    {Family::S8, Family::S8W},
     {Family::M32, Family::M32W},
     {Family::M64, Family::M64W},
     {Family::N64, Family::N64W}};
@@ -267,19 +283,23 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::PL192, Family::PL192C}, {Family::W160, Family::W160C},
     {Family::PL160, Family::PL160C}, {Family::S16, Family::S16Q},
     {Family::S16W, Family::S16WC},   {Family::S32, Family::S32Q},
-    {Family::S32W, Family::S32WC}};
+    {Family::S32W, Family::S32WC},   {Family::S8, Family::S8Q},
+    {Family::S8W, Family::S8WC},     {Family::S16, Family::S16C},
+    {Family::S32, Family::S32C},     {Family::S8, Family::S8C}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},
     {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K},
     {Family::PL128, Family::PL128K}};
 
-/// The variant of `family` in `twins`, if the library has one.
+/// The variant of `family` in `twins` for which `fits` holds (any, by
+/// default), if the library has one.
 template <size_t N>
 static std::optional<Family>
-twinOf(const std::pair<Family, Family> (&twins)[N], Family family) {
+twinOf(const std::pair<Family, Family> (&twins)[N], Family family,
+       const std::function<bool(Family)> &fits = {}) {
   for (const auto &[base, twin] : twins)
-    if (base == family)
+    if (base == family && (!fits || fits(twin)))
       return twin;
   return std::nullopt;
 }
@@ -291,7 +311,9 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   // families where their grid exceeds the SMs; the filling tiles' families
   // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
-    return t == kSwappedKMTile ? Family::S32 : Family::S16;
+    return t == kSwappedKMTile    ? Family::S32
+           : t == kSwappedKM8Tile ? Family::S8
+                                  : Family::S16;
   if (t[0] <= 16)
     return Family::M16;
   if (wgmma && t == kThinTile)
@@ -381,10 +403,11 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.n = shape.n;
   cp.narrowNMajorB = narrowNMajorB(l.chip, bLayout, l.tile);
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
-  if (std::optional<Family> twin = twinOf(kClusterTwins, l.family);
+  int64_t clusterM = clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1);
+  if (std::optional<Family> twin = twinOf(
+          kClusterTwins, l.family,
+          [&](Family f) { return familyConfig(f, p.chip).clusterM == clusterM; });
       twin && l.chip == Chip::SM90a &&
-      clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1) ==
-          familyConfig(*twin, p.chip).clusterM &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   // Stream-K where the compiler's static kernel of the tile would take it
@@ -394,7 +417,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
       twin && streamKPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
-  int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
+  clusterM = familyConfig(l.family, p.chip).clusterM;
   l.tiles = launchTiles(shape, l.tile, clusterM);
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms, clusterM);

@@ -284,9 +284,12 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   if (tiles > 2 * smCount && !wideKN)
     return std::nullopt;
   // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
-  // one atom of 64-byte rows (kSwappedKMTile).
+  // one atom of 64-byte rows (kSwappedKMTile); up to 8 rows the 64 x 8 tile
+  // of unswizzled 16-byte rows (kSwappedKM8Tile).
   if (shape.m > 16)
     return kSwappedKMTile;
+  if (aLayout == ALayout::KM && shape.m <= kSwappedKM8Tile[1])
+    return kSwappedKM8Tile;
   // Where 64-row tiles would meet in slices (under a quarter of the SMs),
   // 32-row tiles of BK = 256 (KernelSpec::mmaRows) spread the weight over
   // twice the blocks, a chunk each K tile (kThinSwappedTile): where the
@@ -377,11 +380,12 @@ bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
   // A as K x M and B as K x N lie in atoms of 64 of their rows and columns
   // (M- and N-major, wgmma's transposed A and B): A's whole atoms leave no
   // 32-row tile.
-  // B as K x N takes whole atoms, or one of 16 or 32 columns
+  // B as K x N takes whole atoms, or one of 8, 16 or 32 columns
   // (KernelSpec::bAtomCols).
   bool rows = t[0] % 64 == 0 || (aLayout == ALayout::MK && thinWgmmaTile(t));
-  bool columns = t[1] % 8 == 0 && (bLayout == BLayout::NK || t[1] == 16 ||
-                                   t[1] == 32 || t[1] % kSwizzleCols == 0);
+  bool columns =
+      t[1] % 8 == 0 && (bLayout == BLayout::NK || t[1] == 8 || t[1] == 16 ||
+                        t[1] == 32 || t[1] % kSwizzleCols == 0);
   return rows && columns && t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);

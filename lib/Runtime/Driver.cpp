@@ -107,6 +107,13 @@ CUtensorMapSwizzle swizzleOfBoxBytes(int64_t bytes) {
   }
 }
 
+bool boxRowSwizzleFits(CUtensorMapSwizzle swizzle, int64_t bytes) {
+  if (bytes == 16)
+    return swizzle == CU_TENSOR_MAP_SWIZZLE_NONE;
+  return swizzle != CU_TENSOR_MAP_SWIZZLE_NONE &&
+         swizzle == swizzleOfBoxBytes(bytes);
+}
+
 CUtensorMapL2promotion l2PromotionOfBytes(int64_t bytes) {
   switch (bytes) {
   case 64:
@@ -137,12 +144,11 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
 
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global) {
-  // The kernels' shared tiles are rows of one swizzle span each: a map
-  // whose box row is not (a manifest's or caller's mismatch) would load
-  // another layout than the kernel reads.
+  // The kernels' shared tiles are rows of one swizzle span each (or
+  // unswizzled rows of 16 bytes): a map whose box row is not (a manifest's
+  // or caller's mismatch) would load another layout than the kernel reads.
   if (spec.dataType != CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ||
-      spec.swizzle == CU_TENSOR_MAP_SWIZZLE_NONE ||
-      spec.swizzle != swizzleOfBoxBytes(int64_t{spec.box[0]} * 2))
+      !boxRowSwizzleFits(spec.swizzle, int64_t{spec.box[0]} * 2))
     return CUDA_ERROR_INVALID_VALUE;
   const DriverApi *api = driver();
   if (!api)

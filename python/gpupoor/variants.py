@@ -33,7 +33,8 @@ OUT_TYPES = ("f16", "f32")
 # s16, s16w: sm_90a's 64x16x128 tile of the swapped product C^T = W x^T
 # (launched with W as A, read along K or, for W as K x N, along N; x as
 # B), one and two blocks an SM; s32, s32w: the same of 64x32x128 (17 to 32
-# rows of x stored K x M);
+# rows of x stored K x M); s8, s8w: of 64x8x128 (up to 8 rows of x stored
+# K x M, rows 16-byte aligned);
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
@@ -44,7 +45,8 @@ OUT_TYPES = ("f16", "f32")
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
 # (sm_90a), where operand rows start off 32-byte sectors; s16q, s16wc,
-# s32q, s32wc: s16 and s32 in clusters of four and s16w and s32w of two,
+# s32q, s32wc, s8q, s8wc: s16, s32 and s8 in clusters of four and s16w,
+# s32w and s8w of two, s16c, s32c, s8c: s16, s32 and s8 in clusters of two,
 # for A as K x M only, sharing the activation read along N
 # (policy::clusterBlocks); plk, pl192k,
 # pl160k, pl128k: the persistent families with stream-K (sm_90a), where the

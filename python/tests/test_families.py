@@ -90,7 +90,8 @@ def test_families_are_the_policys():
     policy's tile (none: the compiler's dynamic choice, large)."""
     assert TILES == tuple(C.FAMILIES)
     for family in TILES:
-        # (s16q, s16wc, s32q and s32wc are built for A as K x M only.)
+        # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c are built for A as K x M
+        # only.)
         a = "mk" if C.family_info(family)["mk"] else "km"
         for chip in ("sm_80", "sm_90a"):
             for b in ("kn", "nk"):
@@ -121,7 +122,7 @@ def test_families_are_the_policys():
         assert ("split-handover=true" in options) == (
             family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c")), family
         # Clusters of two: the families ending in c, on sm_90a; of four:
-        # s16q and s32q; stream-K the persistent ones ending in k.
+        # s16q, s32q and s8q; stream-K the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith("c"), family
         assert ("cluster-m=4" in options) == family.endswith("q"), family
         stream_k = family in ("plk", "pl192k", "pl160k", "pl128k")
@@ -152,11 +153,12 @@ def test_sm90a_families_only_for_sm90a():
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
-    # (s16q, s16wc, s32q and s32wc: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 30 + 2 * 4 * 2 * len(nk_only - no_km)
+    # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
+    assert len(km) == 2 * 2 * 4 * 2 * 37 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
-    km_only = {"s16q", "s16wc", "s32q", "s32wc"}
+    km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
+               "s8c"}
     for family in SM90A_TILES:
         a = "km" if family in km_only else "mk"
         fam = [k for k in keys if k.tile == family and k.a_layout == a]
@@ -269,21 +271,29 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
     assert _family(1, 14336, b="kn") == "s16w"
     # A as K x M: the swapped kernel reads it as its B as K x N where its
-    # rows fill its boxes of 16 columns (M = 16), in clusters of four at one
-    # block an SM (64 tiles: s16q) and of two at two (224: s16wc;
-    # policy::clusterBlocks); other decode products copy it M x K first.
+    # rows fill its boxes of 8 or 16 columns (M = 8, 16), in clusters of
+    # four at one block an SM (64 tiles: s8q, s16q) and of two at two (224:
+    # s16wc; policy::clusterBlocks); other decode products copy it M x K
+    # first.
     assert _family(1, 4096, a="km") == "s16"
     rules = functools.partial(C.choose_launch, tuned=False)
-    for m, a_layout, family in ((1, "mk", "s16"), (4, "mk", "s16"), (8, "mk", "s16"),
+    for m, a_layout, family in ((1, "mk", "s16"), (4, "mk", "s16"), (8, "km", "s8q"),
                                 (12, "mk", "s16"), (16, "km", "s16q")):
         for b in ("nk", "kn"):
             launch = rules("sm_90a", m, 4096, 4096, b, 0, 32, 132, "km")
             assert (launch["family"], launch["a_layout"]) == (family, a_layout), (m, b)
     launch = rules("sm_90a", 16, 14336, 4096, "nk", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("s16wc", "km")
-    # 128 tiles: more clusters of four than the SMs hold at once.
+    # 128 tiles: more clusters of four than the SMs hold at once, of two.
     launch = rules("sm_90a", 16, 8192, 8192, "nk", 0, 32, 132, "km")
-    assert (launch["family"], launch["a_layout"]) == ("s16", "km")
+    assert (launch["family"], launch["a_layout"]) == ("s16c", "km")
+    # 8 rows: s8wc at two blocks an SM; past two blocks an SM's tiles copied
+    # M x K (every tile reads all of A in 16-byte rows).
+    for m, n, k, b, want in ((8, 8192, 8192, "kn", ("s8c", "km")),
+                             (8, 14336, 4096, "nk", ("s8wc", "km")),
+                             (8, 28672, 8192, "kn", ("s16w", "mk"))):
+        launch = rules("sm_90a", m, n, k, b, 0, 32, 132, "km")
+        assert (launch["family"], launch["a_layout"]) == want, (m, n, k, b)
     # 32 rows: the swapped 64 x 32 tile (s32q in clusters of four, s32wc
     # past the SMs in clusters of two), whatever K; 24 rows (off 32-byte
     # sectors) copied for the 32-row tile. Past two
@@ -293,7 +303,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32q", "km")),
                              (32, 4096, 14336, "nk", ("s32q", "km")),
                              (32, 14336, 4096, "kn", ("s32wc", "km")),
-                             (32, 8192, 8192, "kn", ("s32", "km")),
+                             (32, 8192, 8192, "kn", ("s32c", "km")),
                              (24, 4096, 4096, "kn", ("m32", "mk")),
                              (16, 17024, 1024, "nk", ("m16", "mk")),
                              (32, 17024, 1024, "kn", ("m64w", "km")),
@@ -312,7 +322,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
-                                  "s32wc"}
+                                  "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -356,7 +366,8 @@ def test_tuned_table_decides_its_classes():
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
                 "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
-                "S16": {"s16", "s16w", "s16q", "s16wc"}, "S32": {"s32", "s32w", "s32q", "s32wc"},
+                "S16": {"s16", "s16w", "s16q", "s16wc", "s16c"},
+                "S32": {"s32", "s32w", "s32q", "s32wc", "s32c"},
                 "M64": {"m64", "m64w"},
                 "N64": {"n64", "n64w"}, "M32": {"m32", "m32w"}}
     differs = 0

@@ -75,17 +75,26 @@ FAMILY_SHAPES = {**_MK_SHAPES,
                  ("kmkn", "s16wc"): (16, 9000), ("kmnk", "s16wc"): (16, 9000),
                  ("kmkn", "s32"): (32, 136), ("kmnk", "s32"): (32, 136),
                  ("kmkn", "s32q"): (32, 5120), ("kmnk", "s32q"): (32, 5120),
-                 ("kmkn", "s32wc"): (32, 9000), ("kmnk", "s32wc"): (32, 9000)}
+                 ("kmkn", "s32wc"): (32, 9000), ("kmnk", "s32wc"): (32, 9000),
+                 # Clusters of two at one block an SM where clusters of four
+                 # would not fit at once (128 tiles), and 8 rows (the 64 x 8
+                 # tile: its A stored K x M read in 16-byte rows).
+                 ("kmkn", "s16c"): (16, 8192), ("kmnk", "s16c"): (16, 8192),
+                 ("kmkn", "s32c"): (32, 8192), ("kmnk", "s32c"): (32, 8192),
+                 ("kmkn", "s8"): (8, 136), ("kmnk", "s8"): (8, 136),
+                 ("kmkn", "s8q"): (8, 5120), ("kmnk", "s8q"): (8, 5120),
+                 ("kmkn", "s8wc"): (8, 9000), ("kmnk", "s8wc"): (8, 9000),
+                 ("kmkn", "s8c"): (8, 8192), ("kmnk", "s8c"): (8, 8192)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
 # SMs: never at K = 64), pl128k's that the tuned table never chooses and
-# s32's for A as M x K (a tuned row's choice only), and s16w's and s32w's
-# for A as K x M (slices asked for), whose kernels
+# s32's for A as M x K (a tuned row's choice only), and s16w's, s32w's and
+# s8w's for A as K x M (slices asked for), whose kernels
 # test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
     [("kn", "pl128k"), ("kmnk", "pl128k")] + \
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
-    [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w")]
+    [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 

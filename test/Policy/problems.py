@@ -37,11 +37,15 @@ def problems(count: int, seed: int = 0) -> list[dict]:
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
         # Products of A as K x M of few rows: swapped, reading it as their
-        # B as K x N where its rows fill a box of 16 or 32 columns (M = 16,
-        # 32; in clusters of four at one block an SM and of two at two:
-        # policy::clusterBlocks), else copied; past two swapped tiles an SM
-        # unswapped.
-        for m, n, k, b in ((8, 4096, 4096, "nk"), (16, 4096, 4096, "kn"),
+        # B as K x N where its rows fill a box of 8, 16 or 32 columns (M =
+        # 8, 16, 32; in clusters of four at one block an SM and of two at
+        # two, and of two at one where clusters of four would not fit at
+        # once: policy::clusterBlocks), else copied (M = 4); past two swapped
+        # tiles an SM unswapped.
+        for m, n, k, b in ((8, 4096, 4096, "nk"), (8, 14336, 4096, "kn"),
+                           (8, 20480, 4096, "nk"), (4, 4096, 4096, "kn"),
+                           (8, 8192, 8192, "nk"), (32, 8192, 8192, "kn"),
+                           (16, 4096, 4096, "kn"),
                            (16, 4096, 4096, "nk"), (24, 4096, 4096, "kn"),
                            (32, 4096, 4096, "kn"), (32, 14336, 4096, "nk"),
                            (16, 14336, 4096, "kn"), (16, 8192, 8192, "nk"),
@@ -50,10 +54,14 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                            (32, 12288, 4096, "kn"),
                            (16, 17024, 1024, "nk"), (32, 17024, 8208, "kn")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": "km"})
-        # Slices asked for: no clusters (s32w, s16w).
+        # Slices asked for: no clusters (s32w, s16w, s8, s8w).
         out.append({"chip": chip, "m": 32, "n": 14336, "k": 4096, "b": "kn", "a": "km",
                     "slices": 2})
         out.append({"chip": chip, "m": 16, "n": 14336, "k": 4096, "b": "nk", "a": "km",
+                    "slices": 2})
+        out.append({"chip": chip, "m": 8, "n": 4096, "k": 4096, "b": "nk", "a": "km",
+                    "slices": 2})
+        out.append({"chip": chip, "m": 8, "n": 14336, "k": 4096, "b": "kn", "a": "km",
                     "slices": 2})
     while len(out) < count:
         p = {"chip": rng.choice(CHIPS), "m": rng.choice(MS), "n": rng.choice(NS),

@@ -387,13 +387,15 @@ func.func @no_clusters(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c:
 // columns read along N, TMA rows of 32 bytes (policy::clusterBlocks). One
 // block an SM, 80 tiles (three quarters of the SMs at most): clusters of
 // four; 224 tiles, two blocks an SM: clusters of two; 128 tiles, one block
-// an SM: none (more clusters of four than the SMs hold at once). B as N x K
-// (the activation read along K): none.
+// an SM: clusters of two (more clusters of four than the SMs hold at once).
+// B as N x K (the activation read along K): none.
 // CHECK-LABEL: func @narrow_n_major_b
 // CHECK: stages = 6,
 // CHECK-SAME: index_bitwidth = 32, cluster_m = 4>
 // CHECK: stages = 4,
 // CHECK-SAME: blocks_per_sm = 2, cluster_m = 2>
+// CHECK: stages = 6,
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
 // CHECK-NOT: cluster_m
 // CHECK: return
 // CPA-LABEL: func @narrow_n_major_b

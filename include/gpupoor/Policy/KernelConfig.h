@@ -220,10 +220,10 @@ bool clusterPays(const ConfigProblem &p);
 /// runs `blocksPerSM` blocks an SM: 2 where clusterPays (one block an SM);
 /// for a static 2-D product of one slice and at least four row tiles whose B
 /// is a narrow N-major tile (ConfigProblem::narrowNMajorB), 2 at two blocks
-/// an SM and 4 at one where the clusters fill at most three quarters of the
-/// SMs; else 1. Every block of such a product reads all of B in rows of 32
-/// or 64 bytes, as many L2 requests as the weight's rows of 128, and B's
-/// multicast shares them.
+/// an SM, and at one 4 where the clusters fill at most three quarters of the
+/// SMs, else 2; else 1. Every block of such a product reads all of B in rows
+/// of 16, 32 or 64 bytes, as many L2 requests as the weight's rows of 128,
+/// and B's multicast shares them.
 /// Measured on an H200 (static kernels over cuBLAS f32acc, A of 16 and 32
 /// rows stored K x M, B as K x N; docs/design/decisions.md, "Clusters for a
 /// decode product's K x M activation"): one block an SM, alone / clusters
@@ -233,7 +233,9 @@ bool clusterPays(const ConfigProblem &p);
 /// than the SMs hold at once) 1.001 / 1.015 / 0.768 and 0.980 / 1.010 /
 /// 0.773; two blocks an SM, alone / 2 / 4: 16 x 14336 x 4096 (224) 0.895 /
 /// 0.964 / 0.959, 32 x 11008 x 4096 (172) 0.955 / 1.001 / 1.053, 32 x 15360
-/// x 5120 0.962 / 0.998 / 0.989.
+/// x 5120 0.962 / 0.998 / 0.989. With 8 rows (the 8-column tile), one block
+/// an SM, alone / 2: 8 x 8192 x 28672 (128 tiles) 0.979 / 1.015, 8 x 8192 x
+/// 8192 1.129 / 1.148.
 int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
 
 /// Whether a kernel of `tile` on `chip` whose B is laid out `bLayout` (the

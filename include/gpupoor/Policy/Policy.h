@@ -192,6 +192,19 @@ enum class Family : uint32_t {
   S16WC,
   S32Q,
   S32WC,
+  /// sm_90a only, A as K x M only: the swapped 64 x 8 x 128 tile of up to 8
+  /// rows (kSwappedKM8Tile), one and two blocks an SM, and in clusters as
+  /// S16Q and S16WC.
+  S8,
+  S8W,
+  S8Q,
+  S8WC,
+  /// sm_90a only, A as K x M only: S16, S32 and S8 in clusters of two at one
+  /// block an SM, where clusters of four would not fit at once
+  /// (clusterBlocks).
+  S16C,
+  S32C,
+  S8C,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -203,7 +216,9 @@ inline constexpr Family kFamilies[] = {
     Family::W192C,   Family::PL192C,  Family::W160C,   Family::PL160C,
     Family::PLK,     Family::PL192K,  Family::PL160K,  Family::PL128K,
     Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
-    Family::S16WC,   Family::S32Q,    Family::S32WC};
+    Family::S16WC,   Family::S32Q,    Family::S32WC,   Family::S8,
+    Family::S8W,     Family::S8Q,     Family::S8WC,    Family::S16C,
+    Family::S32C,    Family::S8C};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

@@ -80,6 +80,14 @@ inline constexpr Tile kThinSwappedTile = {32, 16, 256};
 /// docs/design/decisions.md#swapped-products-of-a-as-km-of-32-rows).
 inline constexpr Tile kSwappedKMTile = {64, 32, 128};
 
+/// sm_90a's swapped tile for a static 2-D product of at most 8 rows of A
+/// stored K x M, its rows 16-byte aligned (the swapped kernel's B as K x
+/// N, 8 columns: one unswizzled atom of 16-byte rows, KernelSpec::bAtomCols,
+/// m64n8k16): the activation's TMA box as wide as its rows, where the
+/// 16-column tile's box left half of each row out of bounds (which TMA fills
+/// slowly) and A was copied M x K first instead (copiesKMajorA).
+inline constexpr Tile kSwappedKM8Tile = {64, 8, 128};
+
 /// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
 /// (B either way): 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
 /// rows it does not store), a 4 KiB A box a stage instead of a half-empty

@@ -80,9 +80,14 @@ TensorMapSpec operandMap(int64_t k, int64_t rows, int64_t rowStride,
                          int64_t batchStride = 0);
 
 /// The swizzle of a box row of `bytes` (32, 64 or 128, the kernels' shared
-/// tiles: rows of one swizzle span, as wgmma reads them), else none (which
-/// encodeTensorMap refuses).
+/// tiles: rows of one swizzle span, as wgmma reads them), else none.
 CUtensorMapSwizzle swizzleOfBoxBytes(int64_t bytes);
+
+/// Whether a box row of `bytes` loads with `swizzle` into the kernels'
+/// shared tiles: swizzleOfBoxBytes's for rows of 32, 64 or 128 bytes, or
+/// none for rows of 16 (wgmma's unswizzled N-major B: 8 columns, each 8
+/// rows of K one 128-byte core matrix).
+bool boxRowSwizzleFits(CUtensorMapSwizzle swizzle, int64_t bytes);
 
 /// The L2 promotion of `bytes` (0, 64, 128 or 256; the manifests'
 /// l2_promotion and the emitted host code's argument), else none.
@@ -96,8 +101,8 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
 
 /// Encodes `spec` for the operand at `global` into `map` (with
 /// l2PromotionFor's promotion); CUDA_ERROR_INVALID_VALUE, encoding
-/// nothing, where `spec` is not an f16 map whose box row is one swizzle
-/// span (swizzleOfBoxBytes), the layout of every kernel's shared tiles.
+/// nothing, where `spec` is not an f16 map whose box row loads into the
+/// kernels' shared tiles (boxRowSwizzleFits).
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global);
 

@@ -33,10 +33,20 @@ static constexpr int64_t kAtomRowBytes = KernelSpec::kSwizzleCols * 2;
 /// B as K x N) is the distance between its atoms of columns, BK rows each
 /// (PTX ISA, "canonical layouts": the MN-major swizzle repeats along MN at
 /// the leading byte offset; A's m64 reads one atom).
+///
+/// Rows of 16 bytes (B as K x N of 8 columns, KernelSpec::bAtomCols) are
+/// unswizzled (mode 0), whose MN-major canonical layout swaps the offsets'
+/// roles: its 8-row groups of K, one 128-byte core matrix each, lie the
+/// leading byte offset apart, its groups of 8 columns the stride byte
+/// offset (none past the one group an n8 wgmma reads).
 static uint64_t descriptorFields(int64_t leadingBytes, int64_t rowBytes) {
+  assert((rowBytes == 128 || rowBytes == 64 || rowBytes == 32 ||
+          rowBytes == 16) &&
+         "swizzled rows of 32, 64 or 128 bytes, or unswizzled ones of 16");
+  if (rowBytes == 16)
+    return (uint64_t(8 * rowBytes / 16) << 16) |
+           (uint64_t(leadingBytes / 16) << 32);
   uint64_t mode = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
-  assert((rowBytes == 128 || rowBytes == 64 || rowBytes == 32) &&
-         "swizzled rows of 32, 64 or 128 bytes");
   return (uint64_t(leadingBytes / 16) << 16) |
          (uint64_t(8 * rowBytes / 16) << 32) | (mode << 62);
 }

@@ -169,11 +169,10 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
                   {"32B", CU_TENSOR_MAP_SWIZZLE_32B},
                   {"64B", CU_TENSOR_MAP_SWIZZLE_64B},
                   {"128B", CU_TENSOR_MAP_SWIZZLE_128B}}));
-      // A box row is one swizzle span, as the kernel's shared tiles
-      // (runtime::encodeTensorMap refuses other maps).
-      TORCH_CHECK_VALUE(map.swizzle != CU_TENSOR_MAP_SWIZZLE_NONE &&
-                            map.swizzle == gpupoor::runtime::swizzleOfBoxBytes(
-                                               int64_t{map.box[0]} * 2),
+      // A box row is one swizzle span (or 16 unswizzled bytes), as the
+      // kernel's shared tiles (runtime::encodeTensorMap refuses other maps).
+      TORCH_CHECK_VALUE(gpupoor::runtime::boxRowSwizzleFits(
+                            map.swizzle, int64_t{map.box[0]} * 2),
                         "kernel manifest of ", k.name, ": tensor map ", name,
                         " swizzles ", spec["swizzle"].cast<std::string>(),
                         " across a box row of ", map.box[0] * 2, " bytes");

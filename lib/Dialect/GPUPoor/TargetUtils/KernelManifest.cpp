@@ -84,8 +84,10 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
         {"box_dim", std::move(box)},
         {"element_strides", std::move(elementStrides)},
         {"interleave", "none"},
-        // Rows of a box are the shared tiles' swizzled rows.
-        {"swizzle", std::to_string(boxInner * 2) + "B"},
+        // Rows of a box are the shared tiles' swizzled rows (16-byte rows
+        // unswizzled: KernelSpec::bAtomCols).
+        {"swizzle",
+         boxInner * 2 == 16 ? "none" : std::to_string(boxInner * 2) + "B"},
         {"l2_promotion", std::to_string(l2PromotionBytes) + "B"},
         {"oob_fill", "zero"}};
   };
@@ -93,8 +95,8 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
   // in boxes of BK rows of 64 M columns.
   bool aM = spec.aMMajor();
   // B as N x K in boxes of BN rows of 64 K columns; as K x N in boxes of BK
-  // rows of 64 N columns (its tile's N-major atoms; a narrow tile's 16 or
-  // 32, KernelSpec::bAtomCols).
+  // rows of 64 N columns (its tile's N-major atoms; a narrow tile's 8, 16
+  // or 32, KernelSpec::bAtomCols).
   bool bK = spec.bTransposed;
   llvm::json::Object maps{
       {"a_desc", map("a_ptr", aM ? "M" : "K", aM ? "K" : "M",

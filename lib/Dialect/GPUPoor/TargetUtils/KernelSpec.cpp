@@ -147,13 +147,20 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                           "got "
                        << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
-  // transposed B): a tile takes whole atoms, or is one atom of 16 or 32
+  // transposed B): a tile takes whole atoms, or is one atom of 8, 16 or 32
   // (bAtomCols).
-  if (!bTransposed && bn % kSwizzleCols != 0 && bn != 16 && bn != 32)
+  if (!bTransposed && bn % kSwizzleCols != 0 && bn != 8 && bn != 16 &&
+      bn != 32)
     return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
-                          "kn) in atoms of 64 columns, or of 16 or 32: BN "
-                          "must be 16, 32 or a multiple of 64, got "
+                          "kn) in atoms of 64 columns, or of 8, 16 or 32: "
+                          "BN must be 8, 16, 32 or a multiple of 64, got "
                        << bn;
+  // An 8-column tile is B as K x N's unswizzled atom of 16-byte rows (a
+  // row a copy, TMA's or a thread's); B as N x K was not measured so
+  // narrow.
+  if (bn % 16 != 0 && bTransposed)
+    return emitError() << "a tile of BN = " << bn
+                       << " columns takes B as K x N (b_layout = kn)";
   if (stages < 3)
     return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                           "tile's wgmma still read the previous stage), got "
@@ -221,9 +228,13 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (mmaRows() % (16 * warpsM) != 0)
     return emitError() << "tile BM = " << bm << " does not split into "
                        << warpsM << " warp rows of 16-row MMA tiles";
-  if (bn % (16 * warpsN) != 0)
+  // wgmma's tiles are whole n8 tiles (an 8-column B as K x N is one
+  // unswizzled atom, KernelSpec::bAtomCols); mma.sync's load B in pairs.
+  int64_t warpColumnUnit = chip == Chip::SM90a && warpsN == 1 ? 8 : 16;
+  if (bn % (warpColumnUnit * warpsN) != 0)
     return emitError() << "tile BN = " << bn << " does not split into "
-                       << warpsN << " warp columns of 16 columns";
+                       << warpsN << " warp columns of " << warpColumnUnit
+                       << " columns";
   if ((aElems() / 8) % threads() != 0 || (bElems() / 8) % threads() != 0)
     return emitError() << "tile " << bm << "x" << bn << "x" << bk
                        << " does not split into 16-byte copies over "

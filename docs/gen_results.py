@@ -72,6 +72,12 @@ def block() -> str:
     return "\n".join(rows)
 
 
+def fmt(value) -> str:
+    """A ratio, or a dash where the sweep did not measure it (a sweep run
+    without --rules has no rules-alone column)."""
+    return "—" if value is None else f"{value:.3f}"
+
+
 def ratio_table(sweep: dict) -> list[str]:
     rows = ["| layout | shapes | geomean | worst | below 0.85 | below 0.95 | rules alone: geomean |",
             "|---|---|---|---|---|---|---|"]
@@ -80,7 +86,7 @@ def ratio_table(sweep: dict) -> list[str]:
             s = sweep["summaries"][f"{layout}/{cls}"]
             rows.append(f"| {what}, {cls} | {s['shapes']} | {s['geomean']:.3f} | "
                         f"{s['worst']:.3f} ({shape(s['worst_shape'])}) | {s['below_0.85']} | "
-                        f"{s['below_0.95']} | {s['rules_geomean']:.3f} |")
+                        f"{s['below_0.95']} | {fmt(s['rules_geomean'])} |")
     return rows
 
 

@@ -110,8 +110,7 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
   // of cuBLAS against 0.915 (H200, docs/design/decisions.md, "Decode
   // products of 8 rows of A as K x M").
   if (m % kSectorElems != 0 &&
-      (m != kSwappedKM8Tile[1] ||
-       ceilDiv(p.shape.n, kSwappedKM8Tile[0]) > 2 * p.sms()))
+      (m != kSwappedKM8Tile[1] || !swappedTilesAtMost(p.shape, 2 * p.sms())))
     return true;
   // 8, 16 or 32 rows: read as they lie where the rules run the product
   // swapped (a tile named in the options runs it unswapped).

@@ -263,9 +263,9 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
     const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
     std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
   // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
-  // as K x M is its B as K x N, whose 16 or 32 columns are one atom of 32-
-  // or 64-byte rows (KernelSpec::bAtomCols). A as M x K of 17 to 32 rows
-  // keeps kThinTile.
+  // as K x M is its B as K x N, whose 8, 16 or 32 columns are one atom of
+  // 16-, 32- or 64-byte rows (KernelSpec::bAtomCols). A as M x K of 17 to 32
+  // rows keeps kThinTile.
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic())
     return std::nullopt;
   if (shape.m > 32 || (shape.m > 16 && aLayout != ALayout::KM))
@@ -281,7 +281,7 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   // 0.906 against 0.950 at 1 x 28672 x 8192.
   int64_t tiles = ceilDiv(shape.n, 64);
   bool wideKN = bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows;
-  if (tiles > 2 * smCount && !wideKN)
+  if (!swappedTilesAtMost(shape, 2 * smCount) && !wideKN)
     return std::nullopt;
   // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
   // one atom of 64-byte rows (kSwappedKMTile); up to 8 rows the 64 x 8 tile
@@ -380,12 +380,10 @@ bool mlir::gpupoor::policy::wgmmaTakes(ALayout aLayout, BLayout bLayout,
   // A as K x M and B as K x N lie in atoms of 64 of their rows and columns
   // (M- and N-major, wgmma's transposed A and B): A's whole atoms leave no
   // 32-row tile.
-  // B as K x N takes whole atoms, or one of 8, 16 or 32 columns
-  // (KernelSpec::bAtomCols).
+  // B as K x N takes whole atoms, or one narrow one (wgmmaTakesNMajorB).
   bool rows = t[0] % 64 == 0 || (aLayout == ALayout::MK && thinWgmmaTile(t));
   bool columns =
-      t[1] % 8 == 0 && (bLayout == BLayout::NK || t[1] == 8 || t[1] == 16 ||
-                        t[1] == 32 || t[1] % kSwizzleCols == 0);
+      bLayout == BLayout::NK ? t[1] % 16 == 0 : wgmmaTakesNMajorB(t[1], t[2]);
   return rows && columns && t[1] <= 256 &&
          (t[2] == kSwizzleCols || t[2] == 2 * kSwizzleCols ||
           t[2] == 4 * kSwizzleCols);

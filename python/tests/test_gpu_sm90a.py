@@ -136,15 +136,18 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     (16, 9000, 264, 16), (16, 9000, 1000, 24),
     # 32 rows: the 64 x 32 tile, 64-byte rows (s32, s32w).
     (32, 200, 1000, 32), (32, 136, 4104, 40), (32, 4160, 264, 48), (32, 1000, 2056, 32),
-    (32, 9000, 264, 32), (32, 9000, 1000, 40)])
+    (32, 9000, 264, 32), (32, 9000, 1000, 40),
+    # 8 rows: the 64 x 8 tile, unswizzled 16-byte rows (s8 and its twins).
+    (8, 200, 1000, 8), (8, 136, 4104, 16), (8, 4160, 264, 8), (8, 1000, 2056, 16),
+    (8, 9000, 264, 8)])
 @pytest.mark.parametrize("slices", [0, 3])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 @pytest.mark.parametrize("layout", ["kmnk", "kmkn"])
 def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activation, layout):
-    """A product whose A is stored K x M in 16 or 32 rows runs swapped on A
-    as it lies: the swapped kernel's B as K x N in a tile of 16 or 32
-    columns, one atom of 32- or 64-byte swizzled rows
+    """A product whose A is stored K x M in 8, 16 or 32 rows runs swapped on
+    A as it lies: the swapped kernel's B as K x N in a tile of 8, 16 or 32
+    columns, one atom of 16-byte unswizzled or 32- or 64-byte swizzled rows
     (KernelSpec::bAtomCols), its map bounded by M; exact on small integers
     over N and K tails, padded rows, slices, both outer types, a bias along
     the kernel's rows, both B layouts."""
@@ -157,9 +160,12 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
                          list(chips), sm_count)
-    # Two blocks an SM where the grid exceeds the SMs (policy::wgmmaBlocksPerSM).
-    want = f"s{m}w" if p["tiles"] * p["slices"] > sm_count else f"s{m}"
-    assert p["family"] == want and p["swapped"], p
+    # The s{m} family, or its variant two blocks an SM where the grid exceeds
+    # the SMs (policy::wgmmaBlocksPerSM) and in clusters
+    # (policy::clusterBlocks).
+    two = p["tiles"] * p["slices"] > sm_count
+    assert p["family"].startswith(f"s{m}w" if two else f"s{m}") and p["swapped"], p
+    assert tuple(_C.family_tile(p["family"], "sm_90a", layout[2:]))[1] == m
     b_desc = p["params"].index("b_desc")
     assert [(mp[1], mp[2], mp[3]) for mp in p["maps"] if mp[0] == b_desc] == [(0, (m, k), 2 * ld)]
     y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,

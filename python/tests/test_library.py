@@ -458,10 +458,13 @@ def test_manifest_maps_swizzle_across_a_box_row():
                                            "global_dim": ["N", "K"], "data_type": "float16",
                                            "swizzle": swizzle, "l2_promotion": "128B",
                                            "oob_fill": "zero"}}}
-    for box, swizzle in (([64, 64], "128B"), ([32, 64], "64B"), ([16, 64], "32B")):
+    # (16-byte rows, the 8-column tile's, are unswizzled.)
+    for box, swizzle in (([64, 64], "128B"), ([32, 64], "64B"), ([16, 64], "32B"),
+                         ([8, 64], "none")):
         assert C.kernel_violation({**base, **maps(box, swizzle)}, {}, 1) is None
     for box, swizzle, bytes_ in (([32, 64], "128B", 64), ([64, 64], "64B", 128),
-                                 ([8, 64], "none", 16)):
+                                 ([8, 64], "32B", 16), ([16, 64], "none", 32),
+                                 ([4, 64], "none", 8)):
         with pytest.raises(ValueError, match=f"gpupoor_matmul_0: tensor map b_desc swizzles "
                                              f"{swizzle} across a box row of {bytes_} bytes"):
             C.kernel_violation({**base, **maps(box, swizzle)}, {}, 1)

@@ -9,8 +9,8 @@
   dynamic), where the generated programs take C as a tensor argument;
 - static products whose sm_90a kernels the generated shapes seldom reach:
   B as K x N in clusters of two (rows off 32-byte sectors), and A as K x M
-  of 16 and 32 rows run swapped (on memrefs, which cannot be copied, also
-  8 and 24 rows, past the box's columns).
+  of 8, 16 and 32 rows run swapped (on memrefs, which cannot be copied,
+  also 24 rows, past the box's columns).
 
 Each is a `kernel` of the generated programs' form: its inputs, then the
 memref OUT that receives the result. Upstream MLIR's CPU lowering of the
@@ -149,7 +149,8 @@ def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> 
 def km_memref_matmul(m: int, n: int, k: int) -> Program:
     """OUT = A*B on static memrefs, A stored K x M, B as K x N: a memref A
     cannot be copied M x K, so sm_90a's swapped kernel reads any M of 1 to
-    32 rows as it lies (its box of 16 or 32 columns past M zero-filled)."""
+    32 rows as it lies (its box of 8, 16 or 32 columns past M
+    zero-filled)."""
     source = (f"func.func @kernel(%a: memref<{k}x{m}xf16>, %b: memref<{k}x{n}xf16>, "
               f"%out: memref<{m}x{n}xf16>) {{\n"
               "  %z = arith.constant 0.0 : f16\n"

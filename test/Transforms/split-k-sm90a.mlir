@@ -423,6 +423,20 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: gpupoor.matmul %arg0, %arg1
 // CHECK-SAME: tile = [64, 32, 128]
 // CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true, sets = 4>
+// 8 rows run swapped on A as it lies too, in the 64 x 8 tile
+// (policy::kSwappedKM8Tile: 16-byte rows); past two blocks an SM's swapped
+// tiles (N = 28672: 448) A is copied M x K for the 64 x 16 tile.
+// CHECK-LABEL: func @rows8_km
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 8, 128]
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true, sets = 4>
+// CHECK-LABEL: func @rows8_wide_km
+// CHECK: %[[COPY8:.*]] = linalg.transpose ins(%arg0 : tensor<8192x8xf16>)
+// CHECK: gpupoor.matmul %[[COPY8]], %arg1
+// CHECK-SAME: tile = [64, 16, 128]
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: swapped = true
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
 // 32-row tile, which keeps one f16 sum a chunk (64 columns).
 // CHECK-LABEL: func @rows24_km
@@ -479,6 +493,24 @@ func.func @rows32_km(%a: tensor<4096x32xf16>, %b: tensor<4096x4096xf16>) -> tens
                      ins(%a, %b : tensor<4096x32xf16>, tensor<4096x4096xf16>)
                      outs(%c : tensor<32x4096xf16>) -> tensor<32x4096xf16>
   return %r : tensor<32x4096xf16>
+}
+func.func @rows8_km(%a: tensor<4096x8xf16>, %b: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x8xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  return %r : tensor<8x4096xf16>
+}
+func.func @rows8_wide_km(%a: tensor<8192x8xf16>, %b: tensor<8192x28672xf16>) -> tensor<8x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x28672xf16>) -> tensor<8x28672xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<8192x8xf16>, tensor<8192x28672xf16>)
+                     outs(%c : tensor<8x28672xf16>) -> tensor<8x28672xf16>
+  return %r : tensor<8x28672xf16>
 }
 func.func @rows24_km(%a: tensor<4096x24xf16>, %b: tensor<4096x4096xf16>) -> tensor<24x4096xf16> {
   %cst = arith.constant 0.0 : f16

@@ -40,9 +40,9 @@ struct ConfigProblem {
   int64_t k = kDynamic;
   /// The f16 sums a chunk keeps (#gpupoor.split_k's `sets`).
   int64_t sets = 1;
-  /// Whether the kernel's B is a K x N tile of 16 or 32 columns read along
-  /// N: the swapped tiles' B where A is stored K x M, whose TMA box rows are
-  /// 32 or 64 bytes (KernelSpec::bAtomCols).
+  /// Whether the kernel's B is a K x N tile of 8, 16 or 32 columns read
+  /// along N: the swapped tiles' B where A is stored K x M, whose TMA box
+  /// rows are 16, 32 or 64 bytes (KernelSpec::bAtomCols).
   bool narrowNMajorB = false;
 };
 

@@ -98,10 +98,11 @@ Strategy chooseStrategy(const Problem &problem);
 /// whose mma.sync kernels would read such an A an element at a time for
 /// every tile. On sm_90a for M <= 32, except where the rules run the
 /// product swapped on A as it lies (selectSwappedTile: its kernel reads A
-/// as its B as K x N in a box of 16 or 32 columns) in rows of 16 or 32
-/// (a tuned row or a forced choice of a 64-row family reads it as it lies
-/// too, as the tuner timed it): fewer rows
-/// leave part of every box row out of bounds (measured on an H200, the
+/// as its B as K x N in a box of 8, 16 or 32 columns) in rows of 8, 16 or
+/// 32, of 8 up to two blocks an SM's swapped tiles (a tuned row or a
+/// forced choice of a 64-row family reads it as it lies too, as the tuner
+/// timed it): other rows leave part of every box row out of bounds
+/// (measured on an H200, the
 /// package's K x M products of 8 rows ran 0.69-0.98x cuBLAS f32acc so,
 /// 0.90-1.07x copied; of 16 rows 0.92-1.12x against 0.89-1.01x, of 24 rows
 /// 0.87-0.90x against 0.81-0.94x; decisions.md "Swapped decode products of
@@ -187,7 +188,8 @@ enum class Family : uint32_t {
   M64N256,
   /// sm_90a only, A as K x M only: S16 and S32 in clusters of four along M
   /// and S16W and S32W in clusters of two, sharing the activation's tile of
-  /// 16 or 32 columns read along N by TMA multicast (clusterBlocks).
+  /// 16 or 32 columns read along N by TMA multicast (clusterBlocks; S8's
+  /// below).
   S16Q,
   S16WC,
   S32Q,

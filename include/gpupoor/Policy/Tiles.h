@@ -111,12 +111,29 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
   return bn * bk >= 32 * kSwizzleCols;
 }
 
+/// Whether sm_90a's wgmma kernel reads B as K x N (N-major) in a tile of
+/// `bn` columns and `bk` rows of K: whole atoms of kSwizzleCols columns, or
+/// one narrow atom (KernelSpec::bAtomCols) of 16 or 32 columns (32- or
+/// 64-byte swizzled rows) or of 8 (unswizzled 16-byte rows; BK >= 128, so
+/// that the fallback kernels' 16-byte copies, a row each, cover the tile).
+inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
+  return bn % kSwizzleCols == 0 || bn == 16 || bn == 32 ||
+         (bn == 8 && bk >= 2 * kSwizzleCols);
+}
+
+/// Whether a product of C `shape` has at most `maxTiles` swapped 64-row
+/// tiles (its transposed C's, ceil(N / 64); their blocks each read all of
+/// A): selectSwappedTile's and copiesKMajorA's bound.
+inline bool swappedTilesAtMost(const CShape &shape, int64_t maxTiles) {
+  return (shape.n + 63) / 64 <= maxTiles;
+}
+
 /// Whether sm_90a's wgmma kernel can compute a product of these layouts
 /// with `tile` (none: the one selectTile gives): it reads A as M x K
 /// (K-major) or K x M (M-major, wgmma's transposed A, in atoms of 64 rows:
 /// BM a multiple of 64) and B as N x K (K-major) or K x N (N-major, in atoms
-/// of 64 columns: BN a multiple of 64, or one atom of 16 or 32 columns,
-/// KernelSpec::bAtomCols) in 128-byte rows (BK = 64, or 128 or 256 as atoms
+/// of 64 columns: wgmmaTakesNMajorB) in 128-byte rows (BK = 64, or 128 or
+/// 256 as atoms
 /// of 64 columns), 64 rows a warpgroup (or, A as M x K, a
 /// 32-row tile of BK >= 128 whose B tile holds at least 32 x 64 elements:
 /// KernelSpec::mmaRows), at most 256 columns.

@@ -84,14 +84,15 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     give each rule and the measurement behind it), or, for a static 2-D
     product with `tuned-table`, the chip's tuned table's (lib/Policy/Tuned).
     On sm_90a a static decode product (M <= 16; A as M x K, or as K x M
-    of 16 rows), and one of A as K x M of 32 rows, may run swapped
+    of 8 or 16 rows), and one of A as K x M of 32 rows, may run swapped
     (`swapped = true`: C^T = B A^T, whose operands gpupoor-swap-operands
     then exchanges); on memrefs, which cannot be copied, A as K x M of 1
     to 32 rows. An A stored K x M (on tensors) is transposed M x K first
     where the policy's kernels would read it slowly along M
-    (`policy::copiesKMajorA`: on sm_90a up to 31 rows but 16, and 16 or 32
-    rows the rules do not run swapped, 32 of them where K passes 8192; on
-    the other chips up to 64 rows).
+    (`policy::copiesKMajorA`: on sm_90a up to 31 rows but 8 and 16, 8
+    past two blocks an SM's swapped tiles, and 16 or 32 rows the rules do
+    not run swapped, 32 of them where K passes 8192; on the other chips up
+    to 64 rows).
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

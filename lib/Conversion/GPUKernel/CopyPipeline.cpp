@@ -41,7 +41,7 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   p.gmem = gmem;
   p.kAlongRows = kAlongRows;
   // The sm_90a kernel's tiles lie in atoms of 64 columns (B's narrow tile
-  // as K x N of its 16 or 32), all rows of an atom before the next
+  // as K x N of its 8, 16 or 32), all rows of an atom before the next
   // (KernelSpec::swizzleAtoms): K columns of A as M x K and of B as N x K
   // (K-major), M or N columns of A as K x M and B as K x N (M- or N-major,
   // whose rows are K); else rows of the whole tile, swizzled across it.

@@ -391,7 +391,7 @@ LLVM::LLVMFuncOp tensorMapEncoder(ImplicitLocOpBuilder &b, Operation *op,
 /// entry: a launch in a loop reuses them); their pointers, which the launch
 /// passes by value once the kernel is a binary
 /// (gpupoor-tensor-maps-by-value). The runtime's encoder writes f16 maps of
-/// boxes 64 elements wide (B's narrow tile as K x N: its 16 or 32), A's and
+/// boxes 64 elements wide (B's narrow tile as K x N: its 8, 16 or 32), A's and
 /// B's atoms; a batched kernel's maps have the batch as a third dimension.
 SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
                                   const KernelSpec &spec,

@@ -121,7 +121,7 @@ void TmaPipeline::emitLoads(Value end) {
   };
   // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
   // of the map, its row one swizzle span (128 bytes; B's narrow tile as K x
-  // N is one atom of its 16 or 32 columns). A's as M x K (and B's as N x
+  // N is one atom of its 8, 16 or 32 columns). A's as M x K (and B's as N x
   // K) are BK / 64 atoms of K columns, each BM (BN) rows; A's as K x M (B's
   // as K x N) are BM / 64 (BN / bAtomCols) atoms of M (N) columns, each BK
   // rows of K (the map's dimensions are [M, K] ([N, K])).
@@ -148,7 +148,7 @@ void TmaPipeline::emitLoads(Value end) {
                                         (int64_t{1} << c.clusterM) - 1);
   }
   // An operand's atoms: of 64 columns, or of B's narrow tile as K x N its
-  // 16 or 32 (KernelSpec::bAtomCols; its map's box as wide), in boxes of
+  // 8, 16 or 32 (KernelSpec::bAtomCols; its map's box as wide), in boxes of
   // `boxRows` rows (KernelSpec::aBoxRows, bBoxRows: the maps' boxes).
   auto loadOperand = [&](Value map, Value base, Value first, int64_t size,
                          bool kMajor, bool shared, int64_t atomCols,

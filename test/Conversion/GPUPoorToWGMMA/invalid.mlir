@@ -48,7 +48,7 @@ func.func @kn_bn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) 
 // -----
 
 func.func @nk_bn8(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op a tile of BN = 8 columns takes B as K x N (b_layout = kn)}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as N x K (b_layout = nk) in tiles of a multiple of 16 columns, got 8}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [64, 8, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)

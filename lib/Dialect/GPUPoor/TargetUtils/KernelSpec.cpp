@@ -6,6 +6,8 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 
+#include "gpupoor/Policy/Tiles.h"
+
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -148,9 +150,8 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                        << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
   // transposed B): a tile takes whole atoms, or is one atom of 8, 16 or 32
-  // (bAtomCols).
-  if (!bTransposed && bn % kSwizzleCols != 0 && bn != 8 && bn != 16 &&
-      bn != 32)
+  // (bAtomCols; the policy's rule).
+  if (!bTransposed && !policy::wgmmaTakesNMajorB(bn, bk))
     return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
                           "kn) in atoms of 64 columns, or of 8, 16 or 32: "
                           "BN must be 8, 16, 32 or a multiple of 64, got "
@@ -159,8 +160,9 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
   // row a copy, TMA's or a thread's); B as N x K was not measured so
   // narrow.
   if (bn % 16 != 0 && bTransposed)
-    return emitError() << "a tile of BN = " << bn
-                       << " columns takes B as K x N (b_layout = kn)";
+    return emitError() << "the sm_90a kernel reads B as N x K (b_layout = "
+                          "nk) in tiles of a multiple of 16 columns, got "
+                       << bn;
   if (stages < 3)
     return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                           "tile's wgmma still read the previous stage), got "

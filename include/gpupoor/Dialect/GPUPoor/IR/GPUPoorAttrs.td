@@ -178,7 +178,7 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       N side, so no MMA rows are padding when M is tiny); `tile` is then
       the swapped product's `[BN, BM, BK]`. Needs a 2-D op; its B is A
       (`nk` for A as M x K, `kn` for A as K x M, which needs `chip =
-      sm_90a`: sm_90a's kernel reads a B as K x N of 16 or 32 columns);
+      sm_90a`: sm_90a's kernel reads a B as K x N of 8, 16 or 32 columns);
       B either way (its A is B: `mk` for B as N x K, `km` for B as K x N).
       `gpupoor-swap-operands` rewrites such an op on memrefs into the
       plain op on the swapped operands (C as a transposed view); the
@@ -190,7 +190,7 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       j mod `sets`; the chunk's sums enter the outer sum one after the
       other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
       L / `sets` (docs/design/Numerics.md). The chip's rules give the
-      swapped tiles (16 or 32 columns) four (`policy::accumulatorSets`).
+      swapped tiles (8, 16 or 32 columns) four (`policy::accumulatorSets`).
 
     Example:
 

@@ -253,7 +253,9 @@ struct KernelSpec {
   /// in rows of 128 bytes (the 128-byte swizzle); a tile of 16 or 32 columns
   /// (the swapped decode tile, its B being a K x M activation) is one atom
   /// of rows of 32 or 64 bytes, swizzled across them (wgmma's 32- and
-  /// 64-byte swizzles; its TMA box as wide). A box of 64 columns past those
+  /// 64-byte swizzles; its TMA box as wide), a tile of 8 one atom of
+  /// unswizzled 16-byte rows (wgmma's no-swizzle mode, whose 8-row groups
+  /// are its core matrices). A box of 64 columns past those
   /// would load four times the bytes into shared memory (zeros past M):
   /// H200, the package's km decode products at 0.45-0.96 of cuBLAS against
   /// 0.88-1.06 with A copied M x K.
@@ -358,8 +360,8 @@ struct KernelSpec {
     // A store of 2 elements a lane covers 8 rows x 4 words (f16: one
     // phase) or, per half warp, 4 rows x 8 words (f32). Rows of an odd
     // number of such 4- or 8-word units land those rows on distinct banks;
-    // the columns (a multiple of 16) make an even number, and 8 more
-    // elements add one unit.
+    // the columns (a multiple of 16, or sm_90a's 8) make an even number
+    // (one), and 8 more elements add one unit.
     return epilogueColumns() + 8;
   }
   /// Whether the shared-memory epilogue can run in `passes` passes over a

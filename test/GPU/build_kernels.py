@@ -194,17 +194,18 @@ VARIANTS = {
     # 8-column tiles of B as K x N (one unswizzled atom of 16-byte rows,
     # m64n8k16): alone, in parallel slices, with cp.async copies, in
     # clusters of four (also persistent) and of two at two blocks an SM
-    # with an f16 outer sum in three chunks; and static decode products of
-    # 8 rows whose A is stored K x M, which the policy runs swapped on them
-    # (kSwappedKM8Tile) in clusters of four (80 tiles) and of two at two
-    # blocks an SM (224 and 160, a bias + ReLU epilogue and an f16 outer
-    # sum).
+    # with an f16 outer sum in three chunks, and of two at one; and static
+    # decode products of 8 rows whose A is stored K x M, which the policy
+    # runs swapped on them (kSwappedKM8Tile) in clusters of four (80 tiles),
+    # of two at two blocks an SM (224 and 160, a bias + ReLU epilogue and an
+    # f16 outer sum) and of two at one (128).
     "kn_f32_n8": (dict(), "outer-type=f32 tile=64,8,128"),
     "kn_f32_n8_p3": (dict(), "outer-type=f32 slices=3 tile=64,8,128"),
     "kn_f32_n8_cpa": (dict(), "outer-type=f32 tile=64,8,128 tma=false"),
     "km_kn_f32_n8_c4": (dict(a_layout="km"), "outer-type=f32 tile=64,8,128 cluster-m=4"),
     "km_kn_f32_n8_pc4": (dict(a_layout="km"),
                          "outer-type=f32 tile=64,8,128 persistent=true cluster-m=4"),
+    "km_kn_f32_n8_c2": (dict(a_layout="km"), "outer-type=f32 tile=64,8,128 cluster-m=2"),
     "km_kn_f16_n8_c2_b2_s3": (dict(a_layout="km"),
                               "outer-type=f16 splits=3 tile=64,8,128 cluster-m=2 blocks-per-sm=2"),
     "km_swap_f32_8x5120x5120": (dict(shape=(8, 5120, 5120), a_layout="km"),
@@ -213,6 +214,8 @@ VARIANTS = {
                                             bias="f16", epilogue="relu"), "outer-type=f32 slices=0"),
     "km_swap_f16_8x10240x8192": (dict(shape=(8, 10240, 8192), a_layout="km"),
                                  "outer-type=f16 slices=0"),
+    "km_swap_f32_8x8192x8192": (dict(shape=(8, 8192, 8192), a_layout="km", b_layout="nk"),
+                                "outer-type=f32 slices=0"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),

@@ -33,7 +33,7 @@ OUT_TYPES = ("f16", "f32")
 # s16, s16w: sm_90a's 64x16x128 tile of the swapped product C^T = W x^T
 # (launched with W as A, read along K or, for W as K x N, along N; x as
 # B), one and two blocks an SM; s32, s32w: the same of 64x32x128 (17 to 32
-# rows of x stored K x M); s8, s8w: of 64x8x128 (up to 8 rows of x stored
+# rows of x stored K x M); s8, s8w: of 64x8x128 (8 rows of x stored
 # K x M, rows 16-byte aligned);
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);

@@ -402,10 +402,12 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   cp.n = shape.n;
   cp.narrowNMajorB = narrowNMajorB(l.chip, bLayout, l.tile);
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
-  int64_t clusterM = clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1);
-  if (std::optional<Family> twin = twinOf(
-          kClusterTwins, l.family,
-          [&](Family f) { return familyConfig(f, p.chip).clusterM == clusterM; });
+  int64_t wantedClusterM = clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1);
+  if (std::optional<Family> twin =
+          twinOf(kClusterTwins, l.family,
+                 [&](Family f) {
+                   return familyConfig(f, p.chip).clusterM == wantedClusterM;
+                 });
       twin && l.chip == Chip::SM90a &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
@@ -416,7 +418,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
       twin && streamKPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
-  clusterM = familyConfig(l.family, p.chip).clusterM;
+  int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
   l.tiles = launchTiles(shape, l.tile, clusterM);
   std::tie(l.gridX, l.gridY) =
       launchGrid(l.tiles, l.slices, familyPersistent(l.family), sms, clusterM);

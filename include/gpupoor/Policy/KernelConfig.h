@@ -216,6 +216,13 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
 bool clusterPays(const ConfigProblem &p);
 
+/// Whether sm_90a's TMA kernel runs its blocks in clusters of `clusterM`
+/// along M (kernel_config cluster_m): 1, 2 or 4, each block multicasting a
+/// cluster_m-th of B's box rows into all (TmaPipeline).
+inline bool clusterSizeSupported(int64_t clusterM) {
+  return clusterM == 1 || clusterM == 2 || clusterM == 4;
+}
+
 /// The blocks a cluster along M of sm_90a's TMA kernel by default, which
 /// runs `blocksPerSM` blocks an SM: 2 where clusterPays (one block an SM);
 /// for a static 2-D product of one slice and at least four row tiles whose B

@@ -6,6 +6,7 @@
 
 #include "library.h"
 
+#include "gpupoor/Policy/KernelConfig.h"
 #include "gpupoor/Runtime/Driver.h"
 
 #include <c10/util/Exception.h>
@@ -132,7 +133,7 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   k.tile = {tile[0], tile[1], tile[2]};
   k.groupM = field<int64_t>(m, "group_m", 1);
   k.clusterM = field<int64_t>(m, "cluster_m", 1);
-  TORCH_CHECK_VALUE(k.clusterM == 1 || k.clusterM == 2 || k.clusterM == 4,
+  TORCH_CHECK_VALUE(mlir::gpupoor::policy::clusterSizeSupported(k.clusterM),
                     "kernel manifest of ", k.name, ": cluster_m ", k.clusterM);
   // A tile's sums of a slice: every row its MMAs compute (sm_90a: at least
   // 64), in elements of the outer type.

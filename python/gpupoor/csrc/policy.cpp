@@ -14,6 +14,7 @@
 #include "launcher.h"
 
 #include "gpupoor/Policy/Checks.h"
+#include "gpupoor/Policy/KernelConfig.h"
 #include "gpupoor/Policy/Policy.h"
 
 #include <pybind11/pybind11.h>
@@ -180,7 +181,7 @@ PYBIND11_MODULE(_C, m) {
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount,
          int64_t clusterM) {
-        if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+        if (!clusterSizeSupported(clusterM))
           throw py::value_error("cluster_m must be 1, 2 or 4, got " +
                                 std::to_string(clusterM));
         auto [x, y] =

@@ -6,6 +6,8 @@
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 
+#include "gpupoor/Policy/KernelConfig.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -159,7 +161,7 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "persistent blocks need copies = tma";
   if (blocksPerSM != 1 && blocksPerSM != 2)
     return emitError() << "blocks_per_sm must be 1 or 2, got " << blocksPerSM;
-  if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+  if (!policy::clusterSizeSupported(clusterM))
     return emitError() << "cluster_m must be 1, 2 or 4, got " << clusterM;
   // (A TMA kernel's fallbacks, of element copies or 64-bit indices, keep
   // its pairs' tile order and launch: KernelSpec::verify checks the TMA

@@ -6,6 +6,7 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
 
+#include "gpupoor/Policy/KernelConfig.h"
 #include "gpupoor/Policy/Tiles.h"
 
 #include "mlir/IR/TypeUtilities.h"
@@ -275,7 +276,7 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (tmaCopies && chip != Chip::SM90a)
     return emitError() << "TMA copies need the sm_90a kernel, got chip "
                        << stringifyChip(chip);
-  if (clusterM != 1 && clusterM != 2 && clusterM != 4)
+  if (!policy::clusterSizeSupported(clusterM))
     return emitError() << "cluster_m must be 1, 2 or 4, got " << clusterM;
   // Each block of a cluster loads a cluster_m-th of the rows of B's atoms
   // into all, a whole number of the swizzle's 8-row periods. A persistent

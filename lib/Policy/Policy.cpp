@@ -132,7 +132,8 @@ struct FamilyRow {
   /// the compiler's choice for dynamic shapes (Large).
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
-  /// B as N x K only: 160 columns are not whole atoms of B as K x N.
+  /// B as N x K only: 160 columns are not whole atoms of B as K x N (and
+  /// the wide decode tile runs B as N x K only: wideDecodeTileFits).
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
@@ -196,6 +197,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S16C,  "s16c",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S32C,  "s32c",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
+  {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, true,  false, 0, 0},
 };
 // clang-format on
 
@@ -314,7 +316,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
            : t == kSwappedKM8Tile ? Family::S8
                                   : Family::S16;
   if (t[0] <= 16)
-    return Family::M16;
+    return t == kWideDecodeTile ? Family::M16N256 : Family::M16;
   if (wgmma && t == kThinTile)
     return Family::M32;
   // The filling tiles (selectTile: one wave of 64-row tiles wider than 128).

@@ -106,7 +106,7 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
 }
 
 /// One-warpgroup tiles of 64 rows and more than 128 columns, which a static
-/// product of more than 128 rows takes where their tiles fill one wave with
+/// product of more than 64 rows takes where their tiles fill one wave with
 /// less work for the busiest SM than the 128-row tile of the rules:
 /// 160 columns (B as N x K only: wgmmaTakes), 192 and 256.
 static constexpr Tile kFillingTiles[] = {
@@ -129,10 +129,13 @@ bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
 /// 0.801 / 0.945; 256 x 2560 x 28672 0.809 (six) / 0.986 / 0.894 / 0.883;
 /// 136 x 4096 x 16384 0.763 (four) / 0.715 / 0.848 / 0.766; 256 x 3072 x
 /// 28672 0.834 (five) / 0.682 / 0.978 / 0.774; 256 x 6144 x 4096 0.875 (128
-/// x 128) / 0.669 / 0.899 / 0.749: the cost below picks the fastest of the
-/// four at each.
+/// x 128) / 0.669 / 0.899 / 0.749; and (another call,
+/// benchmarks/data/filling_slices_sm_90a.json) 256 x 5120 x 13824 0.894
+/// (128 x 256, three slices) / 0.992 / 0.895. The cost below picks the
+/// fastest of the four at each: a meeting of 152 to about 450 does (125,
+/// fitted before the last shape, kept its three slices).
 static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
-static constexpr int64_t kSliceMeetingCost = 125;
+static constexpr int64_t kSliceMeetingCost = 300;
 
 /// The work of the busiest SM of a static product in `tile`, in the 128-row
 /// tile's multiply-adds, with the slices launchSlices gives it for S =
@@ -155,7 +158,7 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
   return work + kSliceMeetingCost * (slices - 1) * area;
 }
 
-/// `rule`, the rules' tile for a static product of more than 128 rows, or
+/// `rule`, the rules' tile for a static product of more than 64 rows, or
 /// a filling tile (kFillingTiles) whose one wave costs its busiest SM less
 /// (oneWaveCost). Only as measured: where the rule's tile is a 128-row one
 /// that fits one wave, and the operands' rows start on 32-byte sectors
@@ -183,11 +186,22 @@ static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                           BLayout bLayout, ALayout aLayout);
 
+/// The shortest K at which a product of 65 to 128 rows takes a filling tile
+/// over the rules' 128 x 128 one (oneWaveMidTile). Through the package on
+/// an H200, x cuBLAS f32acc, the filling tile / 128 x 128
+/// (benchmarks/data/filling_mid_rows_sm_90a.json): K = 5120 1.02-1.14x
+/// (80 x 9216 x 5120, B as K x N, 1.131 / 0.990); K = 3072 0.99-1.13x;
+/// K = 2560 0.97-1.08x; K = 2048 0.92-1.00x (128 x 11008 x 2048, B as K x N,
+/// 0.912 / 0.990). At K = 4096 (benchmarks/data/filling_slices_sm_90a.json)
+/// 128 x 12288 x 4096 gained 1-3%, 128 x 11008 x 4096 lost 1-2%.
+static constexpr int64_t kMidRowsFillingMinK = 3072;
+
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             BLayout bLayout, ALayout aLayout,
                             int64_t fillSplits) {
   Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
-  if (fillSplits <= 0 || !shape.isStatic() || shape.m <= 128)
+  if (fillSplits <= 0 || !shape.isStatic() || shape.m <= 64 ||
+      (shape.m <= 128 && (isDynamic(k) || k < kMidRowsFillingMinK)))
     return rule;
   return fillingTile(shape, k, fillSplits, sms, bLayout, aLayout, rule);
 }
@@ -198,7 +212,7 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
     return {128, 256, 64};
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
   if (shape.m <= 16)
-    return selectTile(shape, k, Chip::SM90, sms);
+    return selectTile(shape, k, Chip::SM90, sms, bLayout);
   // 17 to 32 rows: the 32-row tile (kThinTile).
   if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK)
     return kThinTile;
@@ -333,6 +347,25 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
 /// 4096 x 14336 (128 tiles) 128 x 64 ran 173 us against 150.
 static constexpr int64_t kShortK = 512;
 
+bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
+                                               Chip chip, int64_t smCount,
+                                               BLayout bLayout) {
+  const Tile &t = kWideDecodeTile;
+  // B as N x K, in whole K tiles a chunk (the decode rule's chunks of 128,
+  // up to kDefaultMaxSplits of them). Through the package on an H200, x the
+  // 16 x 128 x 64 tile's family (m16): B as K x N 16 x 28672 x 8192 0.97x;
+  // B as N x K with K = 8200, 3 x 28000 x 8200, 0.90x
+  // (benchmarks/data/wide_decode_tile_sm_90a.json).
+  return (chip == Chip::SM90 || chip == Chip::SM90a) && shape.isStatic() &&
+         !shape.batched && bLayout == BLayout::NK && !isDynamic(k) &&
+         k >= t[2] && k % t[2] == 0 && k / t[2] <= kDefaultMaxSplits &&
+         shape.m <= t[0] && shape.tiles(t[0], t[1] / 2) > smCount &&
+         4 * shape.tiles(t[0], t[1]) >= 3 * smCount &&
+         shape.tiles(t[0], t[1]) <= smCount &&
+         (t[0] + t[1]) * t[2] * 2 * mmaStages(t) <=
+             getChipInfo(chip).maxSharedPerBlock;
+}
+
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        BLayout bLayout, ALayout aLayout,
@@ -352,6 +385,16 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
       if ((decode[0] + decode[1]) * decode[2] * 2 * mmaStages(decode) >
           getChipInfo(chip).maxSharedPerBlock)
         decode[2] = 64;
+      // A weight stored N x K with more 16 x 128 tiles than SMs, whose
+      // 16 x 256 tiles number from three quarters of the SMs to all of them
+      // (N of 25089 to 33792 on 132 SMs): the 256-row tile, one block an
+      // SM, streams it faster than two blocks of the 128-row tile on part
+      // of the SMs. Static kernels on an H200, x cuBLAS f32acc, 16 x 128 x
+      // 128 / 16 x 256 x 128, three stages each
+      // (benchmarks/data/wide_decode_tile_sm_90a.json): 1 x 28672 x 8192
+      // 0.949 / 0.987, 4 x 28672 x 8192 0.948 / 0.984.
+      if (wideDecodeTileFits(shape, k, chip, smCount, bLayout))
+        return kWideDecodeTile;
       return decode;
     }
     return {shape.m <= 32 ? 32 : 64, 128, 64};

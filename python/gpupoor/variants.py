@@ -53,7 +53,10 @@ OUT_TYPES = ("f16", "f32")
 # last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than
-# the 128-row tiles (policy's filling tiles, M > 128).
+# the 128-row tiles (policy's filling tiles, M > 64); m16n256: sm_90's
+# 16x256x128 mma.sync tile (sm_90a's library, W stored N x K only) for
+# decode products of a weight of about one SM's worth of 256-row tiles
+# (policy::wideDecodeTileFits).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

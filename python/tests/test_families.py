@@ -141,12 +141,13 @@ def test_sm90a_families_only_for_sm90a():
     # midc, pl128c, largec, plc, w192c, pl192c, the stream-K ones plk,
     # pl192k, pl128k and the filling m64n192, m64n256 (both B layouts), 16
     # nk variants of each of w160, pl160, w160c, pl160c, pl160k and m64n160
-    # (160 columns are not whole atoms of B as K x N); for A as K x M again
-    # those of every family but m16, m32 and m32w (which read A as M x K:
-    # the 32-row tile's A atoms), the swapped ones included (their B, A as
-    # K x N), on sm_90a only.
-    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160"}
-    no_km = {"m16", "m32", "m32w"}
+    # (160 columns are not whole atoms of B as K x N) and of the wide decode
+    # tile m16n256; for A as K x M again those of every family but m16,
+    # m16n256 (mma.sync kernels, which read A through its strides), m32 and
+    # m32w (the 32-row tile's A atoms), the swapped ones included (their B,
+    # A as K x N), on sm_90a only.
+    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160", "m16n256"}
+    no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 29 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
@@ -233,8 +234,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1024, 14336) == "pl128"          # 896 of them: persistent
     assert _family(1024, 14336, slices=2) == "mid"  # slices: not persistent
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
-    # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K.
-    assert _family(256, 5120, k=13824) == "large"
+    # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K
+    # where the slices are named; chosen, the filling 64 x 160 tile (128
+    # of all of K), whose wave costs less than the slices' meeting.
+    assert _family(256, 5120, k=13824, slices=3) == "large"
+    assert _family(256, 5120, k=13824) == "m64n160"
+    # 128 rows whose 128 x 128 tiles fill one wave: filling tiles too.
+    assert _family(128, 10240, k=8192) == "m64n160"
+    assert _family(128, 10240, k=8192, b="kn") == "m64n192"
+    assert _family(128, 11008, k=2048) == "mid"     # ... from K = 3072 on
     # Slices of 1706: the rules' mid tile, which the filling 64 x 160 one
     # (4 x 32 = 128 tiles, one wave) takes over where the slices are chosen.
     assert _family(256, 5120, k=5120, slices=1) == "mid"
@@ -264,7 +272,16 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(16, 8512) == "s16w"              # 133: two an SM
     assert _family(1, 14336) == "s16w"              # 224
     assert _family(1, 16896) == "s16w"              # 264
-    assert _family(1, 16960) == "m16"               # 265
+    assert _family(1, 16960) == "m16"               # 265; 67 of 16 x 256
+    # 16 x 256 tiles from three quarters of the SMs to all (kWideDecodeTile).
+    assert _family(1, 25088) == "m16"               # 98 of 16 x 256
+    assert _family(1, 25344) == "m16n256"           # 99
+    assert _family(4, 28672, k=8192) == "m16n256"   # 112
+    assert _family(16, 33792) == "m16n256"          # 132
+    assert _family(16, 28672, k=8192, b="kn") == "m16"  # B as N x K only
+    assert _family(1, 28672, k=8200) == "m16"       # whole K tiles a chunk
+    assert _family(1, 33793) == "m16"               # 133
+    assert _family(1, 28672, chip="sm_80", sms=108) == "m16"
     assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
     assert _family(16, 64) == "s16"                 # 1
     assert _family(1, 4096, chip="sm_90") == "m16"

@@ -59,13 +59,15 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # The filling tiles: one wave of 64-row tiles wider than 128.
               ("nk", "m64n160"): (144, 4352), ("nk", "m64n192"): (144, 7168),
               ("nk", "m64n256"): (144, 8704), ("kn", "m64n192"): (144, 4352),
-              ("kn", "m64n256"): (144, 8704)}
+              ("kn", "m64n256"): (144, 8704),
+              # The wide decode tile: 112 tiles of 16 x 256 (K of 128).
+              ("nk", "m16n256"): (4, 28672)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
-# policy::streamKPays).
-_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192}
+# policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits).
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "m16n256": 128}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
-                    if t not in ("m16", "m32", "m32w", "pl128k", "s16w")},
+                    if t not in ("m16", "m16n256", "m32", "m32w", "pl128k", "s16w")},
                  # (The tuned table's rows for A as K x M are B as K x N's.)
                  ("kmkn", "pl128k"): (128, 20000),
                  # The swapped families read A as K x M as it is at 16 and

@@ -217,6 +217,17 @@ VARIANTS = {
     "km_swap_f32_8x8192x8192": (dict(shape=(8, 8192, 8192), a_layout="km", b_layout="nk"),
                                 "outer-type=f32 slices=0"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
+    # The 16 x 256 x 128 mma.sync decode tile (policy::kWideDecodeTile):
+    # dynamic, with S from the launch and in slices; static where the policy
+    # takes it (a 28672- and a 32000-row weight, bias and ReLU after).
+    "nk_f32_m16n256_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,256,128"),
+    "kn_f16_m16n256_p3": (dict(), "outer-type=f16 slices=3 tile=16,256,128"),
+    "nk_f32_m16n256_sarg": (dict(b_layout="nk"),
+                            "outer-type=f32 tile=16,256,128 splits-arg=true"),
+    "nk_wide_decode_f32_4x28672x8192": (dict(shape=(4, 28672, 8192), b_layout="nk"),
+                                        "outer-type=f32 slices=0"),
+    "kn_wide_decode_bias_relu_16x32000x4096": (dict(shape=(16, 32000, 4096), bias="f16",
+                                                    epilogue="relu"), "outer-type=f32 slices=0"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
     # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,

@@ -131,15 +131,16 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 
 // 128 x 128 tiles fill 80 of 132 SMs, but 128 x 256 tiles (2 x 20 = 40) in
 // slices that fill more of them (132 / 40 = 3: 120) cover 13824 / 3 = 4608
-// >= 4096 of K each: the 128 x 256 tile, in three slices (AUTO); its wave
-// costs an SM less than the filling tiles' (64 x 160: 128 tiles of all of
-// K). With K = 5120 (slices of 1706) the 128 x 128 tile stays where the
-// slices are named (@mid_short_k), and where they are chosen (AUTO) gives
-// way to the filling 64 x 160 tile, 4 x 32 = 128 tiles in one wave.
+// >= 4096 of K each: the 128 x 256 tile where the slices are named; where
+// they are chosen (AUTO) the filling 64 x 160 tile (128 tiles of all of K),
+// whose wave costs an SM less than the three slices' meeting. With K = 5120
+// (slices of 1706) the 128 x 128 tile stays where the slices are named
+// (@mid_short_k), and where they are chosen (AUTO) gives way to the filling
+// 64 x 160 tile, 4 x 32 = 128 tiles in one wave.
 // CHECK-LABEL: func @few_wide_long_k
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @few_wide_long_k
-// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 3, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // CHECK-LABEL: func @mid_short_k
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @mid_short_k
@@ -689,4 +690,76 @@ func.func @filling_off_sectors(%a: tensor<256x5120xf16>, %b: tensor<5112x5120xf1
                      ins(%a, %b : tensor<256x5120xf16>, tensor<5112x5120xf16>)
                      outs(%c : tensor<256x5112xf16>) -> tensor<256x5112xf16>
   return %r : tensor<256x5112xf16>
+}
+
+// -----
+
+// 128 rows: the 128 x 128 tile fills 80 of 132 SMs; the filling 64 x 160
+// tile, 2 x 64 = 128 in one wave, costs an SM less (AUTO). B as K x N takes
+// no 160-column tile: 64 x 192 (2 x 54 = 108).
+// CHECK-LABEL: func @mid_rows_filling
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @mid_rows_filling
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// Up to 128 rows, a K under 3072 keeps the 128 x 128 tile
+// (kMidRowsFillingMinK).
+// AUTO-LABEL: func @mid_rows_short_k
+// AUTO: strategy(#gpupoor.split_k<splits = 12, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO-LABEL: func @mid_rows_filling_kn
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 192, 64], inner = f16, outer = f32, chip = sm_90a>)
+func.func @mid_rows_filling(%a: tensor<128x8192xf16>, %b: tensor<10240x8192xf16>) -> tensor<128x10240xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x10240xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<128x10240xf16>) -> tensor<128x10240xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x8192xf16>, tensor<10240x8192xf16>)
+                     outs(%c : tensor<128x10240xf16>) -> tensor<128x10240xf16>
+  return %r : tensor<128x10240xf16>
+}
+func.func @mid_rows_short_k(%a: tensor<128x2048xf16>, %b: tensor<11008x2048xf16>) -> tensor<128x11008xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x11008xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<128x11008xf16>) -> tensor<128x11008xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x2048xf16>, tensor<11008x2048xf16>)
+                     outs(%c : tensor<128x11008xf16>) -> tensor<128x11008xf16>
+  return %r : tensor<128x11008xf16>
+}
+func.func @mid_rows_filling_kn(%a: tensor<128x8192xf16>, %b: tensor<8192x10240xf16>) -> tensor<128x10240xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x10240xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<128x10240xf16>) -> tensor<128x10240xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<128x8192xf16>, tensor<8192x10240xf16>)
+                     outs(%c : tensor<128x10240xf16>) -> tensor<128x10240xf16>
+  return %r : tensor<128x10240xf16>
+}
+
+// -----
+
+// Decode of a weight stored N x K of 224 tiles of 16 x 128 (more than two
+// swapped 64-row tiles an SM: the mma.sync kernel) but 112 of 16 x 256
+// (three quarters of the SMs to all): the 16 x 256 x 128 tile, one block an
+// SM. 20480 rows (80 tiles of 16 x 256, under three quarters of the SMs)
+// keep 16 x 128 x 128.
+// CHECK-LABEL: func @wide_decode
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK-LABEL: func @wide_decode_few_tiles
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+func.func @wide_decode(%a: tensor<1x8192xf16>, %b: tensor<28672x8192xf16>) -> tensor<1x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x28672xf16>) -> tensor<1x28672xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1x8192xf16>, tensor<28672x8192xf16>)
+                     outs(%c : tensor<1x28672xf16>) -> tensor<1x28672xf16>
+  return %r : tensor<1x28672xf16>
+}
+func.func @wide_decode_few_tiles(%a: tensor<1x8192xf16>, %b: tensor<20480x8192xf16>) -> tensor<1x20480xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x20480xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x20480xf16>) -> tensor<1x20480xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1x8192xf16>, tensor<20480x8192xf16>)
+                     outs(%c : tensor<1x20480xf16>) -> tensor<1x20480xf16>
+  return %r : tensor<1x20480xf16>
 }

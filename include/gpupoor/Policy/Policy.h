@@ -180,7 +180,7 @@ enum class Family : uint32_t {
   PL160K,
   PL128K,
   /// sm_90a only: one-warpgroup tiles of 64 rows and 160, 192 and 256
-  /// columns (160: B as N x K only), which products of more than 128 rows
+  /// columns (160: B as N x K only), which products of more than 64 rows
   /// take where their tiles fill one wave with less work an SM than the
   /// 128-row tiles (selectTile's filling tiles).
   M64N160,
@@ -207,6 +207,11 @@ enum class Family : uint32_t {
   S16C,
   S32C,
   S8C,
+  /// sm_90a's library only, B as N x K only: sm_90's 16 x 256 x 128
+  /// mma.sync tile (kWideDecodeTile), where a decode product's weight has
+  /// from three quarters of the SMs to as many 256-row tiles
+  /// (wideDecodeTileFits).
+  M16N256,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -220,7 +225,7 @@ inline constexpr Family kFamilies[] = {
     Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
     Family::S16WC,   Family::S32Q,    Family::S32WC,   Family::S8,
     Family::S8W,     Family::S8Q,     Family::S8WC,    Family::S16C,
-    Family::S32C,    Family::S8C};
+    Family::S32C,    Family::S8C,     Family::M16N256};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

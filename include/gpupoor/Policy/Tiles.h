@@ -61,6 +61,17 @@ inline constexpr int64_t kWideSwappedKNRows = 8;
 /// 4096 1.002 against 1.009).
 inline constexpr Tile kSwappedDecodeTile = {64, 16, 128};
 
+/// sm_90's (mma.sync) decode tile for a static weight of more 16 x 128
+/// tiles than SMs but at most as many of 16 x 256 (wideDecodeTileFits):
+/// one block an SM, three stages of 128 of K (204 KiB).
+inline constexpr Tile kWideDecodeTile = {16, 256, 128};
+
+/// Whether a static 2-D product of at most 16 rows with B as N x K takes
+/// kWideDecodeTile on `chip` (sm_90 or sm_90a's mma.sync kernel) with
+/// `smCount` SMs.
+bool wideDecodeTileFits(const CShape &shape, int64_t k, Chip chip,
+                        int64_t smCount, BLayout bLayout);
+
 /// The swapped tile of 32 weight rows (KernelSpec::mmaRows) that
 /// selectSwappedTile gives where 64-row tiles would take slices.
 inline constexpr Tile kThinSwappedTile = {32, 16, 256};
@@ -178,7 +189,7 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// takes 128 x 64 x 32. sm_90a's larger products: selectWgmmaTile (Tiles.cpp,
 /// with its measurements); where `fillSplits` > 0 (the launch's S, its
 /// slices launchSlices' choice, which the cost assumes), a static product of
-/// more than 128 rows may take a filling tile of 64 rows and more columns
+/// more than 64 rows may take a filling tile of 64 rows and more columns
 /// (fillingTile).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK,

@@ -315,8 +315,13 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return t == kSwappedKMTile    ? Family::S32
            : t == kSwappedKM8Tile ? Family::S8
                                   : Family::S16;
+  // (The wide decode tile's family is sm_90a's library's: on others the
+  // 16-row family.)
   if (t[0] <= 16)
-    return t == kWideDecodeTile ? Family::M16N256 : Family::M16;
+    return t == kWideDecodeTile &&
+                   familyBuilds(Family::M16N256, p.chip, p.aLayout, p.bLayout)
+               ? Family::M16N256
+               : Family::M16;
   if (wgmma && t == kThinTile)
     return Family::M32;
   // The filling tiles (selectTile: one wave of 64-row tiles wider than 128).

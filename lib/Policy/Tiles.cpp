@@ -132,8 +132,9 @@ bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
 /// x 128) / 0.669 / 0.899 / 0.749; and (another call,
 /// benchmarks/data/filling_slices_sm_90a.json) 256 x 5120 x 13824 0.894
 /// (128 x 256, three slices) / 0.992 / 0.895. The cost below picks the
-/// fastest of the four at each: a meeting of 152 to about 450 does (125,
-/// fitted before the last shape, kept its three slices).
+/// fastest of the four at each with any meeting cost from 151 on (2000
+/// checked; 145 and the 125 fitted before the last shape kept its three
+/// slices); 300 leaves a margin on either side.
 static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
 static constexpr int64_t kSliceMeetingCost = 300;
 

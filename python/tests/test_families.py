@@ -282,6 +282,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 28672, k=8200) == "m16"       # whole K tiles a chunk
     assert _family(1, 33793) == "m16"               # 133
     assert _family(1, 28672, chip="sm_80", sms=108) == "m16"
+    assert _family(1, 28672, k=8192, chip="sm_90") == "m16"  # sm_90a's library only
     assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
     assert _family(16, 64) == "s16"                 # 1
     assert _family(1, 4096, chip="sm_90") == "m16"

@@ -348,6 +348,13 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
 /// 4096 x 14336 (128 tiles) 128 x 64 ran 173 us against 150.
 static constexpr int64_t kShortK = 512;
 
+/// Whether the mma.sync kernel's stages of `tile` (mmaStages) fit a
+/// block's shared memory on `chip`.
+static bool mmaStagesFit(const Tile &tile, Chip chip) {
+  return (tile[0] + tile[1]) * tile[2] * 2 * mmaStages(tile) <=
+         getChipInfo(chip).maxSharedPerBlock;
+}
+
 bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
                                                Chip chip, int64_t smCount,
                                                BLayout bLayout) {
@@ -362,9 +369,7 @@ bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
          k >= t[2] && k % t[2] == 0 && k / t[2] <= kDefaultMaxSplits &&
          shape.m <= t[0] && shape.tiles(t[0], t[1] / 2) > smCount &&
          4 * shape.tiles(t[0], t[1]) >= 3 * smCount &&
-         shape.tiles(t[0], t[1]) <= smCount &&
-         (t[0] + t[1]) * t[2] * 2 * mmaStages(t) <=
-             getChipInfo(chip).maxSharedPerBlock;
+         shape.tiles(t[0], t[1]) <= smCount && mmaStagesFit(t, chip);
 }
 
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
@@ -383,8 +388,7 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
       Tile decode = {16, 128, sm90Static && staticK && k <= 128 ? 64 : 128};
       // BK = 128 where its stages (mmaStages) fit a block's shared memory:
       // three of 16 x 128 x 128 take 108 KiB, past sm_86's and sm_89's 99.
-      if ((decode[0] + decode[1]) * decode[2] * 2 * mmaStages(decode) >
-          getChipInfo(chip).maxSharedPerBlock)
+      if (!mmaStagesFit(decode, chip))
         decode[2] = 64;
       // A weight stored N x K with more 16 x 128 tiles than SMs, whose
       // 16 x 256 tiles number from three quarters of the SMs to all of them

@@ -198,6 +198,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S32C,  "s32c",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, true,  false, 0, 0},
+  {Family::M192N96, "m192n96", kThreeWarpgroupTile, true, false, false, false, true, 0, 0},
 };
 // clang-format on
 
@@ -324,7 +325,10 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
                : Family::M16;
   if (wgmma && t == kThinTile)
     return Family::M32;
-  // The filling tiles (selectTile: one wave of 64-row tiles wider than 128).
+  // The filling tiles (selectTile: one wave of 64-row tiles wider than 128,
+  // or of 192 x 96).
+  if (wgmma && t == kThreeWarpgroupTile)
+    return Family::M192N96;
   if (wgmma && isFillingTile(t))
     return t[1] == 160   ? Family::M64N160
            : t[1] == 192 ? Family::M64N192

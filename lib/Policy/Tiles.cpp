@@ -105,12 +105,14 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
   return best;
 }
 
-/// One-warpgroup tiles of 64 rows and more than 128 columns, which a static
+/// One-warpgroup tiles of 64 rows and more than 128 columns, and the
+/// three-warpgroup 192 x 96 tile (kThreeWarpgroupTile), which a static
 /// product of more than 64 rows takes where their tiles fill one wave with
-/// less work for the busiest SM than the 128-row tile of the rules:
-/// 160 columns (B as N x K only: wgmmaTakes), 192 and 256.
+/// less work for the busiest SM than the 128-row tile of the rules: 64 x
+/// 160 for B as N x K only (wgmmaTakes: five 32-column atoms of B as K x N
+/// were not measured), 64 x 192, 64 x 256 and 192 x 96.
 static constexpr Tile kFillingTiles[] = {
-    {64, 160, 64}, {64, 192, 64}, {64, 256, 64}};
+    {64, 160, 64}, {64, 192, 64}, {64, 256, 64}, kThreeWarpgroupTile};
 
 bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
   return std::find(std::begin(kFillingTiles), std::end(kFillingTiles), tile) !=
@@ -136,6 +138,11 @@ bool mlir::gpupoor::policy::isFillingTile(const Tile &tile) {
 /// checked; 145 and the 125 fitted before the last shape kept its three
 /// slices); 300 leaves a margin on either side.
 static constexpr int64_t kOneWarpgroupSpeedPercent = 88;
+/// The 192 x 96 tile's (kThreeWarpgroupTile) speed a multiply-add against
+/// the 128-row tiles', in percent: fitted at 1536^3 on an H200, where it
+/// ran 0.958 of the time of 128 x 160 (B as N x K), the 128-row tile's
+/// least margin (0.88 of 128 x 192's with B as K x N and A as K x M).
+static constexpr int64_t kThreeWarpgroupSpeedPercent = 94;
 static constexpr int64_t kSliceMeetingCost = 300;
 
 /// The work of the busiest SM of a static product in `tile`, in the 128-row
@@ -154,9 +161,27 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
     return std::nullopt;
   if (tile[0] < 128)
     work /= kOneWarpgroupSpeedPercent;
+  else if (tile[0] > 128)
+    work /= kThreeWarpgroupSpeedPercent;
   else
     work /= 100;
   return work + kSliceMeetingCost * (slices - 1) * area;
+}
+
+/// Whether the 192 x 96 tile (kThreeWarpgroupTile) may fill: in one slice
+/// and with K of at least kThreeWarpgroupMinK, as measured. On an H200
+/// (static kernels, benchmarks/data/three_warpgroups_sm_90a.json), x
+/// cuBLAS f32acc, the rules' tile / 192 x 96: in two slices against 64 x
+/// 160 (B as N x K) 160 x 4608 x 3072 1.007 / 0.941, 160 x 6144 x 12288
+/// 0.971 / 0.879, against 64 x 192 (B as K x N) 0.735 / 0.799, 0.831 /
+/// 0.805; with K = 1024, 2200 x 1024 x 1024 A as K x M 1.023 / 0.877, B as
+/// K x N 0.791 / 0.773.
+static bool threeWarpgroupTileFills(const CShape &shape, int64_t k,
+                                    int64_t splits, int64_t sms) {
+  const Tile &t = kThreeWarpgroupTile;
+  return k >= kThreeWarpgroupMinK &&
+         launchSlices(0, Chip::SM90a, t, k, shape.tiles(t[0], t[1]), splits,
+                      sms) == 1;
 }
 
 /// `rule`, the rules' tile for a static product of more than 64 rows, or
@@ -175,7 +200,9 @@ static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
     return rule;
   Tile chosen = rule;
   for (const Tile &t : kFillingTiles) {
-    if (!wgmmaTakes(aLayout, bLayout, t))
+    if (!wgmmaTakes(aLayout, bLayout, t) ||
+        (t == kThreeWarpgroupTile &&
+         !threeWarpgroupTileFills(shape, k, splits, sms)))
       continue;
     std::optional<int64_t> cost = oneWaveCost(shape, k, splits, sms, t);
     if (cost && *cost < *best)

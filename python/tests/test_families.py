@@ -139,7 +139,7 @@ def test_sm90a_families_only_for_sm90a():
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, the stream-K ones plk,
-    # pl192k, pl128k and the filling m64n192, m64n256 (both B layouts), 16
+    # pl192k, pl128k and the filling m64n192, m64n256, m192n96 (both B layouts), 16
     # nk variants of each of w160, pl160, w160c, pl160c, pl160k and m64n160
     # (160 columns are not whole atoms of B as K x N) and of the wide decode
     # tile m16n256; for A as K x M again those of every family but m16,
@@ -149,13 +149,13 @@ def test_sm90a_families_only_for_sm90a():
     nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160", "m16n256"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 29 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 30 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 37 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 38 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -250,6 +250,16 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(256, 5120, k=5120, b="kn") == "m64n192"  # whole atoms of 64
     assert _family(256, 5120, k=5120, a="km") == "m64n160"
     assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
+    # One wave of 192 x 96 tiles in one slice with K >= 1536
+    # (kThreeWarpgroupTile): 8 x 16 = 128 against 96 of 128 x 192 (120 of
+    # 128 x 160 for B as N x K); not at K = 1024, nor in two slices.
+    for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km")):
+        assert _family(1536, 1536, k=1536, b=b, a=a) == "m192n96"
+        assert _family(1100, 2048, k=2048, b=b, a=a) == "m192n96"  # 6 x 22 = 132
+    assert _family(2200, 1024, k=1024, b="kn") == "w192"
+    assert _family(1536, 1536, k=1536, slices=2) == "w160"   # slices asked for
+    assert _family(192, 6144, k=12288, b="kn") == "m64n192"   # 192 x 96 in two slices
+    assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     assert _family(512, 11008) == "pl192"                   # past one wave
     # Stream-K where the persistent grid's last wave is at most two thirds

@@ -61,10 +61,15 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "m64n256"): (144, 8704), ("kn", "m64n192"): (144, 4352),
               ("kn", "m64n256"): (144, 8704),
               # The wide decode tile: 112 tiles of 16 x 256 (K of 128).
-              ("nk", "m16n256"): (4, 28672)}
+              ("nk", "m16n256"): (4, 28672),
+              # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
+              # of 1536: kThreeWarpgroupMinK).
+              ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
-# policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits).
-_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "m16n256": 128}
+# policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
+# the 192 x 96 tile's least K: kThreeWarpgroupMinK).
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "m16n256": 128,
+         "m192n96": 1536}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
                     if t not in ("m16", "m16n256", "m32", "m32w", "pl128k", "s16w")},
@@ -294,10 +299,10 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices: named ones keep
         # the rules' tile.
-        if tile.startswith("m64n") and slices:
+        if tile in ("m64n160", "m64n192", "m64n256", "m192n96") and slices:
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
-            assert not want_tile.startswith("m64n"), what
+            assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

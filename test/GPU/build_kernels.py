@@ -228,6 +228,18 @@ VARIANTS = {
                                         "outer-type=f32 slices=0"),
     "kn_wide_decode_bias_relu_16x32000x4096": (dict(shape=(16, 32000, 4096), bias="f16",
                                                     epilogue="relu"), "outer-type=f32 slices=0"),
+    # 192-row tiles over three consumer warpgroups, and 96 columns (B as K x
+    # N: three 32-column atoms of 64-byte swizzled rows): alone, in
+    # slices, persistent with stream-K, in clusters of two, batched, with
+    # a bias and GELU; A as K x M; 96 columns over two warpgroups.
+    "nk_f32_192x96": (dict(b_layout="nk"), "outer-type=f32 tile=192,96,64"),
+    "kn_f16_192x96_p3": (dict(), "outer-type=f16 slices=3 tile=192,96,64"),
+    "kn_f32_192x96_sk": (dict(), "outer-type=f32 tile=192,96,64 persistent=true stream-k=true"),
+    "kn_f32_192x96_c2": (dict(), "outer-type=f32 tile=192,96,64 cluster-m=2"),
+    "nk_bat_f32_192x96": (dict(batched=True, b_layout="nk"), "outer-type=f32 tile=192,96,64"),
+    "kn_bias_gelu_192x96": (dict(bias="f16", epilogue="gelu"), "outer-type=f32 tile=192,96,64"),
+    "km_kn_f32_192x96": (dict(a_layout="km"), "outer-type=f32 tile=192,96,64"),
+    "kn_f32_128x96": (dict(), "outer-type=f32 tile=128,96,64"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
     # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,

@@ -845,8 +845,10 @@ def short_workspace(kdir, manifest):
     out of bounds (exit 0 reports the miss). Runs in a child process: a
     trap leaves the CUDA context unusable."""
     kern = GpupoorKernel(kdir, manifest)
-    # Stream-K: three blocks over more tiles than a multiple of three.
-    m, n, k = (512, 1024, 256) if kern.stream_k else (1, 4096, 4096)
+    # Stream-K: three blocks over four tiles, the last shared (whatever the
+    # tile: 512 x 1024 is 33 tiles of 192 x 96, a multiple of three, none
+    # shared).
+    m, n, k = (2 * kern.bm, 2 * kern.bn, 256) if kern.stream_k else (1, 4096, 4096)
     a = torch.randn(m, k, device="cuda").half()
     b = torch.randn((n, k) if kern.nk else (k, n), device="cuda").half()
     c = torch.empty(m, n, device="cuda").half()

@@ -763,3 +763,32 @@ func.func @wide_decode_few_tiles(%a: tensor<1x8192xf16>, %b: tensor<20480x8192xf
                      outs(%c : tensor<1x20480xf16>) -> tensor<1x20480xf16>
   return %r : tensor<1x20480xf16>
 }
+
+// -----
+
+// 1536^3 with the slices chosen: one wave of 8 x 16 = 128 tiles of 192 x 96
+// over three consumer warpgroups (policy::kThreeWarpgroupTile) costs the
+// busiest SM less than 96 of 128 x 192; slices named, the 128-row tile.
+// 2200 x 1024 x 1024 (K under kThreeWarpgroupMinK) keeps 128 x 192.
+// CHECK-LABEL: func @three_warpgroups
+// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [128, 192, 64], inner = f16, outer = f32, chip = sm_90a>)
+// AUTO-LABEL: func @three_warpgroups
+// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [192, 96, 64], inner = f16, outer = f32, chip = sm_90a>)
+// AUTO-LABEL: func @three_warpgroups_short_k
+// AUTO: strategy(#gpupoor.split_k<splits = 8, tile = [128, 192, 64], inner = f16, outer = f32, chip = sm_90a>)
+func.func @three_warpgroups(%a: tensor<1536x1536xf16>, %b: tensor<1536x1536xf16>) -> tensor<1536x1536xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1536x1536xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1536x1536xf16>) -> tensor<1536x1536xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1536x1536xf16>, tensor<1536x1536xf16>)
+                     outs(%c : tensor<1536x1536xf16>) -> tensor<1536x1536xf16>
+  return %r : tensor<1536x1536xf16>
+}
+func.func @three_warpgroups_short_k(%a: tensor<2200x1024xf16>, %b: tensor<1024x1024xf16>) -> tensor<2200x1024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2200x1024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<2200x1024xf16>) -> tensor<2200x1024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<2200x1024xf16>, tensor<1024x1024xf16>)
+                     outs(%c : tensor<2200x1024xf16>) -> tensor<2200x1024xf16>
+  return %r : tensor<2200x1024xf16>
+}

@@ -186,6 +186,9 @@ enum class Family : uint32_t {
   M64N160,
   M64N192,
   M64N256,
+  /// sm_90a only: the three-warpgroup 192 x 96 x 64 tile, a filling tile
+  /// too (kThreeWarpgroupTile).
+  M192N96,
   /// sm_90a only, A as K x M only: S16 and S32 in clusters of four along M
   /// and S16W and S32W in clusters of two, sharing the activation's tile of
   /// 16 or 32 columns read along N by TMA multicast (clusterBlocks; S8's
@@ -225,7 +228,7 @@ inline constexpr Family kFamilies[] = {
     Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
     Family::S16WC,   Family::S32Q,    Family::S32WC,   Family::S8,
     Family::S8W,     Family::S8Q,     Family::S8WC,    Family::S16C,
-    Family::S32C,    Family::S8C,     Family::M16N256};
+    Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

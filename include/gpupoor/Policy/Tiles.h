@@ -116,6 +116,24 @@ inline constexpr Tile kSwappedKM8Tile = {64, 8, 128};
 /// 35.1).
 inline constexpr Tile kThinTile = {32, 64, 128};
 
+/// sm_90a's 192 x 96 x 64 tile: three consumer warpgroups of 64 rows (f16
+/// sums take half the registers of f32 ones: 160 a thread at 512 threads),
+/// B as K x N three 32-column atoms of 64-byte swizzled rows; cuBLAS's
+/// tile for 1536^3. A filling tile (selectTile) where its one wave of
+/// tiles, in one slice, costs the busiest SM less than the 128-row tile's:
+/// 1536^3 has 128 of them (96 of 128 x 192). Measured on an H200 (static
+/// kernels, benchmarks/data/three_warpgroups_sm_90a.json), x cuBLAS f32acc, the
+/// rules' tile / 192 x 96: 1536^3 B as N x K 0.935 (128 x 160) / 0.976, B
+/// as K x N 0.849 (128 x 192) / 0.962, A as K x M 0.866 / 0.979; past one
+/// wave 1152 x 4096 x 4096 0.864 / 0.924, but 2048^3 0.985 / 0.674 and
+/// 3000^3 0.887 / 0.551.
+inline constexpr Tile kThreeWarpgroupTile = {192, 96, 64};
+
+/// The least K of a product that fills with kThreeWarpgroupTile: 1536 and
+/// more gained (1536^3, 1100 x 2048 x 2048), 1024 lost (2200 x 1024 x
+/// 1024).
+inline constexpr int64_t kThreeWarpgroupMinK = 1536;
+
 /// Whether a 32-row wgmma tile of BN x BK lets wgmma's m64 read past it: B's
 /// tile holds the 32 rows it reads after A's last atom.
 inline bool thinTileFits(int64_t bn, int64_t bk) {
@@ -123,12 +141,14 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 }
 
 /// Whether sm_90a's wgmma kernel reads B as K x N (N-major) in a tile of
-/// `bn` columns and `bk` rows of K: whole atoms of kSwizzleCols columns, or
-/// one narrow atom (KernelSpec::bAtomCols) of 16 or 32 columns (32- or
-/// 64-byte swizzled rows) or of 8 (unswizzled 16-byte rows; BK >= 128, so
-/// that the fallback kernels' 16-byte copies, a row each, cover the tile).
+/// `bn` columns and `bk` rows of K: whole atoms of kSwizzleCols columns,
+/// three atoms of 32 (96 columns, 64-byte swizzled rows: cuBLAS's 192 x 96
+/// tile), or one narrow atom (KernelSpec::bAtomCols) of 16 or 32 columns
+/// (32- or 64-byte swizzled rows) or of 8 (unswizzled 16-byte rows; BK >=
+/// 128, so that the fallback kernels' 16-byte copies, a row each, cover
+/// the tile).
 inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
-  return bn % kSwizzleCols == 0 || bn == 16 || bn == 32 ||
+  return bn % kSwizzleCols == 0 || bn == 96 || bn == 16 || bn == 32 ||
          (bn == 8 && bk >= 2 * kSwizzleCols);
 }
 
@@ -196,7 +216,7 @@ Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 int64_t fillSplits = 0);
 
 /// Whether `tile` is one of selectTile's filling tiles (64 x 160, 64 x 192,
-/// 64 x 256, BK = 64).
+/// 64 x 256, 192 x 96, BK = 64).
 bool isFillingTile(const Tile &tile);
 
 /// The swapped tile [BN, BM, BK] that gpupoor-split-k takes for a product

@@ -34,13 +34,13 @@ namespace mlir::gpupoor {
 ///
 /// The producer runs ahead of the consumers by the ring's depth whatever
 /// they do meanwhile, the chunk handovers included: no warp that issues
-/// wgmma also issues or waits for copies. Two consumer warpgroups take
-/// each tile in order, the second after the first's wgmma on it, so that
-/// their chunk handovers do not coincide (TmaPipeline); with the split
+/// wgmma also issues or waits for copies. Two or three consumer warpgroups
+/// take each tile in order, the others after the first's wgmma on it, so
+/// that their chunk handovers do not all coincide (TmaPipeline); with the split
 /// handover (KernelSpec::splitHandover) each hides its own behind its
-/// other half's wgmma instead, in no order (emitSplitChunks). The registers follow
-/// the work (setmaxnreg): the producer keeps 24, each consumer thread gets
-/// the rest of the block's (KernelSpec::consumerRegisters).
+/// other half's wgmma instead, in no order (emitSplitChunks). The registers
+/// follow the work (setmaxnreg): the producer keeps 24, each consumer thread
+/// gets the rest of the block's (KernelSpec::consumerRegisters).
 class WarpSpecializedKernelBuilder : public KernelPart {
 public:
   WarpSpecializedKernelBuilder(KernelContext &kc, gpu::GPUFuncOp func)
@@ -144,8 +144,9 @@ private:
   StreamKPlan plan;
   // Whether this thread is its consumer warpgroup's thread 0.
   Value releases;
-  // With two consumer warpgroups (null otherwise): whether this thread is
-  // in the first, which takes each tile before the second (TmaPipeline).
+  // With two or three consumer warpgroups (null otherwise): whether this
+  // thread is in the first, which takes each tile before the others
+  // (TmaPipeline).
   Value leads;
 };
 

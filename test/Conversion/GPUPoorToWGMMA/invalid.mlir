@@ -26,7 +26,7 @@ func.func @bk(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // -----
 
 func.func @km_thin(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as K x M (a_layout = km) in atoms of 64 rows: BM must be 64 or 128, got 32}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads A as K x M (a_layout = km) in atoms of 64 rows: BM must be a multiple of 64, got 32}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
@@ -37,7 +37,7 @@ func.func @km_thin(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // -----
 
 func.func @kn_bn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as K x N (b_layout = kn) in atoms of 64 columns, or of 8, 16 or 32: BN must be 8, 16, 32 or a multiple of 64, got 160}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as K x N (b_layout = kn) in atoms of 64 columns, or of 8, 16 or 32: BN must be 8, 16, 32, 96 or a multiple of 64, got 160}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 160, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
@@ -102,7 +102,7 @@ func.func @sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
 // -----
 
 func.func @tma_bm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op TMA copies take BM = 32, 64 or 128 (one or two consumer warpgroups), got 256}}
+  // expected-error @+1 {{'gpupoor.matmul' op TMA copies take BM = 32, 64, 128 or 192 (one to three consumer warpgroups), got 256}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [256, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [16, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32>)

@@ -26,6 +26,8 @@
 // 4096^3; docs/design/decisions.md#the-order-barrier). A stage's order barrier
 // cannot complete twice before the second warpgroup waits on it: the first
 // reaches the stage's next tile only after the second has released this one.
+// Three consumer warpgroups (the 192-row tile) order the same way: the
+// second and the third both wait for the first.
 //
 // TMA writes the 128-byte swizzle that wgmma's descriptors read (the tensor
 // maps name it), zero-fills what lies outside A and B (edge tiles and K
@@ -65,11 +67,11 @@ public:
   /// have released the last stages, so that no arrive of the other block
   /// lands after this block has exited. Nothing alone.
   void emitDrain(Value loads);
-  /// Two consumer warpgroups: the first's thread 0 passes K tile `tile` on
-  /// to the second once its wgmma on it have completed.
+  /// Two or three consumer warpgroups: the first's thread 0 passes K tile
+  /// `tile` on to the others once its wgmma on it have completed.
   void emitPassOn(Value tile);
-  /// Two consumer warpgroups: the second waits until the first has passed
-  /// K tile `tile` on.
+  /// Two or three consumer warpgroups: the others wait until the first has
+  /// passed K tile `tile` on.
   void emitWaitPassed(Value tile);
   /// The byte offset of K tile `tile`'s stage in the dynamic shared memory.
   Value stageShift(Value tile);

@@ -146,16 +146,17 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
   // transposed A), one a warpgroup: no 32-row tile.
   if (aTransposed && bm % kSwizzleCols != 0)
     return emitError() << "the sm_90a kernel reads A as K x M (a_layout = "
-                          "km) in atoms of 64 rows: BM must be 64 or 128, "
+                          "km) in atoms of 64 rows: BM must be a multiple "
+                          "of 64, "
                           "got "
                        << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
-  // transposed B): a tile takes whole atoms, or is one atom of 8, 16 or 32
-  // (bAtomCols; the policy's rule).
+  // transposed B): a tile takes whole atoms, three of 32 columns (96), or
+  // is one atom of 8, 16 or 32 (bAtomCols; the policy's rule).
   if (!bTransposed && !policy::wgmmaTakesNMajorB(bn, bk))
     return emitError() << "the sm_90a kernel reads B as K x N (b_layout = "
                           "kn) in atoms of 64 columns, or of 8, 16 or 32: "
-                          "BN must be 8, 16, 32 or a multiple of 64, got "
+                          "BN must be 8, 16, 32, 96 or a multiple of 64, got "
                        << bn;
   // An 8-column tile is B as K x N's unswizzled atom of 16-byte rows (a
   // row a copy, TMA's or a thread's); B as N x K was not measured so
@@ -169,11 +170,11 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                           "tile's wgmma still read the previous stage), got "
                        << stages;
   // The register split (setmaxnreg: 24 a producer thread, up to 240 a
-  // consumer's) holds one or two consumer warpgroups; TMA coordinates
-  // are 32-bit.
-  if (tmaCopies && bm != 32 && bm != 64 && bm != 128)
-    return emitError() << "TMA copies take BM = 32, 64 or 128 (one or two "
-                          "consumer warpgroups), got "
+  // consumer's, 160 beside three consumer warpgroups) holds one to three
+  // consumer warpgroups; TMA coordinates are 32-bit.
+  if (tmaCopies && bm != 32 && bm != 64 && bm != 128 && bm != 192)
+    return emitError() << "TMA copies take BM = 32, 64, 128 or 192 (one to "
+                          "three consumer warpgroups), got "
                        << bm;
   if (bm < mmaRows()) {
     // wgmma's m64 reads 64 rows from each atom of A: past the last one,

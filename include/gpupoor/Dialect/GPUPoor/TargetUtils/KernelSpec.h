@@ -192,10 +192,10 @@ struct KernelSpec {
   static constexpr int64_t kWarpgroupThreads = 128;
   /// Whether the warp-specialized TMA kernel can take this configuration
   /// (verify names each condition that fails): sm_90a, async copies' operand
-  /// requirements, 32-bit index, one or two consumer warpgroups.
+  /// requirements, 32-bit index, one to three consumer warpgroups.
   bool tmaFits() const {
-    return chip == Chip::SM90a && asyncCopies &&
-           indexBitwidth == 32 && (bm == 32 || bm == 64 || bm == 128);
+    return chip == Chip::SM90a && asyncCopies && indexBitwidth == 32 &&
+           (bm == 32 || bm == 64 || bm == 128 || bm == 192);
   }
   /// Whether blocks loop over C tiles (grid x at most the SM count): the
   /// TMA kernel with one K slice, whose producer then loads the next
@@ -259,9 +259,11 @@ struct KernelSpec {
   /// would load four times the bytes into shared memory (zeros past M):
   /// H200, the package's km decode products at 0.45-0.96 of cuBLAS against
   /// 0.88-1.06 with A copied M x K.
+  /// A tile of 96 columns is three atoms of 32 (policy::wgmmaTakesNMajorB).
   int64_t bAtomCols() const {
-    return swizzleAtoms() && !bTransposed && bn < kSwizzleCols ? bn
-                                                              : kSwizzleCols;
+    if (!swizzleAtoms() || bTransposed || bn % kSwizzleCols == 0)
+      return kSwizzleCols;
+    return bn < kSwizzleCols ? bn : 32;
   }
   /// The bytes of a row of B's atoms as K x N (their swizzle span).
   int64_t bAtomRowBytes() const { return bAtomCols() * 2; }

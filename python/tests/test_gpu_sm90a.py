@@ -301,14 +301,22 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     (200, 4336, 4112, "nk", "m64n160"), (200, 4336, 4112, "kmnk", "m64n160"),
     (200, 4336, 4112, "kn", "m64n192"), (200, 4336, 4112, "kmkn", "m64n192"),
     (136, 8480, 4112, "nk", "m64n256"), (136, 8480, 4112, "kn", "m64n256"),
-    (136, 8480, 4112, "kmnk", "m64n256")])
+    (136, 8480, 4112, "kmnk", "m64n256"),
+    # One wave of 192 x 96 tiles over three consumer warpgroups (8 x 16 =
+    # 128, 6 x 22 = 132): M tails (1500 = 7 x 192 + 156), N tails (1520 = 15
+    # x 96 + 80), K tails of 16, both B layouts (K x N in 32-column atoms)
+    # and A as K x M.
+    (1500, 1520, 1552, "nk", "m192n96"), (1500, 1520, 1552, "kn", "m192n96"),
+    (1496, 1520, 1552, "kmkn", "m192n96"), (1496, 1520, 1552, "kmnk", "m192n96"),
+    (1100, 2032, 2064, "nk", "m192n96")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
     """sm_90a's one-warpgroup families of 64 x 160, 64 x 192 and 64 x 256
-    tiles, taken where their tiles fill one wave with less work an SM than
-    the rules' 128-row tile, as the compiler's static kernel would (the
-    policy's filling tiles): exact on small integers."""
+    tiles and the three-warpgroup 192 x 96 one, taken where their tiles fill
+    one wave with less work an SM than the rules' 128-row tile, as the
+    compiler's static kernel would (the policy's filling tiles): exact on
+    small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 

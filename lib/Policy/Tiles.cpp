@@ -168,8 +168,10 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
   return work + kSliceMeetingCost * (slices - 1) * area;
 }
 
-/// Whether the 192 x 96 tile (kThreeWarpgroupTile) may fill: in one slice
-/// and with K of at least kThreeWarpgroupMinK, as measured. On an H200
+/// Whether the 192 x 96 tile (kThreeWarpgroupTile) may fill: in one slice,
+/// with K of at least kThreeWarpgroupMinK and two or more row tiles (M >
+/// 192), as measured (M of 384 to 1536 gained; one row tile was timed only
+/// in two slices, below). On an H200
 /// (static kernels, benchmarks/data/three_warpgroups_sm_90a.json), x
 /// cuBLAS f32acc, the rules' tile / 192 x 96: in two slices against 64 x
 /// 160 (B as N x K) 160 x 4608 x 3072 1.007 / 0.941, 160 x 6144 x 12288
@@ -179,7 +181,7 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
 static bool threeWarpgroupTileFills(const CShape &shape, int64_t k,
                                     int64_t splits, int64_t sms) {
   const Tile &t = kThreeWarpgroupTile;
-  return k >= kThreeWarpgroupMinK &&
+  return shape.m > t[0] && k >= kThreeWarpgroupMinK &&
          launchSlices(0, Chip::SM90a, t, k, shape.tiles(t[0], t[1]), splits,
                       sms) == 1;
 }

@@ -55,7 +55,7 @@ OUT_TYPES = ("f16", "f32")
 # N x K only), where their tiles fill one wave with less work an SM than
 # the 128-row tiles (policy's filling tiles, M > 64); m192n96: sm_90a's
 # 192x96x64 tile over three consumer warpgroups, a filling tile from K =
-# 1536 on in one slice (policy::kThreeWarpgroupTile); m16n256: sm_90's
+# 1536 on in one slice for M > 192 (policy::kThreeWarpgroupTile); m16n256: sm_90's
 # 16x256x128 mma.sync tile (sm_90a's library, W stored N x K only) for
 # decode products of a weight of about one SM's worth of 256-row tiles
 # (policy::wideDecodeTileFits).

@@ -259,6 +259,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(2200, 1024, k=1024, b="kn") == "w192"
     assert _family(1536, 1536, k=1536, slices=2) == "w160"   # slices asked for
     assert _family(192, 6144, k=12288, b="kn") == "m64n192"   # 192 x 96 in two slices
+    assert _family(192, 12288, k=4096) == "w192"             # one row tile
     assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     assert _family(512, 11008) == "pl192"                   # past one wave

@@ -120,7 +120,8 @@ inline constexpr Tile kThinTile = {32, 64, 128};
 /// sums take half the registers of f32 ones: 160 a thread at 512 threads),
 /// B as K x N three 32-column atoms of 64-byte swizzled rows; cuBLAS's
 /// tile for 1536^3. A filling tile (selectTile) where its one wave of
-/// tiles, in one slice, costs the busiest SM less than the 128-row tile's:
+/// tiles, in one slice and with M > 192, costs the busiest SM less than
+/// the 128-row tile's:
 /// 1536^3 has 128 of them (96 of 128 x 192). Measured on an H200 (static
 /// kernels, benchmarks/data/three_warpgroups_sm_90a.json), x cuBLAS f32acc, the
 /// rules' tile / 192 x 96: 1536^3 B as N x K 0.935 (128 x 160) / 0.976, B

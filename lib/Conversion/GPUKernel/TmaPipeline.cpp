@@ -121,10 +121,10 @@ void TmaPipeline::emitLoads(Value end) {
   };
   // A tile is atoms of 64 columns (KernelSpec::swizzleAtoms), each one box
   // of the map, its row one swizzle span (128 bytes; B's narrow tile as K x
-  // N is one atom of its 8, 16 or 32 columns). A's as M x K (and B's as N x
-  // K) are BK / 64 atoms of K columns, each BM (BN) rows; A's as K x M (B's
-  // as K x N) are BM / 64 (BN / bAtomCols) atoms of M (N) columns, each BK
-  // rows of K (the map's dimensions are [M, K] ([N, K])).
+  // N is one atom of its 8, 16 or 32 columns, its 96 columns three of 32). A's
+  // as M x K (and B's as N x K) are BK / 64 atoms of K columns, each BM (BN)
+  // rows; A's as K x M (B's as K x N) are BM / 64 (BN / bAtomCols) atoms of M
+  // (N) columns, each BK rows of K (the map's dimensions are [M, K] ([N, K])).
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI32Type(), v);
   };

@@ -31,7 +31,7 @@ void WarpSpecializedKernelBuilder::emitRelease(Value kb, Value when) {
   ring->emitRelease(kb);
   if (!leads)
     return;
-  // The first warpgroup's wgmma on the tile are done: the second may take
+  // The first warpgroup's wgmma on the tile are done: the others may take
   // it.
   auto ifLeads = scf::IfOp::create(b, leads, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifLeads.thenBlock());

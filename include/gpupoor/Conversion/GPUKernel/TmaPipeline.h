@@ -29,12 +29,13 @@
 // Three consumer warpgroups (the 192-row tile) order the same way: the
 // second and the third both wait for the first.
 //
-// TMA writes the 128-byte swizzle that wgmma's descriptors read (the tensor
-// maps name it), zero-fills what lies outside A and B (edge tiles and K
-// tails need no guarded copies), and moves a whole tile in one instruction.
-// Upstream's nvgpu.tma.async.load takes a descriptor built by
-// mgpuTensorMapEncodeTiledMemref, which Debian's MLIR does not ship, and an
-// nvgpu.mbarrier.group of static shape; hence the NVVM ops here.
+// TMA writes the swizzle that wgmma's descriptors read (128-byte; B's
+// narrower atoms as K x N 64- or 32-byte; the tensor maps name it), zero-fills
+// what lies outside A and B (edge tiles and K tails need no guarded copies),
+// and moves a whole tile in one instruction. Upstream's nvgpu.tma.async.load
+// takes a descriptor built by mgpuTensorMapEncodeTiledMemref, which Debian's
+// MLIR does not ship, and an nvgpu.mbarrier.group of static shape; hence the
+// NVVM ops here.
 //
 //===----------------------------------------------------------------------===//
 

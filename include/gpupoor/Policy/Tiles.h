@@ -121,13 +121,12 @@ inline constexpr Tile kThinTile = {32, 64, 128};
 /// B as K x N three 32-column atoms of 64-byte swizzled rows; cuBLAS's
 /// tile for 1536^3. A filling tile (selectTile) where its one wave of
 /// tiles, in one slice and with M > 192, costs the busiest SM less than
-/// the 128-row tile's:
-/// 1536^3 has 128 of them (96 of 128 x 192). Measured on an H200 (static
-/// kernels, benchmarks/data/three_warpgroups_sm_90a.json), x cuBLAS f32acc, the
-/// rules' tile / 192 x 96: 1536^3 B as N x K 0.935 (128 x 160) / 0.976, B
-/// as K x N 0.849 (128 x 192) / 0.962, A as K x M 0.866 / 0.979; past one
-/// wave 1152 x 4096 x 4096 0.864 / 0.924, but 2048^3 0.985 / 0.674 and
-/// 3000^3 0.887 / 0.551.
+/// the 128-row tile's: 1536^3 has 128 of them (96 of 128 x 192). Measured
+/// on an H200 (static kernels, benchmarks/data/three_warpgroups_sm_90a.json),
+/// x cuBLAS f32acc, the rules' tile / 192 x 96: 1536^3 B as N x K 0.935 (128 x
+/// 160) / 0.976, B as K x N 0.849 (128 x 192) / 0.962, A as K x M 0.866 /
+/// 0.979; past one wave 1152 x 4096 x 4096 0.864 / 0.924, but 2048^3 0.985 /
+/// 0.674 and 3000^3 0.887 / 0.551.
 inline constexpr Tile kThreeWarpgroupTile = {192, 96, 64};
 
 /// The least K of a product that fills with kThreeWarpgroupTile: 1536 and

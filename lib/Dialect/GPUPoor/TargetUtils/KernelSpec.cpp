@@ -169,10 +169,8 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
     return emitError() << "the sm_90a kernel needs at least 3 stages (a "
                           "tile's wgmma still read the previous stage), got "
                        << stages;
-  // The register split (setmaxnreg: 24 a producer thread, up to 240 a
-  // consumer's, 160 beside three consumer warpgroups) holds one to three
-  // consumer warpgroups; TMA coordinates are 32-bit.
-  if (tmaCopies && bm != 32 && bm != 64 && bm != 128 && bm != 192)
+  // The rows the register split holds (tmaTakesRows).
+  if (tmaCopies && !tmaTakesRows(bm))
     return emitError() << "TMA copies take BM = 32, 64, 128 or 192 (one to "
                           "three consumer warpgroups), got "
                        << bm;

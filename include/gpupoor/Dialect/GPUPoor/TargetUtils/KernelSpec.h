@@ -195,7 +195,13 @@ struct KernelSpec {
   /// requirements, 32-bit index, one to three consumer warpgroups.
   bool tmaFits() const {
     return chip == Chip::SM90a && asyncCopies && indexBitwidth == 32 &&
-           (bm == 32 || bm == 64 || bm == 128 || bm == 192);
+           tmaTakesRows(bm);
+  }
+  /// The tile rows the TMA kernel takes: a 32-row tile or one to three
+  /// consumer warpgroups of 64 (setmaxnreg's split: 24 registers a producer
+  /// thread, up to 240 a consumer's, 160 beside three).
+  static bool tmaTakesRows(int64_t bm) {
+    return bm == 32 || bm == 64 || bm == 128 || bm == 192;
   }
   /// Whether blocks loop over C tiles (grid x at most the SM count): the
   /// TMA kernel with one K slice, whose producer then loads the next

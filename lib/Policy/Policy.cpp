@@ -132,8 +132,9 @@ struct FamilyRow {
   /// the compiler's choice for dynamic shapes (Large).
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
-  /// B as N x K only: 160 columns are not whole atoms of B as K x N (and
-  /// the wide decode tile runs B as N x K only: wideDecodeTileFits).
+  /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
+  /// (policy's fillingTile), and the wide decode tile runs B as N x K only
+  /// (wideDecodeTileFits).
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
@@ -161,8 +162,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL,    "pl",    Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0},
   {Family::W192,  "w192",  Tile{128, 192, 64}, true,  false, false, false, true,  0, 0},
   {Family::PL192, "pl192", Tile{128, 192, 64}, true,  false, true,  false, true,  0, 0},
-  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, true,  true,  0, 0},
-  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  true,  true,  0, 0},
+  {Family::W160,  "w160",  Tile{128, 160, 64}, true,  false, false, false, true,  0, 0},
+  {Family::PL160, "pl160", Tile{128, 160, 64}, true,  false, true,  false, true,  0, 0},
   {Family::PL128, "pl128", Tile{128, 128, 64}, true,  false, true,  false, true,  0, 0},
   {Family::M32,   "m32",   kThinTile,          true,  false, false, false, false, 0, 0},
   {Family::M32W,  "m32w",  kThinTile,          true,  false, false, false, false, 0, 2},
@@ -175,11 +176,11 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PLC,   "plc",   Tile{128, 256, 64}, true,  false, true,  false, true,  0, 1, 2},
   {Family::W192C, "w192c", Tile{128, 192, 64}, true,  false, false, false, true,  0, 1, 2},
   {Family::PL192C, "pl192c", Tile{128, 192, 64}, true, false, true, false, true, 0, 1, 2},
-  {Family::W160C, "w160c", Tile{128, 160, 64}, true,  false, false, true,  true,  0, 1, 2},
-  {Family::PL160C, "pl160c", Tile{128, 160, 64}, true, false, true, true,  true,  0, 1, 2},
+  {Family::W160C, "w160c", Tile{128, 160, 64}, true,  false, false, false, true,  0, 1, 2},
+  {Family::PL160C, "pl160c", Tile{128, 160, 64}, true, false, true, false, true,  0, 1, 2},
   {Family::PLK,   "plk",   Tile{128, 256, 64}, true,  false, true,  false, true,  0, 0, 1, true},
   {Family::PL192K, "pl192k", Tile{128, 192, 64}, true, false, true, false, true, 0, 0, 1, true},
-  {Family::PL160K, "pl160k", Tile{128, 160, 64}, true, false, true, true,  true,  0, 0, 1, true},
+  {Family::PL160K, "pl160k", Tile{128, 160, 64}, true, false, true, false, true,  0, 0, 1, true},
   {Family::PL128K, "pl128k", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 1, true},
   {Family::M64N160, "m64n160", Tile{64, 160, 64}, true, false, false, true, true, 0, 0},
   {Family::M64N192, "m64n192", Tile{64, 192, 64}, true, false, false, false, true, 0, 0},

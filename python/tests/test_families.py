@@ -137,25 +137,24 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     keys = library_variants()
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
-    # pl192, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
-    # midc, pl128c, largec, plc, w192c, pl192c, the stream-K ones plk,
-    # pl192k, pl128k and the filling m64n192, m64n256, m192n96 (both B layouts), 16
-    # nk variants of each of w160, pl160, w160c, pl160c, pl160k and m64n160
-    # (160 columns are not whole atoms of B as K x N) and of the wide decode
-    # tile m16n256; for A as K x M again those of every family but m16,
-    # m16n256 (mma.sync kernels, which read A through its strides), m32 and
-    # m32w (the 32-row tile's A atoms), the swapped ones included (their B,
-    # A as K x N), on sm_90a only.
-    nk_only = {"w160", "pl160", "w160c", "pl160c", "pl160k", "m64n160", "m16n256"}
+    # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
+    # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
+    # pl192k, pl160k, pl128k and the filling m64n192, m64n256, m192n96 (both B layouts),
+    # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
+    # x 192) and of the wide decode tile m16n256; for A as K x M again those of
+    # every family but m16, m16n256 (mma.sync kernels, which read A through its
+    # strides), m32 and m32w (the 32-row tile's A atoms), the swapped ones
+    # included (their B, A as K x N), on sm_90a only.
+    nk_only = {"m64n160", "m16n256"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 30 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 35 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 38 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 43 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -247,7 +246,13 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # (4 x 32 = 128 tiles, one wave) takes over where the slices are chosen.
     assert _family(256, 5120, k=5120, slices=1) == "mid"
     assert _family(256, 5120, k=5120) == "m64n160"
-    assert _family(256, 5120, k=5120, b="kn") == "m64n192"  # whole atoms of 64
+    assert _family(256, 5120, k=5120, b="kn") == "m64n192"  # 64 x 160 of K x N lost
+    # B as K x N takes 128 x 160 (five 32-column atoms) where M fills its row
+    # tiles (policy's nMajorB160Pays), 128 x 192 where the last is partial.
+    for a in ("mk", "km"):
+        assert _family(256, 10240, k=8192, b="kn", a=a) == "w160"   # 2 x 64 = 128 tiles
+        assert _family(1024, 5120, k=5120, b="kn", a=a) == "pl160"  # 8 x 32 = 256
+        assert _family(320, 6912, k=5120, b="kn", a=a) == "w192"    # 3 x 36 = 108
     assert _family(256, 5120, k=5120, a="km") == "m64n160"
     assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
     # One wave of 192 x 96 tiles in one slice with K >= 1536

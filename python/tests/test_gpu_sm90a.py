@@ -38,8 +38,6 @@ def test_sm90a_families_exact(family, m, n, k, want, slices, outer, layout):
     chips, sm_count = _mlir_backend.device_info(0)
     if chips[:1] != ("sm_90a",):
         pytest.skip("sm_90a's families")
-    if family == "w160" and layout == "kn":
-        pytest.skip("160 columns: B as N x K only")
     g = torch.Generator(device="cuda").manual_seed(m + n + k + slices)
     x = ints(m, k, gen=g)
     w = ints(n, k, gen=g).T if layout == "linear" else ints(k, n, gen=g)
@@ -281,7 +279,10 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
     (328, 14120, 1000, "nk", "pl192c"), (328, 11280, 1000, "kn", "pl192c"),
     (328, 14120, 1000, "kmnk", "pl192c"),
     (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160c"),
-    (328, 11280, 1000, "kmnk", "pl160c")])
+    (328, 11280, 1000, "kmnk", "pl160c"),
+    # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
+    # nMajorB160Pays).
+    (384, 5640, 1000, "kn", "w160c"), (384, 11280, 1000, "kmkn", "pl160c")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
@@ -321,6 +322,22 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # B as K x N in 128 x 160 tiles, five 32-column atoms of 64-byte
+    # swizzled rows (M a multiple of 128: the policy's nMajorB160Pays): a
+    # block a tile (128 tiles) and persistent (256), K tails of 16, A as
+    # K x M.
+    (512, 5120, 5136, "kn", "w160"), (512, 5120, 5136, "kmkn", "w160"),
+    (1024, 5120, 5136, "kn", "pl160"), (1024, 5120, 5136, "kmkn", "pl160")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_n_major_160_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 128 x 160 families for B stored K x N, taken where the
+    compiler's static kernel would take that tile: exact on small
+    integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
     # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
     # as K x M (in rows of a multiple of 8 elements, which its tensor map
@@ -328,6 +345,7 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
     (500, 13824, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
     (512, 13824, 4096, "kmkn", "plk"), (384, 13824, 4096, "kn", "pl192k"),
     (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
+    (256, 16960, 4096, "kn", "pl160k"), (256, 16960, 4096, "kmkn", "pl160k"),
     (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k"),
     # Five whole waves and 28 tiles (runs of 1028 and 1024 of K).
     (2000, 11008, 4112, "nk", "plk"), (2048, 11008, 4096, "kmkn", "plk")])

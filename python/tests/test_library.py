@@ -49,7 +49,7 @@ def test_forced_choice_takes_the_tuned_tables_place():
         forced = plan()
         # (256 tiles in 2 slices: m64 two blocks an SM, as the rules take it.)
         assert (forced["family"], forced["slices"]) == ("m64w", 2)
-        C._force_choice("w160", 0)      # 160 columns: B as N x K only
+        C._force_choice("m64n160", 0)   # 64 x 160: B as N x K only
         assert plan()["family"] == rules["family"]
         with pytest.raises(ValueError, match="unknown kernel family"):
             C._force_choice("huge", 0)

@@ -240,6 +240,20 @@ VARIANTS = {
     "kn_bias_gelu_192x96": (dict(bias="f16", epilogue="gelu"), "outer-type=f32 tile=192,96,64"),
     "km_kn_f32_192x96": (dict(a_layout="km"), "outer-type=f32 tile=192,96,64"),
     "kn_f32_128x96": (dict(), "outer-type=f32 tile=128,96,64"),
+    # 160 columns of B as K x N: five 32-column atoms of 64-byte swizzled
+    # rows, over one and two consumer warpgroups, in slices, persistent
+    # (with stream-K), in clusters of two, batched, with a bias and GELU,
+    # f32 out; A as K x M.
+    "kn_f32_128x160": (dict(), "outer-type=f32 tile=128,160,64"),
+    "kn_f16_128x160_p3": (dict(), "outer-type=f16 slices=3 tile=128,160,64"),
+    "kn_f32out_128x160_sk": (dict(out_type="f32"),
+                             "outer-type=f32 tile=128,160,64 persistent=true stream-k=true"),
+    "kn_f32_128x160_c2": (dict(), "outer-type=f32 tile=128,160,64 cluster-m=2"),
+    "kn_bat_f32_128x160": (dict(batched=True), "outer-type=f32 tile=128,160,64"),
+    "kn_bias_gelu_64x160": (dict(bias="f16", epilogue="gelu"), "outer-type=f32 tile=64,160,64"),
+    "km_kn_f32_128x160_pers": (dict(a_layout="km"),
+                               "outer-type=f32 tile=128,160,64 persistent=true"),
+    "km_kn_f16_64x160": (dict(a_layout="km"), "outer-type=f16 tile=64,160,64"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
     # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,

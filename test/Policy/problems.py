@@ -30,9 +30,9 @@ def problems(count: int, seed: int = 0) -> list[dict]:
             for s in (128, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4096, 6000, 8192):
                 out.append({"chip": chip, "m": s, "n": s, "k": s, "b": b})
         # Persistent grids whose last wave is short (stream-K on sm_90a):
-        # 128 x 256, 128 x 192, 128 x 160 and (the tuned table's) 128 x 128
-        # tiles, A as K x M too.
-        for m, n, k, b in ((512, 13824, 4096, "nk"), (384, 13824, 4096, "kn"),
+        # 128 x 256, 128 x 192 (B as K x N, its last row tile partial), 128
+        # x 160 and (the tuned table's) 128 x 128 tiles, A as K x M too.
+        for m, n, k, b in ((512, 13824, 4096, "nk"), (448, 9216, 5120, "kn"),
                            (296, 11408, 4096, "nk"), (128, 20000, 8192, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})

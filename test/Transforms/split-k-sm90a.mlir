@@ -569,8 +569,11 @@ func.func @rows32_wide_long_k_km(%a: tensor<8208x32xf16>, %b: tensor<8208x17024x
 // CHECK: tile = [128, 192, 64]
 // CHECK-LABEL: func @short_k_160
 // CHECK: tile = [128, 160, 64]
-// B as K x N takes whole atoms of 64 columns: 192 for the same product.
+// B as K x N takes 160 columns (five 32-column atoms) where M fills its
+// row tiles; where the last one is partial, 192.
 // CHECK-LABEL: func @short_k_kn
+// CHECK: tile = [128, 160, 64]
+// CHECK-LABEL: func @short_k_kn_partial_rows
 // CHECK: tile = [128, 192, 64]
 // A narrow N (128 columns) whose 128-row tiles fit one wave takes 64-row
 // tiles (twice as many); past a wave the 128-row tile, 128 columns wide
@@ -606,6 +609,14 @@ func.func @short_k_kn(%a: tensor<512x2048xf16>, %b: tensor<2048x10240xf16>) -> t
   %r = linalg.matmul ins(%a, %b : tensor<512x2048xf16>, tensor<2048x10240xf16>)
                      outs(%c : tensor<512x10240xf16>) -> tensor<512x10240xf16>
   return %r : tensor<512x10240xf16>
+}
+func.func @short_k_kn_partial_rows(%a: tensor<320x5120xf16>, %b: tensor<5120x6912xf16>) -> tensor<320x6912xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<320x6912xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<320x6912xf16>) -> tensor<320x6912xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<320x5120xf16>, tensor<5120x6912xf16>)
+                     outs(%c : tensor<320x6912xf16>) -> tensor<320x6912xf16>
+  return %r : tensor<320x6912xf16>
 }
 func.func @narrow_n(%a: tensor<16384x512xf16>, %b: tensor<128x512xf16>) -> tensor<16384x128xf16> {
   %cst = arith.constant 0.0 : f16

@@ -144,8 +144,8 @@ enum class Family : uint32_t {
   /// sm_90a only: 128 x 256 x 64 with persistent blocks.
   PL,
   /// sm_90a only: the narrower 128-row tiles of wideTileColumns, 128 x 192 x
-  /// 64 and 128 x 160 x 64 (B as N x K only: 160 columns are not whole
-  /// atoms of B as K x N), each with blocks a tile and persistent blocks.
+  /// 64 and 128 x 160 x 64 (B as K x N: five 32-column atoms, where M fills
+  /// its row tiles), each with blocks a tile and persistent blocks.
   W192,
   PL192,
   W160,

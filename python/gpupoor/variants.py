@@ -38,8 +38,9 @@ OUT_TYPES = ("f16", "f32")
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
-# compiler's wideTileColumns), a block a tile and persistent; pl128: mid with persistent blocks; m32: sm_90a's
-# 32x64x128 tile for 17 <= M <= 32 (B as N x K); m32w, m64w, n64w: m32,
+# compiler's wideTileColumns), a block a tile and persistent; pl128: mid
+# with persistent blocks; m32: sm_90a's 32x64x128 tile for 17 <= M <= 32
+# (B as N x K); m32w, m64w, n64w: m32,
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
@@ -150,8 +151,8 @@ class VariantKey:
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
         SM90A_TILES only for sm_90a, some of them (m64n160, m16n256) for B
-        as N x K only (elsewhere m64, large and m16 serve); A as K x M only for
-        sm_90a's wgmma families."""
+        as N x K only (elsewhere m64, large and m16 serve); A as K x M only
+        for sm_90a's wgmma families."""
         return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout)
 
     def pipeline_options(self, chip: str) -> str:

@@ -143,11 +143,10 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 /// Whether sm_90a's wgmma kernel reads B as K x N (N-major) in a tile of
 /// `bn` columns and `bk` rows of K: whole atoms of kSwizzleCols columns,
 /// three or five atoms of 32 (96 or 160 columns, 64-byte swizzled rows:
-/// cuBLAS's 192 x 96 tile, the 128- and 64-row tiles of 160), or one narrow
-/// atom (KernelSpec::bAtomCols) of 16 or 32 columns
-/// (32- or 64-byte swizzled rows) or of 8 (unswizzled 16-byte rows; BK >=
-/// 128, so that the fallback kernels' 16-byte copies, a row each, cover
-/// the tile).
+/// cuBLAS's 192 x 96 tile, the 128-row tile of 160), or one narrow atom
+/// (KernelSpec::bAtomCols) of 16 or 32 columns (32- or 64-byte swizzled
+/// rows) or of 8 (unswizzled 16-byte rows; BK >= 128, so that the fallback
+/// kernels' 16-byte copies, a row each, cover the tile).
 inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
   return bn % kSwizzleCols == 0 || bn == 96 || bn == 160 || bn == 16 ||
          bn == 32 || (bn == 8 && bk >= 2 * kSwizzleCols);
@@ -165,8 +164,7 @@ inline bool swappedTilesAtMost(const CShape &shape, int64_t maxTiles) {
 /// (K-major) or K x M (M-major, wgmma's transposed A, in atoms of 64 rows:
 /// BM a multiple of 64) and B as N x K (K-major) or K x N (N-major, in atoms
 /// of 64 columns: wgmmaTakesNMajorB) in 128-byte rows (BK = 64, or 128 or
-/// 256 as atoms
-/// of 64 columns), 64 rows a warpgroup (or, A as M x K, a
+/// 256 as atoms of 64 columns), 64 rows a warpgroup (or, A as M x K, a
 /// 32-row tile of BK >= 128 whose B tile holds at least 32 x 64 elements:
 /// KernelSpec::mmaRows), at most 256 columns.
 bool wgmmaTakes(ALayout aLayout, BLayout bLayout,

@@ -133,8 +133,8 @@ struct FamilyRow {
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
   /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
-  /// (policy's fillingTile), and the wide decode tile runs B as N x K only
-  /// (wideDecodeTileFits).
+  /// (policy's nMajorB160Pays), and the wide decode tile runs B as N x K
+  /// only (wideDecodeTileFits).
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.

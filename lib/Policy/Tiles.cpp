@@ -69,20 +69,24 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
          midTiles <= sms && !slicedWideFillsMore;
 }
 
-/// Whether a product whose B lies K x N takes 128 x 160 tiles where the
-/// rules' cost (wideTileColumns) prefers them: five 32-column atoms of
-/// 64-byte swizzled rows. Measured on an H200 (static kernels x cuBLAS
-/// f32acc, benchmarks/data/n160_kn_sm_90a.json), 128 x 192 / 128 x 160:
-/// where M fills whole row tiles they won, 256 x 10240 x 8192 0.918 /
-/// 1.013, 512 x 5120 x 5120 0.851 / 0.993, 384 x 6912 x 5120 0.887 /
-/// 0.944, 2176^3 0.773 / 0.903 (A as K x M 512 x 5120 x 5120 0.884 /
-/// 1.005; 1024 x 5120 x 13824 alone lost, 0.964 / 0.929); where the last
-/// row tile is partial they lost at K <= 5120 without persistent blocks
-/// (320 x 6912 x 5120 0.847 / 0.686, 2200 x 1024 x 2048 0.788 / 0.639,
-/// 1600 x 1536 x 1536 0.851 / 0.754) and won at longer K or persistent
-/// (1200 x 2048 x 6144 0.840 / 0.938, 1600 x 3072 x 3072 0.740 / 0.889):
-/// taken only where they won throughout.
-static bool nMajorB160Pays(const CShape &shape) { return shape.m % 128 == 0; }
+/// Whether a product whose B lies K x N takes `tile`, of 160 columns (five
+/// 32-column atoms of 64-byte swizzled rows), where the rules' cost
+/// (wideTileColumns, fillingTile) prefers it. Measured on an H200 (static
+/// kernels x cuBLAS f32acc, benchmarks/data/n160_kn_sm_90a.json), 128 x 192 /
+/// 128 x 160: where M fills whole row tiles they won, 256 x 10240 x 8192 0.918
+/// / 1.013, 512 x 5120 x 5120 0.851 / 0.993, 384 x 6912 x 5120 0.887 / 0.944,
+/// 2176^3 0.773 / 0.903 (A as K x M 512 x 5120 x 5120 0.884 / 1.005; 1024 x
+/// 5120 x 13824 alone lost, 0.964 / 0.929); where the last row tile is partial
+/// they lost at K <= 5120 without persistent blocks (320 x 6912 x 5120 0.847 /
+/// 0.686, 2200 x 1024 x 2048 0.788 / 0.639, 1600 x 1536 x 1536 0.851 / 0.754)
+/// and won at longer K or persistent (1200 x 2048 x 6144 0.840 / 0.938, 1600 x
+/// 3072 x 3072 0.740 / 0.889): taken only where they won throughout. 64 x 160
+/// filling tiles lost to 64 x 192 (160 x 6144 x 12288 0.809 / 0.647, 128 x
+/// 10240 x 8192 0.964 / 0.916; 256 x 5120 x 5120 alone gained, 0.823 / 0.910):
+/// never.
+static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
+  return tile[0] == 128 && shape.m % 128 == 0;
+}
 
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
 /// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
@@ -114,7 +118,7 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
     // (nMajorB160Pays).
     if (bLayout == BLayout::KN &&
         (!wgmmaTakesNMajorB(w.columns, 64) ||
-         (w.columns == 160 && !nMajorB160Pays(shape))))
+         (w.columns == 160 && !nMajorB160Pays({128, 160, 64}, shape))))
       continue;
     int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
     int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
@@ -129,7 +133,7 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
 /// product of more than 64 rows takes where their tiles fill one wave with
 /// less work for the busiest SM than the 128-row tile of the rules: 64 x
 /// 160 for B as N x K only (B as K x N in five 32-column atoms lost:
-/// fillingTile), 64 x 192, 64 x 256 and 192 x 96.
+/// nMajorB160Pays), 64 x 192, 64 x 256 and 192 x 96.
 static constexpr Tile kFillingTiles[] = {
     {64, 160, 64}, {64, 192, 64}, {64, 256, 64}, kThreeWarpgroupTile};
 
@@ -221,12 +225,8 @@ static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
     return rule;
   Tile chosen = rule;
   for (const Tile &t : kFillingTiles) {
-    // 64 x 160 reads B as N x K only: B as K x N in five 32-column atoms
-    // lost to 64 x 192 (benchmarks/data/n160_kn_sm_90a.json, H200, x cuBLAS
-    // f32acc: 160 x 6144 x 12288 0.809 / 0.647, 128 x 10240 x 8192 0.964 /
-    // 0.916; 256 x 5120 x 5120 alone gained, 0.823 / 0.910).
     if (!wgmmaTakes(aLayout, bLayout, t) ||
-        (t[1] == 160 && bLayout == BLayout::KN) ||
+        (bLayout == BLayout::KN && t[1] == 160 && !nMajorB160Pays(t, shape)) ||
         (t == kThreeWarpgroupTile &&
          !threeWarpgroupTileFills(shape, k, splits, sms)))
       continue;

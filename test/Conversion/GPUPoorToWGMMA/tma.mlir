@@ -229,6 +229,31 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 
 // -----
 
+// The consumers' tile origin (row and column tile of the grouped order) goes
+// through a volatile empty asm before their chunk loop: used only in the
+// epilogue, its divisions would otherwise sink past the last MMA. A
+// persistent kernel's (@linear above) is not pinned.
+// CHECK-LABEL: func.func @tile_origin_pinned
+// CHECK: gpu.func @gpupoor_matmul_0(
+// CHECK: nvvm.setmaxregister  increase 240
+// CHECK: %[[GROUP:.*]] = arith.divui %block_id_x
+// CHECK: %[[ROW:.*]] = llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NEXT: %[[ROWI:.*]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK: %[[COL:.*]] = llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NEXT: %[[COLI:.*]] = arith.index_castui %[[COL]] : i32 to index
+// CHECK: arith.muli %[[ROWI]], %c128
+// CHECK: arith.muli %[[COLI]], %c256
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.mma_async
+func.func @tile_origin_pinned(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}
+
+// -----
+
 // Balanced chunks in the consumers' chunk loop: B = ceil(K / 64) tiles in
 // C = min(12, B) chunks, B = q * C + r, chunk c taking tiles [c * q +
 // min(c, r), (c + 1) * q + min(c + 1, r)). K is a run-time value: q and r

@@ -415,3 +415,27 @@ def test_tuned_table_decides_its_classes():
         rules = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a, tuned=False)
         differs += rules["family"] != launch["family"] or rules["slices"] != launch["slices"]
     assert differs > 0
+
+
+def test_gpu_cases_take_their_families():
+    """Each exact GPU test of test_gpu_sm90a.py names the family the rules
+    take for its shape (the device asserts it too, before the exact check):
+    checked here, without a GPU, so that a rule moving a case off its family
+    fails wherever the tests run. (A case of 384 rows of B as K x N kept
+    naming 128 x 192 tiles after such products took 128 x 160 ones.)"""
+    import test_gpu_sm90a as gpu
+
+    cases = []
+    tests = [name for name in dir(gpu) if name.startswith("test_")]
+    for name in tests:
+        for mark in getattr(getattr(gpu, name), "pytestmark", []):
+            if mark.name == "parametrize" and mark.args[0].startswith("m,n,k,layout,want"):
+                cases += [(name, *case[:5]) for case in mark.args[1]]
+    assert len(cases) >= 50
+    wrong = []
+    for name, m, n, k, layout, want in cases:
+        a = "km" if layout.startswith("km") else "mk"
+        launch = C.choose_launch("sm_90a", m, n, k, layout[-2:], 0, C.DEFAULT_MAX_SPLITS, 132, a)
+        if launch["family"] != want:
+            wrong.append((name, m, n, k, layout, want, launch["family"]))
+    assert not wrong, wrong

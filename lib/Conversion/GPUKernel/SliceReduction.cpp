@@ -7,6 +7,7 @@
 #include "gpupoor/Conversion/GPUKernel/SliceReduction.h"
 
 #include "gpupoor/Conversion/GPUKernel/Epilogue.h"
+#include "gpupoor/Conversion/GPUKernel/OpaqueValue.h"
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -236,13 +237,7 @@ SliceReduction::emit(ArrayRef<Value> sums) {
 static Value opaque(ImplicitLocOpBuilder &b, Value v) {
   if (matchPattern(v, m_Constant()))
     return v;
-  Type i64 = b.getI64Type();
-  Value word = arith::IndexCastOp::create(b, i64, v);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, TypeRange{i64}, ValueRange{word}, "", "=l,0",
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  return arith::IndexCastOp::create(b, b.getIndexType(), asmOp.getResult(0));
+  return emitOpaqueIndex(b, v, 64, AsmPlacement::Movable);
 }
 
 BlockChunks mlir::gpupoor::emitBlockChunks(KernelContext &kc) {

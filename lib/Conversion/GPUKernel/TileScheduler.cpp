@@ -6,30 +6,25 @@
 
 #include "gpupoor/Conversion/GPUKernel/TileScheduler.h"
 
+#include "gpupoor/Conversion/GPUKernel/OpaqueValue.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <algorithm>
 
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-/// Tile index `v` through an empty volatile inline asm: the same value,
-/// computed where it is emitted. The consumers of a warp-specialized kernel
-/// use the tile origin only in the epilogue, and LLVM sank its divisions
-/// there, after the last MMA (a kernel built for run-time slices: two
-/// dependent divisions between the chunk loop and the stores of a
-/// one-slice launch, 128^3 2.27 against 2.13 us; H200, CUDA-graph replay).
-/// Pinned, they run while the first loads are in flight. A tile index fits
-/// 32 bits (grid x is below 2^31): one register a value through the loop.
+/// Tile index `v` computed where it is emitted (a pinned opaque value).
+/// The consumers of a warp-specialized kernel use the tile origin only in
+/// the epilogue, and LLVM sank its divisions there, after the last MMA (a
+/// kernel built for run-time slices: two dependent divisions between the
+/// chunk loop and the stores of a one-slice launch, 128^3 2.27 against
+/// 2.13 us; H200, CUDA-graph replay). Pinned, they run while the first
+/// loads are in flight. A tile index fits 32 bits (grid x is below 2^31):
+/// one register a value through the loop.
 static Value pinned(ImplicitLocOpBuilder &b, Value v) {
-  Type i32 = b.getI32Type();
-  Value word = arith::IndexCastUIOp::create(b, i32, v);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, TypeRange{i32}, ValueRange{word}, "", "=r,0",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  return arith::IndexCastUIOp::create(b, b.getIndexType(), asmOp.getResult(0));
+  return emitOpaqueIndex(b, v, 32, AsmPlacement::Pinned);
 }
 
 void GroupedTileOrder::emitTileOrigin() {

@@ -6,6 +6,7 @@
 
 #include "gpupoor/Conversion/GPUKernel/WarpgroupMma.h"
 
+#include "gpupoor/Conversion/GPUKernel/OpaqueValue.h"
 #include "gpupoor/Conversion/GPUKernel/SplitHandover.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -224,11 +225,7 @@ void WarpgroupMma::emitWait(int64_t pending) {
 }
 
 Value WarpgroupMma::keep(Value word) {
-  auto kept = LLVM::InlineAsmOp::create(
-      b, TypeRange{b.getI32Type()}, ValueRange{word}, "", "=r,0",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  return kept.getResult(0);
+  return emitOpaqueWord(b, word, AsmPlacement::Pinned);
 }
 
 Value WarpgroupMma::fenced(Value acc) {

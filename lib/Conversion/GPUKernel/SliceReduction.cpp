@@ -157,7 +157,10 @@ SliceReduction::emit(ArrayRef<Value> sums) {
     types.push_back(v.getType());
   Value trueV = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
   // Expected false: the one-slice launch falls through to the epilogue,
-  // the slices' meeting placed out of its way.
+  // the slices' meeting placed out of its way. (A comparison of its own:
+  // given the same value as emitSliceBounds' branch, LLVM merged the two
+  // and laid the meeting out before the epilogue again, in the PTX of the
+  // 64 x 128 cluster kernel.)
   Value several = LLVM::ExpectOp::create(
       b, lt(idx(1), slices), arith::ConstantIntOp::create(b, b.getI1Type(), 0));
   auto multi = scf::IfOp::create(b, types, several, /*withElseRegion=*/true);

@@ -142,6 +142,41 @@ CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
   return spec.l2Promotion;
 }
 
+std::optional<TensorMapSpec> groupedRows(const TensorMapSpec &spec) {
+  // A box of whole rows of 16 bytes, rows 16 bytes apart, is one run of
+  // bytes, and so is each eighth row's 128 bytes on: TMA then fetches a
+  // box's 2048 bytes in 16 requests rather than 128. Eight rows at a time
+  // are in bounds or out of bounds together (rows % 8 == 0, and the kernels
+  // step rows by whole boxes of a multiple of 8: their K offsets), so the
+  // zero fill past the last row is the same too. The tensor's rows overlap
+  // (a row of 64 elements, rows 16 bytes apart); only the first rows - 7
+  // are in bounds, the last of them ending at the tensor's last byte.
+  bool plainRows = spec.swizzle == CU_TENSOR_MAP_SWIZZLE_NONE &&
+                   spec.box[0] == 8 && spec.dims[0] == 8 &&
+                   spec.strideBytes[0] == 16 && spec.elementStrides[0] == 1 &&
+                   spec.elementStrides[1] == 1;
+  if (!plainRows || spec.dims[1] < 8 || spec.dims[1] % 8 != 0 ||
+      spec.box[1] % 8 != 0 || (spec.rank == 3 && spec.elementStrides[2] != 1))
+    return std::nullopt;
+  TensorMapSpec grouped = spec;
+  grouped.dims[0] = 64;
+  grouped.dims[1] = spec.dims[1] - 7;
+  grouped.box[0] = 64;
+  grouped.elementStrides[1] = 8;
+  return grouped;
+}
+
+TensorMapSpec encodedSpec(const TensorMapSpec &spec, const void *global) {
+  std::optional<TensorMapSpec> grouped = groupedRows(spec);
+  TensorMapSpec encoded = grouped ? *grouped : spec;
+  // Grouped, the map's fetches are runs of 128 bytes, 128 bytes apart.
+  TensorMapSpec fetched = spec;
+  if (grouped)
+    fetched.strideBytes[0] = 128;
+  encoded.l2Promotion = l2PromotionFor(fetched, global);
+  return encoded;
+}
+
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
                          void *global) {
   // The kernels' shared tiles are rows of one swizzle span each (or
@@ -155,10 +190,12 @@ CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,
     return CUDA_ERROR_NO_DEVICE;
   if (!api->tensorMapEncodeTiled)
     return CUDA_ERROR_NOT_SUPPORTED;
+  TensorMapSpec encoded = encodedSpec(spec, global);
   return api->tensorMapEncodeTiled(
-      map, spec.dataType, spec.rank, global, spec.dims, spec.strideBytes,
-      spec.box, spec.elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      spec.swizzle, l2PromotionFor(spec, global), spec.oobFill);
+      map, encoded.dataType, encoded.rank, global, encoded.dims,
+      encoded.strideBytes, encoded.box, encoded.elementStrides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, encoded.swizzle, encoded.l2Promotion,
+      encoded.oobFill);
 }
 
 CUresult launchKernel(CUfunction function, const Launch &launch,

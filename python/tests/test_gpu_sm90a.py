@@ -165,10 +165,40 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
     assert p["family"].startswith(f"s{m}w" if two else f"s{m}") and p["swapped"], p
     assert tuple(_C.family_tile(p["family"], "sm_90a", layout[2:]))[1] == m
     b_desc = p["params"].index("b_desc")
-    assert [(mp[1], mp[2], mp[3]) for mp in p["maps"] if mp[0] == b_desc] == [(0, (m, k), 2 * ld)]
+    # 8 dense rows: the map reads eight rows of 16 bytes at a time as one
+    # of 128 (runtime::groupedRows).
+    want = (0, (64, k - 7), 16, 8) if (m, ld, k % 8) == (8, 8, 0) else (0, (m, k), 2 * ld, 1)
+    assert [(mp[1], mp[2], mp[3], mp[6]) for mp in p["maps"] if mp[0] == b_desc] == [want]
     y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
                            backend="mlir")
     assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
+@pytest.mark.parametrize("k", [8, 128, 1000, 1003, 4095, 4104])
+@pytest.mark.parametrize("n", [200, 9000])
+def test_sm90a_eight_dense_rows_of_a_as_k_by_m_exact(n, k):
+    """8 rows of A stored K x M, densely (the rows of K 16 bytes apart): the
+    swapped kernel's B map reads them eight at a time as rows of 128 bytes
+    where K is a multiple of 8, so that eight rows are in bounds or out
+    together, else row by row; exact on small integers either way, over K
+    under one 128-deep tile, K tails and N past the SMs (s8w)."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, _, w, g = _sm90a_family_operands(8, n, k, "kmkn")
+    x = ints(k, 8, gen=g).T
+    c = torch.empty(8, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
+                         sm_count)
+    assert p["family"].startswith("s8") and p["swapped"], p
+    b_desc = p["params"].index("b_desc")
+    [(dims, stride, box, step)] = [(mp[2], mp[3], mp[4], mp[6]) for mp in p["maps"]
+                                   if mp[0] == b_desc]
+    if k % 8 == 0:
+        assert (dims, stride, box[0], step) == ((64, k - 7), 16, 64, 8)
+    else:
+        assert (dims, stride, box[0], step) == ((8, k), 16, 8, 1)
+    y = split_k_sequential(x, w, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
 
 
 @pytest.mark.parametrize("m,n,k,layout", [

@@ -399,6 +399,10 @@ def exact_suite(kernels, res, quick, gen):
     odd_ks = [1, 7, 15, 17, 31, 33, 520, 1031, 3105]
     unaligned = [(m, n, odd_ks[(m + 2 * n) % len(odd_ks)]) for m in odd_edges for n in odd_edges]
     unaligned += [(33, 65, 1031), (127, 129, 4095), (1, 14336, 4095)]
+    # A stored K x M takes any K: 8 columns of B as K x N (rows of 16
+    # bytes) whose K is no multiple of 8, which the runtime's encoder reads
+    # in rows of 16 bytes, not grouped eight at a time (groupedRows).
+    k_tails_of_8_columns = [(8, 8, 1031), (3, 8, 4095), (17, 8, 133)]
     if quick:
         shapes = shapes[::4]
         unaligned = unaligned[::4]
@@ -406,7 +410,8 @@ def exact_suite(kernels, res, quick, gen):
         meta = kern.meta
         if meta["c_type"] != "f16" or not kern.plain:
             continue
-        for shape in (shapes if kern.aligned else shapes + unaligned):
+        aligned_shapes = shapes + (k_tails_of_8_columns if kern.km and not kern.nk else [])
+        for shape in (aligned_shapes if kern.aligned else shapes + unaligned):
             m, n, k = shape
             a, b = make(shape, "int", kern.nk, gen)
             try:

@@ -21,6 +21,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gpupoor::runtime {
@@ -99,8 +100,19 @@ CUtensorMapL2promotion l2PromotionOfBytes(int64_t bytes);
 CUtensorMapL2promotion l2PromotionFor(const TensorMapSpec &spec,
                                       const void *global);
 
-/// Encodes `spec` for the operand at `global` into `map` (with
-/// l2PromotionFor's promotion); CUDA_ERROR_INVALID_VALUE, encoding
+/// `spec` read in rows of 128 bytes where it describes rows of 16 bytes that
+/// lie one after another, whole in each box (a box then is one run of
+/// bytes): the same tile in shared memory, fetched in an eighth of the
+/// requests. Else none. Needs a kernel stepping rows by multiples of 8.
+std::optional<TensorMapSpec> groupedRows(const TensorMapSpec &spec);
+
+/// The map encodeTensorMap encodes for `spec` at `global`: its rows
+/// grouped (groupedRows) where they can be, with l2PromotionFor's promotion
+/// of the fetches.
+TensorMapSpec encodedSpec(const TensorMapSpec &spec, const void *global);
+
+/// Encodes `spec` for the operand at `global` into `map` (as encodedSpec
+/// says); CUDA_ERROR_INVALID_VALUE, encoding
 /// nothing, where `spec` is not an f16 map whose box row loads into the
 /// kernels' shared tiles (boxRowSwizzleFits).
 CUresult encodeTensorMap(CUtensorMap *map, const TensorMapSpec &spec,

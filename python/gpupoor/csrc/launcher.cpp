@@ -404,15 +404,16 @@ void bindLauncher(py::module_ &m) {
             makePlan(a, b, launched, c, key, slices, info, finder);
         py::list maps;
         const at::Tensor *operands[] = {&a, &b, &c};
-        for (const MapPlan &mp : p->maps)
+        for (const MapPlan &mp : p->maps) {
+          // The map as the launcher encodes it (its rows grouped, its L2
+          // promotion in bytes).
+          runtime::TensorMapSpec e =
+              runtime::encodedSpec(mp.spec, operands[mp.operand]->data_ptr());
           maps.append(py::make_tuple(
-              mp.slot, mp.operand,
-              py::make_tuple(mp.spec.dims[0], mp.spec.dims[1]),
-              mp.spec.strideBytes[0],
-              py::make_tuple(mp.spec.box[0], mp.spec.box[1]),
-              // The L2 promotion the map is encoded with, in bytes.
-              l2PromotionBytes(runtime::l2PromotionFor(
-                  mp.spec, operands[mp.operand]->data_ptr()))));
+              mp.slot, mp.operand, py::make_tuple(e.dims[0], e.dims[1]),
+              e.strideBytes[0], py::make_tuple(e.box[0], e.box[1]),
+              l2PromotionBytes(e.l2Promotion), e.elementStrides[1]));
+        }
         auto opt = [](int s) -> py::object {
           return s < 0 ? py::object(py::none()) : py::object(py::int_(s));
         };

@@ -133,8 +133,9 @@ struct FamilyRow {
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
   /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
-  /// (policy's nMajorB160Pays), and the wide decode tile runs B as N x K
-  /// only (wideDecodeTileFits).
+  /// (policy's nMajorB160Pays), the wide decode tile runs B as N x K
+  /// only (wideDecodeTileFits), and 176 or 224 columns are no whole atoms
+  /// of B as K x N (wgmmaTakesNMajorB).
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
@@ -200,6 +201,15 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, true,  false, 0, 0},
   {Family::M192N96, "m192n96", kThreeWarpgroupTile, true, false, false, false, true, 0, 0},
+  {Family::W176,  "w176",  Tile{128, 176, 64}, true,  false, false, true,  true,  0, 0},
+  {Family::PL176, "pl176", Tile{128, 176, 64}, true,  false, true,  true,  true,  0, 0},
+  {Family::W224,  "w224",  Tile{128, 224, 64}, true,  false, false, true,  true,  0, 0},
+  {Family::PL224, "pl224", Tile{128, 224, 64}, true,  false, true,  true,  true,  0, 0},
+  {Family::W176C, "w176c", Tile{128, 176, 64}, true,  false, false, true,  true,  0, 1, 2},
+  {Family::PL176C, "pl176c", Tile{128, 176, 64}, true, false, true, true,  true,  0, 1, 2},
+  {Family::W224C, "w224c", Tile{128, 224, 64}, true,  false, false, true,  true,  0, 1, 2},
+  {Family::PL224C, "pl224c", Tile{128, 224, 64}, true, false, true, true,  true,  0, 1, 2},
+  {Family::PL224K, "pl224k", Tile{128, 224, 64}, true, false, true, true,  true,  0, 0, 1, true},
 };
 // clang-format on
 
@@ -288,12 +298,15 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::S16W, Family::S16WC},   {Family::S32, Family::S32Q},
     {Family::S32W, Family::S32WC},   {Family::S8, Family::S8Q},
     {Family::S8W, Family::S8WC},     {Family::S16, Family::S16C},
-    {Family::S32, Family::S32C},     {Family::S8, Family::S8C}};
+    {Family::S32, Family::S32C},     {Family::S8, Family::S8C},
+    {Family::W176, Family::W176C},   {Family::PL176, Family::PL176C},
+    {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},
     {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K},
-    {Family::PL128, Family::PL128K}};
+    {Family::PL128, Family::PL128K},
+    {Family::PL224, Family::PL224K}};
 
 /// The variant of `family` in `twins` for which `fits` holds (any, by
 /// default), if the library has one.
@@ -347,6 +360,10 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return persistent ? Family::PL192 : Family::W192;
   if (wgmma && t[0] == 128 && t[1] == 160)
     return persistent ? Family::PL160 : Family::W160;
+  if (wgmma && t[0] == 128 && t[1] == 176)
+    return persistent ? Family::PL176 : Family::W176;
+  if (wgmma && t[0] == 128 && t[1] == 224)
+    return persistent ? Family::PL224 : Family::W224;
   return persistent ? Family::PL : Family::Large;
 }
 

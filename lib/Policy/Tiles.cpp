@@ -89,8 +89,8 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 }
 
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
-/// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
-/// their waves cost enough less. A wave costs
+/// 256 tiles fill half the SMs or more: 256 columns, or the width whose
+/// waves cost least where that is 5% less. A wave costs
 /// its columns over their speed a flop, measured on an H100 against 128 x 256
 /// (bench_skinny.py, docs/design/decisions.md#128-x-192-and-128-x-160-tiles:
 /// 4096 x 6144 x 4096, 128 x 192 at 0.93, 128 x 160 at 0.87; both with the
@@ -103,15 +103,22 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 /// (H100, docs/design/decisions.md#64-row-tiles-for-a-narrow-n): 16384 x 128 x
 /// 512 took 10.4 us with 128 x 128 tiles against 12.3 with 128 x 160 (cuBLAS
 /// 10.5; within a wave it now takes 64-row tiles, selectWgmmaTile), 32768 x 128
-/// x 256 11.1-11.3 (cuBLAS 11.9-12.0).
+/// x 256 11.1-11.3 (cuBLAS 11.9-12.0). B as N x K also takes 224 and 176
+/// columns, at 0.97 and 0.91 (H200, static kernels x cuBLAS f32acc, the rules
+/// before / after, benchmarks/data/wide_nk_tiles_sm_90a.txt): 512 x 11008 x
+/// 4096 0.866 / 0.947 (252 tiles of 128 x 176 against 232 of 128 x 192),
+/// 512 x 14336 x 4096 1.005 / 1.105 (256 of 128 x 224 against 224 of 128 x
+/// 256), 1024 x 14336 x 4096 0.870 / 0.943; B as K x N reads whole atoms,
+/// which those widths are not (wgmmaTakesNMajorB).
 static int64_t wideTileColumns(const CShape &shape, int64_t sms,
                                BLayout bLayout) {
   struct Width {
     int64_t columns, speedPercent;
   };
-  static constexpr Width kWidths[] = {
-      {256, 100}, {192, 93}, {160, 87}, {128, 93}};
-  int64_t best = 256, bestCost = 0;
+  static constexpr Width kWidths[] = {{256, 100}, {224, 97}, {192, 93},
+                                      {176, 91},  {160, 87}, {128, 93}};
+  // The cheapest width, taken where it costs 5% less than 256 columns.
+  int64_t best = 256, bestCost = 0, wideCost = 0;
   for (Width w : kWidths) {
     // B as K x N: the columns wgmma reads N-major (wgmmaTakes); 160 of
     // them (five 32-column atoms) only where M fills its row tiles
@@ -122,10 +129,12 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
       continue;
     int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
     int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
-    if (w.columns == 256 || 100 * cost <= 95 * bestCost)
+    if (w.columns == 256)
+      wideCost = cost;
+    if (w.columns == 256 || cost < bestCost)
       std::tie(best, bestCost) = std::pair(w.columns, cost);
   }
-  return best;
+  return 100 * bestCost <= 95 * wideCost ? best : 256;
 }
 
 /// One-warpgroup tiles of 64 rows and more than 128 columns, and the

@@ -38,18 +38,20 @@ OUT_TYPES = ("f16", "f32")
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
-# compiler's wideTileColumns), a block a tile and persistent; pl128: mid
+# compiler's wideTileColumns), a block a tile and persistent; w224, w176 and
+# pl224, pl176: the same of 224 and 176 columns (B as N x K only); pl128: mid
 # with persistent blocks; m32: sm_90a's 32x64x128 tile for 17 <= M <= 32
 # (B as N x K); m32w, m64w, n64w: m32,
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
-# m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c: those
+# m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, w224c,
+# pl224c, w176c, pl176c: those
 # families in clusters of two along M sharing B's tile by TMA multicast
 # (sm_90a), where operand rows start off 32-byte sectors; s16q, s16wc,
 # s32q, s32wc, s8q, s8wc: s16, s32 and s8 in clusters of four and s16w,
 # s32w and s8w of two, s16c, s32c, s8c: s16, s32 and s8 in clusters of two,
 # for A as K x M only, sharing the activation read along N
 # (policy::clusterBlocks); plk, pl192k,
-# pl160k, pl128k: the persistent families with stream-K (sm_90a), where the
+# pl160k, pl128k, pl224k: the persistent families with stream-K (sm_90a), where the
 # last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than

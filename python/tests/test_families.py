@@ -107,7 +107,8 @@ def test_families_are_the_policys():
                     assert f"tile={','.join(map(str, tile))}" in options, (family, options)
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
     assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128", "pl128c", "plc", "pl192c",
-                                "pl160c", "plk", "pl192k", "pl160k", "pl128k")
+                                "pl160c", "plk", "pl192k", "pl160k", "pl128k", "pl176",
+                                "pl224", "pl176c", "pl224c", "pl224k")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -120,12 +121,13 @@ def test_families_are_the_policys():
         options = VariantKey(b_layout="nk", tile=family,
                              a_layout=a).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
-            family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c")), family
+            family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c",
+                       "w176", "w224", "w176c", "w224c")), family
         # Clusters of two: the families ending in c, on sm_90a; of four:
         # s16q, s32q and s8q; stream-K the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith("c"), family
         assert ("cluster-m=4" in options) == family.endswith("q"), family
-        stream_k = family in ("plk", "pl192k", "pl160k", "pl128k")
+        stream_k = family in ("plk", "pl192k", "pl160k", "pl128k", "pl224k")
         assert ("stream-k=true" in options) == stream_k, family
         assert C.family_config(family, "sm_90a")["stream_k"] == stream_k, family
         assert C.family_config(family, "sm_80")["cluster_m"] == (
@@ -141,11 +143,14 @@ def test_sm90a_families_only_for_sm90a():
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
     # pl192k, pl160k, pl128k and the filling m64n192, m64n256, m192n96 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
-    # x 192) and of the wide decode tile m16n256; for A as K x M again those of
+    # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
+    # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
+    # pl176c, w224, pl224, w224c, pl224c, pl224k); for A as K x M again those of
     # every family but m16, m16n256 (mma.sync kernels, which read A through its
     # strides), m32 and m32w (the 32-row tile's A atoms), the swapped ones
     # included (their B, A as K x N), on sm_90a only.
-    nk_only = {"m64n160", "m16n256"}
+    nk_only = {"m64n160", "m16n256", "w176", "pl176", "w176c", "pl176c", "w224", "pl224",
+               "w224c", "pl224c", "pl224k"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 35 + 2 * 4 * 2 * len(nk_only)
@@ -230,8 +235,10 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     selectSwappedTile, persistent=auto) mapped onto the families."""
     assert _family(512, 4096) == "mid"              # 64 wide, 128 mid tiles
     assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTileColumns)
-    assert _family(1024, 14336) == "pl128"          # 896 of them: persistent
-    assert _family(1024, 14336, slices=2) == "mid"  # slices: not persistent
+    # 512 tiles of 128 x 224 in four waves (896 of 128 x 128 take seven):
+    # persistent.
+    assert _family(1024, 14336) == "pl224"
+    assert _family(1024, 14336, slices=2) == "w224"  # slices: not persistent
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
     # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K
     # where the slices are named; chosen, the filling 64 x 160 tile (128
@@ -267,17 +274,21 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(192, 12288, k=4096) == "w192"             # one row tile
     assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
-    assert _family(512, 11008) == "pl192"                   # past one wave
+    # Past one wave: B as N x K in 4 x 63 = 252 tiles of 128 x 176 (two
+    # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTileColumns).
+    assert _family(512, 11008) == "pl176"
+    assert _family(512, 13824) == "pl224"
     # Stream-K where the persistent grid's last wave is at most two thirds
     # full (policy::streamKPays): 216 tiles (84 left) at K = 4096; five whole
     # waves and 28 tiles (runs of 1024 of K); not 512 tiles (116 left) nor
     # 688 with runs of 512.
-    assert _family(512, 13824) == "plk"
+    assert _family(512, 13824, b="kn") == "plk"
     assert _family(2048, 11008) == "plk"
     assert _family(4096, 4096) == "pl"
     assert _family(2048, 11008, k=2048) == "pl"
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
-    assert _family(512, 14336) == "pl"              # 224 wide tiles
+    assert _family(512, 14336, b="kn") == "pl"      # 224 wide tiles
+    assert _family(512, 14336) == "pl224"           # B as N x K: 256 of 128 x 224
     assert _family(4096, 4096) == "pl"              # 512
     assert _family(1024, 4096) == "large"           # 8 x 16 = 128
     assert _family(4096, 4096, chip="sm_90") == "large"  # mma.sync library
@@ -371,9 +382,9 @@ def test_clusters_where_rows_start_off_sectors():
     assert (launch["family"], launch["a_layout"]) == ("pl192c", "km")
     assert (launch["tiles"], launch["grid"]) == (24 * 16, (132, 1))
     # An odd last row tile's partner: 1100 rows are 9 tiles of 128,
-    # launched as 10 (by 27 columns of 192).
+    # launched as 10 (by 29 columns of 176).
     launch = rules("sm_90a", 1100, 5000, 1000, "nk", 0, 32, 133)
-    assert launch["family"] == "pl192c" and launch["tiles"] == 10 * 27
+    assert launch["family"] == "pl176c" and launch["tiles"] == 10 * 29
     assert launch["grid"] == (132, 1)
     assert _family(1000, 1000, k=1024) == "m64c"     # N off sectors
     assert _family(1000, 1024, k=1000) == "m64c"     # K off sectors
@@ -400,6 +411,7 @@ def test_tuned_table_decides_its_classes():
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
                 "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
+                "W176": {"w176", "pl176"}, "W224": {"w224", "pl224", "pl224k"},
                 "S16": {"s16", "s16w", "s16q", "s16wc", "s16c"},
                 "S32": {"s32", "s32w", "s32q", "s32wc", "s32c"},
                 "M64": {"m64", "m64w"},

@@ -292,6 +292,25 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # M tails (200 = 128 + 72), N tails and a K tail (1040 = 16 x 64 + 16);
+    # N off 32-byte sectors: clusters of two; past the SMs persistent, and
+    # with stream-K where the last wave is short.
+    (200, 10640, 1040, "nk", "w176"), (200, 21200, 1040, "kmnk", "pl176"),
+    (200, 10600, 1024, "nk", "w176c"), (200, 21160, 1024, "kmnk", "pl176c"),
+    (200, 12720, 1040, "kmnk", "w224"), (200, 25360, 1040, "nk", "pl224"),
+    (200, 12680, 1024, "nk", "w224c"), (200, 25400, 1024, "kmnk", "pl224c"),
+    (512, 26480, 4096, "nk", "pl224k"), (500, 26480, 4096, "kmnk", "pl224k")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activation):
+    """B as N x K in 128-row tiles of 176 and 224 columns where their waves
+    cost least (policy's wideTileColumns), a block a tile, persistent, with
+    stream-K and in clusters: exact on small integers over M, N and K
+    tails, A as K x M, both outer types and an epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # An odd count of row tiles (the last pair's partner stores nothing), N
     # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
     # split handover of largec, midc, w192c and w160c).
@@ -301,13 +320,13 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
     (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
     (328, 2720, 1000, "kmkn", "midc"),
     (520, 10000, 1000, "nk", "pl128c"), (520, 10000, 1000, "kn", "pl128c"),
-    (328, 8480, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
-    (328, 8480, 1000, "kmnk", "largec"),
-    (328, 16920, 1000, "nk", "plc"), (328, 16920, 1000, "kn", "plc"),
+    (328, 9880, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
+    (328, 9880, 1000, "kmnk", "largec"),
+    (328, 19720, 1000, "nk", "plc"), (328, 16920, 1000, "kn", "plc"),
     (328, 16920, 1000, "kmkn", "plc"),
-    (328, 7080, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
-    (328, 14120, 1000, "nk", "pl192c"), (328, 11280, 1000, "kn", "pl192c"),
-    (328, 14120, 1000, "kmnk", "pl192c"),
+    (328, 7760, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
+    (328, 15520, 1000, "nk", "pl192c"), (328, 11280, 1000, "kn", "pl192c"),
+    (328, 15520, 1000, "kmnk", "pl192c"),
     (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160c"),
     (328, 11280, 1000, "kmnk", "pl160c"),
     # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
@@ -368,12 +387,12 @@ def test_sm90a_n_major_160_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
+    # 348, 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
     # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
     # as K x M (in rows of a multiple of 8 elements, which its tensor map
     # needs), the tuned table's 128 x 128 tile. (B as K x N takes 128 x 192
     # where M is no multiple of 128: policy::nMajorB160Pays.)
-    (500, 13824, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
+    (500, 22192, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
     (512, 13824, 4096, "kmkn", "plk"), (376, 13824, 4096, "kn", "pl192k"),
     (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
     (256, 16960, 4096, "kn", "pl160k"), (256, 16960, 4096, "kmkn", "pl160k"),

@@ -38,7 +38,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "w192"): (512, 6144), ("nk", "pl192"): (1024, 6144),
               ("nk", "w160"): (1536, 1536), ("nk", "pl160"): (512, 10240),
               ("kn", "w160"): (1536, 1536), ("kn", "pl160"): (512, 10240),
-              ("kn", "pl128"): (1024, 14336), ("nk", "pl128"): (1024, 14336),
+              ("kn", "pl128"): (1024, 14336), ("nk", "pl128"): (296, 25360),
               ("nk", "m32"): (32, 5120), ("nk", "m32w"): (32, 9000),
               ("kn", "m32"): (32, 5120), ("kn", "m32w"): (32, 9000),
               ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000),
@@ -47,17 +47,19 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("kn", "midc"): (256, 4104), ("nk", "midc"): (256, 4104),
               # (B as K x N keeps 192 columns where the last row tile is
               # partial: policy's nMajorB160Pays.)
-              ("kn", "w192c"): (200, 8456), ("nk", "w192c"): (256, 10568),
+              ("kn", "w192c"): (200, 8456), ("nk", "w192c"): (200, 11624),
               ("nk", "w160c"): (256, 8456), ("nk", "pl160c"): (256, 16904),
               ("kn", "w160c"): (256, 8456), ("kn", "pl160c"): (256, 16904),
-              ("kn", "largec"): (256, 12680), ("nk", "largec"): (256, 12680),
-              ("kn", "pl192c"): (200, 16904), ("nk", "pl192c"): (300, 14088),
-              ("kn", "plc"): (300, 16904), ("nk", "plc"): (300, 16904),
+              ("kn", "largec"): (256, 12680), ("nk", "largec"): (200, 14792),
+              ("kn", "pl192c"): (200, 16904), ("nk", "pl192c"): (200, 23240),
+              ("kn", "plc"): (300, 16904), ("nk", "plc"): (200, 29576),
               ("kn", "pl128c"): (512, 19016), ("nk", "pl128c"): (512, 19016),
               # Stream-K: a short last wave (at _K_OF's K; pl128k the tuned
               # table's 128 x 128 tile).
-              ("nk", "plk"): (512, 13824), ("kn", "plk"): (512, 13824),
-              ("kn", "pl192k"): (200, 18832), ("nk", "pl192k"): (520, 8448),
+              # (B as N x K takes 128 x 176 or 128 x 224 where 128 x 192's
+              # last wave would be short: no pl192k.)
+              ("nk", "plk"): (296, 29584), ("kn", "plk"): (512, 13824),
+              ("kn", "pl192k"): (200, 18832), ("nk", "pl224k"): (512, 26416),
               ("nk", "pl160k"): (296, 11408), ("kn", "pl160k"): (256, 16960),
               ("nk", "pl128k"): (128, 20000),
               # The filling tiles: one wave of 64-row tiles wider than 128.
@@ -68,12 +70,18 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "m16n256"): (4, 28672),
               # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
               # of 1536: kThreeWarpgroupMinK).
-              ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536)}
+              ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536),
+              # 128-row tiles of 176 and 224 columns (B as N x K only), a
+              # block a tile, persistent and in clusters (N off sectors).
+              ("nk", "w176"): (200, 10576), ("nk", "pl176"): (200, 21136),
+              ("nk", "w224"): (200, 12688), ("nk", "pl224"): (200, 25360),
+              ("nk", "w176c"): (200, 10568), ("nk", "pl176c"): (200, 21128),
+              ("nk", "w224c"): (200, 12680), ("nk", "pl224c"): (200, 25352)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK).
-_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "m16n256": 128,
-         "m192n96": 1536}
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+         "m16n256": 128, "m192n96": 1536}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
                     if t not in ("m16", "m16n256", "m32", "m32w", "pl128k", "s16w")},
@@ -98,12 +106,14 @@ FAMILY_SHAPES = {**_MK_SHAPES,
                  ("kmkn", "s8c"): (8, 8192), ("kmnk", "s8c"): (8, 8192)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
-# SMs: never at K = 64), pl128k's that the tuned table never chooses and
+# SMs: never at K = 64), pl128k's that the tuned table never chooses,
+# pl192k's of B as N x K that the rules no longer choose (128 x 176 and 128
+# x 224 serve where 128 x 192's last wave is short) and
 # s32's for A as M x K (a tuned row's choice only), and s16w's, s32w's and
 # s8w's for A as K x M (slices asked for), whose kernels
 # test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
-    [("kn", "pl128k"), ("kmnk", "pl128k")] + \
+    [("kn", "pl128k"), ("kmnk", "pl128k"), ("nk", "pl192k"), ("kmnk", "pl192k")] + \
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
     [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
 HOPPER = (("sm_90a", "sm_90"), 132)
@@ -299,7 +309,8 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         # Persistent blocks take one slice: more (where S = 1 at K = 64
         # allows none) would take the non-persistent family.
         want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
-                     "pl192k": "w192", "pl160k": "w160", "pl128k": "mid"}.get(tile, tile) \
+                     "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
+                     "pl224": "w224", "pl224k": "w224"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices: named ones keep
         # the rules' tile.

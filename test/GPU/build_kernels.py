@@ -254,6 +254,27 @@ VARIANTS = {
     "km_kn_f32_128x160_pers": (dict(a_layout="km"),
                                "outer-type=f32 tile=128,160,64 persistent=true"),
     "km_kn_f16_64x160": (dict(a_layout="km"), "outer-type=f16 tile=64,160,64"),
+    # 176 and 224 columns of B as N x K (wideTileColumns): a block a tile,
+    # in slices, persistent (224 with stream-K), in clusters of two,
+    # batched (176: the cp.async kernel of a shared B too), with a bias and
+    # ReLU, f32 out; A as K x M; the element-copy fallback's last round of
+    # 176 columns (1408 chunks over 256 threads) where the rows are not
+    # 16-byte aligned, and the cp.async kernel's.
+    "nk_f32_128x176": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64"),
+    "nk_f16_128x176_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=128,176,64"),
+    "nk_f32_128x176_pers": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 persistent=true"),
+    "nk_f32_128x176_c2": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 cluster-m=2"),
+    "nk_bat_f32_128x176": (dict(batched=True, b_layout="nk"), "outer-type=f32 tile=128,176,64"),
+    "nk_f32_128x176_cpa": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 tma=false"),
+    "km_nk_bias_relu_128x176": (dict(a_layout="km", b_layout="nk", bias="f16", epilogue="relu"),
+                                "outer-type=f32 tile=128,176,64"),
+    "nk_f32_128x224": (dict(b_layout="nk"), "outer-type=f32 tile=128,224,64"),
+    "nk_f16_128x224_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=128,224,64"),
+    "nk_f32out_128x224_sk": (dict(out_type="f32", b_layout="nk"),
+                             "outer-type=f32 tile=128,224,64 persistent=true stream-k=true"),
+    "nk_f32_128x224_c2": (dict(b_layout="nk"), "outer-type=f32 tile=128,224,64 cluster-m=2"),
+    "km_nk_f32_128x224_pers": (dict(a_layout="km", b_layout="nk"),
+                               "outer-type=f32 tile=128,224,64 persistent=true"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
     # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,

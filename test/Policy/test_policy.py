@@ -80,7 +80,7 @@ def test_the_grid_covers_every_choice(policy):
               (128, 128, 64), (128, 256, 64), (128, 192, 64), (128, 160, 64), (128, 128, 32),
               (256, 128, 64), (128, 64, 32), (64, 16, 128), (32, 16, 256), (32, 64, 128),
               (64, 160, 64), (64, 192, 64), (64, 256, 64), (64, 32, 128), (64, 8, 128),
-              (16, 256, 128), (192, 96, 64)):
+              (16, 256, 128), (192, 96, 64), (128, 176, 64), (128, 224, 64)):
         assert t in tiles, t
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
@@ -90,7 +90,8 @@ def test_the_grid_covers_every_choice(policy):
                         "m64c", "midc", "pl128c", "largec", "plc", "w192c", "pl192c", "w160c",
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",
                         "m64n256", "s16q", "s16wc", "s32q", "s32wc", "s8", "s8w", "s8q",
-                        "s8wc", "s16c", "s32c", "s8c", "m16n256", "m192n96"}
+                        "s8wc", "s16c", "s32c", "s8c", "m16n256", "m192n96", "w176", "pl176",
+                        "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl224k"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

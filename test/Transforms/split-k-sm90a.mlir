@@ -665,13 +665,14 @@ func.func @decode_batched_short_k(%a: tensor<32x1x128xf16>, %b: tensor<32x4096x1
 // columns where that costs the busiest SM less than the rules' 128-row
 // tile). B as K x N takes whole atoms of 64 columns: 64 x 192 (4 x 27 =
 // 108 tiles) rather than 64 x 160; past one wave (512 rows: 8 x 27 = 216)
-// the rules' tile stays, as it does where the operands' rows start off
+// the rules' tile stays (B as N x K: 128 x 176, 4 x 63 = 252 tiles in two
+// waves, wideTileColumns), as it does where the operands' rows start off
 // 32-byte sectors (N = 5112: clusters), and where the options name the
 // slices (their cost assumes launchSlices').
 // AUTO-LABEL: func @filling_kn
 // AUTO: tile = [64, 192, 64], inner = f16, outer = f32, chip = sm_90a>
 // AUTO-LABEL: func @filling_two_waves
-// AUTO: tile = [128, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// AUTO: tile = [128, 176, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
 // AUTO-LABEL: func @filling_off_sectors
 // AUTO: tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
 // CHECK-LABEL: func @filling_kn
@@ -802,4 +803,32 @@ func.func @three_warpgroups_short_k(%a: tensor<2200x1024xf16>, %b: tensor<1024x1
   %r = linalg.matmul ins(%a, %b : tensor<2200x1024xf16>, tensor<1024x1024xf16>)
                      outs(%c : tensor<2200x1024xf16>) -> tensor<2200x1024xf16>
   return %r : tensor<2200x1024xf16>
+}
+
+// -----
+
+// B as N x K: 128-row tiles 224 columns wide where their waves cost least
+// (wideTileColumns): 14336 columns in 64 tiles, 4 x 64 = 256 tiles in two
+// waves where 128 x 256 (4 x 56 = 224) and 128 x 192 (4 x 75 = 300) take
+// two and three. B as K x N reads whole atoms: 224 columns are none.
+// AUTO-LABEL: func @wide_224
+// AUTO: tile = [128, 224, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// AUTO-LABEL: func @wide_224_kn
+// AUTO: tile = [128, 256, 64], inner = f16, outer = f32, chip = sm_90a>
+func.func @wide_224(%a: tensor<512x4096xf16>, %b: tensor<14336x4096xf16>) -> tensor<512x14336xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x14336xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x14336xf16>) -> tensor<512x14336xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<512x4096xf16>, tensor<14336x4096xf16>)
+                     outs(%c : tensor<512x14336xf16>) -> tensor<512x14336xf16>
+  return %r : tensor<512x14336xf16>
+}
+func.func @wide_224_kn(%a: tensor<512x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<512x14336xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<512x14336xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x14336xf16>) -> tensor<512x14336xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<512x4096xf16>, tensor<4096x14336xf16>)
+                     outs(%c : tensor<512x14336xf16>) -> tensor<512x14336xf16>
+  return %r : tensor<512x14336xf16>
 }

@@ -150,6 +150,13 @@ enum class Family : uint32_t {
   PL192,
   W160,
   PL160,
+  /// sm_90a only, B as N x K only: the 128-row tiles 176 and 224 columns
+  /// wide (wideTileColumns: their waves cost least), each with blocks a
+  /// tile and persistent blocks.
+  W176,
+  PL176,
+  W224,
+  PL224,
   /// sm_90a only: 128 x 128 x 64 with persistent blocks (a Mid strategy
   /// whose static grid exceeds the SMs, as the compiler's kernel is).
   PL128,
@@ -172,6 +179,10 @@ enum class Family : uint32_t {
   PL192C,
   W160C,
   PL160C,
+  W176C,
+  PL176C,
+  W224C,
+  PL224C,
   /// sm_90a only: the persistent 128-row families whose blocks share the
   /// tiles past the whole waves by chunks of K (stream-K), where the last
   /// wave is at most two thirds full (streamKPays).
@@ -179,6 +190,9 @@ enum class Family : uint32_t {
   PL192K,
   PL160K,
   PL128K,
+  /// (128 x 176 tiles take no stream-K: wideTileColumns takes them where
+  /// their waves are full.)
+  PL224K,
   /// sm_90a only: one-warpgroup tiles of 64 rows and 160, 192 and 256
   /// columns (160: B as N x K only), which products of more than 64 rows
   /// take where their tiles fill one wave with less work an SM than the
@@ -228,7 +242,10 @@ inline constexpr Family kFamilies[] = {
     Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
     Family::S16WC,   Family::S32Q,    Family::S32WC,   Family::S8,
     Family::S8W,     Family::S8Q,     Family::S8WC,    Family::S16C,
-    Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96};
+    Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96,
+    Family::W176,    Family::PL176,   Family::W224,    Family::PL224,
+    Family::W176C,   Family::PL176C,  Family::W224C,   Family::PL224C,
+    Family::PL224K};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

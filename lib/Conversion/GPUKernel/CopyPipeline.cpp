@@ -14,6 +14,9 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -63,13 +66,20 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   // a constant number of rows: same chunk, same swizzle, and a destination
   // that is an immediate offset from copy 0's.
   int64_t period = swizzlePeriod(atomChunks);
-  bool uniform = c.threads() % chunksPerRow == 0 &&
+  int64_t chunks = rows * chunksPerRow;
+  bool uniform = chunks % c.threads() == 0 && c.threads() % chunksPerRow == 0 &&
                  (c.threads() / chunksPerRow) % period == 0;
   int64_t rowStep = c.threads() / chunksPerRow;
   Value row0 = divU(kc.tid, idx(chunksPerRow));
   Value chunk0 = remU(kc.tid, idx(chunksPerRow));
   Value dst0 = dstOf(row0, chunk0);
-  for (int64_t i = 0; i < rows * chunksPerRow / c.threads(); ++i) {
+  // A tile whose chunks are no multiple of the threads (B's 176 columns of
+  // K: 1408 chunks over 256 threads) ends in a round that the first threads
+  // make alone; the others' chunk lies past the tile.
+  for (int64_t i = 0; i < llvm::divideCeil(chunks, c.threads()); ++i) {
+    int64_t inRound = std::min(chunks - i * c.threads(), c.threads());
+    p.makes.push_back(inRound < c.threads() ? lt(kc.tid, idx(inRound))
+                                            : Value());
     Value row, chunk;
     if (uniform) {
       row = add(row0, idx(i * rowStep));
@@ -117,13 +127,15 @@ void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
     // about six more instructions: its fill count travels in the low
     // address bits.
     for (size_t i = 0; i < p.dstOff.size(); ++i) {
-      Value kIdx = add(kBase, p.kOff[i]);
-      Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
-      Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
-      nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
-          ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
-          b.getIndexAttr(8), Value(), b.getUnitAttr());
+      emitCopy(p, i, [&] {
+        Value kIdx = add(kBase, p.kOff[i]);
+        Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
+        Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
+        nvgpu::DeviceAsyncCopyOp::create(
+            b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
+            ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
+            b.getIndexAttr(8), Value(), b.getUnitAttr());
+      });
     }
     return;
   }
@@ -132,26 +144,40 @@ void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
   // its address stays inside A or B.
   Value kMinus1 = sub(kc.k, idx(1));
   for (size_t i = 0; i < p.dstOff.size(); ++i) {
-    Value kIdx = add(kBase, p.kOff[i]);
-    Value count, row, col;
-    if (!p.kAlongRows) {
-      count = clamp8(sub(kc.k, kIdx));
-      row = p.fixedIdx[i];
-      col = minI(kIdx, kMinus1);
-    } else {
-      count = select(lt(kIdx, kc.k), p.fixedCount[i], idx(0));
-      row = minI(kIdx, kMinus1);
-      col = p.fixedIdx[i];
-    }
-    if (c.asyncCopies) {
+    emitCopy(p, i, [&] {
+      Value kIdx = add(kBase, p.kOff[i]);
+      Value count, row, col;
+      if (!p.kAlongRows) {
+        count = clamp8(sub(kc.k, kIdx));
+        row = p.fixedIdx[i];
+        col = minI(kIdx, kMinus1);
+      } else {
+        count = select(lt(kIdx, kc.k), p.fixedCount[i], idx(0));
+        row = minI(kIdx, kMinus1);
+        col = p.fixedIdx[i];
+      }
+      if (!c.asyncCopies) {
+        emitElementCopy(p, i, stage, row, col, count);
+        return;
+      }
       nvgpu::DeviceAsyncCopyOp::create(
           b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
           ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
           b.getIndexAttr(8), count, b.getUnitAttr());
-      continue;
-    }
-    emitElementCopy(p, i, stage, row, col, count);
+    });
   }
+}
+
+void CopyPipeline::emitCopy(const CopyPlan &p, size_t i,
+                            function_ref<void()> emit) {
+  if (!p.makes[i]) {
+    emit();
+    return;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  auto ifOp = scf::IfOp::create(b, p.makes[i], /*withElse=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emit();
 }
 
 void CopyPipeline::emitElementCopy(const CopyPlan &p, size_t i, Value stage,

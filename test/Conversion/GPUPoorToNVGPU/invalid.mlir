@@ -41,16 +41,6 @@ func.func @warp_cols(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
 
 // -----
 
-func.func @copies(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op tile 32x64x16 does not split into 16-byte copies over 128 threads}}
-  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [32, 64, 16], inner = f16, outer = f32>)
-      : memref<?x?xf16>, memref<?x?xf16>
-  return
-}
-
-// -----
-
 func.func @smem(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   // expected-error @+1 {{'gpupoor.matmul' op shared memory of 393216 bytes exceeds the 163 KiB a block can have on sm_80}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)

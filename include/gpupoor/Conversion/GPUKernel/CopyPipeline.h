@@ -73,6 +73,9 @@ private:
     SmallVector<Value> fixedIdx;   // clamped row (k along columns) or column
     SmallVector<Value> fixedCount; // km, kn: elements of the column chunk
     SmallVector<Value> kOff;       // k offset of the copy inside the tile
+    // Whether the thread makes the copy: the last round of a tile whose
+    // 16-byte chunks are no multiple of the threads (null: every thread).
+    SmallVector<Value> makes;
   };
   /// `atomCols`: the columns of the operand's atoms where the tiles lie
   /// in atoms (KernelSpec::swizzleAtoms).
@@ -80,6 +83,9 @@ private:
                 int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
                 Value fixedLimit, int64_t atomCols = KernelSpec::kSwizzleCols);
   void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
+  /// Copy `i` of `plan` as `emit` builds it, inside an scf.if where only
+  /// some threads make it.
+  void emitCopy(const CopyPlan &plan, size_t i, function_ref<void()> emit);
   /// Element loads of one chunk and a 16-byte shared-memory store.
   void emitElementCopy(const CopyPlan &plan, size_t i, Value stage, Value row,
                        Value col, Value count);

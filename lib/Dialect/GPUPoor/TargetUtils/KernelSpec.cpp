@@ -239,10 +239,6 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
     return emitError() << "tile BN = " << bn << " does not split into "
                        << warpsN << " warp columns of " << warpColumnUnit
                        << " columns";
-  if ((aElems() / 8) % threads() != 0 || (bElems() / 8) % threads() != 0)
-    return emitError() << "tile " << bm << "x" << bn << "x" << bk
-                       << " does not split into 16-byte copies over "
-                       << threads() << " threads";
   if (chip == Chip::SM90a && failed(verifyWgmma(emitError)))
     return failure();
   // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.

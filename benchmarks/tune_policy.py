@@ -67,10 +67,12 @@ import bench_sweep  # noqa: E402
 # more).
 CANDIDATES = {"m16": (1, 64), "s16": (1, 64), "m64": (1, 2048), "n64": (1, 1024),
               "mid": (17, 1 << 62), "large": (65, 1 << 62), "w192": (65, 1 << 62),
-              "w160": (65, 1 << 62), "m32": (17, 32), "s32": (17, 32)}
+              "w160": (65, 1 << 62), "w176": (65, 1 << 62), "w224": (65, 1 << 62),
+              "m32": (17, 32), "s32": (17, 32)}
 # The .def's spelling of each (Family's enumerators).
 ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid",
-        "s16": "S16", "w192": "W192", "w160": "W160", "m32": "M32", "s32": "S32"}
+        "s16": "S16", "w192": "W192", "w160": "W160", "w176": "W176", "w224": "W224",
+        "m32": "M32", "s32": "S32"}
 SLICES = (1, 2, 4, 8)
 # The candidate each of the rules' families stands for: the one of its tile
 # (the persistent, two-blocks-an-SM and cluster variants of a candidate). The

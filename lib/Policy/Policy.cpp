@@ -209,6 +209,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL176C, "pl176c", Tile{128, 176, 64}, true, false, true, true,  true,  0, 1, 2},
   {Family::W224C, "w224c", Tile{128, 224, 64}, true,  false, false, true,  true,  0, 1, 2},
   {Family::PL224C, "pl224c", Tile{128, 224, 64}, true, false, true, true,  true,  0, 1, 2},
+  {Family::PL176K, "pl176k", Tile{128, 176, 64}, true, false, true, true,  true,  0, 0, 1, true},
   {Family::PL224K, "pl224k", Tile{128, 224, 64}, true, false, true, true,  true,  0, 0, 1, true},
 };
 // clang-format on
@@ -302,11 +303,9 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::W176, Family::W176C},   {Family::PL176, Family::PL176C},
     {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
-    {Family::PL, Family::PLK},
-    {Family::PL192, Family::PL192K},
-    {Family::PL160, Family::PL160K},
-    {Family::PL128, Family::PL128K},
-    {Family::PL224, Family::PL224K}};
+    {Family::PL, Family::PLK},       {Family::PL192, Family::PL192K},
+    {Family::PL160, Family::PL160K}, {Family::PL128, Family::PL128K},
+    {Family::PL176, Family::PL176K}, {Family::PL224, Family::PL224K}};
 
 /// The variant of `family` in `twins` for which `fits` holds (any, by
 /// default), if the library has one.

@@ -89,8 +89,8 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 }
 
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
-/// 256 tiles fill half the SMs or more: 256 columns, or the width whose
-/// waves cost least where that is 5% less. A wave costs
+/// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
+/// their waves cost enough less. A wave costs
 /// its columns over their speed a flop, measured on an H100 against 128 x 256
 /// (bench_skinny.py, docs/design/decisions.md#128-x-192-and-128-x-160-tiles:
 /// 4096 x 6144 x 4096, 128 x 192 at 0.93, 128 x 160 at 0.87; both with the
@@ -115,10 +115,13 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
   struct Width {
     int64_t columns, speedPercent;
   };
-  static constexpr Width kWidths[] = {{256, 100}, {224, 97}, {192, 93},
-                                      {176, 91},  {160, 87}, {128, 93}};
-  // The cheapest width, taken where it costs 5% less than 256 columns.
-  int64_t best = 256, bestCost = 0, wideCost = 0;
+  auto cost = [&](Width w) {
+    int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
+    return waves * w.columns * 100 * 100 / w.speedPercent;
+  };
+  static constexpr Width kWidths[] = {
+      {256, 100}, {192, 93}, {160, 87}, {128, 93}};
+  int64_t best = 256, bestCost = 0;
   for (Width w : kWidths) {
     // B as K x N: the columns wgmma reads N-major (wgmmaTakes); 160 of
     // them (five 32-column atoms) only where M fills its row tiles
@@ -127,14 +130,17 @@ static int64_t wideTileColumns(const CShape &shape, int64_t sms,
         (!wgmmaTakesNMajorB(w.columns, 64) ||
          (w.columns == 160 && !nMajorB160Pays({128, 160, 64}, shape))))
       continue;
-    int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
-    int64_t cost = waves * w.columns * 100 * 100 / w.speedPercent;
-    if (w.columns == 256)
-      wideCost = cost;
-    if (w.columns == 256 || cost < bestCost)
-      std::tie(best, bestCost) = std::pair(w.columns, cost);
+    if (w.columns == 256 || 100 * cost(w) <= 95 * bestCost)
+      std::tie(best, bestCost) = std::pair(w.columns, cost(w));
   }
-  return 100 * bestCost <= 95 * wideCost ? best : 256;
+  // B as N x K also 224 and 176 columns, where they cost less than that
+  // choice (no whole atoms of B as K x N: wgmmaTakesNMajorB).
+  static constexpr Width kNKWidths[] = {{224, 97}, {176, 91}};
+  if (bLayout == BLayout::NK)
+    for (Width w : kNKWidths)
+      if (cost(w) < bestCost)
+        std::tie(best, bestCost) = std::pair(w.columns, cost(w));
+  return best;
 }
 
 /// One-warpgroup tiles of 64 rows and more than 128 columns, and the

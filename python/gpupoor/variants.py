@@ -51,7 +51,7 @@ OUT_TYPES = ("f16", "f32")
 # s32w and s8w of two, s16c, s32c, s8c: s16, s32 and s8 in clusters of two,
 # for A as K x M only, sharing the activation read along N
 # (policy::clusterBlocks); plk, pl192k,
-# pl160k, pl128k, pl224k: the persistent families with stream-K (sm_90a), where the
+# pl160k, pl128k, pl224k, pl176k: the persistent families with stream-K (sm_90a), where the
 # last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than

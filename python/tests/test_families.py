@@ -108,7 +108,7 @@ def test_families_are_the_policys():
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
     assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128", "pl128c", "plc", "pl192c",
                                 "pl160c", "plk", "pl192k", "pl160k", "pl128k", "pl176",
-                                "pl224", "pl176c", "pl224c", "pl224k")
+                                "pl224", "pl176c", "pl224c", "pl176k", "pl224k")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -127,7 +127,7 @@ def test_families_are_the_policys():
         # s16q, s32q and s8q; stream-K the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith("c"), family
         assert ("cluster-m=4" in options) == family.endswith("q"), family
-        stream_k = family in ("plk", "pl192k", "pl160k", "pl128k", "pl224k")
+        stream_k = family in ("plk", "pl192k", "pl160k", "pl128k", "pl176k", "pl224k")
         assert ("stream-k=true" in options) == stream_k, family
         assert C.family_config(family, "sm_90a")["stream_k"] == stream_k, family
         assert C.family_config(family, "sm_80")["cluster_m"] == (
@@ -145,12 +145,12 @@ def test_sm90a_families_only_for_sm90a():
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
-    # pl176c, w224, pl224, w224c, pl224c, pl224k); for A as K x M again those of
+    # pl176c, pl176k, w224, pl224, w224c, pl224c, pl224k); for A as K x M again those of
     # every family but m16, m16n256 (mma.sync kernels, which read A through its
     # strides), m32 and m32w (the 32-row tile's A atoms), the swapped ones
     # included (their B, A as K x N), on sm_90a only.
     nk_only = {"m64n160", "m16n256", "w176", "pl176", "w176c", "pl176c", "w224", "pl224",
-               "w224c", "pl224c", "pl224k"}
+               "w224c", "pl224c", "pl176k", "pl224k"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 35 + 2 * 4 * 2 * len(nk_only)
@@ -411,7 +411,7 @@ def test_tuned_table_decides_its_classes():
     assert rows, "the tuned table is empty"
     variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
                 "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
-                "W176": {"w176", "pl176"}, "W224": {"w224", "pl224", "pl224k"},
+                "W176": {"w176", "pl176", "pl176k"}, "W224": {"w224", "pl224", "pl224k"},
                 "S16": {"s16", "s16w", "s16q", "s16wc", "s16c"},
                 "S32": {"s32", "s32w", "s32q", "s32wc", "s32c"},
                 "M64": {"m64", "m64w"},

@@ -299,7 +299,8 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
     (200, 10600, 1024, "nk", "w176c"), (200, 21160, 1024, "kmnk", "pl176c"),
     (200, 12720, 1040, "kmnk", "w224"), (200, 25360, 1040, "nk", "pl224"),
     (200, 12680, 1024, "nk", "w224c"), (200, 25400, 1024, "kmnk", "pl224c"),
-    (512, 26480, 4096, "nk", "pl224k"), (500, 26480, 4096, "kmnk", "pl224k")])
+    (512, 26480, 4096, "nk", "pl224k"), (500, 26480, 4096, "kmnk", "pl224k"),
+    (6784, 672, 4096, "nk", "pl176k")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activation):

@@ -60,6 +60,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # last wave would be short: no pl192k.)
               ("nk", "plk"): (296, 29584), ("kn", "plk"): (512, 13824),
               ("kn", "pl192k"): (200, 18832), ("nk", "pl224k"): (512, 26416),
+              ("nk", "pl176k"): (6784, 672),
               ("nk", "pl160k"): (296, 11408), ("kn", "pl160k"): (256, 16960),
               ("nk", "pl128k"): (128, 20000),
               # The filling tiles: one wave of 64-row tiles wider than 128.
@@ -81,6 +82,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK).
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+         "pl176k": 4096,
          "m16n256": 128, "m192n96": 1536}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
@@ -310,7 +312,7 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         # allows none) would take the non-persistent family.
         want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
-                     "pl224": "w224", "pl224k": "w224"}.get(tile, tile) \
+                     "pl224": "w224", "pl224k": "w224", "pl176k": "w176"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices: named ones keep
         # the rules' tile.

@@ -255,7 +255,7 @@ VARIANTS = {
                                "outer-type=f32 tile=128,160,64 persistent=true"),
     "km_kn_f16_64x160": (dict(a_layout="km"), "outer-type=f16 tile=64,160,64"),
     # 176 and 224 columns of B as N x K (wideTileColumns): a block a tile,
-    # in slices, persistent (224 with stream-K), in clusters of two,
+    # in slices, persistent (with stream-K), in clusters of two,
     # batched (176: the cp.async kernel of a shared B too), with a bias and
     # ReLU, f32 out; A as K x M; the element-copy fallback's last round of
     # 176 columns (1408 chunks over 256 threads) where the rows are not
@@ -263,6 +263,8 @@ VARIANTS = {
     "nk_f32_128x176": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64"),
     "nk_f16_128x176_p3": (dict(b_layout="nk"), "outer-type=f16 slices=3 tile=128,176,64"),
     "nk_f32_128x176_pers": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 persistent=true"),
+    "nk_f32_128x176_sk": (dict(b_layout="nk"),
+                          "outer-type=f32 tile=128,176,64 persistent=true stream-k=true"),
     "nk_f32_128x176_c2": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 cluster-m=2"),
     "nk_bat_f32_128x176": (dict(batched=True, b_layout="nk"), "outer-type=f32 tile=128,176,64"),
     "nk_f32_128x176_cpa": (dict(b_layout="nk"), "outer-type=f32 tile=128,176,64 tma=false"),

@@ -40,7 +40,7 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         # cost least: wideTileColumns), in clusters where K is off 32-byte
         # sectors, persistent past a wave, stream-K where the last is short.
         for m, n, k in ((256, 10640, 4100), (256, 12752, 4100), (256, 21200, 4100),
-                        (512, 26480, 4096)):
+                        (512, 26480, 4096), (6784, 672, 4096)):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": "nk"})
         # Products of A as K x M of few rows: swapped, reading it as their
         # B as K x N where its rows fill a box of 8, 16 or 32 columns (M =

@@ -91,7 +91,7 @@ def test_the_grid_covers_every_choice(policy):
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",
                         "m64n256", "s16q", "s16wc", "s32q", "s32wc", "s8", "s8w", "s8q",
                         "s8wc", "s16c", "s32c", "s8c", "m16n256", "m192n96", "w176", "pl176",
-                        "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl224k"}
+                        "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl176k", "pl224k"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

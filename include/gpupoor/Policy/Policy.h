@@ -190,8 +190,7 @@ enum class Family : uint32_t {
   PL192K,
   PL160K,
   PL128K,
-  /// (128 x 176 tiles take no stream-K: wideTileColumns takes them where
-  /// their waves are full.)
+  PL176K,
   PL224K,
   /// sm_90a only: one-warpgroup tiles of 64 rows and 160, 192 and 256
   /// columns (160: B as N x K only), which products of more than 64 rows
@@ -245,7 +244,7 @@ inline constexpr Family kFamilies[] = {
     Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96,
     Family::W176,    Family::PL176,   Family::W224,    Family::PL224,
     Family::W176C,   Family::PL176C,  Family::W224C,   Family::PL224C,
-    Family::PL224K};
+    Family::PL176K,  Family::PL224K};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

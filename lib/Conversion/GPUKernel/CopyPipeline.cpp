@@ -67,7 +67,7 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   // that is an immediate offset from copy 0's.
   int64_t period = swizzlePeriod(atomChunks);
   int64_t chunks = rows * chunksPerRow;
-  bool uniform = chunks % c.threads() == 0 && c.threads() % chunksPerRow == 0 &&
+  bool uniform = c.threads() % chunksPerRow == 0 &&
                  (c.threads() / chunksPerRow) % period == 0;
   int64_t rowStep = c.threads() / chunksPerRow;
   Value row0 = divU(kc.tid, idx(chunksPerRow));

@@ -76,7 +76,8 @@ CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
   // A tile whose chunks are no multiple of the threads (B's 176 columns of
   // K: 1408 chunks over 256 threads) ends in a round that the first threads
   // make alone; the others' chunk lies past the tile.
-  for (int64_t i = 0; i < llvm::divideCeil(chunks, c.threads()); ++i) {
+  int64_t rounds = llvm::divideCeilSigned(chunks, c.threads());
+  for (int64_t i = 0; i < rounds; ++i) {
     int64_t inRound = std::min(chunks - i * c.threads(), c.threads());
     p.makes.push_back(inRound < c.threads() ? lt(kc.tid, idx(inRound))
                                             : Value());

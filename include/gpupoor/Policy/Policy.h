@@ -151,8 +151,8 @@ enum class Family : uint32_t {
   W160,
   PL160,
   /// sm_90a only, B as N x K only: the 128-row tiles 176 and 224 columns
-  /// wide (wideTileColumns: their waves cost least), each with blocks a
-  /// tile and persistent blocks.
+  /// wide (wideTileColumns: where their waves cost less than the rules'
+  /// width), each with blocks a tile and persistent blocks.
   W176,
   PL176,
   W224,
@@ -272,8 +272,10 @@ struct FamilyConfig {
   /// split-handover=true): the two-warpgroup tiles a block a tile hand a
   /// chunk's first half over while its second half runs. The compiler
   /// takes it for static grids of at most two tiles an SM
-  /// (splitHandoverPays); these families serve mostly such grids (the
-  /// persistent ones serve larger grids, and do without it).
+  /// (splitHandoverPays); these families serve mostly such grids. The
+  /// persistent ones do without it, also on grids of one to two waves,
+  /// where the compiler's static kernel takes it (docs/design/decisions.md,
+  /// "The split handover").
   bool splitHandover = false;
   /// Blocks a cluster along M (kernel_config cluster_m).
   int64_t clusterM = 1;

@@ -148,6 +148,8 @@ struct FamilyRow {
   bool streamK = false;
   /// A as K x M only (on sm_90a).
   bool kmOnly = false;
+  /// A persistent family with the split handover (FamilyConfig).
+  bool handover = false;
 };
 } // namespace
 
@@ -211,6 +213,18 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL224C, "pl224c", Tile{128, 224, 64}, true, false, true, true,  true,  0, 1, 2},
   {Family::PL176K, "pl176k", Tile{128, 176, 64}, true, false, true, true,  true,  0, 0, 1, true},
   {Family::PL224K, "pl224k", Tile{128, 224, 64}, true, false, true, true,  true,  0, 0, 1, true},
+  {Family::PLH, "plh", Tile{128, 256, 64}, true, false, true, false, true, 0, 0, 1, false, false, true},
+  {Family::PL192H, "pl192h", Tile{128, 192, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
+  {Family::PL160H, "pl160h", Tile{128, 160, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
+  {Family::PL128H, "pl128h", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 1, false, false, true},
+  {Family::PL176H, "pl176h", Tile{128, 176, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
+  {Family::PL224H, "pl224h", Tile{128, 224, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
+  {Family::PLCH, "plch", Tile{128, 256, 64}, true, false, true, false, true, 0, 0, 2, false, false, true},
+  {Family::PL192CH, "pl192ch", Tile{128, 192, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
+  {Family::PL160CH, "pl160ch", Tile{128, 160, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
+  {Family::PL128CH, "pl128ch", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 2, false, false, true},
+  {Family::PL176CH, "pl176ch", Tile{128, 176, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
+  {Family::PL224CH, "pl224ch", Tile{128, 224, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
 };
 // clang-format on
 
@@ -273,7 +287,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   c.stages = r.stages;
   c.blocksPerSM = r.blocksPerSM;
   c.persistent = r.persistent;
-  c.splitHandover = twoWarpgroups && !r.persistent;
+  c.splitHandover = twoWarpgroups && (!r.persistent || r.handover);
   c.clusterM = r.clusterM;
   c.streamK = r.streamK;
   return c;
@@ -306,6 +320,15 @@ static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},       {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K}, {Family::PL128, Family::PL128K},
     {Family::PL176, Family::PL176K}, {Family::PL224, Family::PL224K}};
+/// The persistent families' twins with the split handover (splitHandoverPays),
+/// in clusters as without.
+static const std::pair<Family, Family> kSplitHandoverTwins[] = {
+    {Family::PL, Family::PLH},         {Family::PL192, Family::PL192H},
+    {Family::PL160, Family::PL160H},   {Family::PL128, Family::PL128H},
+    {Family::PL176, Family::PL176H},   {Family::PL224, Family::PL224H},
+    {Family::PLC, Family::PLCH},       {Family::PL192C, Family::PL192CH},
+    {Family::PL160C, Family::PL160CH}, {Family::PL128C, Family::PL128CH},
+    {Family::PL176C, Family::PL176CH}, {Family::PL224C, Family::PL224CH}};
 
 /// The variant of `family` in `twins` for which `fits` holds (any, by
 /// default), if the library has one.
@@ -444,6 +467,13 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // whose blocks share the last wave's tiles.
   if (std::optional<Family> twin = twinOf(kStreamKTwins, l.family);
       twin && streamKPays(cp, sms) &&
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+    l.family = *twin;
+  // The split handover where the compiler's static kernel of the tile
+  // would take it (gpupoor-select-kernel-config: not with stream-K, whose
+  // families have no such twin).
+  if (std::optional<Family> twin = twinOf(kSplitHandoverTwins, l.family);
+      twin && splitHandoverPays(cp) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;

@@ -52,7 +52,11 @@ OUT_TYPES = ("f16", "f32")
 # for A as K x M only, sharing the activation read along N
 # (policy::clusterBlocks); plk, pl192k,
 # pl160k, pl128k, pl224k, pl176k: the persistent families with stream-K (sm_90a), where the
-# last wave is short (policy::streamKPays); m64n160, m64n192, m64n256:
+# last wave is short (policy::streamKPays); plh, pl192h, pl160h, pl128h,
+# pl224h, pl176h and plch, pl192ch, pl160ch, pl128ch, pl224ch, pl176ch: the
+# persistent families and their clusters with the split handover (sm_90a;
+# 192 and 160 columns B as N x K only), on grids of up to two tiles an SM
+# (policy::splitHandoverPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than
 # the 128-row tiles (policy's filling tiles, M > 64); m192n96: sm_90a's

@@ -108,30 +108,33 @@ def test_families_are_the_policys():
     launch = C.choose_launch("sm_90a", 4096, 4096, 4096, "nk", 0, 32, 132, tuned=False)
     assert PERSISTENT_TILES == ("pl", "pl192", "pl160", "pl128", "pl128c", "plc", "pl192c",
                                 "pl160c", "plk", "pl192k", "pl160k", "pl128k", "pl176",
-                                "pl224", "pl176c", "pl224c", "pl176k", "pl224k")
+                                "pl224", "pl176c", "pl224c", "pl176k", "pl224k", "plh",
+                                "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
+                                "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
     assert "stages=4" in VariantKey(tile="m16").pipeline_options("sm_80")
     # The split handover: sm_90a's two-warpgroup families a block a tile
-    # (their kernels take it where B's tile halves allow), not the
-    # persistent ones nor other chips.
+    # (their kernels take it where B's tile halves allow) and the
+    # persistent ones ending in h, not the other persistent ones nor other
+    # chips.
     for family in TILES:
         a = "mk" if C.family_info(family)["mk"] else "km"
         options = VariantKey(b_layout="nk", tile=family,
                              a_layout=a).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
             family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c",
-                       "w176", "w224", "w176c", "w224c")), family
-        # Clusters of two: the families ending in c, on sm_90a; of four:
+                       "w176", "w224", "w176c", "w224c") or family.endswith("h")), family
+        # Clusters of two: the families ending in c (and ch), on sm_90a; of four:
         # s16q, s32q and s8q; stream-K the persistent ones ending in k.
-        assert ("cluster-m=2" in options) == family.endswith("c"), family
+        assert ("cluster-m=2" in options) == family.endswith(("c", "ch")), family
         assert ("cluster-m=4" in options) == family.endswith("q"), family
         stream_k = family in ("plk", "pl192k", "pl160k", "pl128k", "pl176k", "pl224k")
         assert ("stream-k=true" in options) == stream_k, family
         assert C.family_config(family, "sm_90a")["stream_k"] == stream_k, family
         assert C.family_config(family, "sm_80")["cluster_m"] == (
-            2 if family.endswith("c") else 4 if family.endswith("q") else 1)
+            2 if family.endswith(("c", "ch")) else 4 if family.endswith("q") else 1)
         assert C.family_config(family, "sm_80")["split_handover"] is False
     assert "split-handover" not in VariantKey(tile="large").pipeline_options("sm_80")
 
@@ -141,25 +144,30 @@ def test_sm90a_families_only_for_sm90a():
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
-    # pl192k, pl160k, pl128k and the filling m64n192, m64n256, m192n96 (both B layouts),
+    # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch
+    # and the filling m64n192, m64n256, m192n96 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
-    # pl176c, pl176k, w224, pl224, w224c, pl224c, pl224k); for A as K x M again those of
+    # pl176c, pl176k, w224, pl224, w224c, pl224c, pl224k, and the split handover's
+    # 128 x 192 and 128 x 160 tiles, whose halves are no whole atoms either:
+    # pl192h, pl160h, pl176h, pl224h and their cluster twins ending in ch);
+    # for A as K x M again those of
     # every family but m16, m16n256 (mma.sync kernels, which read A through its
     # strides), m32 and m32w (the 32-row tile's A atoms), the swapped ones
     # included (their B, A as K x N), on sm_90a only.
     nk_only = {"m64n160", "m16n256", "w176", "pl176", "w176c", "pl176c", "w224", "pl224",
-               "w224c", "pl224c", "pl176k", "pl224k"}
+               "w224c", "pl224c", "pl176k", "pl224k", "pl192h", "pl160h", "pl176h", "pl224h",
+               "pl192ch", "pl160ch", "pl176ch", "pl224ch"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 35 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 39 + 2 * 4 * 2 * len(nk_only)
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 43 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 47 + 2 * 4 * 2 * len(nk_only - no_km)
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -275,9 +283,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     # Past one wave: B as N x K in 4 x 63 = 252 tiles of 128 x 176 (two
-    # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTileColumns).
-    assert _family(512, 11008) == "pl176"
-    assert _family(512, 13824) == "pl224"
+    # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTileColumns); at
+    # most two tiles an SM and K of at least two tiles a chunk, with the
+    # split handover (policy::splitHandoverPays), as the compiler's static
+    # kernel: not where a chunk has one K tile (K = 64 or 128: 2 chunks).
+    assert _family(512, 11008) == "pl176h"
+    assert _family(512, 13824) == "pl224h"
+    assert _family(512, 13824, k=128) == "pl224"
+    assert _family(1024, 13824) == "pl224"          # 8 x 62 = 496 tiles
+    assert _family(256, 28672, k=8192) == "pl224h"  # 2 x 128 = 256
     # Stream-K where the persistent grid's last wave is at most two thirds
     # full (policy::streamKPays): 216 tiles (84 left) at K = 4096; five whole
     # waves and 28 tiles (runs of 1024 of K); not 512 tiles (116 left) nor
@@ -287,8 +301,8 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(4096, 4096) == "pl"
     assert _family(2048, 11008, k=2048) == "pl"
     # Beyond one wave of 128-row tiles: persistent blocks (persistent=auto).
-    assert _family(512, 14336, b="kn") == "pl"      # 224 wide tiles
-    assert _family(512, 14336) == "pl224"           # B as N x K: 256 of 128 x 224
+    assert _family(512, 14336, b="kn") == "plh"     # 224 wide tiles
+    assert _family(512, 14336) == "pl224h"          # B as N x K: 256 of 128 x 224
     assert _family(4096, 4096) == "pl"              # 512
     assert _family(1024, 4096) == "large"           # 8 x 16 = 128
     assert _family(4096, 4096, chip="sm_90") == "large"  # mma.sync library
@@ -382,9 +396,10 @@ def test_clusters_where_rows_start_off_sectors():
     assert (launch["family"], launch["a_layout"]) == ("pl192c", "km")
     assert (launch["tiles"], launch["grid"]) == (24 * 16, (132, 1))
     # An odd last row tile's partner: 1100 rows are 9 tiles of 128,
-    # launched as 10 (by 29 columns of 176).
+    # launched as 10 (by 29 columns of 176); 9 x 29 = 261 tiles take the
+    # split handover.
     launch = rules("sm_90a", 1100, 5000, 1000, "nk", 0, 32, 133)
-    assert launch["family"] == "pl176c" and launch["tiles"] == 10 * 29
+    assert launch["family"] == "pl176ch" and launch["tiles"] == 10 * 29
     assert launch["grid"] == (132, 1)
     assert _family(1000, 1000, k=1024) == "m64c"     # N off sectors
     assert _family(1000, 1024, k=1000) == "m64c"     # K off sectors
@@ -409,9 +424,12 @@ def test_tuned_table_decides_its_classes():
     rows = re.findall(r"^GPUPOOR_TUNED\(SM90a, (\w+), (\w+), (\d+), (\d+), (\d+), (\w+), "
                       r"(\d+)\)", text, re.M)
     assert rows, "the tuned table is empty"
-    variants = {"Large": {"large", "pl", "plk"}, "W192": {"w192", "pl192", "pl192k"},
-                "W160": {"w160", "pl160", "pl160k"}, "Mid": {"mid", "pl128", "pl128k"},
-                "W176": {"w176", "pl176", "pl176k"}, "W224": {"w224", "pl224", "pl224k"},
+    variants = {"Large": {"large", "pl", "plk", "plh"},
+                "W192": {"w192", "pl192", "pl192k", "pl192h"},
+                "W160": {"w160", "pl160", "pl160k", "pl160h"},
+                "Mid": {"mid", "pl128", "pl128k", "pl128h"},
+                "W176": {"w176", "pl176", "pl176k", "pl176h"},
+                "W224": {"w224", "pl224", "pl224k", "pl224h"},
                 "S16": {"s16", "s16w", "s16q", "s16wc", "s16c"},
                 "S32": {"s32", "s32w", "s32q", "s32wc", "s32c"},
                 "M64": {"m64", "m64w"},

@@ -77,13 +77,26 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "w176"): (200, 10576), ("nk", "pl176"): (200, 21136),
               ("nk", "w224"): (200, 12688), ("nk", "pl224"): (200, 25360),
               ("nk", "w176c"): (200, 10568), ("nk", "pl176c"): (200, 21128),
-              ("nk", "w224c"): (200, 12680), ("nk", "pl224c"): (200, 25352)}
+              ("nk", "w224c"): (200, 12680), ("nk", "pl224c"): (200, 25352),
+              # The persistent families with the split handover: up to two
+              # tiles an SM in chunks of two K tiles (at _K_OF's K).
+              ("nk", "plh"): (200, 29584), ("kn", "plh"): (200, 25360),
+              ("nk", "pl192h"): (200, 23248), ("nk", "pl160h"): (200, 16912),
+              ("nk", "pl128h"): (1024, 4112), ("kn", "pl128h"): (1024, 4112),
+              ("nk", "pl176h"): (200, 21136), ("nk", "pl224h"): (200, 25360),
+              ("nk", "plch"): (200, 29576), ("kn", "plch"): (200, 25352),
+              ("nk", "pl192ch"): (200, 23240), ("nk", "pl160ch"): (200, 16904),
+              ("nk", "pl128ch"): (1024, 4104), ("kn", "pl128ch"): (1024, 4104),
+              ("nk", "pl176ch"): (200, 21128), ("nk", "pl224ch"): (200, 25352)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
-# the 192 x 96 tile's least K: kThreeWarpgroupMinK).
+# the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
+# splitHandoverPays).
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096,
-         "m16n256": 128, "m192n96": 1536}
+         "m16n256": 128, "m192n96": 1536,
+         **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
+                             "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch")}}
 FAMILY_SHAPES = {**_MK_SHAPES,
                  **{("km" + b, t): mn for (b, t), mn in _MK_SHAPES.items()
                     if t not in ("m16", "m16n256", "m32", "m32w", "pl128k", "s16w")},
@@ -309,10 +322,15 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
                                 "bias" if activation == "none" else f"bias_{activation}"), what
         variant = lib.find(key, "sm_90a")
         # Persistent blocks take one slice: more (where S = 1 at K = 64
-        # allows none) would take the non-persistent family.
+        # allows none) would take the non-persistent family (and no
+        # clusters: policy::clusterPays).
         want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
-                     "pl224": "w224", "pl224k": "w224", "pl176k": "w176"}.get(tile, tile) \
+                     "pl224": "w224", "pl224k": "w224", "pl176k": "w176", "plh": "large",
+                     "pl192h": "w192", "pl160h": "w160", "pl128h": "mid", "pl176h": "w176",
+                     "pl224h": "w224", "plch": "large", "pl192ch": "w192",
+                     "pl160ch": "w160", "pl128ch": "mid", "pl176ch": "w176",
+                     "pl224ch": "w224"}.get(tile, tile) \
             if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices: named ones keep
         # the rules' tile.

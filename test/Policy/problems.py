@@ -36,11 +36,15 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                            (296, 11408, 4096, "nk"), (128, 20000, 8192, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
+        # Persistent 128 x 128 tiles in clusters (K off 32-byte sectors) of
+        # up to two tiles an SM: the split handover.
+        out.append({"chip": chip, "m": 1024, "n": 4100, "k": 1032, "b": "kn"})
         # B as N x K in 128-row tiles of 176 and 224 columns (their waves
         # cost least: wideTileColumns), in clusters where K is off 32-byte
-        # sectors, persistent past a wave, stream-K where the last is short.
+        # sectors, persistent past a wave (with the split handover up to
+        # two tiles an SM), stream-K where the last is short.
         for m, n, k in ((256, 10640, 4100), (256, 12752, 4100), (256, 21200, 4100),
-                        (512, 26480, 4096), (6784, 672, 4096)):
+                        (512, 26480, 4096), (6784, 672, 4096), (512, 17024, 4100)):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": "nk"})
         # Products of A as K x M of few rows: swapped, reading it as their
         # B as K x N where its rows fill a box of 8, 16 or 32 columns (M =

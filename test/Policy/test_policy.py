@@ -91,7 +91,9 @@ def test_the_grid_covers_every_choice(policy):
                         "pl160c", "plk", "pl192k", "pl160k", "pl128k", "m64n160", "m64n192",
                         "m64n256", "s16q", "s16wc", "s32q", "s32wc", "s8", "s8w", "s8q",
                         "s8wc", "s16c", "s32c", "s8c", "m16n256", "m192n96", "w176", "pl176",
-                        "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl176k", "pl224k"}
+                        "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl176k", "pl224k",
+                        "plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
+                        "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):
@@ -199,11 +201,13 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
     and ending in q exactly where it is clusters of two and four
     (policy::clusterBlocks), the
     persistent ones ending in k exactly where it is stream-K
-    (policy::streamKPays)."""
+    (policy::streamKPays), and the persistent ones ending in h exactly where
+    it is the split handover (policy::splitHandoverPays)."""
     C = _package()
     configs = compiler_strategies.tma_configs(_tool("gpupoor-opt"), problems)
     checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0, "cluster 4": 0,
-               "stream-K False": 0, "stream-K True": 0}
+               "stream-K False": 0, "stream-K True": 0, "persistent handover False": 0,
+               "persistent handover True": 0}
     for p, d, compiled in zip(problems, policy, configs):
         launch, s = d.get("launch"), d["strategy"]
         if launch is None or compiled is None or launch["chip"] != "sm_90a" or "splits" in p:
@@ -228,6 +232,13 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
         # (policy::streamKPays), and no other family.
         assert family["stream_k"] == compiled["stream_k"], (grid.line(p), launch["family"])
         checked[f"stream-K {family['stream_k']}"] += 1
+        # The split handover: every two-warpgroup family a block a tile has
+        # it (the compiler's dynamic grids' choice); the persistent ones
+        # exactly where the compiler's static kernel takes it.
+        if family["persistent"]:
+            assert family["split_handover"] == compiled["split_handover"], \
+                (grid.line(p), launch["family"])
+            checked[f"persistent handover {family['split_handover']}"] += 1
     assert min(checked.values()) > 3, checked
     assert min(v for key, v in checked.items()
                if "stream-K" not in key and key != "cluster 4") > 20, checked

@@ -192,6 +192,23 @@ enum class Family : uint32_t {
   PL128K,
   PL176K,
   PL224K,
+  /// sm_90a only: the persistent 128-row families, and those in clusters of
+  /// two, with the split handover (FamilyConfig::splitHandover), where the
+  /// compiler's static kernel takes it (splitHandoverPays: a grid of at
+  /// most two tiles an SM). 192 and 160 columns: B as N x K only (B as
+  /// K x N hands over whole 64-column atoms a half).
+  PLH,
+  PL192H,
+  PL160H,
+  PL128H,
+  PL176H,
+  PL224H,
+  PLCH,
+  PL192CH,
+  PL160CH,
+  PL128CH,
+  PL176CH,
+  PL224CH,
   /// sm_90a only: one-warpgroup tiles of 64 rows and 160, 192 and 256
   /// columns (160: B as N x K only), which products of more than 64 rows
   /// take where their tiles fill one wave with less work an SM than the
@@ -244,7 +261,10 @@ inline constexpr Family kFamilies[] = {
     Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96,
     Family::W176,    Family::PL176,   Family::W224,    Family::PL224,
     Family::W176C,   Family::PL176C,  Family::W224C,   Family::PL224C,
-    Family::PL176K,  Family::PL224K};
+    Family::PL176K,  Family::PL224K,  Family::PLH,     Family::PL192H,
+    Family::PL160H,  Family::PL128H,  Family::PL176H,  Family::PL224H,
+    Family::PLCH,    Family::PL192CH, Family::PL160CH, Family::PL128CH,
+    Family::PL176CH, Family::PL224CH};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -272,9 +292,9 @@ struct FamilyConfig {
   /// split-handover=true): the two-warpgroup tiles a block a tile hand a
   /// chunk's first half over while its second half runs. The compiler
   /// takes it for static grids of at most two tiles an SM
-  /// (splitHandoverPays); these families serve mostly such grids. The
-  /// persistent ones do without it, also on grids of one to two waves,
-  /// where the compiler's static kernel takes it (docs/design/decisions.md,
+  /// (splitHandoverPays); these families serve mostly such grids. Of the
+  /// persistent ones, the twins chooseLaunch takes where splitHandoverPays
+  /// holds, as the compiler's static kernel does (docs/design/decisions.md,
   /// "The split handover").
   bool splitHandover = false;
   /// Blocks a cluster along M (kernel_config cluster_m).

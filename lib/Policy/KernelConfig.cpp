@@ -164,7 +164,8 @@ bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
     return false;
   int64_t kTiles = ceilDiv(p.k, p.tile[2]);
   int64_t chunks = std::min(*p.splits, kTiles);
-  return kTiles >= 2 * chunks && p.tiles <= 2 * getChipInfo(p.chip).smCount;
+  return kTiles >= 2 * chunks && (p.tiles <= 2 * getChipInfo(p.chip).smCount ||
+                                  p.tile[1] < kWideSplitHandoverColumns);
 }
 
 bool mlir::gpupoor::policy::rowsSectorAligned(int64_t n, int64_t k) {

@@ -56,7 +56,7 @@ OUT_TYPES = ("f16", "f32")
 # pl224h, pl176h and plch, pl192ch, pl160ch, pl128ch, pl224ch, pl176ch: the
 # persistent families and their clusters with the split handover (sm_90a;
 # 192 and 160 columns B as N x K only), on grids of up to two tiles an SM
-# (policy::splitHandoverPays); m64n160, m64n192, m64n256:
+# or in tiles narrower than 256 columns (policy::splitHandoverPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than
 # the 128-row tiles (policy's filling tiles, M > 64); m192n96: sm_90a's

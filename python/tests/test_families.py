@@ -244,8 +244,9 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(512, 4096) == "mid"              # 64 wide, 128 mid tiles
     assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTileColumns)
     # 512 tiles of 128 x 224 in four waves (896 of 128 x 128 take seven):
-    # persistent.
-    assert _family(1024, 14336) == "pl224"
+    # persistent, with the split handover (narrower than 256 columns:
+    # policy::splitHandoverPays).
+    assert _family(1024, 14336) == "pl224h"
     assert _family(1024, 14336, slices=2) == "w224"  # slices: not persistent
     assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
     # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K
@@ -287,11 +288,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # most two tiles an SM and K of at least two tiles a chunk, with the
     # split handover (policy::splitHandoverPays), as the compiler's static
     # kernel: not where a chunk has one K tile (K = 64 or 128: 2 chunks).
+    # Tiles narrower than 256 columns take it on any grid; those of 256
+    # up to two tiles an SM.
     assert _family(512, 11008) == "pl176h"
     assert _family(512, 13824) == "pl224h"
     assert _family(512, 13824, k=128) == "pl224"
-    assert _family(1024, 13824) == "pl224"          # 8 x 62 = 496 tiles
+    assert _family(1024, 13824) == "pl224h"         # 8 x 62 = 496 tiles
     assert _family(256, 28672, k=8192) == "pl224h"  # 2 x 128 = 256
+    assert _family(2048, 4096) == "plh"             # 16 x 16 = 256
+    assert _family(4096, 4096) == "pl"              # 512
     # Stream-K where the persistent grid's last wave is at most two thirds
     # full (policy::streamKPays): 216 tiles (84 left) at K = 4096; five whole
     # waves and 28 tiles (runs of 1024 of K); not 512 tiles (116 left) nor

@@ -293,17 +293,18 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # M tails (200 = 128 + 72), N tails and a K tail (1040 = 16 x 64 + 16);
-    # N off 32-byte sectors: clusters of two; past the SMs persistent (up
-    # to two tiles an SM with the split handover), and with stream-K where
-    # the last wave is short.
+    # N off 32-byte sectors: clusters of two; past the SMs persistent (with
+    # the split handover where chunks have two K tiles or more: not at K =
+    # 144, three K tiles in two chunks), and with stream-K where the last
+    # wave is short.
     (200, 10640, 1040, "nk", "w176"), (200, 21200, 1040, "kmnk", "pl176h"),
-    (456, 16960, 1040, "kmnk", "pl176"),
+    (456, 10640, 144, "kmnk", "pl176"),
     (200, 10600, 1024, "nk", "w176c"), (200, 21160, 1024, "kmnk", "pl176ch"),
-    (456, 16920, 1040, "kmnk", "pl176c"),
+    (456, 10600, 144, "kmnk", "pl176c"),
     (200, 12720, 1040, "kmnk", "w224"), (200, 25360, 1040, "nk", "pl224h"),
-    (456, 21200, 1040, "nk", "pl224"),
+    (456, 12720, 144, "nk", "pl224"),
     (200, 12680, 1024, "nk", "w224c"), (200, 25400, 1024, "kmnk", "pl224ch"),
-    (456, 21160, 1040, "kmnk", "pl224c"),
+    (456, 12680, 144, "kmnk", "pl224c"),
     (512, 26480, 4096, "nk", "pl224k"), (500, 26480, 4096, "kmnk", "pl224k"),
     (6784, 672, 4096, "nk", "pl176k")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
@@ -325,20 +326,21 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (136, 1000, 1024, "kn", "m64c"),
     (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
     (328, 2720, 1000, "kmkn", "midc"),
-    (520, 10000, 1000, "nk", "pl128c"), (520, 10000, 1000, "kn", "pl128c"),
+    (520, 10000, 1000, "nk", "pl128ch"), (520, 10000, 1000, "kn", "pl128ch"),
+    (520, 10040, 144, "nk", "pl128c"), (520, 10040, 144, "kn", "pl128c"),
     (328, 9880, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
     (328, 9880, 1000, "kmnk", "largec"),
-    # Persistent up to two tiles an SM: the split handover too (families
-    # ending in ch).
+    # Persistent: the split handover too (families ending in ch) where
+    # chunks have two K tiles or more (not at K = 144).
     (328, 19720, 1000, "nk", "plch"), (328, 16920, 1000, "kn", "plch"),
     (328, 16920, 1000, "kmkn", "plch"),
     (456, 22200, 1000, "nk", "plc"), (456, 21160, 1000, "kn", "plc"),
     (456, 21160, 1000, "kmkn", "plc"),
     (328, 7760, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
     (328, 15520, 1000, "nk", "pl192ch"), (328, 11280, 1000, "kn", "pl192c"),
-    (328, 15520, 1000, "kmnk", "pl192ch"), (456, 17440, 1000, "kmnk", "pl192c"),
+    (328, 15520, 1000, "kmnk", "pl192ch"), (456, 11640, 144, "kmnk", "pl192c"),
     (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160ch"),
-    (328, 11280, 1000, "kmnk", "pl160ch"), (456, 25360, 1000, "nk", "pl160c"),
+    (328, 11280, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
     # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
     # nMajorB160Pays).
     (384, 5640, 1000, "kn", "w160c"), (384, 11280, 1000, "kmkn", "pl160c")])
@@ -397,21 +399,25 @@ def test_sm90a_n_major_160_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 200 to 261 tiles on 132 SMs in chunks of two K tiles or more; M, N and
-    # K tails (1040 = 16 x 64 + 16), both B layouts (B as K x N: 256 and 128
-    # columns, whole atoms a half) and A as K x M.
+    # 200 to 261 tiles on 132 SMs (and past two an SM in tiles narrower than
+    # 256 columns: 600, 380 and 388) in chunks of two K tiles or more; M, N
+    # and K tails (1040 = 16 x 64 + 16), both B layouts (B as K x N: 256 and
+    # 128 columns, whole atoms a half) and A as K x M.
     (200, 29600, 1040, "nk", "plh"), (328, 16960, 1040, "kn", "plh"),
     (200, 25360, 1040, "kmkn", "plh"), (520, 9200, 1040, "nk", "pl192h"),
     (328, 15520, 1040, "kmnk", "pl192h"), (1100, 3760, 1040, "nk", "pl160h"),
     (200, 16960, 1040, "kmnk", "pl160h"), (1100, 3600, 1040, "nk", "pl128h"),
-    (1100, 3600, 1040, "kn", "pl128h"), (1100, 3600, 1040, "kmnk", "pl128h")])
+    (1100, 3600, 1040, "kn", "pl128h"), (1100, 3600, 1040, "kmnk", "pl128h"),
+    (1500, 6400, 1040, "kn", "pl128h"), (456, 21200, 1040, "nk", "pl224h"),
+    (456, 16960, 1040, "kmnk", "pl176h")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_persistent_split_handover_exact(m, n, k, layout, want, outer, activation):
     """sm_90a's persistent families with the split handover (the families
     ending in h; in clusters, ch: test_sm90a_clusters_exact), taken where
     the compiler's static kernel takes it (policy::splitHandoverPays: at
-    most two tiles an SM): exact on small integers."""
+    most two tiles an SM, or tiles narrower than 256 columns): exact on
+    small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 

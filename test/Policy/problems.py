@@ -44,7 +44,9 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         # sectors, persistent past a wave (with the split handover up to
         # two tiles an SM), stream-K where the last is short.
         for m, n, k in ((256, 10640, 4100), (256, 12752, 4100), (256, 21200, 4100),
-                        (512, 26480, 4096), (6784, 672, 4096), (512, 17024, 4100)):
+                        (512, 26480, 4096), (6784, 672, 4096), (512, 17024, 4100),
+                        # Chunks of one K tile: no split handover.
+                        (384, 14336, 128), (384, 14160, 136), (384, 16976, 128)):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": "nk"})
         # Products of A as K x M of few rows: swapped, reading it as their
         # B as K x N where its rows fill a box of 8, 16 or 32 columns (M =

@@ -313,6 +313,19 @@ func.func @split_many_tiles(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>
 
 // -----
 
+// Tiles narrower than 256 columns take it on any grid: 32 x 32 = 1024 tiles
+// of 128 x 128 (7.8 a block).
+// CHECK-LABEL: func @split_many_narrow_tiles
+// CHECK: handover = split
+func.func @split_many_narrow_tiles(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<4096x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
 // Chunks of one K tile (8 K tiles in 8 chunks) and unknown sizes keep the
 // order barrier's whole-tile handover.
 // CHECK-LABEL: func @split_short_chunks

@@ -185,14 +185,22 @@ bool streamKPays(const ConfigProblem &p, int64_t smCount);
 bool streamKPays(const ConfigProblem &p);
 
 /// Whether the split handover pays by default for a two-warpgroup TMA
-/// kernel: a static product of at most two work tiles a block (T <= 2 x
-/// SMs) whose chunks have at least two K tiles. Measured on an H100
-/// (bench_skinny.py, docs/design/decisions.md#the-split-handover), against the
-/// order barrier's whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x
-/// 4096 5-6% faster, 2048 x 4096 x 14336 1.2%; 4096^3 and 4096 x 14336 x 4096
-/// (3.9 and 13.6 tiles a block) 0.5-1.5% slower, where the order barrier also
-/// staggers the two warpgroups' epilogues.
+/// kernel: a static product whose chunks have at least two K tiles, of at
+/// most two work tiles a block (T <= 2 x SMs) or in tiles narrower than 256
+/// columns. Measured on an H100 (bench_skinny.py,
+/// docs/design/decisions.md#the-split-handover), against the order
+/// barrier's whole-tile handover: 512 x 10240 x 2048 and 512 x 4096 x 4096
+/// 5-6% faster, 2048 x 4096 x 14336 1.2%; in 128 x 256 tiles 4096^3 and
+/// 4096 x 14336 x 4096 (3.9 and 13.6 tiles a block) 0.5-1.5% slower, where
+/// the order barrier also staggers the two warpgroups' epilogues. On an
+/// H200, persistent grids of 2.9 to 6.8 tiles a block in narrower tiles
+/// gained up to 9.5% (128 x 128: 1024 x 14336 x 4096, B as K x N, 0.986 ->
+/// 1.080 of cuBLAS), where a chunk's wgmma chain is shorter beside its
+/// handover; those of 128 x 256 tiles moved -1.3% to +1%.
 bool splitHandoverPays(const ConfigProblem &p);
+/// The tile width from which splitHandoverPays limits the split handover to
+/// grids of at most two work tiles a block.
+inline constexpr int64_t kWideSplitHandoverColumns = 256;
 
 /// The elements of an f16 operand row's 32-byte sector.
 inline constexpr int64_t kSectorElems = 16;

@@ -195,8 +195,9 @@ enum class Family : uint32_t {
   /// sm_90a only: the persistent 128-row families, and those in clusters of
   /// two, with the split handover (FamilyConfig::splitHandover), where the
   /// compiler's static kernel takes it (splitHandoverPays: a grid of at
-  /// most two tiles an SM). 192 and 160 columns: B as N x K only (B as
-  /// K x N hands over whole 64-column atoms a half).
+  /// most two tiles an SM, or tiles narrower than 256 columns). 192 and 160
+  /// columns: B as N x K only (B as K x N hands over whole 64-column atoms
+  /// a half).
   PLH,
   PL192H,
   PL160H,

@@ -35,7 +35,8 @@ run: each sweep shape whose class has a row and whose launch under the table
 differs from the rules' is timed both ways (three rounds, alternating, the
 faster kept); a row that loses to the rules by more than --margin on any of
 them is dropped. The timings go to --json's "verified" (with the row they
-checked), which --from-json applies too.
+checked), beside the earlier runs' of what this one did not time again,
+which --from-json applies too.
 
 To tune a new chip: build the package's library for it, run this there
 with --def lib/Policy/Tuned/<CHIP>.def (a new chip's file also needs its
@@ -330,6 +331,12 @@ def verify(args, props, chip: str, sms: int) -> int:
             print(f"{layout} {m}x{n}x{k} row {key}: table {table['family']} "
                   f"{us['table']:.1f} us, rules {rules['family']} {us['rules']:.1f} us",
                   flush=True)
+    # The earlier runs' timings of what this one did not time again (rows
+    # they refuted are out of the built-in table, so no launch of theirs
+    # differs from the rules' now): without them those rows would return.
+    timed = {(v["layout"], tuple(v["class"]), v["row"], tuple(v["shape"])) for v in verified}
+    verified += [v for v in data.get("verified", [])
+                 if (v["layout"], tuple(v["class"]), v["row"], tuple(v["shape"])) not in timed]
     args.margin = margin
     rows_now = write(args, props, chip, results, verified)
     dropped = sorted({(v["layout"], tuple(v["class"]), v["row"]) for v in verified

@@ -340,8 +340,9 @@ def verify(args, props, chip: str, sms: int) -> int:
     args.margin = margin
     rows_now = write(args, props, chip, results, verified)
     dropped = sorted({(v["layout"], tuple(v["class"]), v["row"]) for v in verified
-                      if refuted(verified, v["layout"], v["class"], v["row"], margin)})
-    print(f"{len(rows_now)} rows; dropped {len(dropped)}: {dropped}")
+                      if (v["layout"], tuple(v["class"]), v["row"], tuple(v["shape"])) in timed
+                      and refuted(verified, v["layout"], v["class"], v["row"], margin)})
+    print(f"{len(rows_now)} rows; this run dropped {len(dropped)}: {dropped}")
     return 0
 
 

@@ -159,13 +159,18 @@ bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p) {
   return streamKPays(p, getChipInfo(p.chip).smCount);
 }
 
-bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
+bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p,
+                                              int64_t smCount) {
   if (p.batched || !p.staticShape || !p.splits || isDynamic(p.k))
     return false;
   int64_t kTiles = ceilDiv(p.k, p.tile[2]);
   int64_t chunks = std::min(*p.splits, kTiles);
-  return kTiles >= 2 * chunks && (p.tiles <= 2 * getChipInfo(p.chip).smCount ||
-                                  p.tile[1] < kWideSplitHandoverColumns);
+  return kTiles >= 2 * chunks &&
+         (p.tiles <= 2 * smCount || p.tile[1] < kWideSplitHandoverColumns);
+}
+
+bool mlir::gpupoor::policy::splitHandoverPays(const ConfigProblem &p) {
+  return splitHandoverPays(p, getChipInfo(p.chip).smCount);
 }
 
 bool mlir::gpupoor::policy::rowsSectorAligned(int64_t n, int64_t k) {

@@ -219,12 +219,12 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL128H, "pl128h", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 1, false, false, true},
   {Family::PL176H, "pl176h", Tile{128, 176, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
   {Family::PL224H, "pl224h", Tile{128, 224, 64}, true, false, true, true, true, 0, 0, 1, false, false, true},
-  {Family::PLCH, "plch", Tile{128, 256, 64}, true, false, true, false, true, 0, 0, 2, false, false, true},
-  {Family::PL192CH, "pl192ch", Tile{128, 192, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
-  {Family::PL160CH, "pl160ch", Tile{128, 160, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
-  {Family::PL128CH, "pl128ch", Tile{128, 128, 64}, true, false, true, false, true, 0, 0, 2, false, false, true},
-  {Family::PL176CH, "pl176ch", Tile{128, 176, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
-  {Family::PL224CH, "pl224ch", Tile{128, 224, 64}, true, false, true, true, true, 0, 0, 2, false, false, true},
+  {Family::PLCH, "plch", Tile{128, 256, 64}, true, false, true, false, true, 0, 1, 2, false, false, true},
+  {Family::PL192CH, "pl192ch", Tile{128, 192, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
+  {Family::PL160CH, "pl160ch", Tile{128, 160, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
+  {Family::PL128CH, "pl128ch", Tile{128, 128, 64}, true, false, true, false, true, 0, 1, 2, false, false, true},
+  {Family::PL176CH, "pl176ch", Tile{128, 176, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
+  {Family::PL224CH, "pl224ch", Tile{128, 224, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
 };
 // clang-format on
 
@@ -471,9 +471,9 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     l.family = *twin;
   // The split handover where the compiler's static kernel of the tile
   // would take it (gpupoor-select-kernel-config: not with stream-K, whose
-  // families have no such twin).
+  // families have no such twin), on the launch's SMs.
   if (std::optional<Family> twin = twinOf(kSplitHandoverTwins, l.family);
-      twin && splitHandoverPays(cp) &&
+      twin && splitHandoverPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;

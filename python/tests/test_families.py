@@ -6,6 +6,7 @@ the tuned table's rows."""
 import functools
 
 import pytest
+import torch
 
 from gpupoor._native import C
 from gpupoor.variants import (PERSISTENT_TILES, SM90A_TILES, SWAPPED_TILES, TILES, VariantKey,
@@ -474,3 +475,29 @@ def test_gpu_cases_take_their_families():
         if launch["family"] != want:
             wrong.append((name, m, n, k, layout, want, launch["family"]))
     assert not wrong, wrong
+
+
+def test_split_handover_on_the_devices_sms():
+    """The persistent 128 x 256 tiles take the split handover up to two
+    tiles an SM of the device the call runs on (policy::splitHandoverPays
+    on the launch's SM count, as stream-K): 256 tiles of 2048 x 4096 are
+    two an SM of 132, more of 114. (The rules' tile follows the SMs: the
+    tuned table's forced choice keeps 128 x 256.)"""
+    got = []
+
+    def find(chip, b_layout, outer, epilogue, out, family, *rest):
+        got.append(family)
+        return None
+
+    a = torch.empty(2048, 2048, dtype=torch.float16)
+    b = torch.empty(4096, 2048, dtype=torch.float16).T
+    c = torch.empty(2048, 4096, dtype=torch.float16)
+    for sms, want in ((132, "plh"), (114, "pl")):
+        C._force_choice("large", 0)
+        try:
+            with pytest.raises(RuntimeError):
+                C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], sms,
+                                find_variant=find)
+        finally:
+            C._force_choice(None)
+        assert got[-1] == want, sms

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.gpu
 
 @pytest.mark.parametrize("family,m,n,k,want", [
     # Chunks of two K tiles or more: the split handover's path (and its
-    # K tail); 1100 x 2208: 162 tiles of 128 x 128, persistent (pl128).
+    # K tail); 1100 x 2208 x 272: 162 tiles of 128 x 128, persistent (pl128:
+    # 5 K tiles in 5 chunks, no split handover).
     # N and K multiples of 16 (rows on 32-byte sectors: no clusters,
     # test_sm90a_clusters_exact).
     ("mid", 300, 528, 1040, "mid"), ("large", 300, 608, 4112, "large"),

@@ -3,11 +3,11 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=3" | FileCheck %s --check-prefix=ASKED
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=64,128,64" | FileCheck %s --check-prefix=TILE
 
-// 256 x 4096 x 4096, B as N x K: the class (M 129-256, N 2049-4096, K
-// 2049-4096) has a row of sm_90a's tuned table (lib/Policy/Tuned/SM90a.def:
-// N64, the rules' slices): 64 x 64 x 64 tiles in one slice. The rules alone
-// run 64 x 128 tiles; slices asked for replace the row's; a tile asked for
-// replaces the table.
+// 512 x 512 x 512, B as N x K: the class (M, N and K 257-512) has a row of
+// sm_90a's tuned table (lib/Policy/Tuned/SM90a.def: N64, the rules'
+// slices): 64 x 64 x 64 tiles in one slice. The rules alone run 64 x 128
+// tiles; slices asked for replace the row's; a tile asked for replaces the
+// table.
 // CHECK-LABEL: func @tuned
 // CHECK: tile = [64, 64, 64]
 // CHECK-NOT: slices =
@@ -18,14 +18,14 @@
 // ASKED: tile = [64, 64, 64], {{.*}}slices = 3, chip = sm_90a>
 // TILE-LABEL: func @tuned
 // TILE: tile = [64, 128, 64]
-func.func @tuned(%a: tensor<256x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<256x4096xf16> {
+func.func @tuned(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf16> {
   %cst = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<256x4096xf16>
-  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<256x4096xf16>) -> tensor<256x4096xf16>
+  %e = tensor.empty() : tensor<512x512xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x512xf16>) -> tensor<512x512xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<256x4096xf16>, tensor<4096x4096xf16>)
-                     outs(%c : tensor<256x4096xf16>) -> tensor<256x4096xf16>
-  return %r : tensor<256x4096xf16>
+                     ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>)
+                     outs(%c : tensor<512x512xf16>) -> tensor<512x512xf16>
+  return %r : tensor<512x512xf16>
 }
 
 // -----
@@ -43,18 +43,18 @@ func.func @dynamic(%a: tensor<?x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor
 
 // -----
 
-// 250 x 4008 x 4008 falls in the same class, but its rows of 4008 elements
+// 500 x 504 x 504 falls in the same class, but its rows of 504 elements
 // are not 32-byte aligned and the table, measured on multiples of 64, does
 // not answer (kTunedRowAlignment): the rules' 64 x 128 tiles.
 // CHECK-LABEL: func @unaligned_rows
 // CHECK: tile = [64, 128, 64]
 // RULES-LABEL: func @unaligned_rows
 // RULES: tile = [64, 128, 64]
-func.func @unaligned_rows(%a: tensor<250x4008xf16>, %b: tensor<4008x4008xf16>, %c: tensor<250x4008xf16>) -> tensor<250x4008xf16> {
+func.func @unaligned_rows(%a: tensor<500x504xf16>, %b: tensor<504x504xf16>, %c: tensor<500x504xf16>) -> tensor<500x504xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<250x4008xf16>, tensor<4008x4008xf16>)
-                     outs(%c : tensor<250x4008xf16>) -> tensor<250x4008xf16>
-  return %r : tensor<250x4008xf16>
+                     ins(%a, %b : tensor<500x504xf16>, tensor<504x504xf16>)
+                     outs(%c : tensor<500x504xf16>) -> tensor<500x504xf16>
+  return %r : tensor<500x504xf16>
 }
 
 // -----

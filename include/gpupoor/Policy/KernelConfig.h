@@ -197,6 +197,8 @@ bool streamKPays(const ConfigProblem &p);
 /// gained up to 9.5% (128 x 128: 1024 x 14336 x 4096, B as K x N, 0.986 ->
 /// 1.080 of cuBLAS), where a chunk's wgmma chain is shorter beside its
 /// handover; those of 128 x 256 tiles moved -1.3% to +1%.
+bool splitHandoverPays(const ConfigProblem &p, int64_t smCount);
+/// The same on the chip's reference SM count (the compiler's).
 bool splitHandoverPays(const ConfigProblem &p);
 /// The tile width from which splitHandoverPays limits the split handover to
 /// grids of at most two work tiles a block.

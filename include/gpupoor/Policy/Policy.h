@@ -292,11 +292,11 @@ struct FamilyConfig {
   /// sm_90a's split handover (gpupoor-select-kernel-config's
   /// split-handover=true): the two-warpgroup tiles a block a tile hand a
   /// chunk's first half over while its second half runs. The compiler
-  /// takes it for static grids of at most two tiles an SM
-  /// (splitHandoverPays); these families serve mostly such grids. Of the
-  /// persistent ones, the twins chooseLaunch takes where splitHandoverPays
-  /// holds, as the compiler's static kernel does (docs/design/decisions.md,
-  /// "The split handover").
+  /// takes it for static grids of at most two tiles an SM or in tiles
+  /// narrower than 256 columns (splitHandoverPays); these families serve
+  /// mostly such grids. Of the persistent ones, the twins chooseLaunch
+  /// takes where splitHandoverPays holds, as the compiler's static kernel
+  /// does (docs/design/decisions.md, "The split handover").
   bool splitHandover = false;
   /// Blocks a cluster along M (kernel_config cluster_m).
   int64_t clusterM = 1;

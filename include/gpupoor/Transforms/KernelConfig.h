@@ -41,7 +41,8 @@ inline auto persistentChoices() {
                      "with tma and one K slice");
 }
 inline auto splitHandoverChoices() {
-  return autoChoices("static products of at most two work tiles a block",
+  return autoChoices("static products of at most two work tiles a block, "
+                     "or in tiles narrower than 256 columns",
                      "sm_90a TMA kernels of two consumer warpgroups");
 }
 inline auto streamKChoices() {

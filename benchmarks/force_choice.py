@@ -14,7 +14,8 @@ Every shape also runs the package's default (`default`) and cuBLAS f32acc.
 Timing as bench_sweep.py's: CUDA-graph replays of --reps calls, the weights
 rotated beyond L2, products of 50 us and more settled first; --rounds
 rounds that turn the contestants' order, medians. Prints each choice's
-speed against cuBLAS f32acc and its error against an fp64 product (x 1e-4);
+speed against cuBLAS f32acc and its error against an fp64 product (x 1e-4,
+beside cuBLAS f16acc's);
 --json writes them (benchmarks/data/wide_decode_sm_90a.json and
 km_swapped32_sm_90a.json were taken this way; their default is named
 `default_then`).
@@ -102,6 +103,8 @@ def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: i
             err[c] = ((out - ref).norm() / ref.norm()).item()
         finally:
             C._force_choice(None)
+    f16acc = cublas(True, torch.matmul)(x, bs[0]).double()
+    f16acc_err = ((f16acc - ref).norm() / ref.norm()).item()
     bench_sweep.settle(call("default"), rotate)
     order = ["cublas"] + names
     us: dict[str, list[float]] = {c: [] for c in order}
@@ -114,8 +117,9 @@ def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: i
                 us[c].append(timed(c))
     med = {c: statistics.median(v) for c, v in us.items()}
     return {"layout": layout, "shape": [m, n, k], "cublas_f32acc_us": round(med["cublas"], 2),
+            "cublas_f16acc_err_e4": round(f16acc_err * 1e4, 2),
             "candidates": {c: {"x_cublas": round(med["cublas"] / med[c], 3),
-                               "err_e4": round(err[c] * 1e4, 1)} for c in names}}
+                               "err_e4": round(err[c] * 1e4, 2)} for c in names}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         rec = run_shape(layout, m, n, k, choices, args.rounds, args.reps)
         runs.append(rec)
         print(f"{layout}:{m}x{n}x{k} cublas {rec['cublas_f32acc_us']:.1f}us "
+              f"f16acc({rec['cublas_f16acc_err_e4']:.1f}) "
               + " ".join(f"{c}:{v['x_cublas']:.3f}({v['err_e4']:.1f})"
                          for c, v in rec["candidates"].items()), flush=True)
     if args.json:

@@ -7,6 +7,7 @@
 #include "gpupoor/Policy/Splits.h"
 
 #include "PolicyUtils.h"
+#include "gpupoor/Policy/Tiles.h"
 
 #include <algorithm>
 
@@ -30,8 +31,12 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
 }
 
 int64_t mlir::gpupoor::policy::decodeChunk(Chip chip, const Tile &tile) {
+  // sm_90a's 32-row wgmma tile defers its handovers
+  // (KernelSpec::defersHandover), which keeps such chunks cheap there
+  // (Splits.h).
   bool decode = (chip == Chip::SM90 || chip == Chip::SM90a) &&
-                std::min(tile[0], tile[1]) <= 16;
+                (std::min(tile[0], tile[1]) <= 16 ||
+                 (chip == Chip::SM90a && tile == kThinTile));
   return decode ? std::max(kDecodeChunk, tile[2]) : 0;
 }
 

@@ -342,11 +342,12 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // AUTO-LABEL: func @decode_short_k
 // AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
-// (policy::kThinTile), not swapped.
+// (policy::kThinTile), not swapped, in chunks of 128 (S = 32 at K = 4096,
+// where the rule gives 16: policy::decodeChunk).
 // CHECK-LABEL: func @seventeen_rows
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // CHECK-LABEL: func @thirty_two_rows_kn
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [32, 64, 128], inner = f16, outer = f32, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, chip = sm_90a>)
 // CHECK: return
 func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
   %cst = arith.constant 0.0 : f16

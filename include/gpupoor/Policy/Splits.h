@@ -78,9 +78,25 @@ inline constexpr int64_t kDecodeChunk = 128;
 /// The longest chunk of the default S of a kernel of `chip` and `tile`, or
 /// 0 for none: a decode tile (16 C rows, the m16 family's mma.sync tile;
 /// or 16 C columns, the swapped tiles) of the kernels Hopper runs (sm_90,
-/// sm_90a) takes chunks of kDecodeChunk, or of one K tile where that is
-/// longer (the 32-row swapped tile's BK = 256: selectSwappedTile takes it
-/// where those chunks are at least the rule's).
+/// sm_90a), and on sm_90a the 32-row tile, takes chunks of kDecodeChunk,
+/// or of one K tile where that is longer (the 32-row swapped tile's BK =
+/// 256: selectSwappedTile takes it where those chunks are at least the
+/// rule's).
+///
+/// The 32-row wgmma tile (kThinTile: 17 to 32 rows, A read as M x K)
+/// streams the weights and defers its handovers, and at 32 rows cuBLAS
+/// f16acc splits K itself (its error there is about half its error at M >=
+/// 128), so the rule's chunks (256 at K = 4096, up to 896) erred by more
+/// than a third of cuBLAS f16acc's at 11 of the sweep's 30 such products. On an
+/// H200 (package, CUDA-graph replay, weights beyond L2, those 30 products in
+/// both B layouts), chunks of 128 ran at 0.985x the rule's speed (geomean; the
+/// slowest 0.973x) for an error of 4.8e-4 to 4.9e-4 against 6.4e-4 to
+/// 1.13e-3, within that third at 25 of them against 19
+/// (benchmarks/data/chunks_rows32_sm_90a.json). The swapped tile of 32
+/// columns (A as K x M), whose four f16 sums a chunk keep it within the
+/// third at 13 of 14 already, paid 0.975x (the slowest 0.934x), and the
+/// 64-row tiles more (64 x 64: 0.976x, the slowest 0.956x; 64 x 128:
+/// 0.908x; benchmarks/data/chunks_thin_sm_90a.json): they keep the rule.
 int64_t decodeChunk(Chip chip, const Tile &tile);
 
 /// The f16 sums a decode tile's chunk keeps on the wgmma kernel
@@ -117,8 +133,8 @@ int64_t accumulatorSets(Chip chip, const Tile &tile);
 /// 0.979x), 1.000x with its two-blocks-an-SM variant and 1.002x with the
 /// 16-row tile, while the error fell from the rule's 6.4e-4 to 8.7e-4
 /// (by K) to 4.9e-4 (chunks of 64: 3.9e-4 at 0.988x, the slowest 0.968x;
-/// benchmarks/data/splits_decode_sm_90a.json). Wider tiles pay: the 32-
-/// row and 64 x 64 ones ran at 0.912x and 0.931x with chunks of 128.
+/// benchmarks/data/splits_decode_sm_90a.json). Wider tiles pay more
+/// (decodeChunk).
 int64_t decodeNumSplits(Chip chip, const Tile &tile, int64_t k,
                         int64_t maxSplits);
 

@@ -7,7 +7,8 @@
 A SPEC is LAYOUT:MxNxK=CHOICE,... with layouts as bench_sweep.py's (nk: B
 stored N x K, kn: B as K x N, km: A stored K x M with B as K x N). A
 CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
-the package's choice (SLICES and SPLITS 0: the policy's), or `copy`: A
+the package's choice (SLICES and SPLITS 0: the policy's), `splits=S`: the
+policy's choice with S chunks, or `copy`: A
 copied M x K first (`x.contiguous()`) and the policy's choice for that.
 Every shape also runs the package's default (`default`) and cuBLAS f32acc.
 
@@ -38,7 +39,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "python")]
 def parse_spec(spec: str) -> tuple[str, int, int, int, list[str]]:
     """(layout, M, N, K, choices) of LAYOUT:MxNxK=CHOICE,..."""
     try:
-        shape, choices = spec.split("=")
+        shape, choices = spec.split("=", 1)
         layout, dims = shape.split(":")
         m, n, k = map(int, dims.split("x"))
     except ValueError:
@@ -55,6 +56,11 @@ def parse_choice(choice: str) -> tuple[str | None, int, int]:
     """(family or None for the policy's, slices, splits) of a CHOICE."""
     if choice in ("default", "copy"):
         return None, 0, 0
+    if choice.startswith("splits="):
+        try:
+            return None, 0, int(choice[len("splits="):])
+        except ValueError:
+            raise SystemExit(f"force_choice: splits=S takes an integer, got {choice!r}")
     parts = choice.split("/")
     if len(parts) > 3:
         raise SystemExit(f"force_choice: a choice is FAMILY[/SLICES[/SPLITS]], got {choice!r}")

@@ -12,7 +12,7 @@ with the weights rotated beyond L2, each contestant timed twice (the second
 pass reversed), the faster kept; the error is ||C - C64|| / ||C64|| on one
 random normal input. The JSON holds every row and, per family, the
 geometric mean and the least of each candidate's speed over the default's
-(benchmarks/data/splits_decode_sm_90a.json; policy::decodeNumSplits).
+(benchmarks/data/splits_decode_sm_90a.json; policy::tileNumSplits).
 
 --max-splits A,B instead runs every decode product of bench_sweep.py's
 sweep (M <= 16, every layout) through the package's default call at

@@ -79,7 +79,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   s.splits = p.splits;
   // With a static K the rule is evaluated now, so the IR says what runs.
   if (!s.splits && !isDynamic(p.k))
-    s.splits = decodeNumSplits(s.chip, s.tile, p.k, p.maxSplits);
+    s.splits = tileNumSplits(s.chip, s.tile, p.k, p.maxSplits);
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
@@ -421,7 +421,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // S: the call's, else the tile's default, which the launch passes to the
   // families' kernels (splits-arg).
   l.splits =
-      p.splits ? *p.splits : decodeNumSplits(l.chip, l.tile, p.k, p.maxSplits);
+      p.splits ? *p.splits : tileNumSplits(l.chip, l.tile, p.k, p.maxSplits);
   CShape shape = l.swapped ? p.shape.transposed() : p.shape;
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();

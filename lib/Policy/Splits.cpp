@@ -30,14 +30,18 @@ int64_t mlir::gpupoor::policy::defaultNumSplits(int64_t k, int64_t maxSplits) {
   return std::clamp<int64_t>(splits, 1, std::max<int64_t>(maxSplits, 1));
 }
 
-int64_t mlir::gpupoor::policy::decodeChunk(Chip chip, const Tile &tile) {
+int64_t mlir::gpupoor::policy::longestChunk(Chip chip, const Tile &tile) {
   // sm_90a's 32-row wgmma tile defers its handovers
   // (KernelSpec::defersHandover), which keeps such chunks cheap there
   // (Splits.h).
   bool decode = (chip == Chip::SM90 || chip == Chip::SM90a) &&
                 (std::min(tile[0], tile[1]) <= 16 ||
                  (chip == Chip::SM90a && tile == kThinTile));
-  return decode ? std::max(kDecodeChunk, tile[2]) : 0;
+  if (decode)
+    return std::max(kDecodeChunk, tile[2]);
+  if (chip == Chip::SM90a && tile[0] == 128 && tile[1] == 256)
+    return std::max(kWideTileChunk, tile[2]);
+  return 0;
 }
 
 int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
@@ -48,10 +52,10 @@ int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
   return swappedTile ? std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets) : 1;
 }
 
-int64_t mlir::gpupoor::policy::decodeNumSplits(Chip chip, const Tile &tile,
-                                               int64_t k, int64_t maxSplits) {
+int64_t mlir::gpupoor::policy::tileNumSplits(Chip chip, const Tile &tile,
+                                             int64_t k, int64_t maxSplits) {
   int64_t splits = defaultNumSplits(k, maxSplits);
-  int64_t chunk = decodeChunk(chip, tile);
+  int64_t chunk = longestChunk(chip, tile);
   if (!chunk)
     return splits;
   int64_t chunks = ceilDiv(std::max<int64_t>(k, 0), chunk);

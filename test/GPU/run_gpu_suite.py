@@ -327,7 +327,7 @@ def splits_for(meta, k):
     s = meta["splits"]
     if s != "default":
         return s
-    return model.decode_splits(meta["chip"], meta["tile"], k, meta["max_splits"])
+    return model.tile_splits(meta["chip"], meta["tile"], k, meta["max_splits"])
 
 
 def bk_of(meta):

@@ -37,19 +37,24 @@ def default_splits(k, max_splits=DEFAULT_MAX_SPLITS):
 
 
 DECODE_CHUNK = 128
+WIDE_TILE_CHUNK = 256  # policy::kWideTileChunk
 
 
-def decode_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
-    """policy::decodeNumSplits: default_splits, at least ceil(K / chunk) for
+def tile_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
+    """policy::tileNumSplits: default_splits, at least ceil(K / chunk) for
     a decode tile (16 rows or 16 columns) of an sm_90 or sm_90a kernel and
-    sm_90a's 32-row tile (32 x 64 x 128), its chunk 128 or one K tile where
-    longer; `tile` is [BM, BN, BK]."""
+    sm_90a's 32-row tile (32 x 64 x 128), their chunk 128 or one K tile
+    where longer, and for sm_90a's 128 x 256 tile, its chunk 256; `tile` is
+    [BM, BN, BK]."""
     splits = default_splits(k, max_splits)
     thin = chip == "sm_90a" and list(tile) == [32, 64, 128]
     if chip in ("sm_90", "sm_90a") and (min(tile[0], tile[1]) <= 16 or thin):
         chunk = max(DECODE_CHUNK, tile[2])
-        splits = max(1, min(max(splits, -(-k // chunk)), max_splits))
-    return splits
+    elif chip == "sm_90a" and list(tile[:2]) == [128, 256]:
+        chunk = max(WIDE_TILE_CHUNK, tile[2])
+    else:
+        return splits
+    return max(1, min(max(splits, -(-k // chunk)), max_splits))
 
 
 def chunk_bounds(k, splits, bk=32):

@@ -45,18 +45,20 @@
 // SLICES: "workspace_bytes_per_tile_slice": 131072
 // SLICES-NOT: formula
 // Dynamic K: S by the policy's rule in blocks of 32 (its parameters, as
-// data), chunks of whole 64-wide tiles.
+// data), chunks of whole 64-wide tiles, at most 256 of K in the 128 x 256
+// tile (policy::kWideTileChunk).
 // JSON: "split_rule": {
 // JSON-NEXT: "long_k_rule_blocks": 64,
+// JSON-NEXT: "longest_chunk": 256,
 // JSON-NEXT: "max_splits": 256,
 // JSON-NEXT: "min_long_k_splits": 12,
 // JSON-NEXT: "rule_block": 32
 // JSON-NEXT: },
 // JSON-NEXT: "splits": "default",
-// A decode tile's rule takes chunks of at most 128 (policy::decodeNumSplits).
+// A decode tile's rule takes chunks of at most 128 (policy::tileNumSplits).
 // DECODE: "split_rule": {
-// DECODE-NEXT: "decode_chunk": 128,
 // DECODE-NEXT: "long_k_rule_blocks": 64,
+// DECODE-NEXT: "longest_chunk": 128,
 // JSON: "tile": [
 // JSON-NEXT: 128,
 // JSON-NEXT: 256,

@@ -97,7 +97,7 @@ def test_the_grid_covers_every_choice(policy):
 
 
 def test_model_agrees_with_the_policy(problems, policy):
-    """split_k_model's decode_splits and num_slices (with its B and Q) give
+    """split_k_model's tile_splits and num_slices (with its B and Q) give
     the launch's S and P'."""
     checked = 0
     for p, d in zip(problems, policy):
@@ -107,7 +107,7 @@ def test_model_agrees_with_the_policy(problems, policy):
             continue
         tile = launch["tile"][:2]
         chip = launch["chip"]
-        assert launch["splits"] == model.decode_splits(chip, launch["tile"], p["k"]), \
+        assert launch["splits"] == model.tile_splits(chip, launch["tile"], p["k"]), \
             grid.line(p)
         slices = model.num_slices(0, launch["tiles"], launch["splits"], d["sm_count"],
                                   model.slice_blocks_per_sm(chip, tile),

@@ -7,7 +7,7 @@
 // P2 = clamp(2 SMs / T, 1, S), P2 if P2 > 2 P1, else P1.
 // Decode: M = 1 takes the 16 x 128 x 128 tile; N = 4096 makes T = 32
 // tiles (K = 4096: 128 blocks of 32, S = 16; on sm_90 the decode tile's
-// chunks of 128, S = 32, policy::decodeNumSplits): P1 = 4, P2 = 8, no
+// chunks of 128, S = 32, policy::tileNumSplits): P1 = 4, P2 = 8, no
 // better than 4.
 // CHECK-LABEL: func.func @decode
 // CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90>

@@ -45,12 +45,13 @@ func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<40
 // Automatic slices plan one block an SM for the wgmma kernel's 128-row
 // tiles (two warpgroups of up to 255 registers fill the register file):
 // 256 x 2560 is T = 2 x 10 = 20 tiles of 128 x 256, K = 32768 is 1024
-// blocks of 32, S = 32; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
+// blocks of 32, S = 32 by the rule, 128 in the 128 x 256 tile's chunks of
+// at most 256; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
 // an SM P2 = P1 (two an SM would have given 13 > 12) (the WIDE run: the tile
 // named). Chosen, the tile is the filling 64 x 160 one (4 x 16 = 64 tiles
 // in two slices, whose meeting costs less than six slices'; AUTO).
 // WIDE-LABEL: func @one_block_an_sm
-// WIDE: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 6, chip = sm_90a>)
+// WIDE: strategy(#gpupoor.split_k<splits = 128, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 6, chip = sm_90a>)
 // AUTO-LABEL: func @one_block_an_sm
 // AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>)
 func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>) -> tensor<256x2560xf16> {
@@ -70,7 +71,7 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // an SM (4096 / 64 = 64 of them), one slice each, also when slices are chosen (AUTO); a
 // tile the options name is never swapped (SMALL). A decode tile (16 columns
 // swapped, or 16 rows) sums chunks of at most 128 K elements
-// (policy::decodeNumSplits): S = 32 at K = 4096, where the rule gives 16,
+// (policy::tileNumSplits): S = 32 at K = 4096, where the rule gives 16,
 // and 10 at K = 1280 (decode_short_k), where it gives 8.
 // CHECK-LABEL: func @decode
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
@@ -136,9 +137,11 @@ func.func @few_wide(%a: tensor<512x4096xf16>, %b: tensor<4096x4096xf16>) -> tens
 // whose wave costs an SM less than the three slices' meeting. With K = 5120
 // (slices of 1706) the 128 x 128 tile stays where the slices are named
 // (@mid_short_k), and where they are chosen (AUTO) gives way to the filling
-// 64 x 160 tile, 4 x 32 = 128 tiles in one wave.
+// 64 x 160 tile, 4 x 32 = 128 tiles in one wave. The 128 x 256 tile sums
+// chunks of at most 256 (ceil(13824 / 256) = 54 where the rule gives 32:
+// policy::kWideTileChunk); the 64 x 160 tile keeps the rule.
 // CHECK-LABEL: func @few_wide_long_k
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 54, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @few_wide_long_k
 // AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 160, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // CHECK-LABEL: func @mid_short_k
@@ -189,7 +192,7 @@ func.func @few_mid(%a: tensor<512x5120xf16>, %b: tensor<2048x5120xf16>) -> tenso
 // eight slices' meeting costs more than the filling 64 x 192 tile's three
 // (4 x 11 = 44 tiles, 132 blocks).
 // CHECK-LABEL: func @long_k
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 128, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @long_k
 // AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 3, chip = sm_90a>)
 func.func @long_k(%a: tensor<256x32768xf16>, %b: tensor<2048x32768xf16>) -> tensor<256x2048xf16> {
@@ -322,7 +325,7 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // Fewer swapped 64-row tiles than a quarter of the SMs (2048 / 64 = 32):
 // swapped, in 32-row tiles of BK = 256 (64 of them) with a chunk each K
 // tile (5120 / 256 = 20 splits, more than gpu_poor's rule's 16:
-// decodeNumSplits' chunks, one K tile where BK passes 128), one
+// tileNumSplits' chunks, one K tile where BK passes 128), one
 // slice. With the splits given, or fewer K tiles than the rule's splits
 // (K = 1280: 5 against 8), the 64-row tile (its S 10: chunks of 128), in four slices where slices are chosen (132 /
 // 32); below K = 2048 one slice (the meeting of the slices costs more than
@@ -343,7 +346,7 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
 // (policy::kThinTile), not swapped, in chunks of 128 (S = 32 at K = 4096,
-// where the rule gives 16: policy::decodeChunk).
+// where the rule gives 16: policy::longestChunk).
 // CHECK-LABEL: func @seventeen_rows
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // CHECK-LABEL: func @thirty_two_rows_kn

@@ -73,7 +73,7 @@ struct Strategy {
   /// C^T = B^T A^T: the tile is the transposed product's.
   bool swapped = false;
   /// S, where K or the options settle it; else the host code (or the
-  /// kernel) derives it from K at run time (decodeNumSplits).
+  /// kernel) derives it from K at run time (tileNumSplits).
   std::optional<int64_t> splits;
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
@@ -319,7 +319,7 @@ struct Launch {
   Chip chip = Chip::SM80;
   Tile tile = kDefaultTile;
   bool swapped = false;
-  /// S (the call's, else the tile's default, decodeNumSplits) and P'.
+  /// S (the call's, else the tile's default, tileNumSplits) and P'.
   int64_t splits = 1;
   int64_t slices = 1;
   /// The f16 sums a chunk keeps (accumulatorSets).

@@ -54,7 +54,7 @@ inline constexpr int64_t kMinLongKSplits = 12;
 
 /// The default upper clamp of S (max-splits, the package's max_k_splits):
 /// high enough that a decode tile's chunks stay at kDecodeChunk up to K =
-/// 32768 (decodeNumSplits). Elsewhere the rule reaches 32 only for K past
+/// 32768 (tileNumSplits). Elsewhere the rule reaches 32 only for K past
 /// 9216 and 64 past 34816, so up to there S is what gpu_poor's clamp of 32
 /// gave. On an H200, the 225 decode products of the LLM projections in
 /// every layout ran at the same speed under 256 as under 32 (geomean of
@@ -71,9 +71,22 @@ inline constexpr int64_t kDefaultMaxSplits = 256;
 /// [1, maxSplits].
 int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 
-/// The longest chunk of a decode tile's default S (decodeNumSplits) whose
+/// The longest chunk of a decode tile's default S (tileNumSplits) whose
 /// K step is no longer.
 inline constexpr int64_t kDecodeChunk = 128;
+
+/// The longest chunk of sm_90a's 128 x 256 tile's default S (tileNumSplits).
+/// gpu_poor's rule lets a chunk grow with K (512 at K = 8192, 896 at 28672)
+/// and the error with it; on that tile a chunk's n256 wgmma chain is long
+/// beside its handover. On an H200 (package, forced S, CUDA-graph replay,
+/// weights beyond L2, the sweep's 98 products of K past 4096 that the tile
+/// runs, every layout), chunks of at most 256 ran at 1.001x the rule's speed
+/// (geomean; the slowest 0.967x) for an error of 6.4e-4 whatever K against
+/// up to 1.13e-3. Every tile measured so: 0.996x (the slowest 0.919x) over
+/// 216 products, the 64-row and filling tiles and 128 x 160 below one wave
+/// losing most (benchmarks/data/chunks_of_256_sm_90a.json): the others keep
+/// the rule.
+inline constexpr int64_t kWideTileChunk = 256;
 
 /// The longest chunk of the default S of a kernel of `chip` and `tile`, or
 /// 0 for none: a decode tile (16 C rows, the m16 family's mma.sync tile;
@@ -81,7 +94,7 @@ inline constexpr int64_t kDecodeChunk = 128;
 /// sm_90a), and on sm_90a the 32-row tile, takes chunks of kDecodeChunk,
 /// or of one K tile where that is longer (the 32-row swapped tile's BK =
 /// 256: selectSwappedTile takes it where those chunks are at least the
-/// rule's).
+/// rule's); sm_90a's 128 x 256 tile takes chunks of kWideTileChunk.
 ///
 /// The 32-row wgmma tile (kThinTile: 17 to 32 rows, A read as M x K)
 /// streams the weights and defers its handovers, and at 32 rows cuBLAS
@@ -97,7 +110,7 @@ inline constexpr int64_t kDecodeChunk = 128;
 /// third at 13 of 14 already, paid 0.975x (the slowest 0.934x), and the
 /// 64-row tiles more (64 x 64: 0.976x, the slowest 0.956x; 64 x 128:
 /// 0.908x; benchmarks/data/chunks_thin_sm_90a.json): they keep the rule.
-int64_t decodeChunk(Chip chip, const Tile &tile);
+int64_t longestChunk(Chip chip, const Tile &tile);
 
 /// The f16 sums a decode tile's chunk keeps on the wgmma kernel
 /// (accumulatorSets). On an H200 (the compiler's static kernels, 130 decode
@@ -123,7 +136,7 @@ inline constexpr int64_t kDecodeSets = 4;
 int64_t accumulatorSets(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and
-/// `tile`: defaultNumSplits, but at least ceil(K / decodeChunk) where the
+/// `tile`: defaultNumSplits, but at least ceil(K / longestChunk) where the
 /// tile has one, at most `maxSplits`. The host code and the loop form
 /// evaluate it for a dynamic K (SplitKUtils.cpp). Such products stream
 /// the weights, and the chunk ends cost nothing measurable there: on an
@@ -134,9 +147,9 @@ int64_t accumulatorSets(Chip chip, const Tile &tile);
 /// 16-row tile, while the error fell from the rule's 6.4e-4 to 8.7e-4
 /// (by K) to 4.9e-4 (chunks of 64: 3.9e-4 at 0.988x, the slowest 0.968x;
 /// benchmarks/data/splits_decode_sm_90a.json). Wider tiles pay more
-/// (decodeChunk).
-int64_t decodeNumSplits(Chip chip, const Tile &tile, int64_t k,
-                        int64_t maxSplits);
+/// (longestChunk).
+int64_t tileNumSplits(Chip chip, const Tile &tile, int64_t k,
+                      int64_t maxSplits);
 
 /// T, the C tiles of BM x BN over `batch` elements of M x N:
 /// batch * ceil(M / BM) * ceil(N / BN), saturating at INT64_MAX (static

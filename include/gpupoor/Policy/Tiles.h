@@ -227,7 +227,7 @@ bool isFillingTile(const Tile &tile);
 /// up to kWideSwappedKNRows rows with B stored K x N. `k`: the product's
 /// K; `splits`: the splits its options give (none: the default), at most
 /// `maxSplits`. A 32-row tile (kThinSwappedTile, A M x K, B N x K) takes one
-/// chunk a K tile: its splits are ceil(K / 256) (decodeNumSplits).
+/// chunk a K tile: its splits are ceil(K / 256) (tileNumSplits).
 std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
                                       BLayout bLayout, Chip chip, int64_t k,
                                       std::optional<int64_t> splits,

@@ -51,9 +51,9 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
   splits = arith::SelectOp::create(
       b, isLong, arith::MaxSIOp::create(b, splits, cst(kMinLongKSplits)),
       splits);
-  // A decode tile's chunks of at most decodeChunk (decodeNumSplits).
-  if (int64_t chunk = policy::decodeChunk(toPolicy(strategy.getChip()),
-                                          toPolicyTile(strategy.getTile()))) {
+  // A decode tile's chunks of at most longestChunk (tileNumSplits).
+  if (int64_t chunk = policy::longestChunk(toPolicy(strategy.getChip()),
+                                           toPolicyTile(strategy.getTile()))) {
     Value chunks = arith::IndexCastOp::create(
         b, i64,
         arith::CeilDivSIOp::create(b, k,

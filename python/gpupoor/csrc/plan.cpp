@@ -307,7 +307,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   if (!takesSplits(*variant)) {
     TORCH_CHECK(!splitsForced, "kernel ", first.name,
                 " evaluates S itself: it cannot run the forced S = ", splits);
-    splits = policy::decodeNumSplits(*chip, first.tile, k, chosen.maxSplits);
+    splits = policy::tileNumSplits(*chip, first.tile, k, chosen.maxSplits);
   }
   if (first.persistent) {
     slices = 1;

@@ -4,7 +4,7 @@
 // the strategy's rule (at most max_splits, 256), the S its grid's slices were
 // counted with; the kernel evaluates no rule, and takes at least one chunk
 // whatever the launch passes. The rule of a decode tile (16 rows) on sm_90
-// takes at least ceil(K / 128) chunks (policy::decodeNumSplits).
+// takes at least ceil(K / 128) chunks (policy::tileNumSplits).
 // CHECK-LABEL: func.func @from_launch
 // CHECK: %[[RULE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index

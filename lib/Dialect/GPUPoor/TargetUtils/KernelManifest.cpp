@@ -206,18 +206,18 @@ static llvm::json::Object checks(const KernelSpec &spec) {
 }
 
 /// How the kernel (or, with splits_arg, the host code) derives S where the
-/// strategy leaves it to K: the policy's rule (policy::decodeNumSplits) as
+/// strategy leaves it to K: the policy's rule (policy::tileNumSplits) as
 /// its parameters, which a launcher passes to gpupoor._C.default_splits or
-/// re-derives: gpu_poor's rule, and for a decode tile at least
-/// ceil(K / decode_chunk) chunks.
+/// re-derives: gpu_poor's rule, and where the tile has a longest chunk
+/// (policy::longestChunk) at least ceil(K / longest_chunk) chunks.
 static llvm::json::Object splitRule(SplitKAttr strategy) {
   llvm::json::Object rule{{"rule_block", policy::kSplitRuleBlock},
                           {"long_k_rule_blocks", policy::kLongKRuleBlocks},
                           {"min_long_k_splits", policy::kMinLongKSplits},
                           {"max_splits", strategy.getMaxSplits()}};
-  if (int64_t chunk = policy::decodeChunk(toPolicy(strategy.getChip()),
-                                          toPolicyTile(strategy.getTile())))
-    rule["decode_chunk"] = chunk;
+  if (int64_t chunk = policy::longestChunk(toPolicy(strategy.getChip()),
+                                           toPolicyTile(strategy.getTile())))
+    rule["longest_chunk"] = chunk;
   return rule;
 }
 

@@ -50,7 +50,9 @@ def measure(layout: str, m: int, n: int, k: int, sms: int) -> dict:
     a_layout, b_layout = ("km", "kn") if layout == "km" else ("mk", layout)
     launch = C.choose_launch("sm_90a", m, n, k, b_layout, 0, C.DEFAULT_MAX_SPLITS, sms,
                              a_layout)
-    default = launch["splits"]
+    # gpu_poor's rule (policy::defaultNumSplits), which the policy raises
+    # for the tiles with a longest chunk (policy::longestChunk).
+    default = C.default_splits(k, C.DEFAULT_MAX_SPLITS)
     cands = {"rule": default, "2x": min(2 * default, 65536), "k128": -(-k // 128),
              "k64": -(-k // 64)}
     x, bs, rotate = bench_sweep.operands(layout, m, n, k, pad=True)

@@ -16,13 +16,14 @@
 
 using namespace mlir::gpupoor::policy;
 
-/// The S that selectTile's filling tiles are costed with: the problem's, or
-/// the default rule's (the tiles it costs are no decode tiles); 0 (no
+/// The S that selectTile's filling tiles and the rules' tile are costed
+/// with: the problem's, else each tile's own default (FillSplits); none (no
 /// filling tile) where the slices are asked for or K is dynamic.
-static int64_t fillSplits(const Problem &p, int64_t askedSlices) {
+static std::optional<FillSplits> fillSplits(const Problem &p,
+                                            int64_t askedSlices) {
   if (askedSlices != 0 || isDynamic(p.k))
-    return 0;
-  return p.splits ? *p.splits : defaultNumSplits(p.k, p.maxSplits);
+    return std::nullopt;
+  return FillSplits{p.splits, p.maxSplits};
 }
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {

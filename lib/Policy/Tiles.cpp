@@ -184,13 +184,14 @@ static constexpr int64_t kThreeWarpgroupSpeedPercent = 94;
 static constexpr int64_t kSliceMeetingCost = 300;
 
 /// The work of the busiest SM of a static product in `tile`, in the 128-row
-/// tile's multiply-adds, with the slices launchSlices gives it for S =
-/// `splits`, where its blocks fit one wave (none otherwise).
+/// tile's multiply-adds, with the slices launchSlices gives it for the S
+/// `fill` gives the tile, where its blocks fit one wave (none otherwise).
 static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
-                                          int64_t splits, int64_t sms,
+                                          const FillSplits &fill, int64_t sms,
                                           const Tile &tile) {
   int64_t tiles = shape.tiles(tile[0], tile[1]);
-  int64_t slices = launchSlices(0, Chip::SM90a, tile, k, tiles, splits, sms);
+  int64_t slices =
+      launchSlices(0, Chip::SM90a, tile, k, tiles, fill.of(tile, k), sms);
   if (tiles > sms || tiles * slices > sms)
     return std::nullopt;
   int64_t area = tile[0] * tile[1], work = 0;
@@ -217,11 +218,11 @@ static std::optional<int64_t> oneWaveCost(const CShape &shape, int64_t k,
 /// 0.805; with K = 1024, 2200 x 1024 x 1024 A as K x M 1.023 / 0.877, B as
 /// K x N 0.791 / 0.773.
 static bool threeWarpgroupTileFills(const CShape &shape, int64_t k,
-                                    int64_t splits, int64_t sms) {
+                                    const FillSplits &fill, int64_t sms) {
   const Tile &t = kThreeWarpgroupTile;
   return shape.m > t[0] && k >= kThreeWarpgroupMinK &&
-         launchSlices(0, Chip::SM90a, t, k, shape.tiles(t[0], t[1]), splits,
-                      sms) == 1;
+         launchSlices(0, Chip::SM90a, t, k, shape.tiles(t[0], t[1]),
+                      fill.of(t, k), sms) == 1;
 }
 
 /// `rule`, the rules' tile for a static product of more than 64 rows, or
@@ -229,13 +230,13 @@ static bool threeWarpgroupTileFills(const CShape &shape, int64_t k,
 /// (oneWaveCost). Only as measured: where the rule's tile is a 128-row one
 /// that fits one wave, and the operands' rows start on 32-byte sectors
 /// (elsewhere the 64-row tiles would run in clusters: clusterPays).
-static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
+static Tile fillingTile(const CShape &shape, int64_t k, const FillSplits &fill,
                         int64_t sms, BLayout bLayout, ALayout aLayout,
                         const Tile &rule) {
   if (shape.batched || isDynamic(k) || rule[0] != 128 ||
       !rowsSectorAligned(shape.n, k))
     return rule;
-  std::optional<int64_t> best = oneWaveCost(shape, k, splits, sms, rule);
+  std::optional<int64_t> best = oneWaveCost(shape, k, fill, sms, rule);
   if (!best)
     return rule;
   Tile chosen = rule;
@@ -243,9 +244,9 @@ static Tile fillingTile(const CShape &shape, int64_t k, int64_t splits,
     if (!wgmmaTakes(aLayout, bLayout, t) ||
         (bLayout == BLayout::KN && t[1] == 160 && !nMajorB160Pays(t, shape)) ||
         (t == kThreeWarpgroupTile &&
-         !threeWarpgroupTileFills(shape, k, splits, sms)))
+         !threeWarpgroupTileFills(shape, k, fill, sms)))
       continue;
-    std::optional<int64_t> cost = oneWaveCost(shape, k, splits, sms, t);
+    std::optional<int64_t> cost = oneWaveCost(shape, k, fill, sms, t);
     if (cost && *cost < *best)
       std::tie(chosen, best) = std::pair(t, cost);
   }
@@ -267,12 +268,12 @@ static constexpr int64_t kMidRowsFillingMinK = 3072;
 
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             BLayout bLayout, ALayout aLayout,
-                            int64_t fillSplits) {
+                            const std::optional<FillSplits> &fill) {
   Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
-  if (fillSplits <= 0 || !shape.isStatic() || shape.m <= 64 ||
+  if (!fill || !shape.isStatic() || shape.m <= 64 ||
       (shape.m <= 128 && (isDynamic(k) || k < kMidRowsFillingMinK)))
     return rule;
-  return fillingTile(shape, k, fillSplits, sms, bLayout, aLayout, rule);
+  return fillingTile(shape, k, *fill, sms, bLayout, aLayout, rule);
 }
 
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
@@ -443,12 +444,12 @@ bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
 Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        BLayout bLayout, ALayout aLayout,
-                                       int64_t fillSplits) {
+                                       const std::optional<FillSplits> &fill) {
   // sm_90a's wgmma kernel: two warpgroups of 64 x 256 (the 128 x 256 tile
   // of the Gluon kernel measured in docs/guide/Python.md), BK = 64 for the
   // 128-byte swizzle; smaller products as above.
   if (chip == Chip::SM90a)
-    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout, fillSplits);
+    return selectWgmmaTile(shape, k, smCount, bLayout, aLayout, fill);
   bool sm90Static = chip == Chip::SM90 && shape.isStatic();
   bool staticK = !isDynamic(k);
   if (!isDynamic(shape.m) && shape.m <= 128) {

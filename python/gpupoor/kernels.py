@@ -76,9 +76,10 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
       max_k_splits: the largest S; S = the power of two at or above
         sqrt(K / 32), at least 12 from K > 2016 (K in gpu_poor's blocks
         of 32, whatever the kernel's K step), on sm_90a at least
-        ceil(K / 128) for decode products (the 16-row and swapped tiles)
-        and the 32-row tile of products of 17 to 32 rows, ceil(K / 256)
-        for the 128 x 256 tile (the mlir backend), at most this. (The mlir backend's swapped
+        ceil(K / 128) for decode products (the 16-row and swapped
+        tiles) and the 32-row tile (17 to 32 rows, A read as M x K),
+        ceil(K / 256) for the 128 x 256 tile (the mlir backend), at most
+        this. (The mlir backend's swapped
         tiles keep each chunk in four f16 sums on sm_90a.)
       outer: type of the sum of the chunk sums, "f32" (default) or "f16"
         (gpu_poor's).

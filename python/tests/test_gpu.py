@@ -95,7 +95,8 @@ def test_any_max_k_splits_runs_on_the_library(max_k_splits, m, n, k):
     chips, sm_count = _mlir_backend.device_info(0)
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, None, c, "none", "f32", max_k_splits, 0, list(chips), sm_count)
-    # The policy's S: the rule's, at least ceil(K / 128) for decode tiles.
+    # The policy's S: the rule's, raised where the tile has a longest chunk
+    # (policy::longestChunk: 128 for decode tiles).
     launch = _C.choose_launch(chips[0], m, n, k, "nk", 0, max_k_splits, sm_count)
     assert p["values"][p["params"].index("splits")] == launch["splits"]
     assert launch["splits"] >= _C.default_splits(k, max_k_splits)

@@ -46,7 +46,7 @@ func.func @kn(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<40
 // tiles (two warpgroups of up to 255 registers fill the register file):
 // 256 x 2560 is T = 2 x 10 = 20 tiles of 128 x 256, K = 32768 is 1024
 // blocks of 32, S = 32 by the rule, 128 in the 128 x 256 tile's chunks of
-// at most 256; P1 = clamp(132 / 20, 1, 32) = 6, and with one block
+// at most 256; P1 = clamp(132 / 20, 1, min(S, 32)) = 6, and with one block
 // an SM P2 = P1 (two an SM would have given 13 > 12) (the WIDE run: the tile
 // named). Chosen, the tile is the filling 64 x 160 one (4 x 16 = 64 tiles
 // in two slices, whose meeting costs less than six slices'; AUTO).
@@ -190,7 +190,8 @@ func.func @few_mid(%a: tensor<512x5120xf16>, %b: tensor<2048x5120xf16>) -> tenso
 // slices that fill the SMs (132 / 16 = 8) cover 32768 / 8 = 4096 of K
 // each: the rules' 128 x 256 tile. Where the slices are chosen (AUTO), its
 // eight slices' meeting costs more than the filling 64 x 192 tile's three
-// (4 x 11 = 44 tiles, 132 blocks).
+// (4 x 11 = 44 tiles, 132 blocks). The 128 x 256 tile takes S = 128 (chunks
+// of 256: policy::kWideTileChunk), the filling tile the rule's 32.
 // CHECK-LABEL: func @long_k
 // CHECK: strategy(#gpupoor.split_k<splits = 128, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
 // AUTO-LABEL: func @long_k

@@ -56,12 +56,13 @@ inline constexpr int64_t kMinLongKSplits = 12;
 /// high enough that a decode tile's chunks stay at kDecodeChunk up to K =
 /// 32768 (tileNumSplits). Elsewhere the rule reaches 32 only for K past
 /// 9216 and 64 past 34816, so up to there S is what gpu_poor's clamp of 32
-/// gave. On an H200, the 225 decode products of the LLM projections in
-/// every layout ran at the same speed under 256 as under 32 (geomean of
-/// the speed against cuBLAS f32acc 0.989 / 0.983 / 1.115 against 0.988 /
-/// 0.983 / 1.116, B as N x K / K x N / A as K x M) at an error of 4.87e-4
-/// / 4.86e-4 / 4.86e-4 against 6.1e-4 / 6.08e-4 / 6.09e-4 (geomean;
-/// benchmarks/bench_splits.py --max-splits 32,256,
+/// gave, but for the tiles with a longest chunk (longestChunk: past K =
+/// 4096 for the 32-row tile, 8192 for the 128 x 256 one). On an H200, the 225
+/// decode products of the LLM projections in every layout ran at the same speed
+/// under 256 as under 32 (geomean of the speed against cuBLAS f32acc 0.989 /
+/// 0.983 / 1.115 against 0.988 / 0.983 / 1.116, B as N x K / K x N / A as K x
+/// M) at an error of 4.87e-4 / 4.86e-4 / 4.86e-4 against 6.1e-4 / 6.08e-4
+/// / 6.09e-4 (geomean; benchmarks/bench_splits.py --max-splits 32,256,
 /// benchmarks/data/max_splits_decode_sm_90a.json).
 inline constexpr int64_t kDefaultMaxSplits = 256;
 
@@ -71,8 +72,8 @@ inline constexpr int64_t kDefaultMaxSplits = 256;
 /// [1, maxSplits].
 int64_t defaultNumSplits(int64_t k, int64_t maxSplits);
 
-/// The longest chunk of a decode tile's default S (tileNumSplits) whose
-/// K step is no longer.
+/// The longest chunk of the default S (tileNumSplits) of a decode tile and
+/// of sm_90a's 32-row tile whose K step is no longer.
 inline constexpr int64_t kDecodeChunk = 128;
 
 /// The longest chunk of sm_90a's 128 x 256 tile's default S (tileNumSplits).

@@ -184,6 +184,18 @@ inline std::pair<ALayout, BLayout> swappedLayouts(ALayout aLayout,
 Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
                 const std::optional<Tile> &tile);
 
+/// The S that selectTile costs each candidate tile with: `splits` where the
+/// call fixes S, else each tile's own default (tileNumSplits under
+/// `maxSplits`), as the launch of that tile would take.
+struct FillSplits {
+  std::optional<int64_t> splits;
+  int64_t maxSplits = kDefaultMaxSplits;
+  /// S for `tile` (an sm_90a wgmma tile) at K = `k`.
+  int64_t of(const Tile &tile, int64_t k) const {
+    return splits ? *splits : tileNumSplits(Chip::SM90a, tile, k, maxSplits);
+  }
+};
+
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
 /// none, for C of `shape` and reduction size `k` (possibly kDynamic) on
 /// `chip`. On sm_90a a tile the wgmma kernel does not take (M <= 16) is for
@@ -206,13 +218,13 @@ Chip kernelChip(Chip chip, ALayout aLayout, BLayout bLayout,
 /// slower on products too small to fill the SMs twice, so a dynamic shape keeps
 /// the small tile; a short one (K <= 512) whose 128 x 128 tiles leave SMs idle
 /// takes 128 x 64 x 32. sm_90a's larger products: selectWgmmaTile (Tiles.cpp,
-/// with its measurements); where `fillSplits` > 0 (the launch's S, its
+/// with its measurements); where `fill` is given (the launch's S, its
 /// slices launchSlices' choice, which the cost assumes), a static product of
 /// more than 64 rows may take a filling tile of 64 rows and more columns
 /// (fillingTile).
 Tile selectTile(const CShape &shape, int64_t k, Chip chip, int64_t smCount,
                 BLayout bLayout = BLayout::NK, ALayout aLayout = ALayout::MK,
-                int64_t fillSplits = 0);
+                const std::optional<FillSplits> &fill = std::nullopt);
 
 /// Whether `tile` is one of selectTile's filling tiles (64 x 160, 64 x 192,
 /// 64 x 256, 192 x 96, BK = 64).

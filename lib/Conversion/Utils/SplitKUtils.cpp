@@ -51,7 +51,8 @@ static Value emitDefaultSplits(ImplicitLocOpBuilder &b, Value k,
   splits = arith::SelectOp::create(
       b, isLong, arith::MaxSIOp::create(b, splits, cst(kMinLongKSplits)),
       splits);
-  // A decode tile's chunks of at most longestChunk (tileNumSplits).
+  // The tile's chunks of at most longestChunk where it has one
+  // (tileNumSplits).
   if (int64_t chunk = policy::longestChunk(toPolicy(strategy.getChip()),
                                            toPolicyTile(strategy.getTile()))) {
     Value chunks = arith::IndexCastOp::create(

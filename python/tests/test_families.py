@@ -501,3 +501,45 @@ def test_split_handover_on_the_devices_sms():
         finally:
             C._force_choice(None)
         assert got[-1] == want, sms
+
+
+def test_stale_split_rule_is_refused():
+    """A kernel that evaluates S itself runs the rule it was built with,
+    while the launcher plans its slices with this package's S: a manifest
+    whose split_rule is another (a kernel directory from an older gpupoor:
+    the 128 x 256 tile before its chunks of 256) or whose S is fixed is
+    refused by name, never launched with slices planned for another S."""
+    rule = {"rule_block": 32, "long_k_rule_blocks": 64, "min_long_k_splits": 12,
+            "max_splits": 32, "longest_chunk": 256}
+    base = {"kernel": "gpupoor_matmul_0", "chip": "sm_90a", "params": [], "param_types": [],
+            "dynamic_shared_memory": 0, "block_size": 384, "tile": [128, 256, 64],
+            "splits": "default", "max_splits": 32, "split_rule": rule}
+
+    def plan(manifest):
+        def find(*args):
+            return [(manifest, "unused.cubin")]
+        a = torch.empty(4096, 4096, dtype=torch.float16)
+        b = torch.empty(4096, 4096, dtype=torch.float16).T
+        c = torch.empty(4096, 4096, dtype=torch.float16)
+        C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132,
+                        find_variant=find)
+
+    older = {k: v for k, v in rule.items() if k != "longest_chunk"}
+    for manifest, message in (
+            ({**base, "split_rule": older},
+             r"split_rule.longest_chunk 0 \(this package's: 256\)"),
+            ({**base, "split_rule": {**rule, "min_long_k_splits": 8}},
+             r"split_rule.min_long_k_splits 8 \(this package's: 12\)"),
+            ({**base, "splits": 16}, "S fixed at 16"),
+            ({k: v for k, v in base.items() if k != "split_rule"}, "no split_rule")):
+        with pytest.raises(ValueError, match="gpupoor_matmul_0: " + message):
+            plan(manifest)
+    # The package's rule passes (the plan may still fail later on the fake
+    # manifest, but not on its rule), and a kernel taking S from the launch
+    # is not held to the manifest's rule.
+    for manifest in (base, {**base, "params": ["splits"], "param_types": ["i32"],
+                            "split_rule": older}):
+        try:
+            plan(manifest)
+        except (ValueError, RuntimeError) as e:
+            assert "split rule" not in str(e), e

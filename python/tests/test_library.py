@@ -133,9 +133,25 @@ def manifest(**over):
                     "pointer_aligned_16": ["a_ptr", "b_ptr"],
                     "max_size": 2**31 - 1 - 8192, "max_offset": 2**31 - 1},
          "param_types": ["ptr"] * 3 + ["i32"] * 9 + ["ptr", "i64", "ptr", "i32"],
-         "dynamic_shared_memory": 49152, "block_size": 128}
+         "dynamic_shared_memory": 49152, "block_size": 128,
+         "splits": "default", "max_splits": 32}
     m.update(over)
+    # The rule a kernel of this chip and tile evaluates, as the compiler
+    # writes it (the launcher refuses another: test_families).
+    m.setdefault("split_rule", _split_rule(m["chip"], m["tile"], m["max_splits"]))
     return m
+
+
+def _split_rule(chip, tile, max_splits):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
+    import split_k_model as model
+    rule = {"rule_block": model.SPLIT_RULE_BK, "long_k_rule_blocks": model.LONG_K_RULE_BLOCKS,
+            "min_long_k_splits": model.MIN_LONG_K_SPLITS, "max_splits": max_splits}
+    if model.longest_chunk(chip, tile):
+        rule["longest_chunk"] = model.longest_chunk(chip, tile)
+    return rule
 
 
 def args(m=64, n=64, k=64, **over):

@@ -61,6 +61,8 @@ class GpupoorKernel:
         self.kdir, self.manifest = kdir, manifest
         with open(os.path.join(kdir, manifest)) as f:
             self.meta = json.load(f)
+        if "splits" not in self.meta["params"]:
+            check_split_rule(self.meta)
         # A cubin, or PTX (build_kernels.py --formats isa: the manifest's
         # `ptx`), which the driver compiles for this GPU when it loads it: an
         # older chip's kernels (sm_80, sm_86, sm_89) run on a newer GPU so.
@@ -321,6 +323,25 @@ def model_slices(kern):
     return dict(slices=kern.meta.get("slices", 1), tile_mn=(kern.bm, kern.bn),
                 sm_count=kern.meta.get("slice_rule", {}).get("sm_count", 132),
                 chip=kern.meta.get("chip", "sm_90"))
+
+
+def check_split_rule(meta):
+    """A kernel that evaluates S itself runs its manifest's split_rule; the
+    suite checks it bit for bit against the model at the model's S
+    (splits_for), so the two rules must be one, or a stale kernel would
+    fail (or pass) against another S than its own. (A kernel taking S from
+    the launch is given the model's S, whatever its manifest says.)"""
+    if meta["splits"] != "default":
+        return
+    rule = meta["split_rule"]
+    want = {"rule_block": model.SPLIT_RULE_BK, "long_k_rule_blocks": model.LONG_K_RULE_BLOCKS,
+            "min_long_k_splits": model.MIN_LONG_K_SPLITS, "max_splits": meta["max_splits"]}
+    chunk = model.longest_chunk(meta["chip"], meta["tile"])
+    if chunk:
+        want["longest_chunk"] = chunk
+    if rule != want:
+        raise ValueError(f"{meta['kernel']}: manifest split_rule {rule}, the model's {want}: "
+                         "rebuild the kernels")
 
 
 def splits_for(meta, k):

@@ -25,14 +25,16 @@ import numpy as np
 
 SPLIT_RULE_BK = 32  # the rule counts K in gpu_poor's 32-element blocks, any tile
 DEFAULT_MAX_SPLITS = 256  # policy::kDefaultMaxSplits (gpu_poor's clamp: 32)
+LONG_K_RULE_BLOCKS = 64  # from 64 rule blocks (K > 2016) on ...
+MIN_LONG_K_SPLITS = 12  # ... at least 12 chunks
 
 
 def default_splits(k, max_splits=DEFAULT_MAX_SPLITS):
     blocks = -(-k // SPLIT_RULE_BK)
     root = math.isqrt(blocks)
     splits = 1 if root <= 1 else 1 << (root - 1).bit_length()
-    if blocks >= 64:  # at least 12 chunks from K > 2016 on
-        splits = max(splits, 12)
+    if blocks >= LONG_K_RULE_BLOCKS:
+        splits = max(splits, MIN_LONG_K_SPLITS)
     return max(1, min(splits, max_splits))
 
 
@@ -40,19 +42,25 @@ DECODE_CHUNK = 128
 WIDE_TILE_CHUNK = 256  # policy::kWideTileChunk
 
 
-def tile_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
-    """policy::tileNumSplits: default_splits, at least ceil(K / chunk) for
-    a decode tile (16 rows or 16 columns) of an sm_90 or sm_90a kernel and
-    sm_90a's 32-row tile (32 x 64 x 128), their chunk 128 or one K tile
-    where longer, and for sm_90a's 128 x 256 tile, its chunk 256; `tile` is
-    [BM, BN, BK]."""
-    splits = default_splits(k, max_splits)
+def longest_chunk(chip, tile):
+    """policy::longestChunk: the most K a chunk of `tile` ([BM, BN, BK])
+    sums, 0 for none: 128 (or one K tile where longer) for a decode tile
+    (16 rows or 16 columns) of an sm_90 or sm_90a kernel and sm_90a's
+    32-row tile (32 x 64 x 128); 256 for sm_90a's 128 x 256 tile."""
     thin = chip == "sm_90a" and list(tile) == [32, 64, 128]
     if chip in ("sm_90", "sm_90a") and (min(tile[0], tile[1]) <= 16 or thin):
-        chunk = max(DECODE_CHUNK, tile[2])
-    elif chip == "sm_90a" and list(tile[:2]) == [128, 256]:
-        chunk = max(WIDE_TILE_CHUNK, tile[2])
-    else:
+        return max(DECODE_CHUNK, tile[2])
+    if chip == "sm_90a" and list(tile[:2]) == [128, 256]:
+        return max(WIDE_TILE_CHUNK, tile[2])
+    return 0
+
+
+def tile_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
+    """policy::tileNumSplits: default_splits, at least ceil(K / chunk)
+    where the tile has a longest chunk (longest_chunk)."""
+    splits = default_splits(k, max_splits)
+    chunk = longest_chunk(chip, tile)
+    if not chunk:
         return splits
     return max(1, min(max(splits, -(-k // chunk)), max_splits))
 

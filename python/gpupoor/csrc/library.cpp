@@ -49,6 +49,46 @@ int enumOf(const std::string &what, const std::string &value,
   TORCH_CHECK_VALUE(false, "kernel manifest: unknown ", what, " '", value, "'");
 }
 
+/// A kernel that evaluates S itself (no `splits` parameter) runs the rule
+/// it was compiled with, while the launcher counts its slices with this
+/// package's (policy::tileNumSplits): the manifest's `split_rule` must be
+/// that rule, or a kernel directory built by another gpupoor would run
+/// another S than the one its slices are planned for. The rule itself is
+/// not re-derived here: only its parameters are compared with the policy's.
+void checkSplitRule(const py::dict &m, const KernelInfo &k) {
+  if (std::find(k.params.begin(), k.params.end(), "splits") != k.params.end())
+    return;
+  auto stale = [&](const std::string &what) {
+    TORCH_CHECK_VALUE(false, "kernel manifest of ", k.name, ": ", what,
+                      ", not this package's split rule, while the kernel "
+                      "evaluates S itself; rebuild the kernel library "
+                      "(python -m gpupoor.build_library) or point "
+                      "GPUPOOR_KERNEL_DIR at one this gpupoor built");
+  };
+  py::object splits =
+      m.contains("splits") ? py::object(m["splits"]) : py::object(py::none());
+  if (!py::isinstance<py::str>(splits) ||
+      splits.cast<std::string>() != "default")
+    stale("S fixed at " + py::str(splits).cast<std::string>());
+  if (!m.contains("split_rule"))
+    stale("no split_rule");
+  auto rule = m["split_rule"].cast<py::dict>();
+  std::optional<policy::Chip> chip = policy::parseChip(k.chip);
+  TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
+                    k.chip);
+  std::pair<const char *, int64_t> expected[] = {
+      {"rule_block", policy::kSplitRuleBlock},
+      {"long_k_rule_blocks", policy::kLongKRuleBlocks},
+      {"min_long_k_splits", policy::kMinLongKSplits},
+      {"longest_chunk", policy::longestChunk(*chip, k.tile)}};
+  for (auto [key, want] : expected) {
+    int64_t got = field<int64_t>(rule, key, 0);
+    if (got != want)
+      stale(std::string("split_rule.") + key + " " + std::to_string(got) +
+            " (this package's: " + std::to_string(want) + ")");
+  }
+}
+
 /// A variant from `find_variant`'s answer (a list of (manifest, image)
 /// pairs, or None).
 std::shared_ptr<const Variant> variantOf(const py::object &got,
@@ -58,8 +98,9 @@ std::shared_ptr<const Variant> variantOf(const py::object &got,
   auto v = std::make_shared<Variant>();
   for (py::handle kernel : got) {
     auto pair = kernel.cast<py::tuple>();
-    v->push_back(
-        kernelOf(pair[0].cast<py::dict>(), pair[1].cast<std::string>()));
+    auto manifest = pair[0].cast<py::dict>();
+    v->push_back(kernelOf(manifest, pair[1].cast<std::string>()));
+    checkSplitRule(manifest, v->back());
   }
   TORCH_CHECK_VALUE(!v->empty(), "variant ", name, " has no kernels");
   return v;

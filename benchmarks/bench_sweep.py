@@ -7,7 +7,9 @@
 Shapes (C = x @ B, x (M, K) float16):
 - llm: the projections of common LLMs (Llama-2 7B and 13B, Llama-3 8B and
   70B: fused qkv, o, gate/up, down) at M = 1, 2, 4, ..., 4096;
-- square: M = N = K from 128 to 8192, non-powers of two among them.
+- square: M = N = K from 128 to 8192, non-powers of two among them;
+- narrow (only when asked for): N = 16-256 columns over M = 1024-16384 rows,
+  K = 4096 and 8192 (LoRA's down projection, an MoE router).
 B is the weight as nn.Linear holds it, N x K, passed as its K x N view
 (layout nk), or a K x N tensor (kn: `x @ w`, the backward's products); km:
 B as K x N and x stored K x M, passed as its M x K view (a weight
@@ -74,6 +76,12 @@ PROJECTIONS = [
 M_VALUES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 SQUARES = (128, 192, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4000, 4096, 6000,
            8192)
+# narrow (not in the default classes): few output columns over many rows, as
+# LoRA's down projection (N = its rank), an MoE router (N = the experts) or a
+# small head meets them: N x M_ROWS x K.
+NARROW_N = (16, 64, 128, 256)
+NARROW_M = (1024, 4096, 16384)
+NARROW_K = (4096, 8192)
 
 
 def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
@@ -87,6 +95,8 @@ def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
                     out.append(("llm", m, n, k))
     if "square" in classes:
         out += [("square", s, s, s) for s in SQUARES]
+    if "narrow" in classes:
+        out += [("narrow", m, n, k) for n in NARROW_N for m in NARROW_M for k in NARROW_K]
     return out
 
 
@@ -255,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
-    if set(layouts) - {"nk", "kn", "km"} or set(classes) - {"llm", "square"} or not layouts:
-        print("bench_sweep: --layouts takes nk,kn,km and --classes llm,square", file=sys.stderr)
+    known = {"llm", "square", "narrow"}
+    if set(layouts) - {"nk", "kn", "km"} or set(classes) - known or not layouts:
+        print("bench_sweep: --layouts takes nk,kn,km and --classes llm,square,narrow",
+              file=sys.stderr)
         return 2
     rc, plt = preflight("bench_sweep", args.plot)
     if rc is not None:

@@ -151,6 +151,9 @@ struct FamilyRow {
   bool kmOnly = false;
   /// A persistent family with the split handover (FamilyConfig).
   bool handover = false;
+  /// B as K x N only (on sm_90a): the unswapped narrow tile's clusters,
+  /// which share a narrow N-major B (clusterBlocks).
+  bool knOnly = false;
 };
 } // namespace
 
@@ -226,6 +229,11 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PL128CH, "pl128ch", Tile{128, 128, 64}, true, false, true, false, true, 0, 1, 2, false, false, true},
   {Family::PL176CH, "pl176ch", Tile{128, 176, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
   {Family::PL224CH, "pl224ch", Tile{128, 224, 64}, true, false, true, true, true, 0, 1, 2, false, false, true},
+  {Family::N16,   "n16",   kNarrowTile,        true,  false, false, false, true,  0, 0},
+  {Family::N16W,  "n16w",  kNarrowTile,        true,  false, false, false, true,  0, 2},
+  {Family::N16Q,  "n16q",  kNarrowTile,        true,  false, false, false, true,  0, 1, 4, false, false, false, true},
+  {Family::N16C,  "n16c",  kNarrowTile,        true,  false, false, false, true,  0, 1, 2, false, false, false, true},
+  {Family::N16WC, "n16wc", kNarrowTile,        true,  false, false, false, true,  0, 2, 2, false, false, false, true},
 };
 // clang-format on
 
@@ -253,7 +261,8 @@ bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
   const FamilyRow &r = row(family);
   if (aLayout == ALayout::KM && (chip != Chip::SM90a || !r.km))
     return false;
-  if (aLayout != ALayout::KM && r.kmOnly)
+  if ((aLayout != ALayout::KM && r.kmOnly) ||
+      (bLayout != BLayout::KN && r.knOnly))
     return false;
   return !r.sm90aOnly ||
          (chip == Chip::SM90a && (!r.nkOnly || bLayout == BLayout::NK));
@@ -299,12 +308,10 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
 /// clusterBlocks: a family may have one of each cluster size), and the
 /// persistent ones with stream-K (streamKPays): family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
-    {Family::S16, Family::S16W},
-    {Family::S32, Family::S32W},
-    {Family::S8, Family::S8W},
-    {Family::M32, Family::M32W},
-    {Family::M64, Family::M64W},
-    {Family::N64, Family::N64W}};
+    {Family::S16, Family::S16W}, {Family::S32, Family::S32W},
+    {Family::S8, Family::S8W},   {Family::M32, Family::M32W},
+    {Family::M64, Family::M64W}, {Family::N64, Family::N64W},
+    {Family::N16, Family::N16W}};
 static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
@@ -316,7 +323,9 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::S8W, Family::S8WC},     {Family::S16, Family::S16C},
     {Family::S32, Family::S32C},     {Family::S8, Family::S8C},
     {Family::W176, Family::W176C},   {Family::PL176, Family::PL176C},
-    {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C}};
+    {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C},
+    {Family::N16, Family::N16Q},     {Family::N16W, Family::N16WC},
+    {Family::N16, Family::N16C}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},       {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K}, {Family::PL128, Family::PL128K},
@@ -362,6 +371,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
                : Family::M16;
   if (wgmma && t == kThinTile)
     return Family::M32;
+  if (wgmma && t == kNarrowTile)
+    return Family::N16;
   // The filling tiles (selectTile: one wave of 64-row tiles wider than 128,
   // or of 192 x 96).
   if (wgmma && t == kThreeWarpgroupTile)

@@ -286,6 +286,9 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // 17 to 32 rows: the 32-row tile (kThinTile).
   if (shape.m <= 32 && !shape.batched && aLayout == ALayout::MK)
     return kThinTile;
+  // At most 16 columns: the decode tile unswapped (kNarrowTile).
+  if (shape.n <= kNarrowTile[1] && !shape.batched)
+    return kNarrowTile;
   if (oneWaveMidTile(shape, k, sms))
     return {128, 128, 64};
   if (shape.m <= 128)

@@ -64,7 +64,9 @@ OUT_TYPES = ("f16", "f32")
 # 1536 on in one slice for M > 192 (policy::kThreeWarpgroupTile); m16n256: sm_90's
 # 16x256x128 mma.sync tile (sm_90a's library, W stored N x K only) for
 # decode products of a weight of about one SM's worth of 256-row tiles
-# (policy::wideDecodeTileFits).
+# (policy::wideDecodeTileFits); n16, n16w: sm_90a's decode tile unswapped
+# for products of at most 16 columns (policy::kNarrowTile), one and two
+# blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:
@@ -157,8 +159,9 @@ class VariantKey:
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
         SM90A_TILES only for sm_90a, some of them (m64n160, m16n256) for B
-        as N x K only (elsewhere m64, large and m16 serve); A as K x M only
-        for sm_90a's wgmma families."""
+        as N x K only (elsewhere m64, large and m16 serve), the narrow
+        tile's clusters for B as K x N only; A as K x M only for sm_90a's
+        wgmma families."""
         return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout)
 
     def pipeline_options(self, chip: str) -> str:
@@ -272,6 +275,7 @@ def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     return [VariantKey(b, o, e, c, t, a_layout=a)
             for a in A_LAYOUTS for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES
             for c in OUT_TYPES for t in tiles
-            if (b == "nk" or not _INFO[t]["nk_only"]) and _INFO[t][a]]
+            if (b == "nk" or not _INFO[t]["nk_only"]) and (b == "kn" or not _INFO[t]["kn_only"])
+            and _INFO[t][a]]
 
 

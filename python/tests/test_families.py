@@ -161,14 +161,17 @@ def test_sm90a_families_only_for_sm90a():
                "w224c", "pl224c", "pl176k", "pl224k", "pl192h", "pl160h", "pl176h", "pl224h",
                "pl192ch", "pl160ch", "pl176ch", "pl224ch"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
+    # 16 kn variants of the narrow tile's clusters (n16q, n16c, n16wc: a
+    # narrow B stored K x N is what they share), for either A layout.
+    kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 39 + 2 * 4 * 2 * len(nk_only)
+    per_a = 2 * 2 * 4 * 2 * 41 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 47 + 2 * 4 * 2 * len(nk_only - no_km)
+    assert len(km) == 2 * 2 * 4 * 2 * 49 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -176,11 +179,14 @@ def test_sm90a_families_only_for_sm90a():
     for family in SM90A_TILES:
         a = "km" if family in km_only else "mk"
         fam = [k for k in keys if k.tile == family and k.a_layout == a]
-        assert len(fam) == (16 if family in nk_only else 32)
+        assert len(fam) == (16 if family in nk_only | kn_only else 32)
         assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
+        assert all(k.b_layout == "kn" for k in fam) == (family in kn_only)
         assert all(k.builds_for("sm_90a") for k in fam)
         assert VariantKey(b_layout="kn", tile=family, a_layout=a).builds_for("sm_90a") == \
             (family not in nk_only)
+        assert VariantKey(b_layout="nk", tile=family, a_layout=a).builds_for("sm_90a") == \
+            (family not in kn_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys

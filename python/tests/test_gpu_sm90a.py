@@ -88,6 +88,38 @@ def test_sm90a_thin_tile_exact(m, n, k, slices, outer, activation, layout):
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # One tile in 33 slices; 13 and 8 slices of few tiles.
+    (33, 16, 4104, "nk", "n16"), (600, 8, 3000, "kn", "n16"), (1000, 16, 8192, "kmkn", "n16"),
+    # Past the SMs: two blocks an SM (in clusters of two where B is K x N).
+    (9000, 5, 520, "nk", "n16w"), (9000, 16, 520, "kn", "n16wc"),
+    # B's 16 columns shared in clusters of four (few tiles) or two.
+    (1000, 9, 1000, "kn", "n16q"), (4100, 16, 264, "kmkn", "n16q"),
+    (300, 16, 2000, "kmkn", "n16q"), (7000, 16, 520, "kn", "n16c")])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_narrow_tile_exact(m, n, k, layout, want, slices, outer, activation):
+    """At most 16 columns over more than 32 rows take the decode tile
+    unswapped (policy::kNarrowTile: the n16 families, in clusters sharing a
+    B stored K x N): exact on small integers over M and K tails, N of 5 to
+    16 (rows of B as K x N off 16 bytes), slices, both outer types, A as K
+    x M and an epilogue. With slices asked for no cluster is taken."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
+    if slices:
+        want = "n16w" if p["tiles"] * slices > sm_count else "n16"
+    assert p["family"] == want
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 def _sm90a_family_operands(m, n, k, layout):
     """The device's chips and SMs, x (M x K; stored K x M for km*), w (K x N;
     stored N x K for *nk) in small integers and their generator; skips

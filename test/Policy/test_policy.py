@@ -93,7 +93,8 @@ def test_the_grid_covers_every_choice(policy):
                         "s8wc", "s16c", "s32c", "s8c", "m16n256", "m192n96", "w176", "pl176",
                         "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl176k", "pl224k",
                         "plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
-                        "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch"}
+                        "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "n16", "n16w",
+                        "n16q", "n16c", "n16wc"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

@@ -246,6 +246,17 @@ enum class Family : uint32_t {
   /// from three quarters of the SMs to as many 256-row tiles
   /// (wideDecodeTileFits).
   M16N256,
+  /// sm_90a only: the decode tile kSwappedDecodeTile run unswapped
+  /// (kNarrowTile) for products of at most 16 columns over more than 32
+  /// rows, one and two blocks an SM; and, B as K x N only, N16 in clusters
+  /// of four and of two and N16W in clusters of two, sharing B's tile of 16
+  /// columns read along N by TMA multicast (clusterBlocks, as S16Q, S16C
+  /// and S16WC).
+  N16,
+  N16W,
+  N16Q,
+  N16C,
+  N16WC,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -265,7 +276,8 @@ inline constexpr Family kFamilies[] = {
     Family::PL176K,  Family::PL224K,  Family::PLH,     Family::PL192H,
     Family::PL160H,  Family::PL128H,  Family::PL176H,  Family::PL224H,
     Family::PLCH,    Family::PL192CH, Family::PL160CH, Family::PL128CH,
-    Family::PL176CH, Family::PL224CH};
+    Family::PL176CH, Family::PL224CH, Family::N16,     Family::N16W,
+    Family::N16Q,    Family::N16C,    Family::N16WC};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -274,7 +286,8 @@ std::optional<Family> parseFamily(std::string_view name);
 /// the sm_90a families only there, the 160-column ones for B as N x K only;
 /// A as K x M only on sm_90a and only for the families whose kernel is the
 /// wgmma kernel there (not m16, an mma.sync kernel, nor m32, whose 32-row
-/// tile reads A as M x K only).
+/// tile reads A as M x K only); the narrow tile's clusters for B as K x N
+/// only.
 bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);

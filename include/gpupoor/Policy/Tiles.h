@@ -61,6 +61,21 @@ inline constexpr int64_t kWideSwappedKNRows = 8;
 /// 4096 1.002 against 1.009).
 inline constexpr Tile kSwappedDecodeTile = {64, 16, 128};
 
+/// sm_90a's tile for a static 2-D product of at most 16 columns over more
+/// than 32 rows (an LoRA down projection, an MoE router): the decode tile
+/// unswapped, A's rows along wgmma's M, B's few columns along its n16, 128
+/// of K a stage and four f16 sums a chunk (accumulatorSets), as the swapped
+/// decode tile streams a weight. Static kernels on an H200, x cuBLAS
+/// f32acc, this tile / the rules' 64 x 64 x 64 before it
+/// (benchmarks/data/narrow_tiles_sm_90a.txt): 1024 / 4096 / 16384 x 16 x
+/// 4096 1.194 / 1.081 / 0.999 against 0.772 / 0.649 / 0.760 (B as N x K),
+/// 1.362 / 1.143 / 1.032 against 0.886 / 0.820 / 0.783 (B as K x N), 1.343
+/// / 1.423 / 1.040 against 0.875 / 1.020 / 0.791 (A as K x M); error
+/// 3.3e-4 against 6.4e-4. At 64 columns it lost (0.43-0.74 against
+/// 0.82-1.02), and the 64 x 32 tile lost at 64 and 128 columns but at 1024
+/// x 64 x 4096 (0.962 against 0.932).
+inline constexpr Tile kNarrowTile = kSwappedDecodeTile;
+
 /// sm_90's (mma.sync) decode tile for a static weight of more 16 x 128
 /// tiles than SMs but at most as many of 16 x 256 (wideDecodeTileFits):
 /// one block an SM, three stages of 128 of K (204 KiB).

@@ -213,8 +213,12 @@ PYBIND11_MODULE(_C, m) {
       "family_info",
       [](const std::string &name) {
         Family family = familyArg(name);
-        bool mk = familyBuilds(family, Chip::SM90a, ALayout::MK, BLayout::NK);
-        // (B as K x N with an A layout the family has kernels for.)
+        auto builds = [&](ALayout a) {
+          return familyBuilds(family, Chip::SM90a, a, BLayout::NK) ||
+                 familyBuilds(family, Chip::SM90a, a, BLayout::KN);
+        };
+        bool mk = builds(ALayout::MK);
+        // (Each B layout with an A layout the family has kernels for.)
         ALayout a = mk ? ALayout::MK : ALayout::KM;
         return py::dict(
             "swapped"_a = familySwapped(family),
@@ -222,14 +226,13 @@ PYBIND11_MODULE(_C, m) {
             "sm90a_only"_a =
                 !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK),
             "nk_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::KN),
-            "mk"_a = mk,
-            "km"_a =
-                familyBuilds(family, Chip::SM90a, ALayout::KM, BLayout::NK));
+            "kn_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::NK),
+            "mk"_a = mk, "km"_a = builds(ALayout::KM));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, are "
-      "sm_90a's only, are for B as N x K only, are built for A as M x K, "
-      "and are built for A as K x M (sm_90a).");
+      "sm_90a's only, are for B as N x K only, are for B as K x N only, and "
+      "are built for A as M x K and for A as K x M (sm_90a).");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

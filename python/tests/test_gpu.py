@@ -353,6 +353,46 @@ def test_cuda_graph_capture():
     assert torch.equal(out, want)
 
 
+def test_cuda_graph_shares_slice_counters():
+    """Launches in slices captured on one stream share the capture's
+    counters, zeroed once (each launch leaves them zero): products of few
+    and of many tiles (counters grown within the capture), allocations
+    between them, a second graph on another stream and eager calls between
+    replays; every replay gives the eager results, exactly."""
+    g = torch.Generator(device="cuda").manual_seed(7)
+
+    def ints(*shape):
+        return torch.randint(-1, 2, shape, device="cuda", generator=g).half()
+
+    # (M, N, K, slices): 16 tiles in 8 slices; 2048 tiles of 128 x 256, past
+    # the 1024 counters first held, in two slices.
+    cases = [(1024, 64, 4096, 8), (300, 700, 2048, 3), (8192, 8192, 256, 2), (1024, 128, 4096, 8)]
+    ops = [(ints(m, k), ints(k, n), s) for m, n, k, s in cases]
+    want = [(x.double() @ w.double()).half() for x, w, _ in ops]
+    for (x, w, s), y in zip(ops, want):
+        assert torch.equal(split_k_sequential(x, w, slices=s, backend="mlir"), y)
+    graphs, outs = [], []
+    for stream in (torch.cuda.Stream(), torch.cuda.Stream()):
+        stream.wait_stream(torch.cuda.current_stream())
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            got = []
+            for x, w, s in ops:
+                got.append(split_k_sequential(x, w, slices=s, backend="mlir"))
+                torch.full((4096,), -1, dtype=torch.int32, device="cuda")
+        graphs.append(graph)
+        outs.append(got)
+    for _ in range(3):
+        for graph, got in zip(graphs, outs):
+            for y in got:
+                y.fill_(float("nan"))
+            graph.replay()
+            x, w, s = ops[1]
+            assert torch.equal(split_k_sequential(x, w, slices=s, backend="mlir"), want[1])
+            torch.cuda.synchronize()
+            assert all(torch.equal(y, z) for y, z in zip(got, want))
+
+
 @pytest.mark.parametrize("m", [77, 300])
 def test_tensor_maps_follow_each_operand(m):
     """sm_90a's TMA kernels (B as N x K, M > 16) take a tensor map of each

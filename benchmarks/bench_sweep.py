@@ -1,6 +1,6 @@
 """The package on a broad sweep of the shapes users run, against cuBLAS.
 
-  python benchmarks/bench_sweep.py [--layouts nk,kn] [--classes llm,square]
+  python benchmarks/bench_sweep.py [--layouts nk,kn] [--classes llm,square[,narrow]]
                                    [--reps 100] [--json out.json] [--plot out.png]
                                    [--rules] [--static KDIR] [--passes N]
 

@@ -75,13 +75,16 @@ ENUM = {"large": "Large", "m16": "M16", "m64": "M64", "n64": "N64", "mid": "Mid"
         "s16": "S16", "w192": "W192", "w160": "W160", "w176": "W176", "w224": "W224",
         "m32": "M32", "s32": "S32"}
 SLICES = (1, 2, 4, 8)
-# The candidate each of the rules' families stands for: the one of its tile
-# (the persistent, two-blocks-an-SM and cluster variants of a candidate). The
+# The candidate each of the rules' families stands for: the one of its tile,
+# swapped or not as it is (the persistent, two-blocks-an-SM and cluster
+# variants of a candidate; the narrow tile's n16 families, s16's tile
+# unswapped, stand for none). The
 # filling tiles' families (m64n160, m64n192, m64n256) are no table choice
 # (policy::tunedChoice): the rules take them within one wave, and forcing one
 # times the rules' choice.
 TILE_OF = {f: next((c for c in CANDIDATES
-                    if C.family_tile(c, "sm_90a", "nk") == C.family_tile(f, "sm_90a", "nk")), f)
+                    if C.family_tile(c, "sm_90a", "nk") == C.family_tile(f, "sm_90a", "nk")
+                    and C.family_info(c)["swapped"] == C.family_info(f)["swapped"]), f)
            for f in C.FAMILIES}
 
 

@@ -44,8 +44,22 @@ int64_t mlir::gpupoor::policy::longestChunk(Chip chip, const Tile &tile) {
   return 0;
 }
 
+std::vector<mlir::gpupoor::policy::SplitRuleParam>
+mlir::gpupoor::policy::splitRuleParams(Chip chip, const Tile &tile,
+                                       int64_t maxSplits) {
+  std::vector<SplitRuleParam> params = {
+      {"rule_block", kSplitRuleBlock},
+      {"long_k_rule_blocks", kLongKRuleBlocks},
+      {"min_long_k_splits", kMinLongKSplits},
+      {"max_splits", maxSplits}};
+  if (int64_t chunk = longestChunk(chip, tile))
+    params.push_back({"longest_chunk", chunk});
+  return params;
+}
+
 int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
-  // One consumer warpgroup (BM <= 64) and at most 32 columns: the swapped
+  // One consumer warpgroup (BM <= 64) and at most 32 columns (the narrow
+  // tile too, kNarrowTile, unswapped): the swapped
   // tiles, whose sums of 4 sets fit beside the next chunk's
   // (KernelSpec::kDeferredHandoverMaxBN).
   bool swappedTile = chip == Chip::SM90a && tile[0] <= 64 && tile[1] <= 32;

@@ -145,8 +145,9 @@ def test_sm90a_families_only_for_sm90a():
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
-    # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch
-    # and the filling m64n192, m64n256, m192n96 (both B layouts),
+    # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
+    # the filling m64n192, m64n256, m192n96 and the narrow n16, n16w (both B
+    # layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
@@ -536,8 +537,13 @@ def test_stale_split_rule_is_refused():
              r"split_rule.longest_chunk 0 \(this package's: 256\)"),
             ({**base, "split_rule": {**rule, "min_long_k_splits": 8}},
              r"split_rule.min_long_k_splits 8 \(this package's: 12\)"),
+            ({**base, "split_rule": {**rule, "max_splits": 16}},
+             r"split_rule.max_splits 16 \(this package's: 32\)"),
+            ({**base, "split_rule": {**rule, "chunk_sets": 4}},
+             r"split_rule.chunk_sets 4 \(this package's rule has no chunk_sets\)"),
             ({**base, "splits": 16}, "S fixed at 16"),
-            ({k: v for k, v in base.items() if k != "split_rule"}, "no split_rule")):
+            ({k: v for k, v in base.items() if k != "split_rule"},
+             r"split_rule.rule_block 0 \(this package's: 32\)")):
         with pytest.raises(ValueError, match="gpupoor_matmul_0: " + message):
             plan(manifest)
     # The package's rule passes (the plan may still fail later on the fake

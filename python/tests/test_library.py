@@ -147,11 +147,7 @@ def _split_rule(chip, tile, max_splits):
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "Numerics"))
     import split_k_model as model
-    rule = {"rule_block": model.SPLIT_RULE_BK, "long_k_rule_blocks": model.LONG_K_RULE_BLOCKS,
-            "min_long_k_splits": model.MIN_LONG_K_SPLITS, "max_splits": max_splits}
-    if model.longest_chunk(chip, tile):
-        rule["longest_chunk"] = model.longest_chunk(chip, tile)
-    return rule
+    return model.split_rule(chip, tile, max_splits)
 
 
 def args(m=64, n=64, k=64, **over):

@@ -87,7 +87,13 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "plch"): (200, 29576), ("kn", "plch"): (200, 25352),
               ("nk", "pl192ch"): (200, 23240), ("nk", "pl160ch"): (200, 16904),
               ("nk", "pl128ch"): (1024, 4104), ("kn", "pl128ch"): (1024, 4104),
-              ("nk", "pl176ch"): (200, 21128), ("nk", "pl224ch"): (200, 25352)}
+              ("nk", "pl176ch"): (200, 21128), ("nk", "pl224ch"): (200, 25352),
+              # The narrow tile (at most 16 columns): a block a tile, two an
+              # SM past the SMs, and for B as K x N in clusters of four (16
+              # tiles) and two (110 tiles, and 142 at two an SM).
+              ("kn", "n16"): (100, 16), ("nk", "n16"): (100, 16),
+              ("nk", "n16w"): (9000, 16), ("kn", "n16wc"): (9000, 16),
+              ("kn", "n16q"): (1000, 16), ("kn", "n16c"): (7000, 16)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
@@ -120,14 +126,15 @@ FAMILY_SHAPES = {**_MK_SHAPES,
                  ("kmkn", "s8wc"): (8, 9000), ("kmnk", "s8wc"): (8, 9000),
                  ("kmkn", "s8c"): (8, 8192), ("kmnk", "s8c"): (8, 8192)}
 # The (layouts, family) pairs the test compiles a representative of: those
-# of FAMILY_SHAPES, n64w's (n64 two blocks an SM, for slices beyond the
-# SMs: never at K = 64), pl128k's that the tuned table never chooses,
+# of FAMILY_SHAPES, n64w's and n16w's with B as K x N (two blocks an SM,
+# for slices beyond the SMs: never at K = 64; n16wc's clusters otherwise), pl128k's that the tuned table never chooses,
 # pl192k's of B as N x K that the rules no longer choose (128 x 176 and 128
 # x 224 serve where 128 x 192's last wave is short) and
 # s32's for A as M x K (a tuned row's choice only), and s16w's, s32w's and
 # s8w's for A as K x M (slices asked for), whose kernels
 # test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
+    [("kn", "n16w"), ("kmkn", "n16w")] + \
     [("kn", "pl128k"), ("kmnk", "pl128k"), ("nk", "pl192k"), ("kmnk", "pl192k")] + \
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
     [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
@@ -239,6 +246,10 @@ class _RuleLibrary(_RepresentativeLibrary):
             keep = [i for i, p in enumerate(m["params"]) if p != "splits"]
             m["params"] = [m["params"][i] for i in keep]
             m["param_types"] = [m["param_types"][i] for i in keep]
+            # As built for the key's max_k_splits (the launcher refuses a
+            # rule of another: test_stale_split_rule_is_refused).
+            m["max_splits"] = key.max_splits
+            m["split_rule"] = {**m["split_rule"], "max_splits": key.max_splits}
             kern.manifest = m
         return variant
 

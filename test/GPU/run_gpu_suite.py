@@ -334,11 +334,7 @@ def check_split_rule(meta):
     if meta["splits"] != "default":
         return
     rule = meta["split_rule"]
-    want = {"rule_block": model.SPLIT_RULE_BK, "long_k_rule_blocks": model.LONG_K_RULE_BLOCKS,
-            "min_long_k_splits": model.MIN_LONG_K_SPLITS, "max_splits": meta["max_splits"]}
-    chunk = model.longest_chunk(meta["chip"], meta["tile"])
-    if chunk:
-        want["longest_chunk"] = chunk
+    want = model.split_rule(meta["chip"], meta["tile"], meta["max_splits"])
     if rule != want:
         raise ValueError(f"{meta['kernel']}: manifest split_rule {rule}, the model's {want}: "
                          "rebuild the kernels")

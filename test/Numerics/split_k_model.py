@@ -55,6 +55,16 @@ def longest_chunk(chip, tile):
     return 0
 
 
+def split_rule(chip, tile, max_splits):
+    """policy::splitRuleParams: the parameters of the rule tile_splits
+    evaluates, as a manifest's split_rule names them."""
+    rule = {"rule_block": SPLIT_RULE_BK, "long_k_rule_blocks": LONG_K_RULE_BLOCKS,
+            "min_long_k_splits": MIN_LONG_K_SPLITS, "max_splits": max_splits}
+    if longest_chunk(chip, tile):
+        rule["longest_chunk"] = longest_chunk(chip, tile)
+    return rule
+
+
 def tile_splits(chip, tile, k, max_splits=DEFAULT_MAX_SPLITS):
     """policy::tileNumSplits: default_splits, at least ceil(K / chunk)
     where the tile has a longest chunk (longest_chunk)."""

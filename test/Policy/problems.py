@@ -75,6 +75,12 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                     "slices": 2})
         out.append({"chip": chip, "m": 8, "n": 14336, "k": 4096, "b": "kn", "a": "km",
                     "slices": 2})
+        # At most 16 columns (sm_90a's narrow tile): a block a tile, two an
+        # SM, and with B as K x N in clusters of four and two.
+        for m, n, k, b, a in ((4096, 16, 4096, "nk", "mk"), (4096, 16, 4096, "kn", "km"),
+                              (9000, 5, 520, "nk", "mk"), (9000, 16, 520, "kn", "mk"),
+                              (1000, 9, 1000, "kn", "mk"), (7000, 16, 520, "kn", "km")):
+            out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": a})
     while len(out) < count:
         p = {"chip": rng.choice(CHIPS), "m": rng.choice(MS), "n": rng.choice(NS),
              "k": rng.choice(KS), "b": rng.choice(("nk", "kn"))}

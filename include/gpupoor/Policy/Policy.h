@@ -127,7 +127,8 @@ enum class Family : uint32_t {
   Large,
   /// 16 x 128 x 64 for M <= 16.
   M16,
-  /// 64 x 128 x 64 for 16 < M <= 128.
+  /// 64 x 128 x 64 for 16 < M <= 128 (but N <= 16 over M > 32 on sm_90a:
+  /// N16).
   M64,
   /// sm_90a only: 64 x 64 x 64, one warpgroup.
   N64,

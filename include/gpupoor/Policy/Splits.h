@@ -19,6 +19,7 @@
 #include "gpupoor/Policy/Chips.h"
 
 #include <array>
+#include <vector>
 
 namespace mlir::gpupoor::policy {
 
@@ -91,7 +92,8 @@ inline constexpr int64_t kWideTileChunk = 256;
 
 /// The longest chunk of the default S of a kernel of `chip` and `tile`, or
 /// 0 for none: a decode tile (16 C rows, the m16 family's mma.sync tile;
-/// or 16 C columns, the swapped tiles) of the kernels Hopper runs (sm_90,
+/// or 16 C columns, the swapped tiles and the narrow tile kNarrowTile) of
+/// the kernels Hopper runs (sm_90,
 /// sm_90a), and on sm_90a the 32-row tile, takes chunks of kDecodeChunk,
 /// or of one K tile where that is longer (the 32-row swapped tile's BK =
 /// 256: selectSwappedTile takes it where those chunks are at least the
@@ -124,9 +126,25 @@ int64_t longestChunk(Chip chip, const Tile &tile);
 /// (benchmarks/data/decode_sets_sm_90a.json).
 inline constexpr int64_t kDecodeSets = 4;
 
+/// One parameter of the default split rule (tileNumSplits) as a kernel's
+/// manifest names it in `split_rule`.
+struct SplitRuleParam {
+  const char *name;
+  int64_t value;
+};
+
+/// The parameters of the default split rule a kernel of `chip`, `tile` and
+/// `maxSplits` evaluates: rule_block, long_k_rule_blocks, min_long_k_splits,
+/// max_splits and, where the tile has one, longest_chunk. The compiler
+/// writes them into the manifest, the package refuses a kernel whose
+/// manifest says another rule.
+std::vector<SplitRuleParam> splitRuleParams(Chip chip, const Tile &tile,
+                                            int64_t maxSplits);
+
 /// The f16 sums a chunk of a kernel of `chip` and `tile` keeps (#gpupoor.
 /// split_k's `sets`): on sm_90a's wgmma kernel a tile of one consumer
-/// warpgroup and at most 32 columns (the swapped tiles) keeps
+/// warpgroup and at most 32 columns (the swapped tiles and the narrow
+/// tile, kNarrowTile) keeps
 /// min(kDecodeSets, BK / 16), so that the 64 x 16 x 128 tile's chunks of
 /// kDecodeChunk are 4 sums of 32 products each (the 32 x 16 x 256 tile's
 /// of 64; the 64 x 32 x 128 tile's chunks of the default rule, 256 at K =
@@ -211,8 +229,9 @@ inline constexpr int64_t kLongKShareK = 16384;
 
 /// The least K at which sm_90a's wgmma kernels take slices where the count
 /// is chosen: the meeting of the slices costs microseconds (the workspace's
-/// sums written and read back, a counter, the last block's reads; in a CUDA
-/// graph the counters' zeroing too), which a short K does not win back.
+/// sums written and read back, a counter, the last block's reads; measured
+/// when a CUDA graph also zeroed the counters before each launch, now once
+/// a capture), which a short K does not win back.
 /// Measured on an H100, graph replays: the swapped decode tile
 /// (bench_skinny.py) at 1 x 2048 x 1280 in four slices ran 7.2 us against
 /// 6.4 in one, while 1 x 2048 x 5120 (four), 1 x 1024 x 4096 (eight) and 1 x

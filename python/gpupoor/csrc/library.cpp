@@ -49,46 +49,6 @@ int enumOf(const std::string &what, const std::string &value,
   TORCH_CHECK_VALUE(false, "kernel manifest: unknown ", what, " '", value, "'");
 }
 
-/// A kernel that evaluates S itself (no `splits` parameter) runs the rule
-/// it was compiled with, while the launcher counts its slices with this
-/// package's (policy::tileNumSplits): the manifest's `split_rule` must be
-/// that rule, or a kernel directory built by another gpupoor would run
-/// another S than the one its slices are planned for. The rule itself is
-/// not re-derived here: only its parameters are compared with the policy's.
-void checkSplitRule(const py::dict &m, const KernelInfo &k) {
-  if (std::find(k.params.begin(), k.params.end(), "splits") != k.params.end())
-    return;
-  auto stale = [&](const std::string &what) {
-    TORCH_CHECK_VALUE(false, "kernel manifest of ", k.name, ": ", what,
-                      ", not this package's split rule, while the kernel "
-                      "evaluates S itself; rebuild the kernel library "
-                      "(python -m gpupoor.build_library) or point "
-                      "GPUPOOR_KERNEL_DIR at one this gpupoor built");
-  };
-  py::object splits =
-      m.contains("splits") ? py::object(m["splits"]) : py::object(py::none());
-  if (!py::isinstance<py::str>(splits) ||
-      splits.cast<std::string>() != "default")
-    stale("S fixed at " + py::str(splits).cast<std::string>());
-  if (!m.contains("split_rule"))
-    stale("no split_rule");
-  auto rule = m["split_rule"].cast<py::dict>();
-  std::optional<policy::Chip> chip = policy::parseChip(k.chip);
-  TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
-                    k.chip);
-  std::pair<const char *, int64_t> expected[] = {
-      {"rule_block", policy::kSplitRuleBlock},
-      {"long_k_rule_blocks", policy::kLongKRuleBlocks},
-      {"min_long_k_splits", policy::kMinLongKSplits},
-      {"longest_chunk", policy::longestChunk(*chip, k.tile)}};
-  for (auto [key, want] : expected) {
-    int64_t got = field<int64_t>(rule, key, 0);
-    if (got != want)
-      stale(std::string("split_rule.") + key + " " + std::to_string(got) +
-            " (this package's: " + std::to_string(want) + ")");
-  }
-}
-
 /// A variant from `find_variant`'s answer (a list of (manifest, image)
 /// pairs, or None).
 std::shared_ptr<const Variant> variantOf(const py::object &got,
@@ -98,9 +58,8 @@ std::shared_ptr<const Variant> variantOf(const py::object &got,
   auto v = std::make_shared<Variant>();
   for (py::handle kernel : got) {
     auto pair = kernel.cast<py::tuple>();
-    auto manifest = pair[0].cast<py::dict>();
-    v->push_back(kernelOf(manifest, pair[1].cast<std::string>()));
-    checkSplitRule(manifest, v->back());
+    v->push_back(
+        kernelOf(pair[0].cast<py::dict>(), pair[1].cast<std::string>()));
   }
   TORCH_CHECK_VALUE(!v->empty(), "variant ", name, " has no kernels");
   return v;
@@ -173,6 +132,11 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   TORCH_CHECK_VALUE(tile.size() == 3, "kernel manifest of ", k.name, ": tile");
   k.tile = {tile[0], tile[1], tile[2]};
   k.groupM = field<int64_t>(m, "group_m", 1);
+  if (m.contains("splits"))
+    k.splits = py::str(m["splits"]).cast<std::string>();
+  if (m.contains("split_rule"))
+    for (auto item : m["split_rule"].cast<py::dict>())
+      k.splitRule[item.first.cast<std::string>()] = item.second.cast<int64_t>();
   k.clusterM = field<int64_t>(m, "cluster_m", 1);
   TORCH_CHECK_VALUE(mlir::gpupoor::policy::clusterSizeSupported(k.clusterM),
                     "kernel manifest of ", k.name, ": cluster_m ", k.clusterM);
@@ -230,6 +194,36 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
       k.maps.emplace(name, map);
     }
   return k;
+}
+
+void checkSplitRule(const KernelInfo &k, int64_t maxSplits) {
+  auto stale = [&](const std::string &what) {
+    TORCH_CHECK_VALUE(false, "kernel manifest of ", k.name, ": ", what,
+                      ", not the split rule this package plans for, while "
+                      "the kernel evaluates S itself; rebuild the kernel "
+                      "library (python -m gpupoor.build_library) or point "
+                      "GPUPOOR_KERNEL_DIR at one this gpupoor built");
+  };
+  if (k.splits != "default")
+    stale("S fixed at " + (k.splits.empty() ? "none" : k.splits));
+  std::optional<policy::Chip> chip = policy::parseChip(k.chip);
+  TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
+                    k.chip);
+  std::vector<policy::SplitRuleParam> want =
+      policy::splitRuleParams(*chip, k.tile, maxSplits);
+  for (const policy::SplitRuleParam &param : want) {
+    auto it = k.splitRule.find(param.name);
+    int64_t got = it == k.splitRule.end() ? 0 : it->second;
+    if (got != param.value)
+      stale(std::string("split_rule.") + param.name + " " +
+            std::to_string(got) +
+            " (this package's: " + std::to_string(param.value) + ")");
+  }
+  for (const auto &[name, value] : k.splitRule)
+    if (std::none_of(want.begin(), want.end(),
+                     [&](const auto &param) { return name == param.name; }))
+      stale("split_rule." + name + " " + std::to_string(value) +
+            " (this package's rule has no " + name + ")");
 }
 
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {

@@ -73,6 +73,10 @@ struct KernelInfo {
   bool dependent = false, persistent = false;
   policy::Tile tile{};
   int64_t groupM = 1, sumsPerTileSlice = 0, workspacePerTileSlice = 0;
+  /// The manifest's `splits` ("default" or S) and `split_rule` (the
+  /// default rule's parameters by name).
+  std::string splits;
+  std::map<std::string, int64_t> splitRule;
   /// Stream-K (manifest stream_k): past the grid's whole waves the blocks
   /// share tiles, each leaving at most one tile's partial sums in its slot
   /// of workspacePerBlock bytes.
@@ -101,6 +105,13 @@ policy::OperandChecks checksOf(const pybind11::dict &checks);
 
 /// A kernel's manifest (a dict as its JSON gives it) and image path.
 KernelInfo kernelOf(const pybind11::dict &manifest, const std::string &image);
+
+/// Refuses (ValueError) a kernel that evaluates S itself unless its
+/// manifest's split rule is policy::splitRuleParams of its chip, tile and
+/// `maxSplits`: the launcher plans its slices with that rule's S
+/// (policy::tileNumSplits), and a kernel directory built by another
+/// gpupoor would run another S.
+void checkSplitRule(const KernelInfo &kernel, int64_t maxSplits);
 
 /// What the policy's bounds checks read of a kernel besides its parameters.
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel);

@@ -307,6 +307,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   if (!takesSplits(*variant)) {
     TORCH_CHECK(!splitsForced, "kernel ", first.name,
                 " evaluates S itself: it cannot run the forced S = ", splits);
+    for (const KernelInfo &kern : *variant)
+      checkSplitRule(kern, chosen.maxSplits);
     splits = policy::tileNumSplits(*chip, first.tile, k, chosen.maxSplits);
   }
   if (first.persistent) {

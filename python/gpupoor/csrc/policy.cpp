@@ -224,7 +224,8 @@ PYBIND11_MODULE(_C, m) {
             "swapped"_a = familySwapped(family),
             "persistent"_a = familyPersistent(family),
             "sm90a_only"_a =
-                !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK),
+                !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::NK) &&
+                !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::KN),
             "nk_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::KN),
             "kn_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::NK),
             "mk"_a = mk, "km"_a = builds(ALayout::KM));

@@ -211,13 +211,11 @@ static llvm::json::Object checks(const KernelSpec &spec) {
 /// re-derives: gpu_poor's rule, and where the tile has a longest chunk
 /// (policy::longestChunk) at least ceil(K / longest_chunk) chunks.
 static llvm::json::Object splitRule(SplitKAttr strategy) {
-  llvm::json::Object rule{{"rule_block", policy::kSplitRuleBlock},
-                          {"long_k_rule_blocks", policy::kLongKRuleBlocks},
-                          {"min_long_k_splits", policy::kMinLongKSplits},
-                          {"max_splits", strategy.getMaxSplits()}};
-  if (int64_t chunk = policy::longestChunk(toPolicy(strategy.getChip()),
-                                           toPolicyTile(strategy.getTile())))
-    rule["longest_chunk"] = chunk;
+  llvm::json::Object rule;
+  for (const policy::SplitRuleParam &param : policy::splitRuleParams(
+           toPolicy(strategy.getChip()), toPolicyTile(strategy.getTile()),
+           strategy.getMaxSplits()))
+    rule[param.name] = param.value;
   return rule;
 }
 

@@ -190,7 +190,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       j mod `sets`; the chunk's sums enter the outer sum one after the
       other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
       L / `sets` (docs/design/Numerics.md). The chip's rules give the
-      swapped tiles (8, 16 or 32 columns) four (`policy::accumulatorSets`).
+      swapped tiles (8, 16 or 32 columns) and the narrow tile (16 columns,
+      unswapped: `policy::kNarrowTile`) four (`policy::accumulatorSets`).
 
     Example:
 

@@ -1,6 +1,7 @@
 """The package on a broad sweep of the shapes users run, against cuBLAS.
 
-  python benchmarks/bench_sweep.py [--layouts nk,kn] [--classes llm,square[,narrow]]
+  python benchmarks/bench_sweep.py [--layouts nk,kn]
+                                   [--classes llm,square[,narrow][,attention]]
                                    [--reps 100] [--json out.json] [--plot out.png]
                                    [--rules] [--static KDIR] [--passes N]
 
@@ -9,11 +10,18 @@ Shapes (C = x @ B, x (M, K) float16):
   70B: fused qkv, o, gate/up, down) at M = 1, 2, 4, ..., 4096;
 - square: M = N = K from 128 to 8192, non-powers of two among them;
 - narrow (only when asked for): N = 16-256 columns over M = 1024-16384 rows,
-  K = 4096 and 8192 (LoRA's down projection, an MoE router).
+  K = 4096 and 8192 (LoRA's down projection, an MoE router);
+- attention (only when asked for): batches of products as attention's
+  heads make them (batch = batch x heads, torch.bmm's), Q K^T (N = the
+  sequence, K = the head dimension) and P V (N = the head dimension, K =
+  the sequence) at prefill and decode, grouped-query decode (M = the query
+  heads sharing a KV head).
 B is the weight as nn.Linear holds it, N x K, passed as its K x N view
 (layout nk), or a K x N tensor (kn: `x @ w`, the backward's products); km:
 B as K x N and x stored K x M, passed as its M x K view (a weight
-gradient's grad^T).
+gradient's grad^T). A batch's operands are the same per element, B
+(batch, N, K) as torch.bmm's `k.transpose(1, 2)` for nk, (batch, K, N) as
+attention's V for kn, x (batch, K, M) as the P^T of dV = P^T dO for km.
 
 Each shape is timed for cuBLAS with f32 accumulation (the baseline), cuBLAS
 with f16 accumulation (where PyTorch has the switch) and gpupoor's default
@@ -82,22 +90,40 @@ SQUARES = (128, 192, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4000, 409
 NARROW_N = (16, 64, 128, 256)
 NARROW_M = (1024, 4096, 16384)
 NARROW_K = (4096, 8192)
+# attention (not in the default classes): (batch, M, N, K) of batched
+# products: Q K^T and P V of 32 heads of 128 and 64 heads of 64 at 512- to
+# 4096-token prefill, and decode against a 4096-token cache, one query
+# row a head or, grouped (8 KV heads of 4 query heads each), four.
+ATTENTION = [
+    (32, 512, 512, 128), (32, 512, 128, 512), (64, 1024, 1024, 64), (64, 1024, 64, 1024),
+    (32, 2048, 2048, 128), (32, 2048, 128, 2048), (8, 4096, 4096, 128), (8, 4096, 128, 4096),
+    (32, 1, 4096, 128), (32, 1, 128, 4096), (8, 4, 4096, 128), (8, 4, 128, 4096),
+]
 
 
-def shapes(classes: list[str]) -> list[tuple[str, int, int, int]]:
-    """(class, M, N, K) of the sweep, each once."""
+def shapes(classes: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """(class, M, N, K, batch) of the sweep, each once; batch 0: a 2-D
+    product."""
     out, seen = [], set()
     if "llm" in classes:
         for _, _, n, k in PROJECTIONS:
             for m in M_VALUES:
                 if (m, n, k) not in seen:
                     seen.add((m, n, k))
-                    out.append(("llm", m, n, k))
+                    out.append(("llm", m, n, k, 0))
     if "square" in classes:
-        out += [("square", s, s, s) for s in SQUARES]
+        out += [("square", s, s, s, 0) for s in SQUARES]
     if "narrow" in classes:
-        out += [("narrow", m, n, k) for n in NARROW_N for m in NARROW_M for k in NARROW_K]
+        out += [("narrow", m, n, k, 0) for n in NARROW_N for m in NARROW_M for k in NARROW_K]
+    if "attention" in classes:
+        out += [("attention", m, n, k, b) for b, m, n, k in ATTENTION]
     return out
+
+
+def shape_name(layout: str, m: int, n: int, k: int, batch: int = 0) -> str:
+    """sweep_LAYOUT_MxNxK, or sweep_LAYOUT_BxMxNxK for a batch: the static
+    kernel's directory (build_kernels.py --sweep-static)."""
+    return f"sweep_{layout}_{f'{batch}x' if batch else ''}{m}x{n}x{k}"
 
 
 def implementations(rules: bool = False) -> dict:
@@ -112,27 +138,31 @@ def implementations(rules: bool = False) -> dict:
     return impls
 
 
-def operands(layout: str, m: int, n: int, k: int, pad: bool = False):
+def operands(layout: str, m: int, n: int, k: int, pad: bool = False, batch: int = 0):
     """x (M x K; stored K x M for km, in rows of a multiple of 8 elements
     with `pad`), the weights B (K x N) rotated over enough copies to fill 4x
-    the L2, and their count; random normal."""
+    the L2, and their count; random normal. With a batch, each is that
+    many of them, (batch, M, K) and (batch, K, N)."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    rotate = max(1, min(32, -(-4 * l2 // (n * k * 2))))
+    lead = (batch,) if batch else ()
+    rotate = max(1, min(32, -(-4 * l2 // (max(batch, 1) * n * k * 2))))
     if layout == "nk":
-        bs = [torch.randn(n, k, device="cuda").half().T for _ in range(rotate)]
+        bs = [torch.randn(*lead, n, k, device="cuda").half().transpose(-2, -1)
+              for _ in range(rotate)]
     else:
-        bs = [torch.randn(k, n, device="cuda").half() for _ in range(rotate)]
+        bs = [torch.randn(*lead, k, n, device="cuda").half() for _ in range(rotate)]
     if layout == "km":
-        x = torch.randn(k, -(-m // 8) * 8 if pad else m, device="cuda").half()[:, :m].T
+        x = torch.randn(*lead, k, -(-m // 8) * 8 if pad else m,
+                        device="cuda").half()[..., :m].transpose(-2, -1)
     else:
-        x = torch.randn(m, k, device="cuda").half()
+        x = torch.randn(*lead, m, k, device="cuda").half()
     return x, bs, rotate
 
 
-def static_path(kdir: str, layout: str, m: int, n: int, k: int):
+def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
     """The static kernel of the shape in `kdir` (build_kernels.py
     --sweep-static) as a call fn(x, b) -> C, or None where it has none."""
-    path = os.path.join(kdir, f"sweep_{layout}_{m}x{n}x{k}")
+    path = os.path.join(kdir, shape_name(layout, m, n, k, batch))
     if not os.path.isfile(os.path.join(path, "gpupoor_matmul_0.json")):
         return None
     gpu_tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "GPU")
@@ -141,7 +171,7 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int):
     from run_gpu_suite import GpupoorKernel
 
     kern = GpupoorKernel(path)
-    c = torch.empty(m, n, dtype=torch.float16, device="cuda")
+    c = torch.empty(*((batch,) if batch else ()), m, n, dtype=torch.float16, device="cuda")
 
     # An A stored K x M that the compiled program copies M x K first
     # (policy::copiesKMajorA: its kernel reads A as M x K) is copied here by
@@ -157,7 +187,7 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int):
             # a single row's stride of 1).
             x = x.new_empty(x.shape).copy_(x)
         # The launcher takes B as stored: N x K for nk.
-        kern(x, b.t() if layout == "nk" else b, c)
+        kern(x, b.transpose(-2, -1) if layout == "nk" else b, c)
         return c
     return call
 
@@ -171,11 +201,12 @@ def settle(call, rotate: int) -> None:
 
 
 def measure(layout: str, m: int, n: int, k: int, reps: int,
-            impls: dict, shift: int = 0) -> tuple[dict[str, float], dict[str, float]]:
+            impls: dict, shift: int = 0,
+            batch: int = 0) -> tuple[dict[str, float], dict[str, float]]:
     """µs and relative error against fp64 of each implementation for one
-    shape; missing where it failed. `shift`: the contestant timed first
-    (rotating the order; a pass's index)."""
-    x, bs, rotate = operands(layout, m, n, k)
+    shape (a batch of them); missing where it failed. `shift`: the
+    contestant timed first (rotating the order; a pass's index)."""
+    x, bs, rotate = operands(layout, m, n, k, batch=batch)
     us, err = {}, {}
     ref = x.double() @ bs[0].double()
     # Two rounds, the second in reverse order, keeping each one's faster
@@ -241,7 +272,8 @@ def summary(rows: list[dict]) -> dict:
             "rules_geomean": (math.exp(sum(map(math.log, rules)) / len(rules))
                               if rules else None),
             "rules_worst": min(rules, default=None),
-            "worst": worst["ratio"], "worst_shape": worst["shape"],
+            "worst": worst["ratio"],
+            "worst_shape": ([worst["batch"]] if worst.get("batch") else []) + worst["shape"],
             "below_0.85": sum(r < 0.85 for r in ratios),
             "below_0.95": sum(r < 0.95 for r in ratios),
             "max_err_vs_f16acc": max(errs, default=None),
@@ -265,9 +297,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
-    known = {"llm", "square", "narrow"}
+    known = {"llm", "square", "narrow", "attention"}
     if set(layouts) - {"nk", "kn", "km"} or set(classes) - known or not layouts:
-        print("bench_sweep: --layouts takes nk,kn,km and --classes llm,square,narrow",
+        print("bench_sweep: --layouts takes nk,kn,km and --classes "
+              "llm,square,narrow,attention",
               file=sys.stderr)
         return 2
     rc, plt = preflight("bench_sweep", args.plot)
@@ -295,23 +328,26 @@ def main(argv: list[str] | None = None) -> int:
         # 0.5 s of 4096 x 4096 x 11008, 26.3-27.1 after 2 s idle; cuBLAS
         # 27.6-28.7 and 26.8-27.4).
         time.sleep(2)
-        for cls, m, n, k in sorted(order, key=lambda s: s[1] * s[2] * s[3]):
+        for cls, m, n, k, bt in sorted(order, key=lambda s: max(s[4], 1) * s[1] * s[2] * s[3]):
             impls.pop("static", None)
-            static = args.static and static_path(args.static, layout, m, n, k)
+            static = args.static and static_path(args.static, layout, m, n, k, bt)
             if static:
                 impls["static"] = static
-            us, err = measure(layout, m, n, k, args.reps, impls, shift=pass_)
+            us, err = measure(layout, m, n, k, args.reps, impls, shift=pass_, batch=bt)
+            dims = f"{bt}x" if bt else ""
             if pass_ > 0:
-                row = next(r for r in rows if (r["layout"], r["class"], r["shape"]) ==
-                           (layout, cls, [m, n, k]))
+                row = next(r for r in rows if (r["layout"], r["class"], r["shape"],
+                                               r.get("batch", 0)) == (layout, cls, [m, n, k], bt))
                 for name, t in us.items():
                     row["passes"].setdefault(name, []).append(t)
-                print(f"{layout} {m:>5}x{n:>5}x{k:>5} (pass {pass_ + 1}): " +
+                print(f"{layout} {dims}{m:>5}x{n:>5}x{k:>5} (pass {pass_ + 1}): " +
                       " ".join(f"{name} {t:8.1f}" for name, t in us.items()), flush=True)
                 continue
             base, ours = us.get("cublas_f32acc"), us.get("gpupoor")
             row = {"layout": layout, "class": cls, "shape": [m, n, k], "us": us, "err": err,
                    "ratio": base / ours if base and ours else None}
+            if bt:
+                row["batch"] = bt
             if args.passes > 1:
                 row["passes"] = {name: [t] for name, t in us.items()}
             if us.get("gpupoor_rules") and base:
@@ -320,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["static_ratio"] = base / us["static"]
             rows.append(row)
             f16 = us.get("cublas_f16acc")
-            print(f"{layout} {m:>5}x{n:>5}x{k:>5}: " +
+            print(f"{layout} {dims}{m:>5}x{n:>5}x{k:>5}: " +
                   " ".join(f"{name} {t:8.1f}" for name, t in us.items()) +
                   (f"  x{row['ratio']:.2f}" if row["ratio"] else "") +
                   (f" (f16acc x{f16 / ours:.2f})" if f16 and ours else "") +
@@ -335,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[key] = base / us[name]
     # The rows in the sweep's own order: by layout, class, projection, M.
     rows.sort(key=lambda r: (layouts.index(r["layout"]),
-                             order.index((r["class"], *r["shape"]))))
+                             order.index((r["class"], *r["shape"], r.get("batch", 0)))))
     summaries = {}
     for layout in layouts:
         for cls in classes + ["all"]:
@@ -362,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     if plt is not None:
         fig, ax = plt.subplots(figsize=(10, 5))
         for layout in layouts:
-            pts = [(2 * r["shape"][0] * r["shape"][1] * r["shape"][2], r["ratio"])
+            pts = [(2 * max(r.get("batch", 0), 1) * r["shape"][0] * r["shape"][1] * r["shape"][2],
+                    r["ratio"])
                    for r in rows if r["layout"] == layout and r["ratio"]]
             if pts:
                 ax.scatter(*zip(*pts), s=10,

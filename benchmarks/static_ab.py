@@ -11,7 +11,7 @@ takes one of them.
       [--rounds 6] [--no-package] nk:256x5120x5120 kn:256x6144x4096
 
 Layouts as bench_sweep.py's: nk (B as N x K), kn (B as K x N), km (A as K x
-M, B as K x N). Kernels are built as build_kernels.py --sweep-static builds
+M, B as K x N); LAYOUT:BxMxNxK a batch of B products. Kernels are built as build_kernels.py --sweep-static builds
 them (outer-type=f32, the OPTIONS after it) and launched through
 bench_sweep.static_path (test/GPU/run_gpu_suite.py's launcher); timing:
 CUDA-graph replays of 30 launches with the weights rotated beyond L2, the
@@ -34,25 +34,33 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "python"), os.path.join(HERE, "..", "test", "GPU")]
 
 
-def parse_shape(spec: str) -> tuple[str, int, int, int]:
+def parse_shape(spec: str) -> tuple[str, int, int, int, int]:
+    """LAYOUT:MxNxK, or LAYOUT:BxMxNxK for a batch of B products: (layout,
+    M, N, K, batch), batch 0 for a 2-D product."""
     layout, dims = spec.split(":")
     if layout not in ("nk", "kn", "km"):
         raise SystemExit(f"static_ab: layout must be nk, kn or km, got {layout!r}")
-    m, n, k = map(int, dims.split("x"))
-    return layout, m, n, k
+    sizes = list(map(int, dims.split("x")))
+    if len(sizes) not in (3, 4):
+        raise SystemExit(f"static_ab: sizes must be MxNxK or BxMxNxK, got {dims!r}")
+    batch = sizes.pop(0) if len(sizes) == 4 else 0
+    m, n, k = sizes
+    return layout, m, n, k, batch
 
 
 def build(args: argparse.Namespace) -> int:
+    import bench_sweep
     from build_kernels import matmul_source
 
     opt = os.environ.get("GPUPOOR_OPT", "gpupoor-opt")
 
     def one(job: tuple[str, str, str]) -> str:
         tag, options, spec = job
-        layout, m, n, k = parse_shape(spec)
-        src = dict(shape=(m, n, k), b_layout="kn" if layout == "km" else layout,
+        layout, m, n, k, batch = parse_shape(spec)
+        src = dict(shape=(batch, m, n, k) if batch else (m, n, k), batched=bool(batch),
+                   b_layout="kn" if layout == "km" else layout,
                    a_layout="km" if layout == "km" else "mk")
-        name = f"sweep_{layout}_{m}x{n}x{k}"
+        name = bench_sweep.shape_name(layout, m, n, k, batch)
         out = os.path.join(args.out, tag)
         os.makedirs(out, exist_ok=True)
         path = os.path.join(out, name + ".mlir")
@@ -87,13 +95,13 @@ def time_shapes(args: argparse.Namespace) -> int:
 
     dirs = [c.split("=", 1) for c in args.config]
     for spec in args.shapes:
-        layout, m, n, k = parse_shape(spec)
-        x, bs, rotate = bench_sweep.operands(layout, m, n, k)
+        layout, m, n, k, batch = parse_shape(spec)
+        x, bs, rotate = bench_sweep.operands(layout, m, n, k, batch=batch)
         fns = {"cublas": lambda i: cublas(False, torch.matmul)(x, bs[i])}
         if not args.no_package:
             fns["package"] = lambda i: split_k_sequential(x, bs[i])
         for tag, kdir in dirs:
-            call = bench_sweep.static_path(kdir, layout, m, n, k)
+            call = bench_sweep.static_path(kdir, layout, m, n, k, batch)
             if call is not None:
                 fns[tag] = (lambda call: lambda i: call(x, bs[i]))(call)
         ref = x.double() @ bs[0].double()
@@ -120,13 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--chip", default="sm_90a")
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--config", action="append", required=True, metavar="TAG=OPTIONS")
-    b.add_argument("shapes", nargs="+", metavar="LAYOUT:MxNxK")
+    b.add_argument("shapes", nargs="+", metavar="LAYOUT:[Bx]MxNxK")
     t = sub.add_parser("time", help="time them (needs a GPU)")
     t.add_argument("--config", action="append", required=True, metavar="TAG=DIR")
     t.add_argument("--rounds", type=int, default=6)
     t.add_argument("--no-package", action="store_true",
                    help="leave out the package's call (a library without its families)")
-    t.add_argument("shapes", nargs="+", metavar="LAYOUT:MxNxK")
+    t.add_argument("shapes", nargs="+", metavar="LAYOUT:[Bx]MxNxK")
     args = p.parse_args(argv)
     return build(args) if args.cmd == "build" else time_shapes(args)
 

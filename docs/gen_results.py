@@ -30,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 SWEEP = "benchmarks/data/sweep_package_sm_90a.json"
 STATIC = "benchmarks/data/sweep_sm_90a.json"
+ATTENTION = "benchmarks/data/sweep_attention_sm_90a.json"
 TRAINING = "benchmarks/data/training_x8_sm_90a.json"
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 LAYOUTS = (("nk", "`x @ W.T` (B as N x K, nn.Linear's weight)"),
@@ -43,6 +44,9 @@ def load(path: str) -> dict:
 
 
 def shape(s) -> str:
+    """M x N x K, or batch x M x N x K."""
+    if len(s) == 4:
+        return "x".join(map(str, s))
     m, n, k = s
     return f"{m}³" if m == n == k else f"{m}x{n}x{k}"
 
@@ -142,7 +146,42 @@ def sweep_page() -> str:
                        f"{v['package_over_static_worst']:.3f} | "
                        f"{v['package_below_0.95_of_static']} |")
     out += ["", f"![the sweep](../../{SWEEP.replace('.json', '.png')})", ""]
-    return "\n".join(out)
+    return "\n".join(out + attention_section())
+
+
+def attention_section() -> list[str]:
+    """sweep.md's batched attention products (bench_sweep.py --classes
+    attention)."""
+    att = load(ATTENTION)
+    out = ["## Batched attention products",
+           "",
+           f"Batches of products as attention's heads make them (`torch.bmm`'s: Q K^T and P V "
+           f"at prefill and decode, grouped-query decode), one launch each through the "
+           f"package and through the compiler's static kernel of `linalg.batch_matmul`, "
+           f"{att['device']}, {att['date']} (data: "
+           f"[{os.path.basename(ATTENTION)}](../../{ATTENTION})); B as N x K is Q K^T's "
+           "`k.transpose(1, 2)`, B as K x N P V's V, A as K x M the P^T of dV = P^T dO.",
+           "",
+           "| layout | shapes | geomean | worst | below 0.95 | static: geomean | worst | "
+           "package over static: geomean | worst |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for layout, what in LAYOUTS:
+        v = att["summaries"].get(f"{layout}/attention")
+        if not v or not v["shapes"]:
+            continue
+        out.append(f"| {what} | {v['shapes']} | {v['geomean']:.3f} | {v['worst']:.3f} "
+                   f"({shape(v['worst_shape'])}) | {v['below_0.95']} | "
+                   f"{fmt(v['static_geomean'])} | {fmt(v['static_worst'])} | "
+                   f"{fmt(v['package_over_static_geomean'])} | "
+                   f"{fmt(v['package_over_static_worst'])} |")
+    out += ["", "| layout | batch x M x N x K | gpupoor us | static us | cuBLAS f32acc us | "
+            "ratio |", "|---|---|---|---|---|---|"]
+    for r in att["rows"]:
+        us = r["us"]
+        out.append(f"| {r['layout']} | {shape([r['batch'], *r['shape']])} | "
+                   f"{us['gpupoor']:.1f} | {us.get('static', float('nan')):.1f} | "
+                   f"{us['cublas_f32acc']:.1f} | {r['ratio']:.3f} |")
+    return out + [""]
 
 
 TRAININGS = (("benchmarks/data/training_sm_90a.json", "the issue's sizes, GradScaler"),

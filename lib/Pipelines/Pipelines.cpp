@@ -169,7 +169,10 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = "+ptx80";
-  target.optLevel = 3;
+  // cubin-format=llvm serves tools that read the manifests: its bitcode
+  // is left unoptimized (LLVM's O3 pipeline is most of the time that
+  // format takes).
+  target.optLevel = options.cubinFormat == "llvm" ? 0 : 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   // linalg the user wrote in device code (gpupoor-split-k leaves it alone:
@@ -212,22 +215,23 @@ LogicalResult mlir::gpupoor::checkCubinPipelineOptions(
     const CubinPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {
   StringRef format = options.cubinFormat;
-  if (format != "bin" && format != "isa" && format != "fatbin")
-    return error("gpupoor-to-cubin: cubin-format must be bin, isa or fatbin, "
-                 "got '" +
+  if (format != "bin" && format != "isa" && format != "fatbin" &&
+      format != "llvm")
+    return error("gpupoor-to-cubin: cubin-format must be bin, isa, fatbin or "
+                 "llvm, got '" +
                  format + "'");
   if (!symbolizeChip(options.chip))
     return error("gpupoor-to-cubin: unknown chip '" + options.chip +
                  "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
   // Only cubins need ptxas; upstream's serializer reports a missing toolkit
   // without failing the pass.
-  if (format != "isa") {
+  if (format != "isa" && format != "llvm") {
     SmallString<128> ptxas(options.toolkit.getValue());
     llvm::sys::path::append(ptxas, "bin", "ptxas");
     if (!llvm::sys::fs::can_execute(ptxas))
       return error("gpupoor-to-cubin: toolkit '" + options.toolkit +
                    "' has no bin/ptxas, which cubin-format=" + format +
-                   " needs (cubin-format=isa needs none)");
+                   " needs (cubin-format=isa and llvm need none)");
   }
   return success();
 }

@@ -106,8 +106,10 @@ static std::optional<std::string> check32Bit(const OperandChecks &c,
   if (ceilDiv(n, kernel.tile[1]) * kernel.groupM > most)
     return std::string("N is too large for the 32-bit kernel's block order");
   if (slices > 1) {
-    int64_t tiles = ceilDiv(m, kernel.tile[0]) * ceilDiv(n, kernel.tile[1]);
-    if (tiles * slices * (kernel.sliceSumElems + 4) > most)
+    // Every batch element's tiles (saturating: tileCount).
+    int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, m, n,
+                              kernel.tile[0], kernel.tile[1]);
+    if (tiles > most / slices / (kernel.sliceSumElems + 4))
       return std::string("the slice sums pass 2^31 elements (32-bit kernel)");
   }
   return std::nullopt;

@@ -256,9 +256,29 @@ mlir::gpupoor::policy::parseFamily(std::string_view name) {
   return std::nullopt;
 }
 
+bool mlir::gpupoor::policy::familyBatched(Family family) {
+  switch (family) {
+  case Family::Large:
+  case Family::M16:
+  case Family::M64:
+  case Family::N64:
+  case Family::Mid:
+  case Family::PL:
+  case Family::PL128:
+  case Family::M64W:
+  case Family::N64W:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool mlir::gpupoor::policy::familyBuilds(Family family, Chip chip,
-                                         ALayout aLayout, BLayout bLayout) {
+                                         ALayout aLayout, BLayout bLayout,
+                                         bool batched) {
   const FamilyRow &r = row(family);
+  if (batched && !familyBatched(family))
+    return false;
   if (aLayout == ALayout::KM && (chip != Chip::SM90a || !r.km))
     return false;
   if ((aLayout != ALayout::KM && r.kmOnly) ||
@@ -411,8 +431,8 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   }
   Launch l;
   l.family = familyOf(s, p);
-  if (p.aLayout == ALayout::KM &&
-      !familyBuilds(l.family, p.chip, ALayout::KM, p.bLayout)) {
+  if (p.aLayout == ALayout::KM && !familyBuilds(l.family, p.chip, ALayout::KM,
+                                                p.bLayout, p.shape.batched)) {
     // No variant of the family reads A as K x M (an mma.sync tile, or not
     // sm_90a): the product's M x K launch, whose kernels read A through its
     // strides.
@@ -422,7 +442,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   }
   l.aLayout = p.aLayout;
   l.askedSlices = s.askedSlices;
-  if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout))
+  if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout, p.shape.batched))
     l.family = Family::Large;
   l.tile = familyTile(l.family, p.chip, p.bLayout);
   l.swapped = familySwapped(l.family);
@@ -447,7 +467,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   if (std::optional<Family> twin = twinOf(kTwoBlocksPerSMTwins, l.family);
       twin && l.chip == Chip::SM90a &&
       wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
-      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // Clusters along M where the compiler's static kernel of the tile would
   // take them (clusterBlocks): the family's variant in clusters of as many,
@@ -472,21 +492,21 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
                    return familyConfig(f, p.chip).clusterM == wantedClusterM;
                  });
       twin && l.chip == Chip::SM90a &&
-      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // Stream-K where the compiler's static kernel of the tile would take it
   // (streamKPays, on the launch's SMs): the persistent family's variant
   // whose blocks share the last wave's tiles.
   if (std::optional<Family> twin = twinOf(kStreamKTwins, l.family);
       twin && streamKPays(cp, sms) &&
-      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // The split handover where the compiler's static kernel of the tile
   // would take it (gpupoor-select-kernel-config: not with stream-K, whose
   // families have no such twin), on the launch's SMs.
   if (std::optional<Family> twin = twinOf(kSplitHandoverTwins, l.family);
       twin && splitHandoverPays(cp, sms) &&
-      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout))
+      familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
   l.tiles = launchTiles(shape, l.tile, clusterM);

@@ -157,13 +157,19 @@ struct GPUPoorDumpKernelsPass
       for (Attribute attr : binary.getObjectsAttr()) {
         auto object = cast<gpu::ObjectAttr>(attr);
         bool isAsm = object.getFormat() == gpu::CompilationTarget::Assembly;
+        // cubin-format=llvm: the kernel's LLVM bitcode, which no launcher
+        // loads (a manifest for tools).
+        bool isLLVM = object.getFormat() == gpu::CompilationTarget::Offload;
         StringRef bytes = object.getObject().getValue();
         SmallString<128> path(dir);
-        llvm::sys::path::append(path, kernel + (isAsm ? ".ptx" : ".cubin"));
+        llvm::sys::path::append(path, kernel + (isAsm    ? ".ptx"
+                                                : isLLVM ? ".bc"
+                                                         : ".cubin"));
         if (failed(writeFile(launch, path, bytes)))
           return WalkResult::interrupt();
-        manifest[isAsm ? "ptx" : "cubin"] =
-            llvm::sys::path::filename(path).str();
+        manifest[isAsm    ? "ptx"
+                 : isLLVM ? "llvm_bitcode"
+                          : "cubin"] = llvm::sys::path::filename(path).str();
         if (isAsm) {
           llvm::json::Object counts;
           for (StringRef op : {"mma.sync", "ldmatrix", "cp.async.cg"}) {

@@ -80,12 +80,13 @@ def device_info(device: int) -> tuple[tuple[str, ...], int]:
 
 def find_variant(chip: str, b_layout: str, outer: str, epilogue: str, out: str, family: str,
                  max_splits: int, prebuilt: bool, a_layout: str = "mk",
+                 batched: bool = False,
                  library: KernelLibrary | None = None) -> list[tuple[dict, str]] | None:
     """The kernels of a variant for `chip` in `library` (the default one), in
     the order they are tried, as (manifest, image path) pairs; None where
     the library lacks it (with `prebuilt`: where no library root holds it;
     else where it also cannot be compiled)."""
-    key = VariantKey(b_layout, outer, epilogue, out, family, max_splits, a_layout)
+    key = VariantKey(b_layout, outer, epilogue, out, family, max_splits, a_layout, batched)
     lib = library or default_library()
     if prebuilt and not lib.has_prebuilt(key, chip):
         return None

@@ -49,8 +49,9 @@ torch.library.custom_op("gpupoor::split_k_triton", mutates_args=("out",),
 
 
 def _flops(x_shape, w_shape, bias_shape, *args, **kwargs) -> int:
+    # A 3-D weight: a batch of products, x (batch, M, K).
     m = math.prod(x_shape[:-1])
-    k, n = w_shape
+    k, n = w_shape[-2:]
     return 2 * m * n * k + (m * n if bias_shape is not None else 0)
 
 
@@ -69,10 +70,13 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
     """x @ weight (+ bias), with f16 inner sums over S chunks of K.
 
     Args:
-      x: (..., K) float16 or float32 CUDA tensor, any strides.
+      x: (..., K) float16 or float32 CUDA tensor, any strides; (batch, M, K)
+        with a 3-D weight.
       weight: (K, N) of x's dtype: `linear.weight.T` as it comes (a view,
-        never copied) or any K x N tensor.
-      bias: (N,) or (1, N) of x's dtype, or None.
+        never copied) or any K x N tensor; or (batch, K, N), a batch of
+        products in one launch (torch.bmm's: attention's Q K^T as
+        `k.transpose(1, 2)`, P V), any strides.
+      bias: (N,) or (1, N) of x's dtype, or None (None with a 3-D weight).
       max_k_splits: the largest S; S = the power of two at or above
         sqrt(K / 32), at least 12 from K > 2016 (K in gpu_poor's blocks
         of 32, whatever the kernel's K step), on sm_90a at least
@@ -83,7 +87,8 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         tiles keep each chunk in four f16 sums on sm_90a.)
       outer: type of the sum of the chunk sums, "f32" (default) or "f16"
         (gpu_poor's).
-      activation: None, "relu" or "gelu" (erf), applied in the kernel.
+      activation: None, "relu" or "gelu" (erf), applied in the kernel
+        (None with a 3-D weight).
       slices: 0 chooses how many blocks share a tile's K (1 when the tiles
         fill the GPU: sequential split-k); 1 forces sequential; P > 1 runs
         min(P, S) slices. Results are deterministic for each choice.
@@ -91,7 +96,7 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         default_backend().
 
     Returns:
-      (..., N) of x's dtype. float32 operands are rounded to float16 for the
+      (..., N) of x's dtype ((batch, M, N) with a 3-D weight). float32 operands are rounded to float16 for the
       product (as gpu_poor does); the float32 result is not rounded again.
 
     Under `torch.autocast("cuda")` the operands are cast to float16 first, as

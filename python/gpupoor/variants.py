@@ -125,6 +125,9 @@ class VariantKey:
     tile: str = "large"
     max_splits: int = LIBRARY_MAX_SPLITS
     a_layout: str = "mk"
+    # A batch of products (linalg.batch_matmul): the families the policy
+    # takes for one (family_info's "batched"), without an epilogue.
+    batched: bool = False
     name: str = dataclasses.field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -140,9 +143,14 @@ class VariantKey:
             raise ValueError(f"family {self.tile!r} has no kernels for A as K x M")
         if self.a_layout == "mk" and not _INFO[self.tile]["mk"]:
             raise ValueError(f"family {self.tile!r} has no kernels for A as M x K")
+        if self.batched and not _INFO[self.tile]["batched"]:
+            raise ValueError(f"family {self.tile!r} has no batched kernels")
+        if self.batched and self.epilogue != "none":
+            raise ValueError(f"batched variants have no epilogue, got {self.epilogue!r}")
         # Launch caches key on the name: a str hashes once. A as K x M
-        # prefixes B's layout (kmkn, kmnk).
-        layouts = ("km" if self.a_layout == "km" else "") + self.b_layout
+        # prefixes B's layout (kmkn, kmnk), a batch both (bkn, bkmnk).
+        layouts = (("b" if self.batched else "") + ("km" if self.a_layout == "km" else "")
+                   + self.b_layout)
         object.__setattr__(self, "name", f"{layouts}_{self.outer}_{self.epilogue}_"
                                          f"{self.out}_{self.tile}_s{self.max_splits}")
 
@@ -152,9 +160,11 @@ class VariantKey:
         if len(parts) < 6 or not parts[-1].startswith("s"):
             raise ValueError(f"not a variant name: {name!r}")
         layouts, outer, *epilogue, out, tile, splits = parts
+        batched = layouts.startswith("b")
+        layouts = layouts.removeprefix("b")
         a_layout = "km" if layouts.startswith("km") else "mk"
         return cls(layouts.removeprefix("km"), outer, "_".join(epilogue), out, tile,
-                   int(splits[1:]), a_layout)
+                   int(splits[1:]), a_layout, batched)
 
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
@@ -162,7 +172,7 @@ class VariantKey:
         as N x K only (elsewhere m64, large and m16 serve), the narrow
         tile's clusters for B as K x N only; A as K x M only for sm_90a's
         wgmma families."""
-        return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout)
+        return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout, self.batched)
 
     def pipeline_options(self, chip: str) -> str:
         """`--gpupoor-to-cubin` options (without dump-dir). The kernels take
@@ -180,7 +190,10 @@ class VariantKey:
         swapped family's kernel is the transposed product's: its bias is
         indexed by row (the launcher passes B^T as A, A^T as B: A as K x M
         where B is K x N, B as N x K where A is M x K, as K x N where A is
-        K x M)."""
+        K x M). A batched variant's is `linalg.batch_matmul` on rank-3
+        operands (batched_source)."""
+        if self.batched:
+            return self.batched_source()
         bshape = "tensor<?x?xf16>"
         if self.tile in SWAPPED_TILES:
             km, nk = self.b_layout == "kn", self.a_layout != "km"
@@ -269,13 +282,48 @@ class VariantKey:
         return "\n".join(lines) + "\n"
 
 
+    def batched_source(self) -> str:
+        """`func.func @<name>(A, B, C)`: an f16 `linalg.batch_matmul` on
+        dynamic shapes into C's type (gpupoor-split-k relaxes its sums to f16
+        inner sums and the outer type), A batch x M x K or batch x K x M, B
+        batch x K x N or batch x N x K."""
+        km, nk = self.a_layout == "km", self.b_layout == "nk"
+        t3 = "tensor<?x?x?xf16>"
+        tc = f"tensor<?x?x?x{self.out}>"
+        maps = ""
+        if nk or km:
+            maps = (f" indexing_maps = [affine_map<(b, m, n, k) -> (b, {'k, m' if km else 'm, k'})>, "
+                    f"affine_map<(b, m, n, k) -> (b, {'n, k' if nk else 'k, n'})>, "
+                    "affine_map<(b, m, n, k) -> (b, m, n)>]")
+        lines = [
+            f"func.func @{self.name}(%a: {t3}, %b: {t3}, %c: memref<?x?x?x{self.out}>) {{",
+            "  %c0 = arith.constant 0 : index",
+            "  %c1 = arith.constant 1 : index",
+            "  %c2 = arith.constant 2 : index",
+            f"  %bt = tensor.dim %a, %c0 : {t3}",
+            f"  %m = tensor.dim %a, {'%c2' if km else '%c1'} : {t3}",
+            f"  %n = tensor.dim %b, {'%c1' if nk else '%c2'} : {t3}",
+            f"  %zero = arith.constant 0.0 : {self.out}",
+            f"  %e = tensor.empty(%bt, %m, %n) : {tc}",
+            f"  %f = linalg.fill ins(%zero : {self.out}) outs(%e : {tc}) -> {tc}",
+            f"  %p = linalg.batch_matmul{maps} ins(%a, %b : {t3}, {t3}) outs(%f : {tc}) -> {tc}",
+            f"  bufferization.materialize_in_destination %p in restrict writable %c "
+            f": ({tc}, memref<?x?x?x{self.out}>) -> ()",
+            "  return",
+            "}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
 def library_variants(tiles=tuple(TILES)) -> list[VariantKey]:
     """Every variant the prebuilt library holds (for some chip:
-    VariantKey.builds_for says which)."""
-    return [VariantKey(b, o, e, c, t, a_layout=a)
-            for a in A_LAYOUTS for b in LAYOUTS for o in OUTER_TYPES for e in EPILOGUES
-            for c in OUT_TYPES for t in tiles
+    VariantKey.builds_for says which): every combination of layouts, outer
+    type, epilogue and C type; batched, those without an epilogue of the
+    families that have batched kernels."""
+    return [VariantKey(b, o, e, c, t, a_layout=a, batched=batched)
+            for batched in (False, True) for a in A_LAYOUTS for b in LAYOUTS
+            for o in OUTER_TYPES for e in EPILOGUES for c in OUT_TYPES for t in tiles
             if (b == "nk" or not _INFO[t]["nk_only"]) and (b == "kn" or not _INFO[t]["kn_only"])
-            and _INFO[t][a]]
+            and _INFO[t][a] and (not batched or (_INFO[t]["batched"] and e == "none"))]
 
 

@@ -33,6 +33,15 @@ def test_one_dimensional_x_and_row_bias(fake):
     assert y.shape == (16,)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_batched_shapes(fake, dtype):
+    """A 3-D weight is a batch of products: (batch, M, K) @ (batch, K, N)."""
+    y = split_k_sequential(cuda(3, 5, 64, dtype=dtype), cuda(3, 64, 24, dtype=dtype))
+    assert y.shape == (3, 5, 24) and y.dtype == dtype
+    assert split_k_sequential(cuda(0, 5, 64), cuda(0, 64, 24)).shape == (0, 5, 24)
+    assert split_k_sequential(cuda(1, 5, 64), cuda(1, 64, 24)).shape == (1, 5, 24)
+
+
 def test_zero_size_dims(fake):
     assert split_k_sequential(cuda(0, 8), cuda(8, 4)).shape == (0, 4)
     assert split_k_sequential(cuda(3, 0), cuda(0, 4)).shape == (3, 4)
@@ -54,7 +63,15 @@ def test_module_forward_shape(fake):
     (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4), torch.ones(4).half()),
      ValueError, "bias must be on a CUDA device"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(4, 8)), ValueError, "K = 4"),
-    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4, 2)), ValueError, "weight must be 2-D"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(8, 4, 2)), ValueError, "x must be 3-D"),
+    (lambda: split_k_sequential(cuda(4, 8), cuda(1, 8, 4, 2)), ValueError, "weight must be 2-D"),
+    (lambda: split_k_sequential(cuda(2, 4, 8), cuda(3, 8, 4)), ValueError,
+     r"x's batch \(2\) must equal weight's \(3\)"),
+    (lambda: split_k_sequential(cuda(2, 4, 8), cuda(2, 6, 4)), ValueError, "K = 6"),
+    (lambda: split_k_sequential(cuda(2, 4, 8), cuda(2, 8, 4), cuda(4)), ValueError,
+     "bias is not supported with a batched"),
+    (lambda: split_k_sequential(cuda(2, 4, 8), cuda(2, 8, 4), activation="relu"), ValueError,
+     "activation is not supported with a batched"),
     (lambda: split_k_sequential(cuda(4, 8), cuda(8)), ValueError, "weight must be 2-D"),
     (lambda: split_k_sequential(torch.empty((), device="cuda").half(), cuda(8, 4)),
      ValueError, "x must have at least one dimension"),
@@ -135,6 +152,11 @@ def test_flop_formula():
         with FlopCounterMode(display=False) as counter:
             torch.ops.gpupoor.split_k_matmul(x, w, b, 32, "f32", "relu", 0, "auto")
     assert counter.get_total_flops() == 2 * 16 * 32 * 64 + 16 * 32
+    with FakeTensorMode():
+        x, w = cuda(3, 16, 64), cuda(3, 64, 32)
+        with FlopCounterMode(display=False) as counter:
+            torch.ops.gpupoor.split_k_matmul(x, w, None, 32, "f32", "none", 0, "auto")
+    assert counter.get_total_flops() == 3 * 2 * 16 * 32 * 64
 
 
 def test_export_traces_one_op_without_breaks(fake):

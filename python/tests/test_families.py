@@ -4,6 +4,7 @@ each chip's library holds, which family a product takes by the rules, and
 the tuned table's rows."""
 
 import functools
+import itertools
 
 import pytest
 import torch
@@ -141,7 +142,8 @@ def test_families_are_the_policys():
 
 
 def test_sm90a_families_only_for_sm90a():
-    keys = library_variants()
+    # (The batched variants: test_batched_products_take_batched_families.)
+    keys = [k for k in library_variants() if not k.batched]
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
@@ -555,3 +557,35 @@ def test_stale_split_rule_is_refused():
             plan(manifest)
         except (ValueError, RuntimeError) as e:
             assert "split rule" not in str(e), e
+
+
+def test_batched_products_take_batched_families():
+    """A batch of products takes a family with batched variants
+    (policy::familyBatched): over batches, sizes, slices and layouts, every
+    batched family is reached and no other."""
+    want = {f for f in TILES if C.family_info(f)["batched"]}
+    assert want == {"large", "m16", "m64", "n64", "mid", "pl", "pl128", "m64w", "n64w"}
+    seen = set()
+    for chip in ("sm_90a", "sm_80"):
+        for batch, m, n, k in itertools.product((2, 8, 32), (1, 16, 64, 100, 512, 2048),
+                                                (64, 128, 512, 2048, 4096), (64, 1024)):
+            for b, a, slices in itertools.product(("nk", "kn"), ("mk", "km"), (0, 1, 3)):
+                launch = C.choose_launch(chip, m, n, k, b, slices, 32, 132, a, batch=batch)
+                family = launch["family"]
+                assert family in want, (chip, batch, m, n, k, b, a, slices, family)
+                assert C.family_builds(family, chip, b, launch["a_layout"], batched=True)
+                seen.add(family)
+    assert seen == want
+    # The library holds each batched family's variants without an epilogue.
+    batched = [key for key in library_variants() if key.batched]
+    # Both B layouts, outer and C types, A as M x K and (but m16, an
+    # mma.sync kernel) K x M.
+    assert len(batched) == 2 * 2 * 2 * (len(want) + len(want - {"m16"}))
+    assert {key.tile for key in batched} == want
+    assert {key.epilogue for key in batched} == {"none"}
+    assert all(key.name.startswith("b") and VariantKey.from_name(key.name) == key
+               for key in batched)
+    with pytest.raises(ValueError, match="no batched kernels"):
+        VariantKey(tile="s16", batched=True)
+    with pytest.raises(ValueError, match="no epilogue"):
+        VariantKey(epilogue="bias", batched=True)

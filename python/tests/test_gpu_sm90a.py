@@ -495,3 +495,35 @@ def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
         graph.replay()
         torch.cuda.synchronize()
         assert torch.equal(out, first)
+
+
+@pytest.mark.parametrize("batch,m,n,k,layout,want", [
+    (8, 16, 4100, 136, "nk", "m16"), (8, 64, 520, 200, "kn", "n64"),
+    (8, 64, 2048, 264, "kmnk", "m64"), (8, 100, 4096, 136, "nk", "m64w"),
+    (2, 1000, 2056, 264, "kn", "pl"), (8, 1024, 1000, 136, "kmkn", "pl"),
+    (4, 500, 1024, 200, "nk", "mid"), (32, 512, 128, 512, "kn", "m64w"),
+    (8, 64, 520, 4104, "kmkn", "n64"), (8, 4100, 128, 264, "kn", "pl128"),
+    (32, 1000, 72, 520, "kmnk", "pl128")])
+@pytest.mark.parametrize("slices", [0, 2])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+def test_sm90a_batched_exact(batch, m, n, k, layout, want, slices, outer):
+    """Batches of products (rank-3 operands, batch strides past the
+    element) on each batched family as the policy takes it for the batch:
+    exact on small integers over M, N and K tails, both B layouts and A as
+    K x M, with slices asked for (a block a tile instead of persistent ones,
+    two blocks an SM for the one-warpgroup tiles)."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, _, _, g = _sm90a_family_operands(m, n, k, layout)
+    x = ints(batch, k + 1, m + 8, gen=g)[:, :k, :m].transpose(1, 2) \
+        if layout.startswith("km") else ints(batch, m + 3, k, gen=g)[:, :m]
+    w = ints(batch, n, k, gen=g).transpose(1, 2) if layout.endswith("nk") else \
+        ints(batch, k, n, gen=g)
+    c = torch.empty(batch, m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", outer, DEFAULT_MAX_SPLITS, slices, list(chips),
+                         sm_count)
+    if slices:
+        want = {"pl": "large", "pl128": "mid", "n64": "n64w", "m64": "m64w"}.get(want, want)
+    assert p["family"] == want and p["slices"] == (slices or 1)
+    y = split_k_sequential(x, w, outer=outer, slices=slices, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))

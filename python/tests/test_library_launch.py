@@ -18,7 +18,7 @@ import torch
 
 from gpupoor._mlir_backend import find_variant
 from gpupoor._native import C
-from gpupoor.library import Kernel, Variant
+from gpupoor.library import KERNEL_ORDER, Kernel, Variant
 from gpupoor.variants import (PERSISTENT_TILES, SWAPPED_TILES, VariantKey,
                               library_variants)
 
@@ -138,6 +138,16 @@ _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmk
     [("kn", "pl128k"), ("kmnk", "pl128k"), ("nk", "pl192k"), ("kmnk", "pl192k")] + \
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
     [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
+# (batch, M, N) for which an sm_90a device of 132 SMs takes each batched
+# family at K = 64 (choose_launch with the batch), by the variant's layouts:
+# a batch's prefixed with b (bkn, bnk, bkmkn, bkmnk).
+_BATCHED_SHAPES = {"m16": (8, 16, 4096), "n64": (8, 64, 512), "m64": (8, 64, 2048),
+                   "m64w": (8, 100, 4096), "large": (2, 1024, 2048), "pl": (8, 1024, 1024),
+                   "mid": (4, 512, 1024), "pl128": (32, 1024, 128)}
+BATCHED_SHAPES = {("b" + lay, f): bmn for lay in ("kn", "nk", "kmkn", "kmnk")
+                  for f, bmn in _BATCHED_SHAPES.items()
+                  if not (lay.startswith("km") and f == "m16")}
+_REPRESENTED += list(BATCHED_SHAPES) + [(lay, "n64w") for lay in ("bkn", "bnk", "bkmkn", "bkmnk")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -149,18 +159,21 @@ def _representatives():
     test_parameters_follow_the_signature checks the rest)."""
     reps = {}
     for i, (layouts, tile) in enumerate(_REPRESENTED):
-        for has_bias in (False, True):
+        # (Batched variants have no epilogue.)
+        batched = layouts.startswith("b")
+        for has_bias in (False,) if batched else (False, True):
             epilogue = ("bias", "bias_relu", "bias_gelu")[i % 3] if has_bias else "none"
             reps[(layouts, tile, has_bias)] = VariantKey(
                 layouts[-2:], ("f32", "f16")[(i + has_bias) % 2], epilogue,
                 ("f16", "f32")[(i // 2 + has_bias) % 2], tile,
-                a_layout="km" if layouts.startswith("km") else "mk")
+                a_layout="km" if "km" in layouts else "mk", batched=batched)
     return reps
 
 
 def _layouts(key):
-    """A variant's layouts as FAMILY_SHAPES names them (kn, nk, kmkn, kmnk)."""
-    return ("km" if key.a_layout == "km" else "") + key.b_layout
+    """A variant's layouts as FAMILY_SHAPES and BATCHED_SHAPES name them
+    (kn, nk, kmkn, kmnk; a batch's prefixed with b)."""
+    return ("b" if key.batched else "") + ("km" if key.a_layout == "km" else "") + key.b_layout
 
 
 def _signature(key):
@@ -176,8 +189,8 @@ def _signature(key):
 @pytest.fixture(scope="module")
 def compiled_manifests(tmp_path_factory):
     """{representative key: its kernels' manifests, in the order the host
-    code tries them}, compiled for sm_90a to PTX (cubin-format=isa: the
-    manifests are the same, without ptxas's time)."""
+    code tries them}, compiled for sm_90a to LLVM bitcode (cubin-format=llvm:
+    the manifests are the same, without code generation's time)."""
     import concurrent.futures
     import os
     from pathlib import Path
@@ -192,12 +205,12 @@ def compiled_manifests(tmp_path_factory):
         src = root / f"{key.name}.mlir"
         src.write_text(key.source())
         res = subprocess.run([path, str(src), f"--gpupoor-to-cubin={key.pipeline_options('sm_90a')}"
-                              f" cubin-format=isa dump-dir={d}", "-o", os.devnull],
+                              f" cubin-format=llvm dump-dir={d}", "-o", os.devnull],
                              capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
         manifests = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
-        order = {"": 0, "_elements": 1, "_i64": 2}
-        return key, sorted(manifests, key=lambda m: order[m["kernel"][len("gpupoor_matmul_0"):]])
+        return key, sorted(manifests,
+                           key=lambda m: KERNEL_ORDER[m["kernel"][len("gpupoor_matmul_0"):]])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return dict(pool.map(one, _representatives().values()))
@@ -403,6 +416,65 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         # The call's A and B go to the kernel's b_ptr and a_ptr when swapped.
         a_slot, b_slot = p["params"].index("a_ptr"), p["params"].index("b_ptr")
         assert (p["a_slot"], p["b_slot"]) == ((b_slot, a_slot) if swapped else (a_slot, b_slot))
+
+
+@pytest.mark.parametrize("layout_tile", list(BATCHED_SHAPES), ids="-".join)
+def test_launcher_fills_every_batched_kernel_parameter(compiled_manifests, layout_tile):
+    """A batch of products (rank-3 operands) takes its family's batched
+    variant: the plan fills exactly its kernels' parameters (the batch
+    strides and count too), the policy's tiles and grid of the whole batch,
+    and rank-3 tensor maps stepping a batch element by its stride; for
+    every outer and output type and slices."""
+    lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
+    layout, tile = layout_tile
+    batch, m, n = BATCHED_SHAPES[layout_tile]
+    k = 64
+    # A batch stride past the element (padding between elements), A as
+    # K x M in rows of a multiple of 8 elements.
+    if "km" in layout:
+        a = torch.empty(batch, k + 1, -(-m // 8) * 8, dtype=torch.float16)[:, :k, :m]
+        a = a.transpose(1, 2)
+    else:
+        a = torch.empty(batch, m + 3, k, dtype=torch.float16)[:, :m]
+    b = torch.empty(batch, n, k, dtype=torch.float16).transpose(1, 2) \
+        if layout.endswith("nk") else torch.empty(batch, k, n, dtype=torch.float16)
+    for outer, dtype, slices in itertools.product(("f32", "f16"), (torch.float16, torch.float32),
+                                                  (0, 1, 2)):
+        c = torch.empty(batch, m, n, dtype=dtype)
+        what = f"{layout} {tile} {outer} {dtype} slices={slices}"
+        p = C.describe_plan(a, b, None, c, "none", outer, 32, slices, list(HOPPER[0]),
+                            HOPPER[1], find_variant=find)
+        key = lib.found[-1]
+        assert key.batched and _layouts(key) == layout and key.epilogue == "none", what
+        launch = C.choose_launch("sm_90a", m, n, k, key.b_layout, slices, 32, HOPPER[1],
+                                 key.a_layout, batch=batch)
+        assert p["family"] == key.tile == launch["family"], what
+        assert (p["tiles"], p["grid"], p["slices"]) == (launch["tiles"], launch["grid"],
+                                                       launch["slices"]), what
+        if slices == 0:
+            assert key.tile == tile, what
+        variant = lib.find(key, "sm_90a")
+        args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",
+                "stride_bn", "stride_cm", "stride_cn", "splits", "stride_ab", "stride_bb",
+                "stride_cb", "batch"}
+        for kern in variant.kernels:
+            assert kern.manifest["batched"], (what, kern.name)
+            params = set(kern.manifest["params"])
+            assert params - {"ws_ptr", "ws_bytes", "locks_ptr", "locks_count", "a_desc",
+                             "b_desc", "c_desc"} == args, (what, kern.name)
+        values = dict(zip(p["params"], p["values"]))
+        assert (values["batch"], values["stride_ab"], values["stride_bb"],
+                values["stride_cb"]) == (batch, a.stride(0), b.stride(0), c.stride(0)), what
+        assert (values["M"], values["N"], values["K"]) == (m, n, k), what
+        # Rank-3 maps: the batch third, a step of the operand's batch stride
+        # (the kernel's A and B are the call's: no batched family is
+        # swapped).
+        operands = (a, b, c)
+        names = [p["params"][mp[0]] for mp in p["maps"]]
+        assert ("a_desc" in names) == ("a_desc" in p["params"]), what
+        for mp in p["maps"]:
+            assert (mp[7], mp[8]) == (batch, 2 * operands[mp[1]].stride(0)), what
 
 
 def test_off_sector_rows_take_64_byte_l2_promotion(compiled_manifests):

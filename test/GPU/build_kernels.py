@@ -522,25 +522,27 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
-def sweep_static_variants(layouts):
-    """sweep_LAYOUT_MxNxK: each shape of benchmarks/bench_sweep.py's sweep,
-    static, with the pipeline's defaults (outer f32, slices chosen: what the
-    package's call asks for), which bench_sweep.py --static times beside the
-    package. Layouts: nk (B as N x K), kn, km (A as K x M, B as K x N)."""
+def sweep_static_variants(layouts, classes=("llm", "square")):
+    """sweep_LAYOUT_MxNxK (sweep_LAYOUT_BxMxNxK of a batch): each shape of
+    benchmarks/bench_sweep.py's sweep classes, static, with the pipeline's
+    defaults (outer f32, slices chosen: what the package's call asks for),
+    which bench_sweep.py --static times beside the package. Layouts: nk (B
+    as N x K), kn, km (A as K x M, B as K x N)."""
     here = os.path.dirname(os.path.abspath(__file__))
     for path in (os.path.join(here, "..", "..", "benchmarks"),
                  os.path.join(here, "..", "..", "python")):
         if path not in sys.path:
             sys.path.insert(0, path)
-    from bench_sweep import shapes
+    from bench_sweep import shape_name, shapes
 
     out = {}
     for layout in layouts:
         src = dict(b_layout="kn" if layout == "km" else layout,
                    a_layout="km" if layout == "km" else "mk")
-        for _, m, n, k in shapes(["llm", "square"]):
-            out[f"sweep_{layout}_{m}x{n}x{k}"] = (dict(src, shape=(m, n, k)),
-                                                 "outer-type=f32 slices=0")
+        for _, m, n, k, batch in shapes(list(classes)):
+            shape = (batch, m, n, k) if batch else (m, n, k)
+            out[shape_name(layout, m, n, k, batch)] = (
+                dict(src, shape=shape, batched=bool(batch)), "outer-type=f32 slices=0")
     return out
 
 
@@ -620,10 +622,14 @@ def main():
                         help="build only sweep_LAYOUT_MxNxK (LAYOUTS of nk, kn, km): "
                              "bench_sweep.py's shapes, static, with the pipeline's defaults, "
                              "which bench_sweep.py --static times beside the package")
+    parser.add_argument("--sweep-classes", default="llm,square", metavar="CLASSES",
+                        help="with --sweep-static: bench_sweep.py's classes to build "
+                             "(llm, square, narrow, attention)")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
     if args.sweep_static:
-        extra = sweep_static_variants(args.sweep_static.split(","))
+        extra = sweep_static_variants(args.sweep_static.split(","),
+                                      args.sweep_classes.split(","))
         variants.update(extra)
         # --only names some of them (a rebuild of a few), or all.
         args.only = [n for n in extra if not args.only or n in args.only]

@@ -9,8 +9,8 @@
 // RUN: not gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90 cubin-format=isa stages=64" -o %t 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not test -e %t
 
-// FORMAT: error: gpupoor-to-cubin: cubin-format must be bin, isa or fatbin, got 'elf'
-// TOOLKIT: error: gpupoor-to-cubin: toolkit '[[DIR]]' has no bin/ptxas, which cubin-format=bin needs (cubin-format=isa needs none)
+// FORMAT: error: gpupoor-to-cubin: cubin-format must be bin, isa, fatbin or llvm, got 'elf'
+// TOOLKIT: error: gpupoor-to-cubin: toolkit '[[DIR]]' has no bin/ptxas, which cubin-format=bin needs (cubin-format=isa and llvm need none)
 // CHIP: error: gpupoor-to-cubin: unknown chip 'sm_99' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)
 // STAGES: error: gpupoor-select-kernel-config: stages must be 0 (chosen) or in [2, 32], got 64
 func.func @mm(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>) -> tensor<?x?xf16> {

@@ -165,7 +165,9 @@ def test_package_decides_as_the_compiler(problems, policy):
             continue
         got = C.choose_launch(p["chip"], p["m"], p["n"], p["k"], p["b"], p.get("slices", 0),
                               p.get("max-splits", model.DEFAULT_MAX_SPLITS), d["sm_count"],
-                              p.get("a", "mk"))
+                              p.get("a", "mk"), batch=p.get("batch", 0))
+        # A batch takes a family with batched variants.
+        assert "batch" not in p or C.family_info(got["family"])["batched"], grid.line(p)
         assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
         assert got["a_layout"] == want["a"], grid.line(p)
         # A as K x M: sm_90a's wgmma families read it so, but for the few

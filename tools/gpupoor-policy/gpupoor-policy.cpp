@@ -133,8 +133,7 @@ void print(const Problem &p) {
       << ", \"splits\": " << (s.splits ? std::to_string(*s.splits) : "null")
       << ", \"slices\": " << s.slices << ", \"sets\": " << s.sets
       << ", \"tuned\": " << (s.tuned ? "true" : "false") << "}";
-  if (p.shape.isStatic() && !isDynamic(p.k) && !p.tile && !p.splits &&
-      !p.shape.batched) {
+  if (p.shape.isStatic() && !isDynamic(p.k) && !p.tile && !p.splits) {
     Launch l = chooseLaunch(p);
     out << ", \"launch\": {\"family\": \"" << familyName(l.family)
         << "\", \"a\": \"" << (l.aLayout == ALayout::KM ? "km" : "mk")

@@ -133,8 +133,11 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
       llvm::cl::init(GPUPoorOffloadToGPUOptions().blockSize)};
   PassOptions::Option<std::string> cubinFormat{
       *this, "cubin-format",
-      llvm::cl::desc("gpu-module-to-binary format: bin (cubin), isa (PTX), "
-                     "fatbin"),
+      llvm::cl::desc(
+          "gpu-module-to-binary format: bin (cubin), isa (PTX), "
+          "fatbin, or llvm (the kernels' unoptimized LLVM bitcode, no "
+          "code generation: for tools that read only the "
+          "manifests)"),
       llvm::cl::init("bin")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",

@@ -288,8 +288,18 @@ std::optional<Family> parseFamily(std::string_view name);
 /// A as K x M only on sm_90a and only for the families whose kernel is the
 /// wgmma kernel there (not m16, an mma.sync kernel, nor m32, whose 32-row
 /// tile reads A as M x K only); the narrow tile's clusters for B as K x N
-/// only.
-bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout);
+/// only; `batched` (a rank-3 product, linalg.batch_matmul's), only the
+/// families familyBatched names.
+bool familyBuilds(Family family, Chip chip, ALayout aLayout, BLayout bLayout,
+                  bool batched = false);
+/// Whether the library holds batched variants of the family: those
+/// chooseLaunch takes for a batched product, whose rules choose no
+/// swapped, thin, narrow, filling or narrower-than-256 tile, and no
+/// clusters, stream-K or split handover (selectTile, clusterPays,
+/// streamKPays, splitHandoverPays): large, m16, m64, n64, mid, pl, pl128
+/// (at most 128 columns past a wave) and the two-blocks-an-SM m64w and
+/// n64w.
+bool familyBatched(Family family);
 /// The family's tile on `chip` for `bLayout` (its kernels' manifest tile).
 Tile familyTile(Family family, Chip chip, BLayout bLayout);
 bool familySwapped(Family family);

@@ -48,7 +48,7 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 struct PlanKey {
-  std::array<int64_t, 19> v;
+  std::array<int64_t, 23> v;
   bool operator==(const PlanKey &o) const { return v == o.v; }
 };
 
@@ -168,13 +168,31 @@ PlanKey planKey(const at::Tensor &a, const at::Tensor &b,
   auto low = [](const at::Tensor &t) {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()) & 15);
   };
-  return {{a.get_device(), a.size(0), b.size(1), a.size(1), a.stride(0),
-           a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+  // A batch's count and strides (none: -1, 0, 0, 0).
+  bool batched = a.dim() == 3;
+  return {{a.get_device(),
+           a.size(-2),
+           b.size(-1),
+           a.size(-1),
+           a.stride(-2),
+           a.stride(-1),
+           b.stride(-2),
+           b.stride(-1),
+           c.stride(-2),
+           c.stride(-1),
            bias ? bias->stride(0) : INT64_MIN,
            low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12,
-           key.nk | int64_t(key.km) << 1,
-           key.f16Outer, int64_t(key.epilogue), key.f32Out, key.maxSplits,
-           slices, int64_t(c.scalar_type())}};
+           key.nk | int64_t(key.km) << 1 | int64_t(key.batched) << 2,
+           key.f16Outer,
+           int64_t(key.epilogue),
+           key.f32Out,
+           key.maxSplits,
+           slices,
+           int64_t(c.scalar_type()),
+           batched ? a.size(0) : -1,
+           batched ? a.stride(0) : 0,
+           batched ? b.stride(0) : 0,
+           batched ? c.stride(0) : 0}};
 }
 
 /// Map `index` of `p` for an operand at `ptr`, from the plan's cache or
@@ -243,10 +261,12 @@ VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
   VariantKey key;
   // B's fast layout: unit stride along K (nk, nn.Linear's weight.T) or along
   // N (kn). Either kernel takes any strides through its fallbacks.
-  key.nk = b.stride(0) == 1 && b.stride(1) != 1;
+  key.nk = b.stride(-2) == 1 && b.stride(-1) != 1;
   // A's: unit stride along M (K x M rows, a transposed activation) or
   // along K.
-  key.km = a.size(0) > 1 && a.stride(0) == 1 && a.stride(1) != 1;
+  key.km = a.size(-2) > 1 && a.stride(-2) == 1 && a.stride(-1) != 1;
+  // A batch of products: rank-3 operands.
+  key.batched = b.dim() == 3;
   key.f16Outer = f16Outer;
   key.epilogue = activation == "relu"   ? Epilogue::BiasRelu
                  : activation == "gelu" ? Epilogue::BiasGelu
@@ -279,7 +299,7 @@ void launch(const at::Tensor &a, const at::Tensor &b,
   std::optional<at::Tensor> bias = givenBias;
   bool implicit = !bias && key.epilogue != Epilogue::None;
   if (implicit)
-    bias = implicitBias(c, b.size(1), graph);
+    bias = implicitBias(c, b.size(-1), graph);
   Plan &p = planFor(a, b, bias, c, key, slices, implicit);
   LoadedKernel *loaded = p.loaded.load(std::memory_order_acquire);
   if (!loaded) {
@@ -346,8 +366,8 @@ void bindLauncher(py::module_ &m) {
       "device_info"_a, "find_variant"_a,
       "Where the launcher finds devices' library chips, `device_info(index) "
       "-> (chips, sm_count)`, and variants, `find_variant(chip, b_layout, "
-      "outer, epilogue, out, family, max_splits, prebuilt, a_layout) -> "
-      "[(manifest, image path)] or None`. Forgets what the previous ones "
+      "outer, epilogue, out, family, max_splits, prebuilt, a_layout, batched) "
+      "-> [(manifest, image path)] or None`. Forgets what the previous ones "
       "said.");
   m.def(
       "_force_choice",
@@ -421,7 +441,7 @@ void bindLauncher(py::module_ &m) {
         DeviceInfo info{std::move(chips), smCount};
         std::optional<at::Tensor> launched = bias;
         if (!bias && key.epilogue != Epilogue::None)
-          launched = at::full({b.size(1)}, -0.0, c.options());
+          launched = at::full({b.size(-1)}, -0.0, c.options());
         Finder finder = find.is_none() ? Finder(findVariant) : finderOf(find);
         std::unique_ptr<Plan> p =
             makePlan(a, b, launched, c, key, slices, info, finder);
@@ -432,10 +452,18 @@ void bindLauncher(py::module_ &m) {
           // promotion in bytes).
           runtime::TensorMapSpec e =
               runtime::encodedSpec(mp.spec, operands[mp.operand]->data_ptr());
+          // A batched kernel's maps add the batch and its stride in bytes
+          // (none: a 2-D map).
+          py::object batch = py::none(), batchStride = py::none();
+          if (e.rank == 3) {
+            batch = py::int_(e.dims[2]);
+            batchStride = py::int_(e.strideBytes[1]);
+          }
           maps.append(py::make_tuple(
               mp.slot, mp.operand, py::make_tuple(e.dims[0], e.dims[1]),
               e.strideBytes[0], py::make_tuple(e.box[0], e.box[1]),
-              l2PromotionBytes(e.l2Promotion), e.elementStrides[1]));
+              l2PromotionBytes(e.l2Promotion), e.elementStrides[1], batch,
+              batchStride));
         }
         auto opt = [](int s) -> py::object {
           return s < 0 ? py::object(py::none()) : py::object(py::int_(s));

@@ -29,8 +29,9 @@
 
 namespace gpupoor::package {
 
-/// The variant key of a call: A's and B's layouts from their strides, the
-/// epilogue from the bias and the activation ("none", "relu", "gelu").
+/// The variant key of a call: A's and B's layouts from their strides (of
+/// their last two dimensions; rank 3: a batch), the epilogue from the bias
+/// and the activation ("none", "relu", "gelu").
 VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
                       const std::string &activation, bool f16Outer, bool f32Out,
                       int64_t maxSplits);
@@ -42,7 +43,8 @@ VariantKey variantKey(const at::Tensor &a, const at::Tensor &b, bool hasBias,
 std::string defaultBackend(int device);
 
 /// C = epilogue(A @ B [+ bias]) on the current stream of A's device: A
-/// M x K and B K x N f16 views of any strides, C M x N of key.f32Out's type,
+/// M x K and B K x N f16 views of any strides, C M x N of key.f32Out's type
+/// (key.batched: batch x M x K, batch x K x N and batch x M x N, batch > 0),
 /// bias (N) of C's type or none (an activation without a bias runs its
 /// bias_* variant with a bias of -0.0). M, N, K > 0.
 void launch(const at::Tensor &a, const at::Tensor &b,

@@ -71,12 +71,12 @@ std::shared_ptr<const Variant> ask(const py::object &find,
                                    const std::string &chip,
                                    const VariantKey &key, policy::Family family,
                                    bool prebuilt) {
-  return variantOf(
-      find(chip, key.nk ? "nk" : "kn", key.f16Outer ? "f16" : "f32",
-           epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
-           std::string(policy::familyName(family)), key.maxSplits, prebuilt,
-           key.km ? "km" : "mk"),
-      chip + "/" + variantName(key, family));
+  return variantOf(find(chip, key.nk ? "nk" : "kn",
+                        key.f16Outer ? "f16" : "f32",
+                        epilogueName(key.epilogue), key.f32Out ? "f32" : "f16",
+                        std::string(policy::familyName(family)), key.maxSplits,
+                        prebuilt, key.km ? "km" : "mk", key.batched),
+                   chip + "/" + variantName(key, family));
 }
 
 } // namespace
@@ -122,6 +122,7 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   k.block = m["block_size"].cast<unsigned>();
   k.dependent = field<bool>(m, "dependent_launch", false);
   k.persistent = field<bool>(m, "persistent", false);
+  k.batched = field<bool>(m, "batched", false);
   k.streamK = field<bool>(m, "stream_k", false);
   k.workspacePerBlock = field<int64_t>(m, "workspace_bytes_per_block", 0);
   TORCH_CHECK_VALUE(!k.streamK || (k.persistent && k.workspacePerBlock > 0),
@@ -156,16 +157,20 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
       auto spec = item.second.cast<py::dict>();
       auto box = spec["box_dim"].cast<std::vector<unsigned>>();
       auto strides = spec["element_strides"].cast<std::vector<unsigned>>();
-      TORCH_CHECK_VALUE(box.size() == 2 && strides.size() == 2,
+      // A batched kernel's maps take the batch third, a box of one element.
+      size_t rank = k.batched ? 3 : 2;
+      TORCH_CHECK_VALUE(box.size() == rank && strides.size() == rank &&
+                            (rank == 2 || (box[2] == 1 && strides[2] == 1)),
                         "kernel manifest of ", k.name, ": tensor map ", name,
-                        " is not 2-D");
+                        k.batched ? " is not 3-D in boxes of one batch element"
+                                  : " is not 2-D");
       KernelInfo::MapInfo map;
       auto dims = spec["global_dim"].cast<std::vector<std::string>>();
       TORCH_CHECK_VALUE(!dims.empty(), "kernel manifest of ", k.name,
                         ": tensor map ", name, " has no dimensions");
       map.inner = dims.front();
-      std::copy(box.begin(), box.end(), map.box);
-      std::copy(strides.begin(), strides.end(), map.elementStrides);
+      std::copy(box.begin(), box.begin() + 2, map.box);
+      std::copy(strides.begin(), strides.begin() + 2, map.elementStrides);
       map.dataType = CUtensorMapDataType(
           enumOf("data_type", spec["data_type"].cast<std::string>(),
                  {{"float16", CU_TENSOR_MAP_DATA_TYPE_FLOAT16}}));
@@ -248,10 +253,11 @@ std::string variantName(const VariantKey &key,
                         std::optional<policy::Family> family) {
   std::string tile =
       family ? std::string(policy::familyName(*family)) + "_" : "";
-  return std::string(key.km ? "km" : "") + (key.nk ? "nk" : "kn") + "_" +
-         (key.f16Outer ? "f16" : "f32") + "_" + epilogueName(key.epilogue) +
-         "_" + (key.f32Out ? "f32" : "f16") + "_" + tile + "s" +
-         std::to_string(key.maxSplits);
+  // A batched variant prefixes its layouts with "b" (bnk, bkmkn).
+  return std::string(key.batched ? "b" : "") + (key.km ? "km" : "") +
+         (key.nk ? "nk" : "kn") + "_" + (key.f16Outer ? "f16" : "f32") + "_" +
+         epilogueName(key.epilogue) + "_" + (key.f32Out ? "f32" : "f16") + "_" +
+         tile + "s" + std::to_string(key.maxSplits);
 }
 
 void setResolver(py::object deviceInfo, py::object findVariant) {

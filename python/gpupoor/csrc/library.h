@@ -48,6 +48,9 @@ struct VariantKey {
   Epilogue epilogue = Epilogue::None;
   bool f32Out = false;
   int64_t maxSplits = kLibraryMaxSplits;
+  /// A batch of products (A, B and C rank 3, linalg.batch_matmul's):
+  /// policy::familyBatched's families only.
+  bool batched = false;
 };
 
 /// The epilogue's name in variant names ("none", "bias", "bias_relu",
@@ -71,6 +74,9 @@ struct KernelInfo {
   std::vector<std::string> params, paramTypes;
   unsigned sharedBytes = 0, block = 0;
   bool dependent = false, persistent = false;
+  /// A batched kernel (manifest batched): its parameters take the batch
+  /// strides and count, its tensor maps the batch as a third dimension.
+  bool batched = false;
   policy::Tile tile{};
   int64_t groupM = 1, sumsPerTileSlice = 0, workspacePerTileSlice = 0;
   /// The manifest's `splits` ("default" or S) and `split_rule` (the

@@ -132,14 +132,27 @@ Options checkArguments(const at::Tensor &x, const at::Tensor &weight,
   TORCH_CHECK_VALUE(
       x.dim() >= 1,
       "x must have at least one dimension (..., K), got a scalar");
-  TORCH_CHECK_VALUE(weight.dim() == 2, "weight must be 2-D (K, N), got shape ",
+  TORCH_CHECK_VALUE(weight.dim() == 2 || weight.dim() == 3,
+                    "weight must be 2-D (K, N) or, for a batch of products, "
+                    "3-D (batch, K, N), got shape ",
                     shapeText(weight.sym_sizes()));
-  TORCH_CHECK_VALUE(
-      x.sym_size(-1) == weight.sym_size(0), "x's last dimension (",
-      sizeText(x.sym_size(-1)),
-      ") must equal weight's first (K = ", sizeText(weight.sym_size(0)),
-      "): weight is K x N (nn.Linear's weight.T)");
-  c10::SymInt n = weight.sym_size(1);
+  bool batched = weight.dim() == 3;
+  if (batched) {
+    TORCH_CHECK_VALUE(x.dim() == 3,
+                      "x must be 3-D (batch, M, K) with a 3-D weight, got "
+                      "shape ",
+                      shapeText(x.sym_sizes()));
+    TORCH_CHECK_VALUE(x.sym_size(0) == weight.sym_size(0), "x's batch (",
+                      sizeText(x.sym_size(0)), ") must equal weight's (",
+                      sizeText(weight.sym_size(0)), ")");
+  }
+  TORCH_CHECK_VALUE(x.sym_size(-1) == weight.sym_size(-2),
+                    "x's last dimension (", sizeText(x.sym_size(-1)),
+                    ") must equal weight's ", batched ? "second" : "first",
+                    " (K = ", sizeText(weight.sym_size(-2)),
+                    batched ? "): weight is (batch, K, N)"
+                            : "): weight is K x N (nn.Linear's weight.T)");
+  c10::SymInt n = weight.sym_size(-1);
   if (bias) {
     TORCH_CHECK_TYPE(bias->scalar_type() == dtype, "bias must have x's dtype ",
                      dtype, ", got ", bias->scalar_type());
@@ -153,12 +166,20 @@ Options checkArguments(const at::Tensor &x, const at::Tensor &weight,
   if (devices)
     checkDevices(x, weight, bias);
   checkOptions(maxSplits, outer, activation, slices, backend);
+  if (batched) {
+    // The library's batched variants have no epilogue (VariantKey.batched).
+    TORCH_CHECK_VALUE(!bias, "bias is not supported with a batched (3-D) "
+                             "weight: add it to the result");
+    TORCH_CHECK_VALUE(activation == "none",
+                      "activation is not supported with a batched (3-D) "
+                      "weight: apply it to the result");
+  }
   return {outer == "f16", std::string(activation), std::string(backend)};
 }
 
 c10::SymDimVector outShape(const at::Tensor &x, const at::Tensor &weight) {
   c10::SymDimVector shape(x.sym_sizes().begin(), x.sym_sizes().end() - 1);
-  shape.push_back(weight.sym_size(1));
+  shape.push_back(weight.sym_size(-1));
   return shape;
 }
 
@@ -222,12 +243,14 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
     return false;
   policy::Problem p;
   p.chip = *chip;
-  p.shape.m = a.size(0);
-  p.shape.n = b.size(1);
-  p.k = a.size(1);
+  p.shape.batched = a.dim() == 3;
+  p.shape.batch = p.shape.batched ? a.size(0) : 1;
+  p.shape.m = a.size(-2);
+  p.shape.n = b.size(-1);
+  p.k = a.size(-1);
   p.aLayout = policy::ALayout::KM;
-  p.bLayout = b.stride(0) == 1 && b.stride(1) != 1 ? policy::BLayout::NK
-                                                   : policy::BLayout::KN;
+  p.bLayout = b.stride(-2) == 1 && b.stride(-1) != 1 ? policy::BLayout::NK
+                                                     : policy::BLayout::KN;
   p.slices = slices;
   p.maxSplits = maxSplits;
   p.smCount = info.smCount;
@@ -243,9 +266,16 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                              activationName, slices, backendName,
                              /*devices=*/true);
   c10::cuda::CUDAGuard guard(x.device());
-  int64_t k = weight.size(0), n = weight.size(1);
-  at::Tensor a = x.dim() == 2 ? x : x.reshape({-1, k});
-  int64_t m = a.size(0);
+  // A batch of products (x and weight 3-D) of one element runs as the 2-D
+  // product it is, on the 2-D families.
+  bool batched = weight.dim() == 3 && weight.size(0) != 1;
+  int64_t k = weight.size(-2), n = weight.size(-1);
+  at::Tensor b = weight.dim() == 3 && !batched ? weight[0] : weight;
+  at::Tensor a = batched             ? x
+                 : weight.dim() == 3 ? x[0]
+                 : x.dim() == 2      ? x
+                                     : x.reshape({-1, k});
+  int64_t m = a.size(-2);
   std::optional<at::Tensor> bias = givenBias;
   if (bias && bias->dim() != 1)
     bias = bias->reshape({n});
@@ -254,17 +284,16 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
   auto shape = x.sizes().vec();
   shape.back() = n;
   at::Tensor result = at::empty(shape, x.options());
-  at::Tensor out = result.view({m, n});
-  if (m == 0 || n == 0)
+  at::Tensor out = batched ? result : result.view({m, n});
+  if (result.numel() == 0)
     return result;
   if (k == 0) {
-    at::Tensor acc = at::zeros({m, n}, x.options().dtype(at::kFloat));
+    at::Tensor acc = at::zeros(out.sizes(), x.options().dtype(at::kFloat));
     if (bias)
       acc += bias->to(at::kFloat);
     out.copy_(activate(acc, o.activation));
     return result;
   }
-  at::Tensor b = weight;
   if (a.scalar_type() == at::kFloat) {
     // f32 operands are rounded to f16 for the product (as gpu_poor does);
     // the f32 result is not rounded again.
@@ -275,11 +304,16 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
   if (backend == "auto")
     backend = defaultBackend(x.get_device());
   if (backend == "triton") {
-    // The Triton kernels' fast ones read A's rows along K.
-    if (a.stride(0) == 1 && a.stride(1) != 1)
+    // The Triton kernels' fast ones read A's rows along K. They take one
+    // product a launch: a batch runs a launch an element.
+    if (a.stride(-2) == 1 && a.stride(-1) != 1)
       a = a.contiguous();
-    splitKTriton(a, b, bias, out, maxSplits, o.f16Outer ? "f16" : "f32",
-                 o.activation, slices);
+    std::string outer = o.f16Outer ? "f16" : "f32";
+    if (!batched)
+      splitKTriton(a, b, bias, out, maxSplits, outer, o.activation, slices);
+    for (int64_t i = 0; batched && i < a.size(0); ++i)
+      splitKTriton(a[i], b[i], bias, out[i], maxSplits, outer, o.activation,
+                   slices);
   } else {
     // A read along M (a transposed activation, the weight gradient's
     // grad^T) takes a kernel that reads it so where its rows are whole 16
@@ -288,13 +322,14 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     // chooses has no K x M variant, as on chips before sm_90a) it is copied
     // M x K: M x K elements, fewer than the element-copy kernels would read
     // again for every tile.
-    if (a.stride(0) == 1 && a.stride(1) != 1 &&
-        (a.stride(1) % 8 != 0 || !launchReadsKMajorA(a, b, slices, maxSplits)))
+    if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
+        (a.stride(-1) % 8 != 0 || !launchReadsKMajorA(a, b, slices, maxSplits)))
       a = a.contiguous();
     // A single row's stride is no stride: the row-stride checks of the fast
     // kernels (multiples of 8 elements) hold for the dense one.
-    if (m == 1 && a.stride(1) == 1)
-      a = a.as_strided({1, k}, {k, 1});
+    if (m == 1 && a.stride(-1) == 1)
+      a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
+                  : a.as_strided({1, k}, {k, 1});
     VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
     launch(a, b, bias, out, key, slices);
@@ -383,11 +418,15 @@ public:
       at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
       grad = (grad.to(at::kFloat) * (cdf + z * pdf)).to(grad.scalar_type());
     }
-    int64_t k = weight.size(0), n = weight.size(1);
+    int64_t k = weight.size(-2), n = weight.size(-1);
     at::Tensor gradX, gradW, gradBias;
     if (ctx->needs_input_grad(0))
-      gradX = product(grad, weight.t());
-    if (ctx->needs_input_grad(1)) {
+      gradX = product(grad, weight.transpose(-2, -1));
+    if (ctx->needs_input_grad(1) && weight.dim() == 3) {
+      // A batch's dW (batch, K, N) = x^T (batch, K, M) @ g (batch, M, N),
+      // x^T a view (A stored K x M), read as it is or copied as above.
+      gradW = product(x.transpose(-2, -1), grad);
+    } else if (ctx->needs_input_grad(1)) {
       // dW^T (N, K) = g^T (N, M) @ x (M, K), g^T a view (A stored K x M):
       // the launch reads it as it is where a K x M kernel takes it (sm_90a)
       // and copies it otherwise (splitKCuda). The transpose is a K x N view

@@ -28,7 +28,9 @@ int64_t forcedSplits = 0;
 
 /// The parameter values a kernel takes from the launcher, by ABI name:
 /// A, B and C as the kernel sees them (exchanged and transposed for a
-/// swapped family), the bias along the kernel's rows when swapped.
+/// swapped family), the bias along the kernel's rows when swapped; of a
+/// batch (rank-3 views), the batch strides and count too (a bias is shared
+/// by the batch: stride 0).
 std::map<std::string, int64_t>
 kernelArgs(const at::Tensor &a, const at::Tensor &b, const at::Tensor &c,
            const std::optional<at::Tensor> &bias, bool swapped) {
@@ -36,16 +38,24 @@ kernelArgs(const at::Tensor &a, const at::Tensor &b, const at::Tensor &c,
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
   };
   std::map<std::string, int64_t> args = {
-      {"a_ptr", ptr(a)},          {"b_ptr", ptr(b)},
-      {"c_ptr", ptr(c)},          {"M", a.size(0)},
-      {"N", b.size(1)},           {"K", a.size(1)},
-      {"stride_am", a.stride(0)}, {"stride_ak", a.stride(1)},
-      {"stride_bk", b.stride(0)}, {"stride_bn", b.stride(1)},
-      {"stride_cm", c.stride(0)}, {"stride_cn", c.stride(1)}};
+      {"a_ptr", ptr(a)},           {"b_ptr", ptr(b)},
+      {"c_ptr", ptr(c)},           {"M", a.size(-2)},
+      {"N", b.size(-1)},           {"K", a.size(-1)},
+      {"stride_am", a.stride(-2)}, {"stride_ak", a.stride(-1)},
+      {"stride_bk", b.stride(-2)}, {"stride_bn", b.stride(-1)},
+      {"stride_cm", c.stride(-2)}, {"stride_cn", c.stride(-1)}};
   if (bias) {
     args["in0_ptr"] = ptr(*bias);
     args["stride_in0m"] = swapped ? bias->stride(0) : 0;
     args["stride_in0n"] = swapped ? 0 : bias->stride(0);
+  }
+  if (a.dim() == 3) {
+    args["stride_ab"] = a.stride(0);
+    args["stride_bb"] = b.stride(0);
+    args["stride_cb"] = c.stride(0);
+    args["batch"] = a.size(0);
+    if (bias)
+      args["stride_in0b"] = 0;
   }
   return args;
 }
@@ -83,8 +93,9 @@ struct Choice {
   int64_t splits;
   bool forcedSplits;
 };
-Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
-                     int64_t n, int64_t k, int64_t slices, const Finder &find) {
+Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
+                     const policy::CShape &shape, int64_t k, int64_t slices,
+                     const Finder &find) {
   std::optional<Choice> first;
   std::optional<policy::TunedChoice> forced;
   bool useTable;
@@ -100,8 +111,7 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key, int64_t m,
     std::optional<policy::Chip> chip = policy::parseChip(chipName);
     TORCH_CHECK(chip, "gpupoor: unknown chip ", chipName);
     p.chip = *chip;
-    p.shape.m = m;
-    p.shape.n = n;
+    p.shape = shape;
     p.k = k;
     p.bLayout = key.nk ? policy::BLayout::NK : policy::BLayout::KN;
     p.aLayout = key.km ? policy::ALayout::KM : policy::ALayout::MK;
@@ -191,14 +201,19 @@ void planParameters(Plan &plan, const KernelInfo &kern,
 /// B as N rows of K or K rows of N (as its manifest's maps say: the
 /// kernel's layouts), and
 /// C's (dims [N, M]) where it describes C (else 128 zero bytes: the kernel
-/// stores from its lanes).
+/// stores from its lanes). A batched kernel's maps take the batch third, a
+/// step of the operand's batch stride.
 void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
               const at::Tensor &b, const at::Tensor &c) {
-  int64_t m = a.size(0), k = a.size(1), n = b.size(1);
+  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  int64_t batch = kern.batched ? a.size(0) : -1;
+  auto batchStride = [&](const at::Tensor &t) {
+    return kern.batched ? t.stride(0) : 0;
+  };
   struct Operand {
     const char *name;
     int operand;
-    int64_t inner, rows, stride;
+    int64_t inner, rows, stride, batchStride;
   };
   auto rowsK = [&](const char *name, const char *inner) {
     auto map = kern.maps.find(name);
@@ -206,16 +221,18 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
   };
   bool aRowsK = rowsK("a_desc", "M"), bRowsK = rowsK("b_desc", "N");
   std::vector<Operand> operands = {
-      aRowsK ? Operand{"a_desc", 0, m, k, a.stride(1)}
-             : Operand{"a_desc", 0, k, m, a.stride(0)},
-      bRowsK ? Operand{"b_desc", 1, n, k, b.stride(0)}
-             : Operand{"b_desc", 1, k, n, b.stride(1)}};
+      aRowsK ? Operand{"a_desc", 0, m, k, a.stride(-1), batchStride(a)}
+             : Operand{"a_desc", 0, k, m, a.stride(-2), batchStride(a)},
+      bRowsK ? Operand{"b_desc", 1, n, k, b.stride(-2), batchStride(b)}
+             : Operand{"b_desc", 1, k, n, b.stride(-1), batchStride(b)}};
   if (slotOf(kern, "c_desc") >= 0) {
     auto cPtr = reinterpret_cast<uintptr_t>(c.data_ptr());
-    bool describes = c.stride(1) == 1 && cPtr % 16 == 0 &&
-                     c.stride(0) % 8 == 0 && (c.stride(0) > 0 || m <= 1);
+    bool describes = c.stride(-1) == 1 && cPtr % 16 == 0 &&
+                     c.stride(-2) % 8 == 0 && (c.stride(-2) > 0 || m <= 1) &&
+                     (!kern.batched || (c.stride(0) % 8 == 0 &&
+                                        (c.stride(0) > 0 || batch <= 1)));
     if (describes)
-      operands.push_back({"c_desc", 2, n, m, c.stride(0)});
+      operands.push_back({"c_desc", 2, n, m, c.stride(-2), batchStride(c)});
     else
       plan.zeroMapSlot = slotOf(kern, "c_desc");
   }
@@ -227,8 +244,8 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
     TORCH_CHECK(it != kern.maps.end(), "kernel ", kern.name,
                 " lacks its tensor map ", o.name);
     const KernelInfo::MapInfo &mi = it->second;
-    runtime::TensorMapSpec spec =
-        runtime::operandMap(o.inner, o.rows, o.stride, mi.box[0], mi.box[1]);
+    runtime::TensorMapSpec spec = runtime::operandMap(
+        o.inner, o.rows, o.stride, mi.box[0], mi.box[1], batch, o.batchStride);
     spec.dataType = mi.dataType;
     spec.elementStrides[0] = mi.elementStrides[0];
     spec.elementStrides[1] = mi.elementStrides[1];
@@ -275,9 +292,13 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   TORCH_CHECK(!info.chips.empty(),
               "gpupoor's kernels need compute capability 8.x or 9.0; this "
               "device is not supported (use backend='triton')");
-  int64_t m = a.size(0), k = a.size(1), n = b.size(1);
+  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  int64_t batch = key.batched ? a.size(0) : 1;
+  TORCH_CHECK(a.dim() == (key.batched ? 3 : 2),
+              "gpupoor: the launcher's A does not match its variant key");
+  policy::CShape shape{key.batched, batch, m, n};
   auto [variant, family, chosen, askedSlices, splits, splitsForced] =
-      chooseVariant(info, key, m, n, k, slices, find);
+      chooseVariant(info, key, shape, k, slices, find);
   if (!variant) {
     std::string chips;
     for (const auto &chip : info.chips)
@@ -294,8 +315,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   // its B A^T (K x M), its C C^T; a bias runs along its rows.
   plan->swapped = policy::familySwapped(family);
   if (plan->swapped) {
-    std::tie(a, b, c) = std::make_tuple(b.t(), a.t(), c.t());
+    std::tie(a, b, c) = std::make_tuple(
+        b.transpose(-2, -1), a.transpose(-2, -1), c.transpose(-2, -1));
     std::swap(m, n);
+    shape = shape.transposed();
   }
   const KernelInfo &first = variant->front();
   std::optional<policy::Chip> chip = policy::parseChip(first.chip);
@@ -315,8 +338,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     slices = 1;
   } else {
     slices = policy::launchSlices(askedSlices, *chip, first.tile, k,
-                                  ceilDiv(m, first.tile[0]) *
-                                      ceilDiv(n, first.tile[1]),
+                                  shape.tiles(first.tile[0], first.tile[1]),
                                   splits, info.smCount);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
@@ -326,8 +348,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
                                             ", " + plan->family + ")");
   plan->info = &kern;
   plan->slices = slices;
-  plan->tiles = policy::launchTiles(policy::CShape{false, 1, m, n}, kern.tile,
-                                    kern.clusterM);
+  TORCH_CHECK(kern.batched == key.batched, "kernel ", kern.name,
+              key.batched ? " is not batched" : " is batched",
+              ", its variant's key says otherwise");
+  plan->tiles = policy::launchTiles(shape, kern.tile, kern.clusterM);
   TORCH_CHECK_VALUE(plan->tiles < (int64_t(1) << 31),
                     std::to_string(plan->tiles),
                     " blocks exceed the grid (2^31 - 1)");

@@ -78,8 +78,11 @@ py::tuple tileTuple(const Tile &t) { return py::make_tuple(t[0], t[1], t[2]); }
 py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
                         int64_t k, const std::string &bLayout, int64_t slices,
                         int64_t maxSplits, int64_t smCount,
-                        const std::string &aLayout, bool tuned) {
+                        const std::string &aLayout, bool tuned, int64_t batch) {
   Problem p;
+  // batch 0: a 2-D product; else a batch of that many (linalg.batch_matmul).
+  p.shape.batched = sizeArg("batch", batch) > 0;
+  p.shape.batch = std::max<int64_t>(batch, 1);
   p.useTable = tuned;
   p.chip = chipArg(chip);
   p.aLayout = aLayoutArg(aLayout);
@@ -132,16 +135,16 @@ PYBIND11_MODULE(_C, m) {
       "P' for a kernel of `chip` and `tile` (the manifest's) over `tiles` C "
       "tiles: min(slices, S), or for slices = 0 the automatic count (one "
       "slice for sm_90a's kernels below K = 2048).");
-  m.def(
-      "choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
-      "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
-      "a_layout"_a = "mk", "tuned"_a = true,
-      "What to launch for an M x K by K x N product on a device of `sm_count` "
-      "SMs from `chip`'s library: the kernel family, the A layout its "
-      "variant reads, its chip and tile, whether it computes C^T, S, P', the "
-      "f16 sums a chunk keeps (sets), its C tiles and grid (tuned=False: by "
-      "the rules alone, without the tuned "
-      "table).");
+  m.def("choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
+        "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
+        "a_layout"_a = "mk", "tuned"_a = true, "batch"_a = 0,
+        "What to launch for an M x K by K x N product (batch > 0: a batch of "
+        "that many) on a device of `sm_count` "
+        "SMs from `chip`'s library: the kernel family, the A layout its "
+        "variant reads, its chip and tile, whether it computes C^T, S, P', the "
+        "f16 sums a chunk keeps (sets), its C tiles and grid (tuned=False: by "
+        "the rules alone, without the tuned "
+        "table).");
   m.def(
       "size_class",
       [](int64_t size) { return sizeClass(sizeArg("size", size, 1)); },
@@ -170,13 +173,14 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "family_builds",
       [](const std::string &family, const std::string &chip,
-         const std::string &bLayout, const std::string &aLayout) {
+         const std::string &bLayout, const std::string &aLayout, bool batched) {
         return familyBuilds(familyArg(family), chipArg(chip),
-                            aLayoutArg(aLayout), bLayoutArg(bLayout));
+                            aLayoutArg(aLayout), bLayoutArg(bLayout), batched);
       },
       "family"_a, "chip"_a, "b_layout"_a, "a_layout"_a = "mk",
+      "batched"_a = false,
       "Whether the library holds the family for `chip`, `b_layout` and "
-      "`a_layout`.");
+      "`a_layout`, batched (a batch of products) or not.");
   m.def(
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount,
@@ -228,12 +232,14 @@ PYBIND11_MODULE(_C, m) {
                 !familyBuilds(family, Chip::SM80, ALayout::MK, BLayout::KN),
             "nk_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::KN),
             "kn_only"_a = !familyBuilds(family, Chip::SM90a, a, BLayout::NK),
-            "mk"_a = mk, "km"_a = builds(ALayout::KM));
+            "mk"_a = mk, "km"_a = builds(ALayout::KM),
+            "batched"_a = familyBatched(family));
       },
       "family"_a,
       "Whether the family's kernels compute C^T, loop over tiles, are "
       "sm_90a's only, are for B as N x K only, are for B as K x N only, and "
-      "are built for A as M x K and for A as K x M (sm_90a).");
+      "are built for A as M x K and for A as K x M (sm_90a), and have "
+      "batched variants.");
   py::list families;
   for (Family f : kFamilies)
     families.append(std::string(familyName(f)));

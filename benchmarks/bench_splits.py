@@ -107,7 +107,7 @@ def compare_max_splits(values: list[int]) -> dict:
     µs, error, and per layout the summary (module docstring)."""
     rows = []
     for layout in ("nk", "kn", "km"):
-        for _, m, n, k in bench_sweep.shapes(["llm"]):
+        for _, m, n, k, _ in bench_sweep.shapes(["llm"]):
             if m > 16:
                 continue
             x, bs, rotate = bench_sweep.operands(layout, m, n, k)

@@ -310,7 +310,7 @@ def verify(args, props, chip: str, sms: int) -> int:
     verified = []
     for layout in [s for s in args.layouts.split(",") if s]:
         a, b = ("km", "kn") if layout == "km" else ("mk", layout)
-        for _, m, n, k in bench_sweep.shapes(["llm", "square"]):
+        for _, m, n, k, _ in bench_sweep.shapes(["llm", "square"]):
             cls = class_of(m, n, k)
             key = rows.get((layout, cls))
             if key is None:
@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
             verified = [v for v in data["verified"] if (v["layout"], tuple(v["class"])) in kept]
     for layout in [s for s in args.layouts.split(",") if s]:
         classes = sorted({class_of(m, n, k)
-                          for _, m, n, k in bench_sweep.shapes(["llm", "square"])})
+                          for _, m, n, k, _ in bench_sweep.shapes(["llm", "square"])})
         for cls in classes:
             if (layout, cls) in kept:
                 # Draw its shape as the run that measured it did, so that

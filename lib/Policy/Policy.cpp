@@ -307,7 +307,8 @@ bool mlir::gpupoor::policy::familyPersistent(Family family) {
   return row(family).persistent;
 }
 
-FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
+FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
+                                                 bool batched) {
   const FamilyRow &r = row(family);
   // The split handover: sm_90a's two-warpgroup (128-row) tiles, a block a
   // tile.
@@ -317,7 +318,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip) {
   c.stages = r.stages;
   c.blocksPerSM = r.blocksPerSM;
   c.persistent = r.persistent;
-  c.splitHandover = twoWarpgroups && (!r.persistent || r.handover);
+  c.splitHandover = twoWarpgroups && (!r.persistent || r.handover) && !batched;
   c.clusterM = r.clusterM;
   c.streamK = r.streamK;
   return c;

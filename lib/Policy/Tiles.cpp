@@ -308,14 +308,15 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
     return {64, shape.n <= 64 ? 64 : 128, 64};
   // A batch of products of at most 128 columns past a wave (attention's
   // P V, N the head dimension): 128 x 128 tiles, persistent, where 128 x
-  // 256 ones would be half padding. Static kernels on an H200, x cuBLAS
-  // f32acc, 128 x 128 / 128 x 256 / 64 x 128
+  // 256 ones would be half padding, and 64 x 64 tiles, two blocks an SM,
+  // for at most 64 columns. Static kernels on an H200, x cuBLAS f32acc,
+  // 128 x 128 / 128 x 256 / 64 x 128 / 64 x 64
   // (benchmarks/data/batched_narrow_tiles_sm_90a.txt): 8 x 4096 x 128 x
-  // 4096 1.051-1.054 / 0.597-0.648 / 0.922-0.949, 32 x 2048 x 128 x 2048
-  // 1.035-1.073 / 0.649-0.666 / 0.969-1.005, 64 x 1024 x 64 x 1024
-  // 1.000-1.034 / 0.604-0.651 / 0.723-0.749 (64 x 64: 1.039-1.064).
+  // 4096 1.051-1.054 / 0.597-0.648 / 0.922-0.949 / 0.718, 32 x 2048 x 128 x
+  // 2048 1.035-1.073 / 0.649-0.666 / 0.969-1.005 / 0.748-0.755, 64 x 1024
+  // x 64 x 1024 1.000-1.034 / 0.604-0.651 / 0.723-0.749 / 1.039-1.064.
   if (shape.batched && shape.n <= 128)
-    return {128, 128, 64};
+    return shape.n <= 64 ? Tile{64, 64, 64} : Tile{128, 128, 64};
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
     return {64, 128, 64};

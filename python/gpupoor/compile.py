@@ -3,7 +3,7 @@ on-demand cache share this.
 
 A variant compiles to one directory: the configured kernel and the fallback
 kernels the compiler adds for operands that break its requirements
-(`gpupoor_matmul_0{,_elements,_i64}.{cubin,json}`), plus `variant.json`
+(`gpupoor_matmul_0{,_async,_elements,_i64}.{cubin,json}`), plus `variant.json`
 naming the variant, its options and the compiler that built it. With
 `ptx=True` the kernels are PTX instead (`.ptx`, `cubin-format=isa`; the
 manifest names the file as `ptx`), which the driver compiles for the device

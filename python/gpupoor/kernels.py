@@ -74,8 +74,9 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         with a 3-D weight.
       weight: (K, N) of x's dtype: `linear.weight.T` as it comes (a view,
         never copied) or any K x N tensor; or (batch, K, N), a batch of
-        products in one launch (torch.bmm's: attention's Q K^T as
-        `k.transpose(1, 2)`, P V), any strides.
+        products (torch.bmm's: attention's Q K^T as `k.transpose(1, 2)`,
+        P V), any strides, in one launch on the mlir backend (the triton
+        backend launches each element).
       bias: (N,) or (1, N) of x's dtype, or None (None with a 3-D weight).
       max_k_splits: the largest S; S = the power of two at or above
         sqrt(K / 32), at least 12 from K > 2016 (K in gpu_poor's blocks

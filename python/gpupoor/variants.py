@@ -79,11 +79,12 @@ PERSISTENT_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["persistent"])
 SWAPPED_TILES = tuple(f for f in _C.FAMILIES if _INFO[f]["swapped"])
 
 
-def family_options(family: str, chip: str) -> str:
+def family_options(family: str, chip: str, batched: bool = False) -> str:
     """The family's `--gpupoor-to-cubin` tile and configuration options on
-    `chip` (the policy's: gpupoor._C.family_config): no tile for large (the
-    compiler's dynamic-shape choice), else its tile."""
-    config = _C.family_config(family, chip)
+    `chip` (the policy's: gpupoor._C.family_config), of its batched variants
+    with `batched`: no tile for large (the compiler's dynamic-shape choice),
+    else its tile."""
+    config = _C.family_config(family, chip, batched)
     opts = [] if family == "large" else [
         "tile=" + ",".join(map(str, _C.family_tile(family, "sm_90a", "nk")))]
     if config["stages"]:
@@ -179,7 +180,7 @@ class VariantKey:
         S from the launch (splits-arg), which passes the policy's."""
         slices = "slices=1" if self.tile in PERSISTENT_TILES else "slices=0"
         opts = [f"chip={chip}", f"outer-type={self.outer}", f"max-splits={self.max_splits}",
-                slices, "splits-arg=true", family_options(self.tile, chip)]
+                slices, "splits-arg=true", family_options(self.tile, chip, self.batched)]
         return " ".join(o for o in opts if o)
 
     def source(self) -> str:

@@ -585,6 +585,12 @@ def test_batched_products_take_batched_families():
     assert {key.epilogue for key in batched} == {"none"}
     assert all(key.name.startswith("b") and VariantKey.from_name(key.name) == key
                for key in batched)
+    # A batch takes no split handover (policy::splitHandoverPays), its
+    # two-warpgroup variants neither.
+    for family in ("large", "mid"):
+        assert "split-handover=true" in VariantKey(tile=family).pipeline_options("sm_90a")
+        assert "split-handover" not in VariantKey(tile=family, batched=True).pipeline_options(
+            "sm_90a")
     with pytest.raises(ValueError, match="no batched kernels"):
         VariantKey(tile="s16", batched=True)
     with pytest.raises(ValueError, match="no epilogue"):

@@ -503,7 +503,8 @@ def test_sm90a_stream_k_exact(m, n, k, layout, want, outer, activation):
     (2, 1000, 2056, 264, "kn", "pl"), (8, 1024, 1000, 136, "kmkn", "pl"),
     (4, 500, 1024, 200, "nk", "mid"), (32, 512, 128, 512, "kn", "m64w"),
     (8, 64, 520, 4104, "kmkn", "n64"), (8, 4100, 128, 264, "kn", "pl128"),
-    (32, 1000, 72, 520, "kmnk", "pl128")])
+    (32, 1000, 72, 520, "kmnk", "pl128"), (64, 1000, 64, 1032, "nk", "n64w"),
+    (8, 1000, 40, 4104, "kmkn", "n64"), (2, 1000, 2056, 4104, "nk", "pl")])
 @pytest.mark.parametrize("slices", [0, 2])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 def test_sm90a_batched_exact(batch, m, n, k, layout, want, slices, outer):

@@ -139,15 +139,15 @@ _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmk
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
     [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
 # (batch, M, N) for which an sm_90a device of 132 SMs takes each batched
-# family at K = 64 (choose_launch with the batch), by the variant's layouts:
-# a batch's prefixed with b (bkn, bnk, bkmkn, bkmnk).
+# family at K = 1024 in one slice (choose_launch with the batch), by the
+# variant's layouts: a batch's prefixed with b (bkn, bnk, bkmkn, bkmnk).
 _BATCHED_SHAPES = {"m16": (8, 16, 4096), "n64": (8, 64, 512), "m64": (8, 64, 2048),
                    "m64w": (8, 100, 4096), "large": (2, 1024, 2048), "pl": (8, 1024, 1024),
-                   "mid": (4, 512, 1024), "pl128": (32, 1024, 128)}
+                   "mid": (4, 512, 1024), "pl128": (32, 1024, 128), "n64w": (64, 1024, 64)}
 BATCHED_SHAPES = {("b" + lay, f): bmn for lay in ("kn", "nk", "kmkn", "kmnk")
                   for f, bmn in _BATCHED_SHAPES.items()
                   if not (lay.startswith("km") and f == "m16")}
-_REPRESENTED += list(BATCHED_SHAPES) + [(lay, "n64w") for lay in ("bkn", "bnk", "bkmkn", "bkmnk")]
+_REPRESENTED += list(BATCHED_SHAPES)
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -424,12 +424,13 @@ def test_launcher_fills_every_batched_kernel_parameter(compiled_manifests, layou
     variant: the plan fills exactly its kernels' parameters (the batch
     strides and count too), the policy's tiles and grid of the whole batch,
     and rank-3 tensor maps stepping a batch element by its stride; for
-    every outer and output type and slices."""
+    every outer and output type and slices (S > 1 at K = 1024: slices
+    plan the batch's slice sums)."""
     lib = _RepresentativeLibrary(compiled_manifests)
     find = functools.partial(find_variant, library=lib)
     layout, tile = layout_tile
     batch, m, n = BATCHED_SHAPES[layout_tile]
-    k = 64
+    k = 1024
     # A batch stride past the element (padding between elements), A as
     # K x M in rows of a multiple of 8 elements.
     if "km" in layout:
@@ -453,8 +454,17 @@ def test_launcher_fills_every_batched_kernel_parameter(compiled_manifests, layou
         assert (p["tiles"], p["grid"], p["slices"]) == (launch["tiles"], launch["grid"],
                                                        launch["slices"]), what
         if slices == 0:
-            assert key.tile == tile, what
+            assert key.tile == tile and p["slices"] == 1, what
         variant = lib.find(key, "sm_90a")
+        # The configured kernel (TMA but for m16's mma.sync one) takes these
+        # operands, and the slices' sums are the batch's tiles'.
+        assert p["kernel"] == variant.kernels[0].name, what
+        assert bool(p["maps"]) == (tile != "m16"), what
+        if p["slices"] > 1:
+            first = variant.kernels[0].manifest
+            per = first.get("workspace_bytes_per_tile_slice",
+                            first["tile"][0] * first["tile"][1] * (2 if key.outer == "f16" else 4))
+            assert p["sum_bytes"] == p["tiles"] * p["slices"] * per, what
         args = {"a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk",
                 "stride_bn", "stride_cm", "stride_cn", "splits", "stride_ab", "stride_bb",
                 "stride_cb", "batch"}

@@ -328,7 +328,9 @@ struct FamilyConfig {
   /// (gpupoor-select-kernel-config's stream-k=true).
   bool streamK = false;
 };
-FamilyConfig familyConfig(Family family, Chip chip);
+/// `batched`: the family's batched variants, which take no split handover
+/// (splitHandoverPays: the compiler's static kernel of a batch takes none).
+FamilyConfig familyConfig(Family family, Chip chip, bool batched = false);
 
 /// What the package launches for a product whose sizes are all known.
 struct Launch {

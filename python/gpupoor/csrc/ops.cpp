@@ -322,8 +322,10 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     // chooses has no K x M variant, as on chips before sm_90a) it is copied
     // M x K: M x K elements, fewer than the element-copy kernels would read
     // again for every tile.
+    // (A batch's elements must start on 16 bytes too.)
     if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-        (a.stride(-1) % 8 != 0 || !launchReadsKMajorA(a, b, slices, maxSplits)))
+        (a.stride(-1) % 8 != 0 || (batched && a.stride(0) % 8 != 0) ||
+         !launchReadsKMajorA(a, b, slices, maxSplits)))
       a = a.contiguous();
     // A single row's stride is no stride: the row-stride checks of the fast
     // kernels (multiples of 8 elements) hold for the dense one.

@@ -160,16 +160,17 @@ PYBIND11_MODULE(_C, m) {
       "The tile of a family's kernels on `chip`.");
   m.def(
       "family_config",
-      [](const std::string &family, const std::string &chip) {
-        FamilyConfig c = familyConfig(familyArg(family), chipArg(chip));
+      [](const std::string &family, const std::string &chip, bool batched) {
+        FamilyConfig c =
+            familyConfig(familyArg(family), chipArg(chip), batched);
         return py::dict(
             "stages"_a = c.stages, "blocks_per_sm"_a = c.blocksPerSM,
             "persistent"_a = c.persistent, "split_handover"_a = c.splitHandover,
             "cluster_m"_a = c.clusterM, "stream_k"_a = c.streamK);
       },
-      "family"_a, "chip"_a,
+      "family"_a, "chip"_a, "batched"_a = false,
       "How the library compiles a family's kernels for `chip` besides its "
-      "tile (0 or False: the compiler's choice).");
+      "tile (0 or False: the compiler's choice), batched or not.");
   m.def(
       "family_builds",
       [](const std::string &family, const std::string &chip,

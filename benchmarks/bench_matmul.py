@@ -38,7 +38,7 @@ import time
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
-from run_gpu_suite import GpupoorKernel  # noqa: E402
+from gpupoor_kernel import GpupoorKernel  # noqa: E402
 
 SHAPES = [  # M, N, K
     (4096, 4096, 4096),

@@ -54,7 +54,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
 from bench_matmul import time_many, time_sustained  # noqa: E402
 from skinny_shapes import ATTENTION, SKINNY_SHAPES  # noqa: E402
-from run_gpu_suite import GpupoorKernel  # noqa: E402
+from gpupoor_kernel import GpupoorKernel  # noqa: E402
 
 
 # The GPU spins this many cycles (about 4 ms) before each timed batch while

@@ -41,7 +41,7 @@ relative to cuBLAS f16acc's.
 --static KDIR also times the compiler's static path: the kernel gpupoor-opt
 builds for each static shape with its defaults (`python3 test/GPU/
 build_kernels.py KDIR --chip sm_90a --sweep-static nk,kn,km`, on a machine
-with gpupoor-opt), launched from its manifest (test/GPU/run_gpu_suite.py's
+with gpupoor-opt), launched from its manifest (test/GPU/gpupoor_kernel.py's
 GpupoorKernel) in the same graphs; the summaries add its geomean and worst,
 and the package's speed over it (the target: within 5% on every shape).
 
@@ -168,7 +168,7 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
     gpu_tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "GPU")
     if gpu_tests not in sys.path:
         sys.path.insert(0, gpu_tests)
-    from run_gpu_suite import GpupoorKernel
+    from gpupoor_kernel import GpupoorKernel
 
     kern = GpupoorKernel(path)
     c = torch.empty(*((batch,) if batch else ()), m, n, dtype=torch.float16, device="cuda")

@@ -10,7 +10,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test", "GPU"))
-from run_gpu_suite import GpupoorKernel  # noqa: E402
+from gpupoor_kernel import GpupoorKernel  # noqa: E402
 
 
 def main():

@@ -13,7 +13,7 @@ takes one of them.
 Layouts as bench_sweep.py's: nk (B as N x K), kn (B as K x N), km (A as K x
 M, B as K x N); LAYOUT:BxMxNxK a batch of B products. Kernels are built as build_kernels.py --sweep-static builds
 them (outer-type=f32, the OPTIONS after it) and launched through
-bench_sweep.static_path (test/GPU/run_gpu_suite.py's launcher); timing:
+bench_sweep.static_path (test/GPU/gpupoor_kernel.py's launcher); timing:
 CUDA-graph replays of 30 launches with the weights rotated beyond L2, the
 contestants in an order that turns each round, the median of the rounds;
 cuBLAS f32acc and (unless --no-package) the package's call run beside them.

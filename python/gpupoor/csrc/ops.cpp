@@ -34,6 +34,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace py = pybind11;
@@ -266,15 +267,15 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                              activationName, slices, backendName,
                              /*devices=*/true);
   c10::cuda::CUDAGuard guard(x.device());
+  int64_t k = weight.size(-2), n = weight.size(-1);
+  at::Tensor a = x, b = weight;
   // A batch of products (x and weight 3-D) of one element runs as the 2-D
   // product it is, on the 2-D families.
-  bool batched = weight.dim() == 3 && weight.size(0) != 1;
-  int64_t k = weight.size(-2), n = weight.size(-1);
-  at::Tensor b = weight.dim() == 3 && !batched ? weight[0] : weight;
-  at::Tensor a = batched             ? x
-                 : weight.dim() == 3 ? x[0]
-                 : x.dim() == 2      ? x
-                                     : x.reshape({-1, k});
+  if (b.dim() == 3 && b.size(0) == 1)
+    std::tie(a, b) = std::make_tuple(x[0], weight[0]);
+  bool batched = b.dim() == 3;
+  if (!batched && a.dim() != 2)
+    a = a.reshape({-1, k});
   int64_t m = a.size(-2);
   std::optional<at::Tensor> bias = givenBias;
   if (bias && bias->dim() != 1)
@@ -309,11 +310,13 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     if (a.stride(-2) == 1 && a.stride(-1) != 1)
       a = a.contiguous();
     std::string outer = o.f16Outer ? "f16" : "f32";
-    if (!batched)
+    if (batched) {
+      for (int64_t i = 0; i < a.size(0); ++i)
+        splitKTriton(a[i], b[i], bias, out[i], maxSplits, outer, o.activation,
+                     slices);
+    } else {
       splitKTriton(a, b, bias, out, maxSplits, outer, o.activation, slices);
-    for (int64_t i = 0; batched && i < a.size(0); ++i)
-      splitKTriton(a[i], b[i], bias, out[i], maxSplits, outer, o.activation,
-                   slices);
+    }
   } else {
     // A read along M (a transposed activation, the weight gradient's
     // grad^T) takes a kernel that reads it so where its rows are whole 16

@@ -127,6 +127,11 @@ struct GPUPoorDumpKernelsPass
                          << "': " << ec.message();
       return signalPassFailure();
     }
+    // The host code tries a product's kernels in the order of its launches
+    // (an scf.if chain, the configured kernel first: emitHostLaunch), which
+    // the walk visits in turn; a launcher of the dumped kernels reads that
+    // order from the manifests' `order` instead of keeping its own.
+    int64_t order = 0;
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
       auto info = launch->getAttrOfType<gpupoor::KernelAttr>(
           gpupoor::getKernelAttrName());
@@ -142,6 +147,7 @@ struct GPUPoorDumpKernelsPass
       StringRef kernel = launch.getKernelName().getValue();
       llvm::json::Object manifest = gpupoor::getKernelManifest(info);
       manifest["kernel"] = kernel.str();
+      manifest["order"] = order++;
       // gpupoor-swap-operands made this launch of a product C = A B^T: its
       // kernel computes C^T = B A^T, so a launcher passes the product's B
       // as a_ptr, its A as b_ptr and C's transposed view (strides swapped).

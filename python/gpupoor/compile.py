@@ -4,7 +4,8 @@ on-demand cache share this.
 A variant compiles to one directory: the configured kernel and the fallback
 kernels the compiler adds for operands that break its requirements
 (`gpupoor_matmul_0{,_async,_elements,_i64}.{cubin,json}`), plus `variant.json`
-naming the variant, its options and the compiler that built it. With
+naming the variant, its options, the compiler that built it and its
+kernels in the order the compiler's host code tries them. With
 `ptx=True` the kernels are PTX instead (`.ptx`, `cubin-format=isa`; the
 manifest names the file as `ptx`), which the driver compiles for the device
 it loads on: a chip's kernels then also run on later chips
@@ -77,7 +78,10 @@ def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
         if not ptx:
             for text in dump.glob("*.ptx"):
                 text.unlink()
-        manifests = sorted(p.name for p in dump.glob("*.json"))
+        # In the order the compiler's host code tries them (the manifests'
+        # `order`), which a launcher keeps.
+        manifests = [p.name for p in sorted(dump.glob("*.json"),
+                                            key=lambda p: json.loads(p.read_text())["order"])]
         if "gpupoor_matmul_0.json" not in manifests:
             raise RuntimeError(f"gpupoor-opt wrote no kernel for variant {key.name}")
         (dump / VARIANT_FILE).write_text(json.dumps({

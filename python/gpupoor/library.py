@@ -5,9 +5,10 @@ A library root holds `<chip>/index.json` and one directory per variant
 gpupoor-opt) names its parameters and their types, grid, block, shared
 memory, split geometry and `checks`: what the kernel needs of its operands
 and does not check itself. A variant's kernels are tried in the order the
-compiler's own host code tries them (the configured kernel, a batched TMA
-kernel's cp.async twin, then element copies, then 64-bit indices); the
-first whose checks hold runs.
+compiler's own host code tries them (the manifests' `order`, in which
+variant.json lists them: the configured kernel, a batched TMA kernel's
+cp.async twin, then element copies, then 64-bit indices); the first whose
+checks hold runs.
 """
 
 from __future__ import annotations
@@ -24,10 +25,6 @@ from .variants import VariantKey
 
 PACKAGE_LIBRARY = Path(__file__).resolve().parent / "_kernels"
 INDEX_FILE = "index.json"
-# The host code's order (KernelVariants.cpp, kernelVariants): the configured
-# kernel first, a batched TMA kernel's cp.async twin next, the one that
-# needs least last.
-KERNEL_ORDER = {"": 0, "_async": 1, "_elements": 2, "_i64": 3}
 
 
 class KernelRequirementError(ValueError):
@@ -91,7 +88,6 @@ def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:
         manifest = json.loads((directory / name).read_text())
         image = manifest["cubin"] if "cubin" in manifest else manifest["ptx"]
         kernels.append(Kernel(manifest, directory / image))
-    kernels.sort(key=lambda k: KERNEL_ORDER.get(k.name[len("gpupoor_matmul_0"):], len(KERNEL_ORDER)))
     return Variant(key, chip, kernels, directory)
 
 

@@ -18,7 +18,7 @@ import torch
 
 from gpupoor._mlir_backend import find_variant
 from gpupoor._native import C
-from gpupoor.library import KERNEL_ORDER, Kernel, Variant
+from gpupoor.library import Kernel, Variant
 from gpupoor.variants import (PERSISTENT_TILES, SWAPPED_TILES, VariantKey,
                               library_variants)
 
@@ -209,8 +209,7 @@ def compiled_manifests(tmp_path_factory):
                              capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
         manifests = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
-        return key, sorted(manifests,
-                           key=lambda m: KERNEL_ORDER[m["kernel"][len("gpupoor_matmul_0"):]])
+        return key, sorted(manifests, key=lambda m: m["order"])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return dict(pool.map(one, _representatives().values()))

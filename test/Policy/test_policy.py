@@ -159,6 +159,7 @@ def test_package_decides_as_the_compiler(problems, policy):
     same = checked = 0
     families = {}
     km_launches = {False: 0, True: 0}
+    batched_as_compiled = 0
     for p, d in zip(problems, policy):
         want = d.get("launch")
         if want is None:
@@ -166,8 +167,19 @@ def test_package_decides_as_the_compiler(problems, policy):
         got = C.choose_launch(p["chip"], p["m"], p["n"], p["k"], p["b"], p.get("slices", 0),
                               p.get("max-splits", model.DEFAULT_MAX_SPLITS), d["sm_count"],
                               p.get("a", "mk"), batch=p.get("batch", 0))
-        # A batch takes a family with batched variants.
-        assert "batch" not in p or C.family_info(got["family"])["batched"], grid.line(p)
+        # A batch takes a family with batched variants, and the compiler's
+        # own configuration wherever a batched family has its tile
+        # (gpupoor-split-k's batch_matmul: test_compiler_decides_as_the_policy).
+        if "batch" in p:
+            assert C.family_info(got["family"])["batched"], grid.line(p)
+            s = d["strategy"]
+            if "splits" not in p and any(
+                    C.family_builds(f, p["chip"], p["b"], p.get("a", "mk"), True)
+                    and list(C.family_tile(f, p["chip"], p["b"])) == s["tile"]
+                    for f in C.FAMILIES):
+                assert (list(got["tile"]), got["swapped"], got["splits"], got["slices"]) == \
+                    (s["tile"], s["swapped"], s["splits"], s["slices"]), grid.line(p)
+                batched_as_compiled += 1
         assert got["family"] == want["family"] and got["chip"] == want["chip"], grid.line(p)
         assert got["a_layout"] == want["a"], grid.line(p)
         # A as K x M: sm_90a's wgmma families read it so, but for the few
@@ -191,6 +203,7 @@ def test_package_decides_as_the_compiler(problems, policy):
         families[got["family"]] = families.get(got["family"], 0) + 1
     assert checked >= len(problems) // 2
     assert min(km_launches.values()) > 0, km_launches
+    assert batched_as_compiled >= 100, batched_as_compiled
     # Most problems run the compiler's own tile; the rest its nearest family.
     assert same >= checked // 2, (same, checked, families)
 

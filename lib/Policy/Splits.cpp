@@ -63,7 +63,9 @@ int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
   // tiles, whose sums of 4 sets fit beside the next chunk's
   // (KernelSpec::kDeferredHandoverMaxBN).
   bool swappedTile = chip == Chip::SM90a && tile[0] <= 64 && tile[1] <= 32;
-  return swappedTile ? std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets) : 1;
+  if (swappedTile)
+    return std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets);
+  return chip == Chip::SM90a && tile == kThinTile ? kThinTileSets : 1;
 }
 
 int64_t mlir::gpupoor::policy::tileNumSplits(Chip chip, const Tile &tile,

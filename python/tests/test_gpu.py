@@ -433,8 +433,9 @@ def test_decode_with_bias(m, activation, layout):
 @pytest.mark.parametrize("n", [4104, 4100])
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 def test_persistent_tiles(n, activation):
-    """M > 128 with 128 x 256 tiles beyond one wave (1600 x n: 221 tiles):
-    on sm_90a the persistent kernel (pl), at most one block an SM,
+    """M > 128 with 128-row tiles beyond one wave (1600 x n): on sm_90a a
+    persistent kernel (rows off 32-byte sectors: 128 x 224 in clusters of
+    two, pl224c), at most one block an SM,
     storing C through its tensor map where one describes C (n = 4104) and
     from its lanes where none does (n = 4100: rows not 16-byte aligned);
     Elsewhere the same calls run the other kernels."""
@@ -461,7 +462,10 @@ def test_persistent_tiles(n, activation):
     c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
                          list(chips), sm_count)
-    assert p["family"] == "pl" and p["tiles"] == 221 and p["grid"] == (min(221, sms), 1)
+    tile = _C.family_tile(p["family"], "sm_90a", "nk")
+    tiles = -(-1600 // tile[0]) * -(-n // tile[1])
+    assert _C.family_info(p["family"])["persistent"] and tiles > sms, p
+    assert p["tiles"] == tiles and p["grid"] == (min(tiles, sms), 1), p
     c_maps = [m for m in p["maps"] if m[1] == 2]
     if n % 8 == 0:
         assert len(c_maps) == 1 and p["zero_map_slot"] is None

@@ -461,6 +461,10 @@ VARIANTS = {
     "kn_f32_tma_n64_p0": (dict(), "outer-type=f32 slices=0 tile=64,64,64"),
     "kn_f32_tma_m64_p0": (dict(), "outer-type=f32 slices=0 tile=64,128,64"),
     "kn_f32_tma_t32_p0": (dict(), "outer-type=f32 slices=0 tile=32,64,128"),
+    # The 32-row tile's two f16 sums a chunk (policy::kThinTileSets) with B
+    # as N x K and f16 outer sums, in its chunks (S from the rule) or S.
+    "nk_f32_tma_m32": (dict(b_layout="nk"), "outer-type=f32 tile=32,64,128"),
+    "nk_f16_tma_m32_s9": (dict(b_layout="nk"), "outer-type=f16 splits=9 tile=32,64,128"),
 }
 
 # The variants the suite runs for the older chips (--older-chips; sm_80,

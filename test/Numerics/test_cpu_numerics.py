@@ -292,6 +292,26 @@ def test_swapped_decode_matches_model(rng):
     assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
 
 
+def test_thin_tile_matches_model(rng):
+    """sm_90a gives a static product of 24 rows the 32-row tile (32 x 64 x
+    128, not swapped) in chunks of 128, each two f16 sums (`sets = 2`:
+    policy::kThinTileSets), k16 steps t, t + 2, ... of its K tile in sum t;
+    the CPU lowering is bit for bit the model's sums. K = 1000 leaves the
+    last tile 104 elements (6.5 k16 steps: sum 0 takes the half step)."""
+    import subprocess
+    from cpu_kernel import GPUPOOR_OPT
+    kern = kernel(0, "f32", b_layout="nk", shape=(24, 192, 1000), split_k="chip=sm_90a")
+    ir = subprocess.run([GPUPOOR_OPT, "--gpupoor-split-k=chip=sm_90a outer-type=f32"],
+                        input=kern.source, capture_output=True, text=True, check=True).stdout
+    assert "tile = [32, 64, 128]" in ir and "sets = 2" in ir and "splits = 8" in ir, ir
+    a, b = inputs((0, 24, 192, 1000), "normal", rng, "nk")
+    c = call(kern, a, b, 192)
+    ref = model.split_k_matmul(a, b, 8, "f32", 128, b_layout="nk", sets=2)
+    np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+    one = model.split_k_matmul(a, b, 8, "f32", 128, b_layout="nk")
+    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
+
+
 def test_default_splits_at_least_12_from_k_2017():
     """gpu_poor's rule gives 8 chunks for 64 to 80 blocks of 32 (K in
     (2016, 2560]), 0.38 of a plain f16 sum's error; the default takes 12

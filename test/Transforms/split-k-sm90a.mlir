@@ -347,11 +347,12 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // AUTO: strategy(#gpupoor.split_k<splits = 10, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // 17 to 32 rows (A as M x K, B either way) take the 32-row wgmma tile
 // (policy::kThinTile), not swapped, in chunks of 128 (S = 32 at K = 4096,
-// where the rule gives 16: policy::longestChunk).
+// where the rule gives 16: policy::longestChunk), each two f16 sums
+// (policy::kThinTileSets).
 // CHECK-LABEL: func @seventeen_rows
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 2>)
 // CHECK-LABEL: func @thirty_two_rows_kn
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, chip = sm_90a>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [32, 64, 128], inner = f16, outer = f32, chip = sm_90a, sets = 2>)
 // CHECK: return
 func.func @decode_narrow(%a: tensor<1x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<1x2048xf16> {
   %cst = arith.constant 0.0 : f16
@@ -444,13 +445,13 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: swapped = true
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
-// 32-row tile, which keeps one f16 sum a chunk (64 columns).
+// 32-row tile, which keeps two f16 sums a chunk (64 columns).
 // CHECK-LABEL: func @rows24_km
 // CHECK: %[[COPY24:.*]] = linalg.transpose ins(%arg0 : tensor<4096x24xf16>)
 // CHECK: gpupoor.matmul %[[COPY24]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-SAME: tile = [32, 64, 128]
-// CHECK-NOT: sets
+// CHECK-SAME: sets = 2>
 // CHECK-LABEL: func @rows32_long_k_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1

@@ -126,6 +126,19 @@ int64_t longestChunk(Chip chip, const Tile &tile);
 /// (benchmarks/data/decode_sets_sm_90a.json).
 inline constexpr int64_t kDecodeSets = 4;
 
+/// The f16 sums a chunk of sm_90a's 32-row tile (kThinTile) keeps: two, as
+/// many as its 64 columns leave registers for beside the next chunk's
+/// (KernelSpec::kDeferredHandoverMaxBN). Its chunks of kDecodeChunk erred
+/// 4.9e-4, more than a third of cuBLAS f16acc's at 32 x 4096 x 4096 (1.23e-3)
+/// and 32 x 4096 x 11008 (1.45e-3). On an H200 (the compiler's static
+/// kernels, six products of 32 rows, CUDA-graph replay, weights beyond L2)
+/// two sums erred 3.9e-4 on every one for 0.975x the speed of one sum
+/// (0.956x to 0.990x; benchmarks/data/chunk_sets_sm_90a.txt). The 64 x 64
+/// tile's two sums (0.979x) left its error above that third (5.4e-4 to
+/// 6.1e-4 at K <= 14336), and with chunks of 128 as well (3.9e-4) ran at
+/// 0.908x: it keeps one.
+inline constexpr int64_t kThinTileSets = 2;
+
 /// One parameter of the default split rule (tileNumSplits) as a kernel's
 /// manifest names it in `split_rule`.
 struct SplitRuleParam {
@@ -150,8 +163,8 @@ std::vector<SplitRuleParam> splitRuleParams(Chip chip, const Tile &tile,
 /// of 64; the 64 x 32 x 128 tile's chunks of the default rule, 256 at K =
 /// 4096, 4 of 64: on an H200 0.995x the speed of one sum, the slowest
 /// 0.986x, error 4.4e-4 against 7.5e-4 over 14 products of A as K x M of
-/// 32 rows, benchmarks/data/decode_sets_sm_90a.json); every other kernel
-/// one.
+/// 32 rows, benchmarks/data/decode_sets_sm_90a.json); sm_90a's 32-row tile
+/// (kThinTile) kThinTileSets; every other kernel one.
 int64_t accumulatorSets(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and

@@ -138,6 +138,7 @@ KernelInfo kernelOf(const py::dict &m, const std::string &image) {
   if (m.contains("split_rule"))
     for (auto item : m["split_rule"].cast<py::dict>())
       k.splitRule[item.first.cast<std::string>()] = item.second.cast<int64_t>();
+  k.sets = field<int64_t>(m, "sets", 1);
   k.clusterM = field<int64_t>(m, "cluster_m", 1);
   TORCH_CHECK_VALUE(mlir::gpupoor::policy::clusterSizeSupported(k.clusterM),
                     "kernel manifest of ", k.name, ": cluster_m ", k.clusterM);
@@ -229,6 +230,19 @@ void checkSplitRule(const KernelInfo &k, int64_t maxSplits) {
                      [&](const auto &param) { return name == param.name; }))
       stale("split_rule." + name + " " + std::to_string(value) +
             " (this package's rule has no " + name + ")");
+}
+
+void checkSets(const KernelInfo &k) {
+  std::optional<policy::Chip> chip = policy::parseChip(k.chip);
+  TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
+                    k.chip);
+  int64_t want = policy::accumulatorSets(*chip, k.tile);
+  TORCH_CHECK_VALUE(k.sets == want, "kernel manifest of ", k.name, ": sets ",
+                    k.sets, ", not the f16 sums a chunk this package gives ",
+                    "its tile (", want,
+                    "); rebuild the kernel library (python -m "
+                    "gpupoor.build_library) or point GPUPOOR_KERNEL_DIR at "
+                    "one this gpupoor built");
 }
 
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {

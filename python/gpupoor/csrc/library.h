@@ -83,6 +83,8 @@ struct KernelInfo {
   /// default rule's parameters by name).
   std::string splits;
   std::map<std::string, int64_t> splitRule;
+  /// The f16 sums a chunk keeps (manifest sets).
+  int64_t sets = 1;
   /// Stream-K (manifest stream_k): past the grid's whole waves the blocks
   /// share tiles, each leaving at most one tile's partial sums in its slot
   /// of workspacePerBlock bytes.
@@ -118,6 +120,12 @@ KernelInfo kernelOf(const pybind11::dict &manifest, const std::string &image);
 /// (policy::tileNumSplits), and a kernel directory built by another
 /// gpupoor would run another S.
 void checkSplitRule(const KernelInfo &kernel, int64_t maxSplits);
+
+/// Refuses a kernel whose f16 sums a chunk (its manifest's sets) are not
+/// the ones this package's policy gives its chip and tile
+/// (policy::accumulatorSets): a library from another gpupoor would round
+/// otherwise than the compiler's kernel of the same product.
+void checkSets(const KernelInfo &kernel);
 
 /// What the policy's bounds checks read of a kernel besides its parameters.
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel);

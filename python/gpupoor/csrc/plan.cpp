@@ -303,7 +303,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
     std::string chips;
     for (const auto &chip : info.chips)
       chips += (chips.empty() ? "" : " or ") + chip;
-    TORCH_CHECK(false, "no kernel ", variantName(chosen), " for ", chips,
+    TORCH_CHECK(false, "no kernel ", variantName(chosen, family), " for ",
+                chips,
                 ": the package's kernel library lacks it and gpupoor-opt is "
                 "not available to compile it (python -m gpupoor.build_library, "
                 "GPUPOOR_KERNEL_DIR, GPUPOOR_OPT), or use backend='triton'");
@@ -323,6 +324,8 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   const KernelInfo &first = variant->front();
   std::optional<policy::Chip> chip = policy::parseChip(first.chip);
   TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
+  for (const KernelInfo &kern : *variant)
+    checkSets(kern);
   // S is the policy's launch's, which the variant's kernels take as a
   // parameter (splits-arg); kernels that evaluate S themselves run their
   // own default, of their chip, tile and variant's max_k_splits (the

@@ -167,3 +167,34 @@ func.func @four_sets(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf1
       : memref<?x?xf16>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// The 32-row tile's two f16 sums a chunk (policy::kThinTileSets; m64n64
+// wgmma, one consumer warpgroup): a fresh stage's k16 steps 0-1 start sums
+// 0-1, steps 2-7 add into them; the handover reads both sums' 16 registers
+// behind the wait and adds sum 0's eight n8 tiles into the f32 sums, then
+// sum 1's onto them.
+// CHECK-LABEL: func.func @two_sets_thin
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f16>, <zero>]
+// CHECK-COUNT-6: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f16>, <one>]
+// CHECK: scf.for
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK: scf.yield
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} D[<f16>, <zero>]
+// CHECK-COUNT-6: nvvm.wgmma.mma_async {{.*}} D[<f16>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=r,0"
+// CHECK-NOT: nvvm.wgmma
+// CHECK: %[[S0:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<2x2xf32>
+// CHECK-COUNT-7: arith.addf {{.*}} : vector<2x2xf32>
+// CHECK: arith.addf %[[S0]], %{{.*}} : vector<2x2xf32>
+// CHECK-COUNT-7: arith.addf {{.*}} : vector<2x2xf32>
+// CHECK: scf.for
+func.func @two_sets_thin(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
+      strategy(#gpupoor.split_k<tile = [32, 64, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>
+  return
+}

@@ -191,7 +191,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
       L / `sets` (docs/design/Numerics.md). The chip's rules give the
       swapped tiles (8, 16 or 32 columns) and the narrow tile (16 columns,
-      unswapped: `policy::kNarrowTile`) four (`policy::accumulatorSets`).
+      unswapped: `policy::kNarrowTile`) four, sm_90a's 32-row tile
+      (`policy::kThinTile`) two (`policy::accumulatorSets`).
 
     Example:
 

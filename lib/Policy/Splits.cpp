@@ -65,6 +65,8 @@ int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
   bool swappedTile = chip == Chip::SM90a && tile[0] <= 64 && tile[1] <= 32;
   if (swappedTile)
     return std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets);
+  // The 32-row tile: as many sums as its 64 columns leave registers for
+  // beside the next chunk's (kThinTileSets).
   return chip == Chip::SM90a && tile == kThinTile ? kThinTileSets : 1;
 }
 

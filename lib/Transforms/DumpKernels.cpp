@@ -129,8 +129,9 @@ struct GPUPoorDumpKernelsPass
     }
     // The host code tries a product's kernels in the order of its launches
     // (an scf.if chain, the configured kernel first: emitHostLaunch), which
-    // the walk visits in turn; a launcher of the dumped kernels reads that
-    // order from the manifests' `order` instead of keeping its own.
+    // the walk visits in turn; `order` counts the module's launches, so
+    // within a product it rises in that order, which a launcher of the
+    // dumped kernels reads instead of keeping its own.
     int64_t order = 0;
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
       auto info = launch->getAttrOfType<gpupoor::KernelAttr>(

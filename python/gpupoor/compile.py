@@ -80,8 +80,14 @@ def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
                 text.unlink()
         # In the order the compiler's host code tries them (the manifests'
         # `order`), which a launcher keeps.
-        manifests = [p.name for p in sorted(dump.glob("*.json"),
-                                            key=lambda p: json.loads(p.read_text())["order"])]
+        def order(p: Path) -> int:
+            manifest = json.loads(p.read_text())
+            if "order" not in manifest:
+                raise RuntimeError(f"{gpupoor_opt} wrote manifests without `order` (an older "
+                                   "gpupoor-opt than this package's): use this gpupoor's")
+            return manifest["order"]
+
+        manifests = [p.name for p in sorted(dump.glob("*.json"), key=order)]
         if "gpupoor_matmul_0.json" not in manifests:
             raise RuntimeError(f"gpupoor-opt wrote no kernel for variant {key.name}")
         (dump / VARIANT_FILE).write_text(json.dumps({

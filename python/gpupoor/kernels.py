@@ -85,7 +85,8 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
         tiles) and the 32-row tile (17 to 32 rows, A read as M x K),
         ceil(K / 256) for the 128 x 256 tile (the mlir backend), at most
         this. (The mlir backend's swapped
-        tiles keep each chunk in four f16 sums on sm_90a.)
+        tiles keep each chunk in four f16 sums on sm_90a, its 32-row
+        tile in two.)
       outer: type of the sum of the chunk sums, "f32" (default) or "f16"
         (gpu_poor's).
       activation: None, "relu" or "gelu" (erf), applied in the kernel

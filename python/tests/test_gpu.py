@@ -462,8 +462,10 @@ def test_persistent_tiles(n, activation):
     c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
                          list(chips), sm_count)
+    # (Row tiles in whole clusters: policy::launchTiles.)
     tile = _C.family_tile(p["family"], "sm_90a", "nk")
-    tiles = -(-1600 // tile[0]) * -(-n // tile[1])
+    rows = tile[0] * _C.family_config(p["family"], "sm_90a")["cluster_m"]
+    tiles = -(-1600 // rows) * (rows // tile[0]) * -(-n // tile[1])
     assert _C.family_info(p["family"])["persistent"] and tiles > sms, p
     assert p["tiles"] == tiles and p["grid"] == (min(tiles, sms), 1), p
     c_maps = [m for m in p["maps"] if m[1] == 2]

@@ -332,7 +332,8 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         key = lib.found[-1]
         # f16 outer sums where they are exact (at most two f16 sums: K =
         # 64's one chunk, of one sum but on the swapped tiles, which keep
-        # four; f16 C, no epilogue), as the compiler takes them.
+        # four, and the 32-row tile, two; f16 C, no epilogue), as the
+        # compiler takes them.
         sets = C.choose_launch("sm_90a", m, n, k, key.b_layout, slices, 32, HOPPER[1],
                                key.a_layout)["sets"]
         exact = dtype == torch.float16 and not with_bias and activation == "none" and \

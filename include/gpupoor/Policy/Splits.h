@@ -105,8 +105,9 @@ inline constexpr int64_t kWideTileChunk = 256;
 /// 128), so the rule's chunks (256 at K = 4096, up to 896) erred by more
 /// than a third of cuBLAS f16acc's at 11 of the sweep's 30 such products. On an
 /// H200 (package, CUDA-graph replay, weights beyond L2, those 30 products in
-/// both B layouts), chunks of 128 ran at 0.985x the rule's speed (geomean; the
-/// slowest 0.973x) for an error of 4.8e-4 to 4.9e-4 against 6.4e-4 to
+/// both B layouts), chunks of 128 (of one f16 sum, before kThinTileSets) ran
+/// at 0.985x the rule's speed (geomean; the slowest 0.973x) for an error of
+/// 4.8e-4 to 4.9e-4 against 6.4e-4 to
 /// 1.13e-3, within that third at 25 of them against 19
 /// (benchmarks/data/chunks_rows32_sm_90a.json). The swapped tile of 32
 /// columns (A as K x M), whose four f16 sums a chunk keep it within the

@@ -240,9 +240,10 @@ void checkSets(const KernelInfo &k) {
   TORCH_CHECK_VALUE(k.sets == want, "kernel manifest of ", k.name, ": sets ",
                     k.sets, ", not the f16 sums a chunk this package gives ",
                     "its tile (", want,
-                    "); rebuild the kernel library (python -m "
-                    "gpupoor.build_library) or point GPUPOOR_KERNEL_DIR at "
-                    "one this gpupoor built");
+                    "): a kernel of another gpupoor; rebuild the kernel "
+                    "library (python -m gpupoor.build_library) with this "
+                    "gpupoor's gpupoor-opt, or point GPUPOOR_KERNEL_DIR at "
+                    "one it built");
 }
 
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {

@@ -126,8 +126,9 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
     VariantKey chosen = key;
     chosen.km = l.aLayout == policy::ALayout::KM;
     // f16 outer sums where they give C bit for bit what f32 ones do (at
-    // most two chunks, f16 C, no epilogue), as gpupoor-select-kernel-config
-    // takes them: half the registers and handover work.
+    // most two f16 sums, chunks times sets; f16 C, no epilogue), as
+    // gpupoor-select-kernel-config takes them: half the registers and
+    // handover work.
     policy::ConfigProblem cp;
     cp.chip = l.chip;
     cp.tile = l.tile;

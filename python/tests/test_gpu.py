@@ -430,44 +430,49 @@ def test_decode_with_bias(m, activation, layout):
         assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
-@pytest.mark.parametrize("n", [4104, 4100])
+@pytest.mark.parametrize("n", [4112, 4100])
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])
 def test_persistent_tiles(n, activation):
-    """M > 128 with 128-row tiles beyond one wave (1600 x n): on sm_90a a
-    persistent kernel (rows off 32-byte sectors: 128 x 224 in clusters of
-    two, pl224c), at most one block an SM,
-    storing C through its tensor map where one describes C (n = 4104) and
-    from its lanes where none does (n = 4100: rows not 16-byte aligned);
+    """M > 128 with 128 x 256 tiles beyond one wave (1600 x n): on sm_90a
+    the persistent kernel of them (pl, forced: at these N the rules take
+    128 x 224, test_sm90a_176_and_224_columns_exact; in clusters of two,
+    plc, where C's rows are off 32-byte sectors), at most one block an SM,
+    storing C through its tensor map where one describes C (n = 4112) and
+    from its lanes where none does (n = 4100: rows not 16-byte aligned).
     Elsewhere the same calls run the other kernels."""
     from gpupoor import _mlir_backend
     from gpupoor._native import C as _C
 
     g = torch.Generator(device="cuda").manual_seed(n)
-    w = ints(n, 264, gen=g).T
+    w = ints(n, 272, gen=g).T
     bias = ints(n, gen=g)
-    x = ints(1600, 264, gen=g)
+    x = ints(1600, 272, gen=g)
     want = ref(x, w, bias, activation)
-    for _ in range(3):
-        y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
-        if activation == "gelu":
-            torch.testing.assert_close(y.double(), want, rtol=1e-3, atol=1e-3)
-        else:
-            assert torch.equal(y.double(), want)
-    if _mlir_backend.device_info(0)[0][:1] != ("sm_90a",):
-        return
-    # This call's plan: the persistent grid, and C's map encoded only where
-    # it describes C.
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
     chips, sm_count = _mlir_backend.device_info(0)
-    c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
-    p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
-                         list(chips), sm_count)
+    sm90a = chips[:1] == ("sm_90a",)
+    if sm90a:
+        _C._force_choice("pl", 0)
+    try:
+        for _ in range(3):
+            y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
+            if activation == "gelu":
+                torch.testing.assert_close(y.double(), want, rtol=1e-3, atol=1e-3)
+            else:
+                assert torch.equal(y.double(), want)
+        if not sm90a:
+            return
+        # This call's plan: the persistent grid, and C's map encoded only
+        # where it describes C.
+        c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
+        p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
+                             list(chips), sm_count)
+    finally:
+        _C._force_choice(None)
+    assert p["family"] == ("pl" if n % 16 == 0 else "plc"), p
     # (Row tiles in whole clusters: policy::launchTiles.)
-    tile = _C.family_tile(p["family"], "sm_90a", "nk")
-    rows = tile[0] * _C.family_config(p["family"], "sm_90a")["cluster_m"]
-    tiles = -(-1600 // rows) * (rows // tile[0]) * -(-n // tile[1])
-    assert _C.family_info(p["family"])["persistent"] and tiles > sms, p
-    assert p["tiles"] == tiles and p["grid"] == (min(tiles, sms), 1), p
+    pair = _C.family_config(p["family"], "sm_90a")["cluster_m"]
+    tiles = -(-1600 // (128 * pair)) * pair * -(-n // 256)
+    assert p["tiles"] == tiles and p["grid"] == (min(tiles, sm_count), 1), p
     c_maps = [m for m in p["maps"] if m[1] == 2]
     if n % 8 == 0:
         assert len(c_maps) == 1 and p["zero_map_slot"] is None

@@ -513,6 +513,22 @@ def test_split_handover_on_the_devices_sms():
         assert got[-1] == want, sms
 
 
+def _plan_on_manifest(manifest, m, family=None):
+    """The package's plan of an m x 4096 x 4096 product (B as N x K) whose
+    variant is the one kernel `manifest` (never launched), `family` forced."""
+    def find(*args):
+        return [(manifest, "unused.cubin")]
+    a = torch.empty(m, 4096, dtype=torch.float16)
+    b = torch.empty(4096, 4096, dtype=torch.float16).T
+    c = torch.empty(m, 4096, dtype=torch.float16)
+    if family:
+        C._force_choice(family, 0)
+    try:
+        C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132, find_variant=find)
+    finally:
+        C._force_choice(None)
+
+
 def test_stale_split_rule_is_refused():
     """A kernel that evaluates S itself runs the rule it was built with,
     while the launcher plans its slices with this package's S: a manifest
@@ -526,13 +542,7 @@ def test_stale_split_rule_is_refused():
             "splits": "default", "max_splits": 32, "split_rule": rule}
 
     def plan(manifest):
-        def find(*args):
-            return [(manifest, "unused.cubin")]
-        a = torch.empty(4096, 4096, dtype=torch.float16)
-        b = torch.empty(4096, 4096, dtype=torch.float16).T
-        c = torch.empty(4096, 4096, dtype=torch.float16)
-        C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132,
-                        find_variant=find)
+        _plan_on_manifest(manifest, 4096)
 
     older = {k: v for k, v in rule.items() if k != "longest_chunk"}
     for manifest, message in (
@@ -572,17 +582,7 @@ def test_stale_sets_are_refused():
             "tile": [32, 64, 128]}
 
     def plan(manifest):
-        def find(*args):
-            return [(manifest, "unused.cubin")]
-        a = torch.empty(32, 4096, dtype=torch.float16)
-        b = torch.empty(4096, 4096, dtype=torch.float16).T
-        c = torch.empty(32, 4096, dtype=torch.float16)
-        C._force_choice("m32", 0)
-        try:
-            C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132,
-                            find_variant=find)
-        finally:
-            C._force_choice(None)
+        _plan_on_manifest(manifest, 32, "m32")
 
     assert C.choose_launch("sm_90a", 32, 4096, 4096, "nk", 0, 256, 132, "mk")["sets"] == 2
     for manifest, message in (({**base, "sets": 1}, r"sets 1, .*its tile \(2\)"),

@@ -270,6 +270,23 @@ def test_default_splits_count_k_in_blocks_of_32(rng):
     assert (four.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
 
 
+def _sums_match_model(kern, split_k, shape, splits, outer, sets, rng):
+    """The IR gpupoor-split-k (options `split_k`) gives the kernel's source;
+    the CPU kernel's C bit for bit the model's chunks of `sets` f16 sums
+    each (K tiles of 128), and not its chunks of one sum."""
+    import subprocess
+    from cpu_kernel import GPUPOOR_OPT
+    ir = subprocess.run([GPUPOOR_OPT, f"--gpupoor-split-k={split_k}"], input=kern.source,
+                        capture_output=True, text=True, check=True).stdout
+    a, b = inputs((0,) + shape, "normal", rng, "nk")
+    c = call(kern, a, b, shape[1])
+    ref = model.split_k_matmul(a, b, splits, outer, 128, b_layout="nk", sets=sets)
+    np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+    one = model.split_k_matmul(a, b, splits, outer, 128, b_layout="nk")
+    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
+    return ir
+
+
 def test_swapped_decode_matches_model(rng):
     """sm_90a runs a static decode product whose 4096 weight rows make 64
     tiles of 64 x 16 x 128 swapped (C^T = B A^T, `swapped = true`); the CPU lowering of
@@ -278,18 +295,10 @@ def test_swapped_decode_matches_model(rng):
     f16 sums, k16 steps t, t + 4 of its K tile in sum t (`sets = 4`); K =
     520 leaves the last tile 8 elements, which sum 0 takes, the other three
     adding +0.0."""
-    import subprocess
-    from cpu_kernel import GPUPOOR_OPT
     kern = kernel(8, "f16", b_layout="nk", shape=(1, 4096, 520), split_k="chip=sm_90a")
-    ir = subprocess.run([GPUPOOR_OPT, "--gpupoor-split-k=chip=sm_90a splits=8 outer-type=f16"],
-                        input=kern.source, capture_output=True, text=True, check=True).stdout
+    ir = _sums_match_model(kern, "chip=sm_90a splits=8 outer-type=f16", (1, 4096, 520), 8,
+                           "f16", 4, rng)
     assert "swapped = true" in ir and "tile = [64, 16, 128]" in ir and "sets = 4" in ir
-    a, b = inputs((0, 1, 4096, 520), "normal", rng, "nk")
-    c = call(kern, a, b, 4096)
-    ref = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk", sets=4)
-    np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
-    one = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk")
-    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
 
 
 def test_thin_tile_matches_model(rng):
@@ -298,18 +307,10 @@ def test_thin_tile_matches_model(rng):
     policy::kThinTileSets), k16 steps t, t + 2, ... of its K tile in sum t;
     the CPU lowering is bit for bit the model's sums. K = 1000 leaves the
     last tile 104 elements (6.5 k16 steps: sum 0 takes the half step)."""
-    import subprocess
-    from cpu_kernel import GPUPOOR_OPT
     kern = kernel(0, "f32", b_layout="nk", shape=(24, 192, 1000), split_k="chip=sm_90a")
-    ir = subprocess.run([GPUPOOR_OPT, "--gpupoor-split-k=chip=sm_90a outer-type=f32"],
-                        input=kern.source, capture_output=True, text=True, check=True).stdout
+    ir = _sums_match_model(kern, "chip=sm_90a outer-type=f32", (24, 192, 1000), 8, "f32", 2,
+                           rng)
     assert "tile = [32, 64, 128]" in ir and "sets = 2" in ir and "splits = 8" in ir, ir
-    a, b = inputs((0, 24, 192, 1000), "normal", rng, "nk")
-    c = call(kern, a, b, 192)
-    ref = model.split_k_matmul(a, b, 8, "f32", 128, b_layout="nk", sets=2)
-    np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
-    one = model.split_k_matmul(a, b, 8, "f32", 128, b_layout="nk")
-    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
 
 
 def test_default_splits_at_least_12_from_k_2017():

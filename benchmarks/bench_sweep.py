@@ -1,7 +1,7 @@
 """The package on a broad sweep of the shapes users run, against cuBLAS.
 
   python benchmarks/bench_sweep.py [--layouts nk,kn]
-                                   [--classes llm,square[,narrow][,attention]]
+                                   [--classes llm,square,odd[,narrow][,attention]]
                                    [--reps 100] [--json out.json] [--plot out.png]
                                    [--rules] [--static KDIR] [--passes N]
 
@@ -9,6 +9,10 @@ Shapes (C = x @ B, x (M, K) float16):
 - llm: the projections of common LLMs (Llama-2 7B and 13B, Llama-3 8B and
   70B: fused qkv, o, gate/up, down) at M = 1, 2, 4, ..., 4096;
 - square: M = N = K from 128 to 8192, non-powers of two among them;
+- odd: products of no model and no power of two, drawn once at random
+  (M 192-4608, N and K 512-8704; a quarter of them of sizes no multiple of
+  8, the rest multiples of 8), and 2100 x 4360 x 1000 of the package's GPU
+  tests: sizes the rules were not written for;
 - narrow (only when asked for): N = 16-256 columns over M = 1024-16384 rows,
   K = 4096 and 8192 (LoRA's down projection, an MoE router);
 - attention (only when asked for): batches of products as attention's
@@ -84,6 +88,17 @@ PROJECTIONS = [
 M_VALUES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 SQUARES = (128, 192, 256, 384, 512, 768, 1000, 1024, 1536, 2048, 3000, 4000, 4096, 6000,
            8192)
+# odd: log-uniform draws of random.Random(20261202), M in [192, 4608], N and
+# K in [512, 8704], every fourth of any size, the others rounded down to
+# multiples of 8; not tuned for (the rules predate them); and a product of the
+# package's GPU tests (test_gpu.py's SHAPES).
+ODD = [(327, 1234, 4052), (288, 2144, 2408), (192, 1960, 560), (552, 784, 632),
+       (237, 1318, 3367), (624, 1640, 1784), (1040, 1712, 1512), (1624, 2568, 744),
+       (865, 1375, 1127), (848, 7432, 1720), (384, 632, 5776), (456, 1728, 1512),
+       (2436, 1125, 1076), (304, 1920, 512), (352, 1224, 3560), (1048, 6352, 4064),
+       (272, 618, 1277), (1064, 624, 7064), (1416, 2568, 1032), (1600, 1296, 5000),
+       (3116, 1708, 1846), (1032, 5976, 1648), (232, 2904, 6280), (1616, 2160, 712),
+       (2100, 4360, 1000)]
 # narrow (not in the default classes): few output columns over many rows, as
 # LoRA's down projection (N = its rank), an MoE router (N = the experts) or a
 # small head meets them: N x M_ROWS x K.
@@ -113,6 +128,8 @@ def shapes(classes: list[str]) -> list[tuple[str, int, int, int, int]]:
                     out.append(("llm", m, n, k, 0))
     if "square" in classes:
         out += [("square", s, s, s, 0) for s in SQUARES]
+    if "odd" in classes:
+        out += [("odd", m, n, k, 0) for m, n, k in ODD]
     if "narrow" in classes:
         out += [("narrow", m, n, k, 0) for n in NARROW_N for m in NARROW_M for k in NARROW_K]
     if "attention" in classes:
@@ -283,7 +300,7 @@ def summary(rows: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--layouts", default="nk,kn", help="of nk, kn, km")
-    p.add_argument("--classes", default="llm,square")
+    p.add_argument("--classes", default="llm,square,odd")
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--json", help="write every row and the summaries")
     p.add_argument("--plot", help="write a PNG of the ratios")
@@ -297,10 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
-    known = {"llm", "square", "narrow", "attention"}
+    known = {"llm", "square", "odd", "narrow", "attention"}
     if set(layouts) - {"nk", "kn", "km"} or set(classes) - known or not layouts:
         print("bench_sweep: --layouts takes nk,kn,km and --classes "
-              "llm,square,narrow,attention",
+              "llm,square,odd,narrow,attention",
               file=sys.stderr)
         return 2
     rc, plt = preflight("bench_sweep", args.plot)

@@ -526,7 +526,7 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
-def sweep_static_variants(layouts, classes=("llm", "square")):
+def sweep_static_variants(layouts, classes=("llm", "square", "odd")):
     """sweep_LAYOUT_MxNxK (sweep_LAYOUT_BxMxNxK of a batch): each shape of
     benchmarks/bench_sweep.py's sweep classes, static, with the pipeline's
     defaults (outer f32, slices chosen: what the package's call asks for),
@@ -626,7 +626,7 @@ def main():
                         help="build only sweep_LAYOUT_MxNxK (LAYOUTS of nk, kn, km): "
                              "bench_sweep.py's shapes, static, with the pipeline's defaults, "
                              "which bench_sweep.py --static times beside the package")
-    parser.add_argument("--sweep-classes", default="llm,square", metavar="CLASSES",
+    parser.add_argument("--sweep-classes", default="llm,square,odd", metavar="CLASSES",
                         help="with --sweep-static: bench_sweep.py's classes to build "
                              "(llm, square, narrow, attention)")
     args = parser.parse_args()

@@ -12,7 +12,9 @@ phase() {
 }
 phase install-deps "$root/scripts/install-deps.sh"
 phase build "$root/scripts/build.sh"
-phase ctest ctest --test-dir "$build" --output-on-failure -V
+# The tests in parallel, one a core (each writes its own directories); each
+# failing test's output is printed.
+phase ctest ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 # The lit suite again, on an AddressSanitizer + UBSan build, then a short
 # fuzzing run of the passes on that build (docs/guide/Testing.md).
 phase sanitized "$root/scripts/test-sanitized.sh"

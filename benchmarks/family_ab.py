@@ -67,7 +67,7 @@ def measure(args: argparse.Namespace) -> int:
     f32 = cublas(False, torch.matmul)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for layout in ("nk", "kn"):
-        for _, m, n, k, _ in bench_sweep.shapes(["llm", "square"]):
+        for _, m, n, k, _ in bench_sweep.shapes(list(bench_sweep.DEFAULT_CLASSES)):
             launch = C.choose_launch("sm_90a", m, n, k, layout, 0, C.DEFAULT_MAX_SPLITS, sms,
                                      "mk")
             grid = launch["tiles"] * launch["slices"]

@@ -10,11 +10,12 @@ tile runs it and the slices it is asked for. Both the compiler
 (gpupoor-split-k on static shapes) and the package's launcher take it; the
 hand-written rules decide every class without a row.
 
-For each class the sweep's shapes fall in (benchmarks/bench_sweep.py, every
-layout asked for), this times three tuning shapes of the class -- its
-largest sizes, its largest M with its smallest N and K, and all three
-drawn (multiples of 64 where the class spans them) -- through the
-package, CUDA-graph replays with the weights rotated beyond L2, for:
+For each class the sweep's tuned shapes fall in (benchmarks/bench_sweep.py's
+TUNED_CLASSES: its odd class is held out; every layout asked for), this
+times three tuning shapes of the class -- its largest sizes, its largest M
+with its smallest N and K, and all three drawn (multiples of 64 where the
+class spans them) -- through the package, CUDA-graph replays with the
+weights rotated beyond L2, for:
 - the rules' choice (the table's rows for the chip ignored: gpupoor._C
   ._force_choice of what the rules give),
 - each family the class's layouts have a kernel of (persistent and two-
@@ -310,7 +311,7 @@ def verify(args, props, chip: str, sms: int) -> int:
     verified = []
     for layout in [s for s in args.layouts.split(",") if s]:
         a, b = ("km", "kn") if layout == "km" else ("mk", layout)
-        for _, m, n, k, _ in bench_sweep.shapes(["llm", "square"]):
+        for _, m, n, k, _ in bench_sweep.shapes(list(bench_sweep.TUNED_CLASSES)):
             cls = class_of(m, n, k)
             key = rows.get((layout, cls))
             if key is None:
@@ -397,8 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         if "verified" in data:
             verified = [v for v in data["verified"] if (v["layout"], tuple(v["class"])) in kept]
     for layout in [s for s in args.layouts.split(",") if s]:
-        classes = sorted({class_of(m, n, k)
-                          for _, m, n, k, _ in bench_sweep.shapes(["llm", "square"])})
+        tuned = bench_sweep.shapes(list(bench_sweep.TUNED_CLASSES))
+        classes = sorted({class_of(m, n, k) for _, m, n, k, _ in tuned})
         for cls in classes:
             if (layout, cls) in kept:
                 # Draw its shape as the run that measured it did, so that

@@ -51,10 +51,19 @@ def shape(s) -> str:
     return f"{m}³" if m == n == k else f"{m}x{n}x{k}"
 
 
-def has_odd(sweep: dict) -> bool:
-    """Whether the sweep has the odd class (bench_sweep.py's ODD; sweeps
-    before it have none)."""
-    return any(r["class"] == "odd" for r in sweep["rows"])
+def classes(sweep: dict) -> list[str]:
+    """The sweep's classes, as its summaries name them: llm and square, and
+    odd where it ran it (bench_sweep.py's ODD; sweeps before it have none)."""
+    odd = any(key.endswith("/odd") for key in sweep["summaries"])
+    return ["llm", "square"] + (["odd"] if odd else [])
+
+
+def shapes_text(sweep: dict, between: str) -> str:
+    """The sweep's shapes in words, after its LLM projections; `between`:
+    how a range is written (".." or " .. ")."""
+    squares = f"squares 128{between}8192"
+    return (f", {squares} and odd sizes drawn at random" if "odd" in classes(sweep)
+            else f" and {squares}")
 
 
 def block() -> str:
@@ -63,8 +72,7 @@ def block() -> str:
     rows = [f"Measured on an {sweep['device']}, {sweep['date']}: kernel time by CUDA-graph "
             "replay, as a ratio to cuBLAS with f32 accumulation in the same run "
             f"([{os.path.basename(SWEEP)}]({SWEEP}), LLM projections at M = 1..4096"
-            + (", squares 128..8192 and odd sizes drawn at random)." if has_odd(sweep)
-               else " and squares 128..8192)."),
+            f"{shapes_text(sweep, '..')}).",
             "",
             "| product | shapes | geomean | worst | below 0.95 |",
             "|---|---|---|---|---|"]
@@ -93,9 +101,7 @@ def ratio_table(sweep: dict) -> list[str]:
     rows = ["| layout | shapes | geomean | worst | below 0.85 | below 0.95 | rules alone: geomean |",
             "|---|---|---|---|---|---|---|"]
     for layout, what in LAYOUTS:
-        # (A sweep before the odd class has no odd rows.)
-        for cls in [c for c in ("llm", "square", "odd")
-                    if f"{layout}/{c}" in sweep["summaries"]] + ["all"]:
+        for cls in classes(sweep) + ["all"]:
             s = sweep["summaries"][f"{layout}/{cls}"]
             rows.append(f"| {what}, {cls} | {s['shapes']} | {s['geomean']:.3f} | "
                         f"{s['worst']:.3f} ({shape(s['worst_shape'])}) | {s['below_0.85']} | "
@@ -116,10 +122,9 @@ def sweep_page() -> str:
            f"The package's default call (`split_k_sequential(x, w)`), {sweep['device']}, "
            f"{sweep['date']}: kernel time by CUDA-graph replay, weights rotated beyond the L2, "
            "as a ratio to cuBLAS with f32 accumulation timed in the same process (above 1: "
-           "faster). Shapes: the projections of Llama 2 7B/13B, Llama 3 8B/70B at M = 1 .. 4096, "
-           + ("squares 128 .. 8192 and odd sizes drawn at random. " if has_odd(sweep)
-              else "and squares 128 .. 8192. ") +
-           "'Rules alone' is the same call with the tuned table off. "
+           "faster). Shapes: the projections of Llama 2 7B/13B, Llama 3 8B/70B at M = 1 .. 4096"
+           f"{shapes_text(sweep, ' .. ')}. 'Rules alone' is the same call with the tuned table "
+           "off. "
            + (f"Each shape's time is the median of {passes} passes over the whole sweep. "
               if passes > 1 else "") +
            f"Command: benchmarks/data/README.md; data: [{os.path.basename(SWEEP)}](../../{SWEEP}).",

@@ -526,7 +526,7 @@ def skinny_variants(configs=(), shapes=None):
     return out
 
 
-def sweep_static_variants(layouts, classes=("llm", "square", "odd")):
+def sweep_static_variants(layouts, classes=None):
     """sweep_LAYOUT_MxNxK (sweep_LAYOUT_BxMxNxK of a batch): each shape of
     benchmarks/bench_sweep.py's sweep classes, static, with the pipeline's
     defaults (outer f32, slices chosen: what the package's call asks for),
@@ -537,13 +537,13 @@ def sweep_static_variants(layouts, classes=("llm", "square", "odd")):
                  os.path.join(here, "..", "..", "python")):
         if path not in sys.path:
             sys.path.insert(0, path)
-    from bench_sweep import shape_name, shapes
+    from bench_sweep import DEFAULT_CLASSES, shape_name, shapes
 
     out = {}
     for layout in layouts:
         src = dict(b_layout="kn" if layout == "km" else layout,
                    a_layout="km" if layout == "km" else "mk")
-        for _, m, n, k, batch in shapes(list(classes)):
+        for _, m, n, k, batch in shapes(list(classes or DEFAULT_CLASSES)):
             shape = (batch, m, n, k) if batch else (m, n, k)
             out[shape_name(layout, m, n, k, batch)] = (
                 dict(src, shape=shape, batched=bool(batch)), "outer-type=f32 slices=0")
@@ -626,14 +626,16 @@ def main():
                         help="build only sweep_LAYOUT_MxNxK (LAYOUTS of nk, kn, km): "
                              "bench_sweep.py's shapes, static, with the pipeline's defaults, "
                              "which bench_sweep.py --static times beside the package")
-    parser.add_argument("--sweep-classes", default="llm,square,odd", metavar="CLASSES",
+    parser.add_argument("--sweep-classes", metavar="CLASSES",
                         help="with --sweep-static: bench_sweep.py's classes to build "
-                             "(llm, square, narrow, attention)")
+                             "(llm, square, odd, narrow, attention; default: its "
+                             "DEFAULT_CLASSES)")
     args = parser.parse_args()
     variants = dict(VARIANTS, **(SWEEP if args.sweep else {}))
     if args.sweep_static:
-        extra = sweep_static_variants(args.sweep_static.split(","),
-                                      args.sweep_classes.split(","))
+        extra = sweep_static_variants(
+            args.sweep_static.split(","),
+            args.sweep_classes.split(",") if args.sweep_classes else None)
         variants.update(extra)
         # --only names some of them (a rebuild of a few), or all.
         args.only = [n for n in extra if not args.only or n in args.only]

@@ -122,6 +122,7 @@ ATTENTION = [
 # table from (benchmarks/tune_policy.py): odd stays out of it, held out.
 DEFAULT_CLASSES = ("llm", "square", "odd")
 TUNED_CLASSES = ("llm", "square")
+CLASSES = DEFAULT_CLASSES + ("narrow", "attention")
 
 
 def shapes(classes: list[str]) -> list[tuple[str, int, int, int, int]]:
@@ -322,10 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
-    known = {"llm", "square", "odd", "narrow", "attention"}
-    if set(layouts) - {"nk", "kn", "km"} or set(classes) - known or not layouts:
-        print("bench_sweep: --layouts takes nk,kn,km and --classes "
-              "llm,square,odd,narrow,attention",
+    if set(layouts) - {"nk", "kn", "km"} or set(classes) - set(CLASSES) or not layouts:
+        print("bench_sweep: --layouts takes nk,kn,km and --classes " + ",".join(CLASSES),
               file=sys.stderr)
         return 2
     rc, plt = preflight("bench_sweep", args.plot)

@@ -516,13 +516,6 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   return l;
 }
 
-int64_t mlir::gpupoor::policy::launchTiles(const CShape &shape,
-                                           const Tile &tile, int64_t clusterM) {
-  CShape whole = shape;
-  whole.m = ceilDiv(shape.m, tile[0] * clusterM) * tile[0] * clusterM;
-  return whole.tiles(tile[0], tile[1]);
-}
-
 std::pair<int64_t, int64_t>
 mlir::gpupoor::policy::launchGrid(int64_t tiles, int64_t slices,
                                   bool persistent, int64_t smCount,

@@ -110,13 +110,34 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 /// 512 x 14336 x 4096 1.005 / 1.105 (256 of 128 x 224 against 224 of 128 x
 /// 256), 1024 x 14336 x 4096 0.870 / 0.943; B as K x N reads whole atoms,
 /// which those widths are not (wgmmaTakesNMajorB).
-static int64_t wideTileColumns(const CShape &shape, int64_t sms,
+static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
                                BLayout bLayout) {
   struct Width {
     int64_t columns, speedPercent;
   };
+  // The tiles as launched: the sm_90a kernel of one slice (the rules give
+  // these widths one) runs in the clusters its configuration takes
+  // (clusterBlocks: of two along M where rows start off 32-byte sectors),
+  // whose row tiles come in whole clusters (launchTiles). Counted without
+  // them, 2100 x 4360 x 1000 took 128 x 192 tiles for three waves of 391
+  // where the launch has 414, four waves: 0.747x cuBLAS f32acc against
+  // 0.819x for the 128 x 128 tiles counted so, 848 x 7432 x 1720 128 x 224
+  // 0.636x against 128 x 256 0.886x (H200, docs/design/decisions.md#odd-
+  // products-of-a-short-k-over-few-waves-open).
+  auto launched = [&](int64_t columns) {
+    ConfigProblem p;
+    p.chip = Chip::SM90a;
+    p.tile = {128, columns, 64};
+    p.staticShape = true;
+    p.tiles = shape.tiles(128, columns);
+    p.m = shape.m;
+    p.n = shape.n;
+    p.batched = shape.batched;
+    p.k = k;
+    return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+  };
   auto cost = [&](Width w) {
-    int64_t waves = ceilDiv(shape.tiles(128, w.columns), sms);
+    int64_t waves = ceilDiv(launched(w.columns), sms);
     return waves * w.columns * 100 * 100 / w.speedPercent;
   };
   static constexpr Width kWidths[] = {
@@ -323,7 +344,8 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;
-  return {128, narrowerPays ? wideTileColumns(shape, sms, bLayout) : 256, 64};
+  return {128, narrowerPays ? wideTileColumns(shape, k, sms, bLayout) : 256,
+          64};
 }
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped
@@ -525,4 +547,11 @@ Chip mlir::gpupoor::policy::kernelChip(Chip chip, ALayout aLayout,
                                        const std::optional<Tile> &tile) {
   return chip == Chip::SM90a && !wgmmaTakes(aLayout, bLayout, tile) ? Chip::SM90
                                                                     : chip;
+}
+
+int64_t mlir::gpupoor::policy::launchTiles(const CShape &shape,
+                                           const Tile &tile, int64_t clusterM) {
+  CShape whole = shape;
+  whole.m = ceilDiv(shape.m, tile[0] * clusterM) * tile[0] * clusterM;
+  return whole.tiles(tile[0], tile[1]);
 }

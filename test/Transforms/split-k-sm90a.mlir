@@ -839,3 +839,34 @@ func.func @wide_224_kn(%a: tensor<512x4096xf16>, %b: tensor<4096x14336xf16>) -> 
   return %r : tensor<512x14336xf16>
 }
 
+// -----
+
+// Rows off 32-byte sectors (N = 4360): the 128-row tiles run in clusters of
+// two, row tiles in whole pairs, and wideTileColumns counts the waves of
+// those tiles: 2100 rows are 17 row tiles, launched as 18, so 128 x 192
+// tiles are 414 (four waves on 132 SMs), 128 x 256 324 (three), 128 x 224
+// 360 (three), 128 x 128 630 (five, the least cost of a wave's columns).
+// With N = 4352 (rows on sectors, no clusters) 128 x 192 tiles are 391,
+// three waves, the least cost.
+// AUTO-LABEL: func @cluster_waves
+// AUTO: tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// AUTO-LABEL: func @cluster_waves_on_sectors
+// AUTO: tile = [128, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+func.func @cluster_waves(%a: tensor<2100x1000xf16>, %b: tensor<4360x1000xf16>) -> tensor<2100x4360xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2100x4360xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<2100x4360xf16>) -> tensor<2100x4360xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<2100x1000xf16>, tensor<4360x1000xf16>)
+                     outs(%c : tensor<2100x4360xf16>) -> tensor<2100x4360xf16>
+  return %r : tensor<2100x4360xf16>
+}
+func.func @cluster_waves_on_sectors(%a: tensor<2100x1024xf16>, %b: tensor<4352x1024xf16>) -> tensor<2100x4352xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2100x4352xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<2100x4352xf16>) -> tensor<2100x4352xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<2100x1024xf16>, tensor<4352x1024xf16>)
+                     outs(%c : tensor<2100x4352xf16>) -> tensor<2100x4352xf16>
+  return %r : tensor<2100x4352xf16>
+}

@@ -356,13 +356,6 @@ struct Launch {
   int64_t gridY = 1;
 };
 
-/// The C tiles a launch of `tile` over the static `shape` covers: clusters
-/// of `clusterM` blocks along M take whole clusters of row tiles (an odd
-/// last row's partner loads its half of B and stores nothing). The emitted
-/// host code spells the same as IR (HostLaunch.cpp), the kernel its work
-/// tiles (WarpSpecializedKernelBuilder::workTiles).
-int64_t launchTiles(const CShape &shape, const Tile &tile, int64_t clusterM);
-
 /// The grid of a launch of `tiles` C tiles in `slices` slices: x the tiles,
 /// for a persistent kernel (whose blocks loop over tiles, one an SM: its
 /// register split takes an SM's registers) at most `smCount`, in whole

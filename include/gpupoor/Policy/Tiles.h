@@ -211,6 +211,13 @@ struct FillSplits {
   }
 };
 
+/// The C tiles a launch of `tile` over the static `shape` covers: clusters
+/// of `clusterM` blocks along M take whole clusters of row tiles (an odd
+/// last row's partner loads its half of B and stores nothing). The emitted
+/// host code spells the same as IR (HostLaunch.cpp), the kernel its work
+/// tiles (WarpSpecializedKernelBuilder::workTiles).
+int64_t launchTiles(const CShape &shape, const Tile &tile, int64_t clusterM);
+
 /// The tile [BM, BN, BK] that gpupoor-split-k takes when its options name
 /// none, for C of `shape` and reduction size `k` (possibly kDynamic) on
 /// `chip`. On sm_90a a tile the wgmma kernel does not take (M <= 16) is for

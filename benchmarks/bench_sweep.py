@@ -4,6 +4,7 @@
                                    [--classes llm,square,odd[,narrow][,attention]]
                                    [--reps 100] [--json out.json] [--plot out.png]
                                    [--rules] [--static KDIR] [--passes N]
+  python benchmarks/bench_sweep.py --merge A.json B.json [--json out.json] [--plot out.png]
 
 Shapes (C = x @ B, x (M, K) float16):
 - llm: the projections of common LLMs (Llama-2 7B and 13B, Llama-3 8B and
@@ -49,6 +50,10 @@ with gpupoor-opt), launched from its manifest (test/GPU/gpupoor_kernel.py's
 GpupoorKernel) in the same graphs; the summaries add its geomean and worst,
 and the package's speed over it (the target: within 5% on every shape).
 
+--merge A.json B.json ... times nothing: it joins the rows of sweeps run in
+separate calls on one device (say nk,kn in one and km in the next) and
+writes their summaries, --json and --plot as one sweep's.
+
 --passes N times the whole sweep N times over (each pass with fresh
 operands, the layouts in turn within each) and keeps each contestant's
 median over the passes for each shape (a row's "passes" holds every
@@ -71,7 +76,7 @@ import torch
 
 from gpupoor import split_k_sequential
 from gpupoor._native import C
-from gpupoor._tools import preflight, save
+from gpupoor._tools import preflight, pyplot, save
 from gpupoor.bench import cublas, sustain, time_graph
 
 # (model, projection, N, K) of nn.Linear weights (N x K).
@@ -306,6 +311,87 @@ def summary(rows: list[dict]) -> dict:
             "err_above_third_of_f16acc": sum(e > 1 / 3 for e in errs)}
 
 
+def report(rows: list[dict], layouts: list[str], classes: list[str], device: str, date: str,
+           json_path: str | None, plot_path: str | None, plt) -> None:
+    """Sorts the rows in the sweep's own order, prints each layout's and
+    class's summary, and writes the JSON and the plot where asked."""
+    order = shapes(classes)
+    # The rows in the sweep's own order: by layout, class, projection, M.
+    rows.sort(key=lambda r: (layouts.index(r["layout"]),
+                             order.index((r["class"], *r["shape"], r.get("batch", 0)))))
+    summaries = {}
+    for layout in layouts:
+        for cls in classes + ["all"]:
+            part = [r for r in rows if r["layout"] == layout and cls in (r["class"], "all")]
+            summaries[f"{layout}/{cls}"] = s = summary(part)
+            if s["shapes"]:
+                print(f"{layout}/{cls}: {s['shapes']} shapes, geomean {s['geomean']:.3f}, worst "
+                      f"{s['worst']:.3f} at {s['worst_shape']}, below 0.85: {s['below_0.85']}, "
+                      f"below 0.95: {s['below_0.95']}; error over cuBLAS f16acc's: max "
+                      f"{s['max_err_vs_f16acc'] or float('nan'):.2f}, above 1/3 at "
+                      f"{s['err_above_third_of_f16acc']} shapes" +
+                      (f"; the rules alone: geomean {s['rules_geomean']:.3f}, worst "
+                       f"{s['rules_worst']:.3f}" if s["rules_geomean"] else "") +
+                      (f"; static path: geomean {s['static_geomean']:.3f}, worst "
+                       f"{s['static_worst']:.3f}; package over static: geomean "
+                       f"{s['package_over_static_geomean']:.3f}, worst "
+                       f"{s['package_over_static_worst']:.3f}, below 0.95 at "
+                       f"{s['package_below_0.95_of_static']} shapes"
+                       if s["static_geomean"] else ""))
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump({"device": device, "date": date,
+                       "rows": rows, "summaries": summaries}, f, indent=1)
+    if plt is not None:
+        fig, ax = plt.subplots(figsize=(10, 5))
+        for layout in layouts:
+            pts = [(2 * max(r.get("batch", 0), 1) * r["shape"][0] * r["shape"][1] * r["shape"][2],
+                    r["ratio"])
+                   for r in rows if r["layout"] == layout and r["ratio"]]
+            if pts:
+                ax.scatter(*zip(*pts), s=10,
+                           label="A K x M, B K x N" if layout == "km" else f"B {layout}")
+        ax.axhline(1.0, color="gray", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_xlabel("FLOPs of the product")
+        ax.set_ylabel("gpupoor / cuBLAS f32acc (speed)")
+        ax.set_title(f"{device}: the package's default call over the sweep")
+        ax.legend()
+        save(fig, plot_path)
+
+
+def merge(paths: list[str], json_path: str | None, plot_path: str | None) -> int:
+    """--merge: one sweep of the rows of several --json files of one device
+    (a sweep of every layout runs longer than one call of the device tool
+    lets a command run); a layout and shape in two of them is refused."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    devices = {r["device"] for r in runs}
+    if len(devices) != 1:
+        print(f"bench_sweep: --merge: the sweeps ran on different devices {sorted(devices)}",
+              file=sys.stderr)
+        return 2
+    rows, seen = [], set()
+    for run in runs:
+        for row in run["rows"]:
+            key = (row["layout"], row["class"], *row["shape"], row.get("batch", 0))
+            if key in seen:
+                print(f"bench_sweep: --merge: {key} is in two of the sweeps", file=sys.stderr)
+                return 2
+            seen.add(key)
+            rows.append(row)
+    layouts = [lay for lay in ("nk", "kn", "km") if any(r["layout"] == lay for r in rows)]
+    classes = [c for c in CLASSES if any(r["class"] == c for r in rows)]
+    plt = pyplot("bench_sweep") if plot_path else None
+    if plot_path and plt is None:
+        return 1
+    report(rows, layouts, classes, devices.pop(), " and ".join(sorted({r["date"] for r in runs})),
+           json_path, plot_path, plt)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--layouts", default="nk,kn", help="of nk, kn, km")
@@ -320,7 +406,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--passes", type=int, default=1,
                    help="time every shape in this many passes over the whole sweep (fresh "
                         "operands each) and keep each contestant's median")
+    p.add_argument("--merge", nargs="+", metavar="JSON",
+                   help="time nothing: join the rows of sweeps run in separate calls of one "
+                        "device (each its own layouts) and write the summaries and plot")
     args = p.parse_args(argv)
+    if args.merge:
+        return merge(args.merge, args.json, args.plot)
     layouts = [s for s in args.layouts.split(",") if s]
     classes = [s for s in args.classes.split(",") if s]
     if set(layouts) - {"nk", "kn", "km"} or set(classes) - set(CLASSES) or not layouts:
@@ -393,48 +484,8 @@ def main(argv: list[str] | None = None) -> int:
             row.pop(key, None)
             if us.get(name) and base:
                 row[key] = base / us[name]
-    # The rows in the sweep's own order: by layout, class, projection, M.
-    rows.sort(key=lambda r: (layouts.index(r["layout"]),
-                             order.index((r["class"], *r["shape"], r.get("batch", 0)))))
-    summaries = {}
-    for layout in layouts:
-        for cls in classes + ["all"]:
-            part = [r for r in rows if r["layout"] == layout and cls in (r["class"], "all")]
-            summaries[f"{layout}/{cls}"] = s = summary(part)
-            if s["shapes"]:
-                print(f"{layout}/{cls}: {s['shapes']} shapes, geomean {s['geomean']:.3f}, worst "
-                      f"{s['worst']:.3f} at {s['worst_shape']}, below 0.85: {s['below_0.85']}, "
-                      f"below 0.95: {s['below_0.95']}; error over cuBLAS f16acc's: max "
-                      f"{s['max_err_vs_f16acc'] or float('nan'):.2f}, above 1/3 at "
-                      f"{s['err_above_third_of_f16acc']} shapes" +
-                      (f"; the rules alone: geomean {s['rules_geomean']:.3f}, worst "
-                       f"{s['rules_worst']:.3f}" if s["rules_geomean"] else "") +
-                      (f"; static path: geomean {s['static_geomean']:.3f}, worst "
-                       f"{s['static_worst']:.3f}; package over static: geomean "
-                       f"{s['package_over_static_geomean']:.3f}, worst "
-                       f"{s['package_over_static_worst']:.3f}, below 0.95 at "
-                       f"{s['package_below_0.95_of_static']} shapes"
-                       if s["static_geomean"] else ""))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"device": props.name, "date": datetime.date.today().isoformat(),
-                       "rows": rows, "summaries": summaries}, f, indent=1)
-    if plt is not None:
-        fig, ax = plt.subplots(figsize=(10, 5))
-        for layout in layouts:
-            pts = [(2 * max(r.get("batch", 0), 1) * r["shape"][0] * r["shape"][1] * r["shape"][2],
-                    r["ratio"])
-                   for r in rows if r["layout"] == layout and r["ratio"]]
-            if pts:
-                ax.scatter(*zip(*pts), s=10,
-                           label="A K x M, B K x N" if layout == "km" else f"B {layout}")
-        ax.axhline(1.0, color="gray", lw=0.8)
-        ax.set_xscale("log")
-        ax.set_xlabel("FLOPs of the product")
-        ax.set_ylabel("gpupoor / cuBLAS f32acc (speed)")
-        ax.set_title(f"{props.name}: the package's default call over the sweep")
-        ax.legend()
-        save(fig, args.plot)
+    report(rows, layouts, classes, props.name, datetime.date.today().isoformat(),
+           args.json, args.plot, plt)
     return 0
 
 

@@ -411,10 +411,10 @@ def test_clusters_where_rows_start_off_sectors():
     assert (launch["family"], launch["a_layout"]) == ("pl192c", "km")
     assert (launch["tiles"], launch["grid"]) == (24 * 16, (132, 1))
     # An odd last row tile's partner: 1100 rows are 9 tiles of 128,
-    # launched as 10 (by 29 columns of 176); 9 x 29 = 261 tiles take the
-    # split handover.
+    # launched as 10 (by 23 columns of 224: the widths' waves count the
+    # tiles as launched, policy::launchTiles), with the split handover.
     launch = rules("sm_90a", 1100, 5000, 1000, "nk", 0, 32, 133)
-    assert launch["family"] == "pl176ch" and launch["tiles"] == 10 * 29
+    assert launch["family"] == "pl224ch" and launch["tiles"] == 10 * 23
     assert launch["grid"] == (132, 1)
     assert _family(1000, 1000, k=1024) == "m64c"     # N off sectors
     assert _family(1000, 1024, k=1000) == "m64c"     # K off sectors
@@ -633,3 +633,4 @@ def test_batched_products_take_batched_families():
         VariantKey(tile="s16", batched=True)
     with pytest.raises(ValueError, match="no epilogue"):
         VariantKey(epilogue="bias", batched=True)
+

@@ -359,24 +359,24 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (136, 1000, 1024, "kn", "m64c"),
     (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
     (328, 2720, 1000, "kmkn", "midc"),
-    (520, 10000, 1000, "nk", "pl128ch"), (520, 10000, 1000, "kn", "pl128ch"),
-    (520, 10040, 144, "nk", "pl128c"), (520, 10040, 144, "kn", "pl128c"),
-    (328, 9880, 1000, "nk", "largec"), (328, 8480, 1000, "kn", "largec"),
-    (328, 9880, 1000, "kmnk", "largec"),
+    (520, 12680, 1000, "nk", "pl128ch"), (520, 12680, 1000, "kn", "pl128ch"),
+    (520, 12680, 144, "nk", "pl128c"), (520, 12680, 144, "kn", "pl128c"),
+    (328, 8440, 1000, "nk", "largec"), (328, 8440, 1000, "kn", "largec"),
+    (328, 8440, 1000, "kmnk", "largec"),
     # Persistent: the split handover too (families ending in ch) where
     # chunks have two K tiles or more (not at K = 144).
-    (328, 19720, 1000, "nk", "plch"), (328, 16920, 1000, "kn", "plch"),
-    (328, 16920, 1000, "kmkn", "plch"),
+    (328, 22184, 1000, "nk", "plch"), (328, 16888, 1000, "kn", "plch"),
+    (328, 16888, 1000, "kmkn", "plch"),
     (456, 22200, 1000, "nk", "plc"), (456, 21160, 1000, "kn", "plc"),
     (456, 21160, 1000, "kmkn", "plc"),
-    (328, 7760, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
-    (328, 15520, 1000, "nk", "pl192ch"), (328, 11280, 1000, "kn", "pl192c"),
-    (328, 15520, 1000, "kmnk", "pl192ch"), (456, 11640, 144, "kmnk", "pl192c"),
-    (328, 5640, 1000, "nk", "w160c"), (328, 11280, 1000, "nk", "pl160ch"),
-    (328, 11280, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
+    (328, 6328, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
+    (328, 17432, 1000, "nk", "pl192ch"), (328, 11280, 1000, "kn", "pl192c"),
+    (328, 17432, 1000, "kmnk", "pl192ch"), (456, 11640, 144, "kmnk", "pl192c"),
+    (584, 3512, 1000, "nk", "w160c"), (328, 10552, 1000, "nk", "pl160ch"),
+    (328, 10552, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
     # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
     # nMajorB160Pays).
-    (384, 5640, 1000, "kn", "w160c"), (384, 11280, 1000, "kmkn", "pl160c")])
+    (640, 3512, 1000, "kn", "w160c"), (384, 10552, 1000, "kmkn", "pl160c")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):

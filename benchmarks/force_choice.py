@@ -10,7 +10,10 @@ CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
 the package's choice (SLICES and SPLITS 0: the policy's), `splits=S`: S
 chunks and the policy's choice for them (a given S may change the tile it
 picks), or `copy`: A
-copied M x K first (`x.contiguous()`) and the policy's choice for that.
+copied M x K first (`x.contiguous()`) and the policy's choice for that, or
+`nopad` / `pad`: the policy's choice with operands whose rows lie off 16
+bytes launched as they lie (the element kernels) / copied into padded rows
+first, whatever policy::copiesUnalignedOperands says.
 Every shape also runs the package's default (`default`) and cuBLAS f32acc.
 
 Timing as bench_sweep.py's: CUDA-graph replays of --reps calls, the weights
@@ -59,7 +62,7 @@ def parse_spec(spec: str) -> tuple[str, int, int, int, list[str]]:
 
 def parse_choice(choice: str) -> tuple[str | None, int, int]:
     """(family or None for the policy's, slices, splits) of a CHOICE."""
-    if choice in ("default", "copy"):
+    if choice in ("default", "copy", "nopad", "pad"):
         return None, 0, 0
     if choice.startswith("splits="):
         try:
@@ -104,18 +107,25 @@ def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: i
             return lambda i: split_k_sequential(x.contiguous(), bs[i])
         return lambda i: split_k_sequential(x, bs[i])
 
-    def timed(choice: str) -> float:
+    def force(choice: str) -> None:
         family, slices, splits = parse_choice(choice)
         C._force_choice(family, slices, True, splits)
+        C._copy_unaligned({"nopad": "never", "pad": "always"}.get(choice, "policy"))
+
+    def unforce() -> None:
+        C._force_choice(None)
+        C._copy_unaligned("policy")
+
+    def timed(choice: str) -> float:
+        force(choice)
         try:
             return time_graph(call(choice), reps, rotate)
         finally:
-            C._force_choice(None)
+            unforce()
 
     err, skipped = {}, {}
     for c in list(names):
-        family, slices, splits = parse_choice(c)
-        C._force_choice(family, slices, True, splits)
+        force(c)
         try:
             out = call(c)(0).double()
             err[c] = ((out - ref).norm() / ref.norm()).item()
@@ -129,7 +139,7 @@ def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: i
             print(f"{layout}:{m}x{n}x{k} {c}: skipped, {skipped[c][:100]}", flush=True)
             names.remove(c)
         finally:
-            C._force_choice(None)
+            unforce()
     f16acc_err = None
     if hasattr(torch.backends.cuda.matmul, "allow_fp16_accumulation"):
         f16acc = cublas(True, torch.matmul)(x, bs[0]).double()

@@ -121,6 +121,15 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
   return m <= 16 || (!isDynamic(p.k) && p.k > kCopiedThinAK);
 }
 
+bool mlir::gpupoor::policy::copiesUnalignedOperands(const CShape &shape,
+                                                    int64_t k) {
+  if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(k))
+    return false;
+  // M x N is C's element count, which fits; M x N x K need not.
+  return shape.m > 1 && shape.n > 1 &&
+         k >= ceilDiv(kMinCopiedWork, shape.m * shape.n);
+}
+
 //===----------------------------------------------------------------------===//
 // The package's kernel families
 //===----------------------------------------------------------------------===//

@@ -634,3 +634,19 @@ def test_batched_products_take_batched_families():
     with pytest.raises(ValueError, match="no epilogue"):
         VariantKey(epilogue="bias", batched=True)
 
+
+@pytest.mark.parametrize("m,n,k,copies", [
+    (1, 20000, 1031, False),    # one row: each operand read once
+    (2000, 1, 1031, False),     # one column
+    (16, 136, 1031, False),     # 2.2e6 multiply-adds: the copy's launch costs
+    (128, 128, 256, True),      # 2^22, the least copied
+    (128, 128, 255, False),
+    (96, 136, 1031, True),
+    (2, 4100, 4052, True),      # a decode product of two rows
+    (327, 1234, 4052, True)])
+def test_unaligned_operands_copied_past_one_row_and_kMinCopiedWork(m, n, k, copies):
+    """policy::copiesUnalignedOperands, which the launcher asks before it
+    copies an operand whose rows lie off 16 bytes into padded rows."""
+    assert C.copies_unaligned_operands(m, n, k) is copies
+    with pytest.raises(ValueError, match="m, n and k must be >= 1"):
+        C.copies_unaligned_operands(0, n, k)

@@ -143,7 +143,7 @@ def test_zero_k_gives_the_bias(backend):
     assert torch.equal(y, torch.relu(b).expand(3, 8))
 
 
-def test_strided_and_misaligned_operands_take_fallback_kernels(backend):
+def test_strided_and_misaligned_operands_are_exact(backend):
     g = torch.Generator(device="cuda").manual_seed(5)
     big = ints(45, 2 * 301 + 1, gen=g)
     x = big[:, 1::2]                        # inner stride 2, odd offset
@@ -151,6 +151,54 @@ def test_strided_and_misaligned_operands_take_fallback_kernels(backend):
     assert torch.equal(split_k_sequential(x, w, backend=backend).double(), ref(x, w))
     xo = ints(45, 302, gen=g)[:, 1:]        # misaligned rows
     assert torch.equal(split_k_sequential(xo, w, backend=backend).double(), ref(xo, w))
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("layout,m,n,k", [("nk", 100, 200, 1031), ("kn", 100, 202, 1031),
+                                           ("km", 104, 202, 1031), ("kn", 200, 1234, 1277)])
+def test_unaligned_operands_run_on_padded_copies(layout, m, n, k):
+    """Operands whose rows lie off 16 bytes (K, or B's N as K x N, no
+    multiple of 8) are copied into padded rows first
+    (policy::copiesUnalignedOperands), which the fast kernel reads; with the
+    copies off (_C._copy_unaligned("never"), the benchmarks' `nopad`) the
+    element kernels take them as they lie. Both exact; the kernels launched
+    named by the profiler."""
+    from gpupoor._native import C
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(k, m, gen=g).T if layout == "km" else ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
+    want = ref(x, w)
+    ran = {}
+    for on in (True, False):
+        C._copy_unaligned("policy" if on else "never")
+        try:
+            with torch.profiler.profile(
+                    activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                y = split_k_sequential(x, w, backend="mlir")
+                torch.cuda.synchronize()
+        finally:
+            C._copy_unaligned("policy")
+        assert torch.equal(y.double(), want), on
+        ran[on] = {e.name for e in prof.events() if e.name.startswith("gpupoor_matmul")}
+    assert ran[True] and not any(name.endswith("_elements") for name in ran[True]), ran
+    assert ran[False] and all(name.endswith("_elements") for name in ran[False]), ran
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("m,n,k", [(1, 20000, 1031), (16, 136, 1031)])
+def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
+    """A product of one row reads each operand once, and one of fewer than
+    policy::kMinCopiedWork multiply-adds would pay the copy's launch: their
+    unaligned operands are not copied (policy::copiesUnalignedOperands);
+    exact."""
+    g = torch.Generator(device="cuda").manual_seed(11)
+    x, w = ints(m, k, gen=g), ints(k, n, gen=g)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        y = split_k_sequential(x, w, backend="mlir")
+        torch.cuda.synchronize()
+    assert torch.equal(y.double(), ref(x, w))
+    names = {e.name for e in prof.events() if e.name.startswith("gpupoor_matmul")}
+    assert names and all(name.endswith("_elements") for name in names), names
 
 
 @pytest.mark.parametrize("activation", [None, "relu", "gelu"])

@@ -32,6 +32,7 @@
 #include <pybind11/pybind11.h>
 #include <torch/csrc/utils/pybind.h>
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -258,6 +259,46 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
   return policy::chooseLaunch(p).aLayout == policy::ALayout::KM;
 }
 
+/// Which calls copy unaligned operands into padded rows: those
+/// policy::copiesUnalignedOperands names (Policy), or, for
+/// benchmarks/force_choice.py's `nopad` and `pad`, none or every one.
+enum class UnalignedCopies { Policy, Never, Always };
+std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
+
+/// Whether the fast kernels read `t`'s rows as they lie (their manifests'
+/// checks, policy::requiredChecks): a unit stride along one of its last
+/// two dimensions, the other's stride (and a batch's) a multiple of 8
+/// elements, its start on 16 bytes. An operand without a unit stride counts
+/// as read so: its copy is the element kernels' business, as before.
+bool rowsAligned(const at::Tensor &t) {
+  int64_t unit = t.stride(-1) == 1 ? -1 : t.stride(-2) == 1 ? -2 : 0;
+  if (unit == 0)
+    return true;
+  int64_t other = unit == -1 ? -2 : -1;
+  return (t.size(other) == 1 || t.stride(other) % 8 == 0) &&
+         (t.dim() < 3 || t.stride(0) % 8 == 0) &&
+         reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
+}
+
+/// A copy of `t` with unit stride along its last dimension (`alongLast`)
+/// or the one before, in a fresh allocation whose rows are padded to a
+/// multiple of 8 elements (16 bytes): the view the fast kernels read.
+at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
+  at::Tensor s = alongLast ? t : t.transpose(-2, -1);
+  std::vector<int64_t> shape = s.sizes().vec();
+  int64_t cols = shape.back();
+  shape.back() = (cols + 7) / 8 * 8;
+  at::Tensor copy = at::empty(shape, s.options()).narrow(-1, 0, cols);
+  copy.copy_(s);
+  return alongLast ? copy : copy.transpose(-2, -1);
+}
+
+/// `t` padded (paddedRows) where the fast kernels cannot read its rows,
+/// along its own unit stride.
+at::Tensor alignedRows(const at::Tensor &t) {
+  return rowsAligned(t) ? t : paddedRows(t, t.stride(-1) == 1);
+}
+
 at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                       const std::optional<at::Tensor> &givenBias,
                       int64_t maxSplits, c10::string_view outerName,
@@ -326,10 +367,22 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     // M x K: M x K elements, fewer than the element-copy kernels would read
     // again for every tile.
     // (A batch's elements must start on 16 bytes too.)
+    // The copy's rows are padded to 16 bytes (paddedRows), which the fast
+    // kernels need of any K.
     if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
         (a.stride(-1) % 8 != 0 || (batched && a.stride(0) % 8 != 0) ||
          !launchReadsKMajorA(a, b, slices, maxSplits)))
-      a = a.contiguous();
+      a = paddedRows(a, /*alongLast=*/true);
+    // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
+    // are copied into padded rows where the policy says the copy pays.
+    UnalignedCopies copies = unalignedCopies;
+    if (copies == UnalignedCopies::Always ||
+        (copies == UnalignedCopies::Policy &&
+         policy::copiesUnalignedOperands(
+             policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k))) {
+      a = alignedRows(a);
+      b = alignedRows(b);
+    }
     // A single row's stride is no stride: the row-stride checks of the fast
     // kernels (multiples of 8 elements) hold for the dense one.
     if (m == 1 && a.stride(-1) == 1)
@@ -581,6 +634,33 @@ void bindOps(py::module_ &m) {
         "backend"_a = py::none(),
         "gpupoor.split_k_sequential's eager path: its arguments checked by "
         "name, then gpupoor::split_k_matmul.");
+  m.def(
+      "copies_unaligned_operands",
+      [](int64_t m, int64_t n, int64_t k) {
+        TORCH_CHECK_VALUE(m >= 1 && n >= 1 && k >= 1,
+                          "m, n and k must be >= 1, got ", m, ", ", n, ", ", k);
+        return policy::copiesUnalignedOperands(policy::CShape{false, 1, m, n},
+                                               k);
+      },
+      "m"_a, "n"_a, "k"_a,
+      "Whether a call copies operands whose rows lie off 16 bytes into "
+      "padded rows before an M x K by K x N product (policy::"
+      "copiesUnalignedOperands; a batch's element counts).");
+  m.def(
+      "_copy_unaligned",
+      [](const std::string &mode) {
+        TORCH_CHECK_VALUE(
+            mode == "policy" || mode == "never" || mode == "always",
+            "mode must be 'policy', 'never' or 'always', got '", mode, "'");
+        unalignedCopies = mode == "policy"  ? UnalignedCopies::Policy
+                          : mode == "never" ? UnalignedCopies::Never
+                                            : UnalignedCopies::Always;
+      },
+      "mode"_a,
+      "For the benchmarks and tests only (benchmarks/force_choice.py's nopad "
+      "and pad): which calls copy operands whose rows lie off 16 bytes into "
+      "padded rows, 'policy' (policy::copiesUnalignedOperands, the default), "
+      "'never' (the kernels that take them as they lie) or 'always'.");
 }
 
 } // namespace gpupoor::package

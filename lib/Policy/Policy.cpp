@@ -125,9 +125,9 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const CShape &shape,
                                                     int64_t k) {
   if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(k))
     return false;
-  // M x N is C's element count, which fits; M x N x K need not.
+  // (By division: M x N x K need not fit 64 bits.)
   return shape.m > 1 && shape.n > 1 &&
-         k >= ceilDiv(kMinCopiedWork, shape.m * shape.n);
+         k >= ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n);
 }
 
 //===----------------------------------------------------------------------===//

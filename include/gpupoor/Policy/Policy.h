@@ -125,19 +125,21 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// of C `shape` and reduction size `k` (static sizes). The kernels that
 /// take such an operand copy it an element at a time for every tile that
 /// reads it. Measured on an H200 (docs/design/decisions.md, "Unaligned
-/// operands copied into padded rows"): the sweep's odd products of sizes no
-/// multiple of 8 ran 0.10-0.28x cuBLAS f32acc as they lay and 0.72-1.00x
-/// copied; decode products of 2-16 rows of 4100 x 4052 weights 0.11-0.14x
-/// against 0.36-0.39x copied. Not copied: a product of one row or column,
-/// which reads each operand once (1 x 1234 x 4052: 0.57x as it lies, 0.37x
-/// copied), and one of fewer than kMinCopiedWork multiply-adds, whose time
-/// the copy's launch would add to (128 x 130 x 130: 0.50x against 0.44x).
+/// operands copied into padded rows"): three of the sweep's six odd
+/// products of sizes no multiple of 8 ran 0.10-0.28x cuBLAS f32acc as they
+/// lay and 0.72-1.00x copied, the others 0.41-0.86x and 1.00-1.72x; decode
+/// products of 2-16 rows of 4100 x 4052 weights 0.11-0.14x against 0.36-0.39x
+/// copied. Not copied: a product of one row or column, which reads each operand
+/// once (1 x 1234 x 4052: 0.57x as it lies, 0.37x with B copied and the row
+/// still on the element kernel), and one of fewer than kMinCopiedWork
+/// multiply-adds, whose time the copy's launch would add to (128 x 130 x 130:
+/// 0.50x against 0.44x).
 bool copiesUnalignedOperands(const CShape &shape, int64_t k);
 
 /// The multiply-adds (M N K, of a batch's element) below which
 /// copiesUnalignedOperands leaves operands as they lie: between 128 x 130 x
 /// 130 (2.2e6, the copy lost 12%) and 96 x 136 x 1031 (1.3e7, it gained
-/// 2.5x).
+/// 2.5x); not measured in between.
 inline constexpr int64_t kMinCopiedWork = int64_t(1) << 22;
 
 /// The kernel families of the PyTorch package's prebuilt library: one

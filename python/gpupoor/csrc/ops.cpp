@@ -660,7 +660,8 @@ void bindOps(py::module_ &m) {
       "For the benchmarks and tests only (benchmarks/force_choice.py's nopad "
       "and pad): which calls copy operands whose rows lie off 16 bytes into "
       "padded rows, 'policy' (policy::copiesUnalignedOperands, the default), "
-      "'never' (the kernels that take them as they lie) or 'always'.");
+      "'never' (the kernels that take them as they lie; an A stored K x M "
+      "that is copied M x K anyway keeps its padded rows) or 'always'.");
 }
 
 } // namespace gpupoor::package

@@ -192,6 +192,24 @@ bool mlir::gpupoor::policy::narrowNMajorB(Chip chip, BLayout bLayout,
          tile[1] < kSwizzleCols;
 }
 
+ConfigProblem mlir::gpupoor::policy::staticConfigProblem(
+    Chip chip, const Tile &tile, const CShape &shape, int64_t k,
+    BLayout bLayout, int64_t slices, std::optional<int64_t> splits) {
+  ConfigProblem p;
+  p.chip = chip;
+  p.tile = tile;
+  p.staticShape = true;
+  p.tiles = shape.tiles(tile[0], tile[1]);
+  p.batched = shape.batched;
+  p.slices = slices;
+  p.splits = splits;
+  p.k = k;
+  p.m = shape.m;
+  p.n = shape.n;
+  p.narrowNMajorB = narrowNMajorB(chip, bLayout, tile);
+  return p;
+}
+
 int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t blocksPerSM) {
   if (!p.narrowNMajorB)

@@ -482,18 +482,8 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // Clusters along M where the compiler's static kernel of the tile would
   // take them (clusterBlocks): the family's variant in clusters of as many,
   // whose grid takes whole clusters of row tiles.
-  ConfigProblem cp;
-  cp.chip = l.chip;
-  cp.tile = l.tile;
-  cp.staticShape = true;
-  cp.tiles = l.tiles;
-  cp.batched = shape.batched;
-  cp.slices = l.slices;
-  cp.splits = l.splits;
-  cp.k = p.k;
-  cp.m = shape.m;
-  cp.n = shape.n;
-  cp.narrowNMajorB = narrowNMajorB(l.chip, bLayout, l.tile);
+  ConfigProblem cp = staticConfigProblem(l.chip, l.tile, shape, p.k, bLayout,
+                                         l.slices, l.splits);
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
   int64_t wantedClusterM = clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1);
   if (std::optional<Family> twin =

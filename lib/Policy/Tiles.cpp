@@ -125,15 +125,8 @@ static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
   // 0.636x against 128 x 256 0.886x (H200, docs/design/decisions.md#odd-
   // products-of-a-short-k-over-few-waves-open).
   auto launched = [&](int64_t columns) {
-    ConfigProblem p;
-    p.chip = Chip::SM90a;
-    p.tile = {128, columns, 64};
-    p.staticShape = true;
-    p.tiles = shape.tiles(128, columns);
-    p.m = shape.m;
-    p.n = shape.n;
-    p.batched = shape.batched;
-    p.k = k;
+    ConfigProblem p =
+        staticConfigProblem(Chip::SM90a, {128, columns, 64}, shape, k, bLayout);
     return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
   };
   auto cost = [&](Width w) {

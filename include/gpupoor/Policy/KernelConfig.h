@@ -17,6 +17,7 @@
 #define GPUPOOR_POLICY_KERNELCONFIG_H
 
 #include "gpupoor/Policy/Splits.h"
+#include "gpupoor/Policy/Tiles.h"
 
 #include <optional>
 
@@ -260,6 +261,14 @@ int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
 /// tile (ConfigProblem::narrowNMajorB): sm_90a, B as K x N, fewer columns
 /// than a 128-byte swizzle atom (KernelSpec::bAtomCols).
 bool narrowNMajorB(Chip chip, BLayout bLayout, const Tile &tile);
+
+/// The ConfigProblem of `chip`'s kernel of `tile` over a static C `shape`
+/// and reduction size `k` (possibly kDynamic), in `slices` slices of
+/// `splits` chunks: what the policy asks of the compiler's static kernel.
+ConfigProblem staticConfigProblem(Chip chip, const Tile &tile,
+                                  const CShape &shape, int64_t k,
+                                  BLayout bLayout, int64_t slices = 1,
+                                  std::optional<int64_t> splits = {});
 
 } // namespace mlir::gpupoor::policy
 

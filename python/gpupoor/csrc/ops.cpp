@@ -384,7 +384,8 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
       b = alignedRows(b);
     }
     // A single row's stride is no stride: the row-stride checks of the fast
-    // kernels (multiples of 8 elements) hold for the dense one.
+    // kernels (multiples of 8 elements) hold for the dense one where K is a
+    // multiple of 8 (otherwise the element kernels take the row).
     if (m == 1 && a.stride(-1) == 1)
       a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
                   : a.as_strided({1, k}, {k, 1});

@@ -214,13 +214,33 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
 
     def call(x, b):
         if copies:
-            # A fresh M x K tensor (rows of K elements: .contiguous() keeps
-            # a single row's stride of 1).
-            x = x.new_empty(x.shape).copy_(x)
+            # A fresh M x K tensor, in rows padded to 16 bytes as the
+            # program's copy writes them (a single row keeps a stride of 1).
+            x = padded_rows(x, force=True)
+        # Operands whose rows lie off 16 bytes, which the program copies
+        # into padded rows first where its kernel reads 16-byte rows
+        # (policy::copiesUnalignedOperands): copied so here too.
+        if kern.aligned:
+            x, b = padded_rows(x), padded_rows(b)
         # The launcher takes B as stored: N x K for nk.
         kern(x, b.transpose(-2, -1) if layout == "nk" else b, c)
         return c
     return call
+
+
+def padded_rows(t, force: bool = False):
+    """`t` (rows along its last dimension, or along the one before for a
+    transposed view) as it lies where its rows are whole 16 bytes, else (and
+    with `force`, then along the last dimension) a copy in rows padded to a
+    multiple of 8 elements, viewed at its own size."""
+    along_last = force or t.stride(-1) == 1
+    s = t if along_last else t.transpose(-2, -1)
+    if not force and (s.size(-2) == 1 or s.stride(-2) % 8 == 0):
+        return t
+    cols = s.size(-1)
+    out = s.new_empty(*s.shape[:-1], -(-cols // 8) * 8)[..., :cols]
+    out.copy_(s)
+    return out if along_last else out.transpose(-2, -1)
 
 
 def settle(call, rotate: int) -> None:

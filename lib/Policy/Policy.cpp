@@ -29,7 +29,7 @@ static std::optional<FillSplits> fillSplits(const Problem &p,
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
   bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
-                 copiesKMajorA(problem);
+                 (!problem.aRowsAligned || copiesKMajorA(problem));
   Problem copied = problem;
   if (copiesA)
     copied.aLayout = ALayout::MK;

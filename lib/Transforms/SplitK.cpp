@@ -244,9 +244,56 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
   return failure();
 }
 
+/// The f16 elements of 16 bytes: the fast kernels read an operand in rows
+/// of whole 16-byte chunks (asyncCopiesHold), a row stride of a multiple of
+/// this many elements.
+constexpr int64_t kRowAlignElems = 8;
+
+/// Whether the rows of tensor `v` (its last dimension, contiguous once
+/// bufferized) lie off 16 bytes: a static last size of no multiple of 8
+/// elements. (A dynamic one may; the host code's checks then choose.)
+bool rowsOff16Bytes(Value v) {
+  int64_t cols = cast<RankedTensorType>(v.getType()).getShape().back();
+  return !ShapedType::isDynamic(cols) && cols % kRowAlignElems != 0;
+}
+
+/// A destination tensor of `sizes` for a copy the fast kernels read: where
+/// its rows would lie off 16 bytes, the slice of a tensor.empty whose rows
+/// are padded to a multiple of 8 elements (bufferized, a view of that row
+/// stride, whose padding no kernel reads); else a tensor.empty of `sizes`.
+/// The package pads its copies the same way (paddedRows in ops.cpp).
+Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                     Type elementType) {
+  std::optional<int64_t> cols = getConstantIntValue(sizes.back());
+  if (!cols || *cols % kRowAlignElems == 0)
+    return tensor::EmptyOp::create(b, loc, sizes, elementType);
+  SmallVector<OpFoldResult> padded(sizes);
+  padded.back() = b.getIndexAttr(llvm::alignTo(*cols, kRowAlignElems));
+  Value empty = tensor::EmptyOp::create(b, loc, padded, elementType);
+  SmallVector<OpFoldResult> zeros(sizes.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(sizes.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc, empty, zeros, sizes, ones);
+}
+
+/// Gives `op` (a matmul on tensors) a copy of its input `index` (0: A, 1:
+/// B) in rows padded to 16 bytes (paddedRowsDest): the same elements, read
+/// by the fast kernels instead of an element at a time.
+void copyIntoPaddedRows(PatternRewriter &rewriter, linalg::LinalgOp op,
+                        unsigned index) {
+  Location loc = op.getLoc();
+  OpOperand *operand = op.getDpsInputOperands()[index];
+  Value v = operand->get();
+  rewriter.setInsertionPoint(op);
+  Value dest =
+      paddedRowsDest(rewriter, loc, tensor::getMixedSizes(rewriter, loc, v),
+                     getElementTypeOrSelf(v.getType()));
+  Value copy = linalg::CopyOp::create(rewriter, loc, v, dest)->getResult(0);
+  rewriter.modifyOpInPlace(op, [&] { operand->set(copy); });
+}
+
 /// Gives `op` (a matmul on tensors reading A as K x M) A transposed into
 /// an M x K tensor, read as M x K: the same elements, a copy the kernels
-/// read along K.
+/// read along K, in rows padded to 16 bytes (paddedRowsDest).
 void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   Location loc = op.getLoc();
   Value a = op.getDpsInputs()[0];
@@ -257,8 +304,7 @@ void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, a);
   std::swap(sizes[rank - 2], sizes[rank - 1]);
   rewriter.setInsertionPoint(op);
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+  Value init = paddedRowsDest(rewriter, loc, sizes, type.getElementType());
   Value copy =
       linalg::TransposeOp::create(rewriter, loc, a, init, perm)->getResult(0);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -318,7 +364,12 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     problem.maxSplits = options.maxSplits;
     problem.slices = slicesAttr->value_or(options.slices);
     problem.useTable = options.tunedTable;
-    problem.canCopyA = op.hasPureTensorSemantics();
+    bool tensors = op.hasPureTensorSemantics();
+    problem.canCopyA = tensors;
+    // An A stored K x M in rows of M off 16 bytes (on memrefs, copied by no
+    // one: the element kernels read it).
+    problem.aRowsAligned = !tensors || match->aLayout != ALayout::KM ||
+                           !rowsOff16Bytes(op.getDpsInputs()[0]);
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
     policy::Strategy chosen = policy::chooseStrategy(problem);
@@ -329,6 +380,15 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       copyAContiguous(rewriter, op);
       match->aLayout = ALayout::MK;
     }
+    // Operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
+    // multiple of 8) are copied into padded rows where the policy says the
+    // copy pays, as the package copies them (A's M x K copy has such rows
+    // already).
+    if (tensors && policy::copiesUnalignedOperands(problem.shape, problem.k))
+      for (unsigned index : {0u, 1u})
+        if ((index != 0 || !chosen.copiesA) &&
+            rowsOff16Bytes(op.getDpsInputs()[index]))
+          copyIntoPaddedRows(rewriter, op, index);
     std::optional<int64_t> splits = chosen.splits;
     int64_t slices = chosen.slices;
     Chip chip = fromPolicy(chosen.chip);

@@ -59,6 +59,10 @@ struct Problem {
   /// Whether the caller can copy an A stored K x M into M x K first
   /// (copiesKMajorA): the package can, the compiler on tensors.
   bool canCopyA = true;
+  /// Whether an A stored K x M lies in rows the fast kernels read: a row
+  /// stride (and a batch's stride) of a multiple of 8 elements. One that
+  /// does not is copied M x K where the caller can copy (chooseStrategy).
+  bool aRowsAligned = true;
 
   int64_t sms() const {
     return smCount > 0 ? smCount : getChipInfo(chip).smCount;
@@ -90,7 +94,10 @@ struct Strategy {
   bool copiesA = false;
 };
 
-/// The strategy of `problem` (gpupoor-split-k's choice).
+/// The strategy of `problem` (gpupoor-split-k's choice). An A stored K x
+/// M is copied M x K first where the caller can copy it and its rows lie
+/// off 16 bytes (Problem::aRowsAligned), which every kernel that reads it as
+/// it lies would read an element at a time, or where copiesKMajorA says so.
 Strategy chooseStrategy(const Problem &problem);
 
 /// Whether `problem`'s A, stored K x M (read along M), is copied M x K

@@ -235,7 +235,8 @@ void splitKTriton(const at::Tensor &a, const at::Tensor &b,
 
 /// Whether the policy's launch of a (M x K, stored K x M) times b reads A
 /// as K x M: the decision of policy::chooseLaunch, on the device's first
-/// chip and SM count.
+/// chip and SM count (which copies an A whose rows lie off 16 bytes,
+/// Problem::aRowsAligned).
 bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
                         int64_t slices, int64_t maxSplits) {
   const DeviceInfo info = deviceInfo(a.get_device());
@@ -251,6 +252,8 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
   p.shape.n = b.size(-1);
   p.k = a.size(-1);
   p.aLayout = policy::ALayout::KM;
+  p.aRowsAligned =
+      a.stride(-1) % 8 == 0 && (a.dim() < 3 || a.stride(0) % 8 == 0);
   p.bLayout = b.stride(-2) == 1 && b.stride(-1) != 1 ? policy::BLayout::NK
                                                      : policy::BLayout::KN;
   p.slices = slices;
@@ -366,12 +369,11 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     // chooses has no K x M variant, as on chips before sm_90a) it is copied
     // M x K: M x K elements, fewer than the element-copy kernels would read
     // again for every tile.
-    // (A batch's elements must start on 16 bytes too.)
-    // The copy's rows are padded to 16 bytes (paddedRows), which the fast
-    // kernels need of any K.
+    // (A's rows, and a batch's elements, must start on 16 bytes too:
+    // Problem::aRowsAligned.) The copy's rows are padded to 16 bytes
+    // (paddedRows), which the fast kernels need of any K.
     if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-        (a.stride(-1) % 8 != 0 || (batched && a.stride(0) % 8 != 0) ||
-         !launchReadsKMajorA(a, b, slices, maxSplits)))
+        !launchReadsKMajorA(a, b, slices, maxSplits))
       a = paddedRows(a, /*alongLast=*/true);
     // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
     // are copied into padded rows where the policy says the copy pays.

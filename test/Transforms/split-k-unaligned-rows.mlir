@@ -1,0 +1,162 @@
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a" | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_80" | FileCheck %s --check-prefix=SM80
+
+// Rows that lie off 16 bytes (K = 4052, no multiple of 8 elements): the
+// fast kernels would read A and B an element at a time, so each is copied
+// into rows padded to 4056 elements and read through the slice of its
+// first 4052 columns (policy::copiesUnalignedOperands: 327 x 1234 x 4052
+// multiply-adds, past kMinCopiedWork), on every chip.
+// CHECK-LABEL: func @nk
+// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4056xf16>
+// CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1] : tensor<327x4056xf16> to tensor<327x4052xf16>
+// CHECK: %[[A:.*]] = linalg.copy ins(%arg0 : tensor<327x4052xf16>) outs(%[[SA]] : tensor<327x4052xf16>)
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<1234x4056xf16>
+// CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]][0, 0] [1234, 4052] [1, 1]
+// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<1234x4052xf16>) outs(%[[SB]] : tensor<1234x4052xf16>)
+// CHECK: gpupoor.matmul %[[A]], %[[B]]
+// SM80-LABEL: func @nk
+// SM80-COUNT-2: linalg.copy
+// SM80: gpupoor.matmul
+func.func @nk(%a: tensor<327x4052xf16>, %b: tensor<1234x4052xf16>) -> tensor<327x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<327x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<327x4052xf16>, tensor<1234x4052xf16>) outs(%f : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  return %c : tensor<327x1234xf16>
+}
+
+// -----
+
+// B as K x N lies in rows of N = 1234 elements: B alone is copied (A's
+// rows of K = 4096 are whole 16 bytes), and C keeps its shape.
+// CHECK-LABEL: func @kn
+// CHECK-NOT: linalg.copy ins(%arg0
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<4096x1240xf16>
+// CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]][0, 0] [4096, 1234] [1, 1]
+// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<4096x1234xf16>) outs(%[[SB]]
+// CHECK: gpupoor.matmul %arg0, %[[B]] outs(%{{.*}} : tensor<327x1234xf16>)
+func.func @kn(%a: tensor<327x4096xf16>, %b: tensor<4096x1234xf16>) -> tensor<327x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<327x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  %c = linalg.matmul ins(%a, %b : tensor<327x4096xf16>, tensor<4096x1234xf16>) outs(%f : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  return %c : tensor<327x1234xf16>
+}
+
+// -----
+
+// A as K x M in rows of M = 327 elements: copied M x K (the transpose
+// writes rows padded to 16 bytes, K = 4052 -> 4056), whatever the product's
+// size, as the package copies it; B's rows of 1234 are padded too.
+// CHECK-LABEL: func @km
+// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4056xf16>
+// CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1]
+// CHECK: %[[A:.*]] = linalg.transpose ins(%arg0 : tensor<4052x327xf16>) outs(%[[SA]] : tensor<327x4052xf16>)
+// CHECK-NOT: linalg.copy ins(%[[A]]
+// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<4052x1234xf16>)
+// CHECK: gpupoor.matmul %[[A]], %[[B]]
+// CHECK-NOT: a_layout = km
+func.func @km(%a: tensor<4052x327xf16>, %b: tensor<4052x1234xf16>) -> tensor<327x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<327x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<4052x327xf16>, tensor<4052x1234xf16>) outs(%f : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  return %c : tensor<327x1234xf16>
+}
+
+// -----
+
+// A small product (100 x 136 x 64) of A as K x M in rows of 100: copied M
+// x K all the same (its rows of K = 64 need no padding); the sm_90a kernel
+// would read A as it lies an element at a time.
+// CHECK-LABEL: func @km_small
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<100x64xf16>
+// CHECK: %[[A:.*]] = linalg.transpose ins(%arg0 : tensor<64x100xf16>) outs(%[[E]] : tensor<100x64xf16>)
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %[[A]], %arg1
+// CHECK-NOT: a_layout = km
+func.func @km_small(%a: tensor<64x100xf16>, %b: tensor<64x136xf16>) -> tensor<100x136xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<100x136xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<100x136xf16>) -> tensor<100x136xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<64x100xf16>, tensor<64x136xf16>) outs(%f : tensor<100x136xf16>) -> tensor<100x136xf16>
+  return %c : tensor<100x136xf16>
+}
+
+// -----
+
+// Left as they lie: fewer multiply-adds than kMinCopiedWork (128 x 130 x
+// 130), whose time the copies would add to; a single row (1 x 1234 x 4052),
+// which reads each operand once; a dynamic K, whose rows the host code's
+// checks judge.
+// CHECK-LABEL: func @small
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-LABEL: func @row
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-LABEL: func @dynamic_k
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+func.func @small(%a: tensor<128x130xf16>, %b: tensor<130x130xf16>) -> tensor<128x130xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x130xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<128x130xf16>) -> tensor<128x130xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<128x130xf16>, tensor<130x130xf16>) outs(%f : tensor<128x130xf16>) -> tensor<128x130xf16>
+  return %c : tensor<128x130xf16>
+}
+func.func @row(%a: tensor<1x4052xf16>, %b: tensor<1234x4052xf16>) -> tensor<1x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<1x1234xf16>) -> tensor<1x1234xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<1x4052xf16>, tensor<1234x4052xf16>) outs(%f : tensor<1x1234xf16>) -> tensor<1x1234xf16>
+  return %c : tensor<1x1234xf16>
+}
+func.func @dynamic_k(%a: tensor<327x?xf16>, %b: tensor<1234x?xf16>) -> tensor<327x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<327x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<327x?xf16>, tensor<1234x?xf16>) outs(%f : tensor<327x1234xf16>) -> tensor<327x1234xf16>
+  return %c : tensor<327x1234xf16>
+}
+
+// -----
+
+// A batch (4 x 327 x 1234 x 4052): each element's rows padded, the batch
+// stride with them.
+// CHECK-LABEL: func @batched
+// CHECK: tensor.empty() : tensor<4x327x4056xf16>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [4, 327, 4052] [1, 1, 1]
+// CHECK: tensor.empty() : tensor<4x1234x4056xf16>
+// CHECK: gpupoor.matmul
+func.func @batched(%a: tensor<4x327x4052xf16>, %b: tensor<4x1234x4052xf16>) -> tensor<4x327x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x327x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x327x1234xf16>) -> tensor<4x327x1234xf16>
+  %c = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+       ins(%a, %b : tensor<4x327x4052xf16>, tensor<4x1234x4052xf16>) outs(%f : tensor<4x327x1234xf16>) -> tensor<4x327x1234xf16>
+  return %c : tensor<4x327x1234xf16>
+}
+
+// -----
+
+// On memrefs nothing is copied (no allocation is the pass's to make): the
+// element kernels read the rows as they lie, A as K x M too.
+// CHECK-LABEL: func @memrefs
+// CHECK-NOT: linalg.copy
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: a_layout = km
+func.func @memrefs(%a: memref<4052x327xf16>, %b: memref<4052x1234xf16>, %c: memref<327x1234xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill ins(%z : f16) outs(%c : memref<327x1234xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : memref<4052x327xf16>, memref<4052x1234xf16>) outs(%c : memref<327x1234xf16>)
+  return
+}

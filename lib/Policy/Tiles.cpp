@@ -40,6 +40,28 @@ static constexpr int64_t kLargeTileMinBlocks = 256;
 /// x 14336 (slices of 7168) the 128 x 256 tile ran 1.14x faster.
 static constexpr int64_t kMinWideSliceK = 4096;
 
+/// The longest K at which a product of more than 128 rows whose 128 x 256
+/// tiles fill fewer than half the SMs takes 64 x 64 tiles where those fit
+/// one wave (narrowFills). On an H200 (the package's call under forced
+/// choices, x cuBLAS f32acc, B as N x K / K x N / A as K x M,
+/// docs/design/decisions.md#64-x-64-tiles-where-few-wide-tiles-fill-the-sms),
+/// 64 x 128 (in clusters of two where rows lie off 32-byte sectors) against
+/// 64 x 64: K of 560 to 1277 gained, 192 x 1960 x 560 0.775 / 1.120, 0.831 /
+/// 1.038, 0.828 / 1.078; 552 x 784 x 632 0.802 / 0.936, 0.812 / 0.982, 0.839
+/// / 0.990; 272 x 618 x 1277 0.967 / 1.201, 0.943 / 1.187, 0.861 / 1.083. At
+/// 3367 it was even (237 x 1318 x 3367 0.995 / 1.082, 0.888 / 0.876, 0.772 /
+/// 0.767); from 3560 on it lost, 352 x 1224 x 3560 1.008 / 0.893, 384 x 632
+/// x 5776 0.864 / 0.761, 1024 x 256 x 8192 1.005 / 0.676.
+static constexpr int64_t kMaxNarrowFillK = 2048;
+
+/// Whether a static product takes 64 x 64 tiles over 64 x 128 ones where
+/// the rules take 64-row tiles for few wide tiles: where they fit one wave
+/// and K is at most kMaxNarrowFillK (as for M <= 128, ruleWgmmaTile, where
+/// K is not bounded).
+static bool narrowFills(const CShape &shape, int64_t k, int64_t sms) {
+  return shape.tiles(64, 64) <= sms && !isDynamic(k) && k <= kMaxNarrowFillK;
+}
+
 /// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
 /// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
 /// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
@@ -331,9 +353,12 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // x 64 x 1024 1.000-1.034 / 0.604-0.651 / 0.723-0.749 / 1.039-1.064.
   if (shape.batched && shape.n <= 128)
     return shape.n <= 64 ? Tile{64, 64, 64} : Tile{128, 128, 64};
+  // Fewer 128 x 256 tiles than half the SMs, whose slices would cover too
+  // little K: 64-row tiles; 64 columns wide where those fit one wave and K
+  // is at most kMaxNarrowFillK (narrowFills).
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
-    return {64, 128, 64};
+    return {64, narrowFills(shape, k, sms) ? 64 : 128, 64};
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;

@@ -5,15 +5,15 @@
 
 // 512 x 512 x 512, B as N x K: the class (M, N and K 257-512) has a row of
 // sm_90a's tuned table (lib/Policy/Tuned/SM90a.def: N64, the rules'
-// slices): 64 x 64 x 64 tiles in one slice. The rules alone run 64 x 128
-// tiles; slices asked for replace the row's; a tile asked for replaces the
-// table.
+// slices): 64 x 64 x 64 tiles in one slice, as the rules alone choose them
+// (narrowFills); slices asked for replace the row's; a tile asked for
+// replaces the table.
 // CHECK-LABEL: func @tuned
 // CHECK: tile = [64, 64, 64]
 // CHECK-NOT: slices =
 // CHECK-SAME: chip = sm_90a>
 // RULES-LABEL: func @tuned
-// RULES: tile = [64, 128, 64]
+// RULES: tile = [64, 64, 64]
 // ASKED-LABEL: func @tuned
 // ASKED: tile = [64, 64, 64], {{.*}}slices = 3, chip = sm_90a>
 // TILE-LABEL: func @tuned
@@ -45,11 +45,12 @@ func.func @dynamic(%a: tensor<?x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor
 
 // 500 x 504 x 504 falls in the same class, but its rows of 504 elements
 // are not 32-byte aligned and the table, measured on multiples of 64, does
-// not answer (kTunedRowAlignment): the rules' 64 x 128 tiles.
+// not answer (kTunedRowAlignment): the rules' 64 x 64 tiles (64 of them,
+// one wave, K at most kMaxNarrowFillK).
 // CHECK-LABEL: func @unaligned_rows
-// CHECK: tile = [64, 128, 64]
+// CHECK: tile = [64, 64, 64]
 // RULES-LABEL: func @unaligned_rows
-// RULES: tile = [64, 128, 64]
+// RULES: tile = [64, 64, 64]
 func.func @unaligned_rows(%a: tensor<500x504xf16>, %b: tensor<504x504xf16>, %c: tensor<500x504xf16>) -> tensor<500x504xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<500x504xf16>, tensor<504x504xf16>)

@@ -354,9 +354,10 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     # An odd count of row tiles (the last pair's partner stores nothing), N
     # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
     # split handover of largec, midc, w192c and w160c).
-    (136, 1000, 1000, "nk", "m64c"), (136, 1000, 1000, "kn", "m64c"),
-    (136, 1000, 1000, "kmnk", "m64c"), (136, 1024, 1000, "nk", "m64c"),
-    (136, 1000, 1024, "kn", "m64c"),
+    # (64 x 128 tiles: 64 x 64 ones, 141 or 144, would not fit a wave.)
+    (136, 3000, 1000, "nk", "m64c"), (136, 3000, 1000, "kn", "m64c"),
+    (136, 3000, 1000, "kmnk", "m64c"), (136, 3072, 1000, "nk", "m64c"),
+    (136, 3000, 1024, "kn", "m64c"),
     (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
     (328, 2720, 1000, "kmkn", "midc"),
     (520, 12680, 1000, "nk", "pl128ch"), (520, 12680, 1000, "kn", "pl128ch"),
@@ -386,6 +387,24 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
     (policy::clusterPays): exact on small integers over odd pairs, M, N and
     K tails, both B layouts, A as K x M, both outer types and an
     epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # More than 128 rows whose 128 x 256 tiles fill under half the SMs, in
+    # one wave of 64 x 64 tiles at K <= 2048 (the policy's narrowFills): M
+    # tails (552 = 8 x 64 + 40, 272 = 4 x 64 + 16), N tails (1960 = 30 x 64 +
+    # 40, 784, 618), K tails (560, 632, 1277), both B layouts, A as K x M, and
+    # operands copied into padded rows (618 and 1277: no multiples of 8).
+    (192, 1960, 560, "nk", "n64"), (552, 784, 632, "kn", "n64"),
+    (552, 784, 632, "kmkn", "n64"), (272, 618, 1277, "nk", "n64"),
+    (272, 618, 1277, "kn", "n64")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_narrow_fill_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 64 x 64 family taken over 64 x 128 for more than 128 rows
+    where its tiles fit one wave and K is short, as the compiler's static
+    kernel would: exact on small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 

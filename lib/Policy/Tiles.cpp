@@ -91,6 +91,17 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
          midTiles <= sms && !slicedWideFillsMore;
 }
 
+/// The tiles of sm_90a's 128 x `columns` tile over a static 2-D `shape` as
+/// launched: in the clusters its configuration takes (clusterBlocks: of two
+/// along M where rows start off 32-byte sectors), whose row tiles come in
+/// whole clusters (launchTiles).
+static int64_t launchedWideTiles(const CShape &shape, int64_t k,
+                                 BLayout bLayout, int64_t columns) {
+  ConfigProblem p =
+      staticConfigProblem(Chip::SM90a, {128, columns, 64}, shape, k, bLayout);
+  return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+}
+
 /// Whether a product whose B lies K x N takes `tile`, of 160 columns (five
 /// 32-column atoms of 64-byte swizzled rows), where the rules' cost
 /// (wideTileColumns, fillingTile) prefers it. Measured on an H200 (static
@@ -108,6 +119,38 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
 /// never.
 static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
   return tile[0] == 128 && shape.m % 128 == 0;
+}
+
+/// The columns of a 128-row tile wider than 128 for a product that
+/// oneWaveMidTile gives 128 x 128 tiles which fit one wave only before the
+/// clusters they launch in round their row tiles up (launchedWideTiles):
+/// the narrowest of 160 and 192 columns whose tiles fit one wave as
+/// launched; none where the 128 x 128 tiles fit it as launched, or neither
+/// does. On an H200 1040 x 1712 x 1512 (126 tiles of 128 x 128, 140 in
+/// clusters of two) ran 0.652 of cuBLAS f32acc in 128 x 128 tiles, 0.915 in
+/// 128 x 160 and 0.903 in 128 x 192 with B as N x K, 0.637 against 0.833 in
+/// 128 x 192 with B as K x N (the package under forced choices,
+/// docs/design/decisions.md#wider-tiles-where-clusters-spill-a-wave); ncu
+/// at base clocks: 31.1 us for 140 blocks (1.06 waves), 20.9 us for 110
+/// (cuBLAS 16.2 us in one wave of 126). On five products held out from
+/// the rule, the rule's tile ran 1.06-1.41x the 128 x 128 one (800 x 2200
+/// x 4000, B as K x N: 0.876 -> 1.236; 1100 x 1700 x 2000, B as K x N:
+/// 1.232 -> 1.302).
+static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
+                                                  int64_t k, int64_t sms,
+                                                  BLayout bLayout) {
+  if (shape.batched || launchedWideTiles(shape, k, bLayout, 128) <= sms)
+    return std::nullopt;
+  for (int64_t columns : {160, 192}) {
+    // B as K x N: 160 columns (five 32-column atoms) only where M fills its
+    // row tiles (nMajorB160Pays).
+    if (bLayout == BLayout::KN && columns == 160 &&
+        !nMajorB160Pays({128, columns, 64}, shape))
+      continue;
+    if (launchedWideTiles(shape, k, bLayout, columns) <= sms)
+      return columns;
+  }
+  return std::nullopt;
 }
 
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
@@ -147,9 +190,7 @@ static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
   // 0.636x against 128 x 256 0.886x (H200, docs/design/decisions.md#odd-
   // products-of-a-short-k-over-few-waves-open).
   auto launched = [&](int64_t columns) {
-    ConfigProblem p =
-        staticConfigProblem(Chip::SM90a, {128, columns, 64}, shape, k, bLayout);
-    return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+    return launchedWideTiles(shape, k, bLayout, columns);
   };
   auto cost = [&](Width w) {
     int64_t waves = ceilDiv(launched(w.columns), sms);
@@ -325,8 +366,12 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // At most 16 columns: the decode tile unswapped (kNarrowTile).
   if (shape.n <= kNarrowTile[1] && !shape.batched)
     return kNarrowTile;
-  if (oneWaveMidTile(shape, k, sms))
+  if (oneWaveMidTile(shape, k, sms)) {
+    if (std::optional<int64_t> columns =
+            widerTileForOneWave(shape, k, sms, bLayout))
+      return {128, *columns, 64};
     return {128, 128, 64};
+  }
   if (shape.m <= 128)
     return {64, shape.tiles(64, 64) <= sms ? 64 : 128, 64};
   int64_t wideTiles = std::max<int64_t>(shape.tiles(128, 256), 1);

@@ -377,7 +377,12 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (328, 10552, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
     # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
     # nMajorB160Pays).
-    (640, 3512, 1000, "kn", "w160c"), (384, 10552, 1000, "kmkn", "pl160c")])
+    (640, 3512, 1000, "kn", "w160c"), (384, 10552, 1000, "kmkn", "pl160c"),
+    # 128 x 128 tiles in clusters would spill a wave (126 tiles, 140
+    # launched): the narrowest wider tile whose clusters fit one
+    # (widerTileForOneWave); a last row tile of 16 rows.
+    (1040, 1712, 1512, "nk", "w160c"), (1040, 1712, 1512, "kn", "w192c"),
+    (1040, 1712, 1512, "kmkn", "w192c")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):

@@ -215,7 +215,7 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
     def call(x, b):
         if copies:
             # A fresh M x K tensor, in rows padded to 16 bytes as the
-            # program's copy writes them (a single row keeps a stride of 1).
+            # program's copy writes them.
             x = padded_rows(x, force=True)
         # Operands whose rows lie off 16 bytes, which the program copies
         # into padded rows first where its kernel reads 16-byte rows

@@ -8,7 +8,9 @@ a profiler range, for Nsight Compute to measure.
       nk:1040x1712x1512=default,w160c kn:288x2144x2408
 
 A SPEC is force_choice.py's (LAYOUT:MxNxK[=CHOICE,...]; no choice: the
-package's default). Operands as bench_sweep.operands (random normal, the
+package's default), but for `copy`. A choice's range holds every kernel
+its call launches (the copies of operands whose rows lie off 16 bytes
+among them). Operands as bench_sweep.operands (random normal, the
 last of the rotated weights); each call runs three times untimed first, then
 once between cudaProfilerStart and cudaProfilerStop. Prints, to stderr, the
 order of the ranges (cuBLAS first, then each choice), which ncu's rows
@@ -45,9 +47,13 @@ def main(argv: list[str] | None = None) -> int:
         w = bs[-1]
         calls = [("cublas_f32acc", lambda: cublas(False, torch.matmul)(x, w))]
         for choice in choices:
+            if choice == "copy":
+                raise SystemExit("ncu_shapes: the `copy` choice is force_choice.py's only")
             family, slices, splits = force_choice.parse_choice(choice)
-            calls.append((choice, lambda f=family, s=slices, sp=splits: (
-                C._force_choice(f, s, True, sp), split_k_sequential(x, w))))
+            copies = {"nopad": "never", "pad": "always"}.get(choice, "policy")
+            calls.append((choice, lambda f=family, s=slices, sp=splits, cp=copies: (
+                C._force_choice(f, s, True, sp), C._copy_unaligned(cp),
+                split_k_sequential(x, w))))
         for name, call in calls:
             for _ in range(3):
                 call()
@@ -57,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             torch.cuda.synchronize()
             cudart.cudaProfilerStop()
             C._force_choice(None)
+            C._copy_unaligned("policy")
             print(f"range {layout}:{m}x{n}x{k} {name}", file=sys.stderr, flush=True)
     return 0
 

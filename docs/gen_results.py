@@ -161,8 +161,35 @@ def sweep_page() -> str:
                        f"{v['static_worst']:.3f} | {v['package_over_static_geomean']:.3f} | "
                        f"{v['package_over_static_worst']:.3f} | "
                        f"{v['package_below_0.95_of_static']} |")
+    out += newer_static(sweep, static)
     out += ["", f"![the sweep](../../{SWEEP.replace('.json', '.png')})", ""]
     return "\n".join(out + attention_section())
+
+
+def newer_static(sweep: dict, static: dict) -> list[str]:
+    """The static path as the package's sweep timed it beside the package,
+    class by class, where that sweep is another run than STATIC's and timed
+    static kernels of some classes only (bench_sweep.py --static with a
+    KDIR of those classes)."""
+    if sweep["rows"] == static["rows"]:
+        return []
+    rows = [(key, v) for key, v in sweep["summaries"].items()
+            if not key.endswith("/all") and v.get("static_geomean")]
+    if not rows:
+        return []
+    out = ["", f"The package's sweep above ({sweep['date']}) timed the static kernels of these "
+           f"classes beside it, a later run than the table above (data: "
+           f"[{os.path.basename(SWEEP)}](../../{SWEEP})):",
+           "",
+           "| layout, class | static over cuBLAS f32acc, geomean | worst | package over static, "
+           "geomean | worst | shapes below 0.95 |",
+           "|---|---|---|---|---|---|"]
+    for key, v in rows:
+        out.append(f"| {key.replace('/', ', ')} | {v['static_geomean']:.3f} | "
+                   f"{v['static_worst']:.3f} | {v['package_over_static_geomean']:.3f} | "
+                   f"{v['package_over_static_worst']:.3f} | "
+                   f"{v['package_below_0.95_of_static']} |")
+    return out
 
 
 def attention_section() -> list[str]:

@@ -51,15 +51,18 @@ static constexpr int64_t kMinWideSliceK = 4096;
 /// / 0.990; 272 x 618 x 1277 0.967 / 1.201, 0.943 / 1.187, 0.861 / 1.083. At
 /// 3367 it was even (237 x 1318 x 3367 0.995 / 1.082, 0.888 / 0.876, 0.772 /
 /// 0.767); from 3560 on it lost, 352 x 1224 x 3560 1.008 / 0.893, 384 x 632
-/// x 5776 0.864 / 0.761, 1024 x 256 x 8192 1.005 / 0.676.
+/// x 5776 0.864 / 0.761, 1024 x 256 x 8192 1.005 / 0.676. 2048 lies between
+/// 1277 and 3367, unmeasured in between; batches were not measured (not
+/// taken for them).
 static constexpr int64_t kMaxNarrowFillK = 2048;
 
-/// Whether a static product takes 64 x 64 tiles over 64 x 128 ones where
-/// the rules take 64-row tiles for few wide tiles: where they fit one wave
-/// and K is at most kMaxNarrowFillK (as for M <= 128, ruleWgmmaTile, where
-/// K is not bounded).
+/// Whether a static 2-D product takes 64 x 64 tiles over 64 x 128 ones
+/// where the rules take 64-row tiles for few wide tiles: where they fit one
+/// wave and K is at most kMaxNarrowFillK (as for M <= 128, ruleWgmmaTile,
+/// where K is not bounded).
 static bool narrowFills(const CShape &shape, int64_t k, int64_t sms) {
-  return shape.tiles(64, 64) <= sms && !isDynamic(k) && k <= kMaxNarrowFillK;
+  return !shape.batched && shape.tiles(64, 64) <= sms && !isDynamic(k) &&
+         k <= kMaxNarrowFillK;
 }
 
 /// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of

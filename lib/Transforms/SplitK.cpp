@@ -249,9 +249,12 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
 /// this many elements.
 constexpr int64_t kRowAlignElems = 8;
 
-/// Whether the rows of tensor `v` (its last dimension, contiguous once
-/// bufferized) lie off 16 bytes: a static last size of no multiple of 8
-/// elements. (A dynamic one may; the host code's checks then choose.)
+/// Whether the rows of tensor `v` lie off 16 bytes as its own buffer would
+/// hold them (its last dimension contiguous): a static last size of no
+/// multiple of 8 elements. (A dynamic one may. A tensor bufferized as a
+/// view of a wider one has that one's row stride, which this does not see:
+/// its copy may then be needless, or one missing, and the host code's
+/// checks choose the kernel that reads the rows as they lie.)
 bool rowsOff16Bytes(Value v) {
   int64_t cols = cast<RankedTensorType>(v.getType()).getShape().back();
   return !ShapedType::isDynamic(cols) && cols % kRowAlignElems != 0;
@@ -317,6 +320,32 @@ void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   });
 }
 
+/// `type` with its last two sizes swapped: A's type once copied M x K
+/// (copyAContiguous).
+RankedTensorType transposedType(RankedTensorType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// The copies the strategy makes before the product: A, stored K x M,
+/// copied M x K (`copyA`: the policy's copiesA; the package copies it the
+/// same way), and, with `padRows` (policy::copiesUnalignedOperands),
+/// operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
+/// multiple of 8) copied into padded rows, as the package copies them. A's
+/// M x K copy has such rows already.
+void copyOperands(PatternRewriter &rewriter, linalg::LinalgOp op, bool copyA,
+                  bool padRows) {
+  if (copyA)
+    copyAContiguous(rewriter, op);
+  if (!padRows)
+    return;
+  for (unsigned index : {0u, 1u}) {
+    if ((index != 0 || !copyA) && rowsOff16Bytes(op.getDpsInputs()[index]))
+      copyIntoPaddedRows(rewriter, op, index);
+  }
+}
+
 struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
   MatmulToSplitK(MLIRContext *ctx, const SplitKPatternOptions &options)
       : OpInterfaceRewritePattern(ctx), options(options) {
@@ -373,43 +402,34 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
     policy::Strategy chosen = policy::chooseStrategy(problem);
-    // An A stored K x M that the policy copies M x K first (a decode
-    // product on sm_90a, whose swapped kernel reads A as M x K; the package
-    // copies it the same way).
-    if (chosen.copiesA) {
-      copyAContiguous(rewriter, op);
+    // An A stored K x M that the policy copies M x K first is read as M x K.
+    if (chosen.copiesA)
       match->aLayout = ALayout::MK;
-    }
-    // Operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
-    // multiple of 8) are copied into padded rows where the policy says the
-    // copy pays, as the package copies them (A's M x K copy has such rows
-    // already).
-    if (tensors && policy::copiesUnalignedOperands(problem.shape, problem.k))
-      for (unsigned index : {0u, 1u})
-        if ((index != 0 || !chosen.copiesA) &&
-            rowsOff16Bytes(op.getDpsInputs()[index]))
-          copyIntoPaddedRows(rewriter, op, index);
-    std::optional<int64_t> splits = chosen.splits;
-    int64_t slices = chosen.slices;
-    Chip chip = fromPolicy(chosen.chip);
-    ArrayRef<int64_t> tile(chosen.tile);
-    bool swapped = chosen.swapped;
 
     MLIRContext *ctx = getContext();
     auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
-        diag, ctx, splits, options.maxSplits, tile, Type(Float16Type::get(ctx)),
-        options.outerType, match->bLayout, match->aLayout, slices, chip,
-        swapped, chosen.sets);
+        diag, ctx, chosen.splits, options.maxSplits,
+        ArrayRef<int64_t>(chosen.tile), Type(Float16Type::get(ctx)),
+        options.outerType, match->bLayout, match->aLayout, chosen.slices,
+        fromPolicy(chosen.chip), chosen.swapped, chosen.sets);
     if (!strategy)
       return failure();
     // Static sizes no kernel can address or launch: an error here (which
-    // fails the pass), not a gpupoor.matmul that fails to verify.
+    // fails the pass), not a gpupoor.matmul that fails to verify. Checked on
+    // the types the operands will have, before any IR changes: a pattern
+    // that fails must leave the op as it was (else the driver retries it).
+    SmallVector<Type> operandTypes(op->getOperandTypes());
+    if (chosen.copiesA)
+      operandTypes[0] = transposedType(cast<RankedTensorType>(operandTypes[0]));
     if (failed(verifyStaticSizes(
-            diag, op->getOperandTypes(),
+            diag, operandTypes,
             cast<ShapedType>(op.getDpsInits()[0].getType()).getShape(),
             strategy)))
       return failure();
+    copyOperands(rewriter, op, chosen.copiesA,
+                 tensors &&
+                     policy::copiesUnalignedOperands(problem.shape, problem.k));
     // On memrefs, the zero fill right before the matmul only fed the sum
     // the op now starts from zero itself; the op overwrites every element
     // of C, so the fill goes (in a GPU program it would be a host loop over

@@ -25,6 +25,20 @@ func.func @grid_overflow(%a: tensor<16777216x64xf16>, %b: tensor<64x16777216xf16
 
 // -----
 
+// The same with rows off 16 bytes (K = 63), which the pattern
+// would copy into padded rows: it checks the sizes before it changes any
+// IR (a pattern that changed the op and failed was retried without end).
+func.func @grid_overflow_unaligned(%a: tensor<16777216x63xf16>, %b: tensor<16777216x63xf16>) -> tensor<16777216x16777216xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16777216x16777216xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<16777216x16777216xf16>) -> tensor<16777216x16777216xf16>
+  // expected-error @+1 {{more blocks than a grid launches (2147483647)}}
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<16777216x63xf16>, tensor<16777216x63xf16>) outs(%c : tensor<16777216x16777216xf16>) -> tensor<16777216x16777216xf16>
+  return %r : tensor<16777216x16777216xf16>
+}
+
+// -----
+
 // An elementwise op left on device buffers becomes a kernel; integers wider
 // than 64 bits would abort the NVPTX backend.
 func.func @wide_integer_kernel(%x: memref<64xf16>, %y: memref<64xi128>) {

@@ -3,29 +3,29 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=3" | FileCheck %s --check-prefix=ASKED
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a tile=64,128,64" | FileCheck %s --check-prefix=TILE
 
-// 512 x 512 x 512, B as N x K: the class (M, N and K 257-512) has a row of
-// sm_90a's tuned table (lib/Policy/Tuned/SM90a.def: N64, the rules'
-// slices): 64 x 64 x 64 tiles in one slice, as the rules alone choose them
-// (narrowFills); slices asked for replace the row's; a tile asked for
-// replaces the table.
+// 1024 x 1024 x 1024, B as N x K: the class (M, N and K 513-1024) has a
+// row of sm_90a's tuned table (lib/Policy/Tuned/SM90a.def: N64, the rules'
+// slices): 64 x 64 x 64 tiles in one slice. The rules alone run 64 x 128
+// tiles (64 x 64 ones, 256, would not fit one wave); slices asked for
+// replace the row's; a tile asked for replaces the table.
 // CHECK-LABEL: func @tuned
 // CHECK: tile = [64, 64, 64]
 // CHECK-NOT: slices =
 // CHECK-SAME: chip = sm_90a>
 // RULES-LABEL: func @tuned
-// RULES: tile = [64, 64, 64]
+// RULES: tile = [64, 128, 64]
 // ASKED-LABEL: func @tuned
 // ASKED: tile = [64, 64, 64], {{.*}}slices = 3, chip = sm_90a>
 // TILE-LABEL: func @tuned
 // TILE: tile = [64, 128, 64]
-func.func @tuned(%a: tensor<512x512xf16>, %b: tensor<512x512xf16>) -> tensor<512x512xf16> {
+func.func @tuned(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>) -> tensor<1024x1024xf16> {
   %cst = arith.constant 0.0 : f16
-  %e = tensor.empty() : tensor<512x512xf16>
-  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<512x512xf16>) -> tensor<512x512xf16>
+  %e = tensor.empty() : tensor<1024x1024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1024x1024xf16>) -> tensor<1024x1024xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<512x512xf16>, tensor<512x512xf16>)
-                     outs(%c : tensor<512x512xf16>) -> tensor<512x512xf16>
-  return %r : tensor<512x512xf16>
+                     ins(%a, %b : tensor<1024x1024xf16>, tensor<1024x1024xf16>)
+                     outs(%c : tensor<1024x1024xf16>) -> tensor<1024x1024xf16>
+  return %r : tensor<1024x1024xf16>
 }
 
 // -----
@@ -43,19 +43,19 @@ func.func @dynamic(%a: tensor<?x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor
 
 // -----
 
-// 500 x 504 x 504 falls in the same class, but its rows of 504 elements
-// are not 32-byte aligned and the table, measured on multiples of 64, does
-// not answer (kTunedRowAlignment): the rules' 64 x 64 tiles (64 of them,
-// one wave, K at most kMaxNarrowFillK).
+// 1000 x 1000 x 1000 falls in the same class, but its rows of 1000
+// elements are not 32-byte aligned and the table, measured on multiples of
+// 64, does not answer (kTunedRowAlignment): the rules' 64 x 128 tiles, in
+// clusters of two.
 // CHECK-LABEL: func @unaligned_rows
-// CHECK: tile = [64, 64, 64]
+// CHECK: tile = [64, 128, 64]
 // RULES-LABEL: func @unaligned_rows
-// RULES: tile = [64, 64, 64]
-func.func @unaligned_rows(%a: tensor<500x504xf16>, %b: tensor<504x504xf16>, %c: tensor<500x504xf16>) -> tensor<500x504xf16> {
+// RULES: tile = [64, 128, 64]
+func.func @unaligned_rows(%a: tensor<1000x1000xf16>, %b: tensor<1000x1000xf16>, %c: tensor<1000x1000xf16>) -> tensor<1000x1000xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<500x504xf16>, tensor<504x504xf16>)
-                     outs(%c : tensor<500x504xf16>) -> tensor<500x504xf16>
-  return %r : tensor<500x504xf16>
+                     ins(%a, %b : tensor<1000x1000xf16>, tensor<1000x1000xf16>)
+                     outs(%c : tensor<1000x1000xf16>) -> tensor<1000x1000xf16>
+  return %r : tensor<1000x1000xf16>
 }
 
 // -----

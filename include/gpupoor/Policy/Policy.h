@@ -89,8 +89,9 @@ struct Strategy {
   int64_t askedSlices = 0;
   /// Whether the tuned table (or Problem::forced) chose the tile.
   bool tuned = false;
-  /// Whether A, stored K x M, is copied M x K first (copiesKMajorA): the
-  /// strategy is then the M x K product's.
+  /// Whether A, stored K x M, is copied M x K first (its rows lie off 16
+  /// bytes, Problem::aRowsAligned, or copiesKMajorA says so): the strategy
+  /// is then the M x K product's.
   bool copiesA = false;
 };
 

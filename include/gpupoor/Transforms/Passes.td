@@ -94,7 +94,15 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     (`policy::copiesKMajorA`: on sm_90a up to 31 rows but 8 and 16, 8
     past two blocks an SM's swapped tiles, and 16 or 32 rows the rules do
     not run swapped, 32 of them where K passes 8192; on the other chips up
-    to 64 rows).
+    to 64 rows), and wherever its static rows of M are no multiple of 8
+    elements (16 bytes), which every kernel would read an element at a
+    time. The copy's rows are padded to 16 bytes. Likewise, on tensors,
+    an operand whose static rows (K, or B's N as K x N) are no multiple of
+    8 elements is copied into rows padded to 16 bytes (a `tensor.empty` of
+    the padded shape, the `tensor.extract_slice` of the operand's, a
+    `linalg.copy`) where `policy::copiesUnalignedOperands` says the copy
+    pays (more than one row and column, 2^22 multiply-adds or more), so
+    that the fast kernels read it, as the Python package copies it.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

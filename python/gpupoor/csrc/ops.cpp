@@ -233,6 +233,21 @@ void splitKTriton(const at::Tensor &a, const at::Tensor &b,
   op.callBoxed(stack);
 }
 
+/// Whether the fast kernels read `t`'s rows as they lie (their manifests'
+/// checks, policy::requiredChecks): a unit stride along one of its last
+/// two dimensions, the other's stride (and a batch's) a multiple of 8
+/// elements, its start on 16 bytes. An operand without a unit stride counts
+/// as read so: its copy is the element kernels' business, as before.
+bool rowsAligned(const at::Tensor &t) {
+  int64_t unit = t.stride(-1) == 1 ? -1 : t.stride(-2) == 1 ? -2 : 0;
+  if (unit == 0)
+    return true;
+  int64_t other = unit == -1 ? -2 : -1;
+  return (t.size(other) == 1 || t.stride(other) % 8 == 0) &&
+         (t.dim() < 3 || t.stride(0) % 8 == 0) &&
+         reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
+}
+
 /// Whether the policy's launch of a (M x K, stored K x M) times b reads A
 /// as K x M: the decision of policy::chooseLaunch, on the device's first
 /// chip and SM count (which copies an A whose rows lie off 16 bytes,
@@ -252,8 +267,7 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
   p.shape.n = b.size(-1);
   p.k = a.size(-1);
   p.aLayout = policy::ALayout::KM;
-  p.aRowsAligned =
-      a.stride(-1) % 8 == 0 && (a.dim() < 3 || a.stride(0) % 8 == 0);
+  p.aRowsAligned = rowsAligned(a);
   p.bLayout = b.stride(-2) == 1 && b.stride(-1) != 1 ? policy::BLayout::NK
                                                      : policy::BLayout::KN;
   p.slices = slices;
@@ -267,21 +281,6 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
 /// benchmarks/force_choice.py's `nopad` and `pad`, none or every one.
 enum class UnalignedCopies { Policy, Never, Always };
 std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
-
-/// Whether the fast kernels read `t`'s rows as they lie (their manifests'
-/// checks, policy::requiredChecks): a unit stride along one of its last
-/// two dimensions, the other's stride (and a batch's) a multiple of 8
-/// elements, its start on 16 bytes. An operand without a unit stride counts
-/// as read so: its copy is the element kernels' business, as before.
-bool rowsAligned(const at::Tensor &t) {
-  int64_t unit = t.stride(-1) == 1 ? -1 : t.stride(-2) == 1 ? -2 : 0;
-  if (unit == 0)
-    return true;
-  int64_t other = unit == -1 ? -2 : -1;
-  return (t.size(other) == 1 || t.stride(other) % 8 == 0) &&
-         (t.dim() < 3 || t.stride(0) % 8 == 0) &&
-         reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
-}
 
 /// A copy of `t` with unit stride along its last dimension (`alongLast`)
 /// or the one before, in a fresh allocation whose rows are padded to a
@@ -370,8 +369,8 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     // M x K: M x K elements, fewer than the element-copy kernels would read
     // again for every tile.
     // (A's rows, and a batch's elements, must start on 16 bytes too:
-    // Problem::aRowsAligned.) The copy's rows are padded to 16 bytes
-    // (paddedRows), which the fast kernels need of any K.
+    // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
+    // to 16 bytes (paddedRows), which the fast kernels need of any K.
     if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
         !launchReadsKMajorA(a, b, slices, maxSplits))
       a = paddedRows(a, /*alongLast=*/true);

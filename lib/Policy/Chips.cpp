@@ -14,12 +14,12 @@ static constexpr int64_t KiB = 1024;
 
 // clang-format off
 static constexpr ChipInfo kChips[] = {
-  // chip        SMs  shared/SM  max/block  reserved  regs/SM    regs/thread  threads  wgmma
-  {Chip::SM80,   108, 164 * KiB, 163 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false},
-  {Chip::SM86,    82, 100 * KiB,  99 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false},
-  {Chip::SM89,   128, 100 * KiB,  99 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false},
-  {Chip::SM90,   132, 228 * KiB, 227 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false},
-  {Chip::SM90a,  132, 228 * KiB, 227 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    true},
+  // chip        SMs  shared/SM  max/block  reserved  regs/SM    regs/thread  threads  wgmma  clusters of 4
+  {Chip::SM80,   108, 164 * KiB, 163 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false, 0},
+  {Chip::SM86,    82, 100 * KiB,  99 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false, 0},
+  {Chip::SM89,   128, 100 * KiB,  99 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false, 0},
+  {Chip::SM90,   132, 228 * KiB, 227 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    false, 0},
+  {Chip::SM90a,  132, 228 * KiB, 227 * KiB, 1 * KiB,  64 * KiB, 255,         1024,    true,  30},
 };
 // clang-format on
 

@@ -186,6 +186,14 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
          wgmmaBlocksPerSM(p) == 1;
 }
 
+bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p) {
+  if (p.tile[0] != 64 || p.tile[1] != 128 || p.narrowNMajorB || !clusterPays(p))
+    return false;
+  int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
+  int64_t clusters = ceilDiv(rowTiles, 4) * ceilDiv(p.n, p.tile[1]);
+  return rowTiles >= 4 && clusters <= getChipInfo(p.chip).maxClustersOf4;
+}
+
 bool mlir::gpupoor::policy::narrowNMajorB(Chip chip, BLayout bLayout,
                                           const Tile &tile) {
   return chip == Chip::SM90a && bLayout == BLayout::KN &&
@@ -212,8 +220,11 @@ ConfigProblem mlir::gpupoor::policy::staticConfigProblem(
 
 int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t blocksPerSM) {
-  if (!p.narrowNMajorB)
-    return blocksPerSM == 1 && clusterPays(p) ? 2 : 1;
+  if (!p.narrowNMajorB) {
+    if (blocksPerSM != 1 || !clusterPays(p))
+      return 1;
+    return quadClusterPays(p) ? 4 : 2;
+  }
   // (A cluster shares B among its row tiles: as many as its blocks, or a
   // thin tile's one row tile would run beside empty ones.)
   if (p.chip != Chip::SM90a || !p.staticShape || p.batched || p.slices != 1 ||

@@ -242,6 +242,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N16W,  "n16w",  kNarrowTile,        true,  false, false, false, true,  0, 2},
   {Family::N16Q,  "n16q",  kNarrowTile,        true,  false, false, false, true,  0, 1, 4, false, false, false, true},
   {Family::N16C,  "n16c",  kNarrowTile,        true,  false, false, false, true,  0, 1, 2, false, false, false, true},
+  {Family::M64Q,  "m64q",  Tile{64, 128, 64},  true,  false, true,  false, true,  0, 1, 4},
   {Family::N16WC, "n16wc", kNarrowTile,        true,  false, false, false, true,  0, 2, 2, false, false, false, true},
 };
 // clang-format on
@@ -355,7 +356,7 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::W176, Family::W176C},   {Family::PL176, Family::PL176C},
     {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C},
     {Family::N16, Family::N16Q},     {Family::N16W, Family::N16WC},
-    {Family::N16, Family::N16C}};
+    {Family::N16, Family::N16C},     {Family::M64, Family::M64Q}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},       {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K}, {Family::PL128, Family::PL128K},

@@ -142,12 +142,16 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
       offsetsFit32Bits(op) == std::optional<bool>(false) ? 64 : indexBitwidth;
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
-  // (A 32-row tile is never persistent: KernelSpec::verify.)
+  // (A 32-row tile is never persistent: KernelSpec::verify.) The 64-row
+  // tile in clusters of four is, unless asked for other clusters: its
+  // persistent kernel stores C by TMA (policy::quadClusterPays).
+  bool quadClusters = (clusterM == 0 || clusterM == 4) && blocksPerSM <= 1 &&
+                      policy::quadClusterPays(problem);
   spec.persistentTiles = spec.tmaCopies && !spec.parallel() &&
                          spec.bm == spec.mmaRows() &&
                          (persistent == PersistentChoice::Always ||
                           (persistent == PersistentChoice::Auto &&
-                           policy::persistentPays(problem)));
+                           (policy::persistentPays(problem) || quadClusters)));
   // Stream-K where asked for, and by default where the last wave is short
   // (policy::streamKPays; its meeting costs more than it saves elsewhere).
   spec.streamKTiles = spec.persistentTiles && spec.outerType.isF32() &&

@@ -50,7 +50,8 @@ OUT_TYPES = ("f16", "f32")
 # s32q, s32wc, s8q, s8wc: s16, s32 and s8 in clusters of four and s16w,
 # s32w and s8w of two, s16c, s32c, s8c: s16, s32 and s8 in clusters of two,
 # for A as K x M only, sharing the activation read along N
-# (policy::clusterBlocks); plk, pl192k,
+# (policy::clusterBlocks); m64q: m64 in clusters of four along M,
+# persistent, where they all run at once (policy::quadClusterPays); plk, pl192k,
 # pl160k, pl128k, pl224k, pl176k: the persistent families with stream-K (sm_90a), where the
 # last wave is short (policy::streamKPays); plh, pl192h, pl160h, pl128h,
 # pl224h, pl176h and plch, pl192ch, pl160ch, pl128ch, pl224ch, pl176ch: the

@@ -112,7 +112,7 @@ def test_families_are_the_policys():
                                 "pl160c", "plk", "pl192k", "pl160k", "pl128k", "pl176",
                                 "pl224", "pl176c", "pl224c", "pl176k", "pl224k", "plh",
                                 "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
-                                "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch")
+                                "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "m64q")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -146,7 +146,7 @@ def test_sm90a_families_only_for_sm90a():
     keys = [k for k in library_variants() if not k.batched]
     # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
-    # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, the stream-K ones plk,
+    # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96 and the narrow n16, n16w (both B
     # layouts),
@@ -168,13 +168,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 41 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 42 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 49 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 50 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -423,6 +423,24 @@ def test_clusters_where_rows_start_off_sectors():
     assert _family(64, 1000, k=1000) == "n64"        # one row tile
     assert _family(1000, 1000, k=1000, slices=2) == "m64w"   # slices (then two an SM)
     assert _family(100, 17000, k=1000) == "m64w"     # two blocks an SM
+
+
+def test_quad_clusters_where_they_fit_at_once():
+    """m64 in clusters of four along M, persistent (policy::quadClusterPays):
+    rows off sectors, four row tiles or more, and clusters of four (row
+    tiles in whole clusters) that sm_90a runs all at once (30); the grid a
+    block a launched tile."""
+    rules = functools.partial(C.choose_launch, tuned=False)
+    launch = rules("sm_90a", 352, 1224, 3560, "nk", 0, 32, 132)
+    assert (launch["family"], launch["tiles"], launch["grid"]) == ("m64q", 80, (80, 1))
+    launch = rules("sm_90a", 456, 1728, 1512, "kn", 0, 32, 132, "km")
+    assert (launch["family"], launch["a_layout"], launch["grid"]) == ("m64q", "km", (112, 1))
+    assert _family(512, 1912, k=1000) == "m64q"      # 2 x 15 = 30 clusters
+    assert _family(512, 1928, k=1000) == "m64c"      # 2 x 16 = 32
+    assert _family(1000, 1000, k=1000) == "m64c"     # 4 x 8 = 32
+    assert _family(192, 1912, k=3000) == "m64c"      # three row tiles
+    assert _family(512, 1920, k=1024) == "m64"       # aligned rows
+    assert _family(512, 1912, k=1000, slices=2) != "m64q"   # two slices
 
 
 def test_tuned_table_decides_its_classes():

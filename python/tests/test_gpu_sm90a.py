@@ -396,6 +396,25 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # Five row tiles (the second cluster's last three blocks store nothing),
+    # an N tail (1500 = 11 x 128 + 92), a K tail (2500 = 39 x 64 + 4), every
+    # operand layout; N on sectors with K off; an M tail of 8 rows over
+    # eight row tiles; 17 row tiles launched as 20 over a long K.
+    (300, 1500, 2500, "kn", "m64q"), (300, 1500, 2500, "kmnk", "m64q"),
+    (300, 1500, 2500, "kmkn", "m64q"), (300, 1536, 2504, "nk", "m64q"),
+    (456, 1728, 1512, "nk", "m64q"), (1064, 624, 7064, "kn", "m64q")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 64 x 128 family in clusters of four along M, persistent
+    (m64q), taken where its clusters all run at once as the compiler's
+    static kernel would (policy::quadClusterPays): exact on small integers
+    over partly empty clusters, M, N and K tails, both B layouts, A as
+    K x M, both outer types and an epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # More than 128 rows whose 128 x 256 tiles fill under half the SMs, in
     # one wave of 64 x 64 tiles at K <= 2048 (the policy's narrowFills): M
     # tails (552 = 8 x 64 + 40, 272 = 4 x 64 + 16), N tails (1960 = 30 x 64 +

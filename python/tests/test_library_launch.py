@@ -45,6 +45,9 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # Clusters of two (N off 32-byte sectors).
               ("kn", "m64c"): (100, 4232), ("nk", "m64c"): (100, 4232),
               ("kn", "midc"): (256, 4104), ("nk", "midc"): (256, 4104),
+              # Clusters of four, persistent: eight row tiles (an M tail)
+              # by ten columns of 128 (an N tail): 20 clusters.
+              ("kn", "m64q"): (456, 1160), ("nk", "m64q"): (456, 1160),
               # (B as K x N keeps 192 columns where the last row tile is
               # partial: policy's nMajorB160Pays.)
               ("kn", "w192c"): (200, 8456), ("nk", "w192c"): (200, 11624),

@@ -5,6 +5,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=blocks-per-sm=1 | FileCheck %s --check-prefix=ONE
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=split-handover=false | FileCheck %s --check-prefix=NOSPLIT
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=stream-k=false | FileCheck %s --check-prefix=NOSK
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=cluster-m=2 | FileCheck %s --check-prefix=PAIRS
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -361,6 +362,42 @@ func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, 
   gpupoor.matmul %a, %b outs(%c : memref<1000x1000xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<1000x1000xf16>, memref<1000x1000xf16>
+  return
+}
+
+// -----
+
+// The 64 x 128 tile's clusters of four along M (policy::quadClusterPays),
+// persistent: four row tiles or more whose clusters of four all run at
+// once, 20 (352 x 1224: six row tiles, launched as eight) and 30 (512 x
+// 1912) on sm_90a's 30; 32 clusters (512 x 1928) and three row tiles (192
+// rows) keep clusters of two. Not persistent where asked; clusters of two
+// where asked are not persistent either.
+// CHECK-LABEL: func @quad_clusters
+// CHECK: index_bitwidth = 32, persistent = true, cluster_m = 4>
+// CHECK: index_bitwidth = 32, persistent = true, cluster_m = 4>
+// CHECK: index_bitwidth = 32, cluster_m = 2>
+// CHECK: index_bitwidth = 32, cluster_m = 2>
+// NOPERS-LABEL: func @quad_clusters
+// NOPERS: index_bitwidth = 32, cluster_m = 4>
+// PAIRS-LABEL: func @quad_clusters
+// PAIRS: index_bitwidth = 32, cluster_m = 2>
+func.func @quad_clusters(%a: memref<352x3560xf16>, %b: memref<1224x3560xf16>, %c: memref<352x1224xf16>,
+                         %a1: memref<512x1000xf16>, %b1: memref<1912x1000xf16>, %c1: memref<512x1912xf16>,
+                         %b2: memref<1928x1000xf16>, %c2: memref<512x1928xf16>,
+                         %a3: memref<192x1000xf16>, %c3: memref<192x1912xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<352x1224xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<352x3560xf16>, memref<1224x3560xf16>
+  gpupoor.matmul %a1, %b1 outs(%c1 : memref<512x1912xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x1000xf16>, memref<1912x1000xf16>
+  gpupoor.matmul %a1, %b2 outs(%c2 : memref<512x1928xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x1000xf16>, memref<1928x1000xf16>
+  gpupoor.matmul %a3, %b1 outs(%c3 : memref<192x1912xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<192x1000xf16>, memref<1912x1000xf16>
   return
 }
 

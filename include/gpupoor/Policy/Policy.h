@@ -290,6 +290,9 @@ enum class Family : uint32_t {
   N16Q,
   N16C,
   N16WC,
+  /// sm_90a only: M64 in clusters of four along M, persistent
+  /// (quadClusterPays), one block an SM.
+  M64Q,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -310,7 +313,7 @@ inline constexpr Family kFamilies[] = {
     Family::PL160H,  Family::PL128H,  Family::PL176H,  Family::PL224H,
     Family::PLCH,    Family::PL192CH, Family::PL160CH, Family::PL128CH,
     Family::PL176CH, Family::PL224CH, Family::N16,     Family::N16W,
-    Family::N16Q,    Family::N16C,    Family::N16WC};
+    Family::N16Q,    Family::N16C,    Family::N16WC,   Family::M64Q};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

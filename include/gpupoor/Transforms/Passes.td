@@ -267,7 +267,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     of 128 x 256; the persistent kernel gives stages up until its epilogue
     buffer fits); persistent blocks for static grids of two-warpgroup TMA
     tiles beyond one wave (measured on an H100, 2026-11-25:
-    docs/design/decisions.md#persistent-kernels-with-tma-stored-c);
+    docs/design/decisions.md#persistent-kernels-with-tma-stored-c), and
+    for the 64 x 128 tile in clusters of four (policy::quadClusterPays);
     no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads A as M x K or K x M (whole 64-row atoms: BM a
     multiple of 64) and B as N x K or K x N (whole 64-column atoms: BN a
@@ -321,7 +322,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
            "With tma and one K slice: blocks loop over C tiles (grid at most "
            "the SM count). true, false or auto (default: "
-           "policy::persistentPays)",
+           "policy::persistentPays, or clusters of four by "
+           "policy::quadClusterPays)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
            /*default=*/"::mlir::gpupoor::StreamKChoice::Auto",
@@ -345,8 +347,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "multicast, one block an SM unless blocks-per-sm says 2 "
            "(kernel_config cluster_m); 1: none; 0 (default): as "
            "policy::clusterBlocks says (static products whose operand "
-           "rows start off 32-byte sectors; a swapped decode product's A "
-           "stored K x M)">,
+           "rows start off 32-byte sectors, of four where the 64 x 128 "
+           "tile's clusters of four all run at once; a swapped decode "
+           "product's A stored K x M)">,
     Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
            "Where the strategy names no S: the kernel takes S as its last "
            "parameter, `splits`, which the launch passes (the emitted host "

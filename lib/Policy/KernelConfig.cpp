@@ -186,12 +186,21 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
          wgmmaBlocksPerSM(p) == 1;
 }
 
-bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p) {
-  if (p.tile[0] != 64 || p.tile[1] != 128 || p.narrowNMajorB || !clusterPays(p))
+bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p,
+                                            int64_t smCount) {
+  // The clusters a chip holds at once follow its GPCs, measured on the
+  // reference part only: another SM count keeps clusters of two.
+  const ChipInfo &chip = getChipInfo(p.chip);
+  if (p.tile[0] != 64 || p.tile[1] != 128 || smCount != chip.smCount ||
+      !clusterPays(p))
     return false;
   int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
   int64_t clusters = ceilDiv(rowTiles, 4) * ceilDiv(p.n, p.tile[1]);
-  return rowTiles >= 4 && clusters <= getChipInfo(p.chip).maxClustersOf4;
+  return rowTiles >= 4 && clusters <= chip.maxClustersOf4;
+}
+
+bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p) {
+  return quadClusterPays(p, getChipInfo(p.chip).smCount);
 }
 
 bool mlir::gpupoor::policy::narrowNMajorB(Chip chip, BLayout bLayout,
@@ -220,10 +229,16 @@ ConfigProblem mlir::gpupoor::policy::staticConfigProblem(
 
 int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t blocksPerSM) {
+  return clusterBlocks(p, blocksPerSM, getChipInfo(p.chip).smCount);
+}
+
+int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
+                                             int64_t blocksPerSM,
+                                             int64_t smCount) {
   if (!p.narrowNMajorB) {
     if (blocksPerSM != 1 || !clusterPays(p))
       return 1;
-    return quadClusterPays(p) ? 4 : 2;
+    return quadClusterPays(p, smCount) ? 4 : 2;
   }
   // (A cluster shares B among its row tiles: as many as its blocks, or a
   // thin tile's one row tile would run beside empty ones.)

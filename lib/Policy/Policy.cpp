@@ -242,8 +242,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N16W,  "n16w",  kNarrowTile,        true,  false, false, false, true,  0, 2},
   {Family::N16Q,  "n16q",  kNarrowTile,        true,  false, false, false, true,  0, 1, 4, false, false, false, true},
   {Family::N16C,  "n16c",  kNarrowTile,        true,  false, false, false, true,  0, 1, 2, false, false, false, true},
-  {Family::M64Q,  "m64q",  Tile{64, 128, 64},  true,  false, true,  false, true,  0, 1, 4},
   {Family::N16WC, "n16wc", kNarrowTile,        true,  false, false, false, true,  0, 2, 2, false, false, false, true},
+  {Family::M64Q,  "m64q",  Tile{64, 128, 64},  true,  false, true,  false, true,  0, 1, 4},
 };
 // clang-format on
 
@@ -486,7 +486,8 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   ConfigProblem cp = staticConfigProblem(l.chip, l.tile, shape, p.k, bLayout,
                                          l.slices, l.splits);
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
-  int64_t wantedClusterM = clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1);
+  int64_t wantedClusterM =
+      clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1, sms);
   if (std::optional<Family> twin =
           twinOf(kClusterTwins, l.family,
                  [&](Family f) {

@@ -143,9 +143,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // The warp-specialized kernel where it applies (KernelSpec::verify).
   spec.tmaCopies = tma && spec.tmaFits();
   // (A 32-row tile is never persistent: KernelSpec::verify.) The 64-row
-  // tile in clusters of four is, unless asked for other clusters: its
-  // persistent kernel stores C by TMA (policy::quadClusterPays).
+  // tile in clusters of four is (policy::quadClusterPays), unless asked for
+  // other clusters, two blocks an SM or stream-K (which clusters exclude).
   bool quadClusters = (clusterM == 0 || clusterM == 4) && blocksPerSM <= 1 &&
+                      streamK != StreamKChoice::Always &&
                       policy::quadClusterPays(problem);
   spec.persistentTiles = spec.tmaCopies && !spec.parallel() &&
                          spec.bm == spec.mmaRows() &&

@@ -436,11 +436,14 @@ def test_quad_clusters_where_they_fit_at_once():
     launch = rules("sm_90a", 456, 1728, 1512, "kn", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"], launch["grid"]) == ("m64q", "km", (112, 1))
     assert _family(512, 1912, k=1000) == "m64q"      # 2 x 15 = 30 clusters
+    assert _family(256, 3900, k=1000) == "m64c"      # 1 x 31
+    assert _family(232, 2904, k=6280) == "m64q"      # four row tiles, 1 x 23
+    assert _family(456, 1728, k=1512, sms=114) == "m64c"   # not the chip's SMs
     assert _family(512, 1928, k=1000) == "m64c"      # 2 x 16 = 32
     assert _family(1000, 1000, k=1000) == "m64c"     # 4 x 8 = 32
     assert _family(192, 1912, k=3000) == "m64c"      # three row tiles
     assert _family(512, 1920, k=1024) == "m64"       # aligned rows
-    assert _family(512, 1912, k=1000, slices=2) != "m64q"   # two slices
+    assert _family(512, 1912, k=1000, slices=2) == "m64w"   # two slices
 
 
 def test_tuned_table_decides_its_classes():

@@ -6,6 +6,7 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=split-handover=false | FileCheck %s --check-prefix=NOSPLIT
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=stream-k=false | FileCheck %s --check-prefix=NOSK
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=cluster-m=2 | FileCheck %s --check-prefix=PAIRS
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config=stream-k=true | FileCheck %s --check-prefix=SK
 
 // sm_90a's wgmma kernel: a warpgroup per 64 rows, BM / 16 warps along M.
 // One warpgroup's tiles take 192 KiB of stages (one block an SM) when
@@ -380,8 +381,14 @@ func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, 
 // CHECK: index_bitwidth = 32, cluster_m = 2>
 // NOPERS-LABEL: func @quad_clusters
 // NOPERS: index_bitwidth = 32, cluster_m = 4>
+// NOPERS: index_bitwidth = 32, cluster_m = 4>
+// NOPERS: index_bitwidth = 32, cluster_m = 2>
 // PAIRS-LABEL: func @quad_clusters
 // PAIRS: index_bitwidth = 32, cluster_m = 2>
+// PAIRS: index_bitwidth = 32, cluster_m = 2>
+// SK-LABEL: func @quad_clusters
+// SK: index_bitwidth = 32, cluster_m = 4>
+// SK: index_bitwidth = 32, cluster_m = 4>
 func.func @quad_clusters(%a: memref<352x3560xf16>, %b: memref<1224x3560xf16>, %c: memref<352x1224xf16>,
                          %a1: memref<512x1000xf16>, %b1: memref<1912x1000xf16>, %c1: memref<512x1912xf16>,
                          %b2: memref<1928x1000xf16>, %c2: memref<512x1928xf16>,
@@ -398,6 +405,20 @@ func.func @quad_clusters(%a: memref<352x3560xf16>, %b: memref<1224x3560xf16>, %c
   gpupoor.matmul %a3, %b1 outs(%c3 : memref<192x1912xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<192x1000xf16>, memref<1912x1000xf16>
+  return
+}
+
+// -----
+
+// The same with B stored K x N and A stored K x M (456 x 1728: eight row
+// tiles by fourteen, 28 clusters).
+// CHECK-LABEL: func @quad_clusters_kn
+// CHECK: copies = tma,
+// CHECK-SAME: persistent = true, cluster_m = 4>
+func.func @quad_clusters_kn(%a: memref<1512x456xf16>, %b: memref<1512x1728xf16>, %c: memref<456x1728xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<456x1728xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [64, 128, 64], inner = f16, outer = f32, a_layout = km, b_layout = kn, slices = 1, chip = sm_90a>)
+      : memref<1512x456xf16>, memref<1512x1728xf16>
   return
 }
 

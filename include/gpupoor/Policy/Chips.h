@@ -66,10 +66,10 @@ struct ChipInfo {
   /// Whether the chip has warpgroup MMA (wgmma) and the bulk tensor copies.
   bool hasWgmma;
   /// Clusters of four blocks, one block an SM, that the reference part runs
-  /// at once (cuOccupancyMaxActiveClusters; 0 where gpupoor's kernels take no
-  /// clusters): fewer than
-  /// SMs / 4, for a cluster's blocks share one GPC. Measured on an H200 (132
-  /// SMs) for the 64 x 128 TMA kernel: 30, where clusters of two were 66.
+  /// at once (cuOccupancyMaxActiveClusters; 0 where gpupoor's kernels take
+  /// no clusters): fewer than SMs / 4, for a cluster's blocks share one GPC.
+  /// Measured on an H200 (132 SMs) for the 64 x 128 TMA kernel: 30, where
+  /// clusters of two were 66.
   int64_t maxClustersOf4;
 };
 

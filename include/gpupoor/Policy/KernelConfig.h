@@ -229,7 +229,8 @@ bool clusterPays(const ConfigProblem &p);
 
 /// Whether such a product (clusterPays) of sm_90a's 64 x 128 tile runs in
 /// clusters of four along M instead, its blocks persistent (a block a tile
-/// still, C stored by TMA; gpupoor-select-kernel-config): where it
+/// still; C stored by TMA where its tensor map describes C;
+/// gpupoor-select-kernel-config): where it
 /// has at least four row tiles and its clusters of four, row tiles in whole
 /// clusters, all run at once (ChipInfo::maxClustersOf4). B's multicast then
 /// quarters its L2 requests; one cluster more than the chip holds runs a
@@ -242,9 +243,11 @@ bool clusterPays(const ConfigProblem &p);
 /// / 0.891; 232 x 2904 x 6280 (23) 0.858 / 0.998, 0.868 / 1.008, 1.083 /
 /// 1.334; where they do not, 1000^3 (32) 0.852 / 0.556, 288 x 2144 x 2408
 /// (34) 0.753 / 0.508, 624 x 1640 x 1784 (39) 0.851 / 0.591. Persistent
-/// blocks (C stored by TMA) ran 0.98-1.07x the same clusters a block a
-/// tile.
+/// blocks ran 1.00-1.08x the same clusters a block a tile.
 bool quadClusterPays(const ConfigProblem &p);
+/// The same on `smCount` SMs (the package's launch: the device's): only on
+/// the chip's reference SM count, whose clusters were measured.
+bool quadClusterPays(const ConfigProblem &p, int64_t smCount);
 
 /// Whether sm_90a's TMA kernel runs its blocks in clusters of `clusterM`
 /// along M (kernel_config cluster_m): 1, 2 or 4, each block multicasting a
@@ -275,6 +278,9 @@ inline bool clusterSizeSupported(int64_t clusterM) {
 /// an SM, alone / 2: 8 x 8192 x 28672 (128 tiles) 0.979 / 1.015, 8 x 8192 x
 /// 8192 1.129 / 1.148.
 int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM);
+/// The same on `smCount` SMs (the package's launch: the device's).
+int64_t clusterBlocks(const ConfigProblem &p, int64_t blocksPerSM,
+                      int64_t smCount);
 
 /// Whether a kernel of `tile` on `chip` whose B is laid out `bLayout` (the
 /// kernel's own: a swapped kernel's B is A) reads B as a narrow N-major

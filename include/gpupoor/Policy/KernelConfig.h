@@ -230,20 +230,19 @@ bool clusterPays(const ConfigProblem &p);
 /// Whether such a product (clusterPays) of sm_90a's 64 x 128 tile runs in
 /// clusters of four along M instead, its blocks persistent (a block a tile
 /// still; C stored by TMA where its tensor map describes C;
-/// gpupoor-select-kernel-config): where it
-/// has at least four row tiles and its clusters of four, row tiles in whole
-/// clusters, all run at once (ChipInfo::maxClustersOf4). B's multicast then
-/// quarters its L2 requests; one cluster more than the chip holds runs a
-/// second wave. Measured on an H200 (static kernels over cuBLAS f32acc,
-/// B as N x K / K x N / A as K x M; docs/design/decisions.md, "Clusters of
-/// four for 64-row tiles"), clusters of two / of four persistent: where
-/// they fit, 352 x 1224 x 3560 (20 clusters) 0.914 / 1.055, 0.691 / 0.802,
-/// 0.713 / 0.780; 456 x 1728 x 1512 (28) 0.763 / 0.965, 0.792 / 0.977,
-/// 0.765 / 0.926; 1064 x 624 x 7064 (25) 0.903 / 0.969, 0.894 / 1.003, 0.698
-/// / 0.891; 232 x 2904 x 6280 (23) 0.858 / 0.998, 0.868 / 1.008, 1.083 /
-/// 1.334; where they do not, 1000^3 (32) 0.852 / 0.556, 288 x 2144 x 2408
-/// (34) 0.753 / 0.508, 624 x 1640 x 1784 (39) 0.851 / 0.591. Persistent
-/// blocks ran 1.00-1.08x the same clusters a block a tile.
+/// gpupoor-select-kernel-config): where it has at least four row tiles and its
+/// clusters of four, row tiles in whole clusters, all run at once
+/// (ChipInfo::maxClustersOf4). B's multicast then quarters its L2 requests; one
+/// cluster more than the chip holds runs a second wave. Measured on an H200
+/// (static kernels over cuBLAS f32acc, B as N x K / K x N / A as K x M;
+/// docs/design/decisions.md, "Clusters of four for 64-row tiles"), clusters of
+/// two / of four persistent: where they fit, 352 x 1224 x 3560 (20 clusters)
+/// 0.914 / 1.055, 0.691 / 0.802, 0.713 / 0.780; 456 x 1728 x 1512 (28) 0.763 /
+/// 0.965, 0.792 / 0.977, 0.765 / 0.926; 1064 x 624 x 7064 (25) 0.903 / 0.969,
+/// 0.894 / 1.003, 0.698 / 0.891; 232 x 2904 x 6280 (23) 0.858 / 0.998, 0.868 /
+/// 1.008, 1.083 / 1.334; where they do not, 1000^3 (32) 0.852 / 0.556, 288 x
+/// 2144 x 2408 (34) 0.753 / 0.508, 624 x 1640 x 1784 (39) 0.851 / 0.591.
+/// Persistent blocks ran 1.00-1.08x the same clusters a block a tile.
 bool quadClusterPays(const ConfigProblem &p);
 /// The same on `smCount` SMs (the package's launch: the device's): only on
 /// the chip's reference SM count, whose clusters were measured.

@@ -129,7 +129,14 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p,
                                            int64_t smCount) {
   return p.tile[0] == 128 && p.staticShape && p.slices != 0 &&
-         gridExceedsSMs(p.tiles, p.slices, smCount);
+         (gridExceedsSMs(p.tiles, p.slices, smCount) ||
+          oneWavePersistentPays(p));
+}
+
+bool mlir::gpupoor::policy::oneWavePersistentPays(const ConfigProblem &p) {
+  return p.tile[0] == 128 && (p.tile[1] == 128 || p.tile[1] == 256) &&
+         p.staticShape && !p.batched && p.slices == 1 && !isDynamic(p.k) &&
+         p.k <= kOneWavePersistentMaxK;
 }
 
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p) {

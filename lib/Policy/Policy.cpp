@@ -415,10 +415,13 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles: persistent where the compiler's would be
-  // (gpupoor-select-kernel-config's persistent=auto: one slice and a grid
-  // beyond one wave).
-  bool persistent = wgmma && s.slices == 1 && p.shape.isStatic() &&
-                    p.shape.tiles(t[0], t[1]) > p.sms();
+  // (gpupoor-select-kernel-config's persistent=auto: one slice, and
+  // persistentPays on the launch's SMs).
+  bool persistent =
+      wgmma && s.slices == 1 && p.shape.isStatic() &&
+      persistentPays(staticConfigProblem(s.chip, t, p.shape, p.k, p.bLayout,
+                                         s.slices, s.splits),
+                     p.sms());
   if (wgmma && t[0] == 128 && t[1] == 128)
     return persistent ? Family::PL128 : Family::Mid;
   if (wgmma && t[0] == 128 && t[1] == 192)

@@ -267,7 +267,9 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # 128 rows whose 128 x 128 tiles fill one wave: filling tiles too.
     assert _family(128, 10240, k=8192) == "m64n160"
     assert _family(128, 10240, k=8192, b="kn") == "m64n192"
-    assert _family(128, 11008, k=2048) == "mid"     # ... from K = 3072 on
+    # ... from K = 3072 on, persistent up to it (oneWavePersistentPays),
+    # with the split handover.
+    assert _family(128, 11008, k=2048) == "pl128h"
     # Slices of 1706: the rules' mid tile, which the filling 64 x 160 one
     # (4 x 32 = 128 tiles, one wave) takes over where the slices are chosen.
     assert _family(256, 5120, k=5120, slices=1) == "mid"

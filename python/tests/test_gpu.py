@@ -514,8 +514,15 @@ def test_persistent_tiles(n, activation):
         c = torch.empty(1600, n, device="cuda", dtype=torch.float16)
         p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
                              list(chips), sm_count)
+        # A view of 16-byte rows that end inside 16 bytes (N % 8 != 0):
+        # no map either (TMA's stores would write past column N).
+        wide = torch.empty(1600, -(-n // 8) * 8, device="cuda", dtype=torch.float16)[:, :n]
+        p_wide = _C.describe_plan(x, w, bias, wide, activation or "none", "f32",
+                                  DEFAULT_MAX_SPLITS, 0, list(chips), sm_count)
     finally:
         _C._force_choice(None)
+    wide_maps = [m for m in p_wide["maps"] if m[1] == 2]
+    assert (len(wide_maps) == 1) == (n % 8 == 0), p_wide
     assert p["family"] == ("pl" if n % 16 == 0 else "plc"), p
     # (Row tiles in whole clusters: policy::launchTiles.)
     pair = _C.family_config(p["family"], "sm_90a")["cluster_m"]

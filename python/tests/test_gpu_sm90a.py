@@ -358,12 +358,17 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (136, 3000, 1000, "nk", "m64c"), (136, 3000, 1000, "kn", "m64c"),
     (136, 3000, 1000, "kmnk", "m64c"), (136, 3072, 1000, "nk", "m64c"),
     (136, 3000, 1024, "kn", "m64c"),
-    (328, 2720, 1000, "nk", "midc"), (328, 2720, 1000, "kn", "midc"),
-    (328, 2720, 1000, "kmkn", "midc"),
+    (328, 3000, 3080, "nk", "midc"), (328, 3000, 3080, "kn", "midc"),
+    (328, 3000, 3080, "kmkn", "midc"),
+    # One wave up to K = 3072: persistent (oneWavePersistentPays).
+    (328, 2720, 1000, "nk", "pl128ch"), (328, 2720, 1000, "kn", "pl128ch"),
+    (328, 2720, 1000, "kmkn", "pl128ch"),
     (520, 12680, 1000, "nk", "pl128ch"), (520, 12680, 1000, "kn", "pl128ch"),
     (520, 12680, 144, "nk", "pl128c"), (520, 12680, 144, "kn", "pl128c"),
-    (328, 8440, 1000, "nk", "largec"), (328, 8440, 1000, "kn", "largec"),
-    (328, 8440, 1000, "kmnk", "largec"),
+    (328, 8440, 3080, "nk", "largec"), (328, 8440, 3080, "kn", "largec"),
+    (328, 8440, 3080, "kmnk", "largec"),
+    (328, 8440, 1000, "nk", "plch"), (328, 8440, 1000, "kn", "plch"),
+    (328, 8440, 1000, "kmnk", "plch"),
     # Persistent: the split handover too (families ending in ch) where
     # chunks have two K tiles or more (not at K = 144).
     (328, 22184, 1000, "nk", "plch"), (328, 16888, 1000, "kn", "plch"),

@@ -44,7 +44,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("kn", "m64w"): (64, 17000), ("nk", "m64w"): (64, 17000),
               # Clusters of two (N off 32-byte sectors).
               ("kn", "m64c"): (100, 4232), ("nk", "m64c"): (100, 4232),
-              ("kn", "midc"): (256, 4104), ("nk", "midc"): (256, 4104),
+              ("kn", "midc"): (256, 4232), ("nk", "midc"): (256, 4232),
               # Clusters of four, persistent: eight row tiles (an M tail)
               # by ten columns of 128 (an N tail): 20 clusters.
               ("kn", "m64q"): (456, 1160), ("nk", "m64q"): (456, 1160),
@@ -100,9 +100,10 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
-# splitHandoverPays).
+# splitHandoverPays; one wave of 128 x 128 and 128 x 256 tiles a block a
+# tile past K = 3072: oneWavePersistentPays).
 _K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
-         "pl176k": 4096,
+         "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
          "m16n256": 128, "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                              "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch")}}
@@ -350,15 +351,17 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         variant = lib.find(key, "sm_90a")
         # Persistent blocks take one slice: more (where S = 1 at K = 64
         # allows none) would take the non-persistent family (and no
-        # clusters: policy::clusterPays).
-        want_tile = {"pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
+        # clusters: policy::clusterPays), as would midc's and largec's one
+        # wave (K past 3072 here).
+        want_tile = {"midc": "mid", "largec": "large","pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
                      "pl224": "w224", "pl224k": "w224", "pl176k": "w176", "plh": "large",
                      "pl192h": "w192", "pl160h": "w160", "pl128h": "mid", "pl176h": "w176",
                      "pl224h": "w224", "plch": "large", "pl192ch": "w192",
                      "pl160ch": "w160", "pl128ch": "mid", "pl176ch": "w176",
                      "pl224ch": "w224"}.get(tile, tile) \
-            if tile in PERSISTENT_TILES and min(slices, C.default_splits(k, 32)) > 1 else tile
+            if (tile in PERSISTENT_TILES or tile in ("midc", "largec")) and \
+            min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices: named ones keep
         # the rules' tile.
         if tile in ("m64n160", "m64n192", "m64n256", "m192n96") and slices:

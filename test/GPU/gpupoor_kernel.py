@@ -241,8 +241,8 @@ class GpupoorKernel:
             if "c_desc" in maps:
                 # The kernel stores C by TMA where the map describes C (the
                 # manifest's encode_if), from its lanes otherwise.
-                described = c.stride(1) == 1 and c.stride(0) % 8 == 0 and c.data_ptr() % 16 == 0 \
-                    and (c.stride(0) > 0 or m <= 1)
+                described = c.stride(1) == 1 and c.stride(0) % 8 == 0 and n % 8 == 0 \
+                    and c.data_ptr() % 16 == 0 and (c.stride(0) > 0 or m <= 1)
                 if self.batched:
                     cb = outer[2].stride(0)
                     described = described and cb % 8 == 0 and (cb > 0 or batch <= 1)

@@ -237,16 +237,22 @@ def strided_suite(kernels, res, gen):
 
 
 def c_layout_suite(kernels, res, gen):
-    """Kernels that store C by TMA (c_desc) on C their tensor map cannot
-    describe, which they store from their lanes: N not a multiple of 8,
-    C's pointer 2 bytes off, a row stride past the row (and its TMA path on
-    an aligned strided C); exact, outside C untouched."""
+    """Kernels that store C by TMA (c_desc) or through shared memory
+    (epilogue_passes) on C that takes no 16-byte row vectors, which the TMA
+    kernels store from their lanes and the others in the widest vectors C
+    takes (a row stride of N = 4 mod 8: 8 bytes, 2 or 6 mod 8: 4 bytes, odd:
+    elements): N not a multiple of 8, C's pointer 2 bytes off, a row stride
+    past the row (and the vector paths on an aligned strided C); exact,
+    outside C untouched."""
     for name, kern in kernels.items():
-        if "c_desc" not in kern.meta["params"] or not kern.plain:
+        stores = "c_desc" in kern.meta["params"] or kern.meta.get("epilogue_passes", 0) > 0
+        if not stores or not kern.plain or kern.meta["c_type"] != "f16":
             continue
         for m, n, k, pad, off in ((300, 1001, 520, 0, 0), (129, 7, 264, 0, 0),
                                   (1, 4100, 1032, 0, 0), (200, 520, 264, 3, 1),
-                                  (200, 520, 264, 8, 0), (1, 136, 40, 5, 1)):
+                                  (200, 520, 264, 8, 0), (1, 136, 40, 5, 1),
+                                  (300, 1002, 520, 0, 0), (264, 516, 264, 0, 0),
+                                  (200, 520, 264, 2, 0), (130, 260, 1032, 4, 0)):
             a, b = make((m, n, k), "int", kern.nk, gen)
             b = padded_rows(b, kern.nk)
             big = torch.full((m * (n + pad) + off,), float("nan"), dtype=torch.float16,

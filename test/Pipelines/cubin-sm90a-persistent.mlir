@@ -93,7 +93,7 @@
 // JSON-NEXT: "box_dim": [
 // JSON-NEXT: 64,
 // JSON-NEXT: 16
-// JSON: "encode_if": "stride_cn == 1, stride_cm % 8 == 0, c_ptr % 16 == 0, stride_cm > 0 or M <= 1; else 128 zero bytes",
+// JSON: "encode_if": "stride_cn == 1, stride_cm % 8 == 0, N % 8 == 0, c_ptr % 16 == 0, stride_cm > 0 or M <= 1; else 128 zero bytes",
 // JSON: "global_address": "c_ptr",
 // JSON-NEXT: "global_dim": [
 // JSON-NEXT: "N",

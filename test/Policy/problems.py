@@ -39,6 +39,11 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         # Persistent 128 x 128 tiles in clusters (K off 32-byte sectors) of
         # up to two tiles an SM: the split handover.
         out.append({"chip": chip, "m": 1024, "n": 4100, "k": 1032, "b": "kn"})
+        # One wave of 128 x 256 tiles in clusters (K off sectors): a block a
+        # tile past K = 3072 (largec), persistent up to it
+        # (oneWavePersistentPays: plch).
+        out.append({"chip": chip, "m": 1024, "n": 4096, "k": 4100, "b": "nk"})
+        out.append({"chip": chip, "m": 1024, "n": 4096, "k": 2052, "b": "nk"})
         # B as N x K in 128-row tiles of 176 and 224 columns (their waves
         # cost least: wideTileColumns), in clusters where K is off 32-byte
         # sectors, persistent past a wave (with the split handover up to

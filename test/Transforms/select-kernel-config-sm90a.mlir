@@ -217,6 +217,39 @@ func.func @wide_160(%a: memref<512x2048xf16>, %b: memref<10240x2048xf16>, %c: me
 
 // -----
 
+// One wave of 128 x 256 (or 128 x 128) tiles is persistent too where K is
+// at most 3072 (policy::oneWavePersistentPays: its C stored by TMA): 1616 x
+// 2160 x 712 (126 tiles), and 512 x 4096 x 3072 of 128 x 128 (128 tiles);
+// not at K = 4096, nor where asked not to.
+// CHECK-LABEL: func @one_wave_short_k
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true
+// NOPERS-LABEL: func @one_wave_short_k
+// NOPERS-NOT: persistent
+// CHECK-LABEL: func @one_wave_mid_k3072
+// CHECK: config(#gpupoor.kernel_config<{{.*}}persistent = true
+// CHECK-LABEL: func @one_wave_long_k
+// CHECK-NOT: persistent
+func.func @one_wave_short_k(%a: memref<1616x712xf16>, %b: memref<2160x712xf16>, %c: memref<1616x2160xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1616x2160xf16>)
+      strategy(#gpupoor.split_k<splits = 4, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1616x712xf16>, memref<2160x712xf16>
+  return
+}
+func.func @one_wave_mid_k3072(%a: memref<512x3072xf16>, %b: memref<4096x3072xf16>, %c: memref<512x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<512x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<512x3072xf16>, memref<4096x3072xf16>
+  return
+}
+func.func @one_wave_long_k(%a: memref<1024x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1024x4096xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1024x4096xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 256, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1024x4096xf16>, memref<4096x4096xf16>
+  return
+}
+
+// -----
+
 // Stream-K by default where the persistent grid's last wave is short
 // (policy::streamKPays): 216 tiles of 128 x 256 on 132 SMs, 84 in the last
 // wave, runs of 2606 of K; not at 256 tiles (a nearly whole last wave), nor

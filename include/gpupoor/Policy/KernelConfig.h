@@ -152,9 +152,19 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// docs/design/decisions.md#persistent-kernels-with-tma-stored-c) against one
 /// block a tile: 4096^3 1.025x, 4096 x 14336 x 4096 1.03x, 512 x 10240 x 2048
 /// 1.04x, 512 x 14336 x 4096 1.02x, 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
+/// Also one wave of 128 x 128 or 128 x 256 tiles (oneWavePersistentPays).
 bool persistentPays(const ConfigProblem &p);
 /// The same on `smCount` SMs (the package's launch: the device's).
 bool persistentPays(const ConfigProblem &p, int64_t smCount);
+/// Whether one wave of 128-row tiles (a tile a block either way) runs
+/// faster persistent, its C stored by TMA: 128 x 128 and 128 x 256 tiles of
+/// a 2-D product with K up to kOneWavePersistentMaxK. Measured on an H200
+/// (static kernels, benchmarks/data/one_wave_persistent_sm_90a.txt) against
+/// a block a tile: 1.010-1.175x at K = 712-2592 (B as K x N 1616 x 2160 x
+/// 712 0.776 -> 0.912 x cuBLAS), 0.967-1.014x at K >= 4096; 128 x 160 tiles
+/// 0.992-1.039x, 128 x 192 0.966-0.994x.
+bool oneWavePersistentPays(const ConfigProblem &p);
+inline constexpr int64_t kOneWavePersistentMaxK = 3072;
 
 /// A stream-K tile's most pieces but one: of the R tiles past a grid's
 /// whole waves, G' = min(G, this * R) blocks take a run of chunks each

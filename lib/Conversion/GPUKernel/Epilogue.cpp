@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
 #include <optional>
 
 using namespace mlir;
@@ -100,7 +101,7 @@ void EpilogueEmitter::emitFragmentStores(
     function_ref<Value(int64_t, int64_t, int64_t)> value) {
   // A lane holds pairs of adjacent columns: one 2-element store each where
   // C allows it.
-  Value pairs = cTakesVectors(2);
+  StoreWidth pairs{2, cTakesVectors(2)};
   for (int64_t mt = 0; mt < c.mTiles(); ++mt)
     for (int64_t nt = 0; nt < c.nTiles(); ++nt)
       for (int64_t h = 0; h < 2; ++h)
@@ -125,23 +126,35 @@ Value EpilogueEmitter::cTakesVectors(int64_t len) {
       aligned);
 }
 
-void EpilogueEmitter::storeRow(Value v, Value row, Value col, Value vectorsOk) {
+void EpilogueEmitter::storeRow(Value v, Value row, Value col,
+                               ArrayRef<StoreWidth> widths) {
   auto type = cast<VectorType>(v.getType());
   int64_t len = type.getNumElements();
   auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
   Value rowOk = lt(row, kc.m);
   // The column test is the same for every row of a lane: CSE shares it.
-  Value whole = andI(
-      rowOk, andI(vectorsOk, arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                                   add(col, idx(len)), kc.n)));
-  auto ifVec = scf::IfOp::create(b, whole, /*withElse=*/true);
+  Value inN = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                    add(col, idx(len)), kc.n);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifVec.thenBlock());
-  // Without the alignment LLVM splits the vector into element stores.
-  vector::StoreOp::create(b, v, args.cUnit, ValueRange{row, col},
-                          /*nontemporal=*/false,
-                          llvm::MaybeAlign(len * c.cBytes()));
-  b.setInsertionPointToStart(ifVec.elseBlock());
+  for (const StoreWidth &w : widths) {
+    auto ifVec =
+        scf::IfOp::create(b, andI(rowOk, andI(w.ok, inN)), /*withElse=*/true);
+    b.setInsertionPointToStart(ifVec.thenBlock());
+    // Without the alignment LLVM splits a vector into element stores.
+    auto partType = VectorType::get({w.len}, type.getElementType());
+    for (int64_t e = 0; e < len; e += w.len) {
+      Value part = v;
+      if (w.len < len) {
+        SmallVector<int64_t> lanes(w.len);
+        std::iota(lanes.begin(), lanes.end(), e);
+        part = vector::ShuffleOp::create(b, partType, v, v, lanes);
+      }
+      vector::StoreOp::create(
+          b, part, args.cUnit, ValueRange{row, add(col, idx(e))},
+          /*nontemporal=*/false, llvm::MaybeAlign(w.len * c.cBytes()));
+    }
+    b.setInsertionPointToStart(ifVec.elseBlock());
+  }
   for (int64_t e = 0; e < len; ++e) {
     Value ce = add(col, idx(e));
     auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, kc.n)), false);
@@ -206,8 +219,13 @@ void EpilogueEmitter::emitSharedStores(
     return {row, mul(remU(v, idx(lanesPerRow)), idx(vec))};
   };
 
-  // 16-byte row vectors where C allows it.
-  Value vectors = cTakesVectors(vec);
+  // 16-byte row vectors where C allows it, else the widest narrower ones
+  // it takes: a row stride off the vector (N % 8 != 0 in a contiguous C)
+  // stored element by element cost 1.2-1.3x the kernel's time at one wave of
+  // 128-row tiles (904 x 3796 x 1398, 1017 x 1894 x 1834; H200).
+  SmallVector<StoreWidth, 3> widths;
+  for (int64_t len = vec; len >= 2; len /= 2)
+    widths.push_back({len, cTakesVectors(len)});
   auto vecType = VectorType::get({vec}, c.cType);
   int64_t eltBytes = c.cBytes();
   int64_t passTiles = c.mTiles() / rowPasses;
@@ -233,7 +251,7 @@ void EpilogueEmitter::emitSharedStores(
           ValueRange{add(warpBase, add(mul(row, idx(rowElems)), laneCol))},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
       storeRow(v, add(warpRowOrigin, add(row, idx(rp * passRows))),
-               add(warpColOrigin, add(laneCol, idx(cp * passCols))), vectors);
+               add(warpColOrigin, add(laneCol, idx(cp * passCols))), widths);
     }
   }
 }
@@ -268,9 +286,12 @@ void EpilogueEmitter::emitTmaStores(
   Value rowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
   Value colOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
   // C's tensor map describes C (the host code encoded it) where its rows
-  // take 16-byte vectors and step forward; otherwise the lanes store their
-  // fragments, guarded (a staged read-back beside the boxes' addresses held
-  // more registers than the kernel has: ptxas spilled). A batched C's map
+  // take 16-byte vectors, end on 16 bytes (N % 8 == 0) and step forward;
+  // otherwise the lanes store their fragments, guarded (a staged read-back
+  // beside the boxes' addresses held more registers than the kernel has:
+  // ptxas spilled). A row ending inside 16 bytes is not TMA's: on an H200
+  // its stores wrote whole 16 bytes, columns N to N + 3 of a C of N = 260
+  // in rows of 264 (run_gpu_suite.py's c_layout_suite). A batched C's map
   // also steps its batch elements.
   Value byTma = arith::AndIOp::create(
       b, cTakesVectors(c.epilogueVector()),
@@ -279,6 +300,10 @@ void EpilogueEmitter::emitTmaStores(
           arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, args.strideCm,
                                 idx(0)),
           arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.m, idx(1))));
+  byTma = arith::AndIOp::create(
+      b, byTma,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                            remU(kc.n, idx(c.epilogueVector())), idx(0)));
   if (args.cBatchStepsForward)
     byTma = arith::AndIOp::create(b, byTma, args.cBatchStepsForward);
   SmallVector<Value, 3> boxOrigin = {Value(), i32(rowOrigin)};
@@ -323,7 +348,8 @@ void EpilogueEmitter::emitTmaStores(
     OpBuilder::InsertionGuard boxGuard(b);
     b.setInsertionPointToStart(ifLane0.thenBlock());
     Value src = sharedPointer(b, smem, slot);
-    // TMA writes nothing outside C: edge tiles need no guard.
+    // TMA writes nothing outside C (its rows end on 16 bytes): edge tiles
+    // need no guard.
     boxOrigin[0] = i32(add(colOrigin, idx(box * boxCols)));
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, args.cMap, src, boxOrigin, Value(), NVVM::TMAStoreMode::TILE,

@@ -202,12 +202,13 @@ Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
 }
 
 /// i1: C's tensor map describes C for the TMA store epilogue (f16 C): unit
-/// inner stride, 16-byte rows and pointer, rows stepping forward. The
-/// kernel computes the same condition (EpilogueEmitter::emitTmaStores).
+/// inner stride, 16-byte rows and pointer, rows ending on 16 bytes, rows
+/// stepping forward. The kernel computes the same condition
+/// (EpilogueEmitter::emitTmaStores).
 Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
   SmallVector<Value> conds = {cmp(b, arith::CmpIPredicate::eq, o.cn, 1),
-                              multipleOf8(b, o.cm), aligned16(b, o.cPtr),
-                              rowsForward(b, o.cm, o.m)};
+                              multipleOf8(b, o.cm), multipleOf8(b, o.n),
+                              aligned16(b, o.cPtr), rowsForward(b, o.cm, o.m)};
   // A batched C's map steps a batch element at a time.
   if (o.cb)
     conds.append({multipleOf8(b, o.cb), rowsForward(b, o.cb, o.batch)});

@@ -228,10 +228,12 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
              : Operand{"b_desc", 1, k, n, b.stride(-1), batchStride(b)}};
   if (slotOf(kern, "c_desc") >= 0) {
     auto cPtr = reinterpret_cast<uintptr_t>(c.data_ptr());
-    bool describes = c.stride(-1) == 1 && cPtr % 16 == 0 &&
-                     c.stride(-2) % 8 == 0 && (c.stride(-2) > 0 || m <= 1) &&
-                     (!kern.batched || (c.stride(0) % 8 == 0 &&
-                                        (c.stride(0) > 0 || batch <= 1)));
+    // (EpilogueEmitter::emitTmaStores' condition: rows ending on 16 bytes.)
+    bool describes =
+        c.stride(-1) == 1 && cPtr % 16 == 0 && c.stride(-2) % 8 == 0 &&
+        n % 8 == 0 && (c.stride(-2) > 0 || m <= 1) &&
+        (!kern.batched ||
+         (c.stride(0) % 8 == 0 && (c.stride(0) > 0 || batch <= 1)));
     if (describes)
       operands.push_back({"c_desc", 2, n, m, c.stride(-2), batchStride(c)});
     else

@@ -123,15 +123,26 @@
 // CHECK-COUNT-64: vector.store %{{.*}}, %[[EPI]][%{{.*}}] {alignment = 4 : i64} : memref<18432xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK-NOT: vector.store %{{.*}}, %[[EPI]]
 // ... then reads 16 rows of 16-byte vectors back (8 lanes a row) and
-// stores them where C is contiguous and aligned, elements otherwise.
+// stores them where C is contiguous and aligned; where its row stride is a
+// multiple of 4 or 2 elements only, as two 8-byte or four 4-byte vectors;
+// elements otherwise.
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NOT: vector.store %{{.*}}, %[[EPI]]
 // CHECK: vector.load %[[EPI]][%{{.*}}] {alignment = 16 : i64} : memref<18432xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<8xf16>
 // CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-2: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<4xf16>
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
+// CHECK: } else {
 // CHECK: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// The other 15 rounds alike.
 // CHECK-COUNT-15: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<8xf16>
+// CHECK-COUNT-2: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<4xf16>
+// CHECK-COUNT-4: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
 // CHECK-NOT: vector.store
 // CHECK: gpu.return
 // Stores straight from the fragments: a pair of adjacent columns per

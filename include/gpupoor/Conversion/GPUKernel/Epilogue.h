@@ -38,10 +38,15 @@ private:
   /// Whether C takes `len`-element vector stores: contiguous along N, its
   /// row stride a multiple of `len` and its pointer aligned to the vector.
   Value cTakesVectors(int64_t len);
-  /// Stores `v` (a vector) at C[row, col...]: one vector store when the row
-  /// lies inside M, the vector inside N and `vectorsOk` holds; else the
-  /// elements inside M and N one by one.
-  void storeRow(Value v, Value row, Value col, Value vectorsOk);
+  /// A width of vector stores into C and whether C takes it (cTakesVectors).
+  struct StoreWidth {
+    int64_t len;
+    Value ok;
+  };
+  /// Stores `v` (a vector) at C[row, col...]: where the row lies inside M and
+  /// the vector inside N, as vectors of the first of `widths` (widest first)
+  /// that C takes; else the elements inside M and N one by one.
+  void storeRow(Value v, Value row, Value col, ArrayRef<StoreWidth> widths);
   /// Stores each lane's fragment pairs (`value`, as below) at their rows
   /// and columns of C, guarded.
   void emitFragmentStores(function_ref<Value(int64_t, int64_t, int64_t)> value);

@@ -112,7 +112,7 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
                "element) and a batch stride where batch <= 1 as 16 bytes; "
                "passed by value, 128 bytes, 64-byte aligned"}};
   // C's rows as the epilogue stores them: boxes of 64 columns by a warp's
-  // rows (TMA writes nothing outside C).
+  // rows (TMA writes nothing outside C where C's rows end on 16 bytes).
   if (spec.tmaStores()) {
     llvm::json::Object cMap =
         map("c_ptr", "N", "M", "stride_cm", "stride_cb", spec.storeBoxCols(),
@@ -120,8 +120,8 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
     // The kernel reads the map only where it describes C, and stores from
     // its lanes otherwise (no requirement on C).
     cMap["encode_if"] =
-        std::string("stride_cn == 1, stride_cm % 8 == 0, c_ptr % 16 == 0, "
-                    "stride_cm > 0 or M <= 1") +
+        std::string("stride_cn == 1, stride_cm % 8 == 0, N % 8 == 0, "
+                    "c_ptr % 16 == 0, stride_cm > 0 or M <= 1") +
         (spec.batched ? ", stride_cb % 8 == 0, stride_cb > 0 or batch <= 1"
                       : "") +
         "; else 128 zero bytes";

@@ -353,7 +353,8 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
         # allows none) would take the non-persistent family (and no
         # clusters: policy::clusterPays), as would midc's and largec's one
         # wave (K past 3072 here).
-        want_tile = {"midc": "mid", "largec": "large","pl": "large", "pl192": "w192", "pl160": "w160", "plk": "large",
+        want_tile = {"midc": "mid", "largec": "large", "pl": "large", "pl192": "w192",
+                     "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
                      "pl224": "w224", "pl224k": "w224", "pl176k": "w176", "plh": "large",
                      "pl192h": "w192", "pl160h": "w160", "pl128h": "mid", "pl176h": "w176",

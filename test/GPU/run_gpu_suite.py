@@ -241,7 +241,7 @@ def c_layout_suite(kernels, res, gen):
     (epilogue_passes) on C that takes no 16-byte row vectors, which the TMA
     kernels store from their lanes and the others in the widest vectors C
     takes (a row stride of N = 4 mod 8: 8 bytes, 2 or 6 mod 8: 4 bytes, odd:
-    elements): N not a multiple of 8, C's pointer 2 bytes off, a row stride
+    elements): N not a multiple of 8, C's pointer 2 or 4 bytes off, a row stride
     past the row (and the vector paths on an aligned strided C); exact,
     outside C untouched."""
     for name, kern in kernels.items():
@@ -252,7 +252,8 @@ def c_layout_suite(kernels, res, gen):
                                   (1, 4100, 1032, 0, 0), (200, 520, 264, 3, 1),
                                   (200, 520, 264, 8, 0), (1, 136, 40, 5, 1),
                                   (300, 1002, 520, 0, 0), (264, 516, 264, 0, 0),
-                                  (200, 520, 264, 2, 0), (130, 260, 1032, 4, 0)):
+                                  (200, 520, 264, 2, 0), (130, 260, 1032, 4, 0),
+                                  (200, 520, 264, 4, 2)):
             a, b = make((m, n, k), "int", kern.nk, gen)
             b = padded_rows(b, kern.nk)
             big = torch.full((m * (n + pad) + off,), float("nan"), dtype=torch.float16,

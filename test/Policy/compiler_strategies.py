@@ -92,8 +92,9 @@ _CONFIG = re.compile(r"func\.func @p(\d+)|#gpupoor\.kernel_config<([^>]*)>")
 
 
 def tma_configs(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
-    """The blocks an SM, the blocks a cluster, stream-K and the split
-    handover (blocks_per_sm, cluster_m, stream_k, split_handover)
+    """The blocks an SM, the blocks a cluster, persistent blocks, stream-K
+    and the split handover (blocks_per_sm, cluster_m, persistent, stream_k,
+    split_handover)
     gpupoor-select-kernel-config gives each problem's
     TMA kernel (as memrefs, after gpupoor-split-k and
     gpupoor-swap-operands), or None
@@ -117,6 +118,7 @@ def tma_configs(gpupoor_opt: str, problems: list[dict]) -> list[dict | None]:
                     key: int(found.group(1)) if (found := re.search(rf"{key} = (\d+)", config))
                     else 1 for key in ("blocks_per_sm", "cluster_m")}
                 out[current]["stream_k"] = "stream_k = true" in config
+                out[current]["persistent"] = "persistent = true" in config
                 out[current]["split_handover"] = "handover = split" in config
     return out
 

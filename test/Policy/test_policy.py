@@ -215,14 +215,15 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
     gives the static kernel: m32w, m64w, n64w and s16w exactly where that is
     two blocks an SM (policy::wgmmaBlocksPerSM), the families ending in c
     and ending in q exactly where it is clusters of two and four
-    (policy::clusterBlocks), the
+    (policy::clusterBlocks), the persistent families exactly where its
+    kernel is persistent (policy::persistentPays), the
     persistent ones ending in k exactly where it is stream-K
     (policy::streamKPays), and the persistent ones ending in h exactly where
     it is the split handover (policy::splitHandoverPays)."""
     C = _package()
     configs = compiler_strategies.tma_configs(_tool("gpupoor-opt"), problems)
     checked = {"blocks 1": 0, "blocks 2": 0, "cluster 1": 0, "cluster 2": 0, "cluster 4": 0,
-               "stream-K False": 0, "stream-K True": 0, "persistent handover False": 0,
+               "persistent False": 0, "persistent True": 0, "stream-K False": 0, "stream-K True": 0, "persistent handover False": 0,
                "persistent handover True": 0}
     for p, d, compiled in zip(problems, policy, configs):
         launch, s = d.get("launch"), d["strategy"]
@@ -243,6 +244,10 @@ def test_blocks_an_sm_as_the_compiler(problems, policy):
             checked[f"blocks {got}"] += 1
         assert family["cluster_m"] == compiled["cluster_m"], (grid.line(p), launch["family"])
         checked[f"cluster {family['cluster_m']}"] += 1
+        # Persistent blocks exactly where the compiler's kernel loops over
+        # its tiles (policy::persistentPays, quadClusterPays).
+        assert family["persistent"] == compiled["persistent"], (grid.line(p), launch["family"])
+        checked[f"persistent {family['persistent']}"] += 1
         # Stream-K: the persistent families ending in k exactly where the
         # compiler's kernel shares the last wave's tiles
         # (policy::streamKPays), and no other family.

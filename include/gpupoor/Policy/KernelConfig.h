@@ -158,11 +158,13 @@ bool persistentPays(const ConfigProblem &p);
 bool persistentPays(const ConfigProblem &p, int64_t smCount);
 /// Whether one wave of 128-row tiles (a tile a block either way) runs
 /// faster persistent, its C stored by TMA: 128 x 128 and 128 x 256 tiles of
-/// a 2-D product with K up to kOneWavePersistentMaxK. Measured on an H200
+/// a static 2-D product in one slice with K up to kOneWavePersistentMaxK
+/// and N a multiple of 8. Measured on an H200
 /// (static kernels, benchmarks/data/one_wave_persistent_sm_90a.txt) against
 /// a block a tile: 1.010-1.175x at K = 712-2592 (B as K x N 1616 x 2160 x
 /// 712 0.776 -> 0.912 x cuBLAS), 0.967-1.014x at K >= 4096; 128 x 160 tiles
-/// 0.992-1.039x, 128 x 192 0.966-0.994x.
+/// 0.992-1.039x, 128 x 192 0.966-0.994x (grids of 80-132 tiles; N % 8 != 0:
+/// 0.90-0.94x the read-back's narrower vectors).
 bool oneWavePersistentPays(const ConfigProblem &p);
 inline constexpr int64_t kOneWavePersistentMaxK = 3072;
 

@@ -322,9 +322,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            /*default=*/"::mlir::gpupoor::PersistentChoice::Auto",
            "With tma and one K slice: blocks loop over C tiles (grid at most "
            "the SM count). true, false or auto (default: "
-           "policy::persistentPays: grids beyond one wave, one wave of "
-           "128 x 128 or 128 x 256 tiles with K <= 3072; or clusters of four "
-           "by policy::quadClusterPays)",
+           "policy::persistentPays: static grids beyond one wave, one wave of "
+           "128 x 128 or 128 x 256 tiles of a 2-D product with K <= 3072 and "
+           "N % 8 == 0; or clusters of four by policy::quadClusterPays)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
            /*default=*/"::mlir::gpupoor::StreamKChoice::Auto",

@@ -248,6 +248,20 @@ def test_families_where_they_fit_one_wave():
     assert _family(200, 4096, chip="sm_80") == "large"
 
 
+def test_three_warpgroup_tile_as_the_compiler_chooses_it():
+    """One wave of 192 x 96 tiles in one slice with K >= 1536
+    (kThreeWarpgroupTile): 8 x 16 = 128 against 96 of 128 x 192 (120 of
+    128 x 160 for B as N x K); not at K = 1024, nor in two slices."""
+    for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km")):
+        assert _family(1536, 1536, k=1536, b=b, a=a) == "m192n96"
+        assert _family(1100, 2048, k=2048, b=b, a=a) == "m192n96"  # 6 x 22 = 132
+    assert _family(2200, 1024, k=1024, b="kn") == "w192"
+    assert _family(1536, 1536, k=1536, slices=2) == "w160"   # slices asked for
+    assert _family(192, 6144, k=12288, b="kn") == "m64n192"   # 192 x 96 in two slices
+    assert _family(192, 12288, k=4096) == "w192"             # one row tile
+    assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
+
+
 def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     """gpupoor-split-k's choices (oneWaveMidTile, wideTileColumns,
     selectSwappedTile, persistent=auto) mapped onto the families."""
@@ -283,17 +297,6 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
         assert _family(320, 6912, k=5120, b="kn", a=a) == "w192"    # 3 x 36 = 108
     assert _family(256, 5120, k=5120, a="km") == "m64n160"
     assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
-    # One wave of 192 x 96 tiles in one slice with K >= 1536
-    # (kThreeWarpgroupTile): 8 x 16 = 128 against 96 of 128 x 192 (120 of
-    # 128 x 160 for B as N x K); not at K = 1024, nor in two slices.
-    for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km")):
-        assert _family(1536, 1536, k=1536, b=b, a=a) == "m192n96"
-        assert _family(1100, 2048, k=2048, b=b, a=a) == "m192n96"  # 6 x 22 = 132
-    assert _family(2200, 1024, k=1024, b="kn") == "w192"
-    assert _family(1536, 1536, k=1536, slices=2) == "w160"   # slices asked for
-    assert _family(192, 6144, k=12288, b="kn") == "m64n192"   # 192 x 96 in two slices
-    assert _family(192, 12288, k=4096) == "w192"             # one row tile
-    assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     # Past one wave: B as N x K in 4 x 63 = 252 tiles of 128 x 176 (two
     # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTileColumns); at

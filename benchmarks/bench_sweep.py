@@ -426,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--passes", type=int, default=1,
                    help="time every shape in this many passes over the whole sweep (fresh "
                         "operands each) and keep each contestant's median")
+    p.add_argument("--shapes", metavar="MxNxK,...",
+                   help="time only these shapes of the classes (to re-measure the rows a "
+                        "change moves, then --merge them in place of the old ones)")
     p.add_argument("--merge", nargs="+", metavar="JSON",
                    help="time nothing: join the rows of sweeps run in separate calls of one "
                         "device (each its own layouts) and write the summaries and plot")
@@ -451,6 +454,12 @@ def main(argv: list[str] | None = None) -> int:
     impls = implementations(args.rules)
     rows = []
     order = shapes(classes)
+    if args.shapes:
+        only = {tuple(map(int, spec.split("x"))) for spec in args.shapes.split(",")}
+        order = [s for s in order if s[1:4] in only]
+        if not order:
+            print("bench_sweep: --shapes names no shape of the classes", file=sys.stderr)
+            return 2
     # A shape's timings move by up to 15% from one run to the next with its
     # kernels unchanged (H200, 2026-11-29, two sweeps of one session): with
     # passes, each contestant's median over whole passes of the sweep, so

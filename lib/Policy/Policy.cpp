@@ -201,6 +201,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::M64N160, "m64n160", Tile{64, 160, 64}, true, false, false, true, true, 0, 0},
   {Family::M64N192, "m64n192", Tile{64, 192, 64}, true, false, false, false, true, 0, 0},
   {Family::M64N256, "m64n256", Tile{64, 256, 64}, true, false, false, false, true, 0, 0},
+  {Family::M64N96, "m64n96", Tile{64, 96, 64},  true, false, false, false, true, 0, 0},
   {Family::S32,   "s32",   kSwappedKMTile,     true,  true,  false, false, true,  0, 0},
   {Family::S32W,  "s32w",  kSwappedKMTile,     true,  true,  false, false, true,  0, 2},
   {Family::S16Q,  "s16q",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 4, false, true},
@@ -412,6 +413,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return t[1] == 160   ? Family::M64N160
            : t[1] == 192 ? Family::M64N192
                          : Family::M64N256;
+  if (wgmma && t == Tile{64, 96, 64})
+    return Family::M64N96;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles: persistent where the compiler's would be

@@ -65,6 +65,48 @@ static bool narrowFills(const CShape &shape, int64_t k, int64_t sms) {
          k <= kMaxNarrowFillK;
 }
 
+/// The longest K at which a product whose B lies K x N (three 32-column
+/// atoms of 64-byte swizzled rows in a 96-column tile) or whose A lies K x M
+/// takes 64 x 96 tiles (ninetySixFills); others go to kMaxNarrowFillK.
+static constexpr int64_t kMaxNinetySixMajorK = 1024;
+
+/// Whether a static 2-D product of more than 128 rows that the rules give
+/// 64-row tiles takes 64 x 96 ones: where 64 x 64 tiles exceed one wave
+/// (narrowFills) but 64 x 96 ones fit it in more blocks than 64 x 128 ones,
+/// and K is at most kMaxNarrowFillK (B as N x K, A as M x K) or
+/// kMaxNinetySixMajorK. They run a block a tile, no clusters (clusterPays:
+/// 128 columns and more). On an H200 (static kernels x cuBLAS f32acc, the
+/// rules' 64 x 128 / 64 x 96, benchmarks/data/n96_tiles_sm_90a.txt), B as N
+/// x K: 221 x 2368 x 896 0.799 / 0.927, 756 x 832 x 1920 0.864 / 0.994, 304 x
+/// 1920 x 512 0.808 / 0.919, 140 x 4096 x 619 1.730 / 1.943, 1035 x 460 x
+/// 1063 1.377 / 1.514, 455 x 1419 x 1344 3.943 / 4.109; B as K x N: 372 x
+/// 1454 x 448 1.019 / 1.267, 279 x 1852 x 673 1.156 / 1.330, 165 x 2944 x 832
+/// 0.791 / 0.839, 494 x 1280 x 512 0.819 / 0.859, but 183 x 2881 x 1728 1.450
+/// / 1.349; A as K x M: 291 x 1920 x 576 1.962 / 2.025, but 631 x 1063 x 1152
+/// 1.102 / 1.017. Past the bounds they lost: 288 x 2144 x 2408 (B as N x K)
+/// 0.728 / 0.695 against 64 x 128 alone, 352 x 1224 x 3560 (B as K x N)
+/// 0.798 / 0.505. (Ratios above 1 are products whose rows lie off sectors,
+/// where cuBLAS is slow.)
+static bool ninetySixFills(const CShape &shape, int64_t k, int64_t sms,
+                           BLayout bLayout, ALayout aLayout) {
+  int64_t maxK = bLayout == BLayout::NK && aLayout == ALayout::MK
+                     ? kMaxNarrowFillK
+                     : kMaxNinetySixMajorK;
+  int64_t tiles = shape.tiles(64, 96);
+  return !shape.batched && shape.m > 128 && !isDynamic(k) && k <= maxK &&
+         tiles <= sms && tiles > shape.tiles(64, 128);
+}
+
+/// The columns of the 64-row tile the rules give a product of more than 128
+/// rows: 64 where those fit one wave (narrowFills), else 96 where those do
+/// (ninetySixFills), else 128.
+static int64_t narrowTileColumns(const CShape &shape, int64_t k, int64_t sms,
+                                 BLayout bLayout, ALayout aLayout) {
+  if (narrowFills(shape, k, sms))
+    return 64;
+  return ninetySixFills(shape, k, sms, bLayout, aLayout) ? 96 : 128;
+}
+
 /// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
 /// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
 /// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
@@ -403,10 +445,11 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
     return shape.n <= 64 ? Tile{64, 64, 64} : Tile{128, 128, 64};
   // Fewer 128 x 256 tiles than half the SMs, whose slices would cover too
   // little K: 64-row tiles; 64 columns wide where those fit one wave and K
-  // is at most kMaxNarrowFillK (narrowFills).
+  // is at most kMaxNarrowFillK (narrowFills), else 96 where those fit it
+  // (narrowTileColumns).
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
-    return {64, narrowFills(shape, k, sms) ? 64 : 128, 64};
+    return {64, narrowTileColumns(shape, k, sms, bLayout, aLayout), 64};
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;

@@ -148,8 +148,8 @@ def test_sm90a_families_only_for_sm90a():
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
-    # the filling m64n192, m64n256, m192n96 and the narrow n16, n16w (both B
-    # layouts),
+    # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96 and the narrow
+    # n16, n16w (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
@@ -168,13 +168,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 42 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 43 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 50 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 51 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",

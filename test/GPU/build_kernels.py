@@ -240,6 +240,13 @@ VARIANTS = {
     "kn_bias_gelu_192x96": (dict(bias="f16", epilogue="gelu"), "outer-type=f32 tile=192,96,64"),
     "km_kn_f32_192x96": (dict(a_layout="km"), "outer-type=f32 tile=192,96,64"),
     "kn_f32_128x96": (dict(), "outer-type=f32 tile=128,96,64"),
+    # 64 x 96 tiles over one consumer warpgroup (policy's ninetySixFills):
+    # B either way, in slices, with a bias and ReLU, A as K x M.
+    "nk_f32_64x96": (dict(b_layout="nk"), "outer-type=f32 tile=64,96,64"),
+    "kn_f16_64x96_p3": (dict(), "outer-type=f16 slices=3 tile=64,96,64"),
+    "kn_bias_relu_64x96": (dict(bias="f16", epilogue="relu"), "outer-type=f32 tile=64,96,64"),
+    "km_kn_f32_64x96": (dict(a_layout="km"), "outer-type=f32 tile=64,96,64"),
+    "km_nk_f16_64x96": (dict(a_layout="km", b_layout="nk"), "outer-type=f16 tile=64,96,64"),
     # 160 columns of B as K x N: five 32-column atoms of 64-byte swizzled
     # rows, over one and two consumer warpgroups, in slices, persistent
     # (with stream-K), in clusters of two, batched, with a bias and GELU,

@@ -250,6 +250,11 @@ enum class Family : uint32_t {
   M64N160,
   M64N192,
   M64N256,
+  /// sm_90a only: the one-warpgroup 64 x 96 x 64 tile, which products of
+  /// more than 128 rows take where the rules give 64-row tiles and those of
+  /// 96 columns fit one wave in more blocks than of 128 (selectTile's
+  /// ninetySixFills).
+  M64N96,
   /// sm_90a only: the three-warpgroup 192 x 96 x 64 tile, a filling tile
   /// too (kThreeWarpgroupTile).
   M192N96,
@@ -303,17 +308,18 @@ inline constexpr Family kFamilies[] = {
     Family::MidC,    Family::PL128C,  Family::LargeC,  Family::PLC,
     Family::W192C,   Family::PL192C,  Family::W160C,   Family::PL160C,
     Family::PLK,     Family::PL192K,  Family::PL160K,  Family::PL128K,
-    Family::M64N160, Family::M64N192, Family::M64N256, Family::S16Q,
-    Family::S16WC,   Family::S32Q,    Family::S32WC,   Family::S8,
-    Family::S8W,     Family::S8Q,     Family::S8WC,    Family::S16C,
-    Family::S32C,    Family::S8C,     Family::M16N256, Family::M192N96,
-    Family::W176,    Family::PL176,   Family::W224,    Family::PL224,
-    Family::W176C,   Family::PL176C,  Family::W224C,   Family::PL224C,
-    Family::PL176K,  Family::PL224K,  Family::PLH,     Family::PL192H,
-    Family::PL160H,  Family::PL128H,  Family::PL176H,  Family::PL224H,
-    Family::PLCH,    Family::PL192CH, Family::PL160CH, Family::PL128CH,
-    Family::PL176CH, Family::PL224CH, Family::N16,     Family::N16W,
-    Family::N16Q,    Family::N16C,    Family::N16WC,   Family::M64Q};
+    Family::M64N160, Family::M64N192, Family::M64N256, Family::M64N96,
+    Family::S16Q,    Family::S16WC,   Family::S32Q,    Family::S32WC,
+    Family::S8,      Family::S8W,     Family::S8Q,     Family::S8WC,
+    Family::S16C,    Family::S32C,    Family::S8C,     Family::M16N256,
+    Family::M192N96, Family::W176,    Family::PL176,   Family::W224,
+    Family::PL224,   Family::W176C,   Family::PL176C,  Family::W224C,
+    Family::PL224C,  Family::PL176K,  Family::PL224K,  Family::PLH,
+    Family::PL192H,  Family::PL160H,  Family::PL128H,  Family::PL176H,
+    Family::PL224H,  Family::PLCH,    Family::PL192CH, Family::PL160CH,
+    Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
+    Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
+    Family::M64Q};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

@@ -592,6 +592,61 @@ def attention_variants(configs=(), names=None):
     return out
 
 
+def build_variant(args, name: str, src_kw: dict, opts: str):
+    """Builds one variant into args.out_dir/NAME in each of args.formats:
+    its manifest with ptxas's register and spill lines, the PTX's
+    instruction counts and the variant's options (also in variant.json);
+    None where gpupoor-opt rejected it and args.skip_rejected allows."""
+    src = os.path.join(args.out_dir, name + ".mlir")
+    with open(src, "w") as f:
+        f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
+    kdir = os.path.join(args.out_dir, name)
+    formats = args.formats.split(",")
+    # A variant that names no slices is the sequential kernel (one
+    # slice), as it was before gpupoor-opt's default became slices=0.
+    if "slices=" not in opts:
+        opts += " slices=1"
+    rejected = False
+    for fmt in formats:
+        pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "
+                    f"dump-dir={kdir}")
+        res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
+                             capture_output=True, text=True)
+        if res.returncode:
+            if not args.skip_rejected:
+                head = "\n".join(res.stderr.splitlines()[:20])
+                sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
+            print(f"{name}: rejected: {(res.stderr.splitlines() or [''])[0]}")
+            rejected = True
+            break
+    if rejected:
+        return None
+    with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
+        manifest = json.load(f)
+    if "bin" in formats:
+        ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
+                                os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
+                               capture_output=True, text=True)
+        manifest["ptxas"] = [l.split("info    : ")[-1] for l in ptxas.stderr.splitlines()
+                             if "registers" in l or "spill" in l]
+    else:
+        # PTX only: the manifests name the .ptx (`ptx`), which
+        # run_gpu_suite.py loads through the driver's JIT.
+        manifest["ptxas"] = "PTX only"
+    with open(os.path.join(kdir, "gpupoor_matmul_0.ptx")) as f:
+        ptx = f.read()
+    manifest["counts"] = {op: ptx.count(op) for op in
+                          ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+                           "ldmatrix", "cp.async.cg", "st.shared.v4")}
+    manifest["variant_options"] = {"source": src_kw, "pipeline": opts}
+    # What the source computes after the matmul, for the GPU suite's
+    # references (the manifest has the epilogue's operands, not what
+    # each one is).
+    with open(os.path.join(kdir, "variant.json"), "w") as f:
+        json.dump(manifest["variant_options"], f, indent=1)
+    return manifest
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out_dir")
@@ -694,53 +749,9 @@ def main():
     for name, (src_kw, opts) in variants.items():
         if args.only and name not in args.only:
             continue
-        src = os.path.join(args.out_dir, name + ".mlir")
-        with open(src, "w") as f:
-            f.write(matmul_source(**src_kw).replace("@kernel", "@" + name))
-        kdir = os.path.join(args.out_dir, name)
-        formats = args.formats.split(",")
-        # A variant that names no slices is the sequential kernel (one
-        # slice), as it was before gpupoor-opt's default became slices=0.
-        if "slices=" not in opts:
-            opts += " slices=1"
-        rejected = False
-        for fmt in formats:
-            pipeline = (f"--gpupoor-to-cubin=chip={args.chip} {opts} cubin-format={fmt} "
-                        f"dump-dir={kdir}")
-            res = subprocess.run([GPUPOOR_OPT, src, pipeline, "-o", os.devnull],
-                                 capture_output=True, text=True)
-            if res.returncode:
-                if not args.skip_rejected:
-                    head = "\n".join(res.stderr.splitlines()[:20])
-                    sys.exit(f"{name}: gpupoor-opt failed:\n{head}")
-                print(f"{name}: rejected: {(res.stderr.splitlines() or [''])[0]}")
-                rejected = True
-                break
-        if rejected:
+        manifest = build_variant(args, name, src_kw, opts)
+        if manifest is None:
             continue
-        with open(os.path.join(kdir, "gpupoor_matmul_0.json")) as f:
-            manifest = json.load(f)
-        if "bin" in formats:
-            ptxas = subprocess.run(["ptxas", f"-arch={args.chip}", "-v",
-                                    os.path.join(kdir, "gpupoor_matmul_0.ptx"), "-o", os.devnull],
-                                   capture_output=True, text=True)
-            manifest["ptxas"] = [l.split("info    : ")[-1] for l in ptxas.stderr.splitlines()
-                                 if "registers" in l or "spill" in l]
-        else:
-            # PTX only: the manifests name the .ptx (`ptx`), which
-            # run_gpu_suite.py loads through the driver's JIT.
-            manifest["ptxas"] = "PTX only"
-        with open(os.path.join(kdir, "gpupoor_matmul_0.ptx")) as f:
-            ptx = f.read()
-        manifest["counts"] = {op: ptx.count(op) for op in
-                              ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
-                               "ldmatrix", "cp.async.cg", "st.shared.v4")}
-        manifest["variant_options"] = {"source": src_kw, "pipeline": opts}
-        # What the source computes after the matmul, for the GPU suite's
-        # references (the manifest has the epilogue's operands, not what
-        # each one is).
-        with open(os.path.join(kdir, "variant.json"), "w") as f:
-            json.dump(manifest["variant_options"], f, indent=1)
         index[name] = manifest
         print(f"{name}: {manifest['ptxas']} {manifest['counts']}")
     with open(os.path.join(args.out_dir, "index.json"), "w") as f:

@@ -68,6 +68,7 @@ import datetime
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -427,8 +428,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="time every shape in this many passes over the whole sweep (fresh "
                         "operands each) and keep each contestant's median")
     p.add_argument("--shapes", metavar="MxNxK,...",
-                   help="time only these shapes of the classes (to re-measure the rows a "
-                        "change moves, then --merge them in place of the old ones)")
+                   help="time only these products of the classes, at every batch (to "
+                        "re-measure the rows a change moves: drop them from the old JSON "
+                        "before --merge, which refuses a row in two files)")
     p.add_argument("--merge", nargs="+", metavar="JSON",
                    help="time nothing: join the rows of sweeps run in separate calls of one "
                         "device (each its own layouts) and write the summaries and plot")
@@ -455,11 +457,17 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     order = shapes(classes)
     if args.shapes:
-        only = {tuple(map(int, spec.split("x"))) for spec in args.shapes.split(",")}
-        order = [s for s in order if s[1:4] in only]
-        if not order:
-            print("bench_sweep: --shapes names no shape of the classes", file=sys.stderr)
+        specs = args.shapes.split(",")
+        if not all(re.fullmatch(r"\d+x\d+x\d+", spec) for spec in specs):
+            print("bench_sweep: --shapes takes MxNxK,...", file=sys.stderr)
             return 2
+        only = {tuple(map(int, spec.split("x"))) for spec in specs}
+        missing = only - {s[1:4] for s in order}
+        if missing:
+            print("bench_sweep: --shapes names products of none of the classes: " +
+                  ",".join("x".join(map(str, s)) for s in sorted(missing)), file=sys.stderr)
+            return 2
+        order = [s for s in order if s[1:4] in only]
     # A shape's timings move by up to 15% from one run to the next with its
     # kernels unchanged (H200, 2026-11-29, two sweeps of one session): with
     # passes, each contestant's median over whole passes of the sweep, so

@@ -82,11 +82,14 @@ static constexpr int64_t kMaxNinetySixMajorK = 1024;
 /// 1063 1.377 / 1.514, 455 x 1419 x 1344 3.943 / 4.109; B as K x N: 372 x
 /// 1454 x 448 1.019 / 1.267, 279 x 1852 x 673 1.156 / 1.330, 165 x 2944 x 832
 /// 0.791 / 0.839, 494 x 1280 x 512 0.819 / 0.859, but 183 x 2881 x 1728 1.450
-/// / 1.349; A as K x M: 291 x 1920 x 576 1.962 / 2.025, but 631 x 1063 x 1152
-/// 1.102 / 1.017. Past the bounds they lost: 288 x 2144 x 2408 (B as N x K)
-/// 0.728 / 0.695 against 64 x 128 alone, 352 x 1224 x 3560 (B as K x N)
-/// 0.798 / 0.505. (Ratios above 1 are products whose rows lie off sectors,
-/// where cuBLAS is slow.)
+/// / 1.349 and (with B as K x N, A copied M x K: rows of A off 16 bytes) 631 x
+/// 1063 x 1152 1.102 / 1.017. Past 2048 with B as N x K they gained little
+/// or lost (288 x 2144 x 2408 0.676 / 0.695, where 64 x 128 without clusters
+/// ran 0.728; 327 x 1234 x 4052 0.784 / 0.805; 352 x 1224 x 3560 1.040 /
+/// 1.003), with B as K x N 352 x 1224 x 3560 0.798 / 0.505. A as K x M (its
+/// atoms of 64 rows read M-major) takes B as K x N's bound, not measured
+/// apart. The tuned table's rows keep their choice (tunedChoice). (Ratios
+/// above 1 are products whose rows lie off sectors, where cuBLAS is slow.)
 static bool ninetySixFills(const CShape &shape, int64_t k, int64_t sms,
                            BLayout bLayout, ALayout aLayout) {
   int64_t maxK = bLayout == BLayout::NK && aLayout == ALayout::MK
@@ -392,6 +395,11 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             BLayout bLayout, ALayout aLayout,
                             const std::optional<FillSplits> &fill) {
   Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
+  // Asked slices (no `fill`) may take 64 x 96 tiles past one wave, where
+  // the compiler's kernel would run two blocks an SM, which the package's
+  // family (m64n96) has no variant of: 64 x 128, as before them.
+  if (!fill && rule == Tile{64, 96, 64})
+    return {64, 128, 64};
   if (!fill || !shape.isStatic() || shape.m <= 64 ||
       (shape.m <= 128 && (isDynamic(k) || k < kMidRowsFillingMinK)))
     return rule;

@@ -80,6 +80,15 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                     "slices": 2})
         out.append({"chip": chip, "m": 8, "n": 14336, "k": 4096, "b": "kn", "a": "km",
                     "slices": 2})
+        # One wave of 64 x 96 tiles (ninetySixFills), both B layouts and A
+        # as K x M; with slices asked, 64 x 128 (no m64n96 twin of two
+        # blocks an SM).
+        for m, n, k, b, a, slices in ((304, 1920, 512, "nk", "mk", 0),
+                                      (304, 1920, 512, "kn", "km", 0),
+                                      (756, 832, 1920, "nk", "mk", 0),
+                                      (304, 1920, 512, "nk", "mk", 2)):
+            out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": a,
+                        **({"slices": slices} if slices else {})})
         # At most 16 columns (sm_90a's narrow tile): a block a tile, two an
         # SM, and with B as K x N in clusters of four and two.
         for m, n, k, b, a in ((4096, 16, 4096, "nk", "mk"), (4096, 16, 4096, "kn", "km"),

@@ -73,9 +73,17 @@ static constexpr int64_t kMaxNinetySixMajorK = 1024;
 /// Whether a static 2-D product of more than 128 rows that the rules give
 /// 64-row tiles takes 64 x 96 ones: where 64 x 64 tiles exceed one wave
 /// (narrowFills) but 64 x 96 ones fit it in more blocks than 64 x 128 ones,
-/// and K is at most kMaxNarrowFillK (B as N x K, A as M x K) or
-/// kMaxNinetySixMajorK. They run a block a tile, no clusters (clusterPays:
-/// 128 columns and more). On an H200 (static kernels x cuBLAS f32acc, the
+/// K is at most kMaxNarrowFillK (B as N x K, A as M x K) or
+/// kMaxNinetySixMajorK, and the operands' rows start on 32-byte sectors.
+/// They run a block a tile, no clusters (clusterPays: 128 columns and
+/// more), which 64 x 128 tiles take where rows lie off sectors: there, on
+/// held-out products (call 3), 64 x 96 lost with B as K x N (608 x 1224 x 923
+/// 2.467 / 1.873, 573 x 1329 x 858 1.358 / 1.228) and was even with B as N x
+/// K (397 x 1549 x 384 2.579 / 2.513, 469 x 1087 x 1405 1.452 / 1.532); on
+/// sectors it gained (800 x 704 x 1152 0.736 / 0.856, 384 x 1728 x 448 0.797
+/// / 1.095, 768 x 960 x 320 0.778 / 1.139, A as K x M 320 x 1728 x 960 0.910
+/// / 1.092), but for 768 x 1024 x 448 A as K x M (0.978 / 0.829). Calls 1-2,
+/// the fit, on an H200 (static kernels x cuBLAS f32acc, the
 /// rules' 64 x 128 / 64 x 96, benchmarks/data/n96_tiles_sm_90a.txt), B as N
 /// x K: 221 x 2368 x 896 0.799 / 0.927, 756 x 832 x 1920 0.864 / 0.994, 304 x
 /// 1920 x 512 0.808 / 0.919, 140 x 4096 x 619 1.730 / 1.943, 1035 x 460 x
@@ -97,7 +105,8 @@ static bool ninetySixFills(const CShape &shape, int64_t k, int64_t sms,
                      : kMaxNinetySixMajorK;
   int64_t tiles = shape.tiles(64, 96);
   return !shape.batched && shape.m > 128 && !isDynamic(k) && k <= maxK &&
-         tiles <= sms && tiles > shape.tiles(64, 128);
+         rowsSectorAligned(shape.n, k) && tiles <= sms &&
+         tiles > shape.tiles(64, 128);
 }
 
 /// The columns of the 64-row tile the rules give a product of more than 128

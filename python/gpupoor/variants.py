@@ -62,8 +62,9 @@ OUT_TYPES = ("f16", "f32")
 # N x K only), where their tiles fill one wave with less work an SM than
 # the 128-row tiles (policy's filling tiles, M > 64); m64n96: sm_90a's
 # 64x96x64 tile, where the rules give 64-row tiles over M > 128 and those
-# of 96 columns fit one wave in more blocks than of 128 (K <= 2048, 1024
-# with B as K x N or A as K x M: policy's ninetySixFills); m192n96: sm_90a's
+# of 96 columns fit one wave in more blocks than of 128 (rows on 32-byte
+# sectors, K <= 2048, 1024 with B as K x N or A as K x M: policy's
+# ninetySixFills); m192n96: sm_90a's
 # 192x96x64 tile over three consumer warpgroups, a filling tile from K =
 # 1536 on in one slice for M > 192 (policy::kThreeWarpgroupTile); m16n256: sm_90's
 # 16x256x128 mma.sync tile (sm_90a's library, W stored N x K only) for

@@ -354,11 +354,10 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     # An odd count of row tiles (the last pair's partner stores nothing), N
     # or K off 32-byte sectors and a K tail; chunks of two K tiles (the
     # split handover of largec, midc, w192c and w160c).
-    # (64 x 128 tiles: 64 x 64 ones, 141 or 144, would not fit a wave, and
-    # 64 x 96 ones take K of at most 2048: ninetySixFills.)
-    (136, 3000, 2100, "nk", "m64c"), (136, 3000, 2100, "kn", "m64c"),
-    (136, 3000, 2100, "kmnk", "m64c"), (136, 3072, 2100, "nk", "m64c"),
-    (136, 3000, 2112, "kn", "m64c"),
+    # (64 x 128 tiles: 64 x 64 ones, 141 or 144, would not fit a wave.)
+    (136, 3000, 1000, "nk", "m64c"), (136, 3000, 1000, "kn", "m64c"),
+    (136, 3000, 1000, "kmnk", "m64c"), (136, 3072, 1000, "nk", "m64c"),
+    (136, 3000, 1024, "kn", "m64c"),
     (328, 3000, 3080, "nk", "midc"), (328, 3000, 3080, "kn", "midc"),
     (328, 3000, 3080, "kmkn", "midc"),
     # One wave up to K = 3072: persistent (oneWavePersistentPays).
@@ -465,13 +464,13 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # One wave of 64 x 96 tiles (4 x 23 = 92, 3 x 31 = 93): M tails (200 = 3
-    # x 64 + 8, 136 = 2 x 64 + 8), N tails (2200 = 22 x 96 + 88, 2944 = 30 x
-    # 96 + 64), K tails (600 = 9 x 64 + 24, 2000 = 31 x 64 + 16), rows off
-    # 32-byte sectors (N = 2200, K = 600) and on them, both B layouts (K x N in
-    # three 32-column atoms) and A as K x M.
-    (200, 2200, 600, "nk", "m64n96"), (200, 2200, 600, "kn", "m64n96"),
-    (200, 2200, 600, "kmnk", "m64n96"), (200, 2200, 600, "kmkn", "m64n96"),
+    # One wave of 64 x 96 tiles (4 x 24 = 96, 3 x 31 = 93; rows on 32-byte
+    # sectors): M tails (200 = 3 x 64 + 8, 136 = 2 x 64 + 8), N tails (2240 =
+    # 23 x 96 + 32, 2944 = 30 x 96 + 64), K tails (608 = 9 x 64 + 32, 2000 =
+    # 31 x 64 + 16), both B layouts (K x N in three 32-column atoms) and A as
+    # K x M.
+    (200, 2240, 608, "nk", "m64n96"), (200, 2240, 608, "kn", "m64n96"),
+    (200, 2240, 608, "kmnk", "m64n96"), (200, 2240, 608, "kmkn", "m64n96"),
     (136, 2944, 2000, "nk", "m64n96")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])

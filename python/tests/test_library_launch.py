@@ -70,9 +70,9 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "m64n160"): (144, 4352), ("nk", "m64n192"): (144, 7168),
               ("nk", "m64n256"): (144, 8704), ("kn", "m64n192"): (144, 4352),
               ("kn", "m64n256"): (144, 8704),
-              # One wave of 64 x 96 tiles (92), where 64 x 64 ones (140)
-              # would not fit it.
-              ("nk", "m64n96"): (200, 2200), ("kn", "m64n96"): (200, 2200),
+              # One wave of 64 x 96 tiles (96), where 64 x 64 ones (140)
+              # would not fit it (rows on sectors).
+              ("nk", "m64n96"): (200, 2240), ("kn", "m64n96"): (200, 2240),
               # The wide decode tile: 112 tiles of 16 x 256 (K of 128).
               ("nk", "m16n256"): (4, 28672),
               # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
@@ -104,10 +104,8 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
 # splitHandoverPays; one wave of 128 x 128 and 128 x 256 tiles a block a
-# tile past K = 3072: oneWavePersistentPays; 64 x 128 tiles in clusters of
-# four where 64 x 96 ones, which take K up to 2048, fill more SMs:
-# ninetySixFills).
-_K_OF = {"m64q": 2112, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+# tile past K = 3072: oneWavePersistentPays).
+_K_OF = {"plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
          "m16n256": 128, "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
@@ -365,17 +363,15 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
                      "pl192h": "w192", "pl160h": "w160", "pl128h": "mid", "pl176h": "w176",
                      "pl224h": "w224", "plch": "large", "pl192ch": "w192",
                      "pl160ch": "w160", "pl128ch": "mid", "pl176ch": "w176",
-                     "pl224ch": "w224",
-                     # (Two slices of 80 tiles exceed the SMs: two blocks an SM.)
-                     "m64q": "m64w"}.get(tile, tile) \
+                     "pl224ch": "w224"}.get(tile, tile) \
             if (tile in PERSISTENT_TILES or tile in ("midc", "largec")) and \
             min(slices, C.default_splits(k, 32)) > 1 else tile
-        # The filling tiles' cost assumes the chosen slices: named ones keep
-        # the rules' tile.
-        if tile in ("m64n160", "m64n192", "m64n256", "m192n96") and slices:
+        # The filling tiles' cost assumes the chosen slices, and 64 x 96 one
+        # wave of them: named ones keep the rules' tile.
+        if tile in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96") and slices:
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
-            assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96"), what
+            assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

@@ -56,9 +56,11 @@ func.func @long_k(%a: tensor<1024x8192xf16>, %b: tensor<256x8192xf16>, %c: tenso
 // Where 64 x 64 tiles would exceed one wave, 64 x 96 ones that fit it in
 // more blocks than 64 x 128 (ninetySixFills): B as N x K up to K = 2048
 // (756 x 832 x 1920: 108 tiles against 84), B as K x N up to K = 1024 (165
-// x 2944 x 832: 93 against 69), A as K x M as B as K x N (632 x 1064 x
+// x 2944 x 832: 93 against 69), A as K x M as B as K x N (640 x 1088 x
 // 1152: 64 x 128 with A as K x M, 64 x 96 with A as M x K); past those, 64
-// x 128 (165 x 2944 x 1728, B as K x N; 304 x 1920 x 2112, B as N x K).
+// x 128 (165 x 2944 x 1728, B as K x N; 304 x 1920 x 2112, B as N x K), and
+// where rows lie off 32-byte sectors (200 x 2200 x 600: 64 x 128 in
+// clusters of four).
 // CHECK-LABEL: func @ninety_six_nk
 // CHECK: tile = [64, 96, 64]
 // CHECK-LABEL: func @ninety_six_kn
@@ -71,6 +73,8 @@ func.func @long_k(%a: tensor<1024x8192xf16>, %b: tensor<256x8192xf16>, %c: tenso
 // CHECK: tile = [64, 128, 64]
 // CHECK-LABEL: func @ninety_six_mk
 // CHECK: tile = [64, 96, 64]
+// CHECK-LABEL: func @ninety_six_off_sectors
+// CHECK: tile = [64, 128, 64]
 func.func @ninety_six_nk(%a: tensor<756x1920xf16>, %b: tensor<832x1920xf16>, %c: tensor<756x832xf16>) -> tensor<756x832xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<756x1920xf16>, tensor<832x1920xf16>)
@@ -93,15 +97,21 @@ func.func @ninety_six_nk_long_k(%a: tensor<304x2112xf16>, %b: tensor<1920x2112xf
                      outs(%c : tensor<304x1920xf16>) -> tensor<304x1920xf16>
   return %r : tensor<304x1920xf16>
 }
-func.func @ninety_six_km_long_k(%a: tensor<1152x632xf16>, %b: tensor<1064x1152xf16>, %c: tensor<632x1064xf16>) -> tensor<632x1064xf16> {
+func.func @ninety_six_km_long_k(%a: tensor<1152x640xf16>, %b: tensor<1088x1152xf16>, %c: tensor<640x1088xf16>) -> tensor<640x1088xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<1152x632xf16>, tensor<1064x1152xf16>)
-                     outs(%c : tensor<632x1064xf16>) -> tensor<632x1064xf16>
-  return %r : tensor<632x1064xf16>
+                     ins(%a, %b : tensor<1152x640xf16>, tensor<1088x1152xf16>)
+                     outs(%c : tensor<640x1088xf16>) -> tensor<640x1088xf16>
+  return %r : tensor<640x1088xf16>
 }
-func.func @ninety_six_mk(%a: tensor<632x1152xf16>, %b: tensor<1064x1152xf16>, %c: tensor<632x1064xf16>) -> tensor<632x1064xf16> {
+func.func @ninety_six_mk(%a: tensor<640x1152xf16>, %b: tensor<1088x1152xf16>, %c: tensor<640x1088xf16>) -> tensor<640x1088xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<632x1152xf16>, tensor<1064x1152xf16>)
-                     outs(%c : tensor<632x1064xf16>) -> tensor<632x1064xf16>
-  return %r : tensor<632x1064xf16>
+                     ins(%a, %b : tensor<640x1152xf16>, tensor<1088x1152xf16>)
+                     outs(%c : tensor<640x1088xf16>) -> tensor<640x1088xf16>
+  return %r : tensor<640x1088xf16>
+}
+func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf16>, %c: tensor<200x2200xf16>) -> tensor<200x2200xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<200x600xf16>, tensor<2200x600xf16>)
+                     outs(%c : tensor<200x2200xf16>) -> tensor<200x2200xf16>
+  return %r : tensor<200x2200xf16>
 }

@@ -252,8 +252,8 @@ enum class Family : uint32_t {
   M64N256,
   /// sm_90a only: the one-warpgroup 64 x 96 x 64 tile, which products of
   /// more than 128 rows take where the rules give 64-row tiles and those of
-  /// 96 columns fit one wave in more blocks than of 128 (selectTile's
-  /// ninetySixFills).
+  /// 96 columns fit one wave in more blocks than of 128, rows on 32-byte
+  /// sectors (selectTile's ninetySixFills).
   M64N96,
   /// sm_90a only: the three-warpgroup 192 x 96 x 64 tile, a filling tile
   /// too (kThreeWarpgroupTile).

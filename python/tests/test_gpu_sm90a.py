@@ -427,13 +427,21 @@ def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
     # operands copied into padded rows (618 and 1277: no multiples of 8).
     (192, 1960, 560, "nk", "n64"), (552, 784, 632, "kn", "n64"),
     (552, 784, 632, "kmkn", "n64"), (272, 618, 1277, "nk", "n64"),
-    (272, 618, 1277, "kn", "n64")])
+    (272, 618, 1277, "kn", "n64"),
+    # Past it, one wave of 64 x 96 tiles (4 x 24 = 96, 3 x 31 = 93; rows on
+    # 32-byte sectors: the policy's ninetySixFills): M tails (200 = 3 x 64 +
+    # 8, 136 = 2 x 64 + 8), N tails (2240 = 23 x 96 + 32, 2944 = 30 x 96 +
+    # 64), K tails (608 = 9 x 64 + 32, 2000 = 31 x 64 + 16), both B layouts
+    # (K x N in three 32-column atoms) and A as K x M.
+    (200, 2240, 608, "nk", "m64n96"), (200, 2240, 608, "kn", "m64n96"),
+    (200, 2240, 608, "kmnk", "m64n96"), (200, 2240, 608, "kmkn", "m64n96"),
+    (136, 2944, 2000, "nk", "m64n96")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_narrow_fill_exact(m, n, k, layout, want, outer, activation):
-    """sm_90a's 64 x 64 family taken over 64 x 128 for more than 128 rows
-    where its tiles fit one wave and K is short, as the compiler's static
-    kernel would: exact on small integers."""
+    """sm_90a's 64 x 64 and 64 x 96 families taken over 64 x 128 for more
+    than 128 rows where their tiles fit one wave and K is short, as the
+    compiler's static kernel would: exact on small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 
@@ -462,24 +470,6 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
     small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
-
-@pytest.mark.parametrize("m,n,k,layout,want", [
-    # One wave of 64 x 96 tiles (4 x 24 = 96, 3 x 31 = 93; rows on 32-byte
-    # sectors): M tails (200 = 3 x 64 + 8, 136 = 2 x 64 + 8), N tails (2240 =
-    # 23 x 96 + 32, 2944 = 30 x 96 + 64), K tails (608 = 9 x 64 + 32, 2000 =
-    # 31 x 64 + 16), both B layouts (K x N in three 32-column atoms) and A as
-    # K x M.
-    (200, 2240, 608, "nk", "m64n96"), (200, 2240, 608, "kn", "m64n96"),
-    (200, 2240, 608, "kmnk", "m64n96"), (200, 2240, 608, "kmkn", "m64n96"),
-    (136, 2944, 2000, "nk", "m64n96")])
-@pytest.mark.parametrize("outer", ["f32", "f16"])
-@pytest.mark.parametrize("activation", [None, "relu"])
-def test_sm90a_ninety_six_columns_exact(m, n, k, layout, want, outer, activation):
-    """sm_90a's one-warpgroup family of 64 x 96 tiles, taken where the
-    rules give 64-row tiles and those of 96 columns fill one wave in more
-    blocks than of 128 (the policy's ninetySixFills), as the compiler's
-    static kernel would: exact on small integers."""
-    _exact_on_family(m, n, k, layout, want, outer, activation)
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [

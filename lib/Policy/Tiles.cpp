@@ -74,38 +74,30 @@ static constexpr int64_t kMaxNinetySixMajorK = 1024;
 /// 64-row tiles takes 64 x 96 ones: where 64 x 64 tiles exceed one wave
 /// (narrowFills) but 64 x 96 ones fit it in more blocks than 64 x 128 ones,
 /// K is at most kMaxNarrowFillK (B as N x K, A as M x K) or
-/// kMaxNinetySixMajorK, and the operands' rows start on 32-byte sectors.
-/// They run a block a tile, no clusters (clusterPays: 128 columns and
-/// more), which 64 x 128 tiles take where rows lie off sectors: there, on
-/// held-out products (call 3), 64 x 96 lost with B as K x N (608 x 1224 x 923
-/// 2.467 / 1.873, 573 x 1329 x 858 1.358 / 1.228) and was even with B as N x
-/// K (397 x 1549 x 384 2.579 / 2.513, 469 x 1087 x 1405 1.452 / 1.532); on
-/// sectors it gained (800 x 704 x 1152 0.736 / 0.856, 384 x 1728 x 448 0.797
-/// / 1.095, 768 x 960 x 320 0.778 / 1.139, A as K x M 320 x 1728 x 960 0.910
-/// / 1.092), but for 768 x 1024 x 448 A as K x M (0.978 / 0.829). Calls 1-2,
-/// the fit, on an H200 (static kernels x cuBLAS f32acc, the
-/// rules' 64 x 128 / 64 x 96, benchmarks/data/n96_tiles_sm_90a.txt), B as N
-/// x K: 221 x 2368 x 896 0.799 / 0.927, 756 x 832 x 1920 0.864 / 0.994, 304 x
-/// 1920 x 512 0.808 / 0.919, 140 x 4096 x 619 1.730 / 1.943, 1035 x 460 x
-/// 1063 1.377 / 1.514, 455 x 1419 x 1344 3.943 / 4.109; B as K x N: 372 x
-/// 1454 x 448 1.019 / 1.267, 279 x 1852 x 673 1.156 / 1.330, 165 x 2944 x 832
-/// 0.791 / 0.839, 494 x 1280 x 512 0.819 / 0.859, but 183 x 2881 x 1728 1.450
-/// / 1.349 and (with B as K x N, A copied M x K: rows of A off 16 bytes) 631 x
-/// 1063 x 1152 1.102 / 1.017. Past 2048 with B as N x K they gained little
-/// or lost (288 x 2144 x 2408 0.676 / 0.695, where 64 x 128 without clusters
-/// ran 0.728; 327 x 1234 x 4052 0.784 / 0.805; 352 x 1224 x 3560 1.040 /
-/// 1.003), with B as K x N 352 x 1224 x 3560 0.798 / 0.505. A as K x M (its
-/// atoms of 64 rows read M-major) takes B as K x N's bound, not measured
-/// apart. The tuned table's rows keep their choice (tunedChoice). (Ratios
-/// above 1 are products whose rows lie off sectors, where cuBLAS is slow.)
+/// kMaxNinetySixMajorK, the operands' rows start on 32-byte sectors and the
+/// slices are chosen (`slicesChosen`: asked ones may take the tile past one
+/// wave, where the compiler's kernel would run two blocks an SM, which the
+/// package's family m64n96 has no variant of). They run a block a tile, no
+/// clusters (clusterPays: 128 columns and more). On an H200 (static kernels
+/// x cuBLAS f32acc, 64 x 128 / 64 x 96, benchmarks/data/n96_tiles_sm_90a.txt;
+/// docs/design/decisions.md#64--96-tiles-where-64--64-ones-spill-a-wave):
+/// 304 x 1920 x 512 0.808 / 0.919, 756 x 832 x 1920 0.864 / 0.994, B as K x N
+/// 165 x 2944 x 832 0.791 / 0.839, past the bounds B as K x N 352 x 1224 x
+/// 3560 0.798 / 0.505; held out, 384 x 1728 x 448 0.797 / 1.095, 768 x 960 x
+/// 320 0.778 / 1.139, A as K x M 768 x 1024 x 448 0.978 / 0.829, and off
+/// sectors, where 64 x 128 runs in clusters, B as K x N 608 x 1224 x 923
+/// 2.467 / 1.873 (cuBLAS is slow there). A as K x M takes B as K x N's
+/// bound, not measured apart; the tuned table's rows keep their choice
+/// (tunedChoice).
 static bool ninetySixFills(const CShape &shape, int64_t k, int64_t sms,
-                           BLayout bLayout, ALayout aLayout) {
+                           BLayout bLayout, ALayout aLayout,
+                           bool slicesChosen) {
   int64_t maxK = bLayout == BLayout::NK && aLayout == ALayout::MK
                      ? kMaxNarrowFillK
                      : kMaxNinetySixMajorK;
   int64_t tiles = shape.tiles(64, 96);
-  return !shape.batched && shape.m > 128 && !isDynamic(k) && k <= maxK &&
-         rowsSectorAligned(shape.n, k) && tiles <= sms &&
+  return slicesChosen && !shape.batched && shape.m > 128 && !isDynamic(k) &&
+         k <= maxK && rowsSectorAligned(shape.n, k) && tiles <= sms &&
          tiles > shape.tiles(64, 128);
 }
 
@@ -113,10 +105,12 @@ static bool ninetySixFills(const CShape &shape, int64_t k, int64_t sms,
 /// rows: 64 where those fit one wave (narrowFills), else 96 where those do
 /// (ninetySixFills), else 128.
 static int64_t narrowTileColumns(const CShape &shape, int64_t k, int64_t sms,
-                                 BLayout bLayout, ALayout aLayout) {
+                                 BLayout bLayout, ALayout aLayout,
+                                 bool slicesChosen) {
   if (narrowFills(shape, k, sms))
     return 64;
-  return ninetySixFills(shape, k, sms, bLayout, aLayout) ? 96 : 128;
+  return ninetySixFills(shape, k, sms, bLayout, aLayout, slicesChosen) ? 96
+                                                                       : 128;
 }
 
 /// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
@@ -388,7 +382,7 @@ static Tile fillingTile(const CShape &shape, int64_t k, const FillSplits &fill,
 }
 
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
-                          BLayout bLayout, ALayout aLayout);
+                          BLayout bLayout, ALayout aLayout, bool slicesChosen);
 
 /// The shortest K at which a product of 65 to 128 rows takes a filling tile
 /// over the rules' 128 x 128 one (oneWaveMidTile). Through the package on
@@ -403,12 +397,8 @@ static constexpr int64_t kMidRowsFillingMinK = 3072;
 static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             BLayout bLayout, ALayout aLayout,
                             const std::optional<FillSplits> &fill) {
-  Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout);
-  // Asked slices (no `fill`) may take 64 x 96 tiles past one wave, where
-  // the compiler's kernel would run two blocks an SM, which the package's
-  // family (m64n96) has no variant of: 64 x 128, as before them.
-  if (!fill && rule == Tile{64, 96, 64})
-    return {64, 128, 64};
+  // (`fill` is given where the slices are chosen.)
+  Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout, fill.has_value());
   if (!fill || !shape.isStatic() || shape.m <= 64 ||
       (shape.m <= 128 && (isDynamic(k) || k < kMidRowsFillingMinK)))
     return rule;
@@ -416,7 +406,7 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
 }
 
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
-                          BLayout bLayout, ALayout aLayout) {
+                          BLayout bLayout, ALayout aLayout, bool slicesChosen) {
   if (!shape.isStatic())
     return {128, 256, 64};
   // sm_90's decode tile (selectTile): the mma.sync kernel runs it.
@@ -466,7 +456,9 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // (narrowTileColumns).
   bool fewWide = 2 * wideTiles < sms;
   if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
-    return {64, narrowTileColumns(shape, k, sms, bLayout, aLayout), 64};
+    return {64,
+            narrowTileColumns(shape, k, sms, bLayout, aLayout, slicesChosen),
+            64};
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;

@@ -495,11 +495,11 @@ func.func @no_clusters(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c:
 // B as N x K (the activation read along K): none.
 // CHECK-LABEL: func @narrow_n_major_b
 // CHECK: stages = 6,
-// CHECK-SAME: index_bitwidth = 32, cluster_m = 4>
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 4, column_stores = true>
 // CHECK: stages = 4,
-// CHECK-SAME: blocks_per_sm = 2, cluster_m = 2>
+// CHECK-SAME: blocks_per_sm = 2, cluster_m = 2, column_stores = true>
 // CHECK: stages = 6,
-// CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 2, column_stores = true>
 // CHECK-NOT: cluster_m
 // CHECK: return
 // CPA-LABEL: func @narrow_n_major_b
@@ -520,5 +520,26 @@ func.func @narrow_n_major_b(%a: memref<5120x5120xf16>, %b: memref<5120x16xf16>, 
   gpupoor.matmul %a, %b3 outs(%c : memref<5120x16xf16, strided<[1, 5120]>>)
       strategy(#gpupoor.split_k<splits = 40, tile = [64, 16, 128], inner = f16, outer = f32, a_layout = km, b_layout = nk, chip = sm_90a, sets = 4>) {gpupoor.swapped_operands}
       : memref<5120x5120xf16>, memref<16x5120xf16>
+  return
+}
+
+// -----
+
+// A swapped product's C is C^T's view, contiguous along the kernel's M:
+// its kernel stores 16-byte column vectors where C takes them
+// (column_stores). The same product unswapped stores row vectors.
+// CHECK-LABEL: func @swapped_column_stores
+// CHECK: epilogue_passes = 1,
+// CHECK-SAME: column_stores = true>) {gpupoor.swapped_operands}
+// CHECK: epilogue_passes = 1,
+// CHECK-NOT: column_stores
+// CHECK: return
+func.func @swapped_column_stores(%a: memref<2144x2408xf16>, %b: memref<288x2408xf16>, %c: memref<2144x288xf16, strided<[1, 2144]>>, %c1: memref<2144x288xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<2144x288xf16, strided<[1, 2144]>>)
+      strategy(#gpupoor.split_k<splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) {gpupoor.swapped_operands}
+      : memref<2144x2408xf16>, memref<288x2408xf16>
+  gpupoor.matmul %a, %b outs(%c1 : memref<2144x288xf16>)
+      strategy(#gpupoor.split_k<splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<2144x2408xf16>, memref<288x2408xf16>
   return
 }

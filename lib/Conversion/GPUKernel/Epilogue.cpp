@@ -90,6 +90,10 @@ void EpilogueEmitter::emit(ValueRange outer) {
     emitTmaStores(value);
     return;
   }
+  if (c.columnStores) {
+    emitColumnStores(value);
+    return;
+  }
   if (c.epiloguePasses) {
     emitSharedStores(value);
     return;
@@ -109,7 +113,7 @@ void EpilogueEmitter::emitFragmentStores(
                  add(colBase, idx(nt * 8)), pairs);
 }
 
-Value EpilogueEmitter::cTakesVectors(int64_t len) {
+Value EpilogueEmitter::cTakesVectors(int64_t len, bool columns) {
   Type i64 = b.getI64Type();
   Value cAddr = LLVM::PtrToIntOp::create(b, i64, args.cPtr);
   auto eq = [&](Value x, Value y) {
@@ -119,11 +123,109 @@ Value EpilogueEmitter::cTakesVectors(int64_t len) {
       arith::AndIOp::create(
           b, cAddr, arith::ConstantIntOp::create(b, i64, len * c.cBytes() - 1)),
       arith::ConstantIntOp::create(b, i64, 0));
+  Value unit = columns ? args.strideCm : args.strideCn;
+  Value step = columns ? args.strideCn : args.strideCm;
   return arith::AndIOp::create(
       b,
-      arith::AndIOp::create(b, eq(args.strideCn, idx(1)),
-                            eq(remU(args.strideCm, idx(len)), idx(0))),
+      arith::AndIOp::create(b, eq(unit, idx(1)),
+                            eq(remU(step, idx(len)), idx(0))),
       aligned);
+}
+
+void EpilogueEmitter::storeColumn(Value v, Value row, Value col) {
+  int64_t len = cast<VectorType>(v.getType()).getNumElements();
+  auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
+  Value inN = lt(col, kc.n);
+  Value whole = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                      add(row, idx(len)), kc.m);
+  auto ifVec = scf::IfOp::create(b, andI(inN, whole), /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifVec.thenBlock());
+  vector::StoreOp::create(b, v, args.cColumns, ValueRange{col, row},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(len * c.cBytes()));
+  b.setInsertionPointToStart(ifVec.elseBlock());
+  for (int64_t e = 0; e < len; ++e) {
+    Value re = add(row, idx(e));
+    auto ifOp = scf::IfOp::create(b, andI(inN, lt(re, kc.m)), false);
+    OpBuilder::InsertionGuard guard2(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(
+        b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), args.c,
+        ValueRange{re, col});
+  }
+}
+
+void EpilogueEmitter::emitColumnStores(
+    function_ref<Value(int64_t, int64_t, int64_t)> value) {
+  assert(c.columnStoresFit() && "column stores that do not fit");
+  auto ifColumns =
+      scf::IfOp::create(b, cTakesVectors(c.epilogueVector(), /*columns=*/true),
+                        /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifColumns.elseBlock());
+  emitSharedStores(value);
+  // The branches load the epilogue's operands each for itself.
+  loadedInputs.clear();
+  b.setInsertionPointToStart(ifColumns.thenBlock());
+
+  int64_t passes = c.epiloguePasses;
+  int64_t passRows = c.warpM() / passes;
+  int64_t passTiles = c.mTiles() / passes;
+  int64_t colElems = c.epilogueColumnElems();
+  int64_t regionElems = c.warpN() * colElems;
+  int64_t vec = c.epilogueVector();
+  int64_t lanesPerColumn = passRows / vec;
+  int64_t rounds = c.warpN() * lanesPerColumn / kWarpSize;
+  Value regions = sharedView(b, kc.rawSmem, c.cType,
+                             c.warpsM * c.warpsN * regionElems, idx(0));
+  Value warpBase = mul(divU(kc.tid, idx(kWarpSize)), idx(regionElems));
+  Value fullMask =
+      arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffffffff));
+  // The stages become the warps' regions once no warp reads them any more.
+  gpu::BarrierOp::create(b);
+  // Fragment element (row lane/4 + 8h, columns 2 (lane%4) + {0, 1}) of each
+  // m16 x n8 tile at column * colElems + row of the warp's region: a
+  // store's 8 rows of 4 columns (2 apart: 2 colElems elements, 48 for 16
+  // rows a pass, 24 banks) land on distinct banks.
+  Value laneDiv4 = divU(kc.lane, idx(4));
+  Value laneMod4 = remU(kc.lane, idx(4));
+  Value writeBase =
+      add(warpBase, add(laneDiv4, mul(laneMod4, idx(2 * colElems))));
+  Value warpRowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
+  Value warpColOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
+  for (int64_t p = 0; p < passes; ++p) {
+    // The previous pass's column vectors are read before they are
+    // overwritten.
+    if (p > 0)
+      NVVM::SyncWarpOp::create(b, fullMask);
+    for (int64_t mtl = 0; mtl < passTiles; ++mtl)
+      for (int64_t nt = 0; nt < c.nTiles(); ++nt)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value pair = value(p * passTiles + mtl, nt, h);
+          for (int64_t e = 0; e < 2; ++e)
+            memref::StoreOp::create(
+                b, vector::ExtractOp::create(b, pair, ArrayRef<int64_t>{e}),
+                regions,
+                ValueRange{add(writeBase, idx((nt * 8 + e) * colElems +
+                                              mtl * 16 + h * 8))});
+        }
+    NVVM::SyncWarpOp::create(b, fullMask);
+    // Round i reads vector lane + 32 i: column q / lanesPerColumn, rows
+    // vec (q % lanesPerColumn) on.
+    auto vecType = VectorType::get({vec}, c.cType);
+    for (int64_t i = 0; i < rounds; ++i) {
+      Value q = add(kc.lane, idx(i * kWarpSize));
+      Value col = divU(q, idx(lanesPerColumn));
+      Value row = mul(remU(q, idx(lanesPerColumn)), idx(vec));
+      Value v = vector::LoadOp::create(
+          b, vecType, regions,
+          ValueRange{add(warpBase, add(mul(col, idx(colElems)), row))},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      storeColumn(v, add(warpRowOrigin, add(row, idx(p * passRows))),
+                  add(warpColOrigin, col));
+    }
+  }
 }
 
 void EpilogueEmitter::storeRow(Value v, Value row, Value col,

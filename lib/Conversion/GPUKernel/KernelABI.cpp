@@ -261,6 +261,9 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
                              args.strideCn, false, width);
   args.cUnit = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n,
                                  args.strideCm, one, true, width);
+  if (spec.columnStores)
+    args.cColumns = memrefFromPointer(b, arg(2), spec.cType, kc.n, kc.m,
+                                      args.strideCn, one, true, width);
   args.cPtr = arg(2);
   // Each epilogue operand as an M x N view with its (possibly zero)
   // strides along C's rows and columns.

@@ -617,6 +617,14 @@ func.func @config_stream_k(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: m
 
 // -----
 
+func.func @config_column_stores(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{column_stores needs the shared-memory epilogue (epilogue_passes > 0) of a kernel that is not persistent}}
+  gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32, column_stores = true>) : memref<128x64xf16>, memref<128x64xf16>
+  return
+}
+
+// -----
+
 func.func @config_cluster_m(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf16>) {
   // expected-error @+1 {{cluster_m must be 1, 2 or 4, got 3}}
   gpupoor.matmul %a, %b outs(%c : memref<128x128xf16>) strategy(#gpupoor.split_k<tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, cluster_m = 3>) : memref<128x64xf16>, memref<64x128xf16>

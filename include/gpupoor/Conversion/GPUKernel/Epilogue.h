@@ -36,8 +36,9 @@ private:
   /// The epilogue of outer sum `outer` at that element.
   Value epilogue(Value outer, int64_t rowOff, int64_t colOff);
   /// Whether C takes `len`-element vector stores: contiguous along N, its
-  /// row stride a multiple of `len` and its pointer aligned to the vector.
-  Value cTakesVectors(int64_t len);
+  /// row stride a multiple of `len` and its pointer aligned to the vector;
+  /// with `columns`, the same along M.
+  Value cTakesVectors(int64_t len, bool columns = false);
   /// A width of vector stores into C and whether C takes it (cTakesVectors).
   struct StoreWidth {
     int64_t len;
@@ -54,6 +55,15 @@ private:
   /// `value(mt, nt, h)` is a lane's vector<2> of fragment (mt, nt), row
   /// half h.
   void emitSharedStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
+  /// The transposed path of the shared-memory epilogue (column_stores):
+  /// where C takes column vectors (contiguous along M), the warps write
+  /// their fragments into their regions by columns and store 16-byte
+  /// column vectors; elsewhere emitSharedStores.
+  void emitColumnStores(function_ref<Value(int64_t, int64_t, int64_t)> value);
+  /// Stores `v` (a vector along M) at C[row..., col]: as one vector where
+  /// the column lies inside N and the vector inside M, else the elements
+  /// inside M and N one by one.
+  void storeColumn(Value v, Value row, Value col);
 
   /// The persistent kernel's C tile by TMA stores (KernelSpec::tmaStores):
   /// each warp writes a box (its rows by 64 columns) into one of its slots

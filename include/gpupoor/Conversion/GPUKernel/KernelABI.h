@@ -48,6 +48,10 @@ struct KernelArgs {
   /// 2-D global memrefs of A, B (K x N or N x K) and C; `cUnit` is C with a
   /// unit column stride, for vector stores once that is checked.
   Value a, b, c, cUnit;
+  /// With column stores (KernelSpec::columnStores): C's transposed view,
+  /// N x M with a unit stride along M, for column-vector stores once that
+  /// is checked; null otherwise.
+  Value cColumns;
   /// C's pointer.
   Value cPtr;
   Value strideCm, strideCn;

@@ -128,7 +128,7 @@ LogicalResult KernelConfigAttr::verify(
     int64_t stages, int64_t groupM, CopyMode copies, int64_t fragmentPrefetch,
     int64_t sharedOuterRows, int64_t epiloguePasses, Handover handover,
     int64_t indexBitwidth, bool persistent, int64_t blocksPerSM, bool streamK,
-    int64_t clusterM, bool splitsArg) {
+    int64_t clusterM, bool splitsArg, bool columnStores) {
   if (warps.size() != 2)
     return emitError() << "warps must have 2 entries [WM, WN], got "
                        << warps.size();
@@ -176,5 +176,9 @@ LogicalResult KernelConfigAttr::verify(
   if (streamK && !persistent)
     return emitError() << "stream_k needs persistent = true (the blocks "
                           "share the last wave's tiles)";
+  if (columnStores && (epiloguePasses == 0 || persistent))
+    return emitError() << "column_stores needs the shared-memory epilogue "
+                          "(epilogue_passes > 0) of a kernel that is not "
+                          "persistent";
   return success();
 }

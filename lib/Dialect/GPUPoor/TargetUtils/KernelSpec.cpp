@@ -63,6 +63,7 @@ void KernelSpec::applyConfig(KernelConfigAttr config) {
   streamKTiles = config.getStreamK();
   clusterM = config.getClusterM();
   splitsArg = config.getSplitsArg();
+  columnStores = config.getColumnStores();
 }
 
 KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
@@ -76,7 +77,7 @@ KernelConfigAttr KernelSpec::getConfig(MLIRContext *ctx) const {
                                : splitHandover ? Handover::Split
                                                : Handover::Convert,
                                indexBitwidth, persistentTiles, blocksPerSM,
-                               streamKTiles, clusterM, splitsArg);
+                               streamKTiles, clusterM, splitsArg, columnStores);
 }
 
 int64_t KernelSpec::launchRegisters() const {
@@ -116,6 +117,16 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
     return epilogueBufferOffset(passes) + epilogueBufferBytes(passes) <=
            maxShared;
   return warpsM * warpsN * rows * (cols + 8) * cBytes() <= stagesBytes();
+}
+
+bool KernelSpec::columnStoresFit() const {
+  if (epiloguePasses < 1 || persistent() ||
+      (warpM() / epiloguePasses) % epilogueVector() != 0)
+    return false;
+  int64_t lanesPerColumn = warpM() / epiloguePasses / epilogueVector();
+  return (warpN() * lanesPerColumn) % kWarpSize == 0 &&
+         warpsM * warpsN * warpN() * epilogueColumnElems() * cBytes() <=
+             stagesBytes();
 }
 
 int64_t KernelSpec::fewestEpiloguePasses() const {
@@ -241,6 +252,12 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                        << " columns";
   if (chip == Chip::SM90a && failed(verifyWgmma(emitError)))
     return failure();
+  if (columnStores && !columnStoresFit())
+    return emitError() << "column_stores: a warp's "
+                       << warpM() / std::max<int64_t>(epiloguePasses, 1)
+                       << " rows a pass by " << warpN()
+                       << " columns take no whole 16-byte column vectors a "
+                          "lane a round in the stages";
   // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.
   if (splitHandover && (chip != Chip::SM90a || !tmaCopies ||
                         threads() != 2 * kWarpgroupThreads ||

@@ -299,6 +299,13 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       no such parameter. The emitted host code passes the strategy's rule; a
       launcher of the kernel on its own (the PyTorch package) chooses S per
       call, any S with one kernel.
+    * `column_stores` (default false; with `epilogue_passes`, not
+      `persistent`): the shared-memory epilogue also has a transposed
+      path, taken where C is contiguous along M (`stride_cm` = 1,
+      `stride_cn` a multiple of 16 bytes, C's pointer 16-byte aligned: a
+      swapped product's C^T view): each warp writes its fragments into its
+      region by columns and stores 16-byte column vectors; otherwise row
+      vectors as ever. Chosen for the kernels of swapped strategies.
 
     Example:
 
@@ -323,7 +330,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
     DefaultValuedParameter<"int64_t", "1">:$blocks_per_sm,
     DefaultValuedParameter<"bool", "false">:$stream_k,
     DefaultValuedParameter<"int64_t", "1">:$cluster_m,
-    DefaultValuedParameter<"bool", "false">:$splits_arg
+    DefaultValuedParameter<"bool", "false">:$splits_arg,
+    DefaultValuedParameter<"bool", "false">:$column_stores
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

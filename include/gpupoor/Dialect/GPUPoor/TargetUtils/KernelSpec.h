@@ -104,6 +104,9 @@ struct KernelSpec {
   int64_t sharedOuterRows = 0;
   // Passes of the shared-memory epilogue; 0: stores from the fragments.
   int64_t epiloguePasses = 0;
+  // The shared-memory epilogue's transposed path, for a C contiguous along
+  // M (column vectors; kernel_config column_stores).
+  bool columnStores = false;
   // Chunk ends add f16 sums into f32 outer sums with mma.sync instead of
   // conversions and adds.
   bool mmaHandover = false;
@@ -380,6 +383,16 @@ struct KernelSpec {
   bool epiloguePassesFit(int64_t passes) const;
   /// The fewest passes (a power of two) that fit; 0 when none does.
   int64_t fewestEpiloguePasses() const;
+
+  // The transposed path (columnStores): each warp's region holds a pass's
+  // rows of each of its columns, column after column, padded by 8 elements
+  // (the fragments' column pairs of 8 rows then land on distinct banks),
+  // and is read back as 16-byte column vectors.
+  int64_t epilogueColumnElems() const { return warpM() / epiloguePasses + 8; }
+  /// Whether the transposed path takes the epilogue's passes: a pass's
+  /// rows are whole vectors, each round reads a vector a lane, and the
+  /// regions fit the stages.
+  bool columnStoresFit() const;
 };
 
 } // namespace mlir::gpupoor

@@ -137,6 +137,7 @@ void mlir::gpupoor::buildCubinPipeline(OpPassManager &pm,
   kernel.blocksPerSM = options.blocksPerSM;
   kernel.clusterM = options.clusterM;
   kernel.splitsArg = options.splitsArg;
+  kernel.columnStores = options.columnStores;
   kernel.fragmentPrefetch = options.fragmentPrefetch;
   kernel.sharedOuterRows = options.sharedOuterRows;
   kernel.sharedEpilogue = options.sharedEpilogue;

@@ -245,6 +245,13 @@ int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
 int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t blocksPerSM,
                                              int64_t smCount) {
+  // The transposed product of few rows: its clusters share A's tile
+  // (swappedFillTile).
+  if (p.swapped && p.tile == kSwappedFillTile)
+    return p.chip == Chip::SM90a && p.staticShape && !p.batched &&
+                   p.slices == 1 && blocksPerSM == 1
+               ? kSwappedFillClusterM
+               : 1;
   if (!p.narrowNMajorB) {
     if (blocksPerSM != 1 || !clusterPays(p))
       return 1;

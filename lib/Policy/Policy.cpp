@@ -61,6 +61,13 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else if (!p.tile && !tuned)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
+  // Few rows whose 64-row tiles leave SMs idle: the transposed product in
+  // clusters, which take one slice.
+  if (!swappedTile && !p.tile && !tuned) {
+    swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices);
+    if (swappedTile)
+      s.askedSlices = 1;
+  }
   s.swapped = swappedTile.has_value();
   CShape shape = s.swapped ? p.shape.transposed() : p.shape;
   if (s.swapped)
@@ -245,6 +252,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N16C,  "n16c",  kNarrowTile,        true,  false, false, false, true,  0, 1, 2, false, false, false, true},
   {Family::N16WC, "n16wc", kNarrowTile,        true,  false, false, false, true,  0, 2, 2, false, false, false, true},
   {Family::M64Q,  "m64q",  Tile{64, 128, 64},  true,  false, true,  false, true,  0, 1, 4},
+  {Family::X96Q,  "x96q",  kSwappedFillTile,   true,  true,  false, false, true,  0, 1, kSwappedFillClusterM},
 };
 // clang-format on
 
@@ -332,6 +340,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
   c.splitHandover = twoWarpgroups && (!r.persistent || r.handover) && !batched;
   c.clusterM = r.clusterM;
   c.streamK = r.streamK;
+  c.columnStores = r.swapped;
   return c;
 }
 
@@ -391,9 +400,10 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   // families where their grid exceeds the SMs; the filling tiles' families
   // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
-    return t == kSwappedKMTile    ? Family::S32
-           : t == kSwappedKM8Tile ? Family::S8
-                                  : Family::S16;
+    return t == kSwappedKMTile     ? Family::S32
+           : t == kSwappedKM8Tile  ? Family::S8
+           : t == kSwappedFillTile ? Family::X96Q
+                                   : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)

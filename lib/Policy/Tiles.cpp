@@ -545,6 +545,42 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   return kSwappedDecodeTile;
 }
 
+/// The fewest and most of kSwappedFillTile's columns over A's rows, and the
+/// shortest K (swappedFillTile).
+static constexpr int64_t kSwappedFillMinColumnTiles = 3;
+static constexpr int64_t kSwappedFillMaxColumnTiles = 4;
+static constexpr int64_t kSwappedFillMinK = 2048;
+static constexpr int64_t kSwappedFillMaxK = 6144;
+/// The most clusters of four: on an H200, at 30 (as many as its GPCs hold at
+/// once, ChipInfo::maxClustersOf4) 232 x 2560 x 5376 lost (0.836 -> 0.762
+/// x cuBLAS), from 32 on (a second wave of clusters) six products ran
+/// 0.54-0.86x the rules' speed; up to 28 none lost more than 3%.
+static constexpr int64_t kSwappedFillMaxClusters = 28;
+
+std::optional<Tile>
+mlir::gpupoor::policy::swappedFillTile(const CShape &shape, int64_t k,
+                                       Chip chip, int64_t smCount,
+                                       int64_t askedSlices) {
+  if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
+      isDynamic(k) || askedSlices > 1 || k < kSwappedFillMinK ||
+      k > kSwappedFillMaxK || shape.n % 8 != 0)
+    return std::nullopt;
+  int64_t columnTiles = ceilDiv(shape.m, kSwappedFillTile[1]);
+  if (columnTiles < kSwappedFillMinColumnTiles ||
+      columnTiles > kSwappedFillMaxColumnTiles)
+    return std::nullopt;
+  // The transposed product's blocks: whole clusters of row tiles, which the
+  // reference part's GPCs hold at once (its SM count only, as
+  // quadClusterPays).
+  int64_t rowTiles = ceilDiv(shape.n, kSwappedFillTile[0]);
+  int64_t clusters = columnTiles * ceilDiv(rowTiles, kSwappedFillClusterM);
+  if (smCount != getChipInfo(chip).smCount ||
+      clusters > kSwappedFillMaxClusters ||
+      2 * clusters * kSwappedFillClusterM < smCount)
+    return std::nullopt;
+  return kSwappedFillTile;
+}
+
 /// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
 /// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
 /// load (at the power cap, where they draw less power a product) and at

@@ -57,6 +57,7 @@ static policy::ConfigProblem configProblem(MatmulOp op) {
   p.chip = toPolicy(strategy.getChip());
   p.tile = toPolicyTile(strategy.getTile());
   p.staticShape = init.hasStaticShape();
+  p.swapped = op->hasAttr(getSwappedOperandsAttrName());
   if (p.staticShape)
     p.tiles = staticTileCount(init.getShape(), p.tile[0], p.tile[1]);
   p.batched = init.getRank() == 3;
@@ -198,9 +199,11 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // A swapped product's C is C^T's view, contiguous along the kernel's M,
   // where row vectors fall apart into 2-byte stores a row apart: at
   // 288 x 2144 x 2408 in 64 x 96 tiles the kernel ran 1.35x the time of
-  // the same kernel storing a C contiguous along N (H200).
+  // the same kernel storing a C contiguous along N (H200). (The package's
+  // swapped families ask for them: their kernels are launched on C^T.)
   spec.columnStores =
-      op->hasAttr(getSwappedOperandsAttrName()) && spec.columnStoresFit();
+      (columnStores || op->hasAttr(getSwappedOperandsAttrName())) &&
+      spec.columnStoresFit();
   return spec;
 }
 

@@ -71,7 +71,10 @@ OUT_TYPES = ("f16", "f32")
 # decode products of a weight of about one SM's worth of 256-row tiles
 # (policy::wideDecodeTileFits); n16, n16w: sm_90a's decode tile unswapped
 # for products of at most 16 columns (policy::kNarrowTile), one and two
-# blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only).
+# blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only);
+# x96q: sm_90a's 64x96x64 tile of the transposed product in clusters of
+# four, for products of 193 to 384 rows whose 64-row tiles leave SMs idle
+# (policy::swappedFillTile).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:
@@ -104,6 +107,8 @@ def family_options(family: str, chip: str, batched: bool = False) -> str:
         opts.append(f"cluster-m={config['cluster_m']}")
     if config["stream_k"]:
         opts.append("stream-k=true")
+    if config["column_stores"]:
+        opts.append("column-stores=true")
     return " ".join(opts)
 
 

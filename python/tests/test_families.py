@@ -148,8 +148,8 @@ def test_sm90a_families_only_for_sm90a():
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
-    # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96 and the narrow
-    # n16, n16w (both B layouts),
+    # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
+    # n16, n16w and the transposed product's x96q (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
@@ -168,13 +168,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 43 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 44 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 51 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 52 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -272,7 +272,18 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # policy::splitHandoverPays).
     assert _family(1024, 14336) == "pl224h"
     assert _family(1024, 14336, slices=2) == "w224"  # slices: not persistent
-    assert _family(256, 2048) == "m64"              # few wide tiles, short slices: 64 x 128
+    assert _family(256, 1024) == "m64"              # few wide tiles, short slices: 64 x 128
+    # 193 to 384 rows whose 64-row tiles leave SMs idle, K >= 2048: the
+    # transposed product, 3 x 32 tiles of 64 x 96 in clusters of four
+    # (policy::swappedFillTile); under half the SMs (256 x 1024: 3 x 16)
+    # or five 96-column tiles (448 rows), not.
+    assert _family(256, 2048) == "x96q"
+    assert _family(256, 2048, b="kn") == "x96q"
+    assert _family(256, 2048, b="kn", a="km") == "x96q"
+    assert _family(448, 2048) == "m64"
+    assert _family(256, 2048, k=2000) == "n64"     # K under 2048
+    assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
+    assert _family(256, 2048, slices=2) != "x96q"  # slices asked
     # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K
     # where the slices are named; chosen, the filling 64 x 160 tile (128
     # of all of K), whose wave costs less than the slices' meeting.
@@ -401,7 +412,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
-                                  "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c"}
+                                  "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -436,7 +447,7 @@ def test_quad_clusters_where_they_fit_at_once():
     tiles in whole clusters) that sm_90a runs all at once (30); the grid a
     block a launched tile."""
     rules = functools.partial(C.choose_launch, tuned=False)
-    launch = rules("sm_90a", 352, 1224, 3560, "nk", 0, 32, 132)
+    launch = rules("sm_90a", 352, 1228, 3560, "nk", 0, 32, 132)
     assert (launch["family"], launch["tiles"], launch["grid"]) == ("m64q", 80, (80, 1))
     launch = rules("sm_90a", 456, 1728, 1512, "kn", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"], launch["grid"]) == ("m64q", "km", (112, 1))

@@ -403,10 +403,12 @@ def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # Five row tiles (the second cluster's last three blocks store nothing),
     # an N tail (1500 = 11 x 128 + 92), a K tail (2500 = 39 x 64 + 4), every
-    # operand layout; N on sectors with K off; an M tail of 8 rows over
+    # operand layout; N on sectors with K off (400 rows: five 96-column
+    # tiles, past the transposed product's, policy::swappedFillTile); an M
+    # tail of 8 rows over
     # eight row tiles; 17 row tiles launched as 20 over a long K.
     (300, 1500, 2500, "kn", "m64q"), (300, 1500, 2500, "kmnk", "m64q"),
-    (300, 1500, 2500, "kmkn", "m64q"), (300, 1536, 2504, "nk", "m64q"),
+    (300, 1500, 2500, "kmkn", "m64q"), (400, 1536, 2504, "nk", "m64q"),
     (456, 1728, 1512, "nk", "m64q"), (1064, 624, 7064, "kn", "m64q")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
@@ -441,6 +443,26 @@ def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
 def test_sm90a_narrow_fill_exact(m, n, k, layout, want, outer, activation):
     """sm_90a's 64 x 64 and 64 x 96 families taken over 64 x 128 for more
     than 128 rows where their tiles fit one wave and K is short, as the
+    compiler's static kernel would: exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 193 to 384 rows whose 64-row tiles leave SMs idle: the transposed
+    # product in 64 x 96 tiles, clusters of four (the policy's
+    # swappedFillTile), C^T stored in column vectors. Tails of the
+    # transposed product's M (2152 = 33 x 64 + 40: 34 row tiles, the last
+    # cluster half empty) and N (250 = 2 x 96 + 58, 340 = 3 x 96 + 52; 288 =
+    # 3 x 96 none), K tails (2408 = 37 x 64 + 40, 2426 off 16 bytes: copied
+    # into padded rows), both B layouts and A as K x M.
+    (288, 2152, 2408, "nk", "x96q"), (288, 2152, 2408, "kn", "x96q"),
+    (250, 2152, 2408, "kmkn", "x96q"), (340, 1616, 2056, "kmnk", "x96q"),
+    (340, 1616, 2056, "nk", "x96q"), (213, 1720, 2426, "nk", "x96q")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_fill_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's transposed product of few rows in 64 x 96 tiles and
+    clusters of four, its C^T stored by column vectors, taken as the
     compiler's static kernel would: exact on small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 

@@ -58,7 +58,8 @@ func.func @long_k(%a: tensor<1024x8192xf16>, %b: tensor<256x8192xf16>, %c: tenso
 // (756 x 832 x 1920: 108 tiles against 84), B as K x N up to K = 1024 (165
 // x 2944 x 832: 93 against 69), A as K x M as B as K x N (640 x 1088 x
 // 1152: 64 x 128 with A as K x M, 64 x 96 with A as M x K); past those, 64
-// x 128 (165 x 2944 x 1728, B as K x N; 304 x 1920 x 2112, B as N x K), and
+// x 128 (165 x 2944 x 1728, B as K x N; 304 x 1920 x 2112, B as N x K:
+// transposed, 32 clusters of four, more than swappedFillTile takes), and
 // where rows lie off 32-byte sectors (200 x 2200 x 600: 64 x 128 in
 // clusters of four).
 // CHECK-LABEL: func @ninety_six_nk
@@ -114,4 +115,73 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
                      ins(%a, %b : tensor<200x600xf16>, tensor<2200x600xf16>)
                      outs(%c : tensor<200x2200xf16>) -> tensor<200x2200xf16>
   return %r : tensor<200x2200xf16>
+}
+
+// -----
+
+// 193 to 384 rows whose 64-row tiles leave SMs idle, K from 2048 to 6144:
+// the transposed product C^T = B^T A^T in 64 x 96 tiles, one slice
+// (swappedFillTile; clusters of four: select-kernel-config), every layout
+// (288 x 2144 x 2408: 3 x 9 clusters). Not with C's rows off 16 bytes (288
+// x 2140: no column vectors), K past 6144, five 96-column tiles (400
+// rows), under half the SMs (288 x 1024: 3 x 4 clusters) or past 28
+// clusters (240 x 2624: 3 x 11).
+// CHECK-LABEL: func @swapped_fill_nk
+// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK-LABEL: func @swapped_fill_kn
+// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK-LABEL: func @swapped_fill_km
+// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK-LABEL: func @swapped_fill_off_16_bytes
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_fill_long_k
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_fill_many_rows
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_fill_few_blocks
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_fill_many_clusters
+// CHECK-NOT: swapped = true
+// CHECK: return
+func.func @swapped_fill_nk(%a: tensor<288x2408xf16>, %b: tensor<2144x2408xf16>, %c: tensor<288x2144xf16>) -> tensor<288x2144xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<288x2408xf16>, tensor<2144x2408xf16>)
+                     outs(%c : tensor<288x2144xf16>) -> tensor<288x2144xf16>
+  return %r : tensor<288x2144xf16>
+}
+func.func @swapped_fill_kn(%a: tensor<288x2408xf16>, %b: tensor<2408x2144xf16>, %c: tensor<288x2144xf16>) -> tensor<288x2144xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<288x2408xf16>, tensor<2408x2144xf16>)
+                     outs(%c : tensor<288x2144xf16>) -> tensor<288x2144xf16>
+  return %r : tensor<288x2144xf16>
+}
+func.func @swapped_fill_km(%a: tensor<2408x288xf16>, %b: tensor<2408x2144xf16>, %c: tensor<288x2144xf16>) -> tensor<288x2144xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<2408x288xf16>, tensor<2408x2144xf16>)
+                     outs(%c : tensor<288x2144xf16>) -> tensor<288x2144xf16>
+  return %r : tensor<288x2144xf16>
+}
+func.func @swapped_fill_off_16_bytes(%a: tensor<288x2408xf16>, %b: tensor<2408x2140xf16>, %c: tensor<288x2140xf16>) -> tensor<288x2140xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<288x2408xf16>, tensor<2408x2140xf16>)
+                     outs(%c : tensor<288x2140xf16>) -> tensor<288x2140xf16>
+  return %r : tensor<288x2140xf16>
+}
+func.func @swapped_fill_long_k(%a: tensor<288x6208xf16>, %b: tensor<6208x2144xf16>, %c: tensor<288x2144xf16>) -> tensor<288x2144xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<288x6208xf16>, tensor<6208x2144xf16>)
+                     outs(%c : tensor<288x2144xf16>) -> tensor<288x2144xf16>
+  return %r : tensor<288x2144xf16>
+}
+func.func @swapped_fill_many_rows(%a: tensor<400x2408xf16>, %b: tensor<2408x1536xf16>, %c: tensor<400x1536xf16>) -> tensor<400x1536xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<400x2408xf16>, tensor<2408x1536xf16>)
+                     outs(%c : tensor<400x1536xf16>) -> tensor<400x1536xf16>
+  return %r : tensor<400x1536xf16>
+}
+func.func @swapped_fill_few_blocks(%a: tensor<288x2408xf16>, %b: tensor<2408x1024xf16>, %c: tensor<288x1024xf16>) -> tensor<288x1024xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<288x2408xf16>, tensor<2408x1024xf16>)
+                     outs(%c : tensor<288x1024xf16>) -> tensor<288x1024xf16>
+  return %r : tensor<288x1024xf16>
+}
+func.func @swapped_fill_many_clusters(%a: tensor<240x2408xf16>, %b: tensor<2408x2624xf16>, %c: tensor<240x2624xf16>) -> tensor<240x2624xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<240x2408xf16>, tensor<2408x2624xf16>)
+                     outs(%c : tensor<240x2624xf16>) -> tensor<240x2624xf16>
+  return %r : tensor<240x2624xf16>
 }

@@ -117,6 +117,10 @@ struct CubinPipelineOptions : public SplitKOptionsBase<CubinPipelineOptions> {
   PassOptions::Option<int64_t> clusterM{
       *this, "cluster-m", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().clusterM)};
+  PassOptions::Option<bool> columnStores{
+      *this, "column-stores",
+      llvm::cl::desc("See gpupoor-select-kernel-config"),
+      llvm::cl::init(Kernel().columnStores)};
   PassOptions::Option<bool> splitsArg{
       *this, "splits-arg", llvm::cl::desc("See gpupoor-select-kernel-config"),
       llvm::cl::init(Kernel().splitsArg)};

@@ -45,6 +45,8 @@ struct ConfigProblem {
   /// along N: the swapped tiles' B where A is stored K x M, whose TMA box
   /// rows are 16, 32 or 64 bytes (KernelSpec::bAtomCols).
   bool narrowNMajorB = false;
+  /// Whether the kernel computes a swapped strategy's transposed product.
+  bool swapped = false;
 };
 
 //===----------------------------------------------------------------------===//

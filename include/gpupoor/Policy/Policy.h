@@ -298,6 +298,10 @@ enum class Family : uint32_t {
   /// sm_90a only: M64 in clusters of four along M, persistent
   /// (quadClusterPays), one block an SM.
   M64Q,
+  /// sm_90a only: the transposed product's 64 x 96 x 64 tile
+  /// (kSwappedFillTile, swappedFillTile) in clusters of four, one block an
+  /// SM.
+  X96Q,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -319,7 +323,7 @@ inline constexpr Family kFamilies[] = {
     Family::PL224H,  Family::PLCH,    Family::PL192CH, Family::PL160CH,
     Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
-    Family::M64Q};
+    Family::M64Q,    Family::X96Q};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -368,6 +372,10 @@ struct FamilyConfig {
   /// Persistent blocks sharing the last tiles by chunks of K
   /// (gpupoor-select-kernel-config's stream-k=true).
   bool streamK = false;
+  /// The swapped families' kernels, launched on C's transposed view: the
+  /// epilogue's column stores (gpupoor-select-kernel-config's
+  /// column-stores=true), as the compiler's kernels of swapped ops.
+  bool columnStores = false;
 };
 /// `batched`: the family's batched variants, which take no split handover
 /// (splitHandoverPays: the compiler's static kernel of a batch takes none).

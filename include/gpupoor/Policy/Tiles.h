@@ -167,6 +167,39 @@ inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
          bn == 32 || (bn == 8 && bk >= 2 * kSwizzleCols);
 }
 
+/// sm_90a's tile of the transposed product C^T = B^T A^T for a static 2-D
+/// product of 193 to 384 rows whose 64-row tiles leave SMs idle
+/// (swappedFillTile): 64 rows of B^T along wgmma's M, 96 of A's rows along
+/// its n96 (288 rows are three), in clusters of kSwappedFillClusterM along
+/// the transposed product's M sharing A's tile by TMA multicast; C^T's
+/// view stored in 16-byte column vectors (kernel_config column_stores).
+/// cuBLAS runs 288 x 2144 x 2408 so (nvjet 64x96, clusters of 4 x 1:
+/// benchmarks/data/ncu_odd_worst_sm_90a.txt).
+inline constexpr Tile kSwappedFillTile = {64, 96, 64};
+inline constexpr int64_t kSwappedFillClusterM = 4;
+
+/// kSwappedFillTile for a static 2-D product on sm_90a where A's rows make
+/// three or four of its 96-column tiles, K is 2048 to 6144 (measured
+/// there; a longer K keeps the slices), C's rows end
+/// on 16 bytes (N % 8 == 0: C^T takes column vectors) and the transposed
+/// product's clusters of four, a block an SM, cover from half the
+/// `smCount` SMs to 28 clusters (the reference part's SM count only);
+/// none where slices are asked (`askedSlices` > 1: clusters take one
+/// slice). Measured on an H200 (static kernels, x cuBLAS f32acc,
+/// benchmarks/data/swapped_fill_sm_90a.txt), the rules before against
+/// this tile: 288 x 2144 x 2408 0.676 / 0.663 / 0.696 against 0.942 /
+/// 0.968 / 0.866 (B as N x K / K x N, A as K x M; call 3); on 13 random
+/// products inside these bounds (call 3) -3% to +19% (264 x 1920 x 5888
+/// A as K x M 0.848 -> 1.006, 345 x 1680 x 5338 B as K x N 1.574 ->
+/// 1.771; 256 x 1664 x 2816 0.750 -> 0.728, 339 x 1624 x 5503 1.942 ->
+/// 1.899). Outside them it lost: K = 512 (304 x 1920 x 512 0.921 against
+/// 0.540), 48 blocks (384 x 632 x 5776 0.869 against 0.578), five or more
+/// 96-column tiles (456 x 1728 x 1512 0.972 against 0.570), C's rows off
+/// 16 bytes (358 x 2010 x 2267 1.675 against 1.207: element stores), 30
+/// clusters or more (kSwappedFillMaxClusters).
+std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
+                                    int64_t smCount, int64_t askedSlices);
+
 /// Whether a product of C `shape` has at most `maxTiles` swapped 64-row
 /// tiles (its transposed C's, ceil(N / 64); their blocks each read all of
 /// A): selectSwappedTile's and copiesKMajorA's bound.

@@ -351,6 +351,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "rows start off 32-byte sectors, of four where the 64 x 128 "
            "tile's clusters of four all run at once; a swapped decode "
            "product's A stored K x M)">,
+    Option<"columnStores", "column-stores", "bool", /*default=*/"false",
+           "sm_90a's shared-memory epilogue stores 16-byte column vectors "
+           "where C is contiguous along M (kernel_config column_stores): "
+           "for a kernel launched on C's transposed view (the package's "
+           "swapped families). The kernels of swapped ops "
+           "(gpupoor-swap-operands) take them anyway">,
     Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
            "Where the strategy names no S: the kernel takes S as its last "
            "parameter, `splits`, which the launch passes (the emitted host "

@@ -127,11 +127,11 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
 // rows), under half the SMs (288 x 1024: 3 x 4 clusters) or past 28
 // clusters (240 x 2624: 3 x 11).
 // CHECK-LABEL: func @swapped_fill_nk
-// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_kn
-// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_km
-// CHECK: splits = 12, tile = [64, 96, 64], {{.*}}swapped = true>
+// CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_off_16_bytes
 // CHECK-NOT: swapped = true
 // CHECK-LABEL: func @swapped_fill_long_k

@@ -193,10 +193,10 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 /// A as K x M 0.848 -> 1.006, 345 x 1680 x 5338 B as K x N 1.574 ->
 /// 1.771; 256 x 1664 x 2816 0.750 -> 0.728, 339 x 1624 x 5503 1.942 ->
 /// 1.899). Outside them it lost: K = 512 (304 x 1920 x 512 0.921 against
-/// 0.540), 48 blocks (384 x 632 x 5776 0.869 against 0.578), five or more
-/// 96-column tiles (456 x 1728 x 1512 0.972 against 0.570), C's rows off
-/// 16 bytes (358 x 2010 x 2267 1.675 against 1.207: element stores), 30
-/// clusters or more (kSwappedFillMaxClusters).
+/// 0.540), 48 blocks (384 x 632 x 5776 0.869 against 0.578), five 96-column
+/// tiles at K = 1512 (456 x 1728 x 1512 0.972 against 0.570), C's rows off
+/// 16 bytes in 32 clusters (358 x 2010 x 2267 1.675 against 1.207: element
+/// stores), 30 clusters or more (kSwappedFillMaxClusters).
 std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
                                     int64_t smCount, int64_t askedSlices);
 

@@ -177,6 +177,7 @@ void EpilogueEmitter::emitColumnStores(
   int64_t vec = c.epilogueVector();
   int64_t lanesPerColumn = passRows / vec;
   int64_t rounds = c.warpN() * lanesPerColumn / kWarpSize;
+  auto vecType = VectorType::get({vec}, c.cType);
   Value regions = sharedView(b, kc.rawSmem, c.cType,
                              c.warpsM * c.warpsN * regionElems, idx(0));
   Value warpBase = mul(divU(kc.tid, idx(kWarpSize)), idx(regionElems));
@@ -186,8 +187,8 @@ void EpilogueEmitter::emitColumnStores(
   gpu::BarrierOp::create(b);
   // Fragment element (row lane/4 + 8h, columns 2 (lane%4) + {0, 1}) of each
   // m16 x n8 tile at column * colElems + row of the warp's region: a
-  // store's 8 rows of 4 columns (2 apart: 2 colElems elements, 48 for 16
-  // rows a pass, 24 banks) land on distinct banks.
+  // store's 8 rows of 4 columns land on distinct banks
+  // (KernelSpec::epilogueColumnElems).
   Value laneDiv4 = divU(kc.lane, idx(4));
   Value laneMod4 = remU(kc.lane, idx(4));
   Value writeBase =
@@ -213,7 +214,6 @@ void EpilogueEmitter::emitColumnStores(
     NVVM::SyncWarpOp::create(b, fullMask);
     // Round i reads vector lane + 32 i: column q / lanesPerColumn, rows
     // vec (q % lanesPerColumn) on.
-    auto vecType = VectorType::get({vec}, c.cType);
     for (int64_t i = 0; i < rounds; ++i) {
       Value q = add(kc.lane, idx(i * kWarpSize));
       Value col = divU(q, idx(lanesPerColumn));

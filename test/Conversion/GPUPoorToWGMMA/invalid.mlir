@@ -256,7 +256,7 @@ func.func @sets_too_many_registers(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c:
 // Column stores read a warp's region back in 16-byte column vectors, a
 // vector a lane a round: 16 rows by 8 columns make 16 vectors.
 func.func @column_stores_narrow(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op column_stores: a warp's 16 rows a pass by 8 columns take no whole 16-byte column vectors a lane a round in the stages}}
+  // expected-error @+1 {{'gpupoor.matmul' op column_stores takes sm_90a's wgmma kernel whose epilogue passes fit and whose warps' 16 rows a pass by 8 columns make whole 16-byte column vectors, a vector a lane a round}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [64, 8, 128], inner = f16, outer = f32, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [4, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 1, handover = convert, index_bitwidth = 32, column_stores = true>)

@@ -120,7 +120,8 @@ bool KernelSpec::epiloguePassesFit(int64_t passes) const {
 }
 
 bool KernelSpec::columnStoresFit() const {
-  if (epiloguePasses < 1 || persistent() ||
+  if (chip != Chip::SM90a || epiloguePasses < 1 || persistent() ||
+      !epiloguePassesFit(epiloguePasses) ||
       (warpM() / epiloguePasses) % epilogueVector() != 0)
     return false;
   int64_t lanesPerColumn = warpM() / epiloguePasses / epilogueVector();
@@ -253,11 +254,12 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (chip == Chip::SM90a && failed(verifyWgmma(emitError)))
     return failure();
   if (columnStores && !columnStoresFit())
-    return emitError() << "column_stores: a warp's "
+    return emitError() << "column_stores takes sm_90a's wgmma kernel whose "
+                          "epilogue passes fit and whose warps' "
                        << warpM() / std::max<int64_t>(epiloguePasses, 1)
                        << " rows a pass by " << warpN()
-                       << " columns take no whole 16-byte column vectors a "
-                          "lane a round in the stages";
+                       << " columns make whole 16-byte column vectors, a "
+                          "vector a lane a round";
   // Each half is an m64n(BN/2)k16 chain whose fragments are whole n8 tiles.
   if (splitHandover && (chip != Chip::SM90a || !tmaCopies ||
                         threads() != 2 * kWarpgroupThreads ||

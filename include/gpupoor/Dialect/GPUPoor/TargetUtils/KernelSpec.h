@@ -385,13 +385,16 @@ struct KernelSpec {
   int64_t fewestEpiloguePasses() const;
 
   // The transposed path (columnStores): each warp's region holds a pass's
-  // rows of each of its columns, column after column, padded by 8 elements
-  // (the fragments' column pairs of 8 rows then land on distinct banks),
+  // rows of each of its columns, column after column, padded by a 16-byte
+  // vector (16 rows a pass: the fragments' four column pairs 2 columns
+  // apart then start 24 banks apart, f16, or 40, f32: on distinct banks),
   // and is read back as 16-byte column vectors.
-  int64_t epilogueColumnElems() const { return warpM() / epiloguePasses + 8; }
-  /// Whether the transposed path takes the epilogue's passes: a pass's
-  /// rows are whole vectors, each round reads a vector a lane, and the
-  /// regions fit the stages.
+  int64_t epilogueColumnElems() const {
+    return warpM() / std::max<int64_t>(epiloguePasses, 1) + epilogueVector();
+  }
+  /// Whether the transposed path takes the epilogue's passes: sm_90a's
+  /// wgmma kernel, passes that fit (epiloguePassesFit), a pass's rows whole
+  /// vectors, each round a vector a lane, and the regions in the stages.
   bool columnStoresFit() const;
 };
 

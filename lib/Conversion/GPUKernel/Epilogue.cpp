@@ -145,15 +145,7 @@ void EpilogueEmitter::storeColumn(Value v, Value row, Value col) {
                           /*nontemporal=*/false,
                           llvm::MaybeAlign(len * c.cBytes()));
   b.setInsertionPointToStart(ifVec.elseBlock());
-  for (int64_t e = 0; e < len; ++e) {
-    Value re = add(row, idx(e));
-    auto ifOp = scf::IfOp::create(b, andI(inN, lt(re, kc.m)), false);
-    OpBuilder::InsertionGuard guard2(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    memref::StoreOp::create(
-        b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), args.c,
-        ValueRange{re, col});
-  }
+  storeElements(v, row, col, inN, /*alongM=*/true);
 }
 
 void EpilogueEmitter::emitColumnStores(
@@ -257,14 +249,23 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col,
     }
     b.setInsertionPointToStart(ifVec.elseBlock());
   }
+  storeElements(v, row, col, rowOk, /*alongM=*/false);
+}
+
+void EpilogueEmitter::storeElements(Value v, Value row, Value col, Value inside,
+                                    bool alongM) {
+  int64_t len = cast<VectorType>(v.getType()).getNumElements();
   for (int64_t e = 0; e < len; ++e) {
-    Value ce = add(col, idx(e));
-    auto ifOp = scf::IfOp::create(b, andI(rowOk, lt(ce, kc.n)), false);
-    OpBuilder::InsertionGuard guard2(b);
+    Value r = alongM ? add(row, idx(e)) : row;
+    Value cc = alongM ? col : add(col, idx(e));
+    Value ok =
+        arith::AndIOp::create(b, inside, alongM ? lt(r, kc.m) : lt(cc, kc.n));
+    auto ifOp = scf::IfOp::create(b, ok, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     memref::StoreOp::create(
         b, vector::ExtractOp::create(b, v, ArrayRef<int64_t>{e}), args.c,
-        ValueRange{row, ce});
+        ValueRange{r, cc});
   }
 }
 

@@ -48,6 +48,10 @@ private:
   /// the vector inside N, as vectors of the first of `widths` (widest first)
   /// that C takes; else the elements inside M and N one by one.
   void storeRow(Value v, Value row, Value col, ArrayRef<StoreWidth> widths);
+  /// Stores the elements of `v` one by one at C[row, col + e] (with
+  /// `alongM`, C[row + e, col]) where `inside` holds and the element lies
+  /// inside N (M).
+  void storeElements(Value v, Value row, Value col, Value inside, bool alongM);
   /// Stores each lane's fragment pairs (`value`, as below) at their rows
   /// and columns of C, guarded.
   void emitFragmentStores(function_ref<Value(int64_t, int64_t, int64_t)> value);

@@ -273,17 +273,6 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1024, 14336) == "pl224h"
     assert _family(1024, 14336, slices=2) == "w224"  # slices: not persistent
     assert _family(256, 1024) == "m64"              # few wide tiles, short slices: 64 x 128
-    # 193 to 384 rows whose 64-row tiles leave SMs idle, K >= 2048: the
-    # transposed product, 3 x 32 tiles of 64 x 96 in clusters of four
-    # (policy::swappedFillTile); under half the SMs (256 x 1024: 3 x 16)
-    # or five 96-column tiles (448 rows), not.
-    assert _family(256, 2048) == "x96q"
-    assert _family(256, 2048, b="kn") == "x96q"
-    assert _family(256, 2048, b="kn", a="km") == "x96q"
-    assert _family(448, 2048) == "m64"
-    assert _family(256, 2048, k=2000) == "n64"     # K under 2048
-    assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
-    assert _family(256, 2048, slices=2) != "x96q"  # slices asked
     # 80 mid tiles, or 40 wide ones in three slices of 4608 >= 4096 of K
     # where the slices are named; chosen, the filling 64 x 160 tile (128
     # of all of K), whose wave costs less than the slices' meeting.
@@ -439,6 +428,20 @@ def test_clusters_where_rows_start_off_sectors():
     assert _family(64, 1000, k=1000) == "n64"        # one row tile
     assert _family(1000, 1000, k=1000, slices=2) == "m64w"   # slices (then two an SM)
     assert _family(100, 17000, k=1000) == "m64w"     # two blocks an SM
+
+
+def test_transposed_product_for_few_rows():
+    """193 to 384 rows whose 64-row tiles leave SMs idle, K >= 2048: the
+    transposed product, 3 x 32 tiles of 64 x 96 in clusters of four
+    (policy::swappedFillTile); under half the SMs (256 x 1024: 3 x 16) or
+    five 96-column tiles (448 rows), not."""
+    assert _family(256, 2048) == "x96q"
+    assert _family(256, 2048, b="kn") == "x96q"
+    assert _family(256, 2048, b="kn", a="km") == "x96q"
+    assert _family(448, 2048) == "m64"
+    assert _family(256, 2048, k=2000) == "n64"     # K under 2048
+    assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
+    assert _family(256, 2048, slices=2) != "x96q"  # slices asked
 
 
 def test_quad_clusters_where_they_fit_at_once():

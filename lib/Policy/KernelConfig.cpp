@@ -128,7 +128,8 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
 
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p,
                                            int64_t smCount) {
-  return p.tile[0] == 128 && p.staticShape && p.slices != 0 &&
+  bool wide = p.tile == kThreeWarpgroupWideTile;
+  return (p.tile[0] == 128 || wide) && p.staticShape && p.slices != 0 &&
          (gridExceedsSMs(p.tiles, p.slices, smCount) ||
           oneWavePersistentPays(p));
 }
@@ -161,7 +162,7 @@ bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
 bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p,
                                         int64_t smCount) {
   return p.chip == Chip::SM90a && !p.batched && p.slices == 1 &&
-         persistentPays(p, smCount) && !clusterPays(p) &&
+         p.tile[0] == 128 && persistentPays(p, smCount) && !clusterPays(p) &&
          streamKPays(p.tiles, smCount, p.k);
 }
 

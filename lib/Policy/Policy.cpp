@@ -253,6 +253,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N16WC, "n16wc", kNarrowTile,        true,  false, false, false, true,  0, 2, 2, false, false, false, true},
   {Family::M64Q,  "m64q",  Tile{64, 128, 64},  true,  false, true,  false, true,  0, 1, 4},
   {Family::X96Q,  "x96q",  kSwappedFillTile,   true,  true,  false, false, true,  0, 1, kSwappedFillClusterM},
+  {Family::T192,  "t192",  kThreeWarpgroupWideTile, true, false, false, false, true, 0, 0},
+  {Family::PLT192, "plt192", kThreeWarpgroupWideTile, true, false, true, false, true, 0, 0},
 };
 // clang-format on
 
@@ -427,7 +429,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return Family::M64N96;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
-  // sm_90a's 128-row tiles: persistent where the compiler's would be
+  // sm_90a's 128-row tiles and 192 x 192: persistent where the compiler's
+  // would be
   // (gpupoor-select-kernel-config's persistent=auto: one slice, and
   // persistentPays on the launch's SMs).
   bool persistent =
@@ -435,6 +438,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
       persistentPays(staticConfigProblem(s.chip, t, p.shape, p.k, p.bLayout,
                                          s.slices, s.splits),
                      p.sms());
+  if (wgmma && t == kThreeWarpgroupWideTile)
+    return persistent ? Family::PLT192 : Family::T192;
   if (wgmma && t[0] == 128 && t[1] == 128)
     return persistent ? Family::PL128 : Family::Mid;
   if (wgmma && t[0] == 128 && t[1] == 192)

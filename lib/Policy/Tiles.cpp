@@ -142,20 +142,23 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
          midTiles <= sms && !slicedWideFillsMore;
 }
 
-/// The tiles of sm_90a's 128 x `columns` tile over a static 2-D `shape` as
-/// launched: in the clusters its configuration takes (clusterBlocks: of two
-/// along M where rows start off 32-byte sectors), whose row tiles come in
+/// The tiles of sm_90a's `tile` over a static 2-D `shape` as launched: in
+/// the clusters its configuration takes (clusterBlocks: of two along M where
+/// a 128-row tile's rows start off 32-byte sectors), whose row tiles come in
 /// whole clusters (launchTiles).
+static int64_t launchedTiles(const CShape &shape, int64_t k, BLayout bLayout,
+                             const Tile &tile) {
+  ConfigProblem p = staticConfigProblem(Chip::SM90a, tile, shape, k, bLayout);
+  return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+}
 static int64_t launchedWideTiles(const CShape &shape, int64_t k,
                                  BLayout bLayout, int64_t columns) {
-  ConfigProblem p =
-      staticConfigProblem(Chip::SM90a, {128, columns, 64}, shape, k, bLayout);
-  return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+  return launchedTiles(shape, k, bLayout, {128, columns, 64});
 }
 
 /// Whether a product whose B lies K x N takes `tile`, of 160 columns (five
 /// 32-column atoms of 64-byte swizzled rows), where the rules' cost
-/// (wideTileColumns, fillingTile) prefers it. Measured on an H200 (static
+/// (wideTile, fillingTile) prefers it. Measured on an H200 (static
 /// kernels x cuBLAS f32acc, benchmarks/data/n160_kn_sm_90a.json), 128 x 192 /
 /// 128 x 160: where M fills whole row tiles they won, 256 x 10240 x 8192 0.918
 /// / 1.013, 512 x 5120 x 5120 0.851 / 0.993, 384 x 6912 x 5120 0.887 / 0.944,
@@ -204,6 +207,24 @@ static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
   return std::nullopt;
 }
 
+/// The 192 x 192 tile's (kThreeWarpgroupWideTile) speed a multiply-add
+/// against 128 x 256's, in percent, over whole waves: fitted on an H200
+/// (static kernels x cuBLAS f32acc,
+/// benchmarks/data/wide_three_warpgroups_sm_90a.txt, call 1) where its one
+/// or two waves replaced two to five of the rules' 128-row tiles, the 12
+/// products implying 0.79-0.99 (median 0.88): 1976 x 2056 x 4096 0.820 (128
+/// x 160) / 0.935, 1624 x 2568 x 744 B as K x N 0.699 (128 x 192) / 0.841, A
+/// as K x M 2504 x 1680 x 2728 0.665 / 0.944, 2100 x 4360 x 1000 (two waves,
+/// persistent) 0.783 (128 x 128) / 0.924; the least gains 1944 x 2144 x 840
+/// 0.742 / 0.748 and 2920 x 1440 x 2504 0.804 / 0.819. 90 rather than 88
+/// takes 2100 x 4360 x 1000 (5 waves of 128 x 128 against 2). On 21
+/// products held out (call 2: random ones the rule moves, one to three
+/// waves, 296-2872 rows, every layout), the rules before / after: all
+/// gained, 1.04-1.63x (2304 x 2096 x 4152 0.867 / 0.917, 2872 x 4920 x 6584
+/// B as K x N 0.819 / 0.892, 328 x 11280 x 1000 B as K x N 0.517 / 0.844).
+/// At 4096^3 (four waves either way) it ran 0.89 of 128 x 256.
+static constexpr int64_t kThreeWarpgroupWideSpeedPercent = 90;
+
 /// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
 /// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
 /// their waves cost enough less. A wave costs
@@ -225,11 +246,14 @@ static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
 /// 4096 0.866 / 0.947 (252 tiles of 128 x 176 against 232 of 128 x 192),
 /// 512 x 14336 x 4096 1.005 / 1.105 (256 of 128 x 224 against 224 of 128 x
 /// 256), 1024 x 14336 x 4096 0.870 / 0.943; B as K x N reads whole atoms,
-/// which those widths are not (wgmmaTakesNMajorB).
-static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
-                               BLayout bLayout) {
+/// which those widths are not (wgmmaTakesNMajorB). Then the three-warpgroup
+/// 192 x 192 tile (kThreeWarpgroupWideTile), its wave costed as 1.5 of 128
+/// rows at kThreeWarpgroupWideSpeedPercent, where it beats that choice by
+/// the same 5%.
+static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
+                     BLayout bLayout) {
   struct Width {
-    int64_t columns, speedPercent;
+    int64_t columns, speedPercent, rows = 128;
   };
   // The tiles as launched: the sm_90a kernel of one slice (the rules give
   // these widths one) runs in the clusters its configuration takes
@@ -240,12 +264,11 @@ static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
   // 0.819x for the 128 x 128 tiles counted so, 848 x 7432 x 1720 128 x 224
   // 0.636x against 128 x 256 0.886x (H200, docs/design/decisions.md#odd-
   // products-of-a-short-k-over-few-waves-open).
-  auto launched = [&](int64_t columns) {
-    return launchedWideTiles(shape, k, bLayout, columns);
-  };
+  // A wave's cost in 128-row tiles' columns over their speed.
   auto cost = [&](Width w) {
-    int64_t waves = ceilDiv(launched(w.columns), sms);
-    return waves * w.columns * 100 * 100 / w.speedPercent;
+    int64_t waves =
+        ceilDiv(launchedTiles(shape, k, bLayout, {w.rows, w.columns, 64}), sms);
+    return waves * w.rows * w.columns * 100 * 100 / (128 * w.speedPercent);
   };
   static constexpr Width kWidths[] = {
       {256, 100}, {192, 93}, {160, 87}, {128, 93}};
@@ -268,7 +291,11 @@ static int64_t wideTileColumns(const CShape &shape, int64_t k, int64_t sms,
     for (Width w : kNKWidths)
       if (cost(w) < bestCost)
         std::tie(best, bestCost) = std::pair(w.columns, cost(w));
-  return best;
+  const Tile &t = kThreeWarpgroupWideTile;
+  if (100 * cost({t[1], kThreeWarpgroupWideSpeedPercent, t[0]}) <=
+      95 * bestCost)
+    return t;
+  return {128, best, 64};
 }
 
 /// One-warpgroup tiles of 64 rows and more than 128 columns, and the
@@ -462,8 +489,7 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;
-  return {128, narrowerPays ? wideTileColumns(shape, k, sms, bLayout) : 256,
-          64};
+  return narrowerPays ? wideTile(shape, k, sms, bLayout) : Tile{128, 256, 64};
 }
 
 /// sm_90a's decode products (M <= 16) run transposed where their swapped

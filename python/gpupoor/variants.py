@@ -38,7 +38,7 @@ OUT_TYPES = ("f16", "f32")
 # pl: sm_90a's 128x256x64 TMA tile with persistent blocks (one K slice; C
 # stored by TMA where its tensor map describes C);
 # w192, w160 and pl192, pl160: sm_90a's narrower 128-row tiles (the
-# compiler's wideTileColumns), a block a tile and persistent; w224, w176 and
+# compiler's wideTile), a block a tile and persistent; w224, w176 and
 # pl224, pl176: the same of 224 and 176 columns (B as N x K only); pl128: mid
 # with persistent blocks; m32: sm_90a's 32x64x128 tile for 17 <= M <= 32
 # (B as N x K); m32w, m64w, n64w: m32,
@@ -74,7 +74,9 @@ OUT_TYPES = ("f16", "f32")
 # blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only);
 # x96q: sm_90a's 64x96x64 tile of the transposed product in clusters of
 # four, for products of 193 to 384 rows whose 64-row tiles leave SMs idle
-# (policy::swappedFillTile).
+# (policy::swappedFillTile); t192, plt192: sm_90a's 192x192x64 tile over
+# three consumer warpgroups, a block a tile and persistent, where its waves
+# cost less than the 128-row tiles' (policy::wideTile).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

@@ -112,7 +112,8 @@ def test_families_are_the_policys():
                                 "pl160c", "plk", "pl192k", "pl160k", "pl128k", "pl176",
                                 "pl224", "pl176c", "pl224c", "pl176k", "pl224k", "plh",
                                 "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
-                                "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "m64q")
+                                "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "m64q",
+                                "plt192")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -149,7 +150,8 @@ def test_sm90a_families_only_for_sm90a():
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
-    # n16, n16w and the transposed product's x96q (both B layouts),
+    # n16, n16w, the transposed product's x96q and the three-warpgroup
+    # t192, plt192 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
@@ -168,13 +170,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 44 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 46 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 52 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 54 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -263,10 +265,10 @@ def test_three_warpgroup_tile_as_the_compiler_chooses_it():
 
 
 def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
-    """gpupoor-split-k's choices (oneWaveMidTile, wideTileColumns,
+    """gpupoor-split-k's choices (oneWaveMidTile, wideTile,
     selectSwappedTile, persistent=auto) mapped onto the families."""
     assert _family(512, 4096) == "mid"              # 64 wide, 128 mid tiles
-    assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTileColumns)
+    assert _family(512, 4096 + 128) == "mid"        # 128 x 128 tiles: one wave (wideTile)
     # 512 tiles of 128 x 224 in four waves (896 of 128 x 128 take seven):
     # persistent, with the split handover (narrower than 256 columns:
     # policy::splitHandoverPays).
@@ -299,7 +301,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(192, 10240, k=8192) == "m64n256"         # 3 x 40 = 120 tiles
     assert _family(256, 5112, k=5120) == "midc"             # off sectors: clusters
     # Past one wave: B as N x K in 4 x 63 = 252 tiles of 128 x 176 (two
-    # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTileColumns); at
+    # waves nearly full), 4 x 62 = 248 of 128 x 224 (wideTile); at
     # most two tiles an SM and K of at least two tiles a chunk, with the
     # split handover (policy::splitHandoverPays), as the compiler's static
     # kernel: not where a chunk has one K tile (K = 64 or 128: 2 chunks).
@@ -442,6 +444,21 @@ def test_transposed_product_for_few_rows():
     assert _family(256, 2048, k=2000) == "n64"     # K under 2048
     assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
     assert _family(256, 2048, slices=2) != "x96q"  # slices asked
+
+
+def test_three_warpgroup_wide_tile_where_its_waves_cost_less():
+    """192 x 192 tiles over three consumer warpgroups where their waves cost
+    5% less than the 128-row widths' (policy's wideTile): one wave a block a
+    tile (t192), past it persistent (plt192); large products keep 128 x 256,
+    and another SM count counts its own waves."""
+    assert _family(1624, 2568, k=744) == "t192"            # 9 x 14 = 126
+    assert _family(1624, 2568, k=744, b="kn") == "t192"
+    assert _family(1624, 2568, k=744, b="kn", a="km") == "t192"
+    assert _family(1536, 3072) == "t192"                   # 8 x 16 = 128
+    launch = C.choose_launch("sm_90a", 2100, 4360, 1000, "nk", 0, 32, 132, tuned=False)
+    assert (launch["family"], launch["tiles"], launch["grid"]) == ("plt192", 11 * 23, (132, 1))
+    assert _family(4096, 4096) == "pl"                     # 4 waves either way
+    assert _family(1624, 2568, k=744, sms=114) != "t192"   # two waves of 114
 
 
 def test_quad_clusters_where_they_fit_at_once():

@@ -344,7 +344,7 @@ def _exact_on_family(m, n, k, layout, want, outer, activation):
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activation):
     """B as N x K in 128-row tiles of 176 and 224 columns where their waves
-    cost least (policy's wideTileColumns), a block a tile, persistent, with
+    cost least (policy's wideTile), a block a tile, persistent, with
     stream-K and in clusters: exact on small integers over M, N and K
     tails, A as K x M, both outer types and an epilogue."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
@@ -363,26 +363,26 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     # One wave up to K = 3072: persistent (oneWavePersistentPays).
     (328, 2720, 1000, "nk", "pl128ch"), (328, 2720, 1000, "kn", "pl128ch"),
     (328, 2720, 1000, "kmkn", "pl128ch"),
-    (520, 12680, 1000, "nk", "pl128ch"), (520, 12680, 1000, "kn", "pl128ch"),
-    (520, 12680, 144, "nk", "pl128c"), (520, 12680, 144, "kn", "pl128c"),
+    (584, 12680, 1000, "nk", "pl128ch"), (584, 12680, 1000, "kn", "pl128ch"),
+    (584, 12680, 144, "nk", "pl128c"), (584, 12680, 144, "kn", "pl128c"),
     (328, 8440, 3080, "nk", "largec"), (328, 8440, 3080, "kn", "largec"),
     (328, 8440, 3080, "kmnk", "largec"),
     (328, 8440, 1000, "nk", "plch"), (328, 8440, 1000, "kn", "plch"),
     (328, 8440, 1000, "kmnk", "plch"),
     # Persistent: the split handover too (families ending in ch) where
     # chunks have two K tiles or more (not at K = 144).
-    (328, 22184, 1000, "nk", "plch"), (328, 16888, 1000, "kn", "plch"),
+    (328, 16888, 1000, "nk", "plch"), (328, 16888, 1000, "kn", "plch"),
     (328, 16888, 1000, "kmkn", "plch"),
     (456, 22200, 1000, "nk", "plc"), (456, 21160, 1000, "kn", "plc"),
     (456, 21160, 1000, "kmkn", "plc"),
     (328, 6328, 1000, "nk", "w192c"), (328, 5640, 1000, "kn", "w192c"),
-    (328, 17432, 1000, "nk", "pl192ch"), (328, 11280, 1000, "kn", "pl192c"),
+    (328, 17432, 1000, "nk", "pl192ch"), (392, 11280, 1000, "kn", "pl192c"),
     (328, 17432, 1000, "kmnk", "pl192ch"), (456, 11640, 144, "kmnk", "pl192c"),
-    (584, 3512, 1000, "nk", "w160c"), (328, 10552, 1000, "nk", "pl160ch"),
-    (328, 10552, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
+    (584, 3512, 1000, "nk", "w160c"), (392, 10552, 1000, "nk", "pl160ch"),
+    (392, 10552, 1000, "kmnk", "pl160ch"), (456, 8520, 144, "nk", "pl160c"),
     # B as K x N in five 32-column atoms (M a multiple of 128: the policy's
     # nMajorB160Pays).
-    (640, 3512, 1000, "kn", "w160c"), (384, 10552, 1000, "kmkn", "pl160c"),
+    (640, 3512, 1000, "kn", "w160c"), (512, 10552, 1000, "kmkn", "pl160c"),
     # 128 x 128 tiles in clusters would spill a wave (126 tiles, 140
     # launched): the narrowest wider tile whose clusters fit one
     # (widerTileForOneWave); a last row tile of 16 rows.
@@ -495,6 +495,27 @@ def test_sm90a_filling_tiles_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # 192 x 192 tiles over three consumer warpgroups (the policy's wideTile):
+    # one wave of 9 x 14 a block a tile, M tails (1624 = 8 x 192 + 88, 1630),
+    # N tails (2568 = 13 x 192 + 72), K tails (744 = 11 x 64 + 40), N and K
+    # off 16 bytes (2570, 2562: C's rows stored by elements; K = 746: A and B
+    # copied into padded rows), both B layouts and A as K x M; two waves of
+    # 11 x 23 persistent (TMA stores of f16 C; 4362: the lanes store).
+    (1624, 2568, 744, "nk", "t192"), (1624, 2568, 744, "kn", "t192"),
+    (1624, 2568, 744, "kmkn", "t192"), (1624, 2568, 744, "kmnk", "t192"),
+    (1624, 2570, 746, "nk", "t192"), (1630, 2562, 744, "kn", "t192"),
+    (2100, 4360, 1000, "nk", "plt192"), (2100, 4360, 1000, "kn", "plt192"),
+    (2104, 4360, 1000, "kmkn", "plt192"), (2100, 4362, 1000, "nk", "plt192")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_three_warpgroup_wide_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 192 x 192 families, a block a tile and persistent, taken
+    where their waves cost less than the 128-row tiles' as the compiler's
+    static kernel would: exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # B as K x N in 128 x 160 tiles, five 32-column atoms of 64-byte
     # swizzled rows (M a multiple of 128: the policy's nMajorB160Pays): a
     # block a tile (128 tiles) and persistent (256), K tails of 16, A as
@@ -517,7 +538,7 @@ def test_sm90a_n_major_160_exact(m, n, k, layout, want, outer, activation):
     # 128 columns, whole atoms a half) and A as K x M.
     (200, 29600, 1040, "nk", "plh"), (328, 16960, 1040, "kn", "plh"),
     (200, 25360, 1040, "kmkn", "plh"), (520, 9200, 1040, "nk", "pl192h"),
-    (328, 15520, 1040, "kmnk", "pl192h"), (1100, 3760, 1040, "nk", "pl160h"),
+    (328, 15520, 1040, "kmnk", "pl192h"), (1100, 4240, 1040, "nk", "pl160h"),
     (200, 16960, 1040, "kmnk", "pl160h"), (1100, 3600, 1040, "nk", "pl128h"),
     (1100, 3600, 1040, "kn", "pl128h"), (1100, 3600, 1040, "kmnk", "pl128h"),
     (1500, 6400, 1040, "kn", "pl128h"), (456, 21200, 1040, "nk", "pl224h"),
@@ -534,14 +555,14 @@ def test_sm90a_persistent_split_handover_exact(m, n, k, layout, want, outer, act
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 348, 216 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
+    # 348, 212-220 or 157 tiles on 132 SMs: the last wave's tiles shared by runs of
     # chunks; M, N and K tails (K 4112: a chunk of 257), both B layouts, A
     # as K x M (in rows of a multiple of 8 elements, which its tensor map
     # needs), the tuned table's 128 x 128 tile. (B as K x N takes 128 x 192
     # where M is no multiple of 128: policy::nMajorB160Pays.)
     (500, 22192, 4112, "nk", "plk"), (512, 13824, 4096, "kn", "plk"),
     (512, 13824, 4096, "kmkn", "plk"), (376, 13824, 4096, "kn", "pl192k"),
-    (296, 11408, 4096, "nk", "pl160k"), (304, 11408, 4096, "kmnk", "pl160k"),
+    (392, 8784, 4096, "nk", "pl160k"), (392, 8784, 4096, "kmnk", "pl160k"),
     (256, 16960, 4096, "kn", "pl160k"), (256, 16960, 4096, "kmkn", "pl160k"),
     (128, 20000, 8192, "nk", "pl128k"), (104, 20000, 8192, "kmkn", "pl128k"),
     # Five whole waves and 28 tiles (runs of 1028 and 1024 of K).

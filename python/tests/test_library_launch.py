@@ -64,7 +64,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "plk"): (296, 29584), ("kn", "plk"): (512, 13824),
               ("kn", "pl192k"): (200, 18832), ("nk", "pl224k"): (512, 26416),
               ("nk", "pl176k"): (6784, 672),
-              ("nk", "pl160k"): (296, 11408), ("kn", "pl160k"): (256, 16960),
+              ("nk", "pl160k"): (392, 8784), ("kn", "pl160k"): (256, 16960),
               ("nk", "pl128k"): (128, 20000),
               # The filling tiles: one wave of 64-row tiles wider than 128.
               ("nk", "m64n160"): (144, 4352), ("nk", "m64n192"): (144, 7168),
@@ -81,6 +81,10 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
               # of 1536: kThreeWarpgroupMinK).
               ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536),
+              # The three-warpgroup 192 x 192 tile (wideTile): one wave of 9 x
+              # 14 tiles a block a tile, two waves of 11 x 23 persistent.
+              ("nk", "t192"): (1624, 2568), ("kn", "t192"): (1624, 2568),
+              ("nk", "plt192"): (2100, 4360), ("kn", "plt192"): (2100, 4360),
               # 128-row tiles of 176 and 224 columns (B as N x K only), a
               # block a tile, persistent and in clusters (N off sectors).
               ("nk", "w176"): (200, 10576), ("nk", "pl176"): (200, 21136),

@@ -261,7 +261,7 @@ VARIANTS = {
     "km_kn_f32_128x160_pers": (dict(a_layout="km"),
                                "outer-type=f32 tile=128,160,64 persistent=true"),
     "km_kn_f16_64x160": (dict(a_layout="km"), "outer-type=f16 tile=64,160,64"),
-    # 176 and 224 columns of B as N x K (wideTileColumns): a block a tile,
+    # 176 and 224 columns of B as N x K (wideTile): a block a tile,
     # in slices, persistent (with stream-K), in clusters of two,
     # batched (176: the cp.async kernel of a shared B too), with a bias and
     # ReLU, f32 out; A as K x M; the element-copy fallback's last round of

@@ -33,9 +33,13 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         # 128 x 256, 128 x 192 (B as K x N, its last row tile partial), 128
         # x 160 and (the tuned table's) 128 x 128 tiles, A as K x M too.
         for m, n, k, b in ((512, 13824, 4096, "nk"), (448, 9216, 5120, "kn"),
-                           (296, 11408, 4096, "nk"), (128, 20000, 8192, "nk")):
+                           (392, 8784, 4096, "nk"), (128, 20000, 8192, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
+        # The three-warpgroup 192 x 192 tile where its waves cost less
+        # (wideTile): one wave a block a tile, two persistent.
+        for m, n, k, b in ((1624, 2568, 744, "kn"), (2100, 4360, 1000, "nk")):
+            out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         # Persistent 128 x 128 tiles in clusters (K off 32-byte sectors) of
         # up to two tiles an SM: the split handover.
         out.append({"chip": chip, "m": 1024, "n": 4100, "k": 1032, "b": "kn"})
@@ -45,13 +49,14 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         out.append({"chip": chip, "m": 1024, "n": 4096, "k": 4100, "b": "nk"})
         out.append({"chip": chip, "m": 1024, "n": 4096, "k": 2052, "b": "nk"})
         # B as N x K in 128-row tiles of 176 and 224 columns (their waves
-        # cost least: wideTileColumns), in clusters where K is off 32-byte
+        # cost least: wideTile), in clusters where K is off 32-byte
         # sectors, persistent past a wave (with the split handover up to
         # two tiles an SM), stream-K where the last is short.
         for m, n, k in ((256, 10640, 4100), (256, 12752, 4100), (256, 21200, 4100),
                         (512, 26480, 4096), (6784, 672, 4096), (512, 17024, 4100),
                         # Chunks of one K tile: no split handover.
-                        (384, 14336, 128), (384, 14160, 136), (384, 16976, 128)):
+                        (384, 14336, 128), (384, 14160, 136), (384, 16976, 128),
+                        (384, 16976, 136)):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": "nk"})
         # Products of A as K x M of few rows: swapped, reading it as their
         # B as K x N where its rows fill a box of 8, 16 or 32 columns (M =

@@ -80,7 +80,8 @@ def test_the_grid_covers_every_choice(policy):
               (128, 128, 64), (128, 256, 64), (128, 192, 64), (128, 160, 64), (128, 128, 32),
               (256, 128, 64), (128, 64, 32), (64, 16, 128), (32, 16, 256), (32, 64, 128),
               (64, 160, 64), (64, 192, 64), (64, 256, 64), (64, 32, 128), (64, 8, 128),
-              (16, 256, 128), (192, 96, 64), (128, 176, 64), (128, 224, 64), (64, 96, 64)):
+              (16, 256, 128), (192, 96, 64), (128, 176, 64), (128, 224, 64), (64, 96, 64),
+              (192, 192, 64)):
         assert t in tiles, t
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
@@ -94,7 +95,8 @@ def test_the_grid_covers_every_choice(policy):
                         "w224", "pl224", "w176c", "pl176c", "w224c", "pl224c", "pl176k", "pl224k",
                         "plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                         "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "n16", "n16w",
-                        "n16q", "n16c", "n16wc", "m64q", "m64n96", "x96q"}
+                        "n16q", "n16c", "n16wc", "m64q", "m64n96", "x96q", "t192",
+                        "plt192"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

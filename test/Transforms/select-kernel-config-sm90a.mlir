@@ -543,3 +543,29 @@ func.func @swapped_column_stores(%a: memref<2144x2408xf16>, %b: memref<288x2408x
       : memref<2144x2408xf16>, memref<288x2408xf16>
   return
 }
+
+// -----
+
+// The three-warpgroup 192 x 192 tile: 12 warps, four stages (48 KiB each),
+// no split handover (two warpgroups only). One wave (9 x 14 = 126 tiles) a
+// block a tile; past it (11 x 23 = 253) persistent, without stream-K (never
+// measured for three warpgroups) though the last wave is short.
+// CHECK-LABEL: func @three_warpgroup_wide
+// CHECK: config(#gpupoor.kernel_config<warps = [12, 1], stages = 4, group_m = 8, copies = tma,
+// CHECK-SAME: handover = convert
+// CHECK-NOT: persistent
+// CHECK: config(#gpupoor.kernel_config<warps = [12, 1], stages = 4, group_m = 8, copies = tma,
+// CHECK-SAME: handover = convert, index_bitwidth = 32, persistent = true>
+// NOPERS-LABEL: func @three_warpgroup_wide
+// NOPERS-NOT: persistent
+// NOPERS: return
+func.func @three_warpgroup_wide(%a: memref<1624x744xf16>, %b: memref<2568x744xf16>, %c: memref<1624x2568xf16>,
+                                %a2: memref<2100x1000xf16>, %b2: memref<4360x1000xf16>, %c2: memref<2100x4360xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1624x2568xf16>)
+      strategy(#gpupoor.split_k<splits = 4, tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1624x744xf16>, memref<2568x744xf16>
+  gpupoor.matmul %a2, %b2 outs(%c2 : memref<2100x4360xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<2100x1000xf16>, memref<4360x1000xf16>
+  return
+}

@@ -672,7 +672,7 @@ func.func @decode_batched_short_k(%a: tensor<32x1x128xf16>, %b: tensor<32x4096x1
 // tile). B as K x N takes whole atoms of 64 columns: 64 x 192 (4 x 27 =
 // 108 tiles) rather than 64 x 160; past one wave (512 rows: 8 x 27 = 216)
 // the rules' tile stays (B as N x K: 128 x 176, 4 x 63 = 252 tiles in two
-// waves, wideTileColumns), as it does where the operands' rows start off
+// waves, wideTile), as it does where the operands' rows start off
 // 32-byte sectors (N = 5112: clusters), and where the options name the
 // slices (their cost assumes launchSlices').
 // AUTO-LABEL: func @filling_kn
@@ -814,7 +814,7 @@ func.func @three_warpgroups_short_k(%a: tensor<2200x1024xf16>, %b: tensor<1024x1
 // -----
 
 // B as N x K: 128-row tiles 224 columns wide where their waves cost least
-// (wideTileColumns): 14336 columns in 64 tiles, 4 x 64 = 256 tiles in two
+// (wideTile): 14336 columns in 64 tiles, 4 x 64 = 256 tiles in two
 // waves where 128 x 256 (4 x 56 = 224) and 128 x 192 (4 x 75 = 300) take
 // two and three. B as K x N reads whole atoms: 224 columns are none.
 // AUTO-LABEL: func @wide_224
@@ -842,14 +842,16 @@ func.func @wide_224_kn(%a: tensor<512x4096xf16>, %b: tensor<4096x14336xf16>) -> 
 // -----
 
 // Rows off 32-byte sectors (N = 4360): the 128-row tiles run in clusters of
-// two, row tiles in whole pairs, and wideTileColumns counts the waves of
+// two, row tiles in whole pairs, and wideTile counts the waves of
 // those tiles: 2100 rows are 17 row tiles, launched as 18, so 128 x 192
 // tiles are 414 (four waves on 132 SMs), 128 x 256 324 (three), 128 x 224
-// 360 (three), 128 x 128 630 (five, the least cost of a wave's columns).
-// With N = 4352 (rows on sectors, no clusters) 128 x 192 tiles are 391,
-// three waves, the least cost.
+// 360 (three), 128 x 128 630 (five, the least cost of the 128-row widths);
+// the three-warpgroup 192 x 192 tiles (no clusters) are 253, two waves
+// whose cost (2 x 1.5 x 192 / 0.90) is 5% under 128 x 128's (5 x 128 /
+// 0.93). With N = 4352 (rows on sectors, no clusters) 128 x 192 tiles are
+// 391, three waves, the least cost: 192 x 192's two waves are not 5% under.
 // AUTO-LABEL: func @cluster_waves
-// AUTO: tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
+// AUTO: tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
 // AUTO-LABEL: func @cluster_waves_on_sectors
 // AUTO: tile = [128, 192, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>
 func.func @cluster_waves(%a: tensor<2100x1000xf16>, %b: tensor<4360x1000xf16>) -> tensor<2100x4360xf16> {
@@ -869,4 +871,31 @@ func.func @cluster_waves_on_sectors(%a: tensor<2100x1024xf16>, %b: tensor<4352x1
                      ins(%a, %b : tensor<2100x1024xf16>, tensor<4352x1024xf16>)
                      outs(%c : tensor<2100x4352xf16>) -> tensor<2100x4352xf16>
   return %r : tensor<2100x4352xf16>
+}
+
+// -----
+
+// One wave of the three-warpgroup 192 x 192 tile (wideTile): 9 x 14 = 126
+// tiles, where 128 x 192 ones (B as K x N, N off 32-byte sectors: 13 row
+// tiles launched as 14 in clusters of two, 14 x 14 = 196) take two waves. 4096^3 keeps 128 x 256:
+// four waves either way, 192 x 192's not 5% cheaper.
+// AUTO-LABEL: func @three_warpgroup_wide_one_wave
+// AUTO: tile = [192, 192, 64], inner = f16, outer = f32, chip = sm_90a>
+// AUTO-LABEL: func @three_warpgroup_wide_large
+// AUTO: tile = [128, 256, 64], inner = f16, outer = f32, chip = sm_90a>
+func.func @three_warpgroup_wide_one_wave(%a: tensor<1624x744xf16>, %b: tensor<744x2568xf16>) -> tensor<1624x2568xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1624x2568xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1624x2568xf16>) -> tensor<1624x2568xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1624x744xf16>, tensor<744x2568xf16>)
+                     outs(%c : tensor<1624x2568xf16>) -> tensor<1624x2568xf16>
+  return %r : tensor<1624x2568xf16>
+}
+func.func @three_warpgroup_wide_large(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4096x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  return %r : tensor<4096x4096xf16>
 }

@@ -155,6 +155,11 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// block a tile: 4096^3 1.025x, 4096 x 14336 x 4096 1.03x, 512 x 10240 x 2048
 /// 1.04x, 512 x 14336 x 4096 1.02x, 2048 x 4096 x 14336 1.00x, 8192^3 0.995x.
 /// Also one wave of 128 x 128 or 128 x 256 tiles (oneWavePersistentPays).
+/// The three-warpgroup 192 x 192 tile (kThreeWarpgroupWideTile) past one wave
+/// too: on an H200 (static kernels x cuBLAS f32acc,
+/// benchmarks/data/wide_three_warpgroups_sm_90a.txt) 2100 x 4360 x 1000, 253
+/// tiles, 0.924 against 0.899 a block a tile (B as K x N 0.929 / 0.906); in
+/// one wave a block a tile ran faster (1976 x 2056 x 4096 0.935 / 0.886).
 bool persistentPays(const ConfigProblem &p);
 /// The same on `smCount` SMs (the package's launch: the device's).
 bool persistentPays(const ConfigProblem &p, int64_t smCount);
@@ -195,7 +200,9 @@ inline constexpr int64_t kMinStreamKRun = 2048;
 inline constexpr int64_t kMinStreamKRunPastTwoWaves = 1024;
 /// The same for a kernel of one slice on `smCount` SMs: a static, not
 /// batched product whose kernel is persistent (persistentPays) and not in
-/// clusters (clusterPays); the compiler's on the chip's reference SM count.
+/// clusters (clusterPays), of two consumer warpgroups (the three-warpgroup
+/// tile's stream-K was never measured); the compiler's on the chip's
+/// reference SM count.
 bool streamKPays(const ConfigProblem &p, int64_t smCount);
 bool streamKPays(const ConfigProblem &p);
 

@@ -176,7 +176,7 @@ enum class Family : uint32_t {
   S32W,
   /// sm_90a only: 128 x 256 x 64 with persistent blocks.
   PL,
-  /// sm_90a only: the narrower 128-row tiles of wideTileColumns, 128 x 192 x
+  /// sm_90a only: the narrower 128-row tiles of wideTile, 128 x 192 x
   /// 64 and 128 x 160 x 64 (B as K x N: five 32-column atoms, where M fills
   /// its row tiles), each with blocks a tile and persistent blocks.
   W192,
@@ -184,7 +184,7 @@ enum class Family : uint32_t {
   W160,
   PL160,
   /// sm_90a only, B as N x K only: the 128-row tiles 176 and 224 columns
-  /// wide (wideTileColumns: where their waves cost less than the rules'
+  /// wide (wideTile: where their waves cost less than the rules'
   /// width), each with blocks a tile and persistent blocks.
   W176,
   PL176,
@@ -302,6 +302,10 @@ enum class Family : uint32_t {
   /// (kSwappedFillTile, swappedFillTile) in clusters of four, one block an
   /// SM.
   X96Q,
+  /// sm_90a only: the three-warpgroup 192 x 192 x 64 tile
+  /// (kThreeWarpgroupWideTile, wideTile), a block a tile and persistent.
+  T192,
+  PLT192,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -323,7 +327,7 @@ inline constexpr Family kFamilies[] = {
     Family::PL224H,  Family::PLCH,    Family::PL192CH, Family::PL160CH,
     Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
-    Family::M64Q,    Family::X96Q};
+    Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

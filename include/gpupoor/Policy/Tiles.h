@@ -144,6 +144,14 @@ inline constexpr Tile kThinTile = {32, 64, 128};
 /// 0.674 and 3000^3 0.887 / 0.551.
 inline constexpr Tile kThreeWarpgroupTile = {192, 96, 64};
 
+/// sm_90a's 192 x 192 x 64 tile: three consumer warpgroups of 64 x 192 (f16
+/// sums and f32 outer sums take 144 of the 160 registers a thread beside
+/// three), four stages. The rules' wide tiles weigh it against the 128-row
+/// ones by waves (wideTile): where its tiles fit fewer waves of the SMs. At
+/// 1976 x 2056 x 4096 121 of them fill one wave where 208 of 128 x 160
+/// take two.
+inline constexpr Tile kThreeWarpgroupWideTile = {192, 192, 64};
+
 /// The least K of a product that fills with kThreeWarpgroupTile: 1536 and
 /// more gained (1536^3, 1100 x 2048 x 2048), 1024 lost (2200 x 1024 x
 /// 1024).

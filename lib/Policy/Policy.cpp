@@ -430,9 +430,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles and 192 x 192: persistent where the compiler's
-  // would be
-  // (gpupoor-select-kernel-config's persistent=auto: one slice, and
-  // persistentPays on the launch's SMs).
+  // would be (gpupoor-select-kernel-config's persistent=auto: one slice,
+  // and persistentPays on the launch's SMs).
   bool persistent =
       wgmma && s.slices == 1 && p.shape.isStatic() &&
       persistentPays(staticConfigProblem(s.chip, t, p.shape, p.k, p.bLayout,

@@ -218,16 +218,18 @@ static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
 /// persistent) 0.783 (128 x 128) / 0.924; the least gains 1944 x 2144 x 840
 /// 0.742 / 0.748 and 2920 x 1440 x 2504 0.804 / 0.819. 90 rather than 88
 /// takes 2100 x 4360 x 1000 (5 waves of 128 x 128 against 2). On 21
-/// products held out (call 2: random ones the rule moves, one to three
-/// waves, 296-2872 rows, every layout), the rules before / after: all
-/// gained, 1.04-1.63x (2304 x 2096 x 4152 0.867 / 0.917, 2872 x 4920 x 6584
-/// B as K x N 0.819 / 0.892, 328 x 11280 x 1000 B as K x N 0.517 / 0.844).
-/// At 4096^3 (four waves either way) it ran 0.89 of 128 x 256.
+/// products held out (call 2: random ones the rule moves, drawn after call
+/// 1, and the package GPU tests' shapes it moved; one to three waves,
+/// 296-2872 rows, every layout), the rules before / after: all gained,
+/// 1.04-1.63x (2304 x 2096 x 4152 0.867 / 0.917, 2872 x 4920 x 6584 B as K
+/// x N 0.819 / 0.892, 328 x 11280 x 1000 B as K x N 0.517 / 0.844). At
+/// 4096^3 (four waves either way) it ran 0.89 of 128 x 256, persistent
+/// (benchmarks/data/three_warpgroups_sm_90a.json, calls[5]).
 static constexpr int64_t kThreeWarpgroupWideSpeedPercent = 90;
 
-/// The width of sm_90a's 128-row tile for a static 2-D product whose 128 x
-/// 256 tiles fill half the SMs or more: 256 columns, or 192 or 160 where
-/// their waves cost enough less. A wave costs
+/// sm_90a's tile for a static 2-D product whose 128 x 256 tiles fill half
+/// the SMs or more: 128 rows of 256 columns, or 192 or 160 where their
+/// waves cost enough less (or 192 x 192, below). A wave costs
 /// its columns over their speed a flop, measured on an H100 against 128 x 256
 /// (bench_skinny.py, docs/design/decisions.md#128-x-192-and-128-x-160-tiles:
 /// 4096 x 6144 x 4096, 128 x 192 at 0.93, 128 x 160 at 0.87; both with the
@@ -264,11 +266,13 @@ static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
   // 0.819x for the 128 x 128 tiles counted so, 848 x 7432 x 1720 128 x 224
   // 0.636x against 128 x 256 0.886x (H200, docs/design/decisions.md#odd-
   // products-of-a-short-k-over-few-waves-open).
-  // A wave's cost in 128-row tiles' columns over their speed.
+  // A wave's cost in 128-row tiles' columns over their speed (rows in
+  // halves of 128, so that the factor stays that of the columns alone: the
+  // same quotient as before the 192-row tile).
   auto cost = [&](Width w) {
     int64_t waves =
         ceilDiv(launchedTiles(shape, k, bLayout, {w.rows, w.columns, 64}), sms);
-    return waves * w.rows * w.columns * 100 * 100 / (128 * w.speedPercent);
+    return waves * w.columns * (w.rows / 64) * 100 * 100 / (2 * w.speedPercent);
   };
   static constexpr Width kWidths[] = {
       {256, 100}, {192, 93}, {160, 87}, {128, 93}};

@@ -458,7 +458,7 @@ def test_three_warpgroup_wide_tile_where_its_waves_cost_less():
     launch = C.choose_launch("sm_90a", 2100, 4360, 1000, "nk", 0, 32, 132, tuned=False)
     assert (launch["family"], launch["tiles"], launch["grid"]) == ("plt192", 11 * 23, (132, 1))
     assert _family(4096, 4096) == "pl"                     # 4 waves either way
-    assert _family(1624, 2568, k=744, sms=114) != "t192"   # two waves of 114
+    assert _family(1624, 2568, k=744, sms=114) == "pl176ch"  # two waves of 114
 
 
 def test_quad_clusters_where_they_fit_at_once():

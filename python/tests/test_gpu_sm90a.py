@@ -360,7 +360,8 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (136, 3000, 1024, "kn", "m64c"),
     (328, 3000, 3080, "nk", "midc"), (328, 3000, 3080, "kn", "midc"),
     (328, 3000, 3080, "kmkn", "midc"),
-    # One wave up to K = 3072: persistent (oneWavePersistentPays).
+    # One wave up to K = 3072: persistent (oneWavePersistentPays); past it
+    # (584 x 12680: 600 tiles) persistent too.
     (328, 2720, 1000, "nk", "pl128ch"), (328, 2720, 1000, "kn", "pl128ch"),
     (328, 2720, 1000, "kmkn", "pl128ch"),
     (584, 12680, 1000, "nk", "pl128ch"), (584, 12680, 1000, "kn", "pl128ch"),

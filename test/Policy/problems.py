@@ -38,7 +38,10 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         out.append({"chip": chip, "m": 1024, "n": 5120, "k": 5120, "b": "kn", "a": "km"})
         # The three-warpgroup 192 x 192 tile where its waves cost less
         # (wideTile): one wave a block a tile, two persistent.
-        for m, n, k, b in ((1624, 2568, 744, "kn"), (2100, 4360, 1000, "nk")):
+        # (552 x 12808 x 4096: a last wave that would take stream-K in
+        # 128-row tiles, never in these.)
+        for m, n, k, b in ((1624, 2568, 744, "kn"), (2100, 4360, 1000, "nk"),
+                           (552, 12808, 4096, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         # Persistent 128 x 128 tiles in clusters (K off 32-byte sectors) of
         # up to two tiles an SM: the split handover.

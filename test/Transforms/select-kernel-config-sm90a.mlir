@@ -548,24 +548,32 @@ func.func @swapped_column_stores(%a: memref<2144x2408xf16>, %b: memref<288x2408x
 
 // The three-warpgroup 192 x 192 tile: 12 warps, four stages (48 KiB each),
 // no split handover (two warpgroups only). One wave (9 x 14 = 126 tiles) a
-// block a tile; past it (11 x 23 = 253) persistent, without stream-K (never
-// measured for three warpgroups) though the last wave is short.
+// block a tile; past it (11 x 23 = 253) persistent. Never stream-K (measured
+// on three warpgroups only where the rules keep 128 x 256): 552 x 12808 x
+// 4096 has 3 x 67 = 201 tiles, a last wave of 69 on 132 SMs that would take
+// it (streamKPays) in 128-row tiles.
 // CHECK-LABEL: func @three_warpgroup_wide
 // CHECK: config(#gpupoor.kernel_config<warps = [12, 1], stages = 4, group_m = 8, copies = tma,
 // CHECK-SAME: handover = convert
 // CHECK-NOT: persistent
 // CHECK: config(#gpupoor.kernel_config<warps = [12, 1], stages = 4, group_m = 8, copies = tma,
 // CHECK-SAME: handover = convert, index_bitwidth = 32, persistent = true>
+// CHECK: config(#gpupoor.kernel_config<warps = [12, 1], stages = 4, group_m = 8, copies = tma,
+// CHECK-SAME: handover = convert, index_bitwidth = 32, persistent = true>
 // NOPERS-LABEL: func @three_warpgroup_wide
 // NOPERS-NOT: persistent
 // NOPERS: return
 func.func @three_warpgroup_wide(%a: memref<1624x744xf16>, %b: memref<2568x744xf16>, %c: memref<1624x2568xf16>,
-                                %a2: memref<2100x1000xf16>, %b2: memref<4360x1000xf16>, %c2: memref<2100x4360xf16>) {
+                                %a2: memref<2100x1000xf16>, %b2: memref<4360x1000xf16>, %c2: memref<2100x4360xf16>,
+                                %a3: memref<552x4096xf16>, %b3: memref<12808x4096xf16>, %c3: memref<552x12808xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<1624x2568xf16>)
       strategy(#gpupoor.split_k<splits = 4, tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<1624x744xf16>, memref<2568x744xf16>
   gpupoor.matmul %a2, %b2 outs(%c2 : memref<2100x4360xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<2100x1000xf16>, memref<4360x1000xf16>
+  gpupoor.matmul %a3, %b3 outs(%c3 : memref<552x12808xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [192, 192, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<552x4096xf16>, memref<12808x4096xf16>
   return
 }

@@ -200,8 +200,10 @@ inline constexpr int64_t kMinStreamKRun = 2048;
 inline constexpr int64_t kMinStreamKRunPastTwoWaves = 1024;
 /// The same for a kernel of one slice on `smCount` SMs: a static, not
 /// batched product whose kernel is persistent (persistentPays) and not in
-/// clusters (clusterPays), of two consumer warpgroups (the three-warpgroup
-/// tile's stream-K was never measured); the compiler's on the chip's
+/// clusters (clusterPays), of two consumer warpgroups: the three-warpgroup
+/// 192 x 192 tile's stream-K was measured only on large products the rules
+/// give 128 x 256 (benchmarks/data/three_warpgroups_sm_90a.json, calls[5]:
+/// either way), not where wideTile takes it; the compiler's on the chip's
 /// reference SM count.
 bool streamKPays(const ConfigProblem &p, int64_t smCount);
 bool streamKPays(const ConfigProblem &p);

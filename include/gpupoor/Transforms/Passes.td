@@ -265,9 +265,12 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     stages each would not fit,
     as 64 x 256 x 64's); for two warpgroups as many as fit up to 6 (4
     of 128 x 256; the persistent kernel gives stages up until its epilogue
-    buffer fits); persistent blocks for static grids of two-warpgroup TMA
-    tiles beyond one wave (measured on an H100, 2026-11-25:
-    docs/design/decisions.md#persistent-kernels-with-tma-stored-c), and
+    buffer fits), for three (192 rows) as many as fit (4 of 192 x 192);
+    persistent blocks for static grids of two-warpgroup TMA tiles and of
+    the three-warpgroup 192 x 192 tile beyond one wave (measured on an
+    H100, 2026-11-25:
+    docs/design/decisions.md#persistent-kernels-with-tma-stored-c; 192 x
+    192: docs/design/decisions.md#192--192-tiles-over-three-consumer-warpgroups), and
     for the 64 x 128 tile in clusters of four (policy::quadClusterPays);
     no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads A as M x K or K x M (whole 64-row atoms: BM a

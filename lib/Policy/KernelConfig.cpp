@@ -139,8 +139,9 @@ bool mlir::gpupoor::policy::oneWavePersistentPays(const ConfigProblem &p) {
   // stores): else the non-persistent read-back's 8- and 4-byte vectors ran
   // faster (904 x 3796 x 1398 1.435 against 1.292 x cuBLAS).
   return p.tile[0] == 128 && (p.tile[1] == 128 || p.tile[1] == 256) &&
-         p.staticShape && !p.batched && p.slices == 1 && !isDynamic(p.k) &&
-         p.k <= kOneWavePersistentMaxK && !isDynamic(p.n) && p.n % 8 == 0;
+         !p.swapped && p.staticShape && !p.batched && p.slices == 1 &&
+         !isDynamic(p.k) && p.k <= kOneWavePersistentMaxK && !isDynamic(p.n) &&
+         p.n % 8 == 0;
 }
 
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p) {

@@ -68,6 +68,13 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     if (swappedTile)
       s.askedSlices = 1;
   }
+  // 128 x 128 tiles whose clusters spill a wave where the transposed
+  // product's fit it: that product, one slice (a block a tile).
+  if (!swappedTile && !p.tile && !tuned) {
+    swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
+    if (swappedTile)
+      s.askedSlices = 1;
+  }
   s.swapped = swappedTile.has_value();
   CShape shape = s.swapped ? p.shape.transposed() : p.shape;
   if (s.swapped)
@@ -255,6 +262,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::X96Q,  "x96q",  kSwappedFillTile,   true,  true,  false, false, true,  0, 1, kSwappedFillClusterM},
   {Family::T192,  "t192",  kThreeWarpgroupWideTile, true, false, false, false, true, 0, 0},
   {Family::PLT192, "plt192", kThreeWarpgroupWideTile, true, false, true, false, true, 0, 0},
+  {Family::X128,  "x128",  kSwappedMidTile,    true,  true,  false, false, true,  0, 0},
+  {Family::X128C, "x128c", kSwappedMidTile,    true,  true,  false, false, true,  0, 1, 2},
 };
 // clang-format on
 
@@ -368,7 +377,8 @@ static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::W176, Family::W176C},   {Family::PL176, Family::PL176C},
     {Family::W224, Family::W224C},   {Family::PL224, Family::PL224C},
     {Family::N16, Family::N16Q},     {Family::N16W, Family::N16WC},
-    {Family::N16, Family::N16C},     {Family::M64, Family::M64Q}};
+    {Family::N16, Family::N16C},     {Family::M64, Family::M64Q},
+    {Family::X128, Family::X128C}};
 static const std::pair<Family, Family> kStreamKTwins[] = {
     {Family::PL, Family::PLK},       {Family::PL192, Family::PL192K},
     {Family::PL160, Family::PL160K}, {Family::PL128, Family::PL128K},
@@ -405,6 +415,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return t == kSwappedKMTile     ? Family::S32
            : t == kSwappedKM8Tile  ? Family::S8
            : t == kSwappedFillTile ? Family::X96Q
+           : t == kSwappedMidTile  ? Family::X128
                                    : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)

@@ -611,6 +611,22 @@ mlir::gpupoor::policy::swappedFillTile(const CShape &shape, int64_t k,
   return kSwappedFillTile;
 }
 
+std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
+                                                          int64_t k, Chip chip,
+                                                          int64_t smCount,
+                                                          int64_t askedSlices) {
+  if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
+      isDynamic(k) || askedSlices > 1 || shape.n % 8 != 0 ||
+      !oneWaveMidTile(shape, k, smCount))
+    return std::nullopt;
+  // (The launched tiles' clusters do not depend on B's layout at 128
+  // columns: narrowNMajorB is for narrower tiles.)
+  if (launchedWideTiles(shape, k, BLayout::NK, 128) <= smCount ||
+      launchedWideTiles(shape.transposed(), k, BLayout::NK, 128) > smCount)
+    return std::nullopt;
+  return kSwappedMidTile;
+}
+
 /// On an H100, 256 x 128 x 64 tiles (eight 64 x 64 warps, one block an SM)
 /// ran 5-15% faster than 128 x 128 x 32 at 4096^3 and 8192^3 under sustained
 /// load (at the power cap, where they draw less power a product) and at

@@ -76,7 +76,10 @@ OUT_TYPES = ("f16", "f32")
 # four, for products of 193 to 384 rows whose 64-row tiles leave SMs idle
 # (policy::swappedFillTile); t192, plt192: sm_90a's 192x192x64 tile over
 # three consumer warpgroups, a block a tile and persistent, where its waves
-# cost less than the 128-row tiles' (policy::wideTile).
+# cost less than the 128-row tiles' (policy::wideTile); x128, x128c: sm_90a's
+# 128x128x64 tile of the transposed product, a block a tile, and in clusters
+# of two, where the product's 128x128 tiles in clusters spill a wave and the
+# transposed product's fit it (policy::swappedMidTile).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

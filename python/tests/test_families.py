@@ -128,7 +128,8 @@ def test_families_are_the_policys():
                              a_layout=a).pipeline_options("sm_90a").split()
         assert ("split-handover=true" in options) == (
             family in ("large", "mid", "w192", "w160", "largec", "midc", "w192c", "w160c",
-                       "w176", "w224", "w176c", "w224c") or family.endswith("h")), family
+                       "w176", "w224", "w176c", "w224c", "x128", "x128c")
+            or family.endswith("h")), family
         # Clusters of two: the families ending in c (and ch), on sm_90a; of four:
         # s16q, s32q and s8q; stream-K the persistent ones ending in k.
         assert ("cluster-m=2" in options) == family.endswith(("c", "ch")), family
@@ -150,8 +151,8 @@ def test_sm90a_families_only_for_sm90a():
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
-    # n16, n16w, the transposed product's x96q and the three-warpgroup
-    # t192, plt192 (both B layouts),
+    # n16, n16w, the transposed product's x96q, x128 and x128c and the
+    # three-warpgroup t192, plt192 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
     # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
@@ -170,13 +171,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 46 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 48 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 54 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -403,7 +404,8 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert launch["swapped"] and launch["slices"] == 1      # K < 2048: one slice
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
-                                  "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q"}
+                                  "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q",
+                                  "x128", "x128c"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -444,6 +446,29 @@ def test_transposed_product_for_few_rows():
     assert _family(256, 2048, k=2000) == "n64"     # K under 2048
     assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
     assert _family(256, 2048, slices=2) != "x96q"  # slices asked
+
+
+def test_transposed_product_where_clusters_spill_a_wave():
+    """128 x 128 tiles that fit one wave but for their clusters of two (rows
+    off 32-byte sectors: whole pairs of row tiles) where the transposed
+    product's fit it as launched: that product in 128 x 128 tiles, a block
+    a tile (x128), in clusters of two where its own rows lie off sectors
+    (x128c; policy::swappedMidTile). Not with C's rows off 16 bytes, slices
+    asked, or another SM count whose waves the clusters do not spill."""
+    rules = functools.partial(C.choose_launch, tuned=False)
+    launch = rules("sm_90a", 1040, 1720, 1536, "nk", 0, 32, 132)
+    # 9 row tiles of 128 launched as 10 by 14 columns: 140; transposed 14 x 9.
+    assert (launch["family"], launch["swapped"]) == ("x128", True)
+    assert (launch["tiles"], launch["grid"], launch["slices"]) == (126, (126, 1), 1)
+    launch = rules("sm_90a", 1040, 1712, 1512, "nk", 0, 32, 132)
+    assert (launch["family"], launch["tiles"], launch["grid"]) == ("x128c", 126, (126, 1))
+    assert _family(1040, 1712, k=1512, b="kn") == "x128c"
+    assert _family(1040, 1712, k=1512, b="kn", a="km") == "x128c"
+    assert _family(1040, 1714, k=1512) == "w160c"             # N % 8 != 0
+    assert _family(1040, 1712, k=1512, slices=2) != "x128c"   # slices asked
+    assert _family(1040, 1728, k=1536) == "pl128h"            # 126 tiles, no clusters
+    assert not C.choose_launch("sm_90a", 1040, 1712, 1512, "nk", 0, 32, 140,
+                               tuned=False)["swapped"]        # 140 fit 140 SMs
 
 
 def test_three_warpgroup_wide_tile_where_its_waves_cost_less():

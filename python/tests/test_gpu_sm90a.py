@@ -386,9 +386,10 @@ def test_sm90a_176_and_224_columns_exact(m, n, k, layout, want, outer, activatio
     (640, 3512, 1000, "kn", "w160c"), (512, 10552, 1000, "kmkn", "pl160c"),
     # 128 x 128 tiles in clusters would spill a wave (126 tiles, 140
     # launched): the narrowest wider tile whose clusters fit one
-    # (widerTileForOneWave); a last row tile of 16 rows.
-    (1040, 1712, 1512, "nk", "w160c"), (1040, 1712, 1512, "kn", "w192c"),
-    (1040, 1712, 1512, "kmkn", "w192c")])
+    # (widerTileForOneWave; C's rows off 16 bytes: not the transposed
+    # product); a last row tile of 16 rows.
+    (1040, 1714, 1512, "nk", "w160c"), (1040, 1714, 1512, "kn", "w192c"),
+    (1040, 1714, 1512, "kmkn", "w192c")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_clusters_exact(m, n, k, layout, want, outer, activation):
@@ -513,6 +514,25 @@ def test_sm90a_three_warpgroup_wide_exact(m, n, k, layout, want, outer, activati
     """sm_90a's 192 x 192 families, a block a tile and persistent, taken
     where their waves cost less than the 128-row tiles' as the compiler's
     static kernel would: exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # The transposed product in 128 x 128 tiles where the product's own
+    # clusters spill a wave (the policy's swappedMidTile), C^T stored in
+    # column vectors: 14 x 9 tiles, tails of both (1720 = 13 x 128 + 56,
+    # 1040 = 8 x 128 + 16, 1030), every layout; in clusters of two where K
+    # lies off 32-byte sectors (1512 = 23 x 64 + 40).
+    (1040, 1720, 1536, "nk", "x128"), (1040, 1720, 1536, "kn", "x128"),
+    (1040, 1720, 1536, "kmkn", "x128"), (1040, 1720, 1536, "kmnk", "x128"),
+    (1040, 1712, 1512, "nk", "x128c"), (1040, 1712, 1512, "kn", "x128c"),
+    (1040, 1712, 1512, "kmkn", "x128c"), (1030, 1712, 1512, "nk", "x128c")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_mid_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's transposed 128 x 128 families, a block a tile and in
+    clusters of two, taken where the compiler's static kernel would run the
+    transposed product: exact on small integers."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 

@@ -76,6 +76,11 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # The transposed product of few rows: 3 x 36 tiles of 64 x 96
               # in clusters of four (at _K_OF's K).
               ("nk", "x96q"): (288, 2144), ("kn", "x96q"): (288, 2144),
+              # The transposed product where 128 x 128 tiles' clusters spill
+              # a wave: its 14 x 9 tiles, and in clusters of two where K lies
+              # off sectors (at _K_OF's K).
+              ("nk", "x128"): (1040, 1720), ("kn", "x128"): (1040, 1720),
+              ("nk", "x128c"): (1040, 1712), ("kn", "x128c"): (1040, 1712),
               # The wide decode tile: 112 tiles of 16 x 256 (K of 128).
               ("nk", "m16n256"): (4, 28672),
               # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
@@ -112,8 +117,9 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
 # splitHandoverPays; one wave of 128 x 128 and 128 x 256 tiles a block a
 # tile past K = 3072: oneWavePersistentPays; the transposed product of few
-# rows from K = 2048: swappedFillTile).
-_K_OF = {"x96q": 2408, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+# rows from K = 2048: swappedFillTile; its 128 x 128 tiles at a K on
+# sectors or off them: swappedMidTile, clusterPays).
+_K_OF = {"x96q": 2408, "x128": 1536, "x128c": 1512, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
          "m16n256": 128, "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
@@ -375,14 +381,14 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             if (tile in PERSISTENT_TILES or tile in ("midc", "largec")) and \
             min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices, and 64 x 96 one
-        # wave of them, and the transposed product's clusters one slice:
-        # named ones (more than one for x96q) keep the rules' tile.
+        # wave of them, and the transposed products one slice: named ones
+        # (more than one for x96q, x128, x128c) keep the rules' tile.
         if (tile in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96") and slices) or \
-                (tile == "x96q" and slices > 1):
+                (tile in ("x96q", "x128", "x128c") and slices > 1):
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
             assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96",
-                                     "x96q"), what
+                                     "x96q", "x128", "x128c"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

@@ -43,6 +43,10 @@ def problems(count: int, seed: int = 0) -> list[dict]:
         for m, n, k, b in ((1624, 2568, 744, "kn"), (2100, 4360, 1000, "nk"),
                            (552, 12808, 4096, "nk")):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
+        # 128 x 128 tiles whose clusters spill a wave, the transposed
+        # product's fitting it (swappedMidTile): without and in clusters.
+        for m, n, k, b in ((1040, 1720, 1536, "nk"), (1040, 1712, 1512, "kn")):
+            out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b})
         # Persistent 128 x 128 tiles in clusters (K off 32-byte sectors) of
         # up to two tiles an SM: the split handover.
         out.append({"chip": chip, "m": 1024, "n": 4100, "k": 1032, "b": "kn"})

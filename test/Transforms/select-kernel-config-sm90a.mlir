@@ -546,6 +546,31 @@ func.func @swapped_column_stores(%a: memref<2144x2408xf16>, %b: memref<288x2408x
 
 // -----
 
+// The transposed product in 128 x 128 tiles (policy::swappedMidTile): a
+// block a tile storing C^T in column vectors, never persistent (one wave
+// of 128 x 128 tiles that is, unswapped, oneWavePersistentPays: its TMA
+// stores of C^T ran slower); in clusters of two where its rows lie off
+// 32-byte sectors (K = 1512), and the split handover.
+// CHECK-LABEL: func @swapped_mid
+// CHECK: handover = split, index_bitwidth = 32, cluster_m = 2, column_stores = true>) {gpupoor.swapped_operands}
+// CHECK: handover = split, index_bitwidth = 32, column_stores = true>) {gpupoor.swapped_operands}
+// CHECK: handover = split, index_bitwidth = 32, persistent = true>)
+// CHECK: return
+func.func @swapped_mid(%a: memref<1712x1512xf16>, %b: memref<1040x1512xf16>, %c: memref<1712x1040xf16, strided<[1, 1712]>>, %a1: memref<1720x1536xf16>, %b1: memref<1040x1536xf16>, %c1: memref<1720x1040xf16, strided<[1, 1720]>>, %c2: memref<1720x1040xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1712x1040xf16, strided<[1, 1712]>>)
+      strategy(#gpupoor.split_k<splits = 8, slices = 1, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) {gpupoor.swapped_operands}
+      : memref<1712x1512xf16>, memref<1040x1512xf16>
+  gpupoor.matmul %a1, %b1 outs(%c1 : memref<1720x1040xf16, strided<[1, 1720]>>)
+      strategy(#gpupoor.split_k<splits = 8, slices = 1, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>) {gpupoor.swapped_operands}
+      : memref<1720x1536xf16>, memref<1040x1536xf16>
+  gpupoor.matmul %a1, %b1 outs(%c2 : memref<1720x1040xf16>)
+      strategy(#gpupoor.split_k<splits = 8, slices = 1, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+      : memref<1720x1536xf16>, memref<1040x1536xf16>
+  return
+}
+
+// -----
+
 // The three-warpgroup 192 x 192 tile: 12 warps, four stages (48 KiB each),
 // no split handover (two warpgroups only). One wave (9 x 14 = 126 tiles) a
 // block a tile; past it (11 x 23 = 253) persistent. Never stream-K (measured

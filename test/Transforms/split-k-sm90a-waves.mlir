@@ -1,10 +1,12 @@
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a" | FileCheck %s
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-split-k="chip=sm_90a slices=2" | FileCheck %s --check-prefix=SLICES
 
-// 1040 x 1712 x 1512: 126 tiles of 128 x 128 would fit the 132 SMs, but
+// 1040 x 1714 x 1512: 126 tiles of 128 x 128 would fit the 132 SMs, but
 // rows off 32-byte sectors launch them in clusters of two along M, 10 row
-// tiles for 9: 140, two waves. The narrowest wider tile whose clusters fit
-// one wave runs instead: 128 x 160 (110 tiles) with B as N x K; with B as
-// K x N, whose 160 columns need whole row tiles, 128 x 192 (90).
+// tiles for 9: 140, two waves. C's rows off 16 bytes take no transposed
+// product (below): the narrowest wider tile whose clusters fit one wave
+// runs instead, 128 x 160 (110 tiles) with B as N x K; with B as K x N,
+// whose 160 columns need whole row tiles, 128 x 192 (90).
 // CHECK-LABEL: func @spill_nk
 // CHECK: tile = [128, 160, 64]
 // CHECK-LABEL: func @spill_kn
@@ -12,21 +14,63 @@
 // 126 tiles of rows on sectors launch without clusters: 128 x 128.
 // CHECK-LABEL: func @fits
 // CHECK: tile = [128, 128, 64]
-func.func @spill_nk(%a: tensor<1040x1512xf16>, %b: tensor<1712x1512xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {
+func.func @spill_nk(%a: tensor<1040x1512xf16>, %b: tensor<1714x1512xf16>, %c: tensor<1040x1714xf16>) -> tensor<1040x1714xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-                     ins(%a, %b : tensor<1040x1512xf16>, tensor<1712x1512xf16>)
-                     outs(%c : tensor<1040x1712xf16>) -> tensor<1040x1712xf16>
-  return %r : tensor<1040x1712xf16>
+                     ins(%a, %b : tensor<1040x1512xf16>, tensor<1714x1512xf16>)
+                     outs(%c : tensor<1040x1714xf16>) -> tensor<1040x1714xf16>
+  return %r : tensor<1040x1714xf16>
 }
-func.func @spill_kn(%a: tensor<1040x1512xf16>, %b: tensor<1512x1712xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {
-  %r = linalg.matmul ins(%a, %b : tensor<1040x1512xf16>, tensor<1512x1712xf16>)
-                     outs(%c : tensor<1040x1712xf16>) -> tensor<1040x1712xf16>
-  return %r : tensor<1040x1712xf16>
+func.func @spill_kn(%a: tensor<1040x1512xf16>, %b: tensor<1512x1714xf16>, %c: tensor<1040x1714xf16>) -> tensor<1040x1714xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<1040x1512xf16>, tensor<1512x1714xf16>)
+                     outs(%c : tensor<1040x1714xf16>) -> tensor<1040x1714xf16>
+  return %r : tensor<1040x1714xf16>
 }
 func.func @fits(%a: tensor<1040x1536xf16>, %b: tensor<1536x1728xf16>, %c: tensor<1040x1728xf16>) -> tensor<1040x1728xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<1040x1536xf16>, tensor<1536x1728xf16>)
                      outs(%c : tensor<1040x1728xf16>) -> tensor<1040x1728xf16>
   return %r : tensor<1040x1728xf16>
+}
+
+// -----
+
+// Where the product's 128 x 128 tiles spill a wave in clusters and the
+// transposed product's fit it as launched (swappedMidTile): C^T = B^T A^T
+// in 128 x 128 tiles, one slice, every layout. 1040 x 1712 x 1512: 14 x 9
+// tiles, in clusters of two (K off sectors) whole pairs of 14 row tiles;
+// 1040 x 1720 x 1536: 14 x 9 without clusters. Slices asked keep the
+// product as it is.
+// CHECK-LABEL: func @swapped_mid_nk
+// CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_mid_kn
+// CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_mid_km
+// CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_mid_on_sectors
+// CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// SLICES-LABEL: func @swapped_mid_nk
+// SLICES-NOT: swapped = true
+// SLICES: return
+func.func @swapped_mid_nk(%a: tensor<1040x1512xf16>, %b: tensor<1712x1512xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1040x1512xf16>, tensor<1712x1512xf16>)
+                     outs(%c : tensor<1040x1712xf16>) -> tensor<1040x1712xf16>
+  return %r : tensor<1040x1712xf16>
+}
+func.func @swapped_mid_kn(%a: tensor<1040x1512xf16>, %b: tensor<1512x1712xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<1040x1512xf16>, tensor<1512x1712xf16>)
+                     outs(%c : tensor<1040x1712xf16>) -> tensor<1040x1712xf16>
+  return %r : tensor<1040x1712xf16>
+}
+func.func @swapped_mid_km(%a: tensor<1512x1040xf16>, %b: tensor<1512x1712xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1512x1040xf16>, tensor<1512x1712xf16>)
+                     outs(%c : tensor<1040x1712xf16>) -> tensor<1040x1712xf16>
+  return %r : tensor<1040x1712xf16>
+}
+func.func @swapped_mid_on_sectors(%a: tensor<1040x1536xf16>, %b: tensor<1536x1720xf16>, %c: tensor<1040x1720xf16>) -> tensor<1040x1720xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<1040x1536xf16>, tensor<1536x1720xf16>)
+                     outs(%c : tensor<1040x1720xf16>) -> tensor<1040x1720xf16>
+  return %r : tensor<1040x1720xf16>
 }
 
 // -----

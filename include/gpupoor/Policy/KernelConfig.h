@@ -171,7 +171,9 @@ bool persistentPays(const ConfigProblem &p, int64_t smCount);
 /// a block a tile: 1.010-1.175x at K = 712-2592 (B as K x N 1616 x 2160 x
 /// 712 0.776 -> 0.912 x cuBLAS), 0.967-1.014x at K >= 4096; 128 x 160 tiles
 /// 0.992-1.039x, 128 x 192 0.966-0.994x (grids of 80-132 tiles; N % 8 != 0:
-/// 0.90-0.94x the read-back's narrower vectors).
+/// 0.90-0.94x the read-back's narrower vectors). Not a transposed product
+/// (swapped): its C^T's column vectors ran faster than TMA stores of C^T
+/// (kSwappedMidTile).
 bool oneWavePersistentPays(const ConfigProblem &p);
 inline constexpr int64_t kOneWavePersistentMaxK = 3072;
 

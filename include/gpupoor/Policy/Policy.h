@@ -306,6 +306,11 @@ enum class Family : uint32_t {
   /// (kThreeWarpgroupWideTile, wideTile), a block a tile and persistent.
   T192,
   PLT192,
+  /// sm_90a only: the transposed product's 128 x 128 x 64 tile
+  /// (kSwappedMidTile, swappedMidTile), a block a tile, and in clusters of
+  /// two along the transposed product's M.
+  X128,
+  X128C,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -327,7 +332,8 @@ inline constexpr Family kFamilies[] = {
     Family::PL224H,  Family::PLCH,    Family::PL192CH, Family::PL160CH,
     Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
-    Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192};
+    Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
+    Family::X128,    Family::X128C};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

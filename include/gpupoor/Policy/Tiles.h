@@ -208,6 +208,32 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
                                     int64_t smCount, int64_t askedSlices);
 
+/// sm_90a's tile of the transposed product C^T = B^T A^T where a product's
+/// 128 x 128 tiles would fit one wave but for the clusters of two they
+/// launch in (rows off 32-byte sectors: whole pairs of row tiles), and the
+/// transposed product's fit it as launched (swappedMidTile): two consumer
+/// warpgroups, a block a tile (not persistent: oneWavePersistentPays), C^T's
+/// view stored in 16-byte column vectors (kernel_config column_stores).
+inline constexpr Tile kSwappedMidTile = {128, 128, 64};
+
+/// kSwappedMidTile for a static 2-D product on sm_90a where the rules give
+/// 128 x 128 tiles for one wave (oneWaveMidTile) that their clusters push
+/// past `smCount` blocks while the transposed product's 128 x 128 tiles,
+/// as launched, fit them; C's rows end on 16 bytes (N % 8 == 0: C^T takes
+/// column vectors); none where slices are asked (`askedSlices` > 1).
+/// Measured on an H200 (static kernels, x cuBLAS f32acc, the rules before
+/// / after, benchmarks/data/swapped_spill_sm_90a.txt): 1040 x 1712 x 1512
+/// (140 tiles launched for 126; transposed, 14 x 9 in clusters of two)
+/// 0.888 / 0.967, 0.804 / 0.976, 0.717 / 0.891 (B as N x K, K x N, A as K
+/// x M; 128 x 160 / 128 x 192 before); on 18 random products the rule
+/// moves, all gained, 1.01-1.48x (geomean 1.16; 297 x 5360 x 1384, B as K
+/// x N, 0.543 / 0.801; 374 x 4888 x 6936 0.732 / 0.914). Persistent,
+/// storing C^T by TMA, it ran 0.853 / 0.894 / 0.789 at 1040 x 1712 x 1512
+/// against 0.961 / 1.016 / 0.894 a block a tile
+/// (benchmarks/data/wide_three_warpgroups_sm_90a.txt, call 3).
+std::optional<Tile> swappedMidTile(const CShape &shape, int64_t k, Chip chip,
+                                   int64_t smCount, int64_t askedSlices);
+
 /// Whether a product of C `shape` has at most `maxTiles` swapped 64-row
 /// tiles (its transposed C's, ceil(N / 64); their blocks each read all of
 /// A): selectSwappedTile's and copiesKMajorA's bound.

@@ -327,7 +327,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "the SM count). true, false or auto (default: "
            "policy::persistentPays: static grids beyond one wave, one wave of "
            "128 x 128 or 128 x 256 tiles of a 2-D product with K <= 3072 and "
-           "N % 8 == 0; or clusters of four by policy::quadClusterPays)",
+           "N % 8 == 0, not swapped (C^T in column vectors instead); or "
+           "clusters of four by policy::quadClusterPays)",
            "::mlir::gpupoor::persistentChoices()">,
     Option<"streamK", "stream-k", "::mlir::gpupoor::StreamKChoice",
            /*default=*/"::mlir::gpupoor::StreamKChoice::Auto",

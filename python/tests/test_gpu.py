@@ -185,6 +185,42 @@ def test_unaligned_operands_run_on_padded_copies(layout, m, n, k):
 
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("rows_apart", [0, 1])
+@pytest.mark.parametrize("batch", [4, 20])
+def test_unaligned_batches_run_on_padded_copies(rows_apart, batch):
+    """Batches of operands whose rows lie off 16 bytes (K = 1031), copied
+    into padded rows: batches a whole number of rows apart (rows_apart=0)
+    and a row between them, A as M x K, B as N x K read through its
+    transpose, few batches (n64) and more (m64). Exact."""
+    g = torch.Generator(device="cuda").manual_seed(batch + rows_apart)
+    x = ints(batch, 100 + rows_apart, 1032, gen=g)[:, :100, 1:]
+    w = ints(batch, 200 + rows_apart, 1032, gen=g)[:, :200, 1:].transpose(1, 2)
+    assert x.stride(0) == (100 + rows_apart) * 1032 and w.stride(1) == 1
+    y = split_k_sequential(x, w, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+def test_padded_copies_in_a_cuda_graph():
+    """A product whose operands are copied into padded rows (K = 1031),
+    captured into a CUDA graph: each replay copies the operands as they are
+    then."""
+    g = torch.Generator(device="cuda").manual_seed(5)
+    x, w = ints(100, 1031, gen=g), ints(200, 1031, gen=g).T
+    y = split_k_sequential(x, w, backend="mlir")      # loads the kernels
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = split_k_sequential(x, w, backend="mlir")
+    for seed in (6, 7):
+        g.manual_seed(seed)
+        x.copy_(ints(100, 1031, gen=g))
+        w.copy_(ints(200, 1031, gen=g).T)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 @pytest.mark.parametrize("m,n,k", [(1, 20000, 1031), (16, 136, 1031)])
 def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
     """A product of one row reads each operand once, and one of fewer than

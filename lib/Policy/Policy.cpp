@@ -516,6 +516,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // whose grid takes whole clusters of row tiles.
   ConfigProblem cp = staticConfigProblem(l.chip, l.tile, shape, p.k, bLayout,
                                          l.slices, l.splits);
+  cp.swapped = l.swapped;
   int64_t blocksPerSM = familyConfig(l.family, p.chip).blocksPerSM;
   int64_t wantedClusterM =
       clusterBlocks(cp, blocksPerSM ? blocksPerSM : 1, sms);

@@ -189,7 +189,9 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 /// (cuBLAS 16.2 us in one wave of 126). On five products held out from
 /// the rule, the rule's tile ran 1.06-1.41x the 128 x 128 one (800 x 2200
 /// x 4000, B as K x N: 0.876 -> 1.236; 1100 x 1700 x 2000, B as K x N:
-/// 1.232 -> 1.302).
+/// 1.232 -> 1.302). Those of N % 8 == 0 (1040 x 1712 x 1512 among them)
+/// now run transposed where swappedMidTile takes them: this serves the
+/// rest (C's rows off 16 bytes, slices asked, K under kSwappedMidMinK).
 static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
                                                   int64_t k, int64_t sms,
                                                   BLayout bLayout) {
@@ -616,13 +618,15 @@ std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
                                                           int64_t smCount,
                                                           int64_t askedSlices) {
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
-      isDynamic(k) || askedSlices > 1 || shape.n % 8 != 0 ||
-      !oneWaveMidTile(shape, k, smCount))
+      isDynamic(k) || k < kSwappedMidMinK || askedSlices > 1 ||
+      shape.n % 8 != 0 || !oneWaveMidTile(shape, k, smCount))
     return std::nullopt;
   // (The launched tiles' clusters do not depend on B's layout at 128
-  // columns: narrowNMajorB is for narrower tiles.)
-  if (launchedWideTiles(shape, k, BLayout::NK, 128) <= smCount ||
-      launchedWideTiles(shape.transposed(), k, BLayout::NK, 128) > smCount)
+  // columns: narrowNMajorB is for narrower tiles.) The transposed product's
+  // tiles then fit the wave as launched: its row tiles, even in whole
+  // pairs, are at most two for each of the product's 256-column tiles,
+  // which oneWaveMidTile has fill under half the SMs.
+  if (launchedWideTiles(shape, k, BLayout::NK, 128) <= smCount)
     return std::nullopt;
   return kSwappedMidTile;
 }

@@ -449,12 +449,13 @@ def test_transposed_product_for_few_rows():
 
 
 def test_transposed_product_where_clusters_spill_a_wave():
-    """128 x 128 tiles that fit one wave but for their clusters of two (rows
-    off 32-byte sectors: whole pairs of row tiles) where the transposed
-    product's fit it as launched: that product in 128 x 128 tiles, a block
-    a tile (x128), in clusters of two where its own rows lie off sectors
-    (x128c; policy::swappedMidTile). Not with C's rows off 16 bytes, slices
-    asked, or another SM count whose waves the clusters do not spill."""
+    """128 x 128 tiles that fit one wave (oneWaveMidTile) but for their
+    clusters of two (rows off 32-byte sectors: whole pairs of row tiles):
+    the transposed product in 128 x 128 tiles, a block a tile (x128), in
+    clusters of two where its own rows lie off sectors (x128c;
+    policy::swappedMidTile). Not with C's rows off 16 bytes, slices asked,
+    K under kSwappedMidMinK, or another SM count whose waves the clusters
+    do not spill."""
     rules = functools.partial(C.choose_launch, tuned=False)
     launch = rules("sm_90a", 1040, 1720, 1536, "nk", 0, 32, 132)
     # 9 row tiles of 128 launched as 10 by 14 columns: 140; transposed 14 x 9.
@@ -465,7 +466,13 @@ def test_transposed_product_where_clusters_spill_a_wave():
     assert _family(1040, 1712, k=1512, b="kn") == "x128c"
     assert _family(1040, 1712, k=1512, b="kn", a="km") == "x128c"
     assert _family(1040, 1714, k=1512) == "w160c"             # N % 8 != 0
-    assert _family(1040, 1712, k=1512, slices=2) != "x128c"   # slices asked
+    assert _family(1040, 1712, k=1512, slices=2) == "w160"    # slices asked
+    assert _family(1040, 1712, k=1512, slices=1) == "x128c"   # one slice asked
+    assert _family(1040, 1712, k=512) == "pl128h"             # K under kSwappedMidMinK
+    # 7 x 17 tiles of 128 x 128 (8 x 17 launched): past K = 8192 128 x 256
+    # tiles in two slices fill more SMs (oneWaveMidTile), shorter not.
+    assert _family(840, 2120, k=8192) == "large"
+    assert _family(840, 2120, k=2048) == "x128c"
     assert _family(1040, 1728, k=1536) == "pl128h"            # 126 tiles, no clusters
     assert not C.choose_launch("sm_90a", 1040, 1712, 1512, "nk", 0, 32, 140,
                                tuned=False)["swapped"]        # 140 fit 140 SMs

@@ -155,14 +155,16 @@ def test_strided_and_misaligned_operands_are_exact(backend):
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 @pytest.mark.parametrize("layout,m,n,k", [("nk", 100, 200, 1031), ("kn", 100, 202, 1031),
-                                           ("km", 104, 202, 1031), ("kn", 200, 1234, 1277)])
+                                           ("km", 104, 202, 1031), ("kn", 200, 1234, 1277),
+                                           ("nk", 100, 200, 1036), ("km", 104, 202, 1030)])
 def test_unaligned_operands_run_on_padded_copies(layout, m, n, k):
     """Operands whose rows lie off 16 bytes (K, or B's N as K x N, no
     multiple of 8) are copied into padded rows first
     (policy::copiesUnalignedOperands), which the fast kernel reads; with the
     copies off (_C._copy_unaligned("never"), the benchmarks' `nopad`) the
     element kernels take them as they lie. Both exact; the kernels launched
-    named by the profiler."""
+    named by the profiler. (K = 1036: rows of whole 8-byte words, K = 1030
+    and N = 202 or 1234: of 4-byte ones.)"""
     from gpupoor._native import C
     g = torch.Generator(device="cuda").manual_seed(m + n + k)
     x = ints(k, m, gen=g).T if layout == "km" else ints(m, k, gen=g)
@@ -185,17 +187,19 @@ def test_unaligned_operands_run_on_padded_copies(layout, m, n, k):
 
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("k", [1031, 1036])
 @pytest.mark.parametrize("rows_apart", [0, 1])
 @pytest.mark.parametrize("batch", [4, 20])
-def test_unaligned_batches_run_on_padded_copies(rows_apart, batch):
-    """Batches of operands whose rows lie off 16 bytes (K = 1031), copied
-    into padded rows: batches a whole number of rows apart (rows_apart=0)
-    and a row between them, A as M x K, B as N x K read through its
-    transpose, few batches (n64) and more (m64). Exact."""
-    g = torch.Generator(device="cuda").manual_seed(batch + rows_apart)
-    x = ints(batch, 100 + rows_apart, 1032, gen=g)[:, :100, 1:]
-    w = ints(batch, 200 + rows_apart, 1032, gen=g)[:, :200, 1:].transpose(1, 2)
-    assert x.stride(0) == (100 + rows_apart) * 1032 and w.stride(1) == 1
+def test_unaligned_batches_run_on_padded_copies(k, rows_apart, batch):
+    """Batches of operands whose rows lie off 16 bytes (K = 1031; 1036: of
+    whole 8-byte words, but for A's, which start 2 bytes on), copied into
+    padded rows: batches a whole number of rows apart (rows_apart=0) and a row
+    between them, A as M x K, B as N x K read through its transpose, few
+    batches (n64) and more (m64). Exact."""
+    g = torch.Generator(device="cuda").manual_seed(batch + rows_apart + k)
+    x = ints(batch, 100 + rows_apart, k + 1, gen=g)[:, :100, 1:]
+    w = ints(batch, 200 + rows_apart, k, gen=g)[:, :200].transpose(1, 2)
+    assert x.stride(0) == (100 + rows_apart) * (k + 1) and w.stride(1) == 1
     y = split_k_sequential(x, w, backend="mlir")
     assert torch.equal(y.double(), ref(x, w))
 

@@ -33,12 +33,12 @@ func.func @fits(%a: tensor<1040x1536xf16>, %b: tensor<1536x1728xf16>, %c: tensor
 
 // -----
 
-// Where the product's 128 x 128 tiles spill a wave in clusters and the
-// transposed product's fit it as launched (swappedMidTile): C^T = B^T A^T
-// in 128 x 128 tiles, one slice, every layout. 1040 x 1712 x 1512: 14 x 9
-// tiles, in clusters of two (K off sectors) whole pairs of 14 row tiles;
-// 1040 x 1720 x 1536: 14 x 9 without clusters. Slices asked keep the
-// product as it is.
+// Where the product's 128 x 128 tiles spill a wave in clusters
+// (swappedMidTile; the transposed product's then fit it as launched):
+// C^T = B^T A^T in 128 x 128 tiles, one slice, every layout. 1040 x 1712 x
+// 1512: 14 x 9 tiles, in clusters of two (K off sectors) whole pairs of 14
+// row tiles; 1040 x 1720 x 1536: 14 x 9 without clusters. Slices asked
+// keep the product as it is.
 // CHECK-LABEL: func @swapped_mid_nk
 // CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_mid_kn
@@ -48,6 +48,8 @@ func.func @fits(%a: tensor<1040x1536xf16>, %b: tensor<1536x1728xf16>, %c: tensor
 // CHECK-LABEL: func @swapped_mid_on_sectors
 // CHECK: splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // SLICES-LABEL: func @swapped_mid_nk
+// SLICES-NOT: swapped = true
+// SLICES-LABEL: func @swapped_mid_kn
 // SLICES-NOT: swapped = true
 // SLICES: return
 func.func @swapped_mid_nk(%a: tensor<1040x1512xf16>, %b: tensor<1712x1512xf16>, %c: tensor<1040x1712xf16>) -> tensor<1040x1712xf16> {

@@ -216,11 +216,16 @@ std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
 /// view stored in 16-byte column vectors (kernel_config column_stores).
 inline constexpr Tile kSwappedMidTile = {128, 128, 64};
 
+/// The shortest K swappedMidTile takes: the least it was measured at (264 x
+/// 5160 x 856); shorter products keep their tiles.
+inline constexpr int64_t kSwappedMidMinK = 856;
+
 /// kSwappedMidTile for a static 2-D product on sm_90a where the rules give
 /// 128 x 128 tiles for one wave (oneWaveMidTile) that their clusters push
-/// past `smCount` blocks while the transposed product's 128 x 128 tiles,
-/// as launched, fit them; C's rows end on 16 bytes (N % 8 == 0: C^T takes
-/// column vectors); none where slices are asked (`askedSlices` > 1).
+/// past `smCount` blocks (the transposed product's 128 x 128 tiles, as
+/// launched, then fit them); C's rows end on 16 bytes (N % 8 == 0: C^T
+/// takes column vectors); K at least kSwappedMidMinK; none where slices are
+/// asked (`askedSlices` > 1).
 /// Measured on an H200 (static kernels, x cuBLAS f32acc, the rules before
 /// / after, benchmarks/data/swapped_spill_sm_90a.txt): 1040 x 1712 x 1512
 /// (140 tiles launched for 126; transposed, 14 x 9 in clusters of two)

@@ -61,17 +61,13 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else if (!p.tile && !tuned)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
-  // Few rows whose 64-row tiles leave SMs idle: the transposed product in
-  // clusters, which take one slice.
+  // Few rows whose 64-row tiles leave SMs idle (the transposed product in
+  // clusters), or 128 x 128 tiles whose clusters spill a wave where the
+  // transposed product's fit it: that product, in one slice.
   if (!swappedTile && !p.tile && !tuned) {
     swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices);
-    if (swappedTile)
-      s.askedSlices = 1;
-  }
-  // 128 x 128 tiles whose clusters spill a wave where the transposed
-  // product's fit it: that product, one slice (a block a tile).
-  if (!swappedTile && !p.tile && !tuned) {
-    swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
+    if (!swappedTile)
+      swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
     if (swappedTile)
       s.askedSlices = 1;
   }

@@ -232,12 +232,16 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
 def padded_rows(t, force: bool = False):
     """`t` (rows along its last dimension, or along the one before for a
     transposed view) as it lies where its rows are whole 16 bytes, else (and
-    with `force`, then along the last dimension) a copy in rows padded to a
-    multiple of 8 elements, viewed at its own size."""
+    with `force`, then along the last dimension, by torch) a copy in rows
+    padded to a multiple of 8 elements, viewed at its own size."""
     along_last = force or t.stride(-1) == 1
     s = t if along_last else t.transpose(-2, -1)
     if not force and (s.size(-2) == 1 or s.stride(-2) % 8 == 0):
         return t
+    if not force:
+        # The row-copy kernel the compiled program launches for these
+        # copies (gpupoor-offload-to-gpu), as the package's library holds it.
+        return C._padded_rows(t)
     cols = s.size(-1)
     out = s.new_empty(*s.shape[:-1], -(-cols // 8) * 8)[..., :cols]
     out.copy_(s)

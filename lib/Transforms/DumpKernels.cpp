@@ -6,6 +6,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "RowCopy.h"
+
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelManifest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -116,6 +118,42 @@ struct GPUPoorDumpKernelsPass
     : gpupoor::impl::GPUPoorDumpKernelsBase<GPUPoorDumpKernelsPass> {
   using Base::Base;
 
+  /// The row-copy kernel (RowCopy.h) and a manifest naming its image, block
+  /// and parameters: the package launches it for its padded copies.
+  LogicalResult dumpRowCopy(gpu::LaunchFuncOp launch) {
+    auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
+        launch, launch.getKernelModuleName());
+    if (!binary)
+      return launch.emitError("gpupoor-dump-kernels: no gpu.binary for the "
+                              "row copy; run gpu-module-to-binary first");
+    llvm::json::Object manifest;
+    StringRef kernel = gpupoor::kRowCopyKernelName;
+    manifest["kernel"] = kernel.str();
+    manifest["block_size"] = gpupoor::kRowCopyBlockSize;
+    llvm::json::Array params;
+    for (StringRef name : gpupoor::getRowCopyParamNames())
+      params.push_back(name.str());
+    manifest["params"] = std::move(params);
+    for (Attribute attr : binary.getObjectsAttr()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (object.getFormat() == gpu::CompilationTarget::Offload)
+        continue;
+      bool isAsm = object.getFormat() == gpu::CompilationTarget::Assembly;
+      SmallString<128> path(dir);
+      llvm::sys::path::append(path, kernel + (isAsm ? ".ptx" : ".cubin"));
+      if (failed(writeFile(launch, path, object.getObject().getValue())))
+        return failure();
+      manifest[isAsm ? "ptx" : "cubin"] = llvm::sys::path::filename(path).str();
+    }
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, kernel + ".json");
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+       << "\n";
+    return writeFile(launch, path, text);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (dir.empty()) {
@@ -133,11 +171,18 @@ struct GPUPoorDumpKernelsPass
     // within a product it rises in that order, which a launcher of the
     // dumped kernels reads instead of keeping its own.
     int64_t order = 0;
+    bool rowCopyDumped = false;
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
       auto info = launch->getAttrOfType<gpupoor::KernelAttr>(
           gpupoor::getKernelAttrName());
-      if (!info)
-        return WalkResult::advance();
+      if (!info) {
+        if (launch.getKernelModuleName() != gpupoor::kRowCopyKernelName ||
+            rowCopyDumped)
+          return WalkResult::advance();
+        rowCopyDumped = true;
+        return failed(dumpRowCopy(launch)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+      }
       auto binary = SymbolTable::lookupNearestSymbolFrom<gpu::BinaryOp>(
           launch, launch.getKernelModuleName());
       if (!binary) {

@@ -23,6 +23,8 @@
 
 #include "gpupoor/Transforms/Passes.h"
 
+#include "RowCopy.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -159,6 +161,15 @@ struct GPUPoorOffloadToGPUPass
     });
     SmallVector<Operation *> created;
     for (linalg::LinalgOp op : ops) {
+      // Rows of 2-byte elements (an operand copied into padded rows, say)
+      // move in 16-byte words (RowCopy.h).
+      if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
+          copy && gpupoor::isRowCopy(copy)) {
+        gpupoor::launchRowCopy(
+            rewriter, copy,
+            gpupoor::getOrCreateRowCopyKernel(rewriter, getOperation()));
+        continue;
+      }
       if (op.getNumParallelLoops() == 0)
         runInOneThread(rewriter, op);
       else

@@ -96,4 +96,11 @@ def find_variant(chip: str, b_layout: str, outer: str, epilogue: str, out: str, 
     return [(kern.manifest, str(kern.cubin)) for kern in variant.kernels]
 
 
-_C.set_resolver(device_info, find_variant)
+def find_row_copy(chip: str, library: KernelLibrary | None = None) -> tuple[dict, str] | None:
+    """The row-copy kernel for `chip` as (manifest, image path), or None
+    where the library lacks it and cannot compile it."""
+    kern = (library or default_library()).row_copy(chip)
+    return None if kern is None else (kern.manifest, str(kern.cubin))
+
+
+_C.set_resolver(device_info, find_variant, find_row_copy)

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from .compile import compile_variant, compiler_version, find_gpupoor_opt
+from .compile import ROW_COPY_DIR, compile_row_copy, compile_variant, compiler_version, find_gpupoor_opt
 from .library import INDEX_FILE, PACKAGE_LIBRARY
 from .variants import CHIPS, DEFAULT_CHIPS, TILES, VariantKey, library_variants
 
@@ -55,6 +55,9 @@ def build(out: Path, chips: list[str], variants: list[VariantKey], gpupoor_opt: 
                 index["variants"][key.name] = {"kernels": kernels, "compiler": version}
                 log(f"[{chip} {done}/{len(chip_variants)}, {time.monotonic() - start:.0f} s] "
                     f"{key.name}")
+        # The row copy the package's padded copies launch (every library has it).
+        compile_row_copy(chip, chip_dir / ROW_COPY_DIR, gpupoor_opt, ptx=ptx)
+        log(f"[{chip}] {ROW_COPY_DIR}")
         index_file.write_text(json.dumps(index, indent=1, sort_keys=True))
         indexes[chip] = index
     return indexes

@@ -26,6 +26,19 @@ from .variants import VariantKey
 
 VARIANT_FILE = "variant.json"
 
+# The row-copy kernel (lib/Transforms/RowCopy.h): gpu-offload-to-gpu
+# launches it for this copy of rows of 2-byte elements, in batches, with any
+# strides; the package launches it for its padded copies.
+ROW_COPY_DIR = "row_copy"
+ROW_COPY_KERNEL = "gpupoor_row_copy"
+ROW_COPY_SOURCE = """\
+!rows = memref<?x?x?xf16, strided<[?, ?, 1], offset: ?>>
+func.func @row_copy(%src: !rows, %dst: !rows) {
+  memref.copy %src, %dst : !rows to !rows
+  return
+}
+"""
+
 
 def find_gpupoor_opt() -> str | None:
     """gpupoor-opt from $GPUPOOR_OPT, else from PATH; None when neither."""
@@ -94,6 +107,28 @@ def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
             "variant": key.name, "chip": chip, "options": key.pipeline_options(chip),
             "format": "ptx" if ptx else "cubin", "compiler": version, "kernels": manifests},
             indent=1))
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        os.replace(dump, out_dir)
+    return out_dir
+
+
+def compile_row_copy(chip: str, out_dir: Path, gpupoor_opt: str, ptx: bool = False) -> Path:
+    """Compiles the row-copy kernel for `chip` into `out_dir` (atomically,
+    as compile_variant): gpupoor_row_copy.{cubin,ptx} and its manifest."""
+    out_dir = Path(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir.parent, prefix=".build-") as tmp:
+        src = Path(tmp) / "source.mlir"
+        src.write_text(ROW_COPY_SOURCE)
+        dump = Path(tmp) / "kernels"
+        fmt = " cubin-format=isa" if ptx else ""
+        pipeline = f"--gpupoor-to-cubin=chip={chip}{fmt} dump-dir={dump}"
+        res = subprocess.run([gpupoor_opt, str(src), pipeline, "-o", os.devnull],
+                             capture_output=True, text=True)
+        if res.returncode != 0 or not (dump / f"{ROW_COPY_KERNEL}.json").is_file():
+            raise RuntimeError(f"gpupoor-opt failed on the row copy for {chip}:\n"
+                               + "\n".join(res.stderr.splitlines()[:30]))
         if out_dir.exists():
             shutil.rmtree(out_dir)
         os.replace(dump, out_dir)

@@ -14,13 +14,15 @@ checks hold runs.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import threading
 from pathlib import Path
 
 from ._native import C as _C
-from .compile import cache_key, compile_variant, compiler_version, default_cache_dir, find_gpupoor_opt
+from .compile import (ROW_COPY_DIR, ROW_COPY_KERNEL, cache_key, compile_row_copy, compile_variant,
+                      compiler_version, default_cache_dir, find_gpupoor_opt)
 from .variants import VariantKey
 
 PACKAGE_LIBRARY = Path(__file__).resolve().parent / "_kernels"
@@ -91,6 +93,12 @@ def load_variant(key: VariantKey, chip: str, directory: Path) -> Variant:
     return Variant(key, chip, kernels, directory)
 
 
+def _row_copy_kernel(directory: Path) -> Kernel:
+    manifest = json.loads((directory / f"{ROW_COPY_KERNEL}.json").read_text())
+    image = manifest["cubin"] if "cubin" in manifest else manifest["ptx"]
+    return Kernel(manifest, directory / image)
+
+
 class KernelLibrary:
     """Variants from library roots (GPUPOOR_KERNEL_DIR, then the package's
     own), else compiled on demand into the cache when gpupoor-opt is
@@ -137,6 +145,25 @@ class KernelLibrary:
             if variant is not None:
                 self._variants[(chip, key)] = variant
             return variant
+
+    def row_copy(self, chip: str) -> Kernel | None:
+        """The row-copy kernel for `chip` (the package's copies into padded
+        rows), from a root or the cache, compiled into the cache if it is in
+        neither and compiling is allowed; None when unavailable."""
+        for root in self.roots:
+            d = root / chip / ROW_COPY_DIR
+            if (root / chip / INDEX_FILE).is_file() and (d / f"{ROW_COPY_KERNEL}.json").is_file():
+                return _row_copy_kernel(d)
+        gpupoor_opt = find_gpupoor_opt() if self.allow_compile else None
+        if gpupoor_opt is None:
+            return None
+        with self._lock:
+            version = compiler_version(gpupoor_opt)
+            key = hashlib.sha256(json.dumps([chip, ROW_COPY_KERNEL, version]).encode())
+            d = self.cache_dir / chip / f"{ROW_COPY_DIR}-{key.hexdigest()[:24]}"
+            if not (d / f"{ROW_COPY_KERNEL}.json").is_file():
+                compile_row_copy(chip, d, gpupoor_opt)
+            return _row_copy_kernel(d)
 
     def _locate(self, key: VariantKey, chip: str) -> Variant | None:
         for root in self.roots:

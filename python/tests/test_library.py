@@ -418,11 +418,11 @@ def test_hopper_triton_config_ends_chunks_on_steps():
 def _resolver(device_info):
     """The launcher asks `device_info` for devices' chips in this block."""
     from gpupoor import _mlir_backend as mb
-    C.set_resolver(device_info, mb.find_variant)
+    C.set_resolver(device_info, mb.find_variant, mb.find_row_copy)
     try:
         yield
     finally:
-        C.set_resolver(mb.device_info, mb.find_variant)
+        C.set_resolver(mb.device_info, mb.find_variant, mb.find_row_copy)
 
 
 def test_default_backend_by_device(monkeypatch):

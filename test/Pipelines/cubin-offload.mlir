@@ -155,12 +155,14 @@ func.func @math_constants(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
 // -----
 
 // C += A * B on a tensor argument, static and dynamic: C is copied on the
-// device into a new buffer (a copy kernel), the product is added there, and
-// that buffer is returned; the caller's C is only read.
+// device into a new buffer (the row-copy kernel: rows of f16), the product
+// is added there, and that buffer is returned; the caller's C is only read.
 // CHECK-LABEL: func.func @accumulate_argument
 // CHECK-SAME:    %{{[^:]*}}: memref<64x128xf16>, %{{[^:]*}}: memref<128x256xf16>, %[[C:[^:]*]]: memref<64x256xf16>
 // CHECK:         %[[NEW:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64x256xf16>
-// CHECK:         gpu.launch_func @accumulate_argument_kernel::@accumulate_argument_kernel {{.*}} args(%[[C]] : memref<64x256xf16>, %[[NEW]] : memref<64x256xf16>)
+// CHECK:         memref.extract_strided_metadata %[[C]]
+// CHECK:         memref.extract_strided_metadata %[[NEW]]
+// CHECK:         gpu.launch_func @gpupoor_row_copy::@gpupoor_row_copy
 // CHECK:         gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-NOT:     bufferization.clone
 // CHECK:         return %[[NEW]] : memref<64x256xf16>
@@ -174,7 +176,9 @@ func.func @accumulate_argument(%a: tensor<64x128xf16>, %b: tensor<128x256xf16>, 
 // CHECK-LABEL: func.func @accumulate_argument_dynamic
 // CHECK-SAME:    %[[C:[^:]*]]: memref<?x?xf16>)
 // CHECK:         %[[NEW:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%{{.*}}, %{{.*}}) : memref<?x?xf16>
-// CHECK:         gpu.launch_func @accumulate_argument_dynamic_kernel::@accumulate_argument_dynamic_kernel {{.*}} args({{.*}}%[[C]] : memref<?x?xf16>{{.*}}%[[NEW]] : memref<?x?xf16>
+// CHECK:         memref.extract_strided_metadata %[[C]]
+// CHECK:         memref.extract_strided_metadata %[[NEW]]
+// CHECK:         gpu.launch_func @gpupoor_row_copy::@gpupoor_row_copy
 // CHECK:         gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK-NOT:     bufferization.clone
 func.func @accumulate_argument_dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>) -> tensor<?x?xf16> {

@@ -65,3 +65,54 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A copy of rows of 2-byte elements (here a batch of them, as gpupoor-split-k
+// copies an operand into padded rows) launches the row-copy kernel: the
+// views' addresses in bytes, sizes and strides in elements, and the end of
+// the source's span (0 where a stride is negative), over one thread a chunk
+// of 8 elements. The kernel loads the aligned 16-byte words around a chunk
+// and stores it whole where the destination's rows start on 16 bytes.
+// CHECK-LABEL: func.func @row_copy
+// CHECK-SAME:    (%[[SRC:.*]]: memref<3x5x1031xf16{{.*}}>, %[[DST:.*]]: memref<3x5x1031xf16{{.*}}>)
+// CHECK:         memref.extract_strided_metadata %[[SRC]]
+// CHECK:         memref.extract_aligned_pointer_as_index
+// CHECK:         memref.extract_strided_metadata %[[DST]]
+// CHECK:         arith.cmpi sge
+// CHECK:         %[[END:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[ROWS:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[CHUNKS:.*]] = arith.muli %[[ROWS]], %{{.*}} : i64
+// CHECK:         scf.if
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivui %[[CHUNKS]], %{{.*}} : i64
+// CHECK:           gpu.launch_func @gpupoor_row_copy::@gpupoor_row_copy blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[C256:.*]], %{{.*}}, %{{.*}}) args({{.*}}, %[[END]] : i64)
+// CHECK-NOT:     scf.parallel
+// CHECK:       gpu.module @gpupoor_row_copy
+// CHECK:         gpu.func @gpupoor_row_copy(%{{.*}}: i64 {gpupoor.name = "src"}, %{{.*}}: i64 {gpupoor.name = "dst"}, {{.*}} {gpupoor.name = "src_end"}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK:           llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK:           llvm.intr.fshr
+// CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK:         } else {
+// CHECK:           scf.for
+// CHECK:             llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+func.func @row_copy(%src: memref<3x5x1031xf16, strided<[5160, 1032, 1], offset: 1>>,
+                    %dst: memref<3x5x1031xf16, strided<[5160, 1032, 1]>>) {
+  memref.copy %src, %dst : memref<3x5x1031xf16, strided<[5160, 1032, 1], offset: 1>> to memref<3x5x1031xf16, strided<[5160, 1032, 1]>>
+  return
+}
+
+// -----
+
+// Copies the row-copy kernel does not make stay elementwise loops: 4-byte
+// elements, and a source read across its rows (a transposing copy).
+// CHECK-LABEL: func.func @not_row_copies
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         scf.parallel
+// CHECK:         scf.parallel
+// CHECK-NOT:   gpu.module
+func.func @not_row_copies(%a: memref<4x9xf32>, %b: memref<4x9xf32>,
+                          %c: memref<4x9xf16, strided<[1, 4]>>, %d: memref<4x9xf16>) {
+  memref.copy %a, %b : memref<4x9xf32> to memref<4x9xf32>
+  memref.copy %c, %d : memref<4x9xf16, strided<[1, 4]>> to memref<4x9xf16>
+  return
+}

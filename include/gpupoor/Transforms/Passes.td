@@ -213,7 +213,13 @@ def GPUPoorOffloadToGPU : Pass<"gpupoor-offload-to-gpu", "::mlir::ModuleOp"> {
     result, a temporary), copy them, and run the linalg ops no epilogue
     took (attention's softmax, a value read by two ops). This pass moves
     that work to the device: `memref.alloc` / `memref.dealloc` become
-    `gpu.alloc` / `gpu.dealloc`, `memref.copy` a `linalg.copy`, and each
+    `gpu.alloc` / `gpu.dealloc`, `memref.copy` a `linalg.copy`; a copy of
+    2-D or 3-D rows of 2-byte elements with unit inner strides (an operand
+    copied into padded rows) a launch of the row-copy kernel
+    (`gpu.module @gpupoor_row_copy`, added once: each thread copies an
+    8-element chunk of a destination row through the aligned 16-byte words
+    around it, element by element where those words or the destination do
+    not allow it); and each
     linalg op with a parallel dimension a `scf.parallel` over its parallel
     dimensions, collapsed into one and tiled by `block-size`, for upstream's
     `gpu-map-parallel-loops`, `convert-parallel-loops-to-gpu` and
@@ -233,6 +239,8 @@ def GPUPoorOffloadToGPU : Pass<"gpupoor-offload-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
   ];
 }
 

@@ -358,17 +358,20 @@ void launch(const at::Tensor &a, const at::Tensor &b,
 void bindLauncher(py::module_ &m) {
   m.def(
       "set_resolver",
-      [](py::object deviceInfo, py::object findVariant) {
-        setResolver(std::move(deviceInfo), std::move(findVariant));
+      [](py::object deviceInfo, py::object findVariant,
+         py::object findRowCopy) {
+        setResolver(std::move(deviceInfo), std::move(findVariant),
+                    std::move(findRowCopy));
         std::lock_guard<std::mutex> planGuard(planMutex);
         forgetPlans();
       },
-      "device_info"_a, "find_variant"_a,
+      "device_info"_a, "find_variant"_a, "find_row_copy"_a = py::none(),
       "Where the launcher finds devices' library chips, `device_info(index) "
-      "-> (chips, sm_count)`, and variants, `find_variant(chip, b_layout, "
+      "-> (chips, sm_count)`, variants, `find_variant(chip, b_layout, "
       "outer, epilogue, out, family, max_splits, prebuilt, a_layout, batched) "
-      "-> [(manifest, image path)] or None`. Forgets what the previous ones "
-      "said.");
+      "-> [(manifest, image path)] or None`, and the row-copy kernel of the "
+      "padded copies, `find_row_copy(chip) -> (manifest, image path) or "
+      "None` (None: torch's copies). Forgets what the previous ones said.");
   m.def(
       "_force_choice",
       [](const std::optional<std::string> &family, int64_t slices, bool table,

@@ -23,6 +23,7 @@ namespace {
 struct Resolver {
   py::object deviceInfo;  // index -> (chips best first, SM count)
   py::object findVariant; // (chip, key fields, family, prebuilt) -> kernels
+  py::object findRowCopy; // chip -> (manifest, image) or None; or None
 };
 
 Resolver &resolver() {
@@ -36,6 +37,7 @@ std::mutex cacheMutex;
 std::map<int, DeviceInfo> devices;
 
 std::map<std::string, std::shared_ptr<const Variant>> variants;
+std::map<std::string, std::optional<KernelInfo>> rowCopies;
 
 template <typename T> T field(const py::dict &d, const char *key, T otherwise) {
   return d.contains(key) ? d[key].cast<T>() : otherwise;
@@ -275,12 +277,44 @@ std::string variantName(const VariantKey &key,
          tile + "s" + std::to_string(key.maxSplits);
 }
 
-void setResolver(py::object deviceInfo, py::object findVariant) {
+void setResolver(py::object deviceInfo, py::object findVariant,
+                 py::object findRowCopy) {
   std::lock_guard<std::mutex> guard(cacheMutex);
   resolver().deviceInfo = std::move(deviceInfo);
   resolver().findVariant = std::move(findVariant);
+  resolver().findRowCopy = std::move(findRowCopy);
   devices.clear();
   variants.clear();
+  rowCopies.clear();
+}
+
+std::optional<KernelInfo> rowCopyKernel(const std::string &chip) {
+  {
+    std::lock_guard<std::mutex> guard(cacheMutex);
+    auto it = rowCopies.find(chip);
+    if (it != rowCopies.end())
+      return it->second;
+  }
+  std::optional<KernelInfo> kernel;
+  {
+    py::gil_scoped_acquire gil;
+    if (resolver().findRowCopy && !resolver().findRowCopy.is_none()) {
+      py::object got = resolver().findRowCopy(chip);
+      if (!got.is_none()) {
+        auto pair = got.cast<py::tuple>();
+        auto manifest = pair[0].cast<py::dict>();
+        KernelInfo k;
+        k.name = manifest["kernel"].cast<std::string>();
+        k.image = pair[1].cast<std::string>();
+        k.chip = chip;
+        k.block = manifest["block_size"].cast<unsigned>();
+        k.params = manifest["params"].cast<std::vector<std::string>>();
+        kernel = std::move(k);
+      }
+    }
+  }
+  std::lock_guard<std::mutex> guard(cacheMutex);
+  return rowCopies.emplace(chip, kernel).first->second;
 }
 
 DeviceInfo deviceInfo(int device) {

@@ -140,10 +140,16 @@ using Finder = std::function<std::shared_ptr<const Variant>(
     bool prebuilt)>;
 
 /// Registers the package's resolver: `deviceInfo(index) -> (chips,
-/// sm_count)` and `findVariant(chip, b_layout, outer, epilogue, out, family,
-/// max_splits, prebuilt) -> [(manifest, image path)] or None`; forgets what
-/// the previous one said.
-void setResolver(pybind11::object deviceInfo, pybind11::object findVariant);
+/// sm_count)`, `findVariant(chip, b_layout, outer, epilogue, out, family,
+/// max_splits, prebuilt) -> [(manifest, image path)] or None` and
+/// `findRowCopy(chip) -> (manifest, image path) or None` (or None itself);
+/// forgets what the previous one said.
+void setResolver(pybind11::object deviceInfo, pybind11::object findVariant,
+                 pybind11::object findRowCopy);
+
+/// The row-copy kernel (lib/Transforms/RowCopy.h) for `chip`, asked of the
+/// resolver once; none where it has none.
+std::optional<KernelInfo> rowCopyKernel(const std::string &chip);
 
 /// The resolver's answer for CUDA device `device`, asked once.
 DeviceInfo deviceInfo(int device);

@@ -18,6 +18,7 @@
 
 #include "launcher.h"
 #include "library.h"
+#include "loader.h"
 
 #include "gpupoor/Policy/Policy.h"
 
@@ -33,6 +34,7 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -282,6 +284,69 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
 enum class UnalignedCopies { Policy, Never, Always };
 std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
 
+/// Copies `src` into `dst` (same sizes, 2 or 3 dimensions, 2-byte elements,
+/// unit stride along the last) with the library's row-copy kernel, in
+/// 16-byte words (lib/Transforms/RowCopy.h); false, copying nothing, where
+/// the library has none for the device.
+bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
+  if (src.element_size() != 2 || src.dim() < 2 || src.dim() > 3 ||
+      src.stride(-1) != 1 || dst.stride(-1) != 1 || src.numel() == 0)
+    return false;
+  int device = src.get_device();
+  std::optional<KernelInfo> info;
+  for (const std::string &chip : deviceInfo(device).chips)
+    if ((info = rowCopyKernel(chip)))
+      break;
+  if (!info)
+    return false;
+  bool batched = src.dim() == 3;
+  // One past the source's last element: the kernel reads its words inside
+  // the span (torch's strides are never negative).
+  int64_t span = 1;
+  for (int64_t d = 0; d < src.dim(); ++d)
+    span += (src.size(d) - 1) * src.stride(d);
+  auto addr = [](const at::Tensor &t) {
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
+  };
+  std::map<std::string, int64_t> byName = {
+      {"src", addr(src)},
+      {"dst", addr(dst)},
+      {"batch", batched ? src.size(0) : 1},
+      {"rows", src.size(-2)},
+      {"cols", src.size(-1)},
+      {"src_batch_stride", batched ? src.stride(0) : 0},
+      {"src_row_stride", src.stride(-2)},
+      {"dst_batch_stride", batched ? dst.stride(0) : 0},
+      {"dst_row_stride", dst.stride(-2)},
+      {"src_end", addr(src) + 2 * span}};
+  std::vector<int64_t> values;
+  for (const std::string &name : info->params) {
+    auto it = byName.find(name);
+    TORCH_CHECK(it != byName.end(), "gpupoor: the row-copy kernel ",
+                info->image, " takes an unknown parameter '", name, "'");
+    values.push_back(it->second);
+  }
+  std::vector<void *> params;
+  for (int64_t &v : values)
+    params.push_back(&v);
+  int64_t chunks =
+      byName["batch"] * byName["rows"] * ((byName["cols"] + 7) / 8);
+  LoadedKernel &loaded = load(*info);
+  runtime::Launch l;
+  l.grid[0] = static_cast<unsigned>((chunks + loaded.block - 1) / loaded.block);
+  l.block[0] = loaded.block;
+  l.stream = reinterpret_cast<CUstream>(
+      c10::cuda::getCurrentCUDAStream(device).stream());
+  CUfunction fn = loaded.function(device);
+  CUresult err = runtime::launchKernel(fn, l, params.data());
+  if (err == CUDA_ERROR_INVALID_CONTEXT) {
+    PrimaryContext context(device);
+    err = runtime::launchKernel(fn, l, params.data());
+  }
+  check(err, "cuLaunchKernel(" + loaded.name + ")");
+  return true;
+}
+
 /// A copy of `t` with unit stride along its last dimension (`alongLast`)
 /// or the one before, in a fresh allocation whose rows are padded to a
 /// multiple of 8 elements (16 bytes): the view the fast kernels read.
@@ -291,7 +356,8 @@ at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
   int64_t cols = shape.back();
   shape.back() = (cols + 7) / 8 * 8;
   at::Tensor copy = at::empty(shape, s.options()).narrow(-1, 0, cols);
-  copy.copy_(s);
+  if (!copyRows(s, copy))
+    copy.copy_(s);
   return alongLast ? copy : copy.transpose(-2, -1);
 }
 
@@ -664,6 +730,19 @@ void bindOps(py::module_ &m) {
       "padded rows, 'policy' (policy::copiesUnalignedOperands, the default), "
       "'never' (the kernels that take them as they lie; an A stored K x M "
       "that is copied M x K anyway keeps its padded rows) or 'always'.");
+  m.def(
+      "_padded_rows",
+      [](const at::Tensor &t) {
+        TORCH_CHECK_VALUE(t.is_cuda() && (t.dim() == 2 || t.dim() == 3),
+                          "t must be a 2-D or 3-D CUDA tensor");
+        c10::cuda::CUDAGuard guard(t.device());
+        return paddedRows(t, t.stride(-1) == 1);
+      },
+      "t"_a,
+      "For the tests: `t`'s copy into rows padded to a multiple of 8 "
+      "elements along its unit stride (or along its last dimension), as the "
+      "package makes it of an operand whose rows lie off 16 bytes (by the "
+      "library's row-copy kernel where it has one, else by torch).");
 }
 
 } // namespace gpupoor::package

@@ -243,7 +243,7 @@ def padded_rows(t, force: bool = False):
         # copies (gpupoor-offload-to-gpu), as the package's library holds it.
         return C._padded_rows(t)
     cols = s.size(-1)
-    out = s.new_empty(*s.shape[:-1], -(-cols // 8) * 8)[..., :cols]
+    out = s.new_empty(*s.shape[:-1], C.padded_row_elems(cols))[..., :cols]
     out.copy_(s)
     return out if along_last else out.transpose(-2, -1)
 

@@ -131,6 +131,10 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
   return m <= 16 || (!isDynamic(p.k) && p.k > kCopiedThinAK);
 }
 
+int64_t mlir::gpupoor::policy::paddedRowElems(int64_t cols) {
+  return cols % 8 == 0 ? cols : ceilDiv(cols, kSectorElems) * kSectorElems;
+}
+
 bool mlir::gpupoor::policy::copiesUnalignedOperands(const CShape &shape,
                                                     int64_t k) {
   if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(k))

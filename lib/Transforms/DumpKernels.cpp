@@ -130,6 +130,7 @@ struct GPUPoorDumpKernelsPass
     StringRef kernel = gpupoor::kRowCopyKernelName;
     manifest["kernel"] = kernel.str();
     manifest["block_size"] = gpupoor::kRowCopyBlockSize;
+    manifest["chunk_elements"] = gpupoor::kRowCopyChunkElems;
     llvm::json::Array params;
     for (StringRef name : gpupoor::getRowCopyParamNames())
       params.push_back(name.str());

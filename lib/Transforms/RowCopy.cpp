@@ -154,19 +154,43 @@ void copyByElements(ImplicitLocOpBuilder &b, Value srcAddr, Value dstAddr,
 void buildChunkCopy(ImplicitLocOpBuilder &b, Value chunk, ValueRange p) {
   auto mul = [&](Value x, Value y) { return arith::MulIOp::create(b, x, y); };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y); };
-  Value c8 = i64Const(b, 8), c2 = i64Const(b, 2);
+  Value c8 = i64Const(b, kRowCopyChunkElems), c2 = i64Const(b, 2);
   Value per = arith::CeilDivUIOp::create(b, p[Cols], c8);
   Value row = arith::DivUIOp::create(b, chunk, per);
   Value col = mul(arith::SubIOp::create(b, chunk, mul(row, per)), c8);
-  Value batch = arith::DivUIOp::create(b, row, p[Rows]);
-  Value rowInBatch = arith::SubIOp::create(b, row, mul(batch, p[Rows]));
-  auto addrOf = [&](Value base, Value batchStride, Value rowStride) {
-    Value elems =
-        add(add(mul(batch, batchStride), mul(rowInBatch, rowStride)), col);
-    return add(base, mul(elems, c2));
+  // The row's first element in source and destination (in elements). One
+  // batch (2-D rows, the common copy) skips the division by the rows and
+  // the batch strides' products: the copy's threads spend more issue slots
+  // than memory time on them.
+  auto rowStarts = scf::IfOp::create(
+      b,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p[Batch],
+                            i64Const(b, 1)),
+      [&](OpBuilder &ob, Location loc) {
+        ImplicitLocOpBuilder ib(loc, ob);
+        scf::YieldOp::create(
+            ib, ValueRange{arith::MulIOp::create(ib, row, p[SrcRowStride]),
+                           arith::MulIOp::create(ib, row, p[DstRowStride])});
+      },
+      [&](OpBuilder &ob, Location loc) {
+        ImplicitLocOpBuilder ib(loc, ob);
+        Value batch = arith::DivUIOp::create(ib, row, p[Rows]);
+        Value inBatch = arith::SubIOp::create(
+            ib, row, arith::MulIOp::create(ib, batch, p[Rows]));
+        auto start = [&](Value batchStride, Value rowStride) -> Value {
+          return arith::AddIOp::create(
+              ib, arith::MulIOp::create(ib, batch, batchStride),
+              arith::MulIOp::create(ib, inBatch, rowStride));
+        };
+        scf::YieldOp::create(
+            ib, ValueRange{start(p[SrcBatchStride], p[SrcRowStride]),
+                           start(p[DstBatchStride], p[DstRowStride])});
+      });
+  auto addrOf = [&](Value base, Value rowStart) {
+    return add(base, mul(add(rowStart, col), c2));
   };
-  Value srcAddr = addrOf(p[Src], p[SrcBatchStride], p[SrcRowStride]);
-  Value dstAddr = addrOf(p[Dst], p[DstBatchStride], p[DstRowStride]);
+  Value srcAddr = addrOf(p[Src], rowStarts.getResult(0));
+  Value dstAddr = addrOf(p[Dst], rowStarts.getResult(1));
   Value need =
       arith::MinUIOp::create(b, arith::SubIOp::create(b, p[Cols], col), c8);
   Value aligned = arith::AndIOp::create(b, srcAddr, i64Const(b, ~int64_t(15)));
@@ -180,9 +204,15 @@ void buildChunkCopy(ImplicitLocOpBuilder &b, Value chunk, ValueRange p) {
   // 16-byte stores need a destination whose rows start on 16 bytes; whole
   // chunks only (the last of a row stays inside it), and words inside the
   // source's span.
+  // (A batch stride counts only where there is more than one batch.)
+  Value dstBatchStride = arith::SelectOp::create(
+      b,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, p[Batch],
+                            i64Const(b, 1)),
+      p[DstBatchStride], i64Const(b, 0));
   Value dstBits = arith::OrIOp::create(
       b, p[Dst],
-      mul(arith::OrIOp::create(b, p[DstRowStride], p[DstBatchStride]), c2));
+      mul(arith::OrIOp::create(b, p[DstRowStride], dstBatchStride), c2));
   Value dstAligned = arith::CmpIOp::create(
       b, arith::CmpIPredicate::eq,
       arith::AndIOp::create(b, dstBits, i64Const(b, 15)), i64Const(b, 0));
@@ -229,12 +259,17 @@ bool mlir::gpupoor::isRowCopy(linalg::CopyOp copy) {
   auto dst = dyn_cast<MemRefType>(copy.getOutputs()[0].getType());
   if (!src || !dst || src.getElementType() != dst.getElementType() ||
       src.getRank() != dst.getRank() || src.getRank() < 2 ||
-      src.getRank() > 3 || src.getElementTypeBitWidth() != 16)
+      src.getRank() > 3 || !src.getElementType().isIntOrFloat() ||
+      src.getElementTypeBitWidth() != 16)
     return false;
-  // Device memory only (the default or an integer memory space).
+  // Global memory only: the kernel's loads and stores are of address space
+  // 1 (the default space, or 1 itself).
   for (MemRefType t : {src, dst}) {
-    if (Attribute space = t.getMemorySpace(); space && !isa<IntegerAttr>(space))
-      return false;
+    if (Attribute space = t.getMemorySpace()) {
+      auto number = dyn_cast<IntegerAttr>(space);
+      if (!number || (number.getInt() != 0 && number.getInt() != kGlobal))
+        return false;
+    }
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(t.getStridesAndOffset(strides, offset)) || strides.back() != 1)
@@ -276,7 +311,8 @@ gpu::GPUFuncOp mlir::gpupoor::getOrCreateRowCopyKernel(OpBuilder &builder,
                             i64Of(gpu::BlockIdOp::create(b, gpu::Dimension::x)),
                             i64Const(b, kRowCopyBlockSize)),
       i64Of(gpu::ThreadIdOp::create(b, gpu::Dimension::x)));
-  Value per = arith::CeilDivUIOp::create(b, p[Cols], i64Const(b, 8));
+  Value per =
+      arith::CeilDivUIOp::create(b, p[Cols], i64Const(b, kRowCopyChunkElems));
   Value total = arith::MulIOp::create(
       b, arith::MulIOp::create(b, p[Batch], p[Rows]), per);
   Value inside =
@@ -327,7 +363,8 @@ void mlir::gpupoor::launchRowCopy(RewriterBase &rewriter, linalg::CopyOp copy,
   Value srcRowStride = src.strides[batched ? 1 : 0];
   Value dstRowStride = dst.strides[batched ? 1 : 0];
   // One past the source's last element, where no stride is negative (the
-  // kernel reads words only inside [first element, this)); else 0.
+  // kernel's words end there at the latest; they start on the 16 bytes at
+  // or before the first element); else 0.
   Value span = one, nonNegative = arith::ConstantIntOp::create(b, 1, 1);
   for (auto [size, stride] : llvm::zip(src.sizes, src.strides)) {
     span = arith::AddIOp::create(
@@ -344,7 +381,7 @@ void mlir::gpupoor::launchRowCopy(RewriterBase &rewriter, linalg::CopyOp copy,
       zero);
   Value total = arith::MulIOp::create(
       b, arith::MulIOp::create(b, batch, rows),
-      arith::CeilDivUIOp::create(b, cols, i64Const(b, 8)));
+      arith::CeilDivUIOp::create(b, cols, i64Const(b, kRowCopyChunkElems)));
   SmallVector<Value> args = {
       src.addr,       dst.addr,     batch,          rows,         cols,
       srcBatchStride, srcRowStride, dstBatchStride, dstRowStride, srcEnd};

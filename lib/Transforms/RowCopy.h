@@ -18,16 +18,21 @@ namespace mlir::gpupoor {
 /// The row-copy kernel's symbol: the gpu.module and the gpu.func in it.
 constexpr StringLiteral kRowCopyKernelName = "gpupoor_row_copy";
 
-/// Threads a block of the row-copy kernel; each copies 8 elements.
+/// Threads a block of the row-copy kernel.
 constexpr int64_t kRowCopyBlockSize = 256;
+
+/// The elements a thread of the row-copy kernel copies (a chunk: 16 bytes).
+constexpr int64_t kRowCopyChunkElems = 8;
 
 /// The row-copy kernel's parameter names, in order (see
 /// getOrCreateRowCopyKernel).
 ArrayRef<StringRef> getRowCopyParamNames();
 
 /// Whether `copy` is a copy of rows that the row-copy kernel makes: memrefs
-/// of rank 2 or 3 (a batch of rows) of one 2-byte element type, unit stride
-/// along their last dimension.
+/// of rank 2 or 3 (a batch of rows) of one 2-byte integer or float type in
+/// global memory (the default space or 1), unit stride along their last
+/// dimension. Source and destination must not overlap (memref.copy's
+/// contract): the kernel reads the source through the read-only cache.
 bool isRowCopy(linalg::CopyOp copy);
 
 /// The row-copy kernel of `module` (gpu.module and gpu.func

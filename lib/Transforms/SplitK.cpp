@@ -262,7 +262,7 @@ bool rowsOff16Bytes(Value v) {
 
 /// A destination tensor of `sizes` for a copy the fast kernels read: where
 /// its rows would lie off 16 bytes, the slice of a tensor.empty whose rows
-/// are padded to a multiple of 8 elements (bufferized, a view of that row
+/// are padded (policy::paddedRowElems; bufferized, a view of that row
 /// stride, whose padding no kernel reads); else a tensor.empty of `sizes`.
 /// The package pads its copies the same way (paddedRows in ops.cpp).
 Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
@@ -271,7 +271,7 @@ Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
   if (!cols || *cols % kRowAlignElems == 0)
     return tensor::EmptyOp::create(b, loc, sizes, elementType);
   SmallVector<OpFoldResult> padded(sizes);
-  padded.back() = b.getIndexAttr(llvm::alignTo(*cols, kRowAlignElems));
+  padded.back() = b.getIndexAttr(policy::paddedRowElems(*cols));
   Value empty = tensor::EmptyOp::create(b, loc, padded, elementType);
   SmallVector<OpFoldResult> zeros(sizes.size(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> ones(sizes.size(), b.getIndexAttr(1));

@@ -26,7 +26,7 @@ from .variants import VariantKey
 
 VARIANT_FILE = "variant.json"
 
-# The row-copy kernel (lib/Transforms/RowCopy.h): gpu-offload-to-gpu
+# The row-copy kernel (lib/Transforms/RowCopy.h): gpupoor-offload-to-gpu
 # launches it for this copy of rows of 2-byte elements, in batches, with any
 # strides; the package launches it for its padded copies.
 ROW_COPY_DIR = "row_copy"
@@ -100,7 +100,8 @@ def compile_variant(key: VariantKey, chip: str, out_dir: Path, gpupoor_opt: str,
                                    "gpupoor-opt than this package's): use this gpupoor's")
             return manifest["order"]
 
-        manifests = [p.name for p in sorted(dump.glob("*.json"), key=order)]
+        # (The row copy a program may launch has a manifest of its own.)
+        manifests = [p.name for p in sorted(dump.glob("gpupoor_matmul_*.json"), key=order)]
         if "gpupoor_matmul_0.json" not in manifests:
             raise RuntimeError(f"gpupoor-opt wrote no kernel for variant {key.name}")
         (dump / VARIANT_FILE).write_text(json.dumps({

@@ -18,11 +18,12 @@ import hashlib
 import json
 import os
 import threading
+import warnings
 from pathlib import Path
 
 from ._native import C as _C
-from .compile import (ROW_COPY_DIR, ROW_COPY_KERNEL, cache_key, compile_row_copy, compile_variant,
-                      compiler_version, default_cache_dir, find_gpupoor_opt)
+from .compile import (ROW_COPY_DIR, ROW_COPY_KERNEL, ROW_COPY_SOURCE, cache_key, compile_row_copy,
+                      compile_variant, compiler_version, default_cache_dir, find_gpupoor_opt)
 from .variants import VariantKey
 
 PACKAGE_LIBRARY = Path(__file__).resolve().parent / "_kernels"
@@ -115,6 +116,7 @@ class KernelLibrary:
             allow_compile = os.environ.get("GPUPOOR_COMPILE", "1") != "0"
         self.allow_compile = allow_compile
         self._variants: dict[tuple[str, VariantKey], Variant] = {}
+        self._row_copies: dict[str, Kernel | None] = {}
         self._lock = threading.Lock()
 
     def prebuilt(self, chip: str) -> list[str]:
@@ -149,7 +151,14 @@ class KernelLibrary:
     def row_copy(self, chip: str) -> Kernel | None:
         """The row-copy kernel for `chip` (the package's copies into padded
         rows), from a root or the cache, compiled into the cache if it is in
-        neither and compiling is allowed; None when unavailable."""
+        neither and compiling is allowed; None when unavailable (a warning
+        where the compile failed; asked once per chip)."""
+        with self._lock:
+            if chip not in self._row_copies:
+                self._row_copies[chip] = self._locate_row_copy(chip)
+            return self._row_copies[chip]
+
+    def _locate_row_copy(self, chip: str) -> Kernel | None:
         for root in self.roots:
             d = root / chip / ROW_COPY_DIR
             if (root / chip / INDEX_FILE).is_file() and (d / f"{ROW_COPY_KERNEL}.json").is_file():
@@ -157,13 +166,16 @@ class KernelLibrary:
         gpupoor_opt = find_gpupoor_opt() if self.allow_compile else None
         if gpupoor_opt is None:
             return None
-        with self._lock:
-            version = compiler_version(gpupoor_opt)
-            key = hashlib.sha256(json.dumps([chip, ROW_COPY_KERNEL, version]).encode())
-            d = self.cache_dir / chip / f"{ROW_COPY_DIR}-{key.hexdigest()[:24]}"
+        version = compiler_version(gpupoor_opt)
+        key = hashlib.sha256(json.dumps([chip, ROW_COPY_SOURCE, version]).encode()).hexdigest()
+        d = self.cache_dir / chip / f"{ROW_COPY_DIR}-{key[:24]}"
+        try:
             if not (d / f"{ROW_COPY_KERNEL}.json").is_file():
                 compile_row_copy(chip, d, gpupoor_opt)
-            return _row_copy_kernel(d)
+        except RuntimeError as e:
+            warnings.warn(f"gpupoor: no row-copy kernel for {chip} (padded copies by torch): {e}")
+            return None
+        return _row_copy_kernel(d)
 
     def _locate(self, key: VariantKey, chip: str) -> Variant | None:
         for root in self.roots:

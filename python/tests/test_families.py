@@ -739,3 +739,15 @@ def test_unaligned_operands_copied_past_one_row_and_kMinCopiedWork(m, n, k, copi
     assert C.copies_unaligned_operands(m, n, k) is copies
     with pytest.raises(ValueError, match="m, n and k must be >= 1"):
         C.copies_unaligned_operands(0, n, k)
+
+
+@pytest.mark.parametrize("cols,padded", [
+    (4052, 4064), (4056, 4056), (4064, 4064), (1, 16), (7, 16), (9, 16), (17, 32), (1031, 1040),
+    (1234, 1248), (8, 8), (24, 24)])
+def test_padded_rows_are_whole_sectors(cols, padded):
+    """policy::paddedRowElems, the row length of the copies into padded rows
+    (the package's and gpupoor-split-k's): rows of a multiple of 8 elements
+    stay, others are padded to a multiple of 16 (32-byte sectors)."""
+    assert C.padded_row_elems(cols) == padded
+    with pytest.raises(ValueError, match="cols must be >= 1"):
+        C.padded_row_elems(0)

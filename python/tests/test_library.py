@@ -307,6 +307,19 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
                 assert len(k.manifest["param_types"]) == len(k.manifest["params"])
                 assert k.manifest["slices"] == 0
             assert v.kernels[0].tile == ((128, 128, 32) if "large" in name else (16, 128, 64))
+    # Every chip's library has the row-copy kernel, whose manifest names the
+    # parameters the package passes (ops.cpp copyRows).
+    for chip in ("sm_80", "sm_90", "sm_90a"):
+        rc = lib.row_copy(chip)
+        assert rc is not None and rc.cubin.read_bytes()[:4] == b"\x7fELF"
+        assert (rc.name, rc.manifest["block_size"], rc.manifest["chunk_elements"]) == (
+            "gpupoor_row_copy", 256, 8)
+        assert rc.manifest["params"] == [
+            "src", "dst", "batch", "rows", "cols", "src_batch_stride", "src_row_stride",
+            "dst_batch_stride", "dst_row_stride", "src_end"]
+    # Not in the roots and compiling off: none (the package copies by torch).
+    assert KernelLibrary(roots=[tmp_path / "none"], cache_dir=tmp_path / "cache",
+                         allow_compile=False).row_copy("sm_90a") is None
     # sm_90a: the large nk variant is the wgmma kernel (128 x 256 x 64,
     # two warpgroups); the small-M kn one the sm_90 mma.sync kernel.
     wg = lib.find(VariantKey.from_name(names[0]), "sm_90a").kernels[0]

@@ -229,7 +229,7 @@ def compiled_manifests(tmp_path_factory):
                               f" cubin-format=llvm dump-dir={d}", "-o", os.devnull],
                              capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
-        manifests = [json.loads(p.read_text()) for p in sorted(d.glob("*.json"))]
+        manifests = [json.loads(p.read_text()) for p in sorted(d.glob("gpupoor_matmul_*.json"))]
         return key, sorted(manifests, key=lambda m: m["order"])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

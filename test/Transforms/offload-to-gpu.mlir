@@ -104,15 +104,23 @@ func.func @row_copy(%src: memref<3x5x1031xf16, strided<[5160, 1032, 1], offset: 
 // -----
 
 // Copies the row-copy kernel does not make stay elementwise loops: 4-byte
-// elements, and a source read across its rows (a transposing copy).
+// elements, a source read across its rows (a transposing copy), index
+// elements (no bit width), 1-D and 4-D copies, and memory other than global.
 // CHECK-LABEL: func.func @not_row_copies
 // CHECK-NOT:     gpu.launch_func
-// CHECK:         scf.parallel
-// CHECK:         scf.parallel
+// CHECK-COUNT-6: scf.parallel ({{.*}}) = ({{.*}}) to ({{.*}}) step (%c256{{.*}})
 // CHECK-NOT:   gpu.module
 func.func @not_row_copies(%a: memref<4x9xf32>, %b: memref<4x9xf32>,
-                          %c: memref<4x9xf16, strided<[1, 4]>>, %d: memref<4x9xf16>) {
+                          %c: memref<4x9xf16, strided<[1, 4]>>, %d: memref<4x9xf16>,
+                          %e: memref<4x9xindex>, %f: memref<4x9xindex>,
+                          %g: memref<36xf16>, %h: memref<36xf16>,
+                          %i: memref<1x2x2x9xf16>, %j: memref<1x2x2x9xf16>,
+                          %k: memref<4x9xf16, 3>, %l: memref<4x9xf16, 3>) {
   memref.copy %a, %b : memref<4x9xf32> to memref<4x9xf32>
   memref.copy %c, %d : memref<4x9xf16, strided<[1, 4]>> to memref<4x9xf16>
+  memref.copy %e, %f : memref<4x9xindex> to memref<4x9xindex>
+  memref.copy %g, %h : memref<36xf16> to memref<36xf16>
+  memref.copy %i, %j : memref<1x2x2x9xf16> to memref<1x2x2x9xf16>
+  memref.copy %k, %l : memref<4x9xf16, 3> to memref<4x9xf16, 3>
   return
 }

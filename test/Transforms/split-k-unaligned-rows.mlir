@@ -3,14 +3,14 @@
 
 // Rows that lie off 16 bytes (K = 4052, no multiple of 8 elements): the
 // fast kernels would read A and B an element at a time, so each is copied
-// into rows padded to 4056 elements and read through the slice of its
-// first 4052 columns (policy::copiesUnalignedOperands: 327 x 1234 x 4052
+// into rows padded to 4064 elements (32-byte rows, policy::paddedRowElems)
+// and read through the slice of its first 4052 columns (policy::copiesUnalignedOperands: 327 x 1234 x 4052
 // multiply-adds, past kMinCopiedWork), on every chip.
 // CHECK-LABEL: func @nk
-// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4056xf16>
-// CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1] : tensor<327x4056xf16> to tensor<327x4052xf16>
+// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4064xf16>
+// CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1] : tensor<327x4064xf16> to tensor<327x4052xf16>
 // CHECK: %[[A:.*]] = linalg.copy ins(%arg0 : tensor<327x4052xf16>) outs(%[[SA]] : tensor<327x4052xf16>)
-// CHECK: %[[PB:.*]] = tensor.empty() : tensor<1234x4056xf16>
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<1234x4064xf16>
 // CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]][0, 0] [1234, 4052] [1, 1]
 // CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<1234x4052xf16>) outs(%[[SB]] : tensor<1234x4052xf16>)
 // CHECK: gpupoor.matmul %[[A]], %[[B]]
@@ -32,7 +32,7 @@ func.func @nk(%a: tensor<327x4052xf16>, %b: tensor<1234x4052xf16>) -> tensor<327
 // rows of K = 4096 are whole 16 bytes), and C keeps its shape.
 // CHECK-LABEL: func @kn
 // CHECK-NOT: linalg.copy ins(%arg0
-// CHECK: %[[PB:.*]] = tensor.empty() : tensor<4096x1240xf16>
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<4096x1248xf16>
 // CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]][0, 0] [4096, 1234] [1, 1]
 // CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<4096x1234xf16>) outs(%[[SB]]
 // CHECK: gpupoor.matmul %arg0, %[[B]] outs(%{{.*}} : tensor<327x1234xf16>)
@@ -47,10 +47,10 @@ func.func @kn(%a: tensor<327x4096xf16>, %b: tensor<4096x1234xf16>) -> tensor<327
 // -----
 
 // A as K x M in rows of M = 327 elements: copied M x K (the transpose
-// writes rows padded to 16 bytes, K = 4052 -> 4056), whatever the product's
+// writes padded rows, K = 4052 -> 4064), whatever the product's
 // size, as the package copies it; B's rows of 1234 are padded too.
 // CHECK-LABEL: func @km
-// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4056xf16>
+// CHECK: %[[PA:.*]] = tensor.empty() : tensor<327x4064xf16>
 // CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1]
 // CHECK: %[[A:.*]] = linalg.transpose ins(%arg0 : tensor<4052x327xf16>) outs(%[[SA]] : tensor<327x4052xf16>)
 // CHECK-NOT: linalg.copy ins(%[[A]]
@@ -131,9 +131,9 @@ func.func @dynamic_k(%a: tensor<327x?xf16>, %b: tensor<1234x?xf16>) -> tensor<32
 // A batch (4 x 327 x 1234 x 4052): each element's rows padded, the batch
 // stride with them.
 // CHECK-LABEL: func @batched
-// CHECK: tensor.empty() : tensor<4x327x4056xf16>
+// CHECK: tensor.empty() : tensor<4x327x4064xf16>
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [4, 327, 4052] [1, 1, 1]
-// CHECK: tensor.empty() : tensor<4x1234x4056xf16>
+// CHECK: tensor.empty() : tensor<4x1234x4064xf16>
 // CHECK: gpupoor.matmul
 func.func @batched(%a: tensor<4x327x4052xf16>, %b: tensor<4x1234x4052xf16>) -> tensor<4x327x1234xf16> {
   %z = arith.constant 0.0 : f16

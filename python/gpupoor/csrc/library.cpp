@@ -37,7 +37,7 @@ std::mutex cacheMutex;
 std::map<int, DeviceInfo> devices;
 
 std::map<std::string, std::shared_ptr<const Variant>> variants;
-std::map<std::string, std::optional<KernelInfo>> rowCopies;
+std::map<std::string, std::shared_ptr<const RowCopyKernel>> rowCopies;
 
 template <typename T> T field(const py::dict &d, const char *key, T otherwise) {
   return d.contains(key) ? d[key].cast<T>() : otherwise;
@@ -288,33 +288,48 @@ void setResolver(py::object deviceInfo, py::object findVariant,
   rowCopies.clear();
 }
 
-std::optional<KernelInfo> rowCopyKernel(const std::string &chip) {
+const RowCopyKernel *rowCopyKernel(const std::string &chip) {
   {
     std::lock_guard<std::mutex> guard(cacheMutex);
     auto it = rowCopies.find(chip);
     if (it != rowCopies.end())
-      return it->second;
+      return it->second.get();
   }
-  std::optional<KernelInfo> kernel;
+  std::shared_ptr<RowCopyKernel> kernel;
   {
     py::gil_scoped_acquire gil;
-    if (resolver().findRowCopy && !resolver().findRowCopy.is_none()) {
-      py::object got = resolver().findRowCopy(chip);
-      if (!got.is_none()) {
-        auto pair = got.cast<py::tuple>();
-        auto manifest = pair[0].cast<py::dict>();
-        KernelInfo k;
-        k.name = manifest["kernel"].cast<std::string>();
-        k.image = pair[1].cast<std::string>();
-        k.chip = chip;
-        k.block = manifest["block_size"].cast<unsigned>();
-        k.params = manifest["params"].cast<std::vector<std::string>>();
-        kernel = std::move(k);
+    py::object got = resolver().findRowCopy && !resolver().findRowCopy.is_none()
+                         ? resolver().findRowCopy(chip)
+                         : py::none();
+    if (!got.is_none()) {
+      auto pair = got.cast<py::tuple>();
+      auto manifest = pair[0].cast<py::dict>();
+      kernel = std::make_shared<RowCopyKernel>();
+      KernelInfo &k = kernel->info;
+      k.name = manifest["kernel"].cast<std::string>();
+      k.image = pair[1].cast<std::string>();
+      k.chip = chip;
+      k.block = manifest["block_size"].cast<unsigned>();
+      k.params = manifest["params"].cast<std::vector<std::string>>();
+      kernel->chunkElems = manifest["chunk_elements"].cast<int64_t>();
+      TORCH_CHECK_VALUE(k.params.size() == std::size(kRowCopyParams) &&
+                            kernel->chunkElems > 0,
+                        "gpupoor: the row-copy kernel ", k.image, " takes ",
+                        k.params.size(), " parameters, not ",
+                        std::size(kRowCopyParams));
+      for (const std::string &name : k.params) {
+        const auto *at =
+            std::find_if(std::begin(kRowCopyParams), std::end(kRowCopyParams),
+                         [&](const char *known) { return name == known; });
+        TORCH_CHECK_VALUE(at != std::end(kRowCopyParams),
+                          "gpupoor: the row-copy kernel ", k.image,
+                          " takes an unknown parameter '", name, "'");
+        kernel->slots.push_back(at - std::begin(kRowCopyParams));
       }
     }
   }
   std::lock_guard<std::mutex> guard(cacheMutex);
-  return rowCopies.emplace(chip, kernel).first->second;
+  return rowCopies.emplace(chip, std::move(kernel)).first->second.get();
 }
 
 DeviceInfo deviceInfo(int device) {

@@ -147,9 +147,32 @@ using Finder = std::function<std::shared_ptr<const Variant>(
 void setResolver(pybind11::object deviceInfo, pybind11::object findVariant,
                  pybind11::object findRowCopy);
 
-/// The row-copy kernel (lib/Transforms/RowCopy.h) for `chip`, asked of the
-/// resolver once; none where it has none.
-std::optional<KernelInfo> rowCopyKernel(const std::string &chip);
+/// The row-copy kernel (lib/Transforms/RowCopy.h; docs/reference/
+/// kernel-abi.md): its manifest, the elements a thread copies, and for each
+/// of its parameters (in its order) the index of that parameter in
+/// kRowCopyParams.
+struct RowCopyKernel {
+  KernelInfo info;
+  int64_t chunkElems = 0;
+  std::vector<size_t> slots;
+};
+
+/// The row-copy kernel's parameter names, in the order copyRows computes
+/// their values.
+inline constexpr const char *kRowCopyParams[] = {"src",
+                                                 "dst",
+                                                 "batch",
+                                                 "rows",
+                                                 "cols",
+                                                 "src_batch_stride",
+                                                 "src_row_stride",
+                                                 "dst_batch_stride",
+                                                 "dst_row_stride",
+                                                 "src_end"};
+
+/// The row-copy kernel for `chip`, asked of the resolver once; null where
+/// it has none. ValueError for a manifest naming an unknown parameter.
+const RowCopyKernel *rowCopyKernel(const std::string &chip);
 
 /// The resolver's answer for CUDA device `device`, asked once.
 DeviceInfo deviceInfo(int device);

@@ -34,7 +34,8 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <atomic>
-#include <map>
+#include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -293,68 +294,65 @@ bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
       src.stride(-1) != 1 || dst.stride(-1) != 1 || src.numel() == 0)
     return false;
   int device = src.get_device();
-  std::optional<KernelInfo> info;
+  const RowCopyKernel *kernel = nullptr;
   for (const std::string &chip : deviceInfo(device).chips)
-    if ((info = rowCopyKernel(chip)))
+    if ((kernel = rowCopyKernel(chip)))
       break;
-  if (!info)
+  if (!kernel)
     return false;
   bool batched = src.dim() == 3;
-  // One past the source's last element: the kernel reads its words inside
-  // the span (torch's strides are never negative).
+  // One past the source's last element (torch's strides are never
+  // negative), as the compiler's launch computes it (RowCopy.cpp).
   int64_t span = 1;
   for (int64_t d = 0; d < src.dim(); ++d)
     span += (src.size(d) - 1) * src.stride(d);
   auto addr = [](const at::Tensor &t) {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
   };
-  std::map<std::string, int64_t> byName = {
-      {"src", addr(src)},
-      {"dst", addr(dst)},
-      {"batch", batched ? src.size(0) : 1},
-      {"rows", src.size(-2)},
-      {"cols", src.size(-1)},
-      {"src_batch_stride", batched ? src.stride(0) : 0},
-      {"src_row_stride", src.stride(-2)},
-      {"dst_batch_stride", batched ? dst.stride(0) : 0},
-      {"dst_row_stride", dst.stride(-2)},
-      {"src_end", addr(src) + 2 * span}};
-  std::vector<int64_t> values;
-  for (const std::string &name : info->params) {
-    auto it = byName.find(name);
-    TORCH_CHECK(it != byName.end(), "gpupoor: the row-copy kernel ",
-                info->image, " takes an unknown parameter '", name, "'");
-    values.push_back(it->second);
+  // In kRowCopyParams' order.
+  int64_t batch = batched ? src.size(0) : 1;
+  const int64_t byParam[] = {addr(src),      addr(dst),
+                             batch,          src.size(-2),
+                             src.size(-1),   batched ? src.stride(0) : 0,
+                             src.stride(-2), batched ? dst.stride(0) : 0,
+                             dst.stride(-2), addr(src) + 2 * span};
+  static_assert(std::size(byParam) == std::size(kRowCopyParams));
+  int64_t values[std::size(kRowCopyParams)];
+  void *params[std::size(kRowCopyParams)];
+  for (size_t i = 0; i < kernel->slots.size(); ++i) {
+    values[i] = byParam[kernel->slots[i]];
+    params[i] = &values[i];
   }
-  std::vector<void *> params;
-  for (int64_t &v : values)
-    params.push_back(&v);
-  int64_t chunks =
-      byName["batch"] * byName["rows"] * ((byName["cols"] + 7) / 8);
-  LoadedKernel &loaded = load(*info);
+  int64_t chunk = kernel->chunkElems;
+  int64_t chunks = batch * src.size(-2) * ((src.size(-1) + chunk - 1) / chunk);
+  LoadedKernel &loaded = load(kernel->info);
+  int64_t blocks = (chunks + loaded.block - 1) / loaded.block;
+  TORCH_CHECK(blocks <= std::numeric_limits<int32_t>::max(),
+              "gpupoor: a padded copy of ", src.numel(),
+              " elements is more than one launch of the row-copy kernel");
   runtime::Launch l;
-  l.grid[0] = static_cast<unsigned>((chunks + loaded.block - 1) / loaded.block);
+  l.grid[0] = static_cast<unsigned>(blocks);
   l.block[0] = loaded.block;
   l.stream = reinterpret_cast<CUstream>(
       c10::cuda::getCurrentCUDAStream(device).stream());
   CUfunction fn = loaded.function(device);
-  CUresult err = runtime::launchKernel(fn, l, params.data());
+  CUresult err = runtime::launchKernel(fn, l, params);
   if (err == CUDA_ERROR_INVALID_CONTEXT) {
     PrimaryContext context(device);
-    err = runtime::launchKernel(fn, l, params.data());
+    err = runtime::launchKernel(fn, l, params);
   }
   check(err, "cuLaunchKernel(" + loaded.name + ")");
   return true;
 }
 
 /// A copy of `t` with unit stride along its last dimension (`alongLast`)
-/// or the one before, in a fresh allocation whose rows are padded to a
-/// multiple of 8 elements (16 bytes): the view the fast kernels read.
+/// or the one before, in a fresh allocation whose rows are padded as
+/// policy::paddedRowElems says: the view the fast kernels read.
 at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
   at::Tensor s = alongLast ? t : t.transpose(-2, -1);
   std::vector<int64_t> shape = s.sizes().vec();
   int64_t cols = shape.back();
-  shape.back() = (cols + 7) / 8 * 8;
+  shape.back() = policy::paddedRowElems(cols);
   at::Tensor copy = at::empty(shape, s.options()).narrow(-1, 0, cols);
   if (!copyRows(s, copy))
     copy.copy_(s);
@@ -714,6 +712,16 @@ void bindOps(py::module_ &m) {
       "Whether a call copies operands whose rows lie off 16 bytes into "
       "padded rows before an M x K by K x N product (policy::"
       "copiesUnalignedOperands; a batch's element counts).");
+  m.def(
+      "padded_row_elems",
+      [](int64_t cols) {
+        TORCH_CHECK_VALUE(cols >= 1, "cols must be >= 1, got ", cols);
+        return policy::paddedRowElems(cols);
+      },
+      "cols"_a,
+      "The row length, in elements, of a copy into padded rows of rows of "
+      "`cols` elements (policy::paddedRowElems): `cols` where it is a "
+      "multiple of 8, else the next multiple of 16.");
   m.def(
       "_copy_unaligned",
       [](const std::string &mode) {

@@ -132,8 +132,8 @@ struct GPUPoorDumpKernelsPass
     manifest["block_size"] = gpupoor::kRowCopyBlockSize;
     manifest["chunk_elements"] = gpupoor::kRowCopyChunkElems;
     llvm::json::Array params;
-    for (StringRef name : gpupoor::getRowCopyParamNames())
-      params.push_back(name.str());
+    for (const char *name : gpupoor::kRowCopyParams)
+      params.push_back(name);
     manifest["params"] = std::move(params);
     for (Attribute attr : binary.getObjectsAttr()) {
       auto object = cast<gpu::ObjectAttr>(attr);
@@ -146,13 +146,19 @@ struct GPUPoorDumpKernelsPass
         return failure();
       manifest[isAsm ? "ptx" : "cubin"] = llvm::sys::path::filename(path).str();
     }
+    return writeManifest(launch, kernel, std::move(manifest));
+  }
+
+  /// Writes `manifest` as DIR/KERNEL.json.
+  LogicalResult writeManifest(Operation *op, StringRef kernel,
+                              llvm::json::Object manifest) {
     SmallString<128> path(dir);
     llvm::sys::path::append(path, kernel + ".json");
     std::string text;
     llvm::raw_string_ostream os(text);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
        << "\n";
-    return writeFile(launch, path, text);
+    return writeFile(op, path, text);
   }
 
   void runOnOperation() override {
@@ -248,13 +254,7 @@ struct GPUPoorDumpKernelsPass
         }
       }
       mlir::emitRemark(launch.getLoc()) << summary;
-      SmallString<128> path(dir);
-      llvm::sys::path::append(path, kernel + ".json");
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
-         << "\n";
-      if (failed(writeFile(launch, path, text)))
+      if (failed(writeManifest(launch, kernel, std::move(manifest))))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

@@ -237,21 +237,6 @@ void buildChunkCopy(ImplicitLocOpBuilder &b, Value chunk, ValueRange p) {
 
 } // namespace
 
-ArrayRef<StringRef> mlir::gpupoor::getRowCopyParamNames() {
-  static const StringRef names[] = {"src",
-                                    "dst",
-                                    "batch",
-                                    "rows",
-                                    "cols",
-                                    "src_batch_stride",
-                                    "src_row_stride",
-                                    "dst_batch_stride",
-                                    "dst_row_stride",
-                                    "src_end"};
-  static_assert(std::size(names) == NumParams);
-  return names;
-}
-
 bool mlir::gpupoor::isRowCopy(linalg::CopyOp copy) {
   if (!copy.hasPureBufferSemantics() || copy.getInputs().size() != 1)
     return false;
@@ -296,7 +281,8 @@ gpu::GPUFuncOp mlir::gpupoor::getOrCreateRowCopyKernel(OpBuilder &builder,
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   func.setKnownBlockSizeAttr(
       DenseI32ArrayAttr::get(ctx, {int32_t(kRowCopyBlockSize), 1, 1}));
-  for (auto [i, name] : llvm::enumerate(getRowCopyParamNames()))
+  static_assert(std::size(kRowCopyParams) == NumParams);
+  for (auto [i, name] : llvm::enumerate(kRowCopyParams))
     func.setArgAttr(i, "gpupoor.name", StringAttr::get(ctx, name));
 
   ImplicitLocOpBuilder b(loc, &func.getBody().front(),

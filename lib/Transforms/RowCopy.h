@@ -8,6 +8,8 @@
 #ifndef GPUPOOR_LIB_TRANSFORMS_ROWCOPY_H
 #define GPUPOOR_LIB_TRANSFORMS_ROWCOPY_H
 
+#include "gpupoor/Runtime/RowCopyAbi.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -15,18 +17,10 @@
 
 namespace mlir::gpupoor {
 
-/// The row-copy kernel's symbol: the gpu.module and the gpu.func in it.
-constexpr StringLiteral kRowCopyKernelName = "gpupoor_row_copy";
-
-/// Threads a block of the row-copy kernel.
-constexpr int64_t kRowCopyBlockSize = 256;
-
-/// The elements a thread of the row-copy kernel copies (a chunk: 16 bytes).
-constexpr int64_t kRowCopyChunkElems = 8;
-
-/// The row-copy kernel's parameter names, in order (see
-/// getOrCreateRowCopyKernel).
-ArrayRef<StringRef> getRowCopyParamNames();
+using rowcopy::kRowCopyBlockSize;
+using rowcopy::kRowCopyChunkElems;
+using rowcopy::kRowCopyKernelName;
+using rowcopy::kRowCopyParams;
 
 /// Whether `copy` is a copy of rows that the row-copy kernel makes: memrefs
 /// of rank 2 or 3 (a batch of rows) of one 2-byte integer or float type in

@@ -16,6 +16,7 @@
 
 #include "gpupoor/Policy/Checks.h"
 #include "gpupoor/Policy/Policy.h"
+#include "gpupoor/Runtime/RowCopyAbi.h"
 
 #include <cuda.h>
 #include <pybind11/pybind11.h>
@@ -157,18 +158,7 @@ struct RowCopyKernel {
   std::vector<size_t> slots;
 };
 
-/// The row-copy kernel's parameter names, in the order copyRows computes
-/// their values.
-inline constexpr const char *kRowCopyParams[] = {"src",
-                                                 "dst",
-                                                 "batch",
-                                                 "rows",
-                                                 "cols",
-                                                 "src_batch_stride",
-                                                 "src_row_stride",
-                                                 "dst_batch_stride",
-                                                 "dst_row_stride",
-                                                 "src_end"};
+using mlir::gpupoor::rowcopy::kRowCopyParams;
 
 /// The row-copy kernel for `chip`, asked of the resolver once; null where
 /// it has none. ValueError for a manifest naming an unknown parameter.

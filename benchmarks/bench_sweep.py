@@ -215,7 +215,7 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
 
     def call(x, b):
         if copies:
-            # A fresh M x K tensor, in rows padded to 16 bytes as the
+            # A fresh M x K tensor, in padded rows as the
             # program's copy writes them.
             x = padded_rows(x, force=True)
         # Operands whose rows lie off 16 bytes, which the program copies
@@ -232,8 +232,8 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
 def padded_rows(t, force: bool = False):
     """`t` (rows along its last dimension, or along the one before for a
     transposed view) as it lies where its rows are whole 16 bytes, else (and
-    with `force`, then along the last dimension, by torch) a copy in rows
-    padded to a multiple of 8 elements, viewed at its own size."""
+    with `force`, then along the last dimension, by torch) a copy in padded
+    rows (policy::paddedRowElems), viewed at its own size."""
     along_last = force or t.stride(-1) == 1
     s = t if along_last else t.transpose(-2, -1)
     if not force and (s.size(-2) == 1 or s.stride(-2) % 8 == 0):

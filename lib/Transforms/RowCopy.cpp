@@ -150,6 +150,9 @@ void copyByElements(ImplicitLocOpBuilder &b, Value srcAddr, Value dstAddr,
       /*alignment=*/2);
 }
 
+// shiftedChunk's eight lanes are two 16-byte words: a chunk of 8 elements.
+static_assert(kRowCopyChunkElems == 8);
+
 /// Thread `chunk`'s copy.
 void buildChunkCopy(ImplicitLocOpBuilder &b, Value chunk, ValueRange p) {
   auto mul = [&](Value x, Value y) { return arith::MulIOp::create(b, x, y); };

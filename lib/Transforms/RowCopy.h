@@ -1,5 +1,4 @@
-//===- RowCopy.h - copies of rows of 2-byte elements in 16-byte words -*- C++
-//-*-===//
+//===- RowCopy.h - rows of 2-byte elements in 16-byte words -----*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

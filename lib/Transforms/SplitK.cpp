@@ -279,7 +279,7 @@ Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 }
 
 /// Gives `op` (a matmul on tensors) a copy of its input `index` (0: A, 1:
-/// B) in rows padded to 16 bytes (paddedRowsDest): the same elements, read
+/// B) in padded rows (paddedRowsDest): the same elements, read
 /// by the fast kernels instead of an element at a time.
 void copyIntoPaddedRows(PatternRewriter &rewriter, linalg::LinalgOp op,
                         unsigned index) {
@@ -296,7 +296,7 @@ void copyIntoPaddedRows(PatternRewriter &rewriter, linalg::LinalgOp op,
 
 /// Gives `op` (a matmul on tensors reading A as K x M) A transposed into
 /// an M x K tensor, read as M x K: the same elements, a copy the kernels
-/// read along K, in rows padded to 16 bytes (paddedRowsDest).
+/// read along K, in padded rows (paddedRowsDest).
 void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   Location loc = op.getLoc();
   Value a = op.getDpsInputs()[0];

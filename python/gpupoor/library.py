@@ -172,7 +172,7 @@ class KernelLibrary:
         try:
             if not (d / f"{ROW_COPY_KERNEL}.json").is_file():
                 compile_row_copy(chip, d, gpupoor_opt)
-        except RuntimeError as e:
+        except (RuntimeError, OSError, ValueError) as e:
             warnings.warn(f"gpupoor: no row-copy kernel for {chip} (padded copies by torch): {e}")
             return None
         return _row_copy_kernel(d)

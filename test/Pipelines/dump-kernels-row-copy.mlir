@@ -6,7 +6,7 @@
 // A program that copies rows of f16 (the copy the package's library holds,
 // python/gpupoor/compile.py's ROW_COPY_SOURCE) dumps the row-copy kernel
 // with a manifest naming its block, chunk and parameters in the order the
-// package passes them (ops.cpp copyRows, library.h kRowCopyParams).
+// package passes them (ops.cpp copyRows; gpupoor/Runtime/RowCopyAbi.h).
 // CHECK:      "block_size": 256,
 // CHECK-NEXT: "chunk_elements": 8,
 // CHECK-NEXT: "kernel": "gpupoor_row_copy",

@@ -54,7 +54,9 @@ func.func @kn(%a: tensor<327x4096xf16>, %b: tensor<4096x1234xf16>) -> tensor<327
 // CHECK: %[[SA:.*]] = tensor.extract_slice %[[PA]][0, 0] [327, 4052] [1, 1]
 // CHECK: %[[A:.*]] = linalg.transpose ins(%arg0 : tensor<4052x327xf16>) outs(%[[SA]] : tensor<327x4052xf16>)
 // CHECK-NOT: linalg.copy ins(%[[A]]
-// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<4052x1234xf16>)
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<4052x1248xf16>
+// CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]]
+// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<4052x1234xf16>) outs(%[[SB]]
 // CHECK: gpupoor.matmul %[[A]], %[[B]]
 // CHECK-NOT: a_layout = km
 func.func @km(%a: tensor<4052x327xf16>, %b: tensor<4052x1234xf16>) -> tensor<327x1234xf16> {

@@ -144,6 +144,12 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// 0.50x against 0.44x).
 bool copiesUnalignedOperands(const CShape &shape, int64_t k);
 
+/// The multiply-adds (M N K, of a batch's element) below which
+/// copiesUnalignedOperands leaves operands as they lie: between 128 x 130 x
+/// 130 (2.2e6, the copy lost 12%) and 96 x 136 x 1031 (1.3e7, it gained
+/// 2.5x); not measured in between.
+inline constexpr int64_t kMinCopiedWork = int64_t(1) << 22;
+
 /// The row length, in elements, of a copy into padded rows of an operand
 /// whose rows of `cols` elements lie off 16 bytes (no multiple of 8): a
 /// multiple of kSectorElems, so that the copy's rows start on 32-byte
@@ -152,15 +158,11 @@ bool copiesUnalignedOperands(const CShape &shape, int64_t k);
 /// (gpupoor-split-k) and the package's pad so. H200, the package's kernel
 /// on operands padded to 8 / 16 elements (benchmarks/data/
 /// row_copy_sm_90a.txt, call 1): 327 x 1234 x 4052 18.8 / 17.0 us (B as
-/// N x K), 19.0 / 16.8 (K x N); 237 x 1318 x 3367 16.3 / 15.2; 3116 x 1708 x
-/// 1846 37.1 / 36.0 (K x N); none slower.
+/// N x K), 19.0 / 16.8 (K x N); 237 x 1318 x 3367 16.3 / 15.2 (N x K);
+/// 3116 x 1708 x 1846 37.1 / 36.0 (K x N); none slower (sm_90a; other
+/// chips pad so, unmeasured). The policy's choices still read N and K
+/// (rowsSectorAligned): those were measured so, not with the copies' rows.
 int64_t paddedRowElems(int64_t cols);
-
-/// The multiply-adds (M N K, of a batch's element) below which
-/// copiesUnalignedOperands leaves operands as they lie: between 128 x 130 x
-/// 130 (2.2e6, the copy lost 12%) and 96 x 136 x 1031 (1.3e7, it gained
-/// 2.5x); not measured in between.
-inline constexpr int64_t kMinCopiedWork = int64_t(1) << 22;
 
 /// The kernel families of the PyTorch package's prebuilt library: one
 /// dynamic-shape kernel each (for every B layout, outer type, epilogue and

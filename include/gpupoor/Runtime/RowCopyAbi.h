@@ -1,5 +1,4 @@
-//===- RowCopyAbi.h - the row-copy kernel's launch ABI ------------*- C++
-//-*-===//
+//===- RowCopyAbi.h - the row copy's launch ABI -----------------*- C++ -*-===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <iterator>
 #include <mutex>
 
 namespace py = pybind11;
@@ -38,6 +39,8 @@ std::map<int, DeviceInfo> devices;
 
 std::map<std::string, std::shared_ptr<const Variant>> variants;
 std::map<std::string, std::shared_ptr<const RowCopyKernel>> rowCopies;
+
+namespace rowcopy = mlir::gpupoor::rowcopy;
 
 template <typename T> T field(const py::dict &d, const char *key, T otherwise) {
   return d.contains(key) ? d[key].cast<T>() : otherwise;
@@ -288,12 +291,12 @@ void setResolver(py::object deviceInfo, py::object findVariant,
   rowCopies.clear();
 }
 
-const RowCopyKernel *rowCopyKernel(const std::string &chip) {
+std::shared_ptr<const RowCopyKernel> rowCopyKernel(const std::string &chip) {
   {
     std::lock_guard<std::mutex> guard(cacheMutex);
     auto it = rowCopies.find(chip);
     if (it != rowCopies.end())
-      return it->second.get();
+      return it->second;
   }
   std::shared_ptr<RowCopyKernel> kernel;
   {
@@ -311,25 +314,23 @@ const RowCopyKernel *rowCopyKernel(const std::string &chip) {
       k.chip = chip;
       k.block = manifest["block_size"].cast<unsigned>();
       k.params = manifest["params"].cast<std::vector<std::string>>();
-      kernel->chunkElems = manifest["chunk_elements"].cast<int64_t>();
-      TORCH_CHECK_VALUE(k.params.size() == std::size(kRowCopyParams) &&
-                            kernel->chunkElems > 0,
-                        "gpupoor: the row-copy kernel ", k.image, " takes ",
-                        k.params.size(), " parameters, not ",
-                        std::size(kRowCopyParams));
-      for (const std::string &name : k.params) {
-        const auto *at =
-            std::find_if(std::begin(kRowCopyParams), std::end(kRowCopyParams),
-                         [&](const char *known) { return name == known; });
-        TORCH_CHECK_VALUE(at != std::end(kRowCopyParams),
-                          "gpupoor: the row-copy kernel ", k.image,
-                          " takes an unknown parameter '", name, "'");
-        kernel->slots.push_back(at - std::begin(kRowCopyParams));
+      // The launch is this package's (copyRows): a kernel of another ABI
+      // (another gpupoor's library) is not launched; torch copies instead.
+      int64_t chunk = field<int64_t>(manifest, "chunk_elements", 0);
+      if (!std::equal(k.params.begin(), k.params.end(),
+                      std::begin(rowcopy::kRowCopyParams),
+                      std::end(rowcopy::kRowCopyParams)) ||
+          k.block != rowcopy::kRowCopyBlockSize ||
+          chunk != rowcopy::kRowCopyChunkElems) {
+        TORCH_WARN("gpupoor: the row-copy kernel ", k.image,
+                   " has another launch ABI than this package's "
+                   "(gpupoor/Runtime/RowCopyAbi.h); padded copies by torch");
+        kernel = nullptr;
       }
     }
   }
   std::lock_guard<std::mutex> guard(cacheMutex);
-  return rowCopies.emplace(chip, std::move(kernel)).first->second.get();
+  return rowCopies.emplace(chip, std::move(kernel)).first->second;
 }
 
 DeviceInfo deviceInfo(int device) {

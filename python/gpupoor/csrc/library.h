@@ -149,20 +149,15 @@ void setResolver(pybind11::object deviceInfo, pybind11::object findVariant,
                  pybind11::object findRowCopy);
 
 /// The row-copy kernel (lib/Transforms/RowCopy.h; docs/reference/
-/// kernel-abi.md): its manifest, the elements a thread copies, and for each
-/// of its parameters (in its order) the index of that parameter in
-/// kRowCopyParams.
+/// kernel-abi.md) of a library, whose launch ABI is this package's
+/// (gpupoor/Runtime/RowCopyAbi.h).
 struct RowCopyKernel {
   KernelInfo info;
-  int64_t chunkElems = 0;
-  std::vector<size_t> slots;
 };
 
-using mlir::gpupoor::rowcopy::kRowCopyParams;
-
 /// The row-copy kernel for `chip`, asked of the resolver once; null where
-/// it has none. ValueError for a manifest naming an unknown parameter.
-const RowCopyKernel *rowCopyKernel(const std::string &chip);
+/// it has none, or one of another launch ABI (a warning).
+std::shared_ptr<const RowCopyKernel> rowCopyKernel(const std::string &chip);
 
 /// The resolver's answer for CUDA device `device`, asked once.
 DeviceInfo deviceInfo(int device);

@@ -294,7 +294,7 @@ bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
       src.stride(-1) != 1 || dst.stride(-1) != 1 || src.numel() == 0)
     return false;
   int device = src.get_device();
-  const RowCopyKernel *kernel = nullptr;
+  std::shared_ptr<const RowCopyKernel> kernel;
   for (const std::string &chip : deviceInfo(device).chips)
     if ((kernel = rowCopyKernel(chip)))
       break;
@@ -309,21 +309,20 @@ bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
   auto addr = [](const at::Tensor &t) {
     return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
   };
-  // In kRowCopyParams' order.
+  // In rowcopy::kRowCopyParams' order, which rowCopyKernel checked the
+  // kernel's to be.
   int64_t batch = batched ? src.size(0) : 1;
-  const int64_t byParam[] = {addr(src),      addr(dst),
-                             batch,          src.size(-2),
-                             src.size(-1),   batched ? src.stride(0) : 0,
-                             src.stride(-2), batched ? dst.stride(0) : 0,
-                             dst.stride(-2), addr(src) + 2 * span};
-  static_assert(std::size(byParam) == std::size(kRowCopyParams));
-  int64_t values[std::size(kRowCopyParams)];
-  void *params[std::size(kRowCopyParams)];
-  for (size_t i = 0; i < kernel->slots.size(); ++i) {
-    values[i] = byParam[kernel->slots[i]];
+  int64_t values[] = {addr(src),      addr(dst),
+                      batch,          src.size(-2),
+                      src.size(-1),   batched ? src.stride(0) : 0,
+                      src.stride(-2), batched ? dst.stride(0) : 0,
+                      dst.stride(-2), addr(src) + 2 * span};
+  static_assert(std::size(values) ==
+                std::size(mlir::gpupoor::rowcopy::kRowCopyParams));
+  void *params[std::size(values)];
+  for (size_t i = 0; i < std::size(values); ++i)
     params[i] = &values[i];
-  }
-  int64_t chunk = kernel->chunkElems;
+  int64_t chunk = mlir::gpupoor::rowcopy::kRowCopyChunkElems;
   int64_t chunks = batch * src.size(-2) * ((src.size(-1) + chunk - 1) / chunk);
   LoadedKernel &loaded = load(kernel->info);
   int64_t blocks = (chunks + loaded.block - 1) / loaded.block;

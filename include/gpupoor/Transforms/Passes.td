@@ -96,9 +96,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     not run swapped, 32 of them where K passes 8192; on the other chips up
     to 64 rows), and wherever its static rows of M are no multiple of 8
     elements (16 bytes), which every kernel would read an element at a
-    time. The copy's rows are padded to 16 bytes. Likewise, on tensors,
+    time. The copy's rows are padded (`policy::paddedRowElems`: rows of no
+    multiple of 8 elements to a multiple of 16). Likewise, on tensors,
     an operand whose static rows (K, or B's N as K x N) are no multiple of
-    8 elements is copied into rows padded to 16 bytes (a `tensor.empty` of
+    8 elements is copied into rows so padded (a `tensor.empty` of
     the padded shape, the `tensor.extract_slice` of the operand's, a
     `linalg.copy`) where `policy::copiesUnalignedOperands` says the copy
     pays (more than one row and column, 2^22 multiply-adds or more), so

@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --input-file=%t/gpupoor_matmul_0_i64.ptx --check-prefixes=NOSIG,FALLBACK
 // RUN: rm -rf %t.frag && gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a slices=1 persistent=true shared-epilogue=false cubin-format=isa dump-dir=%t.frag" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.frag/gpupoor_matmul_0.ptx --check-prefix=FRAG
+// RUN: gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a slices=1 tma=true persistent=true stream-k=true cubin-format=isa" | gpupoor-opt | FileCheck %s --check-prefixes=ROUND,ROUNDK
+// RUN: gpupoor-opt %s --gpupoor-to-cubin="chip=sm_90a slices=1 tma=true persistent=true stream-k=false cluster-m=4 cubin-format=isa" | gpupoor-opt | FileCheck %s --check-prefixes=ROUND,ROUND4
 
 // The persistent TMA kernel: the host launches one block an SM of the
 // reference part (132) at most; producer and consumers step over the C
@@ -101,6 +103,23 @@
 // JSON: "global_strides_bytes": [
 // JSON-NEXT: "stride_cm * 2"
 // JSON: "swizzle": "128B"
+
+// The fallbacks of element copies (and 64-bit indices) are neither
+// persistent nor stream-K: their launches' configurations say so, which
+// the attribute's verifier needs when the output is parsed again. They
+// keep the clusters (cluster dimensions and tile order).
+// ROUND: gpu.launch_func @gpupoor_matmul_0_module
+// ROUND-SAME: copies = tma
+// ROUNDK-SAME: persistent = true, stream_k = true>
+// ROUND4-SAME: persistent = true, cluster_m = 4>
+// ROUND: gpu.launch_func @gpupoor_matmul_0_elements_module
+// ROUND-SAME: copies = elements,
+// ROUNDK-SAME: index_bitwidth = 32>
+// ROUND4-SAME: index_bitwidth = 32, cluster_m = 4>
+// ROUND: gpu.launch_func @gpupoor_matmul_0_i64_module
+// ROUND-SAME: copies = elements,
+// ROUNDK-SAME: index_bitwidth = 64>
+// ROUND4-SAME: index_bitwidth = 64, cluster_m = 4>
 
 // shared-epilogue=false: stores from the fragments, 2 elements at a time.
 // FRAG: wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16

@@ -17,11 +17,15 @@ using namespace mlir::gpupoor;
 /// nor cp.async, so not persistent either, and a block an SM. The persistent
 /// kernel's epilogue passes split a warp's columns through a buffer of their
 /// own; the fallback's run over its m16 rows through the stages, as many as
-/// fit.
+/// fit. It keeps the clusters (the launch's tile order and cluster
+/// dimensions); its configuration says neither persistent nor stream-K,
+/// which the printed attribute's verifier refuses without TMA copies.
 static KernelSpec withElementCopies(const KernelSpec &spec) {
   KernelSpec fallback = spec;
   fallback.asyncCopies = false;
   fallback.tmaCopies = false;
+  fallback.persistentTiles = false;
+  fallback.streamKTiles = false;
   fallback.blocksPerSM = 1;
   if (spec.ownEpilogueBuffer())
     fallback.epiloguePasses = fallback.fewestEpiloguePasses();

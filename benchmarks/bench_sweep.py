@@ -208,12 +208,17 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
     # An A stored K x M that the compiled program copies M x K first
     # (policy::copiesKMajorA: its kernel reads A as M x K) is copied here by
     # torch, in the same graph, standing in for the program's own copy.
-    # (A swapped kernel reads A as its B: N x K there.)
+    # (A swapped kernel reads A as its B: N x K there.) One row of K a
+    # multiple of 8 is reshaped, not copied (copyAContiguous in SplitK.cpp).
     meta = kern.meta
-    copies = layout == "km" and (meta["b_layout"] == "nk" if meta.get("swapped_operands")
-                                 else meta.get("a_layout", "mk") == "mk")
+    copies = layout == "km" and (m > 1 or k % 8 != 0) and (
+        meta["b_layout"] == "nk" if meta.get("swapped_operands")
+        else meta.get("a_layout", "mk") == "mk")
 
     def call(x, b):
+        if layout == "km" and m == 1 and k % 8 == 0:
+            # The program's reshape: its row K elements apart.
+            x = x.as_strided(x.shape, (*x.stride()[:-2], k, 1))
         if copies:
             # A fresh M x K tensor, in padded rows as the
             # program's copy writes them.

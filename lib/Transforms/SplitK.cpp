@@ -294,10 +294,36 @@ void copyIntoPaddedRows(PatternRewriter &rewriter, linalg::LinalgOp op,
   rewriter.modifyOpInPlace(op, [&] { operand->set(copy); });
 }
 
+/// `type` with its last two sizes swapped: A's type once copied M x K
+/// (copyAContiguous).
+RankedTensorType transposedType(RankedTensorType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// A (K x 1, or a batch of them) reshaped 1 x K: the same elements in the
+/// same order, which bufferize to a view of A's buffer (a column of one
+/// element is the row it transposes to). The package reads such an A as it
+/// lies too.
+Value reshapedSingleColumn(PatternRewriter &rewriter, Location loc, Value a) {
+  auto type = cast<RankedTensorType>(a.getType());
+  int64_t rank = type.getRank();
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    groups.push_back({d});
+  groups.push_back({rank - 2, rank - 1});
+  Value flat = tensor::CollapseShapeOp::create(rewriter, loc, a, groups);
+  return tensor::ExpandShapeOp::create(rewriter, loc, transposedType(type),
+                                       flat, groups);
+}
+
 /// Gives `op` (a matmul on tensors reading A as K x M) A transposed into
 /// an M x K tensor, read as M x K: the same elements, a copy the kernels
-/// read along K, in padded rows (paddedRowsDest).
-void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
+/// read along K, in padded rows (paddedRowsDest); where M is 1 and K a
+/// multiple of 8 (or dynamic), a reshape instead (reshapedSingleColumn).
+/// Returns whether it copied.
+bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   Location loc = op.getLoc();
   Value a = op.getDpsInputs()[0];
   auto type = cast<RankedTensorType>(a.getType());
@@ -307,9 +333,19 @@ void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, a);
   std::swap(sizes[rank - 2], sizes[rank - 1]);
   rewriter.setInsertionPoint(op);
-  Value init = paddedRowsDest(rewriter, loc, sizes, type.getElementType());
-  Value copy =
-      linalg::TransposeOp::create(rewriter, loc, a, init, perm)->getResult(0);
+  // (A K of no multiple of 8 keeps its copy into padded rows: the fast
+  // kernels' host checks want 16-byte rows, of one row too.)
+  int64_t k = type.getShape()[rank - 2];
+  bool singleColumn = type.getShape().back() == 1 &&
+                      (ShapedType::isDynamic(k) || k % kRowAlignElems == 0);
+  Value copy;
+  if (singleColumn) {
+    copy = reshapedSingleColumn(rewriter, loc, a);
+  } else {
+    Value init = paddedRowsDest(rewriter, loc, sizes, type.getElementType());
+    copy =
+        linalg::TransposeOp::create(rewriter, loc, a, init, perm)->getResult(0);
+  }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<AffineExpr> results(maps[0].getResults());
   std::swap(results[rank - 2], results[rank - 1]);
@@ -318,14 +354,7 @@ void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
     op.getDpsInputOperands()[0]->set(copy);
     op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
   });
-}
-
-/// `type` with its last two sizes swapped: A's type once copied M x K
-/// (copyAContiguous).
-RankedTensorType transposedType(RankedTensorType type) {
-  SmallVector<int64_t> shape(type.getShape());
-  std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
-  return RankedTensorType::get(shape, type.getElementType());
+  return !singleColumn;
 }
 
 /// The copies the strategy makes before the product: A, stored K x M,
@@ -333,15 +362,14 @@ RankedTensorType transposedType(RankedTensorType type) {
 /// same way), and, with `padRows` (policy::copiesUnalignedOperands),
 /// operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
 /// multiple of 8) copied into padded rows, as the package copies them. A's
-/// M x K copy has such rows already.
+/// M x K copy has such rows already (its reshape of one row does not).
 void copyOperands(PatternRewriter &rewriter, linalg::LinalgOp op, bool copyA,
                   bool padRows) {
-  if (copyA)
-    copyAContiguous(rewriter, op);
+  bool copiedA = copyA && copyAContiguous(rewriter, op);
   if (!padRows)
     return;
   for (unsigned index : {0u, 1u}) {
-    if ((index != 0 || !copyA) && rowsOff16Bytes(op.getDpsInputs()[index]))
+    if ((index != 0 || !copiedA) && rowsOff16Bytes(op.getDpsInputs()[index]))
       copyIntoPaddedRows(rewriter, op, index);
   }
 }

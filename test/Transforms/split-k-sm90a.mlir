@@ -899,3 +899,52 @@ func.func @three_warpgroup_wide_large(%a: tensor<4096x4096xf16>, %b: tensor<4096
                      outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   return %r : tensor<4096x4096xf16>
 }
+
+// -----
+
+// A stored K x M of one row (a column) is the row it transposes to: where
+// the policy would copy it M x K (policy::copiesKMajorA), it is reshaped
+// instead (a view of its buffer once bufferized), as the package reads it;
+// with a batch and a dynamic K too. A static K off 8 elements keeps the
+// copy into padded rows, whose 16-byte rows the host code checks for.
+// CHECK-LABEL: func @one_row_km
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1]] : tensor<4096x1xf16> into tensor<4096xf16>
+// CHECK: %[[ROW:.*]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1]] output_shape [1, 4096] : tensor<4096xf16> into tensor<1x4096xf16>
+// CHECK: gpupoor.matmul %[[ROW]], %arg1
+// CHECK-NOT: a_layout = km
+// CHECK-SAME: swapped = true
+// CHECK-LABEL: func @one_row_batched_km
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<?x?x1xf16> into tensor<?x?xf16>
+// CHECK: %[[BROW:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, %{{.*}}] : tensor<?x?xf16> into tensor<?x1x?xf16>
+// CHECK: gpupoor.matmul %[[BROW]], %arg1
+// CHECK-NOT: a_layout = km
+// CHECK-LABEL: func @one_row_unaligned_km
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[PADDED:.*]] = linalg.transpose ins(%arg0 : tensor<4100x1xf16>)
+// CHECK: gpupoor.matmul %[[PADDED]], %arg1
+func.func @one_row_km(%a: tensor<4096x1xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x1xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  return %r : tensor<1x4096xf16>
+}
+func.func @one_row_batched_km(%a: tensor<?x?x1xf16>, %b: tensor<?x?x4096xf16>, %c: tensor<?x1x4096xf16>) -> tensor<?x1x4096xf16> {
+  %r = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+                     ins(%a, %b : tensor<?x?x1xf16>, tensor<?x?x4096xf16>)
+                     outs(%c : tensor<?x1x4096xf16>) -> tensor<?x1x4096xf16>
+  return %r : tensor<?x1x4096xf16>
+}
+func.func @one_row_unaligned_km(%a: tensor<4100x1xf16>, %b: tensor<4100x4096xf16>) -> tensor<1x4096xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x4096xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4100x1xf16>, tensor<4100x4096xf16>)
+                     outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
+  return %r : tensor<1x4096xf16>
+}

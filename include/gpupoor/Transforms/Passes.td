@@ -97,7 +97,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     to 64 rows), and wherever its static rows of M are no multiple of 8
     elements (16 bytes), which every kernel would read an element at a
     time. The copy's rows are padded (`policy::paddedRowElems`: rows of no
-    multiple of 8 elements to a multiple of 16). Likewise, on tensors,
+    multiple of 8 elements to a multiple of 16). One row (M = 1) of a K
+    that is a multiple of 8 or dynamic is reshaped 1 x K instead, a view of
+    the same elements. Likewise, on tensors,
     an operand whose static rows (K, or B's N as K x N) are no multiple of
     8 elements is copied into rows so padded (a `tensor.empty` of
     the padded shape, the `tensor.extract_slice` of the operand's, a

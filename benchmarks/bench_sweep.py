@@ -217,7 +217,9 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
 
     def call(x, b):
         if layout == "km" and m == 1 and k % 8 == 0:
-            # The program's reshape: its row K elements apart.
+            # The program's reshape of its contiguous K x 1 column: a row
+            # K elements apart (operands() without padding).
+            assert x.stride(-1) == 1 and x.transpose(-2, -1).is_contiguous()
             x = x.as_strided(x.shape, (*x.stride()[:-2], k, 1))
         if copies:
             # A fresh M x K tensor, in padded rows as the

@@ -328,13 +328,11 @@ bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   Value a = op.getDpsInputs()[0];
   auto type = cast<RankedTensorType>(a.getType());
   int64_t rank = type.getRank();
-  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(perm[rank - 2], perm[rank - 1]);
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, a);
-  std::swap(sizes[rank - 2], sizes[rank - 1]);
   rewriter.setInsertionPoint(op);
   // (A K of no multiple of 8 keeps its copy into padded rows: the fast
-  // kernels' host checks want 16-byte rows, of one row too.)
+  // kernels' host checks want 16-byte rows, of one row too. A column
+  // sliced from a wider tensor reshapes to a strided row, which the
+  // element kernel reads.)
   int64_t k = type.getShape()[rank - 2];
   bool singleColumn = type.getShape().back() == 1 &&
                       (ShapedType::isDynamic(k) || k % kRowAlignElems == 0);
@@ -342,6 +340,10 @@ bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   if (singleColumn) {
     copy = reshapedSingleColumn(rewriter, loc, a);
   } else {
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 2], perm[rank - 1]);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, a);
+    std::swap(sizes[rank - 2], sizes[rank - 1]);
     Value init = paddedRowsDest(rewriter, loc, sizes, type.getElementType());
     copy =
         linalg::TransposeOp::create(rewriter, loc, a, init, perm)->getResult(0);
@@ -362,7 +364,8 @@ bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
 /// same way), and, with `padRows` (policy::copiesUnalignedOperands),
 /// operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
 /// multiple of 8) copied into padded rows, as the package copies them. A's
-/// M x K copy has such rows already (its reshape of one row does not).
+/// M x K copy has such rows already; its reshape of one row (copiedA
+/// false) is read as it lies.
 void copyOperands(PatternRewriter &rewriter, linalg::LinalgOp op, bool copyA,
                   bool padRows) {
   bool copiedA = copyA && copyAContiguous(rewriter, op);

@@ -205,8 +205,8 @@ def programs() -> list[Program]:
             static_matmul(327, 1234, 1027, False, False, "K = 1027 (operands copied, padded)"),
             static_matmul(300, 1234, 1000, False, True, "B as K x N of N = 1234 (B padded)"),
             static_matmul(327, 1000, 1031, True, True, "A as K x M of M = 327 (copied M x K)"),
-            # One row of A as K x M: reshaped 1 x K, not copied; K off 8
-            # elements too.
+            # One row of A as K x M: reshaped 1 x K, not copied; of K off 8
+            # elements, copied into a padded row.
             static_matmul(1, 2100, 1032, True, False, "A as K x M of 1 row (reshaped)"),
-            static_matmul(1, 1100, 1030, True, True, "A as K x M of 1 row, K = 1030 (reshaped)")]
+            static_matmul(1, 1100, 1030, True, True, "A as K x M of 1 row, K = 1030 (copied, padded)")]
     return out

@@ -916,8 +916,8 @@ func.func @three_warpgroup_wide_large(%a: tensor<4096x4096xf16>, %b: tensor<4096
 // CHECK-SAME: swapped = true
 // CHECK-LABEL: func @one_row_batched_km
 // CHECK-NOT: linalg.transpose
-// CHECK: tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<?x?x1xf16> into tensor<?x?xf16>
-// CHECK: %[[BROW:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, %{{.*}}] : tensor<?x?xf16> into tensor<?x1x?xf16>
+// CHECK: %[[BFLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<?x?x1xf16> into tensor<?x?xf16>
+// CHECK: %[[BROW:.*]] = tensor.expand_shape %[[BFLAT]] {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, %{{.*}}] : tensor<?x?xf16> into tensor<?x1x?xf16>
 // CHECK: gpupoor.matmul %[[BROW]], %arg1
 // CHECK-NOT: a_layout = km
 // CHECK-LABEL: func @one_row_unaligned_km

@@ -211,12 +211,13 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
     # (A swapped kernel reads A as its B: N x K there.) One row of K a
     # multiple of 8 is reshaped, not copied (copyAContiguous in SplitK.cpp).
     meta = kern.meta
-    copies = layout == "km" and (m > 1 or k % 8 != 0) and (
+    reshaped = layout == "km" and m == 1 and k % 8 == 0
+    copies = layout == "km" and not reshaped and (
         meta["b_layout"] == "nk" if meta.get("swapped_operands")
         else meta.get("a_layout", "mk") == "mk")
 
     def call(x, b):
-        if layout == "km" and m == 1 and k % 8 == 0:
+        if reshaped:
             # The program's reshape of its contiguous K x 1 column: a row
             # K elements apart (operands() without padding).
             assert x.stride(-1) == 1 and x.transpose(-2, -1).is_contiguous()

@@ -321,9 +321,9 @@ Value reshapedSingleColumn(PatternRewriter &rewriter, Location loc, Value a) {
 /// Gives `op` (a matmul on tensors reading A as K x M) A transposed into
 /// an M x K tensor, read as M x K: the same elements, a copy the kernels
 /// read along K, in padded rows (paddedRowsDest); where M is 1 and K a
-/// multiple of 8 (or dynamic), a reshape instead (reshapedSingleColumn).
-/// Returns whether it copied.
-bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
+/// multiple of 8 (or dynamic), a reshape instead (reshapedSingleColumn),
+/// whose row needs no padding either.
+void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   Location loc = op.getLoc();
   Value a = op.getDpsInputs()[0];
   auto type = cast<RankedTensorType>(a.getType());
@@ -356,7 +356,6 @@ bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
     op.getDpsInputOperands()[0]->set(copy);
     op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
   });
-  return !singleColumn;
 }
 
 /// The copies the strategy makes before the product: A, stored K x M,
@@ -364,15 +363,15 @@ bool copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
 /// same way), and, with `padRows` (policy::copiesUnalignedOperands),
 /// operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
 /// multiple of 8) copied into padded rows, as the package copies them. A's
-/// M x K copy has such rows already; its reshape of one row (copiedA
-/// false) is read as it lies.
+/// M x K copy (or reshape of one row) has such rows already.
 void copyOperands(PatternRewriter &rewriter, linalg::LinalgOp op, bool copyA,
                   bool padRows) {
-  bool copiedA = copyA && copyAContiguous(rewriter, op);
+  if (copyA)
+    copyAContiguous(rewriter, op);
   if (!padRows)
     return;
   for (unsigned index : {0u, 1u}) {
-    if ((index != 0 || !copiedA) && rowsOff16Bytes(op.getDpsInputs()[index]))
+    if ((index != 0 || !copyA) && rowsOff16Bytes(op.getDpsInputs()[index]))
       copyIntoPaddedRows(rewriter, op, index);
   }
 }

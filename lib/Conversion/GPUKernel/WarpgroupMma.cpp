@@ -154,6 +154,16 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
   // (zeroing, the handover's reads): wgmma must see them.
   NVVM::WgmmaFenceAlignedOp::create(b);
   Value stageUnits = arith::IndexCastUIOp::create(b, i64, divU(stageShift, idx(16)));
+  // The stage's descriptors, through an opaque asm: LLVM would otherwise
+  // reassociate desc + (stage + step) into (desc + step) + stage and hoist
+  // each k16 step's desc + step out of the K loop, six 64-bit values live
+  // across it, which spilled B as K x N's dynamic-shape 128 x 256 kernels
+  // (docs/design/decisions.md, "Each stage's descriptors behind an opaque
+  // asm"). The steps' adds stay in the loop instead.
+  Value stageA = emitOpaqueWord(b, arith::AddIOp::create(b, descA, stageUnits),
+                                AsmPlacement::Movable);
+  Value stageB = emitOpaqueWord(b, arith::AddIOp::create(b, descB, stageUnits),
+                                AsmPlacement::Movable);
   auto shape = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, cols, 16);
   int64_t stepsPerAtom = KernelSpec::kSwizzleCols / 16;
   for (int64_t ks = 0; ks < c.bk / 16; ++ks) {
@@ -162,23 +172,12 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
     // swizzled rows: the hardware swizzles the resulting addresses, so the
     // start address moves as in an unswizzled tile. (16-byte units.)
     int64_t atom = ks / stepsPerAtom, within = (ks % stepsPerAtom) * 2;
-    auto shift = [&](int64_t rows) {
-      return arith::AddIOp::create(
-          b, stageUnits,
-          arith::ConstantOp::create(
-              b, b.getI64IntegerAttr(atom * rows * 8 + within)));
-    };
     // M-major A (K x M): k16 step ks is rows 16 ks.. of the warpgroup's
     // atom, 128 bytes each.
-    Value da;
-    if (c.aMMajor()) {
-      Value rows = arith::ConstantOp::create(
-          b, b.getI64IntegerAttr(ks * 16 * kAtomRowBytes / 16));
-      da = arith::AddIOp::create(b, descA,
-                                 arith::AddIOp::create(b, stageUnits, rows));
-    } else {
-      da = arith::AddIOp::create(b, descA, shift(c.bm));
-    }
+    int64_t aUnits =
+        c.aMMajor() ? ks * 16 * kAtomRowBytes / 16 : atom * c.bm * 8 + within;
+    Value da = arith::AddIOp::create(
+        b, stageA, arith::ConstantOp::create(b, b.getI64IntegerAttr(aUnits)));
     int64_t bUnits;
     if (c.bTransposed) {
       // B's rows firstCol.. of 128 bytes, in whole 8-row swizzle periods.
@@ -190,10 +189,7 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
                firstCol / c.bAtomCols() * c.bk * c.bAtomRowBytes() / 16;
     }
     Value db = arith::AddIOp::create(
-        b, descB,
-        arith::AddIOp::create(
-            b, stageUnits,
-            arith::ConstantOp::create(b, b.getI64IntegerAttr(bUnits))));
+        b, stageB, arith::ConstantOp::create(b, b.getI64IntegerAttr(bUnits)));
     // A as M x K and B as N x K are wgmma's own (K-major, "row" and
     // "col"); A as K x M and B as K x N are read transposed (imm-trans-a,
     // imm-trans-b = 1: "col" and "row").

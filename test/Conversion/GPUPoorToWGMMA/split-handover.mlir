@@ -23,10 +23,13 @@
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // The second half reads B's rows 128..255: 128 rows of 128 bytes further,
-// 1024 in the descriptor's 16-byte units.
+// 1024 in the descriptor's 16-byte units, added to B's stage descriptor,
+// which (as A's before it) passes an opaque asm: LLVM would hoist each
+// step's descriptor out of the K loop, registers live across it.
+// CHECK: llvm.inline_asm "", "=l,0" %{{.*}} : (i64) -> i64
+// CHECK: %[[STAGEB:.*]] = llvm.inline_asm "", "=l,0" %{{.*}} : (i64) -> i64
 // CHECK: %[[ROWS:.*]] = arith.constant 1024 : i64
-// CHECK: %[[SHIFT:.*]] = arith.addi %{{.*}}, %[[ROWS]] : i64
-// CHECK: %[[DB:.*]] = arith.addi %{{.*}}, %[[SHIFT]] : i64
+// CHECK: %[[DB:.*]] = arith.addi %[[STAGEB]], %[[ROWS]] : i64
 // CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[DB]], %{{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // The chunks but the last: their K tiles between the first and the last

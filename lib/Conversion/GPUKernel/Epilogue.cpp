@@ -227,29 +227,48 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col,
   auto andI = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y); };
   Value rowOk = lt(row, kc.m);
   // The column test is the same for every row of a lane: CSE shares it.
-  Value inN = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                    add(col, idx(len)), kc.n);
-  OpBuilder::InsertionGuard guard(b);
-  for (const StoreWidth &w : widths) {
-    auto ifVec =
-        scf::IfOp::create(b, andI(rowOk, andI(w.ok, inN)), /*withElse=*/true);
-    b.setInsertionPointToStart(ifVec.thenBlock());
-    // Without the alignment LLVM splits a vector into element stores.
-    auto partType = VectorType::get({w.len}, type.getElementType());
-    for (int64_t e = 0; e < len; e += w.len) {
-      Value part = v;
-      if (w.len < len) {
-        SmallVector<int64_t> lanes(w.len);
-        std::iota(lanes.begin(), lanes.end(), e);
-        part = vector::ShuffleOp::create(b, partType, v, v, lanes);
+  Value whole = andI(rowOk, arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                                  add(col, idx(len)), kc.n));
+  // Vectors of each width of `ws` (widest first) where C takes them, else
+  // the elements one by one; with `taken` C takes the first.
+  auto cascade = [&](ArrayRef<StoreWidth> ws, bool taken) {
+    OpBuilder::InsertionGuard guard(b);
+    for (const StoreWidth &w : ws) {
+      bool known = taken && &w == &ws.front();
+      auto ifVec = scf::IfOp::create(b, known ? whole : andI(whole, w.ok),
+                                     /*withElse=*/true);
+      b.setInsertionPointToStart(ifVec.thenBlock());
+      // Without the alignment LLVM splits a vector into element stores.
+      auto partType = VectorType::get({w.len}, type.getElementType());
+      for (int64_t e = 0; e < len; e += w.len) {
+        Value part = v;
+        if (w.len < len) {
+          SmallVector<int64_t> lanes(w.len);
+          std::iota(lanes.begin(), lanes.end(), e);
+          part = vector::ShuffleOp::create(b, partType, v, v, lanes);
+        }
+        vector::StoreOp::create(
+            b, part, args.cUnit, ValueRange{row, add(col, idx(e))},
+            /*nontemporal=*/false, llvm::MaybeAlign(w.len * c.cBytes()));
       }
-      vector::StoreOp::create(
-          b, part, args.cUnit, ValueRange{row, add(col, idx(e))},
-          /*nontemporal=*/false, llvm::MaybeAlign(w.len * c.cBytes()));
+      b.setInsertionPointToStart(ifVec.elseBlock());
     }
-    b.setInsertionPointToStart(ifVec.elseBlock());
+    storeElements(v, row, col, rowOk, /*alongM=*/false);
+  };
+  if (widths.size() == 1) {
+    cascade(widths, /*taken=*/false);
+    return;
   }
-  storeElements(v, row, col, rowOk, /*alongM=*/false);
+  // Where C takes the widest vectors (a test uniform over the kernel) the
+  // narrower ones are not tried: behind their branches every row's store
+  // cost 64 x 128 tiles at 1000^3 6% (docs/design/decisions.md, "C's
+  // narrower row vectors behind a uniform branch").
+  auto ifWidest = scf::IfOp::create(b, widths.front().ok, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifWidest.thenBlock());
+  cascade(widths.take_front(), /*taken=*/true);
+  b.setInsertionPointToStart(ifWidest.elseBlock());
+  cascade(widths.drop_front(), /*taken=*/false);
 }
 
 void EpilogueEmitter::storeElements(Value v, Value row, Value col, Value inside,

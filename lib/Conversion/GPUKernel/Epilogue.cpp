@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <numeric>
 #include <optional>
@@ -230,12 +231,13 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col,
   Value whole = andI(rowOk, arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
                                                   add(col, idx(len)), kc.n));
   // Vectors of each width of `ws` (widest first) where C takes them, else
-  // the elements one by one; with `taken` C takes the first.
-  auto cascade = [&](ArrayRef<StoreWidth> ws, bool taken) {
+  // the elements one by one; `firstOk`: whether C takes the first (null
+  // where a test outside holds it).
+  auto cascade = [&](ArrayRef<StoreWidth> ws, Value firstOk) {
     OpBuilder::InsertionGuard guard(b);
-    for (const StoreWidth &w : ws) {
-      bool known = taken && &w == &ws.front();
-      auto ifVec = scf::IfOp::create(b, known ? whole : andI(whole, w.ok),
+    for (auto [i, w] : llvm::enumerate(ws)) {
+      Value ok = i == 0 ? firstOk : w.ok;
+      auto ifVec = scf::IfOp::create(b, ok ? andI(whole, ok) : whole,
                                      /*withElse=*/true);
       b.setInsertionPointToStart(ifVec.thenBlock());
       // Without the alignment LLVM splits a vector into element stores.
@@ -255,8 +257,9 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col,
     }
     storeElements(v, row, col, rowOk, /*alongM=*/false);
   };
+  assert(!widths.empty() && "a vector width to store");
   if (widths.size() == 1) {
-    cascade(widths, /*taken=*/false);
+    cascade(widths, widths.front().ok);
     return;
   }
   // Where C takes the widest vectors (a test uniform over the kernel) the
@@ -266,9 +269,9 @@ void EpilogueEmitter::storeRow(Value v, Value row, Value col,
   auto ifWidest = scf::IfOp::create(b, widths.front().ok, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifWidest.thenBlock());
-  cascade(widths.take_front(), /*taken=*/true);
+  cascade(widths.take_front(), Value());
   b.setInsertionPointToStart(ifWidest.elseBlock());
-  cascade(widths.drop_front(), /*taken=*/false);
+  cascade(widths.drop_front(), widths[1].ok);
 }
 
 void EpilogueEmitter::storeElements(Value v, Value row, Value col, Value inside,

@@ -156,10 +156,11 @@ Value WarpgroupMma::emitStage(Value stageShift, Value acc, bool fresh,
   Value stageUnits = arith::IndexCastUIOp::create(b, i64, divU(stageShift, idx(16)));
   // The stage's descriptors, through an opaque asm: LLVM would otherwise
   // reassociate desc + (stage + step) into (desc + step) + stage and hoist
-  // each k16 step's desc + step out of the K loop, six 64-bit values live
-  // across it, which spilled B as K x N's dynamic-shape 128 x 256 kernels
-  // (docs/design/decisions.md, "Each stage's descriptors behind an opaque
-  // asm"). The steps' adds stay in the loop instead.
+  // each k16 step's desc + step out of the K loop, a 64-bit value live
+  // across it for each step and operand, which spilled B as K x N's
+  // dynamic-shape 128 x 256 kernels (docs/design/decisions.md, "Each
+  // stage's descriptors behind an opaque asm"). The steps' adds stay in
+  // the loop instead.
   Value stageA = emitOpaqueWord(b, arith::AddIOp::create(b, descA, stageUnits),
                                 AsmPlacement::Movable);
   Value stageB = emitOpaqueWord(b, arith::AddIOp::create(b, descB, stageUnits),

@@ -146,6 +146,9 @@
 // CHECK-COUNT-4: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<2xf16>
 // CHECK: } else {
 // CHECK: memref.store %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// The next round's row takes the same test: one for the kernel.
+// CHECK: vector.load %[[EPI]][%{{.*}}] {alignment = 16 : i64} : memref<18432xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: scf.if %[[WIDEST]] {
 // The other 15 rounds alike.
 // CHECK-COUNT-15: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<8xf16>
 // CHECK-COUNT-2: vector.store %{{.*}} {alignment = 8 : i64} : memref<?x?xf16, strided<[?, 1]>, 1>, vector<4xf16>

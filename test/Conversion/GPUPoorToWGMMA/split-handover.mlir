@@ -26,11 +26,12 @@
 // 1024 in the descriptor's 16-byte units, added to B's stage descriptor,
 // which (as A's before it) passes an opaque asm: LLVM would hoist each
 // step's descriptor out of the K loop, registers live across it.
-// CHECK: llvm.inline_asm "", "=l,0" %{{.*}} : (i64) -> i64
+// CHECK: %[[STAGEA:.*]] = llvm.inline_asm "", "=l,0" %{{.*}} : (i64) -> i64
 // CHECK: %[[STAGEB:.*]] = llvm.inline_asm "", "=l,0" %{{.*}} : (i64) -> i64
+// CHECK: %[[DA:.*]] = arith.addi %[[STAGEA]], %{{.*}} : i64
 // CHECK: %[[ROWS:.*]] = arith.constant 1024 : i64
 // CHECK: %[[DB:.*]] = arith.addi %[[STAGEB]], %[[ROWS]] : i64
-// CHECK: nvvm.wgmma.mma_async %{{.*}}, %[[DB]], %{{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
+// CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}} <m = 64, n = 128, k = 16>, D[<f16>, <zero>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // The chunks but the last: their K tiles between the first and the last
 // (the second half's group, then the wait that retires the tile before,

@@ -163,8 +163,8 @@ bool mlir::gpupoor::policy::streamKPays(int64_t tiles, int64_t smCount,
 bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p,
                                         int64_t smCount) {
   return p.chip == Chip::SM90a && !p.batched && p.slices == 1 &&
-         p.tile[0] == 128 && persistentPays(p, smCount) && !clusterPays(p) &&
-         streamKPays(p.tiles, smCount, p.k);
+         p.tile[0] == 128 && persistentPays(p, smCount) &&
+         !clusterPays(p, smCount) && streamKPays(p.tiles, smCount, p.k);
 }
 
 bool mlir::gpupoor::policy::streamKPays(const ConfigProblem &p) {
@@ -190,12 +190,40 @@ bool mlir::gpupoor::policy::rowsSectorAligned(int64_t n, int64_t k) {
 }
 
 bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
+  return clusterPays(p, getChipInfo(p.chip).smCount);
+}
+
+bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p,
+                                        int64_t smCount) {
   if (p.chip != Chip::SM90a || !p.staticShape || p.batched || p.slices != 1 ||
       isDynamic(p.m) || isDynamic(p.n) || isDynamic(p.k))
     return false;
   bool tile = (p.tile[0] == 64 || p.tile[0] == 128) && p.tile[1] >= 128;
-  return tile && !rowsSectorAligned(p.n, p.k) && ceilDiv(p.m, p.tile[0]) >= 2 &&
-         wgmmaBlocksPerSM(p) == 1;
+  if (!tile || rowsSectorAligned(p.n, p.k) || ceilDiv(p.m, p.tile[0]) < 2 ||
+      wgmmaBlocksPerSM(p) != 1)
+    return false;
+  // B as N x K whose rows, K long, lie on sectors (C's rows, N long, do
+  // not): where the clusters' whole pairs of row tiles take a wave more
+  // than the tiles alone, none, so that the tile rules (wideTile,
+  // oneWaveMidTile) weigh the tiles alone (H200, static kernels, after /
+  // before on 46 random such products: 1.066x geomean, 0.926x at worst,
+  // 1.029x on the 14 drawn after the rule took its final form;
+  // docs/design/decisions.md#clusters-of-b-as-nk-on-sectors-that-add-a-wave).
+  // A 128 x 128 tile past one wave keeps them: it reads the most bytes a
+  // flop, and such persistent grids alone ran 0.79-1.02x (2914 x 5748 x
+  // 6352 0.807x). Clusters that add no wave stay too: without them such
+  // products ran up to 17% slower (906 x 1420 x 4832, one wave of 128 x
+  // 128; persistent grids up to 11%).
+  if (p.bLayout == BLayout::NK && p.k % kSectorElems == 0 && smCount > 0) {
+    int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
+    int64_t colTiles = ceilDiv(p.n, p.tile[1]);
+    int64_t alone = rowTiles * colTiles;
+    int64_t paired = (rowTiles + 1) / 2 * 2 * colTiles;
+    bool keeps = p.tile[1] == 128 && alone > smCount;
+    if (!keeps && ceilDiv(paired, smCount) > ceilDiv(alone, smCount))
+      return false;
+  }
+  return true;
 }
 
 bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p,
@@ -204,7 +232,7 @@ bool mlir::gpupoor::policy::quadClusterPays(const ConfigProblem &p,
   // reference part only: another SM count keeps clusters of two.
   const ChipInfo &chip = getChipInfo(p.chip);
   if (p.tile[0] != 64 || p.tile[1] != 128 || smCount != chip.smCount ||
-      !clusterPays(p))
+      !clusterPays(p, smCount))
     return false;
   int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
   int64_t clusters = ceilDiv(rowTiles, 4) * ceilDiv(p.n, p.tile[1]);
@@ -236,6 +264,7 @@ ConfigProblem mlir::gpupoor::policy::staticConfigProblem(
   p.m = shape.m;
   p.n = shape.n;
   p.narrowNMajorB = narrowNMajorB(chip, bLayout, tile);
+  p.bLayout = bLayout;
   return p;
 }
 
@@ -255,7 +284,7 @@ int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                ? kSwappedFillClusterM
                : 1;
   if (!p.narrowNMajorB) {
-    if (blocksPerSM != 1 || !clusterPays(p))
+    if (blocksPerSM != 1 || !clusterPays(p, smCount))
       return 1;
     return quadClusterPays(p, smCount) ? 4 : 2;
   }

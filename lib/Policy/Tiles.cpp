@@ -621,12 +621,14 @@ std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
       isDynamic(k) || k < kSwappedMidMinK || askedSlices > 1 ||
       shape.n % 8 != 0 || !oneWaveMidTile(shape, k, smCount))
     return std::nullopt;
-  // (The launched tiles' clusters do not depend on B's layout at 128
-  // columns: narrowNMajorB is for narrower tiles.) The transposed product's
+  // (The launched tiles counted in the clusters of rows off sectors
+  // whatever B's layout, as the rule was measured: clusterPays's B as N x
+  // K on sectors without the clusters that add a wave was not measured
+  // against the transposed product.) The transposed product's
   // tiles then fit the wave as launched: its row tiles, even in whole
   // pairs, are at most two for each of the product's 256-column tiles,
   // which oneWaveMidTile has fill under half the SMs.
-  if (launchedWideTiles(shape, k, BLayout::NK, 128) <= smCount)
+  if (launchedWideTiles(shape, k, BLayout::KN, 128) <= smCount)
     return std::nullopt;
   return kSwappedMidTile;
 }

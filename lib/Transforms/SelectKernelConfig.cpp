@@ -68,6 +68,7 @@ static policy::ConfigProblem configProblem(MatmulOp op) {
   p.slices = strategy.getSlices();
   p.splits = strategy.getSplits();
   p.sets = strategy.getSets();
+  p.bLayout = toPolicy(strategy.getBLayout());
   // K, A's reduction dimension.
   p.k = aShape[aShape.size() - (strategy.isATransposed() ? 2 : 1)];
   return p;

@@ -47,6 +47,9 @@ struct ConfigProblem {
   bool narrowNMajorB = false;
   /// Whether the kernel computes a swapped strategy's transposed product.
   bool swapped = false;
+  /// How the kernel's B lies: its rows are K long as N x K, N long as K x N
+  /// (clusterPays). K x N where not known (no rule on N x K then).
+  BLayout bLayout = BLayout::KN;
 };
 
 //===----------------------------------------------------------------------===//
@@ -250,6 +253,10 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// docs/design/decisions.md#clusters-of-two-where-rows-start-off-sectors):
 /// 1000^3 0.69-0.77 -> 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
+/// B as N x K whose rows lie on sectors (K a multiple of kSectorElems, N
+/// not) takes none where the clusters' whole pairs of row tiles need more
+/// waves of `smCount` SMs than the tiles alone.
+bool clusterPays(const ConfigProblem &p, int64_t smCount);
 bool clusterPays(const ConfigProblem &p);
 
 /// Whether such a product (clusterPays) of sm_90a's 64 x 128 tile runs in

@@ -142,18 +142,20 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
          midTiles <= sms && !slicedWideFillsMore;
 }
 
-/// The tiles of sm_90a's `tile` over a static 2-D `shape` as launched: in
-/// the clusters its configuration takes (clusterBlocks: of two along M where
-/// a 128-row tile's rows start off 32-byte sectors), whose row tiles come in
-/// whole clusters (launchTiles).
+/// The tiles of sm_90a's `tile` over a static 2-D `shape` as launched on
+/// `sms` SMs: in the clusters its configuration takes (clusterBlocks: of two
+/// along M where a 128-row tile's rows start off 32-byte sectors, but not
+/// with B as N x K on sectors where their pairs add a wave: clusterPays),
+/// whose row tiles come in whole clusters (launchTiles).
 static int64_t launchedTiles(const CShape &shape, int64_t k, BLayout bLayout,
-                             const Tile &tile) {
+                             const Tile &tile, int64_t sms) {
   ConfigProblem p = staticConfigProblem(Chip::SM90a, tile, shape, k, bLayout);
-  return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p)));
+  return launchTiles(shape, p.tile, clusterBlocks(p, wgmmaBlocksPerSM(p), sms));
 }
 static int64_t launchedWideTiles(const CShape &shape, int64_t k,
-                                 BLayout bLayout, int64_t columns) {
-  return launchedTiles(shape, k, bLayout, {128, columns, 64});
+                                 BLayout bLayout, int64_t columns,
+                                 int64_t sms) {
+  return launchedTiles(shape, k, bLayout, {128, columns, 64}, sms);
 }
 
 /// Whether a product whose B lies K x N takes `tile`, of 160 columns (five
@@ -195,7 +197,7 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
                                                   int64_t k, int64_t sms,
                                                   BLayout bLayout) {
-  if (shape.batched || launchedWideTiles(shape, k, bLayout, 128) <= sms)
+  if (shape.batched || launchedWideTiles(shape, k, bLayout, 128, sms) <= sms)
     return std::nullopt;
   for (int64_t columns : {160, 192}) {
     // B as K x N: 160 columns (five 32-column atoms) only where M fills its
@@ -203,7 +205,7 @@ static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
     if (bLayout == BLayout::KN && columns == 160 &&
         !nMajorB160Pays({128, columns, 64}, shape))
       continue;
-    if (launchedWideTiles(shape, k, bLayout, columns) <= sms)
+    if (launchedWideTiles(shape, k, bLayout, columns, sms) <= sms)
       return columns;
   }
   return std::nullopt;
@@ -261,8 +263,9 @@ static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
   };
   // The tiles as launched: the sm_90a kernel of one slice (the rules give
   // these widths one) runs in the clusters its configuration takes
-  // (clusterBlocks: of two along M where rows start off 32-byte sectors),
-  // whose row tiles come in whole clusters (launchTiles). Counted without
+  // (clusterBlocks: of two along M where rows start off 32-byte sectors,
+  // but not with B as N x K on sectors where they add a wave), whose row
+  // tiles come in whole clusters (launchTiles). Counted without
   // them, 2100 x 4360 x 1000 took 128 x 192 tiles for three waves of 391
   // where the launch has 414, four waves: 0.747x cuBLAS f32acc against
   // 0.819x for the 128 x 128 tiles counted so, 848 x 7432 x 1720 128 x 224
@@ -272,8 +275,8 @@ static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
   // halves of 128, so that the factor stays that of the columns alone: the
   // same quotient as before the 192-row tile).
   auto cost = [&](Width w) {
-    int64_t waves =
-        ceilDiv(launchedTiles(shape, k, bLayout, {w.rows, w.columns, 64}), sms);
+    int64_t waves = ceilDiv(
+        launchedTiles(shape, k, bLayout, {w.rows, w.columns, 64}, sms), sms);
     return waves * w.columns * (w.rows / 64) * 100 * 100 / (2 * w.speedPercent);
   };
   static constexpr Width kWidths[] = {
@@ -628,7 +631,7 @@ std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
   // tiles then fit the wave as launched: its row tiles, even in whole
   // pairs, are at most two for each of the product's 256-column tiles,
   // which oneWaveMidTile has fill under half the SMs.
-  if (launchedWideTiles(shape, k, BLayout::KN, 128) <= smCount)
+  if (launchedWideTiles(shape, k, BLayout::KN, 128, smCount) <= smCount)
     return std::nullopt;
   return kSwappedMidTile;
 }

@@ -121,8 +121,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   policy::ConfigProblem problem = configProblem(op);
-  problem.narrowNMajorB = policy::narrowNMajorB(
-      problem.chip, toPolicy(op.getStrategy().getBLayout()), problem.tile);
+  problem.narrowNMajorB =
+      policy::narrowNMajorB(problem.chip, problem.bLayout, problem.tile);
   // Asked for clusters, the choice of two blocks an SM gives way (the
   // policy's clusters follow its blocks an SM: clusterBlocks).
   spec.blocksPerSM = blocksPerSM    ? blocksPerSM

@@ -87,7 +87,9 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # of 1536: kThreeWarpgroupMinK).
               ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536),
               # The three-warpgroup 192 x 192 tile (wideTile): one wave of 9 x
-              # 14 tiles a block a tile, two waves of 11 x 23 persistent.
+              # 14 tiles a block a tile, two waves of 11 x 23 persistent (at
+              # _K_OF's K, off sectors: with B as N x K on them 128 x 192
+              # tiles alone, 17 x 23, cost less than in clusters).
               ("nk", "t192"): (1624, 2568), ("kn", "t192"): (1624, 2568),
               ("nk", "plt192"): (2100, 4360), ("kn", "plt192"): (2100, 4360),
               # 128-row tiles of 176 and 224 columns (B as N x K only), a
@@ -119,7 +121,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # tile past K = 3072: oneWavePersistentPays; the transposed product of few
 # rows from K = 2048: swappedFillTile; its 128 x 128 tiles at a K on
 # sectors or off them: swappedMidTile, clusterPays).
-_K_OF = {"x96q": 2408, "x128": 1536, "x128c": 1512, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+_K_OF = {"x96q": 2408, "x128": 1536, "x128c": 1512, "plt192": 1000, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
          "m16n256": 128, "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
@@ -374,6 +376,7 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
                      "pl160": "w160", "plk": "large",
                      "pl192k": "w192", "pl160k": "w160", "pl128k": "mid", "pl176": "w176",
                      "pl224": "w224", "pl224k": "w224", "pl176k": "w176", "plh": "large",
+                     "plt192": "t192",
                      "pl192h": "w192", "pl160h": "w160", "pl128h": "mid", "pl176h": "w176",
                      "pl224h": "w224", "plch": "large", "pl192ch": "w192",
                      "pl160ch": "w160", "pl128ch": "mid", "pl176ch": "w176",

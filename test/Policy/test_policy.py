@@ -141,6 +141,36 @@ def test_bad_input_exits_nonzero():
         assert res.returncode == 2 and "gpupoor-policy:" in res.stderr, line
 
 
+def test_clusters_of_b_as_nk_on_sectors():
+    """policy::clusterPays: B as N x K whose K lies on 32-byte sectors (N
+    off them) takes no clusters where their pairs of row tiles add a wave,
+    and the tile rules weigh the tiles alone; a 128 x 128 tile past one
+    wave, a K off sectors and B as K x N keep them (the families ending in
+    c, or ch for the split handover). On 114 SMs the same count decides the
+    tile and the launch: 600 x 5000 runs 100 tiles of 128 x 256 alone, not
+    120 in pairs."""
+    cases = {
+        # 128 x 176 alone (129 tiles) for 128 x 256 in pairs (120).
+        "m=270 n=7556 k=2656 b=nk a=mk": ("w176", 129),
+        # 243 tiles of 128 x 224 alone for 240 of 128 x 256 in pairs.
+        "m=1032 n=5976 k=1648 b=nk a=mk": ("pl224h", 243),
+        # One wave of 128 x 128 alone (130) for 128 x 160 in pairs.
+        "m=1644 n=1278 k=2176 b=nk a=mk": ("mid", 130),
+        # Pairs that add no wave stay.
+        "m=906 n=1420 k=4832 b=nk a=mk": ("midc", 96),
+        # 128 x 224 in pairs (624 tiles): 128 x 128 past a wave keeps its
+        # clusters, whose 1080 tiles cost more.
+        "m=2914 n=5748 k=6352 b=nk a=mk": ("pl224ch", 624),
+        # K off sectors: 128 x 160 in pairs, as before.
+        "m=1040 n=1714 k=1512 b=nk a=mk": ("w160c", 110),
+        "m=600 n=5000 k=2048 b=nk a=mk sm-count=114": ("plh", 100),
+    }
+    got = decisions([dict(kv.split("=") for kv in ("chip=sm_90a " + line).split())
+                     for line in cases])
+    for (line, (family, tiles)), d in zip(cases.items(), got):
+        assert (d["launch"]["family"], d["launch"]["tiles"]) == (family, tiles), line
+
+
 def _package():
     """gpupoor._C of this checkout (built by the CMake build), or skip."""
     sys.path.insert(0, str(HERE.parents[1] / "python"))

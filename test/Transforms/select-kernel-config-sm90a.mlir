@@ -403,17 +403,28 @@ func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, 
 
 // B as N x K whose rows (K) lie on sectors and C's (N) do not: no clusters
 // where their pairs of row tiles take a wave more than the tiles alone (270
-// rows of 128 x 176: 129 tiles alone, 172 in pairs on 132 SMs); clusters
-// where they add none (128 x 256: 90 and 120 tiles), with B as K x N
-// whatever the waves (128 x 192: 120 and 160), and for 128 x 128 tiles
-// past a wave (2914 x 5748: 1035 and 1080 tiles).
+// rows of 128 x 176: 129 tiles alone, 172 in pairs on 132 SMs; 1644 x 1278
+// in 128 x 128: 130 and 140); clusters where they add none (128 x 256: 90
+// and 120 tiles), for 128 x 128 tiles past a wave (2914 x 5748: 1035 and
+// 1080), with K off sectors (1040 x 1714 x 1512: 126 and 140) and with B
+// as K x N whatever the waves (128 x 192: 120 and 160).
 // CHECK-LABEL: func @nk_rows_on_sectors
-// CHECK: handover = split, index_bitwidth = 32>
-// CHECK: index_bitwidth = 32, cluster_m = 2>
-// CHECK-LABEL: func @kn_rows_off_sectors
-// CHECK: index_bitwidth = 32, cluster_m = 2>
+// CHECK: tile = [128, 176, 64]
+// CHECK-SAME: handover = split, index_bitwidth = 32>
+// CHECK: tile = [128, 256, 64]
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
+// CHECK-LABEL: func @nk_one_wave_on_sectors
+// CHECK: tile = [128, 128, 64]
+// CHECK-SAME: index_bitwidth = 32>
 // CHECK-LABEL: func @nk_narrow_tiles_past_a_wave
-// CHECK: persistent = true, cluster_m = 2>
+// CHECK: tile = [128, 128, 64]
+// CHECK-SAME: persistent = true, cluster_m = 2>
+// CHECK-LABEL: func @nk_k_off_sectors
+// CHECK: tile = [128, 128, 64]
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
+// CHECK-LABEL: func @kn_rows_off_sectors
+// CHECK: tile = [128, 192, 64]
+// CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
 func.func @nk_rows_on_sectors(%a: memref<270x2656xf16>, %b: memref<7556x2656xf16>, %c: memref<270x7556xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<270x7556xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 176, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
@@ -423,16 +434,28 @@ func.func @nk_rows_on_sectors(%a: memref<270x2656xf16>, %b: memref<7556x2656xf16
       : memref<270x2656xf16>, memref<7556x2656xf16>
   return
 }
-func.func @kn_rows_off_sectors(%a: memref<270x2656xf16>, %b: memref<2656x7560xf16>, %c: memref<270x7560xf16>) {
-  gpupoor.matmul %a, %b outs(%c : memref<270x7560xf16>)
-      strategy(#gpupoor.split_k<splits = 16, tile = [128, 192, 64], inner = f16, outer = f32, b_layout = kn, slices = 1, chip = sm_90a>)
-      : memref<270x2656xf16>, memref<2656x7560xf16>
+func.func @nk_one_wave_on_sectors(%a: memref<1644x2176xf16>, %b: memref<1278x2176xf16>, %c: memref<1644x1278xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1644x1278xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1644x2176xf16>, memref<1278x2176xf16>
   return
 }
 func.func @nk_narrow_tiles_past_a_wave(%a: memref<2914x6352xf16>, %b: memref<5748x6352xf16>, %c: memref<2914x5748xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<2914x5748xf16>)
       strategy(#gpupoor.split_k<splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<2914x6352xf16>, memref<5748x6352xf16>
+  return
+}
+func.func @nk_k_off_sectors(%a: memref<1040x1512xf16>, %b: memref<1714x1512xf16>, %c: memref<1040x1714xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<1040x1714xf16>)
+      strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
+      : memref<1040x1512xf16>, memref<1714x1512xf16>
+  return
+}
+func.func @kn_rows_off_sectors(%a: memref<270x2656xf16>, %b: memref<2656x7560xf16>, %c: memref<270x7560xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<270x7560xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 192, 64], inner = f16, outer = f32, b_layout = kn, slices = 1, chip = sm_90a>)
+      : memref<270x2656xf16>, memref<2656x7560xf16>
   return
 }
 

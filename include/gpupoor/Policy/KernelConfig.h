@@ -255,9 +255,11 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
 /// B as N x K whose rows lie on sectors (K a multiple of kSectorElems, N
 /// not) takes none where the clusters' whole pairs of row tiles need more
-/// waves of `smCount` SMs than the tiles alone.
-bool clusterPays(const ConfigProblem &p, int64_t smCount);
+/// waves of `smCount` SMs than the tiles alone, but for a 128 x 128 tile past
+/// one wave.
 bool clusterPays(const ConfigProblem &p);
+/// The same on `smCount` SMs.
+bool clusterPays(const ConfigProblem &p, int64_t smCount);
 
 /// Whether such a product (clusterPays) of sm_90a's 64 x 128 tile runs in
 /// clusters of four along M instead, its blocks persistent (a block a tile

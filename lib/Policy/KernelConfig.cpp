@@ -202,19 +202,23 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p,
   if (!tile || rowsSectorAligned(p.n, p.k) || ceilDiv(p.m, p.tile[0]) < 2 ||
       wgmmaBlocksPerSM(p) != 1)
     return false;
-  // B as N x K whose rows, K long, lie on sectors (C's rows, N long, do
-  // not): where the clusters' whole pairs of row tiles take a wave more
-  // than the tiles alone, none, so that the tile rules that count launched
-  // tiles (wideTile, widerTileForOneWave) weigh the tiles alone (H200, static
-  // kernels, after / before on 46 random such products: 1.066x geomean, 0.926x
-  // at worst, 1.029x on the 14 drawn after the rule took its final form;
-  // docs/design/decisions.md#clusters-of-b-as-nk-on-sectors-that-add-a-wave).
+  // B's rows on sectors (K long as N x K, N long as K x N) while the
+  // product's other rows are not: the multicast shares B's tile, so where
+  // the clusters' whole pairs of row tiles take a wave more than the tiles
+  // alone, none, and the tile rules that count launched tiles (wideTile,
+  // widerTileForOneWave) weigh the tiles alone (H200, static kernels, after
+  // / before on random such products: B as N x K 1.066x geomean over 46,
+  // 0.926x at worst, 1.029x on the 14 drawn after the rule took its final
+  // form; B as K x N and A as K x M, drawn after it, 1.114x over 24, 0.984x
+  // at worst;
+  // docs/design/decisions.md#clusters-of-b-on-sectors-that-add-a-wave).
   // A 128 x 128 tile past one wave keeps them: it reads the most bytes a
   // flop, and such persistent grids alone ran 0.937x geomean over seven
   // (0.786-1.194x; 2914 x 5748 x 6352 0.807x). Clusters that add no wave stay
   // too: without them such products ran up to 17% slower (906 x 1420 x 4832,
   // one wave of 128 x 128; persistent grids up to 11%).
-  if (p.bLayout == BLayout::NK && p.k % kSectorElems == 0 && smCount > 0) {
+  int64_t bRows = p.bLayout == BLayout::NK ? p.k : p.n;
+  if (bRows % kSectorElems == 0 && smCount > 0) {
     int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
     int64_t colTiles = ceilDiv(p.n, p.tile[1]);
     int64_t alone = rowTiles * colTiles;

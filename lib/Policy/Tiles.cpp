@@ -145,7 +145,7 @@ static bool oneWaveMidTile(const CShape &shape, int64_t k, int64_t sms) {
 /// The tiles of sm_90a's `tile` over a static 2-D `shape` as launched on
 /// `sms` SMs: in the clusters its configuration takes (clusterBlocks: of two
 /// along M where a 128-row tile's rows start off 32-byte sectors, but not
-/// with B as N x K on sectors where their pairs add a wave: clusterPays),
+/// where B's lie on them and the pairs add a wave: clusterPays),
 /// whose row tiles come in whole clusters (launchTiles).
 static int64_t launchedTiles(const CShape &shape, int64_t k, BLayout bLayout,
                              const Tile &tile, int64_t sms) {
@@ -264,7 +264,7 @@ static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
   // The tiles as launched: the sm_90a kernel of one slice (the rules give
   // these widths one) runs in the clusters its configuration takes
   // (clusterBlocks: of two along M where rows start off 32-byte sectors,
-  // but not with B as N x K on sectors where they add a wave), whose row
+  // but not where B's lie on them and they add a wave), whose row
   // tiles come in whole clusters (launchTiles). Counted without
   // them, 2100 x 4360 x 1000 took 128 x 192 tiles for three waves of 391
   // where the launch has 414, four waves: 0.747x cuBLAS f32acc against
@@ -624,14 +624,18 @@ std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
       isDynamic(k) || k < kSwappedMidMinK || askedSlices > 1 ||
       shape.n % 8 != 0 || !oneWaveMidTile(shape, k, smCount))
     return std::nullopt;
-  // (The launched tiles counted in the clusters of rows off sectors
-  // whatever B's layout, as the rule was measured: clusterPays's B as N x
-  // K on sectors without the clusters that add a wave was not measured
-  // against the transposed product.) The transposed product's
+  // (The launched tiles counted in clusters of two wherever rows start
+  // off sectors, as the rule was measured: clusterPays's none where B's
+  // rows lie on sectors and the pairs add a wave was not measured against
+  // the transposed product.) The transposed product's
   // tiles then fit the wave as launched: its row tiles, even in whole
   // pairs, are at most two for each of the product's 256-column tiles,
   // which oneWaveMidTile has fill under half the SMs.
-  if (launchedWideTiles(shape, k, BLayout::KN, 128, smCount) <= smCount)
+  int64_t clusterM = !rowsSectorAligned(shape.n, k) &&
+                             ceilDiv(shape.m, kSwappedMidTile[0]) >= 2
+                         ? 2
+                         : 1;
+  if (launchTiles(shape, kSwappedMidTile, clusterM) <= smCount)
     return std::nullopt;
   return kSwappedMidTile;
 }

@@ -142,13 +142,13 @@ def test_bad_input_exits_nonzero():
 
 
 def test_clusters_of_b_as_nk_on_sectors():
-    """policy::clusterPays: B as N x K whose K lies on 32-byte sectors (N
-    off them) takes no clusters where their pairs of row tiles add a wave,
-    and the tile rules weigh the tiles alone; a 128 x 128 tile past one
-    wave, a K off sectors and B as K x N keep them (the families ending in
-    c, or ch for the split handover). On 114 SMs the same count decides the
-    tile and the launch: 600 x 5000 runs 100 tiles of 128 x 256 alone, not
-    120 in pairs."""
+    """policy::clusterPays: a product whose B's rows lie on 32-byte sectors
+    (K as N x K, N as K x N) while its other rows do not takes no clusters
+    where their pairs of row tiles add a wave, and the tile rules weigh the
+    tiles alone; a 128 x 128 tile past one wave and B's rows off sectors
+    keep them (the families ending in c, or ch for the split handover). On
+    114 SMs the same count decides the tile and the launch: 600 x 5000 runs
+    100 tiles of 128 x 256 alone, not 120 in pairs."""
     cases = {
         # 128 x 176 alone (129 tiles) for 128 x 256 in pairs (120).
         "m=270 n=7556 k=2656 b=nk a=mk": ("w176", 129),
@@ -164,6 +164,11 @@ def test_clusters_of_b_as_nk_on_sectors():
         # K off sectors: 128 x 160 in pairs, as before.
         "m=1040 n=1714 k=1512 b=nk a=mk": ("w160c", 110),
         "m=600 n=5000 k=2048 b=nk a=mk sm-count=114": ("plh", 100),
+        # B as K x N by its rows, N long: on sectors (K off), 128 x 128
+        # alone (120) for 128 x 192 in pairs; A as K x M too (128 x 192
+        # alone, 225, for 128 x 256 persistent in pairs).
+        "m=297 n=5104 k=842 b=kn a=mk": ("pl128", 120),
+        "m=528 n=8640 k=526 b=kn a=km": ("pl192", 225),
     }
     got = decisions([dict(kv.split("=") for kv in ("chip=sm_90a " + line).split())
                      for line in cases])

@@ -406,8 +406,10 @@ func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, 
 // rows of 128 x 176: 129 tiles alone, 172 in pairs on 132 SMs; 1644 x 1278
 // in 128 x 128: 130 and 140); clusters where they add none (128 x 256: 90
 // and 120 tiles), for 128 x 128 tiles past a wave (2914 x 5748: 1035 and
-// 1080), with K off sectors (1040 x 1714 x 1512: 126 and 140) and with B
-// as K x N whatever the waves (128 x 192: 120 and 160).
+// 1080) and with K off sectors (1040 x 1714 x 1512: 126 and 140). B as K
+// x N likewise by its rows, N long: none where N lies on sectors and the
+// pairs add a wave (270 x 7552 x 2648 in 128 x 192: 120 and 160), clusters
+// where N is off them whatever the waves (270 x 7560).
 // CHECK-LABEL: func @nk_rows_on_sectors
 // CHECK: tile = [128, 176, 64]
 // CHECK-SAME: handover = split, index_bitwidth = 32>
@@ -422,6 +424,9 @@ func.func @unaligned_rows(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>, 
 // CHECK-LABEL: func @nk_k_off_sectors
 // CHECK: tile = [128, 128, 64]
 // CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
+// CHECK-LABEL: func @kn_rows_on_sectors
+// CHECK: tile = [128, 192, 64]
+// CHECK-SAME: handover = convert, index_bitwidth = 32>
 // CHECK-LABEL: func @kn_rows_off_sectors
 // CHECK: tile = [128, 192, 64]
 // CHECK-SAME: index_bitwidth = 32, cluster_m = 2>
@@ -450,6 +455,12 @@ func.func @nk_k_off_sectors(%a: memref<1040x1512xf16>, %b: memref<1714x1512xf16>
   gpupoor.matmul %a, %b outs(%c : memref<1040x1714xf16>)
       strategy(#gpupoor.split_k<splits = 8, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 1, chip = sm_90a>)
       : memref<1040x1512xf16>, memref<1714x1512xf16>
+  return
+}
+func.func @kn_rows_on_sectors(%a: memref<270x2648xf16>, %b: memref<2648x7552xf16>, %c: memref<270x7552xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<270x7552xf16>)
+      strategy(#gpupoor.split_k<splits = 16, tile = [128, 192, 64], inner = f16, outer = f32, b_layout = kn, slices = 1, chip = sm_90a>)
+      : memref<270x2648xf16>, memref<2648x7552xf16>
   return
 }
 func.func @kn_rows_off_sectors(%a: memref<270x2656xf16>, %b: memref<2656x7560xf16>, %c: memref<270x7560xf16>) {

@@ -48,7 +48,7 @@ struct ConfigProblem {
   /// Whether the kernel computes a swapped strategy's transposed product.
   bool swapped = false;
   /// How the kernel's B lies: its rows are K long as N x K, N long as K x N
-  /// (clusterPays). K x N where not known (no rule on N x K then).
+  /// (clusterPays). K x N where not known.
   BLayout bLayout = BLayout::KN;
 };
 
@@ -253,10 +253,10 @@ bool rowsSectorAligned(int64_t n, int64_t k);
 /// docs/design/decisions.md#clusters-of-two-where-rows-start-off-sectors):
 /// 1000^3 0.69-0.77 -> 0.80-0.90 and 3000^3 0.71-0.73 -> 0.88-0.91 with every
 /// operand layout; at 4096^3, whose rows are aligned, 0.926 -> 0.914.
-/// B as N x K whose rows lie on sectors (K a multiple of kSectorElems, N
-/// not) takes none where the clusters' whole pairs of row tiles need more
-/// waves of `smCount` SMs than the tiles alone, but for a 128 x 128 tile past
-/// one wave.
+/// A product whose B's rows lie on sectors (K a multiple of kSectorElems as
+/// N x K, N as K x N) takes none where the clusters' whole pairs of row
+/// tiles need more waves of `smCount` SMs than the tiles alone, but for a
+/// 128 x 128 tile past one wave.
 bool clusterPays(const ConfigProblem &p);
 /// The same on `smCount` SMs.
 bool clusterPays(const ConfigProblem &p, int64_t smCount);

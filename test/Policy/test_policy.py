@@ -141,7 +141,7 @@ def test_bad_input_exits_nonzero():
         assert res.returncode == 2 and "gpupoor-policy:" in res.stderr, line
 
 
-def test_clusters_of_b_as_nk_on_sectors():
+def test_clusters_of_b_on_sectors():
     """policy::clusterPays: a product whose B's rows lie on 32-byte sectors
     (K as N x K, N as K x N) while its other rows do not takes no clusters
     where their pairs of row tiles add a wave, and the tile rules weigh the
@@ -169,6 +169,9 @@ def test_clusters_of_b_as_nk_on_sectors():
         # alone, 225, for 128 x 256 persistent in pairs).
         "m=297 n=5104 k=842 b=kn a=mk": ("pl128", 120),
         "m=528 n=8640 k=526 b=kn a=km": ("pl192", 225),
+        # The transposed product's rule counts clusters wherever rows start
+        # off sectors, as measured (swappedMidTile): 126 tiles, 140 in pairs.
+        "m=1040 n=1712 k=1512 b=kn a=mk": ("x128c", 126),
     }
     got = decisions([dict(kv.split("=") for kv in ("chip=sm_90a " + line).split())
                      for line in cases])

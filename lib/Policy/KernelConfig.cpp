@@ -189,6 +189,12 @@ bool mlir::gpupoor::policy::rowsSectorAligned(int64_t n, int64_t k) {
   return n % kSectorElems == 0 && k % kSectorElems == 0;
 }
 
+bool mlir::gpupoor::policy::clusterShapeOffSectors(int64_t m, int64_t n,
+                                                   int64_t k,
+                                                   int64_t tileRows) {
+  return !rowsSectorAligned(n, k) && ceilDiv(m, tileRows) >= 2;
+}
+
 bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p) {
   return clusterPays(p, getChipInfo(p.chip).smCount);
 }
@@ -199,7 +205,7 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p,
       isDynamic(p.m) || isDynamic(p.n) || isDynamic(p.k))
     return false;
   bool tile = (p.tile[0] == 64 || p.tile[0] == 128) && p.tile[1] >= 128;
-  if (!tile || rowsSectorAligned(p.n, p.k) || ceilDiv(p.m, p.tile[0]) < 2 ||
+  if (!tile || !clusterShapeOffSectors(p.m, p.n, p.k, p.tile[0]) ||
       wgmmaBlocksPerSM(p) != 1)
     return false;
   // B's rows on sectors (K long as N x K, N long as K x N) while the
@@ -219,10 +225,9 @@ bool mlir::gpupoor::policy::clusterPays(const ConfigProblem &p,
   // one wave of 128 x 128; persistent grids up to 11%).
   int64_t bRows = p.bLayout == BLayout::NK ? p.k : p.n;
   if (bRows % kSectorElems == 0 && smCount > 0) {
-    int64_t rowTiles = ceilDiv(p.m, p.tile[0]);
-    int64_t colTiles = ceilDiv(p.n, p.tile[1]);
-    int64_t alone = rowTiles * colTiles;
-    int64_t paired = (rowTiles + 1) / 2 * 2 * colTiles;
+    CShape shape{/*batched=*/false, /*batch=*/1, p.m, p.n};
+    int64_t alone = launchTiles(shape, p.tile, 1);
+    int64_t paired = launchTiles(shape, p.tile, 2);
     bool keeps = p.tile[0] == 128 && p.tile[1] == 128 && alone > smCount;
     if (!keeps && ceilDiv(paired, smCount) > ceilDiv(alone, smCount))
       return false;

@@ -243,6 +243,13 @@ inline constexpr int64_t kSectorElems = 16;
 /// "Rows not 32-byte aligned"), which changes what limits a kernel.
 bool rowsSectorAligned(int64_t n, int64_t k);
 
+/// Whether a product of M rows, N columns and K reduction meets the shape
+/// clusters of two along M serve (clusterPays's first test): rows that
+/// start off sectors (rowsSectorAligned) and two row tiles of `tileRows`
+/// or more. swappedMidTile counts its launched tiles by it, as measured.
+bool clusterShapeOffSectors(int64_t m, int64_t n, int64_t k,
+                            int64_t tileRows);
+
 /// Whether sm_90a's TMA kernel runs its blocks in clusters of two along M
 /// sharing B's tile by multicast (kernel_config cluster_m = 2) by default:
 /// a static 2-D product of one slice whose rows start off sectors

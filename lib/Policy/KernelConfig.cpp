@@ -287,7 +287,7 @@ int64_t mlir::gpupoor::policy::clusterBlocks(const ConfigProblem &p,
                                              int64_t smCount) {
   // The transposed product of few rows: its clusters share A's tile
   // (swappedFillTile).
-  if (p.swapped && p.tile == kSwappedFillTile)
+  if (p.swapped && isSwappedFillTile(p.tile))
     return p.chip == Chip::SM90a && p.staticShape && !p.batched &&
                    p.slices == 1 && blocksPerSM == 1
                ? kSwappedFillClusterM

@@ -65,7 +65,8 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // clusters), or 128 x 128 tiles whose clusters spill a wave where the
   // transposed product's fit it: that product, in one slice.
   if (!swappedTile && !p.tile && !tuned) {
-    swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices);
+    swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices,
+                                  p.aLayout, p.bLayout);
     if (!swappedTile)
       swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
     if (swappedTile)
@@ -264,6 +265,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PLT192, "plt192", kThreeWarpgroupWideTile, true, false, true, false, true, 0, 0},
   {Family::X128,  "x128",  kSwappedMidTile,    true,  true,  false, false, true,  0, 0},
   {Family::X128C, "x128c", kSwappedMidTile,    true,  true,  false, false, true,  0, 1, 2},
+  {Family::X64Q,  "x64q",  kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, true, false, true},
 };
 // clang-format on
 
@@ -412,11 +414,12 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   // families where their grid exceeds the SMs; the filling tiles' families
   // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
-    return t == kSwappedKMTile     ? Family::S32
-           : t == kSwappedKM8Tile  ? Family::S8
-           : t == kSwappedFillTile ? Family::X96Q
-           : t == kSwappedMidTile  ? Family::X128
-                                   : Family::S16;
+    return t == kSwappedKMTile           ? Family::S32
+           : t == kSwappedKM8Tile        ? Family::S8
+           : t == kSwappedFillTile       ? Family::X96Q
+           : t == kSwappedFillNMajorTile ? Family::X64Q
+           : t == kSwappedMidTile        ? Family::X128
+                                         : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)

@@ -596,10 +596,9 @@ static constexpr int64_t kSwappedFillMaxK = 6144;
 /// 0.54-0.86x the rules' speed; up to 28 none lost more than 3%.
 static constexpr int64_t kSwappedFillMaxClusters = 28;
 
-std::optional<Tile>
-mlir::gpupoor::policy::swappedFillTile(const CShape &shape, int64_t k,
-                                       Chip chip, int64_t smCount,
-                                       int64_t askedSlices) {
+std::optional<Tile> mlir::gpupoor::policy::swappedFillTile(
+    const CShape &shape, int64_t k, Chip chip, int64_t smCount,
+    int64_t askedSlices, ALayout aLayout, BLayout bLayout) {
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
       isDynamic(k) || askedSlices > 1 || k < kSwappedFillMinK ||
       k > kSwappedFillMaxK || shape.n % 8 != 0)
@@ -617,6 +616,16 @@ mlir::gpupoor::policy::swappedFillTile(const CShape &shape, int64_t k,
       clusters > kSwappedFillMaxClusters ||
       2 * clusters * kSwappedFillClusterM < smCount)
     return std::nullopt;
+  // A as K x M and B as K x N: 64 columns of the transposed product's
+  // N-major B a tile where their clusters fit the chip's at once.
+  if (aLayout == ALayout::KM && bLayout == BLayout::KN) {
+    int64_t narrowClusters =
+        ceilDiv(shape.m, kSwappedFillNMajorTile[1]) *
+        ceilDiv(ceilDiv(shape.n, kSwappedFillNMajorTile[0]),
+                kSwappedFillClusterM);
+    if (narrowClusters <= getChipInfo(chip).maxClustersOf4)
+      return kSwappedFillNMajorTile;
+  }
   return kSwappedFillTile;
 }
 

@@ -170,6 +170,9 @@ def test_sm90a_families_only_for_sm90a():
     # 16 kn variants of the narrow tile's clusters (n16q, n16c, n16wc: a
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
+    # 16 kmkn variants of x64q (the transposed product's N-major B, A^T, in
+    # whole 128-byte atoms: A as K x M with B as K x N only).
+    km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 48 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
@@ -177,22 +180,23 @@ def test_sm90a_families_only_for_sm90a():
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
+                                                       + len(km_kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
-               "s8c"}
+               "s8c"} | km_kn_only
     for family in SM90A_TILES:
         a = "km" if family in km_only else "mk"
         fam = [k for k in keys if k.tile == family and k.a_layout == a]
-        assert len(fam) == (16 if family in nk_only | kn_only else 32)
+        assert len(fam) == (16 if family in nk_only | kn_only | km_kn_only else 32)
         assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
-        assert all(k.b_layout == "kn" for k in fam) == (family in kn_only)
+        assert all(k.b_layout == "kn" for k in fam) == (family in kn_only | km_kn_only)
         assert all(k.builds_for("sm_90a") for k in fam)
         assert VariantKey(b_layout="kn", tile=family, a_layout=a).builds_for("sm_90a") == \
             (family not in nk_only)
         assert VariantKey(b_layout="nk", tile=family, a_layout=a).builds_for("sm_90a") == \
-            (family not in kn_only)
+            (family not in kn_only | km_kn_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys
@@ -405,7 +409,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
                                   "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q",
-                                  "x128", "x128c"}
+                                  "x128", "x128c", "x64q"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -446,6 +450,23 @@ def test_transposed_product_for_few_rows():
     assert _family(256, 2048, k=2000) == "n64"     # K under 2048
     assert _family(256, 2052) == "m64q"            # C's rows off 16 bytes
     assert _family(256, 2048, slices=2) != "x96q"  # slices asked
+
+
+def test_transposed_product_of_a_as_k_x_m_in_64_columns():
+    """Where A lies K x M and B K x N, the transposed product's B (A^T) is
+    N-major: 64 x 64 tiles (whole 128-byte atoms) in clusters of four where
+    those clusters fit the chip's at once (30 on 132 SMs:
+    ChipInfo::maxClustersOf4), else x96q's 64 x 96 (policy::swappedFillTile)."""
+    assert _family(352, 1224, k=3560, b="kn", a="km") == "x64q"   # 6 x 5 clusters
+    assert _family(328, 1208, k=3048, b="kn", a="km") == "x64q"   # 6 x 5, tails
+    assert _family(288, 2144, k=2408, b="kn", a="km") == "x96q"   # 5 x 9: past 30
+    assert _family(352, 1224, k=3560, a="km") == "x96q"           # B as N x K
+    assert _family(352, 1224, k=3560, b="kn") == "x96q"           # A as M x K
+    assert _family(352, 1224, k=3560, b="kn", a="km", sms=114) != "x64q"  # another part
+    with pytest.raises(ValueError, match="A as M x K"):
+        VariantKey(b_layout="kn", tile="x64q")
+    assert not VariantKey(b_layout="nk", tile="x64q", a_layout="km").builds_for("sm_90a")
+    assert VariantKey(b_layout="kn", tile="x64q", a_layout="km").builds_for("sm_90a")
 
 
 def test_transposed_product_where_clusters_spill_a_wave():

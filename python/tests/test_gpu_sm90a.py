@@ -473,6 +473,22 @@ def test_sm90a_swapped_fill_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # A as K x M with B as K x N: the transposed product in 64 x 64 tiles
+    # (its B, A^T, N-major in one 128-byte atom a tile), clusters of four.
+    # Tails of the transposed product's M (1208 = 18 x 64 + 56: 19 row tiles,
+    # the last cluster's fourth empty) and N (328 = 5 x 64 + 8, 352 = 5 x 64 +
+    # 32), K tails (3048 = 47 x 64 + 40, 3560 = 55 x 64 + 40).
+    (352, 1224, 3560, "kmkn", "x64q"), (328, 1208, 3048, "kmkn", "x64q")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_fill_km_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's transposed product of A as K x M and B as K x N in 64 x 64
+    tiles and clusters of four, taken as the compiler's static kernel
+    would: exact on small integers."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # One wave of 64-row tiles wider than 128 columns: M tails (200 = 3 x 64
     # + 8, 136 = 2 x 64 + 8), N tails of every width, a K tail of 16, both B
     # layouts and A as K x M.

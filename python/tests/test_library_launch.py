@@ -121,7 +121,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # tile past K = 3072: oneWavePersistentPays; the transposed product of few
 # rows from K = 2048: swappedFillTile; its 128 x 128 tiles at a K on
 # sectors or off them: swappedMidTile, clusterPays).
-_K_OF = {"x96q": 2408, "x128": 1536, "x128c": 1512, "plt192": 1000, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
+_K_OF = {"x96q": 2408, "x64q": 3560, "x128": 1536, "x128c": 1512, "plt192": 1000, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
          "m16n256": 128, "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
@@ -147,7 +147,10 @@ FAMILY_SHAPES = {**_MK_SHAPES,
                  ("kmkn", "s8"): (8, 136), ("kmnk", "s8"): (8, 136),
                  ("kmkn", "s8q"): (8, 5120), ("kmnk", "s8q"): (8, 5120),
                  ("kmkn", "s8wc"): (8, 9000), ("kmnk", "s8wc"): (8, 9000),
-                 ("kmkn", "s8c"): (8, 8192), ("kmnk", "s8c"): (8, 8192)}
+                 ("kmkn", "s8c"): (8, 8192), ("kmnk", "s8c"): (8, 8192),
+                 # The transposed product of A as K x M and B as K x N in 64 x
+                 # 64 tiles: 6 x 20 in clusters of four (at _K_OF's K).
+                 ("kmkn", "x64q"): (352, 1224)}
 # The (layouts, family) pairs the test compiles a representative of: those
 # of FAMILY_SHAPES, n64w's and n16w's with B as K x N (two blocks an SM,
 # for slices beyond the SMs: never at K = 64; n16wc's clusters otherwise), pl128k's that the tuned table never chooses,
@@ -385,13 +388,13 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices, and 64 x 96 one
         # wave of them, and the transposed products one slice: named ones
-        # (more than one for x96q, x128, x128c) keep the rules' tile.
+        # (more than one for x96q, x64q, x128, x128c) keep the rules' tile.
         if (tile in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96") and slices) or \
-                (tile in ("x96q", "x128", "x128c") and slices > 1):
+                (tile in ("x96q", "x64q", "x128", "x128c") and slices > 1):
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
             assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96",
-                                     "x96q", "x128", "x128c"), what
+                                     "x96q", "x64q", "x128", "x128c"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

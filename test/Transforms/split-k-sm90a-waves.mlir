@@ -171,13 +171,19 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
 // (288 x 2144 x 2408: 3 x 9 clusters). Not with C's rows off 16 bytes (288
 // x 2140: no column vectors), K past 6144, five 96-column tiles (400
 // rows), under half the SMs (288 x 1024: 3 x 4 clusters) or past 28
-// clusters (240 x 2624: 3 x 11).
+// clusters (240 x 2624: 3 x 11). A as K x M with B as K x N takes 64 x 64
+// tiles where their clusters of four fit the chip's at once (352 x 1224: 6 x
+// 5 of 30), else 64 x 96 (288 x 2144: 5 x 9); with B as N x K 64 x 96.
 // CHECK-LABEL: func @swapped_fill_nk
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_kn
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_km
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_fill_km_64
+// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_fill_km_nk
+// CHECK: splits = 16, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_off_16_bytes
 // CHECK-NOT: swapped = true
 // CHECK-LABEL: func @swapped_fill_long_k
@@ -205,6 +211,18 @@ func.func @swapped_fill_km(%a: tensor<2408x288xf16>, %b: tensor<2408x2144xf16>, 
                      ins(%a, %b : tensor<2408x288xf16>, tensor<2408x2144xf16>)
                      outs(%c : tensor<288x2144xf16>) -> tensor<288x2144xf16>
   return %r : tensor<288x2144xf16>
+}
+func.func @swapped_fill_km_64(%a: tensor<3560x352xf16>, %b: tensor<3560x1224xf16>, %c: tensor<352x1224xf16>) -> tensor<352x1224xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<3560x352xf16>, tensor<3560x1224xf16>)
+                     outs(%c : tensor<352x1224xf16>) -> tensor<352x1224xf16>
+  return %r : tensor<352x1224xf16>
+}
+func.func @swapped_fill_km_nk(%a: tensor<3560x352xf16>, %b: tensor<1224x3560xf16>, %c: tensor<352x1224xf16>) -> tensor<352x1224xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<3560x352xf16>, tensor<1224x3560xf16>)
+                     outs(%c : tensor<352x1224xf16>) -> tensor<352x1224xf16>
+  return %r : tensor<352x1224xf16>
 }
 func.func @swapped_fill_off_16_bytes(%a: tensor<288x2408xf16>, %b: tensor<2408x2140xf16>, %c: tensor<288x2140xf16>) -> tensor<288x2140xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<288x2408xf16>, tensor<2408x2140xf16>)

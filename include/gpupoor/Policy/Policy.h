@@ -325,6 +325,10 @@ enum class Family : uint32_t {
   /// two along the transposed product's M.
   X128,
   X128C,
+  /// sm_90a only, A as K x M and B as K x N only: the transposed product's
+  /// 64 x 64 x 64 tile (kSwappedFillNMajorTile, swappedFillTile) in
+  /// clusters of four, one block an SM.
+  X64Q,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -347,7 +351,7 @@ inline constexpr Family kFamilies[] = {
     Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
-    Family::X128,    Family::X128C};
+    Family::X128,    Family::X128C,   Family::X64Q};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

@@ -185,6 +185,17 @@ inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
 /// benchmarks/data/ncu_odd_worst_sm_90a.txt).
 inline constexpr Tile kSwappedFillTile = {64, 96, 64};
 inline constexpr int64_t kSwappedFillClusterM = 4;
+/// The same product's 64 x 64 x 64 tile where A lies K x M and B K x N
+/// (swappedFillTile), in clusters of kSwappedFillClusterM too: the
+/// transposed product's B (A^T) is then N-major, and 96 of its columns are
+/// three 32-column atoms of 64-byte rows, 64 one atom of 128-byte rows.
+inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
+
+/// Whether `tile` is one of the transposed fill tiles above (clusters of
+/// kSwappedFillClusterM sharing A's tile).
+inline bool isSwappedFillTile(const Tile &tile) {
+  return tile == kSwappedFillTile || tile == kSwappedFillNMajorTile;
+}
 
 /// kSwappedFillTile for a static 2-D product on sm_90a where A's rows make
 /// three or four of its 96-column tiles, K is 2048 to 6144 (measured
@@ -205,8 +216,22 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 /// tiles at K = 1512 (456 x 1728 x 1512 0.972 against 0.570), C's rows off
 /// 16 bytes in 32 clusters (358 x 2010 x 2267 1.675 against 1.207: element
 /// stores), 30 clusters or more (kSwappedFillMaxClusters).
+/// There, A as K x M with B as K x N takes kSwappedFillNMajorTile where its
+/// clusters of four fit the chip's at once (ChipInfo::maxClustersOf4).
+/// Measured on an H200 (static kernels x cuBLAS f32acc,
+/// benchmarks/data/km_swapped_fill_sm_90a.txt, 64 x 96 / 64 x 64 tiles in
+/// clusters of four, the transposed product's loop timed as a product of its
+/// own shape): on 14 random such products all gained, 1.06-1.29x, geomean
+/// 1.16x (384 x 1232 x 4920 0.633 / 0.818, 296 x 1336 x 3856 0.814 / 1.017;
+/// least 232 x 1544 x 3296 0.839 / 0.886); where the clusters do not fit,
+/// 64 x 64 lost (288 x 2144 x 2408 0.791 / 0.519), as with A as M x K and B
+/// as N x K, the transposed product's B K-major (352 x 1224 x 3560 1.174 /
+/// 1.093). The products themselves, the rules before / after: 13 of the 14
+/// gained, geomean 1.10x (384 x 1232 x 4920 0.653 / 0.824), one level (232
+/// x 1544 x 3296 0.845 / 0.842), and 352 x 1224 x 3560 too (0.787 / 0.788).
 std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
-                                    int64_t smCount, int64_t askedSlices);
+                                    int64_t smCount, int64_t askedSlices,
+                                    ALayout aLayout, BLayout bLayout);
 
 /// sm_90a's tile of the transposed product C^T = B^T A^T where a product's
 /// 128 x 128 tiles would fit one wave but for the clusters of two they

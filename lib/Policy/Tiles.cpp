@@ -192,12 +192,11 @@ static bool nMajorB160Pays(const Tile &tile, const CShape &shape) {
 /// the rule, the rule's tile ran 1.06-1.41x the 128 x 128 one (800 x 2200
 /// x 4000, B as K x N: 0.876 -> 1.236; 1100 x 1700 x 2000, B as K x N:
 /// 1.232 -> 1.302). Since, clusterPays launches no clusters that add a wave
-/// where B's rows lie on sectors (1040 x 1712 x 1512 with B as K x N: N on
-/// them), so 128 x 128 tiles that fit a wave alone spill it only where B's
-/// rows lie off them; of those, the products of
-/// N % 8 == 0 (1040 x 1712 x 1512 with B as N x K) run transposed where
-/// swappedMidTile takes them: this serves the rest (C's rows off 16 bytes,
-/// slices asked, K under kSwappedMidMinK).
+/// where B's rows lie on sectors (K as N x K, N as K x N), so 128 x 128
+/// tiles that fit a wave alone spill it only where B's rows lie off them.
+/// Products of N % 8 == 0 (1040 x 1712 x 1512 among them, whatever B's
+/// layout) run transposed where swappedMidTile takes them: this serves the
+/// rest (C's rows off 16 bytes, slices asked, K under kSwappedMidMinK).
 static std::optional<int64_t> widerTileForOneWave(const CShape &shape,
                                                   int64_t k, int64_t sms,
                                                   BLayout bLayout) {

@@ -171,7 +171,7 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     # 16 kmkn variants of x64q (the transposed product's N-major B, A^T, in
-    # whole 128-byte atoms: A as K x M with B as K x N only).
+    # whole 128-byte atoms: A as K x M, measured with B as K x N only).
     km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
     per_a = 2 * 2 * 4 * 2 * 48 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
@@ -460,7 +460,7 @@ def test_transposed_product_of_a_as_k_x_m_in_64_columns():
     assert _family(352, 1224, k=3560, b="kn", a="km") == "x64q"   # 6 x 5 clusters
     assert _family(328, 1208, k=3048, b="kn", a="km") == "x64q"   # 6 x 5, tails
     assert _family(288, 2144, k=2408, b="kn", a="km") == "x96q"   # 5 x 9: past 30
-    assert _family(352, 1224, k=3560, a="km") == "x96q"           # B as N x K
+    assert _family(352, 1224, k=3560, a="km") == "x96q"           # B as N x K: not measured
     assert _family(352, 1224, k=3560, b="kn") == "x96q"           # A as M x K
     assert _family(352, 1224, k=3560, b="kn", a="km", sms=114) != "x64q"  # another part
     with pytest.raises(ValueError, match="A as M x K"):

@@ -102,11 +102,13 @@ def problems(count: int, seed: int = 0) -> list[dict]:
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": a,
                         **({"slices": slices} if slices else {})})
         # 193 to 384 rows whose 64-row tiles leave SMs idle: the transposed
-        # product in clusters of four (swappedFillTile), every layout; with
-        # two slices asked, not.
+        # product in clusters of four (swappedFillTile), every layout (A as K
+        # x M with B as K x N in 64 x 64 tiles where their clusters fit, else
+        # 64 x 96); with two slices asked, not.
         for m, n, k, b, a, slices in ((288, 2144, 2408, "nk", "mk", 0),
                                       (288, 2144, 2408, "kn", "mk", 0),
                                       (352, 1224, 3560, "kn", "km", 0),
+                                      (288, 2144, 2408, "kn", "km", 0),
                                       (250, 2152, 2408, "nk", "km", 1),
                                       (288, 2144, 2408, "nk", "mk", 2)):
             out.append({"chip": chip, "m": m, "n": n, "k": k, "b": b, "a": a,

@@ -173,7 +173,8 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
 // rows), under half the SMs (288 x 1024: 3 x 4 clusters) or past 28
 // clusters (240 x 2624: 3 x 11). A as K x M with B as K x N takes 64 x 64
 // tiles where their clusters of four fit the chip's at once (352 x 1224: 6 x
-// 5 of 30), else 64 x 96 (288 x 2144: 5 x 9); with B as N x K 64 x 96.
+// 5 of 30), else 64 x 96 (288 x 2144: 5 x 9); with B as N x K (not
+// measured) 64 x 96.
 // CHECK-LABEL: func @swapped_fill_nk
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_kn

@@ -186,13 +186,15 @@ inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
 inline constexpr Tile kSwappedFillTile = {64, 96, 64};
 inline constexpr int64_t kSwappedFillClusterM = 4;
 /// The same product's 64 x 64 x 64 tile where A lies K x M and B K x N
-/// (swappedFillTile), in clusters of kSwappedFillClusterM too: the
-/// transposed product's B (A^T) is then N-major, and 96 of its columns are
-/// three 32-column atoms of 64-byte rows, 64 one atom of 128-byte rows.
+/// (swappedFillTile), in clusters of kSwappedFillClusterM too: A as K x M
+/// makes the transposed product's B (A^T) N-major, whose 96 columns are
+/// three 32-column atoms of 64-byte rows, 64 one atom of 128-byte rows
+/// (measured with B as K x N only, which alone takes it).
 inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
 
 /// Whether `tile` is one of the transposed fill tiles above (clusters of
-/// kSwappedFillClusterM sharing A's tile).
+/// kSwappedFillClusterM sharing A's tile): a swapped strategy of either
+/// tile, whatever its layouts (one written by hand too), launches so.
 inline bool isSwappedFillTile(const Tile &tile) {
   return tile == kSwappedFillTile || tile == kSwappedFillNMajorTile;
 }
@@ -224,11 +226,13 @@ inline bool isSwappedFillTile(const Tile &tile) {
 /// own shape): on 14 random such products all gained, 1.06-1.29x, geomean
 /// 1.16x (384 x 1232 x 4920 0.633 / 0.818, 296 x 1336 x 3856 0.814 / 1.017;
 /// least 232 x 1544 x 3296 0.839 / 0.886); where the clusters do not fit,
-/// 64 x 64 lost (288 x 2144 x 2408 0.791 / 0.519), as with A as M x K and B
+/// 64 x 64 lost (288 x 2144 x 2408, 45 clusters: 0.791 / 0.519; 31-44 not
+/// measured), as with A as M x K and B
 /// as N x K, the transposed product's B K-major (352 x 1224 x 3560 1.174 /
 /// 1.093). The products themselves, the rules before / after: 13 of the 14
-/// gained, geomean 1.10x (384 x 1232 x 4920 0.653 / 0.824), one level (232
-/// x 1544 x 3296 0.845 / 0.842), and 352 x 1224 x 3560 too (0.787 / 0.788).
+/// gained, 1.02-1.26x, geomean 1.10x (384 x 1232 x 4920 0.653 / 0.824), one
+/// level (232 x 1544 x 3296 0.845 / 0.842), and 352 x 1224 x 3560 too (0.787
+/// / 0.788, though under ncu at base clocks 20.9 / 17.1 us).
 std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
                                     int64_t smCount, int64_t askedSlices,
                                     ALayout aLayout, BLayout bLayout);

@@ -606,25 +606,23 @@ std::optional<Tile> mlir::gpupoor::policy::swappedFillTile(
   if (columnTiles < kSwappedFillMinColumnTiles ||
       columnTiles > kSwappedFillMaxColumnTiles)
     return std::nullopt;
-  // The transposed product's blocks: whole clusters of row tiles, which the
-  // reference part's GPCs hold at once (its SM count only, as
-  // quadClusterPays).
-  int64_t rowTiles = ceilDiv(shape.n, kSwappedFillTile[0]);
-  int64_t clusters = columnTiles * ceilDiv(rowTiles, kSwappedFillClusterM);
+  // The transposed product's blocks: whole clusters of row tiles
+  // (launchTiles), which the reference part's GPCs hold at once (its SM
+  // count only, as quadClusterPays).
+  auto clustersOf = [&](const Tile &tile) {
+    return launchTiles(shape.transposed(), tile, kSwappedFillClusterM) /
+           kSwappedFillClusterM;
+  };
+  int64_t clusters = clustersOf(kSwappedFillTile);
   if (smCount != getChipInfo(chip).smCount ||
       clusters > kSwappedFillMaxClusters ||
       2 * clusters * kSwappedFillClusterM < smCount)
     return std::nullopt;
   // A as K x M and B as K x N: 64 columns of the transposed product's
   // N-major B a tile where their clusters fit the chip's at once.
-  if (aLayout == ALayout::KM && bLayout == BLayout::KN) {
-    int64_t narrowClusters =
-        ceilDiv(shape.m, kSwappedFillNMajorTile[1]) *
-        ceilDiv(ceilDiv(shape.n, kSwappedFillNMajorTile[0]),
-                kSwappedFillClusterM);
-    if (narrowClusters <= getChipInfo(chip).maxClustersOf4)
-      return kSwappedFillNMajorTile;
-  }
+  if (aLayout == ALayout::KM && bLayout == BLayout::KN &&
+      clustersOf(kSwappedFillNMajorTile) <= getChipInfo(chip).maxClustersOf4)
+    return kSwappedFillNMajorTile;
   return kSwappedFillTile;
 }
 

@@ -492,6 +492,29 @@ def test_sm90a_swapped_fill_km_exact(m, n, k, layout, want, outer, activation):
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 
+@pytest.mark.parametrize("m,n,k,b_layout", [(330, 1208, 3048, "kn"), (300, 4100, 1032, "nk")])
+def test_sm90a_a_as_k_x_m_off_16_bytes_runs_its_copy(m, n, k, b_layout):
+    """An A stored K x M in rows of M elements, M no multiple of 8 (off 16
+    bytes), is copied M x K first: the plan (describe_plan, on the operands
+    the call launches on) is the M x K product's, its A map reads rows of K
+    elements, and the result is exact."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, _, w, g = _sm90a_family_operands(m, n, k, b_layout)
+    x = ints(k, m, gen=g).T
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
+                         sm_count)
+    want = _C.choose_launch("sm_90a", m, n, k, b_layout, 0, DEFAULT_MAX_SPLITS, sm_count, "mk")
+    assert p["family"] == want["family"], p
+    # The maps of the call's A (operand 0, swapped or not) read the copy's
+    # rows of K elements.
+    a_map = [mp for mp in p["maps"] if mp[1] == 0]
+    assert a_map and all(mp[3] == 2 * k for mp in a_map), p["maps"]
+    y = split_k_sequential(x, w, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+
+
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # One wave of 64-row tiles wider than 128 columns: M tails (200 = 3 x 64
     # + 8, 136 = 2 x 64 + 8), N tails of every width, a K tail of 16, both B

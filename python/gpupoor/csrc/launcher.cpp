@@ -17,6 +17,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/zeros.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <c10/util/Exception.h>
 #include <pybind11/stl.h>
@@ -433,15 +434,19 @@ void bindLauncher(py::module_ &m) {
         "for the device, else 'triton'.");
   m.def(
       "describe_plan",
-      [](const at::Tensor &a, const at::Tensor &b,
-         const std::optional<at::Tensor> &bias, const at::Tensor &c,
-         const std::string &activation, const std::string &outer,
-         int64_t maxSplits, int64_t slices, std::vector<std::string> chips,
-         int64_t smCount, py::object find) {
+      [](at::Tensor a, at::Tensor b, const std::optional<at::Tensor> &bias,
+         const at::Tensor &c, const std::string &activation,
+         const std::string &outer, int64_t maxSplits, int64_t slices,
+         std::vector<std::string> chips, int64_t smCount, py::object find) {
+        DeviceInfo info{std::move(chips), smCount};
+        // The operands the call would launch on (copies included).
+        c10::cuda::OptionalCUDAGuard guard(
+            a.is_cuda() ? std::optional<c10::Device>(a.device())
+                        : std::nullopt);
+        std::tie(a, b) = launchOperands(a, b, slices, maxSplits, info);
         VariantKey key =
             variantKey(a, b, bias.has_value(), activation, outer == "f16",
                        c.scalar_type() == at::kFloat, maxSplits);
-        DeviceInfo info{std::move(chips), smCount};
         std::optional<at::Tensor> launched = bias;
         if (!bias && key.epilogue != Epilogue::None)
           launched = at::full({b.size(-1)}, -0.0, c.options());
@@ -488,7 +493,8 @@ void bindLauncher(py::module_ &m) {
       "The launch plan of C = act(A @ B + bias) on a device of these library "
       "chips and SMs, as the launcher makes it (variants from `find_variant`, "
       "as set_resolver takes it, or the resolver's), without launching: for "
-      "tests. Tensors may live anywhere.");
+      "tests. It plans on the operands the call launches on, the copies it "
+      "makes of them included (launchOperands). Tensors may live anywhere.");
 }
 
 } // namespace gpupoor::package

@@ -252,12 +252,12 @@ bool rowsAligned(const at::Tensor &t) {
 }
 
 /// Whether the policy's launch of a (M x K, stored K x M) times b reads A
-/// as K x M: the decision of policy::chooseLaunch, on the device's first
-/// chip and SM count (which copies an A whose rows lie off 16 bytes,
+/// as K x M: the decision of policy::chooseLaunch, on `info`'s first chip
+/// and SM count (which copies an A whose rows lie off 16 bytes,
 /// Problem::aRowsAligned).
 bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
-                        int64_t slices, int64_t maxSplits) {
-  const DeviceInfo info = deviceInfo(a.get_device());
+                        int64_t slices, int64_t maxSplits,
+                        const DeviceInfo &info) {
   std::optional<policy::Chip> chip =
       info.chips.empty() ? std::nullopt : policy::parseChip(info.chips.front());
   if (!chip)
@@ -290,8 +290,9 @@ std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
 /// 16-byte words (lib/Transforms/RowCopy.h); false, copying nothing, where
 /// the library has none for the device.
 bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
-  if (src.element_size() != 2 || src.dim() < 2 || src.dim() > 3 ||
-      src.stride(-1) != 1 || dst.stride(-1) != 1 || src.numel() == 0)
+  if (!src.is_cuda() || src.element_size() != 2 || src.dim() < 2 ||
+      src.dim() > 3 || src.stride(-1) != 1 || dst.stride(-1) != 1 ||
+      src.numel() == 0)
     return false;
   int device = src.get_device();
   std::shared_ptr<const RowCopyKernel> kernel;
@@ -364,6 +365,48 @@ at::Tensor alignedRows(const at::Tensor &t) {
   return rowsAligned(t) ? t : paddedRows(t, t.stride(-1) == 1);
 }
 
+} // namespace
+
+std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
+                                                 int64_t slices,
+                                                 int64_t maxSplits,
+                                                 const DeviceInfo &info) {
+  bool batched = a.dim() == 3;
+  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  // A read along M (a transposed activation, the weight gradient's
+  // grad^T) takes a kernel that reads it so where its rows are whole 16
+  // bytes and the policy's launch reads A as K x M; otherwise (the policy
+  // copies it K-contiguous first, policy::copiesKMajorA, or the family it
+  // chooses has no K x M variant, as on chips before sm_90a) it is copied
+  // M x K: M x K elements, fewer than the element-copy kernels would read
+  // again for every tile.
+  // (A's rows, and a batch's elements, must start on 16 bytes too:
+  // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
+  // to 16 bytes (paddedRows), which the fast kernels need of any K.
+  if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
+      !launchReadsKMajorA(a, b, slices, maxSplits, info))
+    a = paddedRows(a, /*alongLast=*/true);
+  // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
+  // are copied into padded rows where the policy says the copy pays.
+  UnalignedCopies copies = unalignedCopies;
+  if (copies == UnalignedCopies::Always ||
+      (copies == UnalignedCopies::Policy &&
+       policy::copiesUnalignedOperands(
+           policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k))) {
+    a = alignedRows(a);
+    b = alignedRows(b);
+  }
+  // A single row's stride is no stride: the row-stride checks of the fast
+  // kernels (multiples of 8 elements) hold for the dense one where K is a
+  // multiple of 8 (otherwise the element kernels take the row).
+  if (m == 1 && a.stride(-1) == 1)
+    a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
+                : a.as_strided({1, k}, {k, 1});
+  return {a, b};
+}
+
+namespace {
+
 at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                       const std::optional<at::Tensor> &givenBias,
                       int64_t maxSplits, c10::string_view outerName,
@@ -424,35 +467,8 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
       splitKTriton(a, b, bias, out, maxSplits, outer, o.activation, slices);
     }
   } else {
-    // A read along M (a transposed activation, the weight gradient's
-    // grad^T) takes a kernel that reads it so where its rows are whole 16
-    // bytes and the policy's launch reads A as K x M; otherwise (the policy
-    // copies it K-contiguous first, policy::copiesKMajorA, or the family it
-    // chooses has no K x M variant, as on chips before sm_90a) it is copied
-    // M x K: M x K elements, fewer than the element-copy kernels would read
-    // again for every tile.
-    // (A's rows, and a batch's elements, must start on 16 bytes too:
-    // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
-    // to 16 bytes (paddedRows), which the fast kernels need of any K.
-    if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-        !launchReadsKMajorA(a, b, slices, maxSplits))
-      a = paddedRows(a, /*alongLast=*/true);
-    // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
-    // are copied into padded rows where the policy says the copy pays.
-    UnalignedCopies copies = unalignedCopies;
-    if (copies == UnalignedCopies::Always ||
-        (copies == UnalignedCopies::Policy &&
-         policy::copiesUnalignedOperands(
-             policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k))) {
-      a = alignedRows(a);
-      b = alignedRows(b);
-    }
-    // A single row's stride is no stride: the row-stride checks of the fast
-    // kernels (multiples of 8 elements) hold for the dense one where K is a
-    // multiple of 8 (otherwise the element kernels take the row).
-    if (m == 1 && a.stride(-1) == 1)
-      a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
-                  : a.as_strided({1, k}, {k, 1});
+    std::tie(a, b) =
+        launchOperands(a, b, slices, maxSplits, deviceInfo(a.get_device()));
     VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
     launch(a, b, bias, out, key, slices);

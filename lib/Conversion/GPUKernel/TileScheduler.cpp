@@ -41,10 +41,24 @@ void GroupedTileOrder::emitTileOrigin() {
     numPidM = divU(add(numPidM, idx(q - 1)), idx(q));
   }
   int64_t groupM = std::max<int64_t>(c.groupM / q, 1);
-  Value inGroup = mul(idx(groupM), numPidN);
+  Value group = idx(groupM);
+  // The TMA kernel runs up to twice group_m row tiles as one group: groups
+  // of group_m left a short last group whose blocks read B's columns again
+  // after the first group's (9 row tiles: 8 and 1). On an H200 (static
+  // kernels, x cuBLAS f32acc, groups of group_m / one group;
+  // benchmarks/data/group_rows_sm_90a.txt, call 5) 33 products of 9 to 16
+  // row tiles, every layout, ran 1.020x geomean: 1032 x 5976 x 1648 (B as
+  // N x K) 0.822 / 0.928, (K x N) 0.778 / 0.835, 1056 x 5824 x 1840 0.824 /
+  // 0.891; 2 lost over 0.5% (680 x 2224 x 4864, 64-row tiles in one wave,
+  // 1.203 / 1.172). The mma.sync kernels, not measured, keep group_m. The
+  // group's tiles are then all the tiles: its product fits the index type
+  // wherever the tile indices do.
+  if (c.tmaCopies)
+    group = select(lt(idx(2 * groupM), numPidM), group, numPidM);
+  Value inGroup = mul(group, numPidN);
   Value groupId = divU(pid, inGroup);
-  Value firstM = mul(groupId, idx(groupM));
-  Value groupSize = minI(sub(numPidM, firstM), idx(groupM));
+  Value firstM = mul(groupId, group);
+  Value groupSize = minI(sub(numPidM, firstM), group);
   Value pidInGroup = remU(pid, inGroup);
   Value pidM = add(firstM, remU(pidInGroup, groupSize));
   Value pidN = divU(pidInGroup, groupSize);

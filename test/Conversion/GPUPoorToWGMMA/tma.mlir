@@ -232,11 +232,16 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // The consumers' tile origin (row and column tile of the grouped order) goes
 // through a volatile empty asm before their chunk loop: used only in the
 // epilogue, its divisions would otherwise sink past the last MMA. A
-// persistent kernel's (@linear above) is not pinned.
+// persistent kernel's (@linear above) is not pinned. Up to twice group_m
+// (8) row tiles run as one group, of all the row tiles.
 // CHECK-LABEL: func.func @tile_origin_pinned
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.setmaxregister  increase 240
-// CHECK: %[[GROUP:.*]] = arith.divui %block_id_x
+// CHECK: %[[MANY:.*]] = arith.cmpi slt, %c16{{(_[0-9]+)?}}, %[[TM:[0-9]+]] : index
+// CHECK-NEXT: %[[G:.*]] = arith.select %[[MANY]], %c8{{(_[0-9]+)?}}, %[[TM]] : index
+// CHECK-NEXT: %[[IN:.*]] = arith.muli %[[G]], %[[TN:.*]] : index
+// CHECK-NEXT: %[[GROUP:.*]] = arith.divui %block_id_x, %[[IN]]
+// CHECK-NEXT: arith.muli %[[GROUP]], %[[G]]
 // CHECK: %[[ROW:.*]] = llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK-NEXT: %[[ROWI:.*]] = arith.index_castui %[[ROW]] : i32 to index
 // CHECK: %[[COL:.*]] = llvm.inline_asm has_side_effects "", "=r,0"

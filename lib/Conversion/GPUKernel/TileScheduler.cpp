@@ -42,19 +42,20 @@ void GroupedTileOrder::emitTileOrigin() {
   }
   int64_t groupM = std::max<int64_t>(c.groupM / q, 1);
   Value group = idx(groupM);
-  // The TMA kernel runs up to twice group_m row tiles as one group: groups
-  // of group_m left a short last group whose blocks read B's columns again
-  // after the first group's (9 row tiles: 8 and 1). On an H200 (static
-  // kernels, x cuBLAS f32acc, groups of group_m / one group;
-  // benchmarks/data/group_rows_sm_90a.txt, call 5) 33 products of 9 to 16
-  // row tiles, every layout, ran 1.020x geomean: 1032 x 5976 x 1648 (B as
-  // N x K) 0.822 / 0.928, (K x N) 0.778 / 0.835, 1056 x 5824 x 1840 0.824 /
-  // 0.891; 2 lost over 0.5% (680 x 2224 x 4864, 64-row tiles in one wave,
-  // 1.203 / 1.172). The mma.sync kernels, not measured, keep group_m. The
-  // group's tiles are then all the tiles: its product fits the index type
-  // wherever the tile indices do.
-  if (c.tmaCopies)
-    group = select(lt(idx(2 * groupM), numPidM), group, numPidM);
+  // A persistent TMA kernel runs fewer than twice group_m row tiles as one
+  // group: groups of group_m left a short last group whose blocks read B's
+  // columns again after the first group's had (9 row tiles: 8 and 1). On an
+  // H200 (static kernels, x cuBLAS f32acc, groups of group_m / one group;
+  // benchmarks/data/group_rows_sm_90a.txt, call 5) 25 persistent products of
+  // 9 to 15 row tiles, every layout, ran 1.025x geomean: 1032 x 5976 x 1648
+  // (B as N x K) 0.822 / 0.928, (K x N) 0.778 / 0.835, 1056 x 5824 x 1840
+  // 0.824 / 0.891; one lost 1% (1704 x 13056 x 5008). One wave of blocks a
+  // tile keeps groups of group_m (1024^3, 64-row tiles: 0.998 / 0.860 in
+  // call 6), as do two whole groups and the mma.sync kernels (not
+  // measured). The group's tiles are then all the tiles: its product fits
+  // the index type wherever the tile indices do.
+  if (c.tmaCopies && c.persistent())
+    group = select(lt(numPidM, idx(2 * groupM)), numPidM, group);
   Value inGroup = mul(group, numPidN);
   Value groupId = divU(pid, inGroup);
   Value firstM = mul(groupId, group);

@@ -66,8 +66,15 @@
 // CHECK: ^[[PRODUCER]]:
 // CHECK-NEXT: nvvm.setmaxregister  decrease 24
 // CHECK: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"
+// Fewer than twice group_m (8) row tiles run as one group of all of them
+// (GroupedTileOrder: a persistent kernel's).
 // CHECK: %[[STEP:.*]] = gpu.grid_dim x
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP]]
+// CHECK: %[[FEW:.*]] = arith.cmpi slt, %[[TM:[0-9]+]], %c16{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[G:.*]] = arith.select %[[FEW]], %[[TM]], %c8{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[IN:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK-NEXT: %[[GROUP:.*]] = arith.divui %{{.*}}, %[[IN]]
+// CHECK-NEXT: arith.muli %[[GROUP]], %[[G]]
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[FULL:.*]], %c49152_i32
@@ -232,16 +239,14 @@ func.func @slices(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // The consumers' tile origin (row and column tile of the grouped order) goes
 // through a volatile empty asm before their chunk loop: used only in the
 // epilogue, its divisions would otherwise sink past the last MMA. A
-// persistent kernel's (@linear above) is not pinned. Up to twice group_m
-// (8) row tiles run as one group, of all the row tiles.
+// persistent kernel's (@linear above) is not pinned. Its groups are of
+// group_m (8) row tiles: one wave of blocks a tile keeps them.
 // CHECK-LABEL: func.func @tile_origin_pinned
 // CHECK: gpu.func @gpupoor_matmul_0(
 // CHECK: nvvm.setmaxregister  increase 240
-// CHECK: %[[MANY:.*]] = arith.cmpi slt, %c16{{(_[0-9]+)?}}, %[[TM:[0-9]+]] : index
-// CHECK-NEXT: %[[G:.*]] = arith.select %[[MANY]], %c8{{(_[0-9]+)?}}, %[[TM]] : index
-// CHECK-NEXT: %[[IN:.*]] = arith.muli %[[G]], %[[TN:.*]] : index
+// CHECK-NOT: arith.select
+// CHECK: %[[IN:.*]] = arith.muli %c8{{(_[0-9]+)?}}, %{{.*}} : index
 // CHECK-NEXT: %[[GROUP:.*]] = arith.divui %block_id_x, %[[IN]]
-// CHECK-NEXT: arith.muli %[[GROUP]], %[[G]]
 // CHECK: %[[ROW:.*]] = llvm.inline_asm has_side_effects "", "=r,0"
 // CHECK-NEXT: %[[ROWI:.*]] = arith.index_castui %[[ROW]] : i32 to index
 // CHECK: %[[COL:.*]] = llvm.inline_asm has_side_effects "", "=r,0"

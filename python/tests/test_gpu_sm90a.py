@@ -493,15 +493,16 @@ def test_sm90a_swapped_fill_km_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 9 to 16 row tiles run as one group (GroupedTileOrder): 9 row tiles
-    # of 128 (1032 = 8 x 128 + 8, 1048) in clusters of two (five clusters,
-    # the last half empty) and without, persistent past one wave, with the
-    # split handover; 11 row tiles of A as K x M (1320 = 10 x 128 + 40).
+    # Fewer than twice group_m row tiles run as one group in a persistent
+    # kernel (GroupedTileOrder): 9 row tiles of 128 (1032 = 8 x 128 + 8,
+    # 1048) in clusters of two (five clusters, the last half empty) and
+    # without, past one wave, with the split handover; 11 row tiles of A as
+    # K x M (1320 = 10 x 128 + 40).
     (1032, 5976, 1648, "kn", "plch"), (1048, 6352, 4064, "nk", "pl224h"),
     (1320, 8800, 2600, "kmkn", "pl")])
 def test_sm90a_one_group_of_row_tiles_exact(m, n, k, layout, want):
-    """Products of 9 to 16 row tiles, whose tiles the TMA kernel orders as
-    one group, every tile once: exact on small integers."""
+    """Products of 9 to 15 row tiles, whose tiles the persistent TMA kernel
+    orders as one group, every tile once: exact on small integers."""
     _exact_on_family(m, n, k, layout, want, "f32", None)
 
 

@@ -323,7 +323,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "Depth of the cp.async pipeline (0: 4 for BK = 32, 3 for BK of "
            "64 or more)">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
-           "Row tiles per group in the grouped block order">,
+           "Row tiles per group in the grouped block order (a persistent "
+           "TMA kernel without stream-K runs fewer than twice as many as one "
+           "group)">,
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "Stage tiles with 16-byte cp.async (needs unit inner strides and "
            "16-byte aligned rows); false loads element by element (any "

@@ -42,19 +42,21 @@ void GroupedTileOrder::emitTileOrigin() {
   }
   int64_t groupM = std::max<int64_t>(c.groupM / q, 1);
   Value group = idx(groupM);
-  // A persistent TMA kernel runs fewer than twice group_m row tiles as one
-  // group: groups of group_m left a short last group whose blocks read B's
-  // columns again after the first group's had (9 row tiles: 8 and 1). On an
-  // H200 (static kernels, x cuBLAS f32acc, groups of group_m / one group;
-  // benchmarks/data/group_rows_sm_90a.txt, call 5) 25 persistent products of
-  // 9 to 15 row tiles, every layout, ran 1.025x geomean: 1032 x 5976 x 1648
-  // (B as N x K) 0.822 / 0.928, (K x N) 0.778 / 0.835, 1056 x 5824 x 1840
-  // 0.824 / 0.891; one lost 1% (1704 x 13056 x 5008). One wave of blocks a
-  // tile keeps groups of group_m (1024^3, 64-row tiles: 0.998 / 0.860 in
-  // call 6), as do two whole groups and the mma.sync kernels (not
+  // A persistent TMA kernel without stream-K runs fewer than twice group_m
+  // row tiles as one group: groups of group_m left a short last group whose
+  // blocks read B's columns again after the first group's had (9 row tiles:
+  // 8 and 1; ncu at 1048 x 6352 x 4064 read 98-104 MB from DRAM, one group
+  // 69, cuBLAS 69). On an H200 (static kernels, x cuBLAS f32acc, groups of
+  // group_m / one group; benchmarks/data/group_rows_sm_90a.txt, call 5) 23
+  // such products, every layout, ran 1.028x geomean, none lost more than
+  // 0.2%: 1032 x 5976 x 1648 (B as N x K) 0.822 / 0.928, (K x N) 0.778 /
+  // 0.835, 1056 x 5824 x 1840 0.824 / 0.891. Kept as they were, as
+  // measured: a grid of one wave (four products, 0.974x to 1.014x), two
+  // whole groups (16 row tiles: 1024^3 in 64 x 64 tiles 1.012 / 0.882 in
+  // call 7), stream-K (one product, 0.990x) and the mma.sync kernels (not
   // measured). The group's tiles are then all the tiles: its product fits
   // the index type wherever the tile indices do.
-  if (c.tmaCopies && c.persistent())
+  if (c.persistent() && !c.streamK())
     group = select(lt(numPidM, idx(2 * groupM)), numPidM, group);
   Value inGroup = mul(group, numPidN);
   Value groupId = divU(pid, inGroup);

@@ -443,7 +443,7 @@ void bindLauncher(py::module_ &m) {
         c10::cuda::OptionalCUDAGuard guard(
             a.is_cuda() ? std::optional<c10::Device>(a.device())
                         : std::nullopt);
-        std::tie(a, b) = launchOperands(a, b, slices, maxSplits, info);
+        std::tie(a, b) = launchOperands(a, b, slices, maxSplits, &info);
         VariantKey key =
             variantKey(a, b, bias.has_value(), activation, outer == "f16",
                        c.scalar_type() == at::kFloat, maxSplits);
@@ -492,9 +492,11 @@ void bindLauncher(py::module_ &m) {
       "slices"_a, "chips"_a, "sm_count"_a, "find_variant"_a = py::none(),
       "The launch plan of C = act(A @ B + bias) on a device of these library "
       "chips and SMs, as the launcher makes it (variants from `find_variant`, "
-      "as set_resolver takes it, or the resolver's), without launching: for "
-      "tests. It plans on the operands the call launches on, the copies it "
-      "makes of them included (launchOperands). Tensors may live anywhere.");
+      "as set_resolver takes it, or the resolver's), without launching its "
+      "kernel: for tests. It plans on the operands the call launches on, the "
+      "copies it makes of them included (launchOperands: made here too, on a "
+      "CUDA device by the library's row-copy kernel). Tensors may live "
+      "anywhere.");
 }
 
 } // namespace gpupoor::package

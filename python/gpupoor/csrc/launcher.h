@@ -59,10 +59,10 @@ void launch(const at::Tensor &a, const at::Tensor &b,
 /// padded rows where policy::copiesUnalignedOperands says the copy pays,
 /// and a single row's stride made dense. gpupoor::split_k_matmul launches on
 /// them and describe_plan plans on them. Host tensors are copied by torch.
-std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
-                                                 int64_t slices,
-                                                 int64_t maxSplits,
-                                                 const DeviceInfo &info);
+/// `info` null: A's device's (deviceInfo), looked up only for A as K x M.
+std::pair<at::Tensor, at::Tensor>
+launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,
+               const DeviceInfo *info = nullptr);
 
 /// The launcher's Python bindings: set_resolver, and describe_plan (the
 /// plan of a launch without launching, for tests).

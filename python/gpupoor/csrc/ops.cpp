@@ -370,7 +370,7 @@ at::Tensor alignedRows(const at::Tensor &t) {
 std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
                                                  int64_t slices,
                                                  int64_t maxSplits,
-                                                 const DeviceInfo &info) {
+                                                 const DeviceInfo *info) {
   bool batched = a.dim() == 3;
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   // A read along M (a transposed activation, the weight gradient's
@@ -384,7 +384,8 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
   // to 16 bytes (paddedRows), which the fast kernels need of any K.
   if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-      !launchReadsKMajorA(a, b, slices, maxSplits, info))
+      !launchReadsKMajorA(a, b, slices, maxSplits,
+                          info ? *info : deviceInfo(a.get_device())))
     a = paddedRows(a, /*alongLast=*/true);
   // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
   // are copied into padded rows where the policy says the copy pays.
@@ -467,8 +468,7 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
       splitKTriton(a, b, bias, out, maxSplits, outer, o.activation, slices);
     }
   } else {
-    std::tie(a, b) =
-        launchOperands(a, b, slices, maxSplits, deviceInfo(a.get_device()));
+    std::tie(a, b) = launchOperands(a, b, slices, maxSplits);
     VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
     launch(a, b, bias, out, key, slices);

@@ -12,7 +12,8 @@
 namespace mlir::gpupoor {
 
 /// Maps the 1-D block id onto C tiles in grouped order: `group_m` row tiles
-/// share their B tiles in L2 while the group's blocks run.
+/// share their B tiles in L2 while the group's blocks run (a persistent TMA
+/// kernel without stream-K runs fewer than twice group_m as one group).
 class GroupedTileOrder : public KernelPart {
 public:
   explicit GroupedTileOrder(KernelContext &kc) : KernelPart(kc) {}

@@ -246,8 +246,8 @@ def GPUPoor_KernelConfigAttr : GPUPoor_Attr<"KernelConfig", "kernel_config"> {
       a `BM / WM x BN / WN` tile of C in m16n8k16 fragments.
     * `stages`: depth of the shared-memory copy pipeline.
     * `group_m`: row tiles per group in the grouped (L2-friendly) block
-      order; sm_90a's persistent TMA kernel runs fewer than twice as many
-      as one group.
+      order; sm_90a's persistent TMA kernel without stream-K runs fewer
+      than twice as many as one group.
     * `copies`: `async` (16-byte `cp.async`; unit inner strides of A and B,
       16-byte aligned rows and pointers), `elements` (element loads; any
       strides and alignment) or, on sm_90a, `tma` (a producer warpgroup

@@ -49,7 +49,7 @@ def cuda_include():
 
 extensions = [CppExtension(
     "gpupoor._C",
-    [*(f"gpupoor/csrc/{name}.cpp" for name in ("policy", "library", "loader", "plan", "launcher", "ops")),
+    [*(f"gpupoor/csrc/{name}.cpp" for name in ("policy", "library", "loader", "plan", "launcher", "operands", "ops")),
      *POLICY, DRIVER],
     include_dirs=[str(REPO / "include"), "gpupoor/csrc", cuda_include()],
     libraries=["c10_cuda", "torch_cuda", "dl"],

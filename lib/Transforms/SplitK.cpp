@@ -264,7 +264,7 @@ bool rowsOff16Bytes(Value v) {
 /// its rows would lie off 16 bytes, the slice of a tensor.empty whose rows
 /// are padded (policy::paddedRowElems; bufferized, a view of that row
 /// stride, whose padding no kernel reads); else a tensor.empty of `sizes`.
-/// The package pads its copies the same way (paddedRows in ops.cpp).
+/// The package pads its copies the same way (paddedRows in operands.cpp).
 Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                      Type elementType) {
   std::optional<int64_t> cols = getConstantIntValue(sizes.back());

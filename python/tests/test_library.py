@@ -308,7 +308,7 @@ def test_build_library_and_load(gpupoor_opt, tmp_path, monkeypatch):
                 assert k.manifest["slices"] == 0
             assert v.kernels[0].tile == ((128, 128, 32) if "large" in name else (16, 128, 64))
     # Every chip's library has the row-copy kernel, whose manifest names the
-    # parameters the package passes (ops.cpp copyRows).
+    # parameters the package passes (operands.cpp copyRows).
     for chip in ("sm_80", "sm_90", "sm_90a"):
         rc = lib.row_copy(chip)
         assert rc is not None and rc.cubin.read_bytes()[:4] == b"\x7fELF"

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "launcher.h"
+#include "operands.h"
 #include "plan.h"
 
 #include <ATen/ops/empty.h>

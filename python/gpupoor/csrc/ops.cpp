@@ -19,6 +19,7 @@
 #include "launcher.h"
 #include "library.h"
 #include "loader.h"
+#include "operands.h"
 
 #include "gpupoor/Policy/Policy.h"
 
@@ -235,178 +236,6 @@ void splitKTriton(const at::Tensor &a, const at::Tensor &b,
   stack.emplace_back(slices);
   op.callBoxed(stack);
 }
-
-/// Whether the fast kernels read `t`'s rows as they lie (their manifests'
-/// checks, policy::requiredChecks): a unit stride along one of its last
-/// two dimensions, the other's stride (and a batch's) a multiple of 8
-/// elements, its start on 16 bytes. An operand without a unit stride counts
-/// as read so: its copy is the element kernels' business, as before.
-bool rowsAligned(const at::Tensor &t) {
-  int64_t unit = t.stride(-1) == 1 ? -1 : t.stride(-2) == 1 ? -2 : 0;
-  if (unit == 0)
-    return true;
-  int64_t other = unit == -1 ? -2 : -1;
-  return (t.size(other) == 1 || t.stride(other) % 8 == 0) &&
-         (t.dim() < 3 || t.stride(0) % 8 == 0) &&
-         reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
-}
-
-/// Whether the policy's launch of a (M x K, stored K x M) times b reads A
-/// as K x M: the decision of policy::chooseLaunch, on `info`'s first chip
-/// and SM count (which copies an A whose rows lie off 16 bytes,
-/// Problem::aRowsAligned).
-bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
-                        int64_t slices, int64_t maxSplits,
-                        const DeviceInfo &info) {
-  std::optional<policy::Chip> chip =
-      info.chips.empty() ? std::nullopt : policy::parseChip(info.chips.front());
-  if (!chip)
-    return false;
-  policy::Problem p;
-  p.chip = *chip;
-  p.shape.batched = a.dim() == 3;
-  p.shape.batch = p.shape.batched ? a.size(0) : 1;
-  p.shape.m = a.size(-2);
-  p.shape.n = b.size(-1);
-  p.k = a.size(-1);
-  p.aLayout = policy::ALayout::KM;
-  p.aRowsAligned = rowsAligned(a);
-  p.bLayout = b.stride(-2) == 1 && b.stride(-1) != 1 ? policy::BLayout::NK
-                                                     : policy::BLayout::KN;
-  p.slices = slices;
-  p.maxSplits = maxSplits;
-  p.smCount = info.smCount;
-  return policy::chooseLaunch(p).aLayout == policy::ALayout::KM;
-}
-
-/// Which calls copy unaligned operands into padded rows: those
-/// policy::copiesUnalignedOperands names (Policy), or, for
-/// benchmarks/force_choice.py's `nopad` and `pad`, none or every one.
-enum class UnalignedCopies { Policy, Never, Always };
-std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
-
-/// Copies `src` into `dst` (same sizes, 2 or 3 dimensions, 2-byte elements,
-/// unit stride along the last) with the library's row-copy kernel, in
-/// 16-byte words (lib/Transforms/RowCopy.h); false, copying nothing, where
-/// the library has none for the device.
-bool copyRows(const at::Tensor &src, const at::Tensor &dst) {
-  if (!src.is_cuda() || src.element_size() != 2 || src.dim() < 2 ||
-      src.dim() > 3 || src.stride(-1) != 1 || dst.stride(-1) != 1 ||
-      src.numel() == 0)
-    return false;
-  int device = src.get_device();
-  std::shared_ptr<const RowCopyKernel> kernel;
-  for (const std::string &chip : deviceInfo(device).chips)
-    if ((kernel = rowCopyKernel(chip)))
-      break;
-  if (!kernel)
-    return false;
-  bool batched = src.dim() == 3;
-  // One past the source's last element (torch's strides are never
-  // negative), as the compiler's launch computes it (RowCopy.cpp).
-  int64_t span = 1;
-  for (int64_t d = 0; d < src.dim(); ++d)
-    span += (src.size(d) - 1) * src.stride(d);
-  auto addr = [](const at::Tensor &t) {
-    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(t.data_ptr()));
-  };
-  // In rowcopy::kRowCopyParams' order, which rowCopyKernel checked the
-  // kernel's to be.
-  int64_t batch = batched ? src.size(0) : 1;
-  int64_t values[] = {addr(src),      addr(dst),
-                      batch,          src.size(-2),
-                      src.size(-1),   batched ? src.stride(0) : 0,
-                      src.stride(-2), batched ? dst.stride(0) : 0,
-                      dst.stride(-2), addr(src) + 2 * span};
-  static_assert(std::size(values) ==
-                std::size(mlir::gpupoor::rowcopy::kRowCopyParams));
-  void *params[std::size(values)];
-  for (size_t i = 0; i < std::size(values); ++i)
-    params[i] = &values[i];
-  int64_t chunk = mlir::gpupoor::rowcopy::kRowCopyChunkElems;
-  int64_t chunks = batch * src.size(-2) * ((src.size(-1) + chunk - 1) / chunk);
-  LoadedKernel &loaded = load(kernel->info);
-  int64_t blocks = (chunks + loaded.block - 1) / loaded.block;
-  TORCH_CHECK(blocks <= std::numeric_limits<int32_t>::max(),
-              "gpupoor: a padded copy of ", src.numel(),
-              " elements is more than one launch of the row-copy kernel");
-  runtime::Launch l;
-  l.grid[0] = static_cast<unsigned>(blocks);
-  l.block[0] = loaded.block;
-  l.stream = reinterpret_cast<CUstream>(
-      c10::cuda::getCurrentCUDAStream(device).stream());
-  CUfunction fn = loaded.function(device);
-  CUresult err = runtime::launchKernel(fn, l, params);
-  if (err == CUDA_ERROR_INVALID_CONTEXT) {
-    PrimaryContext context(device);
-    err = runtime::launchKernel(fn, l, params);
-  }
-  check(err, "cuLaunchKernel(" + loaded.name + ")");
-  return true;
-}
-
-/// A copy of `t` with unit stride along its last dimension (`alongLast`)
-/// or the one before, in a fresh allocation whose rows are padded as
-/// policy::paddedRowElems says: the view the fast kernels read.
-at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
-  at::Tensor s = alongLast ? t : t.transpose(-2, -1);
-  std::vector<int64_t> shape = s.sizes().vec();
-  int64_t cols = shape.back();
-  shape.back() = policy::paddedRowElems(cols);
-  at::Tensor copy = at::empty(shape, s.options()).narrow(-1, 0, cols);
-  if (!copyRows(s, copy))
-    copy.copy_(s);
-  return alongLast ? copy : copy.transpose(-2, -1);
-}
-
-/// `t` padded (paddedRows) where the fast kernels cannot read its rows,
-/// along its own unit stride.
-at::Tensor alignedRows(const at::Tensor &t) {
-  return rowsAligned(t) ? t : paddedRows(t, t.stride(-1) == 1);
-}
-
-} // namespace
-
-std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
-                                                 int64_t slices,
-                                                 int64_t maxSplits,
-                                                 const DeviceInfo *info) {
-  bool batched = a.dim() == 3;
-  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
-  // A read along M (a transposed activation, the weight gradient's
-  // grad^T) takes a kernel that reads it so where its rows are whole 16
-  // bytes and the policy's launch reads A as K x M; otherwise (the policy
-  // copies it K-contiguous first, policy::copiesKMajorA, or the family it
-  // chooses has no K x M variant, as on chips before sm_90a) it is copied
-  // M x K: M x K elements, fewer than the element-copy kernels would read
-  // again for every tile.
-  // (A's rows, and a batch's elements, must start on 16 bytes too:
-  // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
-  // to 16 bytes (paddedRows), which the fast kernels need of any K.
-  if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-      !launchReadsKMajorA(a, b, slices, maxSplits,
-                          info ? *info : deviceInfo(a.get_device())))
-    a = paddedRows(a, /*alongLast=*/true);
-  // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
-  // are copied into padded rows where the policy says the copy pays.
-  UnalignedCopies copies = unalignedCopies;
-  if (copies == UnalignedCopies::Always ||
-      (copies == UnalignedCopies::Policy &&
-       policy::copiesUnalignedOperands(
-           policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k))) {
-    a = alignedRows(a);
-    b = alignedRows(b);
-  }
-  // A single row's stride is no stride: the row-stride checks of the fast
-  // kernels (multiples of 8 elements) hold for the dense one where K is a
-  // multiple of 8 (otherwise the element kernels take the row).
-  if (m == 1 && a.stride(-1) == 1)
-    a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
-                : a.as_strided({1, k}, {k, 1});
-  return {a, b};
-}
-
-namespace {
 
 at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
                       const std::optional<at::Tensor> &givenBias,
@@ -743,9 +572,9 @@ void bindOps(py::module_ &m) {
         TORCH_CHECK_VALUE(
             mode == "policy" || mode == "never" || mode == "always",
             "mode must be 'policy', 'never' or 'always', got '", mode, "'");
-        unalignedCopies = mode == "policy"  ? UnalignedCopies::Policy
-                          : mode == "never" ? UnalignedCopies::Never
-                                            : UnalignedCopies::Always;
+        setUnalignedCopies(mode == "policy"  ? UnalignedCopies::Policy
+                           : mode == "never" ? UnalignedCopies::Never
+                                             : UnalignedCopies::Always);
       },
       "mode"_a,
       "For the benchmarks and tests only (benchmarks/force_choice.py's nopad "

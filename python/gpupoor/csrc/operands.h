@@ -1,0 +1,50 @@
+//===- operands.h - the operands a call launches on -------------*- C++ -*-===//
+//
+// Part of the gpupoor project, under the MIT License.
+//
+//===----------------------------------------------------------------------===//
+//
+// The copies gpupoor::split_k_matmul makes of its operands before it
+// launches: one function (launchOperands) that the call and describe_plan
+// both run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUPOOR_PYTHON_OPERANDS_H
+#define GPUPOOR_PYTHON_OPERANDS_H
+
+#include "library.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace gpupoor::package {
+
+/// The operands a call of A (M x K) times B (K x N) launches on, on a
+/// device of `info`'s chips: A stored K x M copied M x K where the policy's
+/// launch does not read it as it lies (its rows off 16 bytes, or
+/// policy::copiesKMajorA), operands whose rows lie off 16 bytes copied into
+/// padded rows where policy::copiesUnalignedOperands says the copy pays,
+/// and a single row's stride made dense. gpupoor::split_k_matmul launches on
+/// them and describe_plan plans on them. Host tensors are copied by torch.
+/// `info` null: A's device's (deviceInfo), looked up only for A as K x M.
+std::pair<at::Tensor, at::Tensor>
+launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,
+               const DeviceInfo *info = nullptr);
+
+/// Which calls copy unaligned operands into padded rows: those
+/// policy::copiesUnalignedOperands names (Policy), or, for
+/// benchmarks/force_choice.py's `nopad` and `pad`, none or every one.
+enum class UnalignedCopies { Policy, Never, Always };
+void setUnalignedCopies(UnalignedCopies copies);
+
+/// A copy of `t` with unit stride along its last dimension (`alongLast`)
+/// or the one before, in a fresh allocation whose rows are padded as
+/// policy::paddedRowElems says: the view the fast kernels read.
+at::Tensor paddedRows(const at::Tensor &t, bool alongLast);
+
+} // namespace gpupoor::package
+
+#endif // GPUPOOR_PYTHON_OPERANDS_H

@@ -126,6 +126,13 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
                              std::max(most, kMinWgmmaStages));
 }
 
+int64_t mlir::gpupoor::policy::clusterStages(const Tile &tile, int64_t clusterM,
+                                             int64_t stages) {
+  if (tile == kSwappedFillNMajorTile && clusterM == kSwappedFillClusterM)
+    return std::min(stages, kSwappedFillNMajorStages);
+  return stages;
+}
+
 bool mlir::gpupoor::policy::persistentPays(const ConfigProblem &p,
                                            int64_t smCount) {
   bool wide = p.tile == kThreeWarpgroupWideTile;

@@ -183,6 +183,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                       : (spec.tmaCopies && !spec.streamKTiles
                              ? policy::clusterBlocks(problem, spec.blocksPerSM)
                              : 1);
+  // Some tiles keep fewer stages in clusters than alone.
+  if (!stages)
+    spec.stages =
+        policy::clusterStages(problem.tile, spec.clusterM, spec.stages);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

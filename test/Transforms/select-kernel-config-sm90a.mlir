@@ -619,13 +619,18 @@ func.func @swapped_column_stores(%a: memref<2144x2408xf16>, %b: memref<288x2408x
 
 // The transposed product of few rows (policy::swappedFillTile) runs in
 // clusters of four sharing A's tile (policy::clusterBlocks), in 64 x 64 tiles
-// (A as K x M with B as K x N: x64q) as in 64 x 96 ones (x96q).
+// (A as K x M with B as K x N: x64q) as in 64 x 96 ones (x96q). The 64 x 64
+// tiles keep 8 stages in clusters of four (policy::clusterStages), 12 in
+// pairs (as many as fit 192 KiB); the 64 x 96 ones 9 (as many as fit).
 // CHECK-LABEL: func @swapped_fill_km_clusters
-// CHECK: stages = 12,
+// CHECK: stages = 8,
 // CHECK-SAME: cluster_m = 4, column_stores = true>) {gpupoor.swapped_operands}
 // CHECK: stages = 9,
 // CHECK-SAME: cluster_m = 4, column_stores = true>) {gpupoor.swapped_operands}
 // CHECK: return
+// PAIRS-LABEL: func @swapped_fill_km_clusters
+// PAIRS: stages = 12,
+// PAIRS-SAME: cluster_m = 2, column_stores = true>) {gpupoor.swapped_operands}
 func.func @swapped_fill_km_clusters(%a: memref<3560x1224xf16>, %b: memref<3560x352xf16>, %c: memref<1224x352xf16, strided<[1, 1224]>>, %a2: memref<2408x2144xf16>, %b2: memref<2408x288xf16>, %c2: memref<2144x288xf16, strided<[1, 2144]>>) {
   gpupoor.matmul %a, %b outs(%c : memref<1224x352xf16, strided<[1, 1224]>>)
       strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a>) {gpupoor.swapped_operands}

@@ -152,6 +152,14 @@ int64_t wgmmaBlocksPerSM(const Tile &tile, bool gridExceedsSMs);
 int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
                     int64_t barrierBytes, int64_t blocksPerSM);
 
+/// The stages of a wgmma tile in clusters of `clusterM` blocks along M, of
+/// `stages` that wgmmaStages gives the tile: at most
+/// kSwappedFillNMajorStages for kSwappedFillNMajorTile in clusters of
+/// kSwappedFillClusterM (the transposed product of few rows of A stored K x
+/// M: swappedFillTile, the package's x64q), where more ran slower; else
+/// `stages`.
+int64_t clusterStages(const Tile &tile, int64_t clusterM, int64_t stages);
+
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
 /// a static grid exceeds one wave. Measured on an H100 (bench_skinny.py,
 /// docs/design/decisions.md#persistent-kernels-with-tma-stored-c) against one

@@ -191,6 +191,15 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 /// three 32-column atoms of 64-byte rows, 64 one atom of 128-byte rows
 /// (measured with B as K x N only, which alone takes it).
 inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
+/// The most stages of kSwappedFillNMajorTile in clusters of
+/// kSwappedFillClusterM (policy::clusterStages): 8 of its 16 KiB, where 12
+/// fit. Static kernels on an H200, x cuBLAS f32acc, 12 / 8 stages
+/// (benchmarks/data/x64q_stages_sm_90a.txt): over the 14 random products the
+/// tile was adopted on and 352 x 1224 x 3560, 1.059x geomean, none slower
+/// (least 1.021x; 352 x 1224 x 3560 0.794 / 0.832); over 12 held-out random
+/// ones 1.070x, least 1.043x. 6 stages ran 1.033x, 7 1.050x, 10 1.024x, 4
+/// 0.772x.
+inline constexpr int64_t kSwappedFillNMajorStages = 8;
 
 /// Whether `tile` is one of the transposed fill tiles above (clusters of
 /// kSwappedFillClusterM sharing A's tile): a swapped strategy of either

@@ -155,9 +155,10 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// The stages of a wgmma tile in clusters of `clusterM` blocks along M, of
 /// `stages` that wgmmaStages gives the tile: at most
 /// kSwappedFillNMajorStages for kSwappedFillNMajorTile in clusters of
-/// kSwappedFillClusterM (the transposed product of few rows of A stored K x
-/// M: swappedFillTile, the package's x64q), where more ran slower; else
-/// `stages`.
+/// kSwappedFillClusterM, where more ran slower; else `stages`. The rules
+/// give that tile clusters of four only in the transposed product of few
+/// rows of A stored K x M (swappedFillTile, the package's x64q), where it
+/// was measured; a kernel asked for them by hand gets the cap too.
 int64_t clusterStages(const Tile &tile, int64_t clusterM, int64_t stages);
 
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where

@@ -192,13 +192,13 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 /// (measured with B as K x N only, which alone takes it).
 inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
 /// The most stages of kSwappedFillNMajorTile in clusters of
-/// kSwappedFillClusterM (policy::clusterStages): 8 of its 16 KiB, where 12
-/// fit. Static kernels on an H200, x cuBLAS f32acc, 12 / 8 stages
-/// (benchmarks/data/x64q_stages_sm_90a.txt): over the 14 random products the
-/// tile was adopted on and 352 x 1224 x 3560, 1.059x geomean, none slower
-/// (least 1.021x; 352 x 1224 x 3560 0.794 / 0.832); over 12 held-out random
-/// ones 1.070x, least 1.043x. 6 stages ran 1.033x, 7 1.050x, 10 1.024x, 4
-/// 0.772x.
+/// kSwappedFillClusterM (policy::clusterStages): 8 of its 16 KiB, where
+/// wgmmaStages gives 12 (192 KiB). Static kernels on an H200, x cuBLAS
+/// f32acc (benchmarks/data/x64q_stages_sm_90a.txt), 8 stages over 12: on
+/// the 14 random products the tile was adopted on and 352 x 1224 x 3560,
+/// 1.059x geomean, none slower (least 1.021x; 352 x 1224 x 3560 0.794 ->
+/// 0.832), 6 stages 1.033x, 4 0.772x; on 12 held-out random ones 1.070x,
+/// least 1.043x, 7 stages 1.050x, 10 1.024x.
 inline constexpr int64_t kSwappedFillNMajorStages = 8;
 
 /// Whether `tile` is one of the transposed fill tiles above (clusters of

@@ -283,6 +283,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     docs/design/decisions.md#persistent-kernels-with-tma-stored-c; 192 x
     192: docs/design/decisions.md#192--192-tiles-over-three-consumer-warpgroups), and
     for the 64 x 128 tile in clusters of four (policy::quadClusterPays);
+    8 stages, not 12, for the 64 x 64 tile in clusters of four (the
+    transposed product's: policy::clusterStages;
+    docs/design/decisions.md#eight-stages-for-the-transposed-products-64--64-tiles);
     no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads A as M x K or K x M (whole 64-row atoms: BM a
     multiple of 64) and B as N x K or K x N (whole 64-column atoms: BN a

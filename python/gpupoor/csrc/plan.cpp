@@ -19,8 +19,6 @@
 namespace gpupoor::package {
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 std::mutex forcedMutex;
 std::optional<policy::TunedChoice> forcedChoice;
 bool useTunedTable = true;

@@ -142,9 +142,6 @@ at::Tensor alignedRows(const at::Tensor &t) {
 
 void setUnalignedCopies(UnalignedCopies copies) { unalignedCopies = copies; }
 
-/// A copy of `t` with unit stride along its last dimension (`alongLast`)
-/// or the one before, in a fresh allocation whose rows are padded as
-/// policy::paddedRowElems says: the view the fast kernels read.
 at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
   at::Tensor s = alongLast ? t : t.transpose(-2, -1);
   std::vector<int64_t> shape = s.sizes().vec();

@@ -121,6 +121,10 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   spec.warpsM = spec.mmaRows() / 16;
   spec.warpsN = 1;
   policy::ConfigProblem problem = configProblem(op);
+  // The package's swapped families are the transposed product written
+  // unswapped, their kernels launched on C^T: they ask for column stores,
+  // which mark them as the transposed product here.
+  problem.swapped |= columnStores;
   problem.narrowNMajorB =
       policy::narrowNMajorB(problem.chip, problem.bLayout, problem.tile);
   // Asked for clusters, the choice of two blocks an SM gives way (the
@@ -183,11 +187,11 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
                       : (spec.tmaCopies && !spec.streamKTiles
                              ? policy::clusterBlocks(problem, spec.blocksPerSM)
                              : 1);
-  // The 64 x 64 tile in clusters of four ran faster with fewer stages than
-  // fit (policy::clusterStages); stages asked for stand.
+  // In clusters of four the transposed product's 64 x 64 tile ran faster
+  // with fewer stages than fit, the swapped decode tiles with more than
+  // wgmmaStages gives alone (policy::clusterStages); stages asked for stand.
   if (!stages)
-    spec.stages =
-        policy::clusterStages(problem.tile, spec.clusterM, spec.stages);
+    spec.stages = policy::clusterStages(problem, spec.clusterM, spec.stages);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

@@ -563,9 +563,11 @@ func.func @no_clusters(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c:
 // block an SM, 80 tiles (three quarters of the SMs at most): clusters of
 // four; 224 tiles, two blocks an SM: clusters of two; 128 tiles, one block
 // an SM: clusters of two (more clusters of four than the SMs hold at once).
-// B as N x K (the activation read along K): none.
+// B as N x K (the activation read along K): none. In clusters of four the
+// tile takes 8 stages, in clusters of two the 6 of one block alone
+// (policy::clusterStages).
 // CHECK-LABEL: func @narrow_n_major_b
-// CHECK: stages = 6,
+// CHECK: stages = 8,
 // CHECK-SAME: index_bitwidth = 32, cluster_m = 4, column_stores = true>
 // CHECK: stages = 4,
 // CHECK-SAME: blocks_per_sm = 2, cluster_m = 2, column_stores = true>

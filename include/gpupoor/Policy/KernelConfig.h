@@ -152,14 +152,22 @@ int64_t wgmmaBlocksPerSM(const Tile &tile, bool gridExceedsSMs);
 int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
                     int64_t barrierBytes, int64_t blocksPerSM);
 
-/// The stages of a wgmma tile in clusters of `clusterM` blocks along M, of
-/// `stages` that wgmmaStages gives the tile: at most
-/// kSwappedFillNMajorStages for kSwappedFillNMajorTile in clusters of
-/// kSwappedFillClusterM, where more ran slower; else `stages`. The rules
-/// give that tile clusters of four only in the transposed product of few
-/// rows of A stored K x M (swappedFillTile, the package's x64q), where it
-/// was measured; a kernel asked for them by hand gets the cap too.
-int64_t clusterStages(const Tile &tile, int64_t clusterM, int64_t stages);
+/// The stages of `p`'s wgmma tile in clusters of `clusterM` blocks along M,
+/// of `stages` that wgmmaStages gives the tile:
+/// - at most kSwappedFillNMajorStages for kSwappedFillNMajorTile in clusters
+///   of kSwappedFillClusterM, where more ran slower. The rules give that
+///   tile clusters of four only in the transposed product of few rows of A
+///   stored K x M (swappedFillTile, the package's x64q), where it was
+///   measured; a kernel asked for them by hand gets the cap too.
+/// - at least kSwappedDecodeClusterStages for a swapped decode tile of A
+///   stored K x M (isSwappedDecodeKMTile with a narrow N-major B: the
+///   package's s8q, s16q, s32q) on sm_90a in clusters of four, where more
+///   ran faster; in clusters of two (more than the SMs hold at once in
+///   fours) they keep wgmmaStages'. The same tile unswapped (kNarrowTile
+///   with B stored K x N, the package's n16q) keeps them too: 8 stages ran
+///   0.916x-1.107x there.
+/// - else `stages`.
+int64_t clusterStages(const ConfigProblem &p, int64_t clusterM, int64_t stages);
 
 /// Whether a two-warpgroup TMA kernel loops over C tiles by default: where
 /// a static grid exceeds one wave. Measured on an H100 (bench_skinny.py,

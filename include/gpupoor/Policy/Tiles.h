@@ -114,6 +114,26 @@ inline constexpr Tile kSwappedKMTile = {64, 32, 128};
 /// slowly) and A was copied M x K first instead (copiesKMajorA).
 inline constexpr Tile kSwappedKM8Tile = {64, 8, 128};
 
+/// The stages of the swapped decode tiles of A stored K x M (kSwappedKM8Tile,
+/// kSwappedDecodeTile, kSwappedKMTile: 64 weight rows, 8 to 32 columns of A,
+/// 128 of K) in clusters of four (policy::clusterStages), where wgmmaStages
+/// gives 6 (as many bytes of the weight in flight as 12 stages of 64 x 64):
+/// 8 of at most 24 KiB. Static kernels on an H200, x cuBLAS f32acc
+/// (benchmarks/data/decode_cluster_stages_sm_90a.txt), 8 stages over 6: on
+/// four LLM projections 1.06-1.09x (32 x 4096 x 14336 0.997 -> 1.082); on
+/// 12 held-out random products 1.052x geomean (0.975x-1.126x), through the
+/// package's rebuilt families 1.060x and 1.047x in two rounds.
+inline constexpr int64_t kSwappedDecodeClusterStages = 8;
+static_assert(kSwappedDecodeClusterStages * (64 + 32) * 128 * 2 <= 192 * 1024,
+              "eight stages of the widest swapped decode tile fit 192 KiB");
+
+/// Whether `tile` is one of the swapped decode tiles of A stored K x M
+/// above (kSwappedDecodeClusterStages).
+inline bool isSwappedDecodeKMTile(const Tile &tile) {
+  return tile == kSwappedKM8Tile || tile == kSwappedDecodeTile ||
+         tile == kSwappedKMTile;
+}
+
 /// sm_90a's tile for a static 2-D product of 17 to 32 rows with A as M x K
 /// (B either way): 32 rows (KernelSpec::mmaRows: wgmma's m64 computes 32
 /// rows it does not store), a 4 KiB A box a stage instead of a half-empty

@@ -285,7 +285,10 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     for the 64 x 128 tile in clusters of four (policy::quadClusterPays);
     8 stages, not 12, for the 64 x 64 tile in clusters of four (the
     transposed product's: policy::clusterStages;
-    docs/design/decisions.md#eight-stages-for-the-transposed-products-64--64-tiles);
+    docs/design/decisions.md#eight-stages-for-the-transposed-products-64--64-tiles),
+    and 8, not 6, for the swapped decode tiles of A stored K x M in
+    clusters of four
+    (docs/design/decisions.md#eight-stages-for-swapped-decode-tiles-in-clusters-of-four);
     no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads A as M x K or K x M (whole 64-row atoms: BM a
     multiple of 64) and B as N x K or K x N (whole 64-column atoms: BN a
@@ -375,8 +378,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "sm_90a's shared-memory epilogue stores 16-byte column vectors "
            "where C is contiguous along M (kernel_config column_stores): "
            "for a kernel launched on C's transposed view (the package's "
-           "swapped families). The kernels of swapped ops "
-           "(gpupoor-swap-operands) take them anyway">,
+           "swapped families), which the configuration rules then treat "
+           "as a swapped product's (policy::clusterStages). The kernels "
+           "of swapped ops (gpupoor-swap-operands) take them anyway">,
     Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
            "Where the strategy names no S: the kernel takes S as its last "
            "parameter, `splits`, which the launch passes (the emitted host "

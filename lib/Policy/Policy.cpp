@@ -28,8 +28,12 @@ static std::optional<FillSplits> fillSplits(const Problem &p,
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
-  bool copiesA = problem.aLayout == ALayout::KM && problem.canCopyA &&
-                 (!problem.aRowsAligned || copiesKMajorA(problem));
+  // One whose rows lie off 16 bytes is otherwise copied as it lies into
+  // padded rows (Strategy::padsA): the same bytes as the transposing copy,
+  // moved by the row-copy kernel (torch's transposing copy_ of a 5120 x
+  // 5500 A took 194 us on an H200, a copy of it as it lies 38 us).
+  bool kmCopy = problem.aLayout == ALayout::KM && problem.canCopyA;
+  bool copiesA = kmCopy && copiesKMajorA(problem);
   Problem copied = problem;
   if (copiesA)
     copied.aLayout = ALayout::MK;
@@ -40,6 +44,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
   Strategy s;
   s.copiesA = copiesA;
+  s.padsA = kmCopy && !copiesA && !problem.aRowsAligned;
   // A measured choice where the tuned table has one: its family's tile.
   std::optional<TunedChoice> tuned = tunedChoice(p);
   // But the rules' filling tile over a row of the table (tuned before the

@@ -358,20 +358,24 @@ void copyAContiguous(PatternRewriter &rewriter, linalg::LinalgOp op) {
   });
 }
 
-/// The copies the strategy makes before the product: A, stored K x M,
-/// copied M x K (`copyA`: the policy's copiesA; the package copies it the
-/// same way), and, with `padRows` (policy::copiesUnalignedOperands),
-/// operands whose rows lie off 16 bytes (K, or B's N as K x N, of no
-/// multiple of 8) copied into padded rows, as the package copies them. A's
-/// M x K copy (or reshape of one row) has such rows already.
+/// The copies the strategy makes before the product, as the package makes
+/// them: A, stored K x M, copied M x K (`copyA`: the policy's copiesA) or
+/// into padded rows as it lies (`padA`: its padsA, whatever the product's
+/// size), and, with `padRows` (policy::copiesUnalignedOperands), operands
+/// whose rows lie off 16 bytes (K, or B's N as K x N, of no multiple of 8)
+/// copied into padded rows. A's copies (or reshape of one row) have such
+/// rows already.
 void copyOperands(PatternRewriter &rewriter, linalg::LinalgOp op, bool copyA,
-                  bool padRows) {
+                  bool padA, bool padRows) {
   if (copyA)
     copyAContiguous(rewriter, op);
+  if (padA)
+    copyIntoPaddedRows(rewriter, op, 0);
   if (!padRows)
     return;
   for (unsigned index : {0u, 1u}) {
-    if ((index != 0 || !copyA) && rowsOff16Bytes(op.getDpsInputs()[index]))
+    if ((index != 0 || (!copyA && !padA)) &&
+        rowsOff16Bytes(op.getDpsInputs()[index]))
       copyIntoPaddedRows(rewriter, op, index);
   }
 }
@@ -457,7 +461,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
             cast<ShapedType>(op.getDpsInits()[0].getType()).getShape(),
             strategy)))
       return failure();
-    copyOperands(rewriter, op, chosen.copiesA,
+    copyOperands(rewriter, op, chosen.copiesA, chosen.padsA,
                  tensors &&
                      policy::copiesUnalignedOperands(problem.shape, problem.k));
     // On memrefs, the zero fill right before the matmul only fed the sum

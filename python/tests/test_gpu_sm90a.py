@@ -506,12 +506,14 @@ def test_sm90a_one_group_of_row_tiles_exact(m, n, k, layout, want):
     _exact_on_family(m, n, k, layout, want, "f32", None)
 
 
-@pytest.mark.parametrize("m,n,k,b_layout", [(330, 1208, 3048, "kn"), (300, 4100, 1032, "nk")])
-def test_sm90a_a_as_k_x_m_off_16_bytes_runs_its_copy(m, n, k, b_layout):
+@pytest.mark.parametrize("m,n,k,b_layout", [(330, 1208, 3048, "kn"), (300, 4100, 1032, "nk"),
+                                           (5500, 8, 5120, "kn"), (1003, 1000, 1003, "nk")])
+def test_sm90a_a_as_k_x_m_off_16_bytes_runs_its_padded_copy(m, n, k, b_layout):
     """An A stored K x M in rows of M elements, M no multiple of 8 (off 16
-    bytes), is copied M x K first: the plan (describe_plan, on the operands
-    the call launches on) is the M x K product's, its A map reads rows of K
-    elements, and the result is exact."""
+    bytes), is copied as it lies into padded rows first
+    (policy::Strategy::padsA): the plan (describe_plan, on the operands the
+    call launches on) is the K x M product's, its A map reads rows of the
+    padded M (policy::paddedRowElems), and the result is exact."""
     from gpupoor._native import C as _C
 
     chips, sm_count, _, w, g = _sm90a_family_operands(m, n, k, b_layout)
@@ -519,12 +521,12 @@ def test_sm90a_a_as_k_x_m_off_16_bytes_runs_its_copy(m, n, k, b_layout):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     p = _C.describe_plan(x, w, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0, list(chips),
                          sm_count)
-    want = _C.choose_launch("sm_90a", m, n, k, b_layout, 0, DEFAULT_MAX_SPLITS, sm_count, "mk")
-    assert p["family"] == want["family"], p
+    want = _C.choose_launch("sm_90a", m, n, k, b_layout, 0, DEFAULT_MAX_SPLITS, sm_count, "km")
+    assert want["a_layout"] == "km" and p["family"] == want["family"], p
     # The maps of the call's A (operand 0, swapped or not) read the copy's
-    # rows of K elements.
+    # rows of the padded M.
     a_map = [mp for mp in p["maps"] if mp[1] == 0]
-    assert a_map and all(mp[3] == 2 * k for mp in a_map), p["maps"]
+    assert a_map and all(mp[3] == 2 * _C.padded_row_elems(m) for mp in a_map), p["maps"]
     y = split_k_sequential(x, w, backend="mlir")
     assert torch.equal(y.double(), ref(x, w))
 

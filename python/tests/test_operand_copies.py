@@ -41,13 +41,14 @@ def test_padded_rows_are_whole_sectors(cols, padded):
     (330, 1208, 3048, "kn"),    # x64q as K x M, rows of 330 elements
     (300, 4100, 1032, "nk"),    # rows of 300 elements
     (1500, 1520, 1552, "kn")])
-def test_plan_of_a_as_k_x_m_off_16_bytes_is_the_copys(m, n, k, b_layout):
+def test_plan_of_a_as_k_x_m_off_16_bytes_is_the_padded_copys(m, n, k, b_layout):
     """An A stored K x M whose rows lie off 16 bytes (M no multiple of 8) is
-    copied M x K before the launch (Problem::aRowsAligned): describe_plan
-    plans on that copy, as the call launches on it, and asks for the M x K
-    product's family; the same A in rows of a multiple of 8 elements asks
-    for the K x M one. (describe_plan once planned on the view as it lies
-    and named a K x M family the call never ran.)"""
+    copied as it lies into padded rows before the launch
+    (policy::Strategy::padsA): describe_plan plans on that copy, as the call
+    launches on it, and asks for the K x M product's family, as for the
+    same A in rows of a multiple of 8 elements. (describe_plan once planned
+    on the view as it lies and named a K x M family the call never ran;
+    such an A was copied M x K before.)"""
     asked = []
 
     def find(chip, b, outer, epilogue, out, family, max_splits, prebuilt, a_layout="mk",
@@ -67,8 +68,7 @@ def test_plan_of_a_as_k_x_m_off_16_bytes_is_the_copys(m, n, k, b_layout):
         return asked[-1]
 
     padded = -(-m // 8) * 8
-    want = C.choose_launch("sm_90a", m, n, k, b_layout, 0, 32, 132, "mk")["family"]
-    assert plan(torch.empty(k, m, dtype=torch.float16).T) == (want, "mk")
     km = C.choose_launch("sm_90a", m, n, k, b_layout, 0, 32, 132, "km")
-    assert plan(torch.empty(k, padded, dtype=torch.float16)[:, :m].T) == \
-        (km["family"], km["a_layout"])
+    assert km["a_layout"] == "km"
+    assert plan(torch.empty(k, m, dtype=torch.float16).T) == (km["family"], "km")
+    assert plan(torch.empty(k, padded, dtype=torch.float16)[:, :m].T) == (km["family"], "km")

@@ -61,7 +61,8 @@ struct Problem {
   bool canCopyA = true;
   /// Whether an A stored K x M lies in rows the fast kernels read: a row
   /// stride (and a batch's stride) of a multiple of 8 elements. One that
-  /// does not is copied M x K where the caller can copy (chooseStrategy).
+  /// does not is copied into padded rows where the caller can copy
+  /// (Strategy::padsA), or M x K where copiesKMajorA says so.
   bool aRowsAligned = true;
 
   int64_t sms() const {
@@ -89,16 +90,22 @@ struct Strategy {
   int64_t askedSlices = 0;
   /// Whether the tuned table (or Problem::forced) chose the tile.
   bool tuned = false;
-  /// Whether A, stored K x M, is copied M x K first (its rows lie off 16
-  /// bytes, Problem::aRowsAligned, or copiesKMajorA says so): the strategy
-  /// is then the M x K product's.
+  /// Whether A, stored K x M, is copied M x K first (copiesKMajorA): the
+  /// strategy is then the M x K product's.
   bool copiesA = false;
+  /// Whether A, stored K x M in rows that lie off 16 bytes
+  /// (Problem::aRowsAligned) and not copied M x K, is copied as it lies into
+  /// rows padded to 16 bytes (policy::paddedRowElems) first, whatever the
+  /// product's size: the kernels that read A as K x M would read it an
+  /// element at a time.
+  bool padsA = false;
 };
 
-/// The strategy of `problem` (gpupoor-split-k's choice). An A stored K x
-/// M is copied M x K first where the caller can copy it and its rows lie
-/// off 16 bytes (Problem::aRowsAligned), which every kernel that reads it as
-/// it lies would read an element at a time, or where copiesKMajorA says so.
+/// The strategy of `problem` (gpupoor-split-k's choice). Where the caller
+/// can copy it, an A stored K x M is copied M x K first where
+/// copiesKMajorA says so, else into padded rows as it lies where its rows
+/// lie off 16 bytes (Problem::aRowsAligned), which every kernel that reads
+/// it as it lies would read an element at a time.
 Strategy chooseStrategy(const Problem &problem);
 
 /// Whether `problem`'s A, stored K x M (read along M), is copied M x K

@@ -94,10 +94,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     (`policy::copiesKMajorA`: on sm_90a up to 31 rows but 8 and 16, 8
     past two blocks an SM's swapped tiles, and 16 or 32 rows the rules do
     not run swapped, 32 of them where K passes 8192; on the other chips up
-    to 64 rows), and wherever its static rows of M are no multiple of 8
-    elements (16 bytes), which every kernel would read an element at a
-    time. The copy's rows are padded (`policy::paddedRowElems`: rows of no
-    multiple of 8 elements to a multiple of 16). One row (M = 1) of a K
+    to 64 rows); elsewhere, where its static rows of M are no multiple of
+    8 elements (16 bytes), which every kernel would read an element at a
+    time, it is copied as it lies into padded rows and read as K x M
+    (`policy::Strategy::padsA`). The copies' rows are padded
+    (`policy::paddedRowElems`: rows of no multiple of 8 elements to a
+    multiple of 16). One row (M = 1) of a K
     that is a multiple of 8 or dynamic is reshaped 1 x K instead, a view of
     the same elements. Likewise, on tensors,
     an operand whose static rows (K, or B's N as K x N) are no multiple of

@@ -44,8 +44,8 @@ bool rowsAligned(const at::Tensor &t) {
 
 /// Whether the policy's launch of a (M x K, stored K x M) times b reads A
 /// as K x M: the decision of policy::chooseLaunch, on `info`'s first chip
-/// and SM count (which copies an A whose rows lie off 16 bytes,
-/// Problem::aRowsAligned).
+/// and SM count (which pads an A whose rows lie off 16 bytes,
+/// Problem::aRowsAligned, where it reads A so: Strategy::padsA).
 bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
                         int64_t slices, int64_t maxSplits,
                         const DeviceInfo &info) {
@@ -160,19 +160,24 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   bool batched = a.dim() == 3;
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   // A read along M (a transposed activation, the weight gradient's
-  // grad^T) takes a kernel that reads it so where its rows are whole 16
-  // bytes and the policy's launch reads A as K x M; otherwise (the policy
+  // grad^T) takes a kernel that reads it so where the policy's launch reads
+  // A as K x M; otherwise (the policy
   // copies it K-contiguous first, policy::copiesKMajorA, or the family it
   // chooses has no K x M variant, as on chips before sm_90a) it is copied
   // M x K: M x K elements, fewer than the element-copy kernels would read
   // again for every tile.
-  // (A's rows, and a batch's elements, must start on 16 bytes too:
-  // Problem::aRowsAligned, from rowsAligned.) The copy's rows are padded
-  // to 16 bytes (paddedRows), which the fast kernels need of any K.
-  if (a.stride(-2) == 1 && a.stride(-1) != 1 &&
-      !launchReadsKMajorA(a, b, slices, maxSplits,
-                          info ? *info : deviceInfo(a.get_device())))
-    a = paddedRows(a, /*alongLast=*/true);
+  // The copy's rows are padded to 16 bytes (paddedRows), which the fast
+  // kernels need of any K. An A read as K x M whose rows lie off 16 bytes
+  // (or start off them: Problem::aRowsAligned, from rowsAligned) is copied
+  // as it lies into padded rows, whatever the product's size
+  // (policy::Strategy::padsA).
+  if (a.stride(-2) == 1 && a.stride(-1) != 1) {
+    if (!launchReadsKMajorA(a, b, slices, maxSplits,
+                            info ? *info : deviceInfo(a.get_device())))
+      a = paddedRows(a, /*alongLast=*/true);
+    else if (!rowsAligned(a))
+      a = paddedRows(a, /*alongLast=*/false);
+  }
   // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
   // are copied into padded rows where the policy says the copy pays.
   UnalignedCopies copies = unalignedCopies;

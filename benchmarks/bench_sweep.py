@@ -228,7 +228,8 @@ def static_path(kdir: str, layout: str, m: int, n: int, k: int, batch: int = 0):
             x = padded_rows(x, force=True)
         # Operands whose rows lie off 16 bytes, which the program copies
         # into padded rows first where its kernel reads 16-byte rows
-        # (policy::copiesUnalignedOperands): copied so here too.
+        # (policy::copiesUnalignedOperands; an A stored K x M, read so,
+        # whatever the size: policy::Strategy::padsA): copied so here too.
         if kern.aligned:
             x, b = padded_rows(x), padded_rows(b)
         # The launcher takes B as stored: N x K for nk.

@@ -13,7 +13,8 @@ picks), or `copy`: A
 copied M x K first (`x.contiguous()`) and the policy's choice for that, or
 `nopad` / `pad`: the policy's choice with operands whose rows lie off 16
 bytes launched as they lie (the element kernels) / copied into padded rows
-first, whatever policy::copiesUnalignedOperands says.
+first, whatever policy::copiesUnalignedOperands says (an A stored K x M in
+rows off 16 bytes is padded either way: policy::Strategy::padsA).
 Every shape also runs the package's default (`default`) and cuBLAS f32acc.
 
 Timing as bench_sweep.py's: CUDA-graph replays of --reps calls, the weights

@@ -127,15 +127,19 @@ int64_t mlir::gpupoor::policy::wgmmaStages(Chip chip, const Tile &tile,
 }
 
 int64_t mlir::gpupoor::policy::clusterStages(const ConfigProblem &p,
-                                             int64_t clusterM, int64_t stages) {
+                                             int64_t clusterM,
+                                             int64_t blocksPerSM,
+                                             int64_t stages) {
   if (p.tile == kSwappedFillNMajorTile && clusterM == kSwappedFillClusterM)
     return std::min(stages, kSwappedFillNMajorStages);
   // A cluster's four blocks share each stage's activation tile (the kernel's
   // B) by multicast and wait on each other's stages; 8 stages of the weight
   // ran faster than the 6 that paid for one block alone (measured, not
   // derived: kSwappedDecodeClusterStages).
+  // (One block an SM: two would not fit 8 stages each.)
   if (p.chip == Chip::SM90a && p.swapped && p.narrowNMajorB &&
-      isSwappedDecodeKMTile(p.tile) && clusterM == kMaxNarrowBClusterM)
+      isSwappedDecodeKMTile(p.tile) && clusterM == kMaxNarrowBClusterM &&
+      blocksPerSM == 1)
     return std::max(stages, kSwappedDecodeClusterStages);
   return stages;
 }

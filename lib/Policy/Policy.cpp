@@ -28,12 +28,15 @@ static std::optional<FillSplits> fillSplits(const Problem &p,
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
-  // One whose rows lie off 16 bytes is otherwise copied as it lies into
-  // padded rows (Strategy::padsA): the same bytes as the transposing copy,
-  // moved by the row-copy kernel (torch's transposing copy_ of a 5120 x
-  // 5500 A took 194 us on an H200, a copy of it as it lies 38 us).
+  // On sm_90a one whose rows lie off 16 bytes is otherwise copied as it
+  // lies into padded rows (Strategy::padsA): the same bytes as the
+  // transposing copy, moved by the row-copy kernel (torch's transposing
+  // copy_ of a 5120 x 5500 A took 194 us on an H200, a copy of it as it
+  // lies 38 us). Elsewhere, not measured, it is copied M x K as before.
   bool kmCopy = problem.aLayout == ALayout::KM && problem.canCopyA;
-  bool copiesA = kmCopy && copiesKMajorA(problem);
+  bool offRows = kmCopy && !problem.aRowsAligned;
+  bool copiesA = kmCopy && (copiesKMajorA(problem) ||
+                            (offRows && problem.chip != Chip::SM90a));
   Problem copied = problem;
   if (copiesA)
     copied.aLayout = ALayout::MK;
@@ -44,7 +47,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   Chip chip = kernelChip(p.chip, p.aLayout, p.bLayout, p.tile);
   Strategy s;
   s.copiesA = copiesA;
-  s.padsA = kmCopy && !copiesA && !problem.aRowsAligned;
+  s.padsA = offRows && !copiesA;
   // A measured choice where the tuned table has one: its family's tile.
   std::optional<TunedChoice> tuned = tunedChoice(p);
   // But the rules' filling tile over a row of the table (tuned before the

@@ -191,7 +191,8 @@ KernelSpec GPUPoorSelectKernelConfigPass::selectWgmma(MatmulOp op) const {
   // with fewer stages than fit, the swapped decode tiles with more than
   // wgmmaStages gives alone (policy::clusterStages); stages asked for stand.
   if (!stages)
-    spec.stages = policy::clusterStages(problem, spec.clusterM, spec.stages);
+    spec.stages = policy::clusterStages(problem, spec.clusterM,
+                                        spec.blocksPerSM, spec.stages);
   // (The persistent kernel's passes split the columns: KernelSpec.) Its
   // buffer of its own comes after the stages: a stage gives way to it (the
   // fragment stores ran 4-7% slower).

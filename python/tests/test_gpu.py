@@ -210,6 +210,33 @@ def test_unaligned_batches_run_on_padded_copies(k, rows_apart, batch):
 
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("batch,m,n,k,first", [(0, 333, 200, 1000, 0), (0, 1003, 136, 2056, 1),
+                                               (3, 333, 200, 1000, 0), (2, 100, 1000, 264, 3)])
+def test_a_as_k_by_m_off_16_bytes_runs_on_its_padded_copy(batch, m, n, k, first):
+    """An A stored K x M whose rows of M lie off 16 bytes (M no multiple of
+    8), or start off them (`first` elements into its storage), 2-D or
+    batched: copied as it lies into padded rows (policy::Strategy::padsA)
+    and read as K x M. Exact, and in a CUDA graph each replay copies A as
+    it is then."""
+    g = torch.Generator(device="cuda").manual_seed(batch + m + n + k + first)
+    store = ints(max(batch, 1) * k * m + first, gen=g)
+    def view(flat):
+        a = flat[first:].view(max(batch, 1), k, m).transpose(1, 2)
+        return a if batch else a[0]
+    x = view(store)
+    w = ints(*((batch,) if batch else ()), k, n, gen=g)
+    assert x.stride(-2) == 1 and x.stride(-1) == m
+    assert torch.equal(split_k_sequential(x, w, backend="mlir").double(), ref(x, w))
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = split_k_sequential(x, w, backend="mlir")
+    store.copy_(ints(store.numel(), gen=g))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 def test_padded_copies_in_a_cuda_graph():
     """A product whose operands are copied into padded rows (K = 1031),
     captured into a CUDA graph: each replay copies the operands as they are

@@ -133,8 +133,8 @@ def _sm90a_family_operands(m, n, k, layout):
     g = torch.Generator(device="cuda").manual_seed(m + n + k)
     # A stored K x M in rows of a multiple of 8 elements, its first M columns
     # viewed: rows of 16 bytes, which the kernels that read A so need. (Rows
-    # of M elements, M no multiple of 8, are copied M x K first, and the test
-    # would run the family's M x K kernel instead.)
+    # of M elements, M no multiple of 8, are copied into padded rows first:
+    # policy::Strategy::padsA.)
     x = ints(k, -(-m // 8) * 8, gen=g)[:, :m].T if layout.startswith("km") else ints(m, k, gen=g)
     w = ints(n, k, gen=g).T if layout.endswith("nk") else ints(k, n, gen=g)
     return chips, sm_count, x, w, g

@@ -201,10 +201,11 @@ def programs() -> list[Program]:
             static_matmul(4, 1100, 2056, False, True, "4 rows, B as K x N (swapped, sets = 4)"),
             # Rows off 16 bytes, copied into padded rows first
             # (policy::copiesUnalignedOperands): K of 1027; B as K x N of
-            # 1234 columns; A as K x M of 327 rows, copied M x K.
+            # 1234 columns; A as K x M of 327 rows, copied as it lies into
+            # padded rows (policy::Strategy::padsA).
             static_matmul(327, 1234, 1027, False, False, "K = 1027 (operands copied, padded)"),
             static_matmul(300, 1234, 1000, False, True, "B as K x N of N = 1234 (B padded)"),
-            static_matmul(327, 1000, 1031, True, True, "A as K x M of M = 327 (copied M x K)"),
+            static_matmul(327, 1000, 1031, True, True, "A as K x M of M = 327 (padded as it lies)"),
             # One row of A as K x M: reshaped 1 x K, not copied; of K off 8
             # elements, copied into a padded row.
             static_matmul(1, 2100, 1032, True, False, "A as K x M of 1 row (reshaped)"),

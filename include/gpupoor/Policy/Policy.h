@@ -61,8 +61,8 @@ struct Problem {
   bool canCopyA = true;
   /// Whether an A stored K x M lies in rows the fast kernels read: a row
   /// stride (and a batch's stride) of a multiple of 8 elements. One that
-  /// does not is copied into padded rows where the caller can copy
-  /// (Strategy::padsA), or M x K where copiesKMajorA says so.
+  /// does not is copied into padded rows on sm_90a where the caller can
+  /// copy (Strategy::padsA), else M x K (also where copiesKMajorA says so).
   bool aRowsAligned = true;
 
   int64_t sms() const {
@@ -90,11 +90,14 @@ struct Strategy {
   int64_t askedSlices = 0;
   /// Whether the tuned table (or Problem::forced) chose the tile.
   bool tuned = false;
-  /// Whether A, stored K x M, is copied M x K first (copiesKMajorA): the
-  /// strategy is then the M x K product's.
+  /// Whether A, stored K x M, is copied M x K first (copiesKMajorA; off
+  /// sm_90a also where its rows lie off 16 bytes): the strategy is then the
+  /// M x K product's.
   bool copiesA = false;
   /// Whether A, stored K x M in rows that lie off 16 bytes
-  /// (Problem::aRowsAligned) and not copied M x K, is copied as it lies into
+  /// (Problem::aRowsAligned) and not copied M x K, on sm_90a (measured
+  /// there: decisions.md, "A stored K×M in rows off 16 bytes: padded as it
+  /// lies"), is copied as it lies into
   /// rows padded to 16 bytes (policy::paddedRowElems) first, whatever the
   /// product's size: the kernels that read A as K x M would read it an
   /// element at a time.
@@ -103,9 +106,10 @@ struct Strategy {
 
 /// The strategy of `problem` (gpupoor-split-k's choice). Where the caller
 /// can copy it, an A stored K x M is copied M x K first where
-/// copiesKMajorA says so, else into padded rows as it lies where its rows
-/// lie off 16 bytes (Problem::aRowsAligned), which every kernel that reads
-/// it as it lies would read an element at a time.
+/// copiesKMajorA says so, else, where its rows lie off 16 bytes
+/// (Problem::aRowsAligned), which every kernel that reads it as it lies
+/// would read an element at a time, into padded rows as it lies on sm_90a
+/// and M x K on the other chips.
 Strategy chooseStrategy(const Problem &problem);
 
 /// Whether `problem`'s A, stored K x M (read along M), is copied M x K

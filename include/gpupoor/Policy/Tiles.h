@@ -120,7 +120,7 @@ inline constexpr Tile kSwappedKM8Tile = {64, 8, 128};
 /// gives 6 (as many bytes of the weight in flight as 12 stages of 64 x 64):
 /// 8 of at most 24 KiB. Static kernels on an H200, x cuBLAS f32acc
 /// (benchmarks/data/decode_cluster_stages_sm_90a.txt), 8 stages over 6: on
-/// four LLM projections 1.06-1.09x (32 x 4096 x 14336 0.997 -> 1.082); on
+/// four LLM projections 1.055x-1.085x (32 x 4096 x 14336 0.997 -> 1.082); on
 /// 12 held-out random products 1.052x geomean (0.975x-1.126x), through the
 /// package's rebuilt families 1.060x and 1.047x in two rounds.
 inline constexpr int64_t kSwappedDecodeClusterStages = 8;

@@ -96,8 +96,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     not run swapped, 32 of them where K passes 8192; on the other chips up
     to 64 rows); elsewhere, where its static rows of M are no multiple of
     8 elements (16 bytes), which every kernel would read an element at a
-    time, it is copied as it lies into padded rows and read as K x M
-    (`policy::Strategy::padsA`). The copies' rows are padded
+    time, it is copied as it lies into padded rows and read as K x M on
+    sm_90a (`policy::Strategy::padsA`), transposed M x K on the other
+    chips. The copies' rows are padded
     (`policy::paddedRowElems`: rows of no multiple of 8 elements to a
     multiple of 16). One row (M = 1) of a K
     that is a multiple of 8 or dynamic is reshaped 1 x K instead, a view of
@@ -381,7 +382,8 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
            "where C is contiguous along M (kernel_config column_stores): "
            "for a kernel launched on C's transposed view (the package's "
            "swapped families), which the configuration rules then treat "
-           "as a swapped product's (policy::clusterStages). The kernels "
+           "as a swapped product's (policy::clusterStages; on static "
+           "shapes also oneWavePersistentPays and clusterBlocks). The kernels "
            "of swapped ops (gpupoor-swap-operands) take them anyway">,
     Option<"splitsArg", "splits-arg", "bool", /*default=*/"false",
            "Where the strategy names no S: the kernel takes S as its last "

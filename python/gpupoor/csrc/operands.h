@@ -24,11 +24,13 @@ namespace gpupoor::package {
 
 /// The operands a call of A (M x K) times B (K x N) launches on, on a
 /// device of `info`'s chips: A stored K x M copied M x K where the policy's
-/// launch does not read it as it lies (its rows off 16 bytes, or
-/// policy::copiesKMajorA), operands whose rows lie off 16 bytes copied into
-/// padded rows where policy::copiesUnalignedOperands says the copy pays,
-/// and a single row's stride made dense. gpupoor::split_k_matmul launches on
-/// them and describe_plan plans on them. Host tensors are copied by torch.
+/// launch does not read it as it lies (policy::copiesKMajorA; off sm_90a,
+/// its rows off 16 bytes), else, its rows off 16 bytes, copied as it lies
+/// into padded rows (policy::Strategy::padsA); operands whose rows lie off
+/// 16 bytes copied into padded rows where policy::copiesUnalignedOperands
+/// says the copy pays, and a single row's stride made dense.
+/// gpupoor::split_k_matmul launches on them and describe_plan plans on them.
+/// Host tensors are copied by torch.
 /// `info` null: A's device's (deviceInfo), looked up only for A as K x M.
 std::pair<at::Tensor, at::Tensor>
 launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,

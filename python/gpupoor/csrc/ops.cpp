@@ -581,7 +581,8 @@ void bindOps(py::module_ &m) {
       "and pad): which calls copy operands whose rows lie off 16 bytes into "
       "padded rows, 'policy' (policy::copiesUnalignedOperands, the default), "
       "'never' (the kernels that take them as they lie; an A stored K x M "
-      "that is copied M x K anyway keeps its padded rows) or 'always'.");
+      "that is copied anyway, M x K or as it lies into padded rows "
+      "(policy::Strategy::padsA), keeps its padded rows) or 'always'.");
   m.def(
       "_padded_rows",
       [](const at::Tensor &t) {

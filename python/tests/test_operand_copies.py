@@ -72,3 +72,15 @@ def test_plan_of_a_as_k_x_m_off_16_bytes_is_the_padded_copys(m, n, k, b_layout):
     assert km["a_layout"] == "km"
     assert plan(torch.empty(k, m, dtype=torch.float16).T) == (km["family"], "km")
     assert plan(torch.empty(k, padded, dtype=torch.float16)[:, :m].T) == (km["family"], "km")
+    # The call launches on the copy: A's row stride (of the slot it takes,
+    # the swapped kernel's B) is the padded M, policy::paddedRowElems.
+    from test_library import manifest
+    man = manifest(chip="sm_90a", a_layout="km", tile=list(km["tile"]), checks={})
+    wt = torch.empty(n, k, dtype=torch.float16).T if b_layout == "nk" else \
+        torch.empty(k, n, dtype=torch.float16)
+    p = C.describe_plan(torch.empty(k, m, dtype=torch.float16).T, wt, None,
+                        torch.empty(m, n, dtype=torch.float16), "none", "f32", 32, 0,
+                        ["sm_90a"], 132, find_variant=lambda *key: [(man, "")])
+    names = ("stride_am", "stride_ak") if p["a_slot"] == 0 else ("stride_bk", "stride_bn")
+    strides = {p["values"][p["params"].index(name)] for name in names}
+    assert strides == {1, C.padded_row_elems(m)}, (p["params"], p["values"])

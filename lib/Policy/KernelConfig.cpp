@@ -16,6 +16,11 @@ using namespace mlir::gpupoor::policy;
 /// Shared memory a one-warpgroup wgmma block fills with stages when it has
 /// an SM to itself (wgmmaStages).
 static constexpr int64_t kOneBlockStageBytes = 192 * 1024;
+static_assert(kSwappedDecodeClusterStages *
+                      (kSwappedKMTile[0] + kSwappedKMTile[1]) *
+                      kSwappedKMTile[2] * 2 <=
+                  kOneBlockStageBytes,
+              "clusterStages' stages of the widest swapped decode tile fit");
 /// The most stages of a two-warpgroup tile (BM = 128), which fills an SM's
 /// registers: one block an SM whatever its stages.
 static constexpr int64_t kTwoWarpgroupStages = 6;

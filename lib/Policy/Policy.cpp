@@ -494,6 +494,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     return chooseLaunch(mk);
   }
   l.aLayout = p.aLayout;
+  l.padsA = s.padsA;
   l.askedSlices = s.askedSlices;
   if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout, p.shape.batched))
     l.family = Family::Large;

@@ -15,4 +15,3 @@ func.func @swapped_fill_km_stages(%a: memref<3560x1224xf16>, %b: memref<3560x352
       : memref<3560x1224xf16>, memref<3560x352xf16>
   return
 }
-

@@ -162,11 +162,10 @@ int64_t wgmmaStages(Chip chip, const Tile &tile, int64_t stageBytes,
 /// - at least kSwappedDecodeClusterStages for a swapped decode tile of A
 ///   stored K x M (isSwappedDecodeKMTile with a narrow N-major B: the
 ///   package's s8q, s16q, s32q) on sm_90a in clusters of four, one block
-///   an SM (`blocksPerSM`), where more
-///   ran faster; in clusters of two (more than the SMs hold at once in
-///   fours) they keep wgmmaStages'. The same tile unswapped (kNarrowTile
-///   with B stored K x N, the package's n16q) keeps them too: 8 stages ran
-///   0.916x-1.107x there.
+///   an SM (`blocksPerSM`), where more ran faster; in clusters of two
+///   (more than the SMs hold at once in fours) they keep wgmmaStages'. The
+///   same tile unswapped (kNarrowTile with B stored K x N, the package's
+///   n16q) keeps them too: 8 stages ran 0.916x-1.107x there.
 /// - else `stages`.
 int64_t clusterStages(const ConfigProblem &p, int64_t clusterM,
                       int64_t blocksPerSM, int64_t stages);

@@ -97,10 +97,9 @@ struct Strategy {
   /// Whether A, stored K x M in rows that lie off 16 bytes
   /// (Problem::aRowsAligned) and not copied M x K, on sm_90a (measured
   /// there: decisions.md, "A stored K×M in rows off 16 bytes: padded as it
-  /// lies"), is copied as it lies into
-  /// rows padded to 16 bytes (policy::paddedRowElems) first, whatever the
-  /// product's size: the kernels that read A as K x M would read it an
-  /// element at a time.
+  /// lies"), is copied as it lies into rows padded to 16 bytes
+  /// (policy::paddedRowElems) first, whatever the product's size: the
+  /// kernels that read A as K x M would read it an element at a time.
   bool padsA = false;
 };
 
@@ -429,6 +428,9 @@ struct Launch {
   /// holds the family so, else M x K (the variant's kernels read such an A
   /// through its strides).
   ALayout aLayout = ALayout::MK;
+  /// Whether A, read as K x M, is first copied as it lies into padded rows
+  /// (Strategy::padsA).
+  bool padsA = false;
   /// The kernel's chip, tile and whether it computes C^T.
   Chip chip = Chip::SM80;
   Tile tile = kDefaultTile;

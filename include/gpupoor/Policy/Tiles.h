@@ -124,8 +124,6 @@ inline constexpr Tile kSwappedKM8Tile = {64, 8, 128};
 /// 12 held-out random products 1.052x geomean (0.975x-1.126x), through the
 /// package's rebuilt families 1.060x and 1.047x in two rounds.
 inline constexpr int64_t kSwappedDecodeClusterStages = 8;
-static_assert(kSwappedDecodeClusterStages * (64 + 32) * 128 * 2 <= 192 * 1024,
-              "eight stages of the widest swapped decode tile fit 192 KiB");
 
 /// Whether `tile` is one of the swapped decode tiles of A stored K x M
 /// above (kSwappedDecodeClusterStages).

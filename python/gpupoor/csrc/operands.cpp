@@ -42,17 +42,17 @@ bool rowsAligned(const at::Tensor &t) {
          reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
 }
 
-/// Whether the policy's launch of a (M x K, stored K x M) times b reads A
-/// as K x M: the decision of policy::chooseLaunch, on `info`'s first chip
-/// and SM count (which pads an A whose rows lie off 16 bytes,
-/// Problem::aRowsAligned, where it reads A so: Strategy::padsA).
-bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
-                        int64_t slices, int64_t maxSplits,
-                        const DeviceInfo &info) {
+/// The policy's launch of a (M x K, stored K x M) times b
+/// (policy::chooseLaunch), on `info`'s first chip and SM count; none where
+/// the chip is not known.
+std::optional<policy::Launch> kMajorALaunch(const at::Tensor &a,
+                                            const at::Tensor &b, int64_t slices,
+                                            int64_t maxSplits,
+                                            const DeviceInfo &info) {
   std::optional<policy::Chip> chip =
       info.chips.empty() ? std::nullopt : policy::parseChip(info.chips.front());
   if (!chip)
-    return false;
+    return std::nullopt;
   policy::Problem p;
   p.chip = *chip;
   p.shape.batched = a.dim() == 3;
@@ -67,7 +67,7 @@ bool launchReadsKMajorA(const at::Tensor &a, const at::Tensor &b,
   p.slices = slices;
   p.maxSplits = maxSplits;
   p.smCount = info.smCount;
-  return policy::chooseLaunch(p).aLayout == policy::ALayout::KM;
+  return policy::chooseLaunch(p);
 }
 
 std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
@@ -161,21 +161,20 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
   // A read along M (a transposed activation, the weight gradient's
   // grad^T) takes a kernel that reads it so where the policy's launch reads
-  // A as K x M; otherwise (the policy
-  // copies it K-contiguous first, policy::copiesKMajorA, or the family it
-  // chooses has no K x M variant, as on chips before sm_90a) it is copied
-  // M x K: M x K elements, fewer than the element-copy kernels would read
-  // again for every tile.
-  // The copy's rows are padded to 16 bytes (paddedRows), which the fast
-  // kernels need of any K. An A read as K x M whose rows lie off 16 bytes
-  // (or start off them: Problem::aRowsAligned, from rowsAligned) is copied
-  // as it lies into padded rows, whatever the product's size
-  // (policy::Strategy::padsA).
+  // A as K x M, first copied as it lies into padded rows where its rows lie
+  // off 16 bytes or start off them (policy::Strategy::padsA, from
+  // rowsAligned). Otherwise (the policy copies it K-contiguous first,
+  // policy::copiesKMajorA, or the family it chooses has no K x M variant,
+  // as on chips before sm_90a) it is copied M x K: M x K elements, fewer
+  // than the element-copy kernels would read again for every tile. The
+  // copies' rows are padded to 16 bytes (paddedRows), which the fast
+  // kernels need of any K.
   if (a.stride(-2) == 1 && a.stride(-1) != 1) {
-    if (!launchReadsKMajorA(a, b, slices, maxSplits,
-                            info ? *info : deviceInfo(a.get_device())))
+    std::optional<policy::Launch> launch = kMajorALaunch(
+        a, b, slices, maxSplits, info ? *info : deviceInfo(a.get_device()));
+    if (!launch || launch->aLayout != policy::ALayout::KM)
       a = paddedRows(a, /*alongLast=*/true);
-    else if (!rowsAligned(a))
+    else if (launch->padsA)
       a = paddedRows(a, /*alongLast=*/false);
   }
   // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)

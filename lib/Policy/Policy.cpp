@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <tuple>
 
 using namespace mlir::gpupoor::policy;
@@ -138,6 +139,27 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
                                    p.splits, p.maxSplits, p.sms()))
     return false;
   return m <= 16 || (!isDynamic(p.k) && p.k > kCopiedThinAK);
+}
+
+bool mlir::gpupoor::policy::withinSizeLimits(const CShape &shape, int64_t k) {
+  // The elements of an operand of static sizes `sizes` (an empty one holds
+  // none, whatever its other sizes), counted by division: no overflow.
+  auto fits = [](std::initializer_list<int64_t> sizes) {
+    if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end())
+      return true;
+    int64_t total = 1;
+    for (int64_t size : sizes) {
+      if (isDynamic(size))
+        continue;
+      if (size < 0 || size > kMaxOperandElements / total)
+        return false;
+      total *= size;
+    }
+    return true;
+  };
+  int64_t batch = shape.batched ? shape.batch : 1;
+  return fits({batch, shape.m, shape.n}) && fits({batch, shape.m, k}) &&
+         fits({batch, k, shape.n});
 }
 
 int64_t mlir::gpupoor::policy::paddedRowElems(int64_t cols) {

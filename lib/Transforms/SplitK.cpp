@@ -435,13 +435,21 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
                            !rowsOff16Bytes(op.getDpsInputs()[0]);
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
+    // Static sizes past any device's memory, whose counts the policy would
+    // overflow: an error (as verifyStaticSizes' below), before the policy.
+    auto diag = [&]() { return op->emitOpError(); };
+    if (failed(verifyOperandBytes(diag, op->getOperandTypes())))
+      return failure();
+    if (!policy::withinSizeLimits(problem.shape, problem.k))
+      return op->emitOpError()
+             << "has an operand of more than 2^48 elements (batch * M * N, "
+                "M * K or K * N): more than any device holds";
     policy::Strategy chosen = policy::chooseStrategy(problem);
     // An A stored K x M that the policy copies M x K first is read as M x K.
     if (chosen.copiesA)
       match->aLayout = ALayout::MK;
 
     MLIRContext *ctx = getContext();
-    auto diag = [&]() { return op->emitOpError(); };
     SplitKAttr strategy = SplitKAttr::getChecked(
         diag, ctx, chosen.splits, options.maxSplits,
         ArrayRef<int64_t>(chosen.tile), Type(Float16Type::get(ctx)),

@@ -179,11 +179,11 @@ def _split_k_tma_kernel(a_desc, b_desc, c_desc, bias_ptr, M, N, K, stride_bias,
 
 def _rows_ok(t: torch.Tensor) -> bool:
     """TMA can read t (2-D) row by row: unit inner stride, 16-byte aligned
-    rows and base."""
+    rows and base, and rows that step forward (a tensor map takes no zero
+    stride: an expanded x, or the gradient of y.sum(0), takes the other
+    kernel, as the mlir backend's checks send it to its own)."""
     return (t.stride(1) == 1 and (t.stride(0) * t.element_size()) % 16 == 0
-            and t.data_ptr() % 16 == 0)
-
-
+            and (t.size(0) <= 1 or t.stride(0) > 0) and t.data_ptr() % 16 == 0)
 
 
 def _tma_launch(a, b, bias, c, outer, activation, chunk, sms) -> None:

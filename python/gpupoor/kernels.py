@@ -39,6 +39,21 @@ def _triton_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor],
     """The triton backend's launch into `out` (M x N): gpupoor::split_k_matmul's
     CUDA kernel calls this operator for backend 'triton' with checked f16
     operands, a (M, K) and b (K, N), M, N, K > 0."""
+    # A public operator too (torch.ops.gpupoor.split_k_triton): what its
+    # kernels would read or write out of bounds is refused by name.
+    if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"a (M, K) and b (K, N) must be 2-D with one K, got {tuple(a.shape)} "
+                         f"and {tuple(b.shape)}")
+    if out.shape != (a.shape[0], b.shape[1]):
+        raise ValueError(f"out must have shape {(a.shape[0], b.shape[1])}, got {tuple(out.shape)}")
+    if bias is not None and bias.numel() != b.shape[1]:
+        raise ValueError(f"bias must hold N = {b.shape[1]} elements, got {tuple(bias.shape)}")
+    if a.dtype != torch.float16 or b.dtype != torch.float16:
+        raise ValueError(f"a and b must be float16, got {a.dtype} and {b.dtype}")
+    if out.dtype not in (torch.float16, torch.float32):
+        raise ValueError(f"out must be float16 or float32, got {out.dtype}")
+    if len({t.device for t in (a, b, out) + ((bias,) if bias is not None else ())}) != 1:
+        raise ValueError("a, b, bias and out must be on one device")
     # Imported when first used: Triton is optional.
     from ._triton_backend import launch as triton_launch
     triton_launch(a, b, bias, out, outer, activation, max_k_splits, slices)
@@ -109,11 +124,22 @@ def split_k_sequential(x: torch.Tensor, weight: torch.Tensor,
     """
     if torch.compiler.is_compiling():
         # Traced: the operator itself (its Meta kernel checks the arguments).
-        return _OP(x, weight, bias, max_k_splits, outer, activation or "none", slices,
-                   backend or "auto")
+        # None spells the operator's "none" and "auto"; those strings, or
+        # "", are no public spelling and stay refused, as eagerly
+        # (_C.split_k_sequential).
+        return _OP(x, weight, bias, max_k_splits, outer,
+                   "none" if activation is None else _spelled(activation, "none"),
+                   slices, "auto" if backend is None else _spelled(backend, "auto"))
     # The arguments checked by name, then the operator (gpupoor._C).
     return _C.split_k_sequential(x, weight, bias, max_k_splits, outer, activation, slices,
                                  backend)
 
 
 _OP = torch.ops.gpupoor.split_k_matmul.default
+
+
+def _spelled(value: str, internal: str) -> str:
+    """A public option's string as the operator's checks see it: the
+    operator's own spelling for None (`internal`) quoted, so that they
+    refuse it by name."""
+    return f"'{value}'" if value == internal else value

@@ -175,3 +175,69 @@ def test_operator_called_directly_refuses_host_tensors():
     with pytest.raises(ValueError, match="x must be on a CUDA device, got cpu"):
         torch.ops.gpupoor.split_k_matmul(torch.ones(2, 8).half(), torch.ones(8, 2).half(), None,
                                          32, "f32", "none", 0, "auto")
+
+
+def _meta(*shape, grad=True):
+    return torch.empty(*shape, dtype=torch.float16, device="meta", requires_grad=grad)
+
+
+@pytest.mark.parametrize("x_shape, w_shape", [((3, 8), (8, 0)), ((3, 0), (0, 4)),
+                                              ((2, 3, 0), (0, 4)), ((0,), (0, 4))])
+@pytest.mark.parametrize("bias", [False, True])
+def test_backward_of_an_empty_k_or_n(x_shape, w_shape, bias):
+    """The gradients of a product whose K or N is 0 have the operands'
+    shapes: the backward takes the rows of x and of the gradient without
+    inferring them from an empty last dimension (reshape(-1, 0) cannot)."""
+    x, w = _meta(*x_shape), _meta(*w_shape)
+    b = _meta(w_shape[-1]) if bias else None
+    y = torch.ops.gpupoor.split_k_matmul(x, w, b, 32, "f32", "none", 0, "auto")
+    y.sum().backward()
+    assert x.grad.shape == x.shape and w.grad.shape == w.shape
+    assert not bias or b.grad.shape == b.shape
+
+
+@pytest.mark.parametrize("activation, second", [("gelu", True), ("relu", False),
+                                                ("none", False)])
+def test_second_derivatives_follow_the_activation(activation, second):
+    """A gradient taken with create_graph is itself differentiable in x and
+    the weight through GELU's pre-activation (its second derivative is not
+    zero); ReLU's and the plain product's dx do not depend on x."""
+    x, w = _meta(4, 8), _meta(8, 6)
+    y = torch.ops.gpupoor.split_k_matmul(x, w, None, 32, "f32", activation, 0, "auto")
+    gx, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    hx, hw = torch.autograd.grad(gx.sum(), (x, w), allow_unused=True)
+    assert (hx is not None) == second and hw is not None
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(activation="none"), "activation must be one of"),
+    (dict(activation=""), "activation must be one of"),
+    (dict(backend="auto"), "backend must be one of")])
+def test_traced_calls_refuse_what_eager_calls_refuse(fake, monkeypatch, kwargs, match):
+    """The options' public spellings are the same traced (torch.compile
+    calls the operator itself) as eagerly: None, not the operator's own
+    "none" or "auto", nor ""."""
+    x, w = cuda(4, 8), cuda(8, 4)
+    with pytest.raises(ValueError, match=match):
+        split_k_sequential(x, w, **kwargs)
+    monkeypatch.setattr(torch.compiler, "is_compiling", lambda: True)
+    with pytest.raises(ValueError, match=match):
+        split_k_sequential(x, w, **kwargs)
+    assert split_k_sequential(x, w, activation=None, backend=None).shape == (4, 4)
+
+
+def test_triton_operator_refuses_what_its_kernels_cannot_take():
+    """torch.ops.gpupoor.split_k_triton (the triton backend's launch, a
+    public operator) refuses operands and an out its kernels would read or
+    write past, by name, before it launches."""
+    from gpupoor.kernels import _triton_impl
+
+    def h(*s, dtype=torch.float16):
+        return torch.empty(*s, dtype=dtype)
+    for args, match in (((h(4, 8), h(8, 6), None, h(4, 5)), "out must have shape"),
+                        ((h(4, 8), h(7, 6), None, h(4, 6)), "one K"),
+                        ((h(4, 8), h(8, 6), h(5), h(4, 6)), "bias must hold"),
+                        ((h(4, 8, dtype=torch.float32), h(8, 6), None, h(4, 6)), "float16"),
+                        ((h(4, 8), h(8, 6), None, h(4, 6, dtype=torch.int32)), "out must be")):
+        with pytest.raises(ValueError, match=match):
+            _triton_impl(*args, 32, "f32", "none", 0)

@@ -71,6 +71,15 @@ def test_policy_arguments_are_checked():
         C.choose_launch("sm_90a", 1, 1, 1, "mn", 0, 32, 132)
     with pytest.raises(ValueError, match="m must be >= 1"):
         C.choose_launch("sm_90a", 0, 1, 1, "nk", 0, 32, 132)
+    # Operands past 2^48 elements (whose counts would overflow: a SIGFPE
+    # before), C's or a batch's; 2^48 itself is taken.
+    with pytest.raises(ValueError, match="2\\^48"):
+        C.choose_launch("sm_90a", 2**40, 2**40, 64, "nk", 0, 32, 132)
+    with pytest.raises(ValueError, match="2\\^48"):
+        C.choose_launch("sm_90a", 2**24, 64, 2**24 + 1, "kn", 0, 32, 132)
+    with pytest.raises(ValueError, match="2\\^48"):
+        C.choose_launch("sm_90a", 2**16, 2**16, 64, "nk", 0, 32, 132, batch=2**16 + 1)
+    assert C.choose_launch("sm_90a", 2**24, 2**24, 64, "nk", 0, 32, 132)["tiles"] > 0
     with pytest.raises(ValueError, match="tile"):
         C.launch_slices(0, "sm_90a", [64, 16], 1, 1, 1, 132)
     with pytest.raises(ValueError, match="family"):

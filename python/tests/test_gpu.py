@@ -141,6 +141,44 @@ def test_zero_k_gives_the_bias(backend):
                            torch.empty(0, 8, device="cuda").half(), b, activation="relu",
                            backend=backend)
     assert torch.equal(y, torch.relu(b).expand(3, 8))
+    # x of more dimensions, or of one, whose rows a reshape(-1, 0) could not count.
+    for lead in ((2, 3), ()):
+        y = split_k_sequential(torch.empty(*lead, 0, device="cuda").half(),
+                               torch.empty(0, 8, device="cuda").half(), b, backend=backend)
+        assert torch.equal(y, b.expand(*lead, 8))
+
+
+def test_zero_k_or_n_backward(backend):
+    """Gradients of products with K = 0 (zeros, the bias's the gradient's
+    sum) and N = 0 (zeros), x of two and three dimensions."""
+    for xs, ws in (((5, 0), (0, 8)), ((2, 3, 0), (0, 8)), ((5, 16), (16, 0))):
+        x = torch.randn(*xs, device="cuda").half().requires_grad_()
+        w = torch.randn(*ws, device="cuda").half().requires_grad_()
+        b = torch.randn(ws[-1], device="cuda").half().requires_grad_()
+        y = split_k_sequential(x, w, b, backend=backend)
+        gy = torch.randn(y.shape, device="cuda").half()
+        y.backward(gy)
+        assert torch.equal(x.grad, torch.zeros_like(x)) and torch.equal(w.grad, torch.zeros_like(w))
+        assert torch.allclose(b.grad.float(), gy.float().reshape(-1, ws[-1]).sum(0), atol=1e-2)
+
+
+def test_gelu_second_derivatives_match_a_float64_reference(backend):
+    """d(dx)/dx and d(dx)/dW through a gradient taken with create_graph
+    (GELU's second derivative, e.g. a gradient penalty), against float64
+    autograd of gelu(x W + b)."""
+    g = torch.Generator(device="cuda").manual_seed(4)
+    x = torch.randn(33, 64, device="cuda", generator=g).half().requires_grad_()
+    w = (torch.randn(64, 48, device="cuda", generator=g) / 8).half().requires_grad_()
+    b = torch.randn(48, device="cuda", generator=g).half().requires_grad_()
+    y = split_k_sequential(x, w, b, activation="gelu", backend=backend)
+    gx, = torch.autograd.grad(y.float().sum(), x, create_graph=True)
+    hx, hw = torch.autograd.grad(gx.float().pow(2).sum(), (x, w))
+    x64, w64, b64 = (t.detach().double().requires_grad_() for t in (x, w, b))
+    gx64, = torch.autograd.grad(F.gelu(x64 @ w64 + b64).sum(), x64, create_graph=True)
+    hx64, hw64 = torch.autograd.grad(gx64.pow(2).sum(), (x64, w64))
+    for got, want in ((hx, hx64), (hw, hw64)):
+        err = ((got.double() - want).norm() / want.norm()).item()
+        assert err < 1e-2, err
 
 
 def test_strided_and_misaligned_operands_are_exact(backend):

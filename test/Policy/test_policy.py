@@ -135,7 +135,10 @@ def test_model_agrees_with_the_policy(problems, policy):
 
 def test_bad_input_exits_nonzero():
     for line in ("chip=sm_99 m=1 n=1 k=1", "m=-1 n=1 k=1", "m=1 n=1 k=1 tile=1,2",
-                 "m=1 n=1 k=1 slices=x", "bogus=1"):
+                 "m=1 n=1 k=1 slices=x", "bogus=1",
+                 # Operands past 2^48 elements (a SIGFPE before).
+                 "m=1099511627776 n=1099511627776 k=64", "m=16777216 n=64 k=16777217",
+                 "batch=65537 m=65536 n=65536 k=64"):
         res = subprocess.run([_tool("gpupoor-policy"), "-"], input=line + "\n",
                              capture_output=True, text=True)
         assert res.returncode == 2 and "gpupoor-policy:" in res.stderr, line

@@ -206,3 +206,4 @@ func.func @integer_memory_space(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c
   linalg.matmul ins(%a, %b : memref<32x64xf16>, memref<64x32xf16>) outs(%c : memref<32x32xf16, 3>)
   return
 }
+

@@ -119,6 +119,9 @@ std::string tile(const Tile &t) {
 }
 
 void print(const Problem &p) {
+  if (!withinSizeLimits(p.shape, p.k))
+    fail("an operand of more than 2^48 elements (batch * M * N, M * K or "
+         "K * N)");
   Strategy s = chooseStrategy(p);
   std::ostringstream out;
   out << "{\"chip\": \"" << chipName(p.chip)

@@ -154,6 +154,17 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// 0.50x against 0.44x).
 bool copiesUnalignedOperands(const CShape &shape, int64_t k);
 
+/// The most elements an operand (A, B or C, a batch's whole) may hold for
+/// the policy to choose its launch: 2^48, past any device's memory, so that
+/// the policy's counts (tiles, waves, workspace) stay far inside 64 bits.
+inline constexpr int64_t kMaxOperandElements = int64_t(1) << 48;
+
+/// Whether the operands of a product of C `shape` and reduction size `k`
+/// hold at most kMaxOperandElements each (dynamic sizes not counted). The
+/// compiler leaves a matmul of larger static sizes alone; the package's and
+/// gpupoor-policy's queries refuse them.
+bool withinSizeLimits(const CShape &shape, int64_t k);
+
 /// The multiply-adds (M N K, of a batch's element) below which
 /// copiesUnalignedOperands leaves operands as they lie: between 128 x 130 x
 /// 130 (2.2e6, the copy lost 12%) and 96 x 136 x 1031 (1.3e7, it gained

@@ -64,16 +64,13 @@ struct PlanKeyHash {
 };
 
 std::mutex planMutex;
-std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash> plans;
+/// Shared: a launch holds its plan, under no lock, while another thread
+/// may drop the table's reference (forgetPlans).
+std::unordered_map<PlanKey, std::shared_ptr<Plan>, PlanKeyHash> plans;
 
-/// Forgets every plan (the caller holds planMutex). Plans are referenced
-/// only during a launch, under no lock: they stay alive, leaked with the
-/// old table (few, and small).
-void forgetPlans() {
-  for (auto &entry : plans)
-    (void)entry.second.release();
-  plans.clear();
-}
+/// Forgets every plan (the caller holds planMutex); those in a launch live
+/// until it ends.
+void forgetPlans() { plans.clear(); }
 
 constexpr size_t kMaxPlans = 4096;
 
@@ -219,19 +216,20 @@ MapBytes tensorMap(Plan &p, size_t index, void *ptr) {
   return cache.emplace(key, bytes).first->second;
 }
 
-Plan &planFor(const at::Tensor &a, const at::Tensor &b,
-              const std::optional<at::Tensor> &bias, const at::Tensor &c,
-              const VariantKey &key, int64_t slices, bool implicit) {
+std::shared_ptr<Plan> planFor(const at::Tensor &a, const at::Tensor &b,
+                              const std::optional<at::Tensor> &bias,
+                              const at::Tensor &c, const VariantKey &key,
+                              int64_t slices, bool implicit) {
   PlanKey pk = planKey(a, b, bias, c, key, slices, implicit);
   {
     std::lock_guard<std::mutex> guard(planMutex);
     auto it = plans.find(pk);
     if (it != plans.end())
-      return *it->second;
+      return it->second;
   }
   // Made without the lock: the resolver takes the GIL, which a thread
   // waiting for the lock may hold.
-  std::unique_ptr<Plan> plan =
+  std::shared_ptr<Plan> plan =
       makePlan(a, b, bias, c, key, slices, deviceInfo(a.get_device()));
   std::lock_guard<std::mutex> guard(planMutex);
   if (plans.size() >= kMaxPlans)
@@ -239,7 +237,7 @@ Plan &planFor(const at::Tensor &a, const at::Tensor &b,
   auto &slot = plans[pk];
   if (!slot)
     slot = std::move(plan);
-  return *slot;
+  return slot;
 }
 
 int64_t l2PromotionBytes(CUtensorMapL2promotion promotion) {
@@ -302,7 +300,8 @@ void launch(const at::Tensor &a, const at::Tensor &b,
   bool implicit = !bias && key.epilogue != Epilogue::None;
   if (implicit)
     bias = implicitBias(c, b.size(-1), graph);
-  Plan &p = planFor(a, b, bias, c, key, slices, implicit);
+  std::shared_ptr<Plan> held = planFor(a, b, bias, c, key, slices, implicit);
+  Plan &p = *held;
   LoadedKernel *loaded = p.loaded.load(std::memory_order_acquire);
   if (!loaded) {
     loaded = &load(*p.info);

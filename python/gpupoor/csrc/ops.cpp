@@ -197,6 +197,14 @@ at::Tensor activate(const at::Tensor &t, const std::string &activation) {
   return t;
 }
 
+/// `t` as the 2-D matrix of its rows (every dimension but the last
+/// flattened). Not reshape({-1, cols}): that cannot count the rows of an
+/// empty last dimension (K or N = 0).
+at::Tensor asRows(const at::Tensor &t) {
+  int64_t rows = c10::multiply_integers(t.sizes().begin(), t.sizes().end() - 1);
+  return t.reshape({rows, t.size(-1)});
+}
+
 at::Tensor splitKMeta(const at::Tensor &x, const at::Tensor &weight,
                       const std::optional<at::Tensor> &bias, int64_t maxSplits,
                       c10::string_view outer, c10::string_view activation,
@@ -254,7 +262,7 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
     std::tie(a, b) = std::make_tuple(x[0], weight[0]);
   bool batched = b.dim() == 3;
   if (!batched && a.dim() != 2)
-    a = a.reshape({-1, k});
+    a = asRows(a);
   int64_t m = a.size(-2);
   std::optional<at::Tensor> bias = givenBias;
   if (bias && bias->dim() != 1)
@@ -381,12 +389,21 @@ public:
       // keepPreActivation held, so the forward kept z.
       TORCH_INTERNAL_ASSERT(out.defined(),
                             "gpupoor: GELU's pre-activation was not kept");
-      at::Tensor z = out.to(at::kFloat);
+      at::Tensor z = out;
+      // A backward that builds a graph (create_graph, a second derivative)
+      // needs z as a function of x, W and the bias: the saved z, made below
+      // autograd, would be a constant there and drop GELU's second
+      // derivative. The product again, through the operator (the same
+      // kernel: the same z).
+      if (at::GradMode::is_enabled())
+        z = splitKOp().call(x, weight,
+                            hasBias ? std::optional(bias) : std::nullopt,
+                            maxSplits, outer, "none", slices, backend);
+      z = z.to(at::kFloat);
       at::Tensor cdf = 0.5 * (1 + at::erf(z * 0.7071067811865476));
       at::Tensor pdf = at::exp(-0.5 * z * z) * 0.3989422804014327;
       grad = (grad.to(at::kFloat) * (cdf + z * pdf)).to(grad.scalar_type());
     }
-    int64_t k = weight.size(-2), n = weight.size(-1);
     at::Tensor gradX, gradW, gradBias;
     if (ctx->needs_input_grad(0))
       gradX = product(grad, weight.transpose(-2, -1));
@@ -399,15 +416,13 @@ public:
       // the launch reads it as it is where a K x M kernel takes it (sm_90a)
       // and copies it otherwise (splitKCuda). The transpose is a K x N view
       // laid out as nn.Linear's weight.
-      gradW =
-          product(grad.reshape({-1, n}).contiguous().t(), x.reshape({-1, k}))
-              .t();
+      gradW = product(asRows(grad).contiguous().t(), asRows(x)).t();
     }
     // One launch: PyTorch's sum of f16 accumulates in f32 and rounds once
     // to the bias's type, as a sum in f32 and a cast would (two launches,
     // which a host-bound training step pays for).
     if (hasBias && ctx->needs_input_grad(2))
-      gradBias = grad.reshape({-1, n})
+      gradBias = asRows(grad)
                      .sum(0, /*keepdim=*/false, bias.scalar_type())
                      .reshape(bias.sizes());
     return {gradX,        gradW,        gradBias,

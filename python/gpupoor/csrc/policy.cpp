@@ -93,6 +93,9 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
   p.slices = sizeArg("slices", slices);
   p.maxSplits = sizeArg("max_splits", maxSplits, 1);
   p.smCount = sizeArg("sm_count", smCount, 1);
+  if (!withinSizeLimits(p.shape, p.k))
+    throw py::value_error("the operands must hold at most 2^48 elements "
+                          "each (batch * m * n, m * k, k * n)");
   Launch l = chooseLaunch(p);
   return py::dict("family"_a = std::string(familyName(l.family)),
                   "a_layout"_a = l.aLayout == ALayout::KM ? "km" : "mk",

@@ -73,9 +73,9 @@ static LogicalResult verifyEpilogueOperands(MatmulOp op) {
   return success();
 }
 
-LogicalResult mlir::gpupoor::verifyStaticSizes(
-    function_ref<InFlightDiagnostic()> emitError, TypeRange operandTypes,
-    ArrayRef<int64_t> cShape, SplitKAttr strategy) {
+LogicalResult
+mlir::gpupoor::verifyOperandBytes(function_ref<InFlightDiagnostic()> emitError,
+                                  TypeRange operandTypes) {
   // Bytes within an int64: the kernels' 64-bit offsets, the host code's
   // size arithmetic.
   for (Type t : operandTypes) {
@@ -90,6 +90,14 @@ LogicalResult mlir::gpupoor::verifyStaticSizes(
       return emitError() << "operand of type " << type
                          << " has more bytes than an int64 counts";
   }
+  return success();
+}
+
+LogicalResult mlir::gpupoor::verifyStaticSizes(
+    function_ref<InFlightDiagnostic()> emitError, TypeRange operandTypes,
+    ArrayRef<int64_t> cShape, SplitKAttr strategy) {
+  if (failed(verifyOperandBytes(emitError, operandTypes)))
+    return failure();
   // Tiles within grid x: a count beyond it would overflow the host code's
   // index arithmetic, or fold its run-time check away.
   if (llvm::any_of(cShape, ShapedType::isDynamic))

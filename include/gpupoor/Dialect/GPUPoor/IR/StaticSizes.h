@@ -17,6 +17,11 @@ namespace mlir::gpupoor {
 /// within grid x. Dynamic sizes pass (the host code checks them at run
 /// time). The gpupoor.matmul verifier and gpupoor-split-k (before it
 /// rewrites a linalg matmul) both call it.
+/// The first of those checks alone: every operand's bytes within an int64
+/// (gpupoor-split-k's, before the policy counts anything of the sizes).
+LogicalResult verifyOperandBytes(function_ref<InFlightDiagnostic()> emitError,
+                                 TypeRange operandTypes);
+
 LogicalResult verifyStaticSizes(function_ref<InFlightDiagnostic()> emitError,
                                 TypeRange operandTypes,
                                 ArrayRef<int64_t> cShape, SplitKAttr strategy);

@@ -192,9 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--overhead", action="store_true", help="also measure host time per call")
     p.add_argument("--json", help="write every row (and the host times), with the device and date")
     args = p.parse_args(argv)
-    if not 1 <= args.max_k_splits <= 65535:
-        print(f"gpupoor.bench: --max-k-splits: expected 1..65535, got {args.max_k_splits}",
-              file=sys.stderr)
+    from ._native import C
+    if not 1 <= args.max_k_splits <= C.MAX_SPLITS:
+        print(f"gpupoor.bench: --max-k-splits: expected 1..{C.MAX_SPLITS}, "
+              f"got {args.max_k_splits}", file=sys.stderr)
         return 2
     rc, plt = preflight("gpupoor.bench", args.plot)
     if rc is not None:

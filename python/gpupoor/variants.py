@@ -154,8 +154,8 @@ class VariantKey:
                                ("tile", tuple(TILES))):
             if getattr(self, field) not in allowed:
                 raise ValueError(f"{field} must be one of {allowed}, got {getattr(self, field)!r}")
-        if not 1 <= self.max_splits <= 65535:
-            raise ValueError(f"max_splits must be in [1, 65535], got {self.max_splits}")
+        if not 1 <= self.max_splits <= _C.MAX_SPLITS:
+            raise ValueError(f"max_splits must be in [1, {_C.MAX_SPLITS}], got {self.max_splits}")
         if self.a_layout == "km" and not _INFO[self.tile]["km"]:
             raise ValueError(f"family {self.tile!r} has no kernels for A as K x M")
         if self.a_layout == "mk" and not _INFO[self.tile]["mk"]:

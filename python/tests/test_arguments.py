@@ -241,3 +241,16 @@ def test_triton_operator_refuses_what_its_kernels_cannot_take():
                         ((h(4, 8), h(8, 6), None, h(4, 6, dtype=torch.int32)), "out must be")):
         with pytest.raises(ValueError, match=match):
             _triton_impl(*args, 32, "f32", "none", 0)
+
+
+def test_split_and_slice_bounds_are_the_policys(fake):
+    """max_k_splits up to policy::kMaxSplits (the compiler's too), slices up
+    to kMaxSlices (grid y), named in the message."""
+    from gpupoor._native import C
+    x, w = cuda(4, 8), cuda(8, 4)
+    assert split_k_sequential(x, w, max_k_splits=C.MAX_SPLITS).shape == (4, 4)
+    with pytest.raises(ValueError, match=rf"max_k_splits must be an int in \[1, {C.MAX_SPLITS}\]"):
+        split_k_sequential(x, w, max_k_splits=C.MAX_SPLITS + 1)
+    assert split_k_sequential(x, w, slices=C.MAX_SLICES).shape == (4, 4)
+    with pytest.raises(ValueError, match=rf"slices must be an int in \[0, {C.MAX_SLICES}\]"):
+        split_k_sequential(x, w, slices=C.MAX_SLICES + 1)

@@ -48,8 +48,6 @@ using namespace pybind11::literals;
 namespace gpupoor::package {
 namespace {
 
-constexpr int64_t kMaxSplitsLimit = 65535;
-
 struct Options {
   bool f16Outer;
   std::string activation; // none, relu, gelu
@@ -101,18 +99,18 @@ void checkDevices(const at::Tensor &x, const at::Tensor &weight,
 void checkOptions(int64_t maxSplits, c10::string_view outer,
                   c10::string_view activation, int64_t slices,
                   c10::string_view backend) {
-  TORCH_CHECK_VALUE(1 <= maxSplits && maxSplits <= kMaxSplitsLimit,
-                    "max_k_splits must be an int in [1, 65535], got ",
-                    std::to_string(maxSplits));
+  TORCH_CHECK_VALUE(1 <= maxSplits && maxSplits <= policy::kMaxSplits,
+                    "max_k_splits must be an int in [1, ", policy::kMaxSplits,
+                    "], got ", std::to_string(maxSplits));
   TORCH_CHECK_VALUE(outer == "f32" || outer == "f16",
                     "outer must be one of ('f32', 'f16'), got '", outer, "'");
   TORCH_CHECK_VALUE(activation == "none" || activation == "relu" ||
                         activation == "gelu",
                     "activation must be one of (None, 'relu', 'gelu'), got '",
                     activation, "'");
-  TORCH_CHECK_VALUE(0 <= slices && slices <= kMaxSplitsLimit,
-                    "slices must be an int in [0, 65535] (0: automatic), got ",
-                    std::to_string(slices));
+  TORCH_CHECK_VALUE(0 <= slices && slices <= policy::kMaxSlices,
+                    "slices must be an int in [0, ", policy::kMaxSlices,
+                    "] (0: automatic), got ", std::to_string(slices));
   TORCH_CHECK_VALUE(
       backend == "auto" || backend == "mlir" || backend == "triton",
       "backend must be one of ('mlir', 'triton') or None, got '", backend, "'");
@@ -493,15 +491,20 @@ at::Tensor tensorArg(py::handle obj, const char *name) {
   return THPVariable_Unpack(obj.ptr());
 }
 
-int64_t intArg(py::handle obj, const char *name, const char *range) {
+/// An int argument in [least, most] (`note` said after the range).
+int64_t intArg(py::handle obj, const char *name, int64_t least, int64_t most,
+               const char *note = "") {
+  auto refuse = [&]() {
+    return py::value_error(std::string(name) + " must be an int in [" +
+                           std::to_string(least) + ", " + std::to_string(most) +
+                           "]" + note + ", got " + std::string(py::repr(obj)));
+  };
   if (!PyLong_Check(obj.ptr()) || PyBool_Check(obj.ptr()))
-    throw py::value_error(std::string(name) + " must be an int in " + range +
-                          ", got " + std::string(py::repr(obj)));
+    throw refuse();
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-  if (overflow || v < 0 || v > kMaxSplitsLimit)
-    throw py::value_error(std::string(name) + " must be an int in " + range +
-                          ", got " + std::string(py::repr(obj)));
+  if (overflow || v < least || v > most)
+    throw refuse();
   return v;
 }
 
@@ -531,8 +534,9 @@ at::Tensor splitKSequential(py::handle x, py::handle weight, py::handle bias,
           std::string(py::str(py::type::of(bias).attr("__name__"))));
     bt = THPVariable_Unpack(bias.ptr());
   }
-  int64_t splits = intArg(maxSplits, "max_k_splits", "[1, 65535]");
-  int64_t sliceCount = intArg(slices, "slices", "[0, 65535] (0: automatic)");
+  int64_t splits = intArg(maxSplits, "max_k_splits", 1, policy::kMaxSplits);
+  int64_t sliceCount =
+      intArg(slices, "slices", 0, policy::kMaxSlices, " (0: automatic)");
   std::string outerName = strArg(outer, nullptr);
   std::string act = strArg(activation, "none");
   if (act == "none" && !activation.is_none())

@@ -253,5 +253,8 @@ PYBIND11_MODULE(_C, m) {
   // variants are named and built with (they take S from the launch: any
   // call's max_k_splits runs on them).
   m.attr("DEFAULT_MAX_SPLITS") = kDefaultMaxSplits;
+  // The most chunks (max_k_splits) and slices a call takes.
+  m.attr("MAX_SPLITS") = kMaxSplits;
+  m.attr("MAX_SLICES") = kMaxSlices;
   m.attr("LIBRARY_MAX_SPLITS") = gpupoor::package::kLibraryMaxSplits;
 }

@@ -173,6 +173,13 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
         memref && memref.getMemorySpace())
       return fail("operand type " + typeStr(memref) +
                   " is not in the default memory space");
+    // The host code reads a memref's sizes and strides from its descriptor
+    // (memref.extract_strided_metadata), which takes strided layouts only.
+    if (auto memref = dyn_cast<MemRefType>(v.getType());
+        memref && !memref.getLayout().isIdentity() &&
+        !isa<StridedLayoutAttr>(memref.getLayout()))
+      return fail("operand type " + typeStr(memref) +
+                  " has a layout map that is not strided<...>");
   }
 
   Type aElt = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
@@ -268,7 +275,11 @@ bool rowsOff16Bytes(Value v) {
 Value paddedRowsDest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                      Type elementType) {
   std::optional<int64_t> cols = getConstantIntValue(sizes.back());
-  if (!cols || *cols % kRowAlignElems == 0)
+  // An empty operand (a size of 0) has no rows to pad; a slice of it at
+  // offset 0 would be out of bounds.
+  bool noElements = llvm::any_of(
+      sizes, [](OpFoldResult size) { return isConstantIntValue(size, 0); });
+  if (!cols || *cols % kRowAlignElems == 0 || noElements)
     return tensor::EmptyOp::create(b, loc, sizes, elementType);
   SmallVector<OpFoldResult> padded(sizes);
   padded.back() = b.getIndexAttr(policy::paddedRowElems(*cols));

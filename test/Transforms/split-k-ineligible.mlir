@@ -207,3 +207,13 @@ func.func @integer_memory_space(%a: memref<32x64xf16>, %b: memref<64x32xf16>, %c
   return
 }
 
+
+// -----
+
+// A layout map that is not strided<...> (a permutation written as a map):
+// the host code reads strides from the memref's descriptor.
+func.func @affine_map_layout(%a: memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>, %b: memref<32x48xf16>, %c: memref<64x48xf16>) {
+  // expected-remark @+1 {{not rewritten to gpupoor.matmul: operand type 'memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>' has a layout map that is not strided<...>}}
+  linalg.matmul ins(%a, %b : memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>, memref<32x48xf16>) outs(%c : memref<64x48xf16>)
+  return
+}

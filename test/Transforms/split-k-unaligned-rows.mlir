@@ -170,3 +170,29 @@ func.func @memrefs(%a: memref<4052x327xf16>, %b: memref<4052x1234xf16>, %c: memr
        ins(%a, %b : memref<4052x327xf16>, memref<4052x1234xf16>) outs(%c : memref<327x1234xf16>)
   return
 }
+
+// -----
+
+// Empty operands (M = 0, a batch of 0) whose rows of K = 7 lie off 16
+// bytes: nothing to pad, a plain tensor.empty (an extract_slice at offset 0
+// of a size-0 dimension would fail its verifier).
+// CHECK-LABEL: func @empty_unaligned
+// CHECK-NOT: tensor.extract_slice
+// CHECK: gpupoor.matmul
+// SM80-LABEL: func @empty_unaligned
+// SM80-NOT: tensor.extract_slice
+// SM80: gpupoor.matmul
+func.func @empty_unaligned(%a: tensor<7x0xf16>, %b: tensor<7x64xf16>, %c: tensor<0x64xf16>) -> tensor<0x64xf16> {
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<7x0xf16>, tensor<7x64xf16>) outs(%c : tensor<0x64xf16>) -> tensor<0x64xf16>
+  return %mm : tensor<0x64xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func @empty_batch_unaligned
+// CHECK-NOT: tensor.extract_slice
+// CHECK: gpupoor.matmul
+func.func @empty_batch_unaligned(%a: tensor<0x7x16xf16>, %b: tensor<0x7x64xf16>, %c: tensor<0x16x64xf16>) -> tensor<0x16x64xf16> {
+  %mm = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%a, %b : tensor<0x7x16xf16>, tensor<0x7x64xf16>) outs(%c : tensor<0x16x64xf16>) -> tensor<0x16x64xf16>
+  return %mm : tensor<0x16x64xf16>
+}

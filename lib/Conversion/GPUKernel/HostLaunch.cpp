@@ -48,18 +48,32 @@ static Value pointerOf(ImplicitLocOpBuilder &b, Value memref,
 /// strides are every element's; with an empty batch nothing reads them).
 static std::array<Value, 3> firstBatchElement(ImplicitLocOpBuilder &b,
                                               MatmulOp op) {
+  // A reinterpret_cast at the operand's own offset and strides, not a
+  // subview: with a static size of 0 (the batch, M, N or K) a subview at
+  // offset 0 fails its verifier, though the host code launches nothing then.
   auto slice = [&](Value memref) -> Value {
     auto type = cast<MemRefType>(memref.getType());
-    SmallVector<OpFoldResult> sizes =
-        memref::getMixedSizes(b, b.getLoc(), memref);
-    sizes[0] = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> offsets(3, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> unit(3, b.getIndexAttr(1));
-    SmallVector<int64_t> shape = {type.getDimSize(1), type.getDimSize(2)};
-    auto sliceType = memref::SubViewOp::inferRankReducedResultType(
-        shape, type, offsets, sizes, unit);
-    return memref::SubViewOp::create(b, sliceType, memref, offsets, sizes,
-                                     unit);
+    auto meta = memref::ExtractStridedMetadataOp::create(b, memref);
+    auto [strides, offset] = type.getStridesAndOffset();
+    auto mixed = [&](int64_t known, Value value) -> OpFoldResult {
+      if (ShapedType::isDynamic(known))
+        return value;
+      return b.getIndexAttr(known);
+    };
+    SmallVector<OpFoldResult> sizes = {
+        mixed(type.getDimSize(1), meta.getSizes()[1]),
+        mixed(type.getDimSize(2), meta.getSizes()[2])};
+    SmallVector<OpFoldResult> rowStrides = {
+        mixed(strides[1], meta.getStrides()[1]),
+        mixed(strides[2], meta.getStrides()[2])};
+    auto layout = StridedLayoutAttr::get(b.getContext(), offset,
+                                         {strides[1], strides[2]});
+    auto viewType =
+        MemRefType::get({type.getDimSize(1), type.getDimSize(2)},
+                        type.getElementType(), layout, type.getMemorySpace());
+    return memref::ReinterpretCastOp::create(b, viewType, memref,
+                                             mixed(offset, meta.getOffset()),
+                                             sizes, rowStrides);
   };
   return {slice(op.getA()), slice(op.getB()), slice(op.getInit())};
 }

@@ -283,9 +283,9 @@ func.func @any_alignment(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // CHECK: cf.assert %{{.*}}, "gpupoor.matmul: operand sizes disagree
 // CHECK: %[[NB:.*]] = memref.dim %[[A]], %c0
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:3, %[[AS:.*]]:3 = memref.extract_strided_metadata %[[A]]
-// CHECK: memref.subview %[[A]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
-// CHECK: memref.subview %[[B]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
-// CHECK: memref.subview %[[C]][0, 0, 0] [1, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
+// CHECK: memref.reinterpret_cast %[[A]] to offset: [0], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
+// CHECK: memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<?x?x?xf16> to memref<?x?xf16, strided<[?, 1]>>
+// CHECK: memref.reinterpret_cast %[[C]] to offset: [0], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<?x?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
 // CHECK: %[[GRID:.*]] = arith.muli %{{.*}}, %[[NB]] : index
 // CHECK: cf.assert %{{.*}}, "gpupoor.matmul: batch * ceil(M/BM) * ceil(N/BN) blocks exceed the grid (2^31 - 1)"
 // CHECK: %[[ABS:.*]] = arith.index_cast %[[AS]]#0 : index to i64
@@ -315,5 +315,27 @@ func.func @batched(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %bias: memref<?
     %s = arith.addf %acc, %b32 : f32
     gpupoor.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// A batch of static size 0, and batches whose M or K is 0: the host code's
+// views of the first batch element are reinterpret_casts (a subview at
+// offset 0 of a size-0 dimension fails its verifier); it launches nothing.
+// CHECK-LABEL: func @empty_batches
+// CHECK-COUNT-3: memref.reinterpret_cast %{{.*}} to offset: [0]
+func.func @empty_batches(%a: memref<0x64x32xf16>, %b: memref<0x32x48xf16>, %c: memref<0x64x48xf16>,
+                         %a2: memref<3x0x32xf16>, %b2: memref<3x32x48xf16>, %c2: memref<3x0x48xf16>,
+                         %a3: memref<3x64x0xf16>, %b3: memref<3x0x48xf16>, %c3: memref<3x64x48xf16>) {
+  gpupoor.matmul %a, %b outs(%c : memref<0x64x48xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 32], inner = f16, outer = f32, chip = sm_80>)
+      : memref<0x64x32xf16>, memref<0x32x48xf16>
+  gpupoor.matmul %a2, %b2 outs(%c2 : memref<3x0x48xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 32], inner = f16, outer = f32, chip = sm_80>)
+      : memref<3x0x32xf16>, memref<3x32x48xf16>
+  gpupoor.matmul %a3, %b3 outs(%c3 : memref<3x64x48xf16>)
+      strategy(#gpupoor.split_k<tile = [64, 64, 32], inner = f16, outer = f32, chip = sm_80>)
+      : memref<3x64x0xf16>, memref<3x0x48xf16>
   return
 }

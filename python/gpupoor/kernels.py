@@ -46,8 +46,9 @@ def _triton_impl(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor],
                          f"and {tuple(b.shape)}")
     if out.shape != (a.shape[0], b.shape[1]):
         raise ValueError(f"out must have shape {(a.shape[0], b.shape[1])}, got {tuple(out.shape)}")
-    if bias is not None and bias.numel() != b.shape[1]:
-        raise ValueError(f"bias must hold N = {b.shape[1]} elements, got {tuple(bias.shape)}")
+    if bias is not None and tuple(bias.shape) != (b.shape[1],):
+        # 1-D: the kernels step it by its stride(0).
+        raise ValueError(f"bias must have shape ({b.shape[1]},), got {tuple(bias.shape)}")
     if a.dtype != torch.float16 or b.dtype != torch.float16:
         raise ValueError(f"a and b must be float16, got {a.dtype} and {b.dtype}")
     if out.dtype not in (torch.float16, torch.float32):

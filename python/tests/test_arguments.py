@@ -236,7 +236,8 @@ def test_triton_operator_refuses_what_its_kernels_cannot_take():
         return torch.empty(*s, dtype=dtype)
     for args, match in (((h(4, 8), h(8, 6), None, h(4, 5)), "out must have shape"),
                         ((h(4, 8), h(7, 6), None, h(4, 6)), "one K"),
-                        ((h(4, 8), h(8, 6), h(5), h(4, 6)), "bias must hold"),
+                        ((h(4, 8), h(8, 6), h(5), h(4, 6)), "bias must have shape"),
+                        ((h(4, 8), h(8, 6), h(1, 6), h(4, 6)), "bias must have shape"),
                         ((h(4, 8, dtype=torch.float32), h(8, 6), None, h(4, 6)), "float16"),
                         ((h(4, 8), h(8, 6), None, h(4, 6, dtype=torch.int32)), "out must be")):
         with pytest.raises(ValueError, match=match):

@@ -655,3 +655,13 @@ func.func @sets_mma_sync(%a: tensor<16x4096xf16>, %b: tensor<4096x4096xf16>, %c:
   %r = gpupoor.matmul %a, %b outs(%c : tensor<16x4096xf16>) strategy(#gpupoor.split_k<tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 2>) : tensor<16x4096xf16>, tensor<4096x4096xf16> -> tensor<16x4096xf16>
   return
 }
+
+// -----
+
+// The host code reads strides from a memref's descriptor: strided layouts
+// only (a permutation as an affine map would fail extract_strided_metadata).
+func.func @affine_map_layout(%a: memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>, %b: memref<32x48xf16>, %c: memref<64x48xf16>) {
+  // expected-error @+1 {{operand type 'memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>' has a layout map that is not strided<...>}}
+  gpupoor.matmul %a, %b outs(%c : memref<64x48xf16>) strategy(#gpupoor.split_k<tile = [64, 64, 32], inner = f16, outer = f32, chip = sm_80>) : memref<64x32xf16, affine_map<(d0, d1) -> (d1, d0)>>, memref<32x48xf16>
+  return
+}

@@ -173,12 +173,8 @@ FailureOr<MatmulMatch> analyzeMatmul(linalg::LinalgOp op, bool relaxF32,
         memref && memref.getMemorySpace())
       return fail("operand type " + typeStr(memref) +
                   " is not in the default memory space");
-    // The host code reads a memref's sizes and strides from its descriptor
-    // (memref.extract_strided_metadata), which takes strided layouts only.
-    if (auto memref = dyn_cast<MemRefType>(v.getType());
-        memref && !memref.getLayout().isIdentity() &&
-        !isa<StridedLayoutAttr>(memref.getLayout()))
-      return fail("operand type " + typeStr(memref) +
+    if (!hasStridedLayout(v.getType()))
+      return fail("operand type " + typeStr(v.getType()) +
                   " has a layout map that is not strided<...>");
   }
 

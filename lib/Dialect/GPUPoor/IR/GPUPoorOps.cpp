@@ -73,6 +73,12 @@ static LogicalResult verifyEpilogueOperands(MatmulOp op) {
   return success();
 }
 
+bool mlir::gpupoor::hasStridedLayout(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return !memref || memref.getLayout().isIdentity() ||
+         isa<StridedLayoutAttr>(memref.getLayout());
+}
+
 LogicalResult
 mlir::gpupoor::verifyOperandBytes(function_ref<InFlightDiagnostic()> emitError,
                                   TypeRange operandTypes) {
@@ -127,14 +133,10 @@ LogicalResult MatmulOp::verify() {
   if (!sameKind(bType) || !sameKind(cType) ||
       !llvm::all_of(getEpilogueIns().getTypes(), sameKind))
     return emitOpError("operands must be all ranked tensors or all memrefs");
-  // The host code reads a memref's sizes and strides from its descriptor
-  // (memref.extract_strided_metadata), which takes strided layouts only.
   for (Type t : getOperandTypes())
-    if (auto memref = dyn_cast<MemRefType>(t);
-        memref && !memref.getLayout().isIdentity() &&
-        !isa<StridedLayoutAttr>(memref.getLayout()))
+    if (!hasStridedLayout(t))
       return emitOpError("operand type ")
-             << memref << " has a layout map that is not strided<...>";
+             << t << " has a layout map that is not strided<...>";
   if (isTensor && !getResult())
     return emitOpError("with tensor operands must return a tensor");
   if (!isTensor && getResult())

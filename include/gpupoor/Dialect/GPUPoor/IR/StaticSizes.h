@@ -17,6 +17,13 @@ namespace mlir::gpupoor {
 /// within grid x. Dynamic sizes pass (the host code checks them at run
 /// time). The gpupoor.matmul verifier and gpupoor-split-k (before it
 /// rewrites a linalg matmul) both call it.
+/// Whether the host code can read `type`'s sizes and strides from its
+/// descriptor (memref.extract_strided_metadata, which takes strided layouts
+/// only): a tensor, or a memref of the identity or a strided<...> layout.
+/// The gpupoor.matmul verifier requires it of every operand; gpupoor-split-k
+/// leaves a matmul alone without it.
+bool hasStridedLayout(Type type);
+
 /// The first of those checks alone: every operand's bytes within an int64
 /// (gpupoor-split-k's, before the policy counts anything of the sizes).
 LogicalResult verifyOperandBytes(function_ref<InFlightDiagnostic()> emitError,

@@ -229,6 +229,71 @@ def test_unaligned_operands_run_on_padded_copies(layout, m, n, k):
 
 
 
+def _as_they_lie(x, w):
+    """split_k_sequential(x, w) with the unaligned copies off (the element
+    kernels read the operands as they lie), and the matmul kernels it
+    launched, by name."""
+    from gpupoor._native import C
+    C._copy_unaligned("never")
+    try:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            y = split_k_sequential(x, w, backend="mlir")
+            torch.cuda.synchronize()
+    finally:
+        C._copy_unaligned("policy")
+    return y, {e.name for e in prof.events() if e.name.startswith("gpupoor_matmul")}
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("layout,m,n,k,first", [
+    ("nk", 100, 200, 1036, 0),   # rows of whole 8-byte words: 8-byte pieces, a K tail of 4
+    ("nk", 100, 200, 1036, 2),   # A starting 4 bytes on: 4-byte pieces for A, 8-byte for B
+    ("nk", 100, 200, 1030, 0),   # 4-byte pieces, a K tail of 6
+    ("nk", 100, 200, 1034, 3),   # A starting 6 bytes on: elements for A, a K tail of 2
+    ("kn", 100, 202, 1036, 0),   # B's rows of 202 columns: 4-byte pieces, an N edge of 2
+    ("kn", 3000, 100, 1030, 0),  # a narrow product of many rows
+    ("km", 104, 204, 1028, 0),   # A as K x M, B's rows of 204: 8-byte pieces, an N edge of 4
+    ("nk", 1, 4104, 4100, 0),    # one row
+])
+def test_element_kernels_read_rows_in_pieces(layout, m, n, k, first):
+    """The element kernels (rows off 16 bytes, as they lie) read an operand
+    whose start and row stride lie on 8 or 4 bytes in 8- or 4-byte cp.async
+    pieces, zero-filled past K and past M or N, and others element by
+    element (KernelArgs::aPieceElems): exact in each mix, on the kernels
+    named _elements."""
+    g = torch.Generator(device="cuda").manual_seed(m + n + k + first)
+    if layout == "km":
+        x = ints(k * m + first, gen=g)[first:].view(k, m).T
+    else:
+        x = ints(m * k + first, gen=g)[first:].view(m, k)
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
+    y, names = _as_they_lie(x, w)
+    assert torch.equal(y.double(), ref(x, w))
+    assert names and all(name.endswith("_elements") for name in names), names
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("layout", ["nk", "kn"])
+def test_element_kernels_choose_pieces_per_batch_element(layout):
+    """A batch whose elements lie 2 elements (4 bytes) apart past whole
+    rows: element b of A starts on 8 bytes for even b and on 4 for odd
+    ones; B's, one element apart, on 2 bytes for odd b, 4 or 8 for even
+    ones. Each block takes its own element's pieces. Exact."""
+    g = torch.Generator(device="cuda").manual_seed(3)
+    batch, m, n, k = 6, 100, 200, 1036
+    a_store = ints(batch * (m * k + 2), gen=g)
+    x = a_store.as_strided((batch, m, k), (m * k + 2, k, 1))
+    if layout == "nk":
+        b_store = ints(batch * (n * k + 1), gen=g)
+        w = b_store.as_strided((batch, n, k), (n * k + 1, k, 1)).transpose(1, 2)
+    else:
+        b_store = ints(batch * (k * n + 1), gen=g)
+        w = b_store.as_strided((batch, k, n), (k * n + 1, n, 1))
+    y, names = _as_they_lie(x, w)
+    assert torch.equal(y.double(), ref(x, w))
+    assert names and all(name.endswith("_elements") for name in names), names
+
+
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 @pytest.mark.parametrize("k", [1031, 1036])
 @pytest.mark.parametrize("rows_apart", [0, 1])

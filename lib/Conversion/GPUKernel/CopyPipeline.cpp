@@ -24,24 +24,32 @@ using namespace mlir::gpupoor;
 CopyPipeline::CopyPipeline(KernelContext &kc, const KernelArgs &args,
                            Value endTile, Value firstTile, int64_t lag)
     : KernelPart(kc), numKBlocks(endTile), firstTile(firstTile), lag(lag) {
+  Value a = args.a, aUnit = args.aUnit, aPieces = args.aPieceElems;
   if (c.aMMajor())
-    aPlan = plan(args.a, 0, c.bk, c.bm / 8, /*kAlongRows=*/true, kc.m0, kc.m);
+    aPlan = plan(a, aUnit, aPieces, 0, c.bk, c.bm / 8, /*kAlongRows=*/true,
+                 kc.m0, kc.m);
   else
-    aPlan = plan(args.a, 0, c.bm, c.bk / 8, /*kAlongRows=*/false, kc.m0, kc.m);
+    aPlan = plan(a, aUnit, aPieces, 0, c.bm, c.bk / 8, /*kAlongRows=*/false,
+                 kc.m0, kc.m);
   int64_t bBase = c.aElems();
+  Value bUnit = args.bUnit, bPieces = args.bPieceElems;
   if (c.bTransposed)
-    bPlan = plan(args.b, bBase, c.bn, c.bk / 8, false, kc.n0, kc.n);
+    bPlan = plan(args.b, bUnit, bPieces, bBase, c.bn, c.bk / 8, false, kc.n0,
+                 kc.n);
   else
-    bPlan = plan(args.b, bBase, c.bk, c.bn / 8, true, kc.n0, kc.n,
-                 c.bAtomCols());
+    bPlan = plan(args.b, bUnit, bPieces, bBase, c.bk, c.bn / 8, true, kc.n0,
+                 kc.n, c.bAtomCols());
 }
 
-CopyPipeline::CopyPlan CopyPipeline::plan(Value gmem, int64_t smemBase,
-                                          int64_t rows, int64_t chunksPerRow,
-                                          bool kAlongRows, Value fixedBase,
-                                          Value fixedLimit, int64_t atomCols) {
+CopyPipeline::CopyPlan
+CopyPipeline::plan(Value gmem, Value unitGmem, Value pieceElems,
+                   int64_t smemBase, int64_t rows, int64_t chunksPerRow,
+                   bool kAlongRows, Value fixedBase, Value fixedLimit,
+                   int64_t atomCols) {
   CopyPlan p;
   p.gmem = gmem;
+  p.unitGmem = unitGmem;
+  p.pieceElems = pieceElems;
   p.kAlongRows = kAlongRows;
   // The sm_90a kernel's tiles lie in atoms of 64 columns (B's narrow tile
   // as K x N of its 8, 16 or 32), all rows of an atom before the next
@@ -183,7 +191,50 @@ void CopyPipeline::emitCopy(const CopyPlan &p, size_t i,
 
 void CopyPipeline::emitElementCopy(const CopyPlan &p, size_t i, Value stage,
                                    Value row, Value col, Value count) {
-  // For operands whose rows are not 16-byte aligned or not contiguous:
+  if (!p.pieceElems) {
+    emitElementLoads(p, i, stage, row, col, count);
+    return;
+  }
+  // The piece size is the same for every copy of the launch (a block's
+  // operand): the branches are uniform.
+  auto is = [&](int64_t elems) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p.pieceElems,
+                                 idx(elems));
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto wide = scf::IfOp::create(b, is(4), /*withElse=*/true);
+  b.setInsertionPointToStart(wide.thenBlock());
+  emitPieceCopies(p, i, stage, row, col, count, 4);
+  b.setInsertionPointToStart(wide.elseBlock());
+  auto narrow = scf::IfOp::create(b, is(2), /*withElse=*/true);
+  b.setInsertionPointToStart(narrow.thenBlock());
+  emitPieceCopies(p, i, stage, row, col, count, 2);
+  b.setInsertionPointToStart(narrow.elseBlock());
+  emitElementLoads(p, i, stage, row, col, count);
+}
+
+void CopyPipeline::emitPieceCopies(const CopyPlan &p, size_t i, Value stage,
+                                   Value row, Value col, Value count,
+                                   int64_t elems) {
+  // A chunk's first column is a multiple of 8 from its row's start (K
+  // tiles' chunks, and M's or N's from a tile's origin), so each piece
+  // starts on `elems` * 2 bytes where the row does. Each piece reads the
+  // chunk's elements inside the operand that fall in it and zero-fills the
+  // rest; one with none reads nothing, from the row's first element (in
+  // bounds and aligned, unlike `col` clamped into the row).
+  for (int64_t j = 0; j < 8; j += elems) {
+    Value inPiece = maxI(minI(sub(count, idx(j)), idx(elems)), idx(0));
+    Value at = select(lt(idx(0), inPiece), add(col, idx(j)), idx(0));
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
+        ValueRange{add(p.dstOff[i], idx(j))}, p.unitGmem, ValueRange{row, at},
+        b.getIndexAttr(elems), inPiece, /*bypassL1=*/UnitAttr());
+  }
+}
+
+void CopyPipeline::emitElementLoads(const CopyPlan &p, size_t i, Value stage,
+                                    Value row, Value col, Value count) {
+  // For operands whose rows are not 4-byte aligned or not contiguous:
   // `count` loads (clamped in bounds, masked to zero past it) and one
   // 16-byte shared-memory store.
   Type f16 = b.getF16Type();

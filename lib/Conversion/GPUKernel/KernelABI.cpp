@@ -156,6 +156,41 @@ static Value batchElement(ImplicitLocOpBuilder &b, Value ptr, Type elementType,
                              ValueRange{off});
 }
 
+/// The elements of the cp.async pieces an element-copy kernel can read the
+/// rows of an operand in (KernelArgs::aPieceElems): 4 (8 bytes) or 2 (4
+/// bytes) where `ptr` and, past one row, `rowStride` lie on that many bytes
+/// and the rows are contiguous (`innerStride` 1); 0 otherwise. An operand
+/// whose rows lie off 16 bytes (K, or M or N along the rows, no multiple of
+/// 8) is read so asynchronously, as the 16-byte kernels read theirs,
+/// instead of by element loads, which stall each copy's thread until its
+/// loads land.
+static Value copyPieceElems(ImplicitLocOpBuilder &b, Value ptr, Value rows,
+                            Value rowStride, Value innerStride) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+  auto onlyLowBitsZero = [&](Value v, int64_t bytes) {
+    return eq(arith::AndIOp::create(b, v, cst(bytes - 1)), cst(0));
+  };
+  Value addr = arith::IndexCastOp::create(
+      b, b.getIndexType(), LLVM::PtrToIntOp::create(b, b.getI64Type(), ptr));
+  Value contiguous = eq(innerStride, cst(1));
+  // One row's stride is never applied: its rows clamp to row 0.
+  Value oneRow = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, rows,
+                                       cst(1));
+  auto fits = [&](int64_t elems) {
+    Value rowsAligned =
+        arith::OrIOp::create(b, onlyLowBitsZero(rowStride, elems), oneRow);
+    return arith::AndIOp::create(
+        b, contiguous,
+        arith::AndIOp::create(b, onlyLowBitsZero(addr, 2 * elems),
+                              rowsAligned));
+  };
+  return arith::SelectOp::create(
+      b, fits(4), cst(4), arith::SelectOp::create(b, fits(2), cst(2), cst(0)));
+}
+
 /// Argument `i` of `entry` as an index.
 static Value argIndex(ImplicitLocOpBuilder &b, Block &entry, unsigned i) {
   return arith::IndexCastOp::create(b, b.getIndexType(), entry.getArgument(i));
@@ -257,6 +292,28 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
   else
     args.b = memrefFromPointer(b, arg(1), f16, kc.k, kc.n, strideBk,
                                unit ? one : strideBn, unit, width);
+  if (!unit) {
+    // The same rows with a unit inner stride, read only where
+    // copyPieceElems says so.
+    if (spec.aMMajor()) {
+      args.aUnit = memrefFromPointer(b, arg(0), f16, kc.k, kc.m, strideAk, one,
+                                     true, width);
+      args.aPieceElems = copyPieceElems(b, arg(0), kc.k, strideAk, strideAm);
+    } else {
+      args.aUnit = memrefFromPointer(b, arg(0), f16, kc.m, kc.k, strideAm, one,
+                                     true, width);
+      args.aPieceElems = copyPieceElems(b, arg(0), kc.m, strideAm, strideAk);
+    }
+    if (spec.bTransposed) {
+      args.bUnit = memrefFromPointer(b, arg(1), f16, kc.n, kc.k, strideBn, one,
+                                     true, width);
+      args.bPieceElems = copyPieceElems(b, arg(1), kc.n, strideBn, strideBk);
+    } else {
+      args.bUnit = memrefFromPointer(b, arg(1), f16, kc.k, kc.n, strideBk, one,
+                                     true, width);
+      args.bPieceElems = copyPieceElems(b, arg(1), kc.k, strideBk, strideBn);
+    }
+  }
   args.c = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n, args.strideCm,
                              args.strideCn, false, width);
   args.cUnit = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n,

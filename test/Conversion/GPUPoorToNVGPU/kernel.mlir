@@ -252,14 +252,33 @@ func.func @accumulate(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 
 // -----
 
-// Element-wise tile loads for operands of any alignment and strides: no
-// cp.async, 16-byte shared stores of eight masked loads, strided memrefs.
+// Element-wise tile loads for operands of any alignment and strides: each
+// 16-byte chunk of an operand whose start and row stride lie on 8 (4)
+// bytes and whose inner stride is 1 in two 8-byte (four 4-byte) cp.async
+// pieces (no bypassL1: that is 16-byte copies' alone), each zero-filling
+// past the operand, through a unit-stride view; chosen at run time, once a
+// block. Otherwise eight masked loads of the strided memref and a 16-byte
+// shared store.
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN
 // GEN-LABEL: func @any_alignment
 // GEN: gpu.launch_func
 // GEN-SAME: #gpupoor.kernel<{{.*}}copies = elements,
-// GEN-NOT: nvgpu.device_async_copy
-// GEN: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// GEN: gpu.func @gpupoor_matmul_0(%[[APTR:[a-z0-9]+]]: !llvm.ptr<1>
+// GEN: %[[AUNIT:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<?x?xf16, strided<[?, 1]>, 1>
+// GEN: llvm.ptrtoint %[[APTR]] : !llvm.ptr<1> to i64
+// GEN: arith.andi %{{.*}}, %c3{{.*}} : index
+// GEN: %[[A2:.*]] = arith.select %{{.*}}, %c2{{.*}}, %c0{{.*}} : index
+// GEN: arith.andi %{{.*}}, %c7{{.*}} : index
+// GEN: %[[APIECE:.*]] = arith.select %{{.*}}, %c4{{.*}}, %[[A2]] : index
+// GEN: %[[IS8:.*]] = arith.cmpi eq, %[[APIECE]], %c4
+// GEN: scf.if %[[IS8]] {
+// GEN-COUNT-2: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 4, %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>{{$}}
+// GEN: } else {
+// GEN: %[[IS4:.*]] = arith.cmpi eq, %[[APIECE]], %c2
+// GEN: scf.if %[[IS4]] {
+// GEN-COUNT-4: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 2, %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>{{$}}
+// GEN: } else {
+// GEN-COUNT-8: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 // GEN: vector.from_elements {{.*}} : vector<8xf16>
 // GEN: vector.store %{{.*}} : memref<8192xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // GEN: nvgpu.mma.sync

@@ -67,6 +67,10 @@ private:
   /// One thread's share of the copies of one operand's tile.
   struct CopyPlan {
     Value gmem;      // 2-D global memref
+    // Element-copy kernels: the operand with a unit inner stride and the
+    // elements of the cp.async pieces its rows can be read in (0: element
+    // loads; KernelArgs::aPieceElems). Null with 16-byte copies.
+    Value unitGmem, pieceElems;
     bool kAlongRows; // A in km, B in kn: the tile's rows are k
     // Per copy: offset in the stage, and the K-independent coordinate.
     SmallVector<Value> dstOff;
@@ -79,16 +83,26 @@ private:
   };
   /// `atomCols`: the columns of the operand's atoms where the tiles lie
   /// in atoms (KernelSpec::swizzleAtoms).
-  CopyPlan plan(Value gmem, int64_t smemBase, int64_t rows,
-                int64_t chunksPerRow, bool kAlongRows, Value fixedBase,
-                Value fixedLimit, int64_t atomCols = KernelSpec::kSwizzleCols);
+  CopyPlan plan(Value gmem, Value unitGmem, Value pieceElems,
+                int64_t smemBase, int64_t rows, int64_t chunksPerRow,
+                bool kAlongRows, Value fixedBase, Value fixedLimit,
+                int64_t atomCols = KernelSpec::kSwizzleCols);
   void emitCopies(const CopyPlan &plan, Value stage, Value tile, bool full);
   /// Copy `i` of `plan` as `emit` builds it, inside an scf.if where only
   /// some threads make it.
   void emitCopy(const CopyPlan &plan, size_t i, function_ref<void()> emit);
-  /// Element loads of one chunk and a 16-byte shared-memory store.
+  /// One chunk of an operand the 16-byte copies cannot read: in cp.async
+  /// pieces where the plan's pieceElems says its rows allow, else by
+  /// element loads. `col` is the chunk's first column where `count` (its
+  /// elements inside the operand) is positive.
   void emitElementCopy(const CopyPlan &plan, size_t i, Value stage, Value row,
                        Value col, Value count);
+  /// The chunk as 8 / `elems` cp.async copies of `elems` elements each.
+  void emitPieceCopies(const CopyPlan &plan, size_t i, Value stage, Value row,
+                       Value col, Value count, int64_t elems);
+  /// Element loads of one chunk and a 16-byte shared-memory store.
+  void emitElementLoads(const CopyPlan &plan, size_t i, Value stage, Value row,
+                        Value col, Value count);
 
   Value numKBlocks;
   Value firstTile;

@@ -48,6 +48,13 @@ struct KernelArgs {
   /// 2-D global memrefs of A, B (K x N or N x K) and C; `cUnit` is C with a
   /// unit column stride, for vector stores once that is checked.
   Value a, b, c, cUnit;
+  /// The element-copy kernels' (KernelSpec::asyncCopies off) A and B with
+  /// a unit inner stride, and, per operand, the elements of the cp.async
+  /// pieces it can read its rows in: 4 (8 bytes) or 2 (4 bytes) where the
+  /// operand's start and row stride lie on that many bytes and its inner
+  /// stride is 1 (checked at run time), 0 where it takes element loads.
+  /// Null with 16-byte copies.
+  Value aUnit, bUnit, aPieceElems, bPieceElems;
   /// With column stores (KernelSpec::columnStores): C's transposed view,
   /// N x M with a unit stride along M, for column-vector stores once that
   /// is checked; null otherwise.

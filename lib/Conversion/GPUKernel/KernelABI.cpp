@@ -292,9 +292,11 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
   else
     args.b = memrefFromPointer(b, arg(1), f16, kc.k, kc.n, strideBk,
                                unit ? one : strideBn, unit, width);
-  if (!unit) {
-    // The same rows with a unit inner stride, read only where
-    // copyPieceElems says so.
+  // The same rows with a unit inner stride, read only where copyPieceElems
+  // says so. Not in 64-bit kernels (operands past 2^31 elements): the
+  // pieces' three copy paths double or triple an element kernel's code, and
+  // those kernels are rare enough to keep theirs small.
+  if (!unit && width == 32) {
     if (spec.aMMajor()) {
       args.aUnit = memrefFromPointer(b, arg(0), f16, kc.k, kc.m, strideAk, one,
                                      true, width);

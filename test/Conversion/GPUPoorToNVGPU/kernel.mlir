@@ -259,7 +259,14 @@ func.func @accumulate(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // past the operand, through a unit-stride view; chosen at run time, once a
 // block. Otherwise eight masked loads of the strided memref and a 16-byte
 // shared store.
+// The 64-bit kernels keep the element loads alone (their code stays small).
 // RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN
+// RUN: gpupoor-opt %s -split-input-file -gpupoor-select-kernel-config="async-copies=false index-bitwidth=64 stages=3" -convert-gpupoor-to-nvgpu | FileCheck %s --check-prefix=GEN64
+// GEN64-LABEL: func @any_alignment
+// GEN64: gpu.func @gpupoor_matmul_0(
+// GEN64-NOT: nvgpu.device_async_copy
+// GEN64: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
+// GEN64: nvgpu.mma.sync
 // GEN-LABEL: func @any_alignment
 // GEN: gpu.launch_func
 // GEN-SAME: #gpupoor.kernel<{{.*}}copies = elements,

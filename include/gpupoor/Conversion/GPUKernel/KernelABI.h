@@ -53,7 +53,7 @@ struct KernelArgs {
   /// pieces it can read its rows in: 4 (8 bytes) or 2 (4 bytes) where the
   /// operand's start and row stride lie on that many bytes and its inner
   /// stride is 1 (checked at run time), 0 where it takes element loads.
-  /// Null with 16-byte copies.
+  /// Null with 16-byte copies and in 64-bit kernels (element loads).
   Value aUnit, bUnit, aPieceElems, bPieceElems;
   /// With column stores (KernelSpec::columnStores): C's transposed view,
   /// N x M with a unit stride along M, for column-vector stores once that

@@ -253,14 +253,16 @@ def _as_they_lie(x, w):
     ("kn", 100, 202, 1036, 0),   # B's rows of 202 columns: 4-byte pieces, an N edge of 2
     ("kn", 3000, 100, 1030, 0),  # a narrow product of many rows
     ("km", 104, 204, 1028, 0),   # A as K x M, B's rows of 204: 8-byte pieces, an N edge of 4
-    ("nk", 1, 4104, 4100, 0),    # one row
+    ("nk", 1, 4104, 4102, 0),    # one row (its stride never applied): 8-byte pieces, a K tail of 6
+    ("nk", 1, 4104, 4101, 0),    # one row in 8-byte pieces, a K tail of 5 (a 2-byte piece); B by elements
 ])
 def test_element_kernels_read_rows_in_pieces(layout, m, n, k, first):
     """The element kernels (rows off 16 bytes, as they lie) read an operand
     whose start and row stride lie on 8 or 4 bytes in 8- or 4-byte cp.async
     pieces, zero-filled past K and past M or N, and others element by
     element (KernelArgs::aPieceElems): exact in each mix, on the kernels
-    named _elements."""
+    named _elements. Where both operands take pieces, a piece that failed
+    to zero-fill past K would leave stale products in the sums."""
     g = torch.Generator(device="cuda").manual_seed(m + n + k + first)
     if layout == "km":
         x = ints(k * m + first, gen=g)[first:].view(k, m).T

@@ -234,7 +234,8 @@ void CopyPipeline::emitPieceCopies(const CopyPlan &p, size_t i, Value stage,
 
 void CopyPipeline::emitElementLoads(const CopyPlan &p, size_t i, Value stage,
                                     Value row, Value col, Value count) {
-  // For operands whose rows are not 4-byte aligned or not contiguous:
+  // For operands whose rows (or start) lie off 4 bytes or are not
+  // contiguous:
   // `count` loads (clamped in bounds, masked to zero past it) and one
   // 16-byte shared-memory store.
   Type f16 = b.getF16Type();

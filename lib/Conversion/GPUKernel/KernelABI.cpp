@@ -187,8 +187,11 @@ static Value copyPieceElems(ImplicitLocOpBuilder &b, Value ptr, Value rows,
         arith::AndIOp::create(b, onlyLowBitsZero(addr, 2 * elems),
                               rowsAligned));
   };
-  return arith::SelectOp::create(
-      b, fits(4), cst(4), arith::SelectOp::create(b, fits(2), cst(2), cst(0)));
+  // In sequence (C++ leaves the order of a call's arguments open): 4-byte
+  // pieces, then 8-byte ones where they fit.
+  Value narrow = arith::SelectOp::create(b, fits(2), cst(2), cst(0));
+  Value wide = fits(4);
+  return arith::SelectOp::create(b, wide, cst(4), narrow);
 }
 
 /// Argument `i` of `entry` as an index.

@@ -273,17 +273,29 @@ func.func @accumulate(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // GEN: gpu.func @gpupoor_matmul_0(%[[APTR:[a-z0-9]+]]: !llvm.ptr<1>
 // GEN: %[[AUNIT:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<?x?xf16, strided<[?, 1]>, 1>
 // GEN: llvm.ptrtoint %[[APTR]] : !llvm.ptr<1> to i64
-// GEN: arith.andi %{{.*}}, %c3{{.*}} : index
-// GEN: %[[A2:.*]] = arith.select %{{.*}}, %c2{{.*}}, %c0{{.*}} : index
-// GEN: arith.andi %{{.*}}, %c7{{.*}} : index
-// GEN: %[[APIECE:.*]] = arith.select %{{.*}}, %c4{{.*}}, %[[A2]] : index
+// GEN: arith.andi %{{.*}}, %c1{{(_[0-9]+)?}} : index
+// GEN: arith.andi %{{.*}}, %c3{{(_[0-9]+)?}} : index
+// GEN: %[[A2:.*]] = arith.select %{{.*}}, %c2{{(_[0-9]+)?}}, %c0{{(_[0-9]+)?}} : index
+// GEN: arith.andi %{{.*}}, %c3{{(_[0-9]+)?}} : index
+// GEN: arith.andi %{{.*}}, %c7{{(_[0-9]+)?}} : index
+// GEN: %[[APIECE:.*]] = arith.select %{{.*}}, %c4{{(_[0-9]+)?}}, %[[A2]] : index
 // GEN: %[[IS8:.*]] = arith.cmpi eq, %[[APIECE]], %c4
 // GEN: scf.if %[[IS8]] {
-// GEN-COUNT-2: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 4, %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>{{$}}
+// Each piece reads the chunk's elements in it (none: from column 0) into
+// its 8 bytes of the chunk.
+// GEN: %[[N0:.*]] = arith.maxsi %{{.*}}, %c0{{(_[0-9]+)?}} : index
+// GEN: %[[ANY0:.*]] = arith.cmpi slt, %c0{{(_[0-9]+)?}}, %[[N0]] : index
+// GEN: %[[AT0:.*]] = arith.select %[[ANY0]], %{{.*}}, %c0{{(_[0-9]+)?}} : index
+// GEN: %[[D0:.*]] = arith.addi %[[DST:[0-9a-z_]+]], %c0{{(_[0-9]+)?}} : index
+// GEN: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %[[AT0]]], %{{.*}}[%[[D0]]], 4, %[[N0]] : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>
+// GEN: %[[N1:.*]] = arith.maxsi %{{.*}}, %c0{{(_[0-9]+)?}} : index
+// GEN: %[[AT1:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{(_[0-9]+)?}} : index
+// GEN: %[[D1:.*]] = arith.addi %[[DST]], %c4{{(_[0-9]+)?}} : index
+// GEN: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %[[AT1]]], %{{.*}}[%[[D1]]], 4, %[[N1]] : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>
 // GEN: } else {
 // GEN: %[[IS4:.*]] = arith.cmpi eq, %[[APIECE]], %c2
 // GEN: scf.if %[[IS4]] {
-// GEN-COUNT-4: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 2, %{{.*}} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>{{$}}
+// GEN-COUNT-4: nvgpu.device_async_copy %[[AUNIT]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], 2, %{{[0-9a-z_]+}} : memref<?x?xf16, strided<[?, 1]>, 1> to memref<8192xf16, #gpu.address_space<workgroup>>
 // GEN: } else {
 // GEN-COUNT-8: memref.load %{{.*}} : memref<?x?xf16, strided<[?, ?]>, 1>
 // GEN: vector.from_elements {{.*}} : vector<8xf16>

@@ -6,9 +6,10 @@
 //
 // A and B tiles reach shared memory through a `stages`-deep ring of
 // nvgpu.device_async_copy groups (16-byte copies, L1 bypassed), or, for
-// operands without unit inner strides or 16-byte alignment, through element
-// loads. Every per-thread address that does not depend on the K tile is
-// computed once, when the pipeline is planned.
+// operands without unit inner strides or 16-byte alignment (the element
+// kernels), through 8- or 4-byte copies where their rows lie on that many
+// bytes and element loads otherwise. Every per-thread address that does not
+// depend on the K tile is computed once, when the pipeline is planned.
 //
 //===----------------------------------------------------------------------===//
 

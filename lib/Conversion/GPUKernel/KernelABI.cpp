@@ -300,24 +300,21 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
   // pieces' three copy paths double or triple an element kernel's code, and
   // those kernels are rare enough to keep theirs small.
   if (!unit && width == 32) {
-    if (spec.aMMajor()) {
-      args.aUnit = memrefFromPointer(b, arg(0), f16, kc.k, kc.m, strideAk, one,
+    // An operand of `rows` rows of `cols`, `rowStride` apart, `inner` its
+    // stride along them: its unit-stride view and its pieces' elements.
+    auto pieces = [&](Value ptr, Value rows, Value cols, Value rowStride,
+                      Value inner) -> std::pair<Value, Value> {
+      Value view = memrefFromPointer(b, ptr, f16, rows, cols, rowStride, one,
                                      true, width);
-      args.aPieceElems = copyPieceElems(b, arg(0), kc.k, strideAk, strideAm);
-    } else {
-      args.aUnit = memrefFromPointer(b, arg(0), f16, kc.m, kc.k, strideAm, one,
-                                     true, width);
-      args.aPieceElems = copyPieceElems(b, arg(0), kc.m, strideAm, strideAk);
-    }
-    if (spec.bTransposed) {
-      args.bUnit = memrefFromPointer(b, arg(1), f16, kc.n, kc.k, strideBn, one,
-                                     true, width);
-      args.bPieceElems = copyPieceElems(b, arg(1), kc.n, strideBn, strideBk);
-    } else {
-      args.bUnit = memrefFromPointer(b, arg(1), f16, kc.k, kc.n, strideBk, one,
-                                     true, width);
-      args.bPieceElems = copyPieceElems(b, arg(1), kc.k, strideBk, strideBn);
-    }
+      Value elems = copyPieceElems(b, ptr, rows, rowStride, inner);
+      return {view, elems};
+    };
+    std::tie(args.aUnit, args.aPieceElems) =
+        spec.aMMajor() ? pieces(arg(0), kc.k, kc.m, strideAk, strideAm)
+                       : pieces(arg(0), kc.m, kc.k, strideAm, strideAk);
+    std::tie(args.bUnit, args.bPieceElems) =
+        spec.bTransposed ? pieces(arg(1), kc.n, kc.k, strideBn, strideBk)
+                         : pieces(arg(1), kc.k, kc.n, strideBk, strideBn);
   }
   args.c = memrefFromPointer(b, arg(2), spec.cType, kc.m, kc.n, args.strideCm,
                              args.strideCn, false, width);

@@ -7,6 +7,7 @@
 #include "gpupoor/Policy/Policy.h"
 
 #include "PolicyUtils.h"
+#include "gpupoor/Policy/Checks.h"
 #include "gpupoor/Policy/KernelConfig.h"
 
 #include <algorithm>
@@ -166,13 +167,41 @@ int64_t mlir::gpupoor::policy::paddedRowElems(int64_t cols) {
   return cols % 8 == 0 ? cols : ceilDiv(cols, kSectorElems) * kSectorElems;
 }
 
+int64_t mlir::gpupoor::policy::rowAlignBytes(int64_t offsetElems,
+                                             int64_t rowStride,
+                                             int64_t batchStride) {
+  int64_t bytes = kRowAlignBytes;
+  for (int64_t elems : {offsetElems, rowStride, batchStride})
+    while (bytes > 2 && (elems * 2) % bytes != 0)
+      bytes /= 2;
+  return bytes;
+}
+
 bool mlir::gpupoor::policy::copiesUnalignedOperands(const CShape &shape,
-                                                    int64_t k) {
+                                                    int64_t k,
+                                                    int64_t aRowBytes,
+                                                    int64_t bRowBytes) {
   if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(k))
     return false;
+  bool copiesA = aRowBytes < kRowAlignBytes;
+  bool copiesB = bRowBytes < kRowAlignBytes;
   // (By division: M x N x K need not fit 64 bits.)
-  return shape.m > 1 && shape.n > 1 &&
-         k >= ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n);
+  if (!(copiesA || copiesB) || shape.m <= 1 || shape.n <= 1 ||
+      k < ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n))
+    return false;
+  if (std::min(shape.m, shape.n) > kPieceReadRows ||
+      (copiesA && aRowBytes < 8) || (copiesB && bRowBytes < 8))
+    return true;
+  // In doubles: a heuristic's comparison, whose products may pass 2^63.
+  double m = shape.m, n = shape.n, kd = k;
+  double copied = (copiesA ? m * kd : 0) + (copiesB ? kd * n : 0);
+  double all = m * kd + kd * n + m * n;
+  // The pieces are the 32-bit kernels' (operands of 2^31 elements at most,
+  // a batch's whole); the 64-bit ones read such rows by elements.
+  double batch = shape.batched ? double(shape.batch) : 1;
+  bool thirtyTwoBit =
+      batch * std::max({m * kd, kd * n, m * n}) <= double(kMax32BitOffset);
+  return !thirtyTwoBit || copied < kPieceReadMinCopy || 2 * copied < all;
 }
 
 //===----------------------------------------------------------------------===//

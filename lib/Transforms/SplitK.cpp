@@ -250,18 +250,24 @@ FailureOr<std::optional<int64_t>> opOverride(Operation *op, StringRef name,
 /// The f16 elements of 16 bytes: the fast kernels read an operand in rows
 /// of whole 16-byte chunks (asyncCopiesHold), a row stride of a multiple of
 /// this many elements.
-constexpr int64_t kRowAlignElems = 8;
+constexpr int64_t kRowAlignElems = policy::kRowAlignBytes / 2;
 
-/// Whether the rows of tensor `v` lie off 16 bytes as its own buffer would
-/// hold them (its last dimension contiguous): a static last size of no
-/// multiple of 8 elements. (A dynamic one may. A tensor bufferized as a
-/// view of a wider one has that one's row stride, which this does not see:
-/// its copy may then be needless, or one missing, and the host code's
-/// checks choose the kernel that reads the rows as they lie.)
-bool rowsOff16Bytes(Value v) {
+/// The bytes the rows of tensor `v` lie on as its own buffer would hold
+/// them (its last dimension contiguous, from an aligned start), for
+/// policy::copiesUnalignedOperands: its static last size's
+/// (policy::rowAlignBytes); 16 for a dynamic one, which may lie on 16
+/// bytes. (A tensor bufferized as a view of a wider one has that one's row
+/// stride, which this does not see: its copy may then be needless, or one
+/// missing, and the host code's checks choose the kernel that reads the
+/// rows as they lie.)
+int64_t rowBytes(Value v) {
   int64_t cols = cast<RankedTensorType>(v.getType()).getShape().back();
-  return !ShapedType::isDynamic(cols) && cols % kRowAlignElems != 0;
+  return ShapedType::isDynamic(cols) ? policy::kRowAlignBytes
+                                     : policy::rowAlignBytes(0, cols, 0);
 }
+
+/// Whether the rows of tensor `v` lie off 16 bytes (rowBytes).
+bool rowsOff16Bytes(Value v) { return rowBytes(v) < policy::kRowAlignBytes; }
 
 /// A destination tensor of `sizes` for a copy the fast kernels read: where
 /// its rows would lie off 16 bytes, the slice of a tensor.empty whose rows
@@ -476,9 +482,14 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
             cast<ShapedType>(op.getDpsInits()[0].getType()).getShape(),
             strategy)))
       return failure();
-    copyOperands(rewriter, op, chosen.copiesA, chosen.padsA,
-                 tensors &&
-                     policy::copiesUnalignedOperands(problem.shape, problem.k));
+    // Copies on tensors only; A's own copies have rows on 16 bytes.
+    bool padRows = tensors && policy::copiesUnalignedOperands(
+                                  problem.shape, problem.k,
+                                  chosen.copiesA || chosen.padsA
+                                      ? policy::kRowAlignBytes
+                                      : rowBytes(op.getDpsInputs()[0]),
+                                  rowBytes(op.getDpsInputs()[1]));
+    copyOperands(rewriter, op, chosen.copiesA, chosen.padsA, padRows);
     // On memrefs, the zero fill right before the matmul only fed the sum
     // the op now starts from zero itself; the op overwrites every element
     // of C, so the fill goes (in a GPU program it would be a host loop over

@@ -25,6 +25,51 @@ def test_unaligned_operands_copied_past_one_row_and_kMinCopiedWork(m, n, k, copi
         C.copies_unaligned_operands(0, n, k)
 
 
+@pytest.mark.parametrize("m,n,k,a_bytes,b_bytes,copies", [
+    (4096, 16, 4100, 8, 8, False),   # narrow: A (16.8e6 elements) in 8-byte pieces
+    (16, 4096, 4100, 8, 8, False),   # a decode product: B in 8-byte pieces
+    (4096, 16, 4100, 16, 8, True),   # B alone copied: 6.6e4 of 1.7e7 elements
+    (4096, 16, 4098, 4, 4, True),    # 4-byte pieces
+    (4096, 16, 4100, 8, 2, True),    # B read by elements
+    (16, 1200, 1028, 8, 8, True),    # copies of 1.25e6 elements, kPieceReadMinCopy
+    (16, 4000, 1028, 8, 8, False),   # of 4.1e6
+    (32, 4096, 4100, 8, 8, True),    # 32 rows: past kPieceReadRows
+    (17, 4096, 4100, 8, 8, True),
+    (16, 600000, 4100, 8, 8, True),  # B past 2^31 elements: the 64-bit kernels'
+    (4096, 16, 4100, 16, 16, False)])  # nothing to copy
+def test_narrow_products_leave_8_byte_rows_to_the_pieces(m, n, k, a_bytes, b_bytes, copies):
+    """policy::copiesUnalignedOperands leaves a narrow product's operands
+    whose rows lie on 8 bytes to the element kernels' cp.async pieces where
+    their copies would move most of its elements, and copies others."""
+    assert C.copies_unaligned_operands(m, n, k, a_bytes, b_bytes) is copies
+    with pytest.raises(ValueError, match="a_row_bytes and b_row_bytes must be 2, 4, 8 or 16"):
+        C.copies_unaligned_operands(m, n, k, 6, b_bytes)
+
+
+@pytest.mark.parametrize("first,k,copied", [
+    (0, 4100, False),   # rows and start on 8 bytes: read in pieces as they lie
+    (2, 4100, True),    # a start 4 bytes on: 4-byte pieces, copied
+    (0, 4098, True),    # rows of 4 bytes
+    (4, 4100, False)])  # a start 8 bytes on
+def test_launch_operands_copy_by_how_their_rows_lie(first, k, copied):
+    """The package asks policy::copiesUnalignedOperands with the bytes its
+    operands' start and row strides lie on (rowBytes in operands.cpp), and
+    plans on the copies it then makes: a 4096 x 16 product, A of 4096 rows
+    `first` elements into its storage, B as N x K."""
+    from test_library import manifest
+    m, n = 4096, 16
+    a = torch.empty(m * k + first, dtype=torch.float16)[first:].view(m, k)
+    wt = torch.empty(n, k, dtype=torch.float16).T
+    launch = C.choose_launch("sm_90a", m, n, k, "nk", 0, 32, 132, "mk")
+    man = manifest(chip="sm_90a", tile=list(launch["tile"]), sets=launch["sets"], checks={})
+    p = C.describe_plan(a, wt, None, torch.empty(m, n, dtype=torch.float16), "none", "f32", 32,
+                        0, ["sm_90a"], 132, find_variant=lambda *key: [(man, "")])
+    row_strides = {p["values"][p["params"].index(name)]
+                   for name in ("stride_am", "stride_ak", "stride_bk", "stride_bn")} - {1}
+    padded = C.padded_row_elems(k)
+    assert row_strides == ({padded} if copied else {k}), (p["params"], p["values"])
+
+
 @pytest.mark.parametrize("cols,padded", [
     (4052, 4064), (4056, 4056), (4064, 4064), (1, 16), (7, 16), (9, 16), (17, 32), (1031, 1040),
     (1234, 1248), (8, 8), (24, 24)])

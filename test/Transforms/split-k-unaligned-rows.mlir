@@ -196,3 +196,67 @@ func.func @empty_batch_unaligned(%a: tensor<0x7x16xf16>, %b: tensor<0x7x64xf16>,
   %mm = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%a, %b : tensor<0x7x16xf16>, tensor<0x7x64xf16>) outs(%c : tensor<0x16x64xf16>) -> tensor<0x16x64xf16>
   return %mm : tensor<0x16x64xf16>
 }
+
+// -----
+
+// Narrow products (16 rows or columns at most, policy::kPieceReadRows)
+// whose copies would move most of their operands' elements: left as they
+// lie where every such operand's rows lie on 8 bytes (K = 4100: the element
+// kernels read them in 8-byte cp.async pieces), copied where they lie on 4
+// (K = 4098), and where the copy is small (16 x 1200 x 1028: 1.2e6
+// elements, below policy::kPieceReadMinCopy) or of the small operand only
+// (B as K x N of rows of a multiple of 8: A of 16 x 4100 alone copied).
+// CHECK-LABEL: func @narrow_pieces
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-LABEL: func @decode_pieces
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-LABEL: func @narrow_4_byte_rows
+// CHECK-COUNT-2: linalg.copy
+// CHECK: gpupoor.matmul
+// CHECK-LABEL: func @narrow_small_copy
+// CHECK-COUNT-2: linalg.copy
+// CHECK: gpupoor.matmul
+// CHECK-LABEL: func @narrow_a_alone
+// CHECK: linalg.copy ins(%arg0 : tensor<16x4100xf16>)
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul
+func.func @narrow_pieces(%a: tensor<4096x4100xf16>, %b: tensor<16x4100xf16>) -> tensor<4096x16xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4096x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4096x16xf16>) -> tensor<4096x16xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<4096x4100xf16>, tensor<16x4100xf16>) outs(%f : tensor<4096x16xf16>) -> tensor<4096x16xf16>
+  return %c : tensor<4096x16xf16>
+}
+func.func @decode_pieces(%a: tensor<8x4100xf16>, %b: tensor<4100x4100xf16>) -> tensor<8x4100xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x4100xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x4100xf16>) -> tensor<8x4100xf16>
+  %c = linalg.matmul ins(%a, %b : tensor<8x4100xf16>, tensor<4100x4100xf16>) outs(%f : tensor<8x4100xf16>) -> tensor<8x4100xf16>
+  return %c : tensor<8x4100xf16>
+}
+func.func @narrow_4_byte_rows(%a: tensor<4096x4098xf16>, %b: tensor<16x4098xf16>) -> tensor<4096x16xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4096x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4096x16xf16>) -> tensor<4096x16xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<4096x4098xf16>, tensor<16x4098xf16>) outs(%f : tensor<4096x16xf16>) -> tensor<4096x16xf16>
+  return %c : tensor<4096x16xf16>
+}
+func.func @narrow_small_copy(%a: tensor<16x1028xf16>, %b: tensor<1200x1028xf16>) -> tensor<16x1200xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x1200xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x1200xf16>) -> tensor<16x1200xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<16x1028xf16>, tensor<1200x1028xf16>) outs(%f : tensor<16x1200xf16>) -> tensor<16x1200xf16>
+  return %c : tensor<16x1200xf16>
+}
+func.func @narrow_a_alone(%a: tensor<16x4100xf16>, %b: tensor<4100x4096xf16>) -> tensor<16x4096xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x4096xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  %c = linalg.matmul ins(%a, %b : tensor<16x4100xf16>, tensor<4100x4096xf16>) outs(%f : tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  return %c : tensor<16x4096xf16>
+}

@@ -136,23 +136,52 @@ bool copiesKMajorA(const Problem &problem);
 /// product that does not run swapped.
 inline constexpr int64_t kCopiedThinAK = 8192;
 
-/// Whether a caller that can copy (the package) copies an operand whose
+/// Whether a caller that can copy (the package) copies the operands whose
 /// rows the fast kernels cannot read as they lie (a row stride that is no
 /// multiple of 8 elements, a start off 16 bytes: the checks of their
 /// manifests, requiredChecks) into rows padded to 16 bytes before a product
-/// of C `shape` and reduction size `k` (static sizes). The kernels that
-/// take such an operand copy it an element at a time for every tile that
-/// reads it. Measured on an H200 (docs/design/decisions.md, "Unaligned
-/// operands copied into padded rows"): three of the sweep's six odd
-/// products of sizes no multiple of 8 ran 0.10-0.28x cuBLAS f32acc as they
-/// lay and 0.72-1.00x copied, the others 0.41-0.86x and 1.00-1.72x; decode
-/// products of 2-16 rows of 4100 x 4052 weights 0.11-0.14x against 0.36-0.39x
-/// copied. Not copied: a product of one row or column, which reads each operand
-/// once (1 x 1234 x 4052: 0.57x as it lies, 0.37x with B copied and the row
-/// still on the element kernel), and one of fewer than kMinCopiedWork
-/// multiply-adds, whose time the copy's launch would add to (128 x 130 x 130:
-/// 0.50x against 0.44x).
-bool copiesUnalignedOperands(const CShape &shape, int64_t k);
+/// of C `shape` and reduction size `k` (static sizes). `aRowBytes` and
+/// `bRowBytes` say how each operand's rows lie (rowAlignBytes): 16, as the
+/// fast kernels read them; 8 or 4, read by the element kernels in cp.async
+/// pieces; 2, an element at a time. Measured on an H200
+/// (docs/design/decisions.md, "Unaligned operands copied into padded rows"
+/// and "Narrow products read in pieces"): products of sizes no multiple of
+/// 8 ran 0.10-0.28x cuBLAS f32acc read by elements and 0.72-1.00x copied.
+/// Not copied: a product of one row or column, which reads each operand
+/// once; one of fewer than kMinCopiedWork multiply-adds, whose time the
+/// copy's launch would add to (128 x 130 x 130: 0.50x against 0.44x); and
+/// a narrow product (kPieceReadRows rows or columns at most) whose copies
+/// would all read 8-byte pieces, would move at least half of its operands'
+/// elements and at least kPieceReadMinCopy of them, on the 32-bit kernels
+/// (operands of at most kMax32BitOffset elements): there the copy's read
+/// and write cost more than the pieces lose (51 such products of a sweep of
+/// 240: 1.17x cuBLAS f32acc as they lie against 0.68x copied, geomeans; 19
+/// of a held-out sweep of 160: 1.09x against 0.70x).
+bool copiesUnalignedOperands(const CShape &shape, int64_t k, int64_t aRowBytes,
+                             int64_t bRowBytes);
+
+/// The bytes the fast kernels need an operand's start and row strides on (16:
+/// cp.async's and TMA's 16-byte rows).
+inline constexpr int64_t kRowAlignBytes = 16;
+
+/// The bytes (16, 8, 4 or 2) an f16 operand's start and its strides between
+/// rows (and batch elements) are all multiples of, given in elements
+/// (`offsetElems` from a 16-byte aligned base); at most 16. A stride of a
+/// dimension of size 1 is never applied: pass 0.
+int64_t rowAlignBytes(int64_t offsetElems, int64_t rowStride,
+                      int64_t batchStride);
+
+/// The most rows or columns (the lesser of M and N) of a narrow product
+/// whose operands copiesUnalignedOperands may leave to the pieces.
+inline constexpr int64_t kPieceReadRows = 16;
+
+/// The fewest elements the copies of a narrow product would move for
+/// copiesUnalignedOperands to leave them to the pieces: 3 x 2^20, between
+/// the sweep's copies of 1.3e6-2.2e6 elements, which paid (0.75-0.91x
+/// cuBLAS f32acc against 0.61-0.73x as they lay), one of 2.6e6 (a tie) and
+/// those of 4.0e6 and more, which did not (4.0e6: 0.70x and 0.84x against
+/// 1.03x and 1.39x).
+inline constexpr int64_t kPieceReadMinCopy = int64_t(3) << 20;
 
 /// The most elements an operand (A, B or C, a batch's whole) may hold for
 /// the policy to choose its launch: 2^48, past any device's memory, so that

@@ -27,19 +27,26 @@
 namespace gpupoor::package {
 namespace {
 
-/// Whether the fast kernels read `t`'s rows as they lie (their manifests'
-/// checks, policy::requiredChecks): a unit stride along one of its last
-/// two dimensions, the other's stride (and a batch's) a multiple of 8
-/// elements, its start on 16 bytes. An operand without a unit stride counts
-/// as read so: its copy is the element kernels' business, as before.
-bool rowsAligned(const at::Tensor &t) {
+/// The bytes `t`'s rows lie on (policy::rowAlignBytes): its start, the
+/// stride of the one of its last two dimensions that lacks a unit stride
+/// (unless of size 1: never applied) and a batch's. 16: the fast kernels
+/// read its rows as they lie (their manifests' checks,
+/// policy::requiredChecks). An operand without a unit stride counts as
+/// read so: its copy is the element kernels' business, as before.
+int64_t rowBytes(const at::Tensor &t) {
   int64_t unit = t.stride(-1) == 1 ? -1 : t.stride(-2) == 1 ? -2 : 0;
   if (unit == 0)
-    return true;
+    return policy::kRowAlignBytes;
   int64_t other = unit == -1 ? -2 : -1;
-  return (t.size(other) == 1 || t.stride(other) % 8 == 0) &&
-         (t.dim() < 3 || t.stride(0) % 8 == 0) &&
-         reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
+  auto addr = reinterpret_cast<uintptr_t>(t.data_ptr());
+  return policy::rowAlignBytes(
+      int64_t(addr % policy::kRowAlignBytes) / int64_t(t.element_size()),
+      t.size(other) == 1 ? 0 : t.stride(other), t.dim() < 3 ? 0 : t.stride(0));
+}
+
+/// Whether the fast kernels read `t`'s rows as they lie (rowBytes).
+bool rowsAligned(const at::Tensor &t) {
+  return rowBytes(t) == policy::kRowAlignBytes;
 }
 
 /// The policy's launch of a (M x K, stored K x M) times b
@@ -183,7 +190,8 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   if (copies == UnalignedCopies::Always ||
       (copies == UnalignedCopies::Policy &&
        policy::copiesUnalignedOperands(
-           policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k))) {
+           policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k,
+           rowBytes(a), rowBytes(b)))) {
     a = alignedRows(a);
     b = alignedRows(b);
   }

@@ -616,6 +616,9 @@ std::pair<int64_t, int64_t>
 mlir::gpupoor::policy::launchGrid(int64_t tiles, int64_t slices,
                                   bool persistent, int64_t smCount,
                                   int64_t clusterM) {
-  return {persistent ? std::min(tiles, smCount / clusterM * clusterM) : tiles,
-          slices};
+  // At least one cluster: a part of fewer SMs than a cluster's blocks gets
+  // a grid that fails to launch (an error), not one of no blocks (a C left
+  // unwritten).
+  int64_t resident = std::max(clusterM, smCount / clusterM * clusterM);
+  return {persistent ? std::min(tiles, resident) : tiles, slices};
 }

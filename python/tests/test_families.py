@@ -92,6 +92,10 @@ def test_policy_arguments_are_checked():
     assert C.launch_grid(500, 1, True, 132) == (132, 1)
     assert C.launch_grid(500, 3, False, 132) == (500, 3)
     assert C.launch_grid(500, 1, True, 133, 2) == (132, 1)
+    # Fewer SMs than a cluster's blocks: one cluster (whose launch the
+    # driver refuses), never a grid of no blocks that leaves C unwritten.
+    assert C.launch_grid(500, 1, True, 3, 4) == (4, 1)
+    assert C.launch_grid(500, 1, True, 1, 2) == (2, 1)
     with pytest.raises(ValueError, match="cluster_m"):
         C.launch_grid(500, 1, True, 132, 3)
 

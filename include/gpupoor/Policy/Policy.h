@@ -489,8 +489,8 @@ struct Launch {
 /// The grid of a launch of `tiles` C tiles in `slices` slices: x the tiles,
 /// for a persistent kernel (whose blocks loop over tiles, one an SM: its
 /// register split takes an SM's registers) at most `smCount`, in whole
-/// clusters of `clusterM`; y the slices. The emitted host code spells the
-/// same as IR (HostLaunch.cpp).
+/// clusters of `clusterM` (one at least); y the slices. The emitted host code
+/// spells the same as IR (HostLaunch.cpp).
 std::pair<int64_t, int64_t> launchGrid(int64_t tiles, int64_t slices,
                                        bool persistent, int64_t smCount,
                                        int64_t clusterM = 1);

@@ -2,23 +2,30 @@
 
   python benchmarks/unaligned_shapes.py --set fit        # 240 specs
   python benchmarks/unaligned_shapes.py --set heldout    # 160 specs
+  python benchmarks/unaligned_shapes.py --set heldout2   # 200 specs
   python benchmarks/unaligned_shapes.py --set heldout --choices nopad,pad
   python benchmarks/unaligned_shapes.py --summarize benchmarks/data/element_pieces_sm_90a.txt
 
 Prints LAYOUT:MxNxK specs (nk: B stored N x K, kn: B as K x N; A as M x K),
 seeded: mostly narrow products (the lesser of M and N of 2 to 128 for
-`fit`, 2 to 32 for `heldout`; the other 1024 to about 18000) and some
-wider ones. K is 8-byte rows (K % 8 == 4) in 60% of them, 4-byte rows
-(K % 4 == 2) in 25%, odd in 15%; a kn product's N may lie off 16 bytes too.
-`fit` is the sweep policy::copiesUnalignedOperands's narrow-product rule was
-fitted on, `heldout` the one it was checked on
+`fit`, 2 to 32 for `heldout`, 2 to 63 for `heldout2`; the other 1024 to
+about 18000) and, but for `heldout2`, some wider ones. K is 8-byte rows
+(K % 8 == 4) in 55-60% of them, 4-byte rows (K % 4 == 2) in 25-30%, odd
+in 15%; a kn product's N may lie off 16 bytes too.
+policy::copiesUnalignedOperands's narrow-product rules were fitted on `fit`
+(8-byte pieces) and on `fit` and `heldout` (the launch's blocks), and
+checked on `heldout` and `heldout2`
 (benchmarks/data/element_pieces_sm_90a.txt). With --choices, each spec
 carries them for benchmarks/force_choice.py (`nopad`: as they lie, `pad`:
 copied; its `default` is the policy's). --summarize reads a file of such
 runs (lines `SPEC cublas T [policy R] padded R as they lie R`, blocks headed
 `## [NAME]`) and prints geomeans over the products that the package's rule
-(gpupoor._C.copies_unaligned_operands, CPU) leaves as they lie, and over the
-narrow ones (the lesser of M and N at most 16).
+(gpupoor._C.copies_unaligned_operands, CPU, for an H200's 132 SMs) leaves
+as they lie, and over the narrow ones (the lesser of M and N at most 16):
+"rule" takes each product's as-they-lie or padded time as the rule says
+("its 8-byte part alone": without the launch's blocks),
+"the default as measured" the run's `policy` column (the package's default
+when the file was taken).
 """
 
 from __future__ import annotations
@@ -48,6 +55,18 @@ def specs(which: str) -> list[str]:
             out.append(f"{layout}:{m}x{n}x{_k(r)}")
         wide = 40
         m_range = (7.5, 11)
+    elif which == "heldout2":
+        r = random.Random(48)
+        for _ in range(200):
+            layout = r.choice(["nk", "kn"])
+            s = int(2 ** r.uniform(1, 6))
+            big = int(2 ** r.uniform(10, 14.2)) // 2 * 2
+            m, n = (s, big) if r.random() < 0.5 else (big, s)
+            u = r.random()
+            base = int(2 ** r.uniform(10, 14)) // 8 * 8
+            k = base + (4 if u < 0.55 else r.choice([2, 6]) if u < 0.85 else r.choice([1, 3, 5, 7]))
+            out.append(f"{layout}:{m}x{n}x{k}")
+        return out
     else:
         r = random.Random(47)
         for _ in range(130):
@@ -86,9 +105,14 @@ def summarize(path: str) -> None:
         elif (m := _LINE.match(line)) and name:
             layout, (mm, n, k) = m[1], map(int, m.groups()[1:4])
             b_cols = k if layout == "nk" else n
-            left = layout != "km" and not C.copies_unaligned_operands(
-                mm, n, k, C.row_align_bytes(0, k), C.row_align_bytes(0, b_cols))
-            blocks[name].append(dict(narrow=min(mm, n) <= 16, left=left,
+            def left_by(sm_count: int) -> bool:
+                return layout != "km" and not C.copies_unaligned_operands(
+                    mm, n, k, C.row_align_bytes(0, k), C.row_align_bytes(0, b_cols),
+                    chip="sm_90a", b_layout=layout, sm_count=sm_count)
+            # Past any grid's blocks, the launch's part never leaves rows:
+            # the 8-byte rule of 16 rows alone.
+            blocks[name].append(dict(narrow=min(mm, n) <= 16, left=left_by(132),
+                                     left8=left_by(2**40),
                                      policy=float(m[5]) if m[5] else None,
                                      padded=float(m[6]), lie=float(m[7])))
     for name, rows in blocks.items():
@@ -97,10 +121,14 @@ def summarize(path: str) -> None:
                           ("all", rows)):
             if not sel:
                 continue
-            chosen = [r["policy"] if r["policy"] is not None else
-                      r["lie"] if r["left"] else r["padded"] for r in sel]
+            chosen = [r["lie"] if r["left"] else r["padded"] for r in sel]
+            alone = [r["lie"] if r["left8"] else r["padded"] for r in sel]
+            measured = [r["policy"] for r in sel if r["policy"] is not None]
+            default = (f"the default as measured {_geomean(measured):.3f} "
+                       f"(worst {min(measured):.3f}), " if len(measured) == len(sel) else "")
             print(f"# {name} {what}: {len(sel)} products, geomean x cuBLAS f32acc: "
                   f"rule {_geomean(chosen):.3f} (worst {min(chosen):.3f}), "
+                  f"its 8-byte part alone {_geomean(alone):.3f}, {default}"
                   f"padded {_geomean([r['padded'] for r in sel]):.3f} "
                   f"(worst {min(r['padded'] for r in sel):.3f}), "
                   f"as they lie {_geomean([r['lie'] for r in sel]):.3f} "
@@ -110,7 +138,7 @@ def summarize(path: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=["fit", "heldout"])
+    ap.add_argument("--set", choices=["fit", "heldout", "heldout2"])
     ap.add_argument("--choices", default="", help="appended as =CHOICES (force_choice.py)")
     ap.add_argument("--summarize", metavar="FILE")
     args = ap.parse_args()

@@ -177,31 +177,42 @@ int64_t mlir::gpupoor::policy::rowAlignBytes(int64_t offsetElems,
   return bytes;
 }
 
-bool mlir::gpupoor::policy::copiesUnalignedOperands(const CShape &shape,
-                                                    int64_t k,
+bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
                                                     int64_t aRowBytes,
                                                     int64_t bRowBytes) {
-  if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(k))
+  const CShape &shape = p.shape;
+  if (isDynamic(shape.m) || isDynamic(shape.n) || isDynamic(p.k))
     return false;
   bool copiesA = aRowBytes < kRowAlignBytes;
   bool copiesB = bRowBytes < kRowAlignBytes;
   // (By division: M x N x K need not fit 64 bits.)
   if (!(copiesA || copiesB) || shape.m <= 1 || shape.n <= 1 ||
-      k < ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n))
+      p.k < ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n))
     return false;
-  if (std::min(shape.m, shape.n) > kPieceReadRows ||
-      (copiesA && aRowBytes < 8) || (copiesB && bRowBytes < 8))
+  int64_t narrow = std::min(shape.m, shape.n);
+  int64_t pieceBytes = std::min(copiesA ? aRowBytes : kRowAlignBytes,
+                                copiesB ? bRowBytes : kRowAlignBytes);
+  // The pieces' rules are sm_90a's, where they were measured; other chips'
+  // kernels and families keep the copies.
+  if (p.chip != Chip::SM90a || narrow > kPieceReadWaveRows || pieceBytes < 4)
     return true;
   // In doubles: a heuristic's comparison, whose products may pass 2^63.
-  double m = shape.m, n = shape.n, kd = k;
-  double copied = (copiesA ? m * kd : 0) + (copiesB ? kd * n : 0);
-  double all = m * kd + kd * n + m * n;
+  double m = shape.m, n = shape.n, k = p.k;
+  double copied = (copiesA ? m * k : 0) + (copiesB ? k * n : 0);
+  double all = m * k + k * n + m * n;
   // The pieces are the 32-bit kernels' (operands of 2^31 elements at most,
   // a batch's whole); the 64-bit ones read such rows by elements.
   double batch = shape.batched ? double(shape.batch) : 1;
   bool thirtyTwoBit =
-      batch * std::max({m * kd, kd * n, m * n}) <= double(kMax32BitOffset);
-  return !thirtyTwoBit || copied < kPieceReadMinCopy || 2 * copied < all;
+      batch * std::max({m * k, k * n, m * n}) <= double(kMax32BitOffset);
+  if (!thirtyTwoBit || copied < kPieceReadMinCopy || 2 * copied < all)
+    return true;
+  if (narrow <= kPieceReadRows && pieceBytes >= 8)
+    return false;
+  // Otherwise the pieces pay where the launch keeps more blocks in flight
+  // than one an SM: an eighth more blocks than SMs.
+  Launch launch = chooseLaunch(p);
+  return 8 * launch.gridX * launch.gridY < 9 * p.sms();
 }
 
 //===----------------------------------------------------------------------===//

@@ -484,7 +484,7 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return failure();
     // Copies on tensors only; A's own copies have rows on 16 bytes.
     bool padRows = tensors && policy::copiesUnalignedOperands(
-                                  problem.shape, problem.k,
+                                  problem,
                                   chosen.copiesA || chosen.padsA
                                       ? policy::kRowAlignBytes
                                       : rowBytes(op.getDpsInputs()[0]),

@@ -21,7 +21,7 @@ def test_unaligned_operands_copied_past_one_row_and_kMinCopiedWork(m, n, k, copi
     """policy::copiesUnalignedOperands, which the launcher asks before it
     copies an operand whose rows lie off 16 bytes into padded rows."""
     assert C.copies_unaligned_operands(m, n, k) is copies
-    with pytest.raises(ValueError, match="m, n and k must be >= 1"):
+    with pytest.raises(ValueError, match="m must be >= 1"):
         C.copies_unaligned_operands(0, n, k)
 
 
@@ -44,6 +44,24 @@ def test_narrow_products_leave_8_byte_rows_to_the_pieces(m, n, k, a_bytes, b_byt
     assert C.copies_unaligned_operands(m, n, k, a_bytes, b_bytes) is copies
     with pytest.raises(ValueError, match="a_row_bytes and b_row_bytes must be 2, 4, 8 or 16"):
         C.copies_unaligned_operands(m, n, k, 6, b_bytes)
+
+
+@pytest.mark.parametrize("m,n,k,a_bytes,b_bytes,b_layout,chip,copies", [
+    (31, 15008, 4020, 8, 8, "nk", "sm_90a", False),  # m32w: 235 blocks on 132 SMs
+    (17, 3388, 5372, 8, 8, "nk", "sm_90a", True),    # m32: 53 blocks
+    (5, 15502, 14476, 8, 4, "kn", "sm_90a", False),  # 4-byte pieces, s16w: 243 blocks
+    (5, 2000, 14476, 8, 4, "kn", "sm_90a", True),    # 4-byte pieces, few blocks
+    (64, 30000, 4020, 8, 8, "nk", "sm_90a", False),  # 64 rows, m64w: 235 blocks
+    (65, 15008, 4020, 8, 8, "nk", "sm_90a", True),   # past kPieceReadWaveRows
+    (16, 4096, 4100, 8, 8, "nk", "sm_80", True),     # other chips keep the copies
+    (31, 15008, 4020, 8, 8, "nk", "sm_90", True)])
+def test_narrow_products_of_many_blocks_leave_rows_to_the_pieces(m, n, k, a_bytes, b_bytes,
+                                                                b_layout, chip, copies):
+    """Up to 64 rows or columns, 4- or 8-byte pieces pay where the policy's
+    launch (choose_launch) has an eighth more blocks than SMs; sm_90a's
+    rules only."""
+    assert C.copies_unaligned_operands(m, n, k, a_bytes, b_bytes, chip=chip, b_layout=b_layout,
+                                       sm_count=132) is copies
 
 
 @pytest.mark.parametrize("first,k,copied", [

@@ -206,9 +206,13 @@ func.func @empty_batch_unaligned(%a: tensor<0x7x16xf16>, %b: tensor<0x7x64xf16>,
 // (K = 4098), and where the copy is small (16 x 1200 x 1028: 1.2e6
 // elements, below policy::kPieceReadMinCopy) or of the small operand only
 // (B as K x N of rows of a multiple of 8: A of 16 x 4100 alone copied).
+// Other chips than sm_90a keep the copies.
 // CHECK-LABEL: func @narrow_pieces
 // CHECK-NOT: linalg.copy
 // CHECK: gpupoor.matmul %arg0, %arg1
+// SM80-LABEL: func @narrow_pieces
+// SM80-COUNT-2: linalg.copy
+// SM80: gpupoor.matmul
 // CHECK-LABEL: func @decode_pieces
 // CHECK-NOT: linalg.copy
 // CHECK: gpupoor.matmul %arg0, %arg1
@@ -259,4 +263,36 @@ func.func @narrow_a_alone(%a: tensor<16x4100xf16>, %b: tensor<4100x4096xf16>) ->
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<16x4096xf16>) -> tensor<16x4096xf16>
   %c = linalg.matmul ins(%a, %b : tensor<16x4100xf16>, tensor<4100x4096xf16>) outs(%f : tensor<16x4096xf16>) -> tensor<16x4096xf16>
   return %c : tensor<16x4096xf16>
+}
+
+// -----
+
+// Up to 64 rows or columns (policy::kPieceReadWaveRows), rows on 4 or 8
+// bytes are left to the pieces where the launch has an eighth more blocks
+// than SMs: 31 x 15008 x 4020 (235 blocks on sm_90a's 132 SMs) as it lies,
+// 17 x 3388 x 5372 (53 blocks) copied; on sm_80 both copied.
+// CHECK-LABEL: func @wave_pieces
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-LABEL: func @few_blocks
+// CHECK-COUNT-2: linalg.copy
+// CHECK: gpupoor.matmul
+// SM80-LABEL: func @wave_pieces
+// SM80-COUNT-2: linalg.copy
+// SM80: gpupoor.matmul
+func.func @wave_pieces(%a: tensor<31x4020xf16>, %b: tensor<15008x4020xf16>) -> tensor<31x15008xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<31x15008xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<31x15008xf16>) -> tensor<31x15008xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<31x4020xf16>, tensor<15008x4020xf16>) outs(%f : tensor<31x15008xf16>) -> tensor<31x15008xf16>
+  return %c : tensor<31x15008xf16>
+}
+func.func @few_blocks(%a: tensor<17x5372xf16>, %b: tensor<3388x5372xf16>) -> tensor<17x3388xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<17x3388xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<17x3388xf16>) -> tensor<17x3388xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<17x5372xf16>, tensor<3388x5372xf16>) outs(%f : tensor<17x3388xf16>) -> tensor<17x3388xf16>
+  return %c : tensor<17x3388xf16>
 }

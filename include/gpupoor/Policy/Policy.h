@@ -139,25 +139,28 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// Whether a caller that can copy (the package) copies the operands whose
 /// rows the fast kernels cannot read as they lie (a row stride that is no
 /// multiple of 8 elements, a start off 16 bytes: the checks of their
-/// manifests, requiredChecks) into rows padded to 16 bytes before a product
-/// of C `shape` and reduction size `k` (static sizes). `aRowBytes` and
-/// `bRowBytes` say how each operand's rows lie (rowAlignBytes): 16, as the
-/// fast kernels read them; 8 or 4, read by the element kernels in cp.async
-/// pieces; 2, an element at a time. Measured on an H200
-/// (docs/design/decisions.md, "Unaligned operands copied into padded rows"
-/// and "Narrow products read in pieces"): products of sizes no multiple of
-/// 8 ran 0.10-0.28x cuBLAS f32acc read by elements and 0.72-1.00x copied.
-/// Not copied: a product of one row or column, which reads each operand
-/// once; one of fewer than kMinCopiedWork multiply-adds, whose time the
-/// copy's launch would add to (128 x 130 x 130: 0.50x against 0.44x); and
-/// a narrow product (kPieceReadRows rows or columns at most) whose copies
-/// would all read 8-byte pieces, would move at least half of its operands'
-/// elements and at least kPieceReadMinCopy of them, on the 32-bit kernels
-/// (operands of at most kMax32BitOffset elements): there the copy's read
-/// and write cost more than the pieces lose (51 such products of a sweep of
-/// 240: 1.17x cuBLAS f32acc as they lie against 0.68x copied, geomeans; 19
-/// of a held-out sweep of 160: 1.09x against 0.70x).
-bool copiesUnalignedOperands(const CShape &shape, int64_t k, int64_t aRowBytes,
+/// manifests, requiredChecks) into rows padded to 16 bytes before
+/// `problem`'s product (static sizes). `aRowBytes` and `bRowBytes` say how
+/// each operand's rows lie (rowAlignBytes): 16, as the fast kernels read
+/// them; 8 or 4, read by the element kernels in cp.async pieces; 2, an
+/// element at a time. Measured on an H200 (docs/design/decisions.md,
+/// "Unaligned operands copied into padded rows" and "Narrow products read
+/// in pieces"): products of sizes no multiple of 8 ran 0.10-0.28x cuBLAS
+/// f32acc read by elements and 0.72-1.00x copied. Not copied: a product of
+/// one row or column, which reads each operand once; one of fewer than
+/// kMinCopiedWork multiply-adds, whose time the copy's launch would add to
+/// (128 x 130 x 130: 0.50x against 0.44x); and, on sm_90a, a narrow product
+/// whose copies would all read pieces, would move at least half of its
+/// operands' elements and at least kPieceReadMinCopy of them, on the 32-bit
+/// kernels (operands of at most kMax32BitOffset elements), where the pieces
+/// cost less than the copy's read and write: 8-byte pieces of a product of
+/// kPieceReadRows rows or columns at most, and 4- or 8-byte ones of
+/// kPieceReadWaveRows at most whose launch (chooseLaunch) has an eighth
+/// more blocks than the SMs, enough in flight to hide the pieces' latency
+/// (200 held-out narrow products: 0.911x cuBLAS f32acc under the rule, 0.784x
+/// always copied, geomeans; the 67 it leaves as they lie 1.074x against
+/// 0.687x).
+bool copiesUnalignedOperands(const Problem &problem, int64_t aRowBytes,
                              int64_t bRowBytes);
 
 /// The bytes the fast kernels need an operand's start and row strides on (16:
@@ -172,8 +175,14 @@ int64_t rowAlignBytes(int64_t offsetElems, int64_t rowStride,
                       int64_t batchStride);
 
 /// The most rows or columns (the lesser of M and N) of a narrow product
-/// whose operands copiesUnalignedOperands may leave to the pieces.
+/// whose operands copiesUnalignedOperands leaves to 8-byte pieces whatever
+/// its grid.
 inline constexpr int64_t kPieceReadRows = 16;
+
+/// The most rows or columns of a narrow product whose operands
+/// copiesUnalignedOperands leaves to 4- or 8-byte pieces where its grid has
+/// an eighth more blocks than the SMs.
+inline constexpr int64_t kPieceReadWaveRows = 64;
 
 /// The fewest elements the copies of a narrow product would move for
 /// copiesUnalignedOperands to leave them to the pieces: 3 x 2^20, between

@@ -107,11 +107,12 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     8 elements is copied into rows so padded (a `tensor.empty` of
     the padded shape, the `tensor.extract_slice` of the operand's, a
     `linalg.copy`) where `policy::copiesUnalignedOperands` says the copy
-    pays (more than one row and column, 2^22 multiply-adds or more; not a
-    product of at most 16 rows or columns whose rows of 8-byte multiples
-    the element kernels read in 8-byte pieces where the copies would move
-    most of its elements), so that the fast kernels read it, as the Python
-    package copies it.
+    pays (more than one row and column, 2^22 multiply-adds or more; on
+    sm_90a, not a narrow product whose copies would move most of its
+    elements and whose rows the element kernels read in 8- or 4-byte
+    pieces: 16 rows or columns at most with 8-byte rows, 64 at most where
+    the launch has more blocks than SMs), so that the fast kernels read it,
+    as the Python package copies it.
   }];
   let options = [
     Option<"splits", "splits", "int64_t", /*default=*/"0",

@@ -49,13 +49,13 @@ bool rowsAligned(const at::Tensor &t) {
   return rowBytes(t) == policy::kRowAlignBytes;
 }
 
-/// The policy's launch of a (M x K, stored K x M) times b
-/// (policy::chooseLaunch), on `info`'s first chip and SM count; none where
-/// the chip is not known.
-std::optional<policy::Launch> kMajorALaunch(const at::Tensor &a,
-                                            const at::Tensor &b, int64_t slices,
-                                            int64_t maxSplits,
-                                            const DeviceInfo &info) {
+/// The policy's problem of a times b (A read along M where a has a unit
+/// stride along M only; B as N x K likewise), on `info`'s first chip and SM
+/// count; none where the chip is not known.
+std::optional<policy::Problem> problemOf(const at::Tensor &a,
+                                         const at::Tensor &b, int64_t slices,
+                                         int64_t maxSplits,
+                                         const DeviceInfo &info) {
   std::optional<policy::Chip> chip =
       info.chips.empty() ? std::nullopt : policy::parseChip(info.chips.front());
   if (!chip)
@@ -67,14 +67,30 @@ std::optional<policy::Launch> kMajorALaunch(const at::Tensor &a,
   p.shape.m = a.size(-2);
   p.shape.n = b.size(-1);
   p.k = a.size(-1);
-  p.aLayout = policy::ALayout::KM;
+  p.aLayout = a.stride(-2) == 1 && a.stride(-1) != 1 ? policy::ALayout::KM
+                                                     : policy::ALayout::MK;
   p.aRowsAligned = rowsAligned(a);
   p.bLayout = b.stride(-2) == 1 && b.stride(-1) != 1 ? policy::BLayout::NK
                                                      : policy::BLayout::KN;
   p.slices = slices;
   p.maxSplits = maxSplits;
   p.smCount = info.smCount;
-  return policy::chooseLaunch(p);
+  return p;
+}
+
+/// Whether the policy copies a's and b's rows that lie off 16 bytes into
+/// padded rows (policy::copiesUnalignedOperands, on how they lie:
+/// rowBytes); where the chip is not known, as for any product whose copies
+/// pay.
+bool unalignedCopiesPay(const at::Tensor &a, const at::Tensor &b,
+                        int64_t slices, int64_t maxSplits,
+                        const DeviceInfo *info) {
+  int64_t aBytes = rowBytes(a), bBytes = rowBytes(b);
+  if (aBytes == policy::kRowAlignBytes && bBytes == policy::kRowAlignBytes)
+    return false;
+  std::optional<policy::Problem> p = problemOf(
+      a, b, slices, maxSplits, info ? *info : deviceInfo(a.get_device()));
+  return !p || policy::copiesUnalignedOperands(*p, aBytes, bBytes);
 }
 
 std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};
@@ -177,8 +193,11 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   // copies' rows are padded to 16 bytes (paddedRows), which the fast
   // kernels need of any K.
   if (a.stride(-2) == 1 && a.stride(-1) != 1) {
-    std::optional<policy::Launch> launch = kMajorALaunch(
+    std::optional<policy::Problem> problem = problemOf(
         a, b, slices, maxSplits, info ? *info : deviceInfo(a.get_device()));
+    std::optional<policy::Launch> launch;
+    if (problem)
+      launch = policy::chooseLaunch(*problem);
     if (!launch || launch->aLayout != policy::ALayout::KM)
       a = paddedRows(a, /*alongLast=*/true);
     else if (launch->padsA)
@@ -189,9 +208,7 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   UnalignedCopies copies = unalignedCopies;
   if (copies == UnalignedCopies::Always ||
       (copies == UnalignedCopies::Policy &&
-       policy::copiesUnalignedOperands(
-           policy::CShape{batched, batched ? a.size(0) : 1, m, n}, k,
-           rowBytes(a), rowBytes(b)))) {
+       unalignedCopiesPay(a, b, slices, maxSplits, info))) {
     a = alignedRows(a);
     b = alignedRows(b);
   }

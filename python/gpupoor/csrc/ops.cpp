@@ -564,37 +564,6 @@ void bindOps(py::module_ &m) {
         "gpupoor.split_k_sequential's eager path: its arguments checked by "
         "name, then gpupoor::split_k_matmul.");
   m.def(
-      "copies_unaligned_operands",
-      [](int64_t m, int64_t n, int64_t k, int64_t aRowBytes,
-         int64_t bRowBytes) {
-        TORCH_CHECK_VALUE(m >= 1 && n >= 1 && k >= 1,
-                          "m, n and k must be >= 1, got ", m, ", ", n, ", ", k);
-        for (int64_t bytes : {aRowBytes, bRowBytes})
-          TORCH_CHECK_VALUE(bytes == 2 || bytes == 4 || bytes == 8 ||
-                                bytes == policy::kRowAlignBytes,
-                            "a_row_bytes and b_row_bytes must be 2, 4, 8 or ",
-                            policy::kRowAlignBytes, ", got ", aRowBytes,
-                            " and ", bRowBytes);
-        return policy::copiesUnalignedOperands(policy::CShape{false, 1, m, n},
-                                               k, aRowBytes, bRowBytes);
-      },
-      "m"_a, "n"_a, "k"_a, "a_row_bytes"_a = 2, "b_row_bytes"_a = 2,
-      "Whether a call copies operands whose rows lie off 16 bytes into "
-      "padded rows before an M x K by K x N product (policy::"
-      "copiesUnalignedOperands; a batch's element counts), A's and B's rows "
-      "lying on a_row_bytes and b_row_bytes (16: as the fast kernels read "
-      "them, 8 or 4: read in cp.async pieces, 2: by elements).");
-  m.def(
-      "row_align_bytes",
-      [](int64_t offsetElems, int64_t rowStride, int64_t batchStride) {
-        return policy::rowAlignBytes(offsetElems, rowStride, batchStride);
-      },
-      "offset_elems"_a, "row_stride"_a, "batch_stride"_a = 0,
-      "The bytes (16, 8, 4 or 2) an f16 operand's start (elements past a "
-      "16-byte aligned base) and its strides between rows and batch "
-      "elements are all multiples of (policy::rowAlignBytes; a stride of 0 "
-      "counts as any), as copies_unaligned_operands takes them.");
-  m.def(
       "padded_row_elems",
       [](int64_t cols) {
         TORCH_CHECK_VALUE(cols >= 1, "cols must be >= 1, got ", cols);

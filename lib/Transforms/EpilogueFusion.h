@@ -24,6 +24,11 @@ struct EpilogueFusion {
   /// The tensor or memref the fused op writes: the last consumer's init, or
   /// the matmul's own destination.
   Value init;
+  /// The op of a consumer's body that ended the chain because an epilogue
+  /// lowering cannot translate it (null if none), and why: buildFusedMatmul
+  /// says so in a remark (the analysis may run twice for one matmul).
+  Operation *untranslatable = nullptr;
+  StringRef untranslatableWhy;
 };
 
 /// The longest chain of elementwise linalg ops after `matmul` (on tensors)
@@ -31,8 +36,9 @@ struct EpilogueFusion {
 /// previous result, in `matmul`'s block, all-parallel without
 /// `linalg.index`, reads that result at the same element and everything
 /// else through projected permutations, and its body is side-effect free
-/// scalar arith and math (constants from outside are cloned). `cIn` and
-/// `dest` are the matmul's C_in (null: zero-filled) and destination.
+/// scalar arith and math that every epilogue lowering translates
+/// (constants from outside are cloned). `cIn` and `dest` are the matmul's
+/// C_in (null: zero-filled) and destination.
 EpilogueFusion analyzeEpilogueFusion(linalg::LinalgOp matmul, Value cIn,
                                      Value dest);
 

@@ -21,7 +21,8 @@ copied; its `default` is the policy's). --summarize reads a file of such
 runs (lines `SPEC cublas T [policy R] padded R as they lie R`, blocks headed
 `## [NAME]`) and prints geomeans over the products that the package's rule
 (gpupoor._C.copies_unaligned_operands, CPU, for an H200's 132 SMs) leaves
-as they lie, and over the narrow ones (the lesser of M and N at most 16):
+as they lie, and over those of 16 rows or columns at most (the lesser of M
+and N):
 "rule" takes each product's as-they-lie or padded time as the rule says
 ("its 8-byte part alone": without the launch's blocks),
 "the default as measured" the run's `policy` column (the package's default
@@ -117,7 +118,7 @@ def summarize(path: str) -> None:
                                      padded=float(m[6]), lie=float(m[7])))
     for name, rows in blocks.items():
         for what, sel in (("left as they lie by the rule", [r for r in rows if r["left"]]),
-                          ("narrow", [r for r in rows if r["narrow"]]),
+                          ("of 16 rows or columns at most", [r for r in rows if r["narrow"]]),
                           ("all", rows)):
             if not sel:
                 continue

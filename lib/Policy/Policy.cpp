@@ -171,8 +171,10 @@ int64_t mlir::gpupoor::policy::rowAlignBytes(int64_t offsetElems,
                                              int64_t rowStride,
                                              int64_t batchStride) {
   int64_t bytes = kRowAlignBytes;
+  // (elems % (bytes / 2): elems * 2 may overflow; C++'s % of a negative
+  // multiple is 0 too.)
   for (int64_t elems : {offsetElems, rowStride, batchStride})
-    while (bytes > 2 && (elems * 2) % bytes != 0)
+    while (bytes > 2 && elems % (bytes / 2) != 0)
       bytes /= 2;
   return bytes;
 }
@@ -193,26 +195,35 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
   int64_t pieceBytes = std::min(copiesA ? aRowBytes : kRowAlignBytes,
                                 copiesB ? bRowBytes : kRowAlignBytes);
   // The pieces' rules are sm_90a's, where they were measured; other chips'
-  // kernels and families keep the copies.
-  if (p.chip != Chip::SM90a || narrow > kPieceReadWaveRows || pieceBytes < 4)
+  // kernels and families keep the copies, as does a dynamic batch, whose
+  // launch is not known.
+  if (p.chip != Chip::SM90a || !shape.isStatic() ||
+      narrow > kPieceReadWaveRows || pieceBytes < 4)
     return true;
-  // In doubles: a heuristic's comparison, whose products may pass 2^63.
+  // In doubles: a heuristic's comparison, whose products may pass 2^63. The
+  // counts are a batch element's, as the copies' threshold was measured.
   double m = shape.m, n = shape.n, k = p.k;
   double copied = (copiesA ? m * k : 0) + (copiesB ? k * n : 0);
   double all = m * k + k * n + m * n;
-  // The pieces are the 32-bit kernels' (operands of 2^31 elements at most,
-  // a batch's whole); the 64-bit ones read such rows by elements.
-  double batch = shape.batched ? double(shape.batch) : 1;
+  // The pieces are the 32-bit kernels' (a batch element's operands of at
+  // most kMax32BitOffset elements; batch offsets are 64-bit); the 64-bit
+  // ones read such rows by elements.
   bool thirtyTwoBit =
-      batch * std::max({m * k, k * n, m * n}) <= double(kMax32BitOffset);
+      std::max({m * k, k * n, m * n}) <= double(kMax32BitOffset);
   if (!thirtyTwoBit || copied < kPieceReadMinCopy || 2 * copied < all)
     return true;
   if (narrow <= kPieceReadRows && pieceBytes >= 8)
     return false;
-  // Otherwise the pieces pay where the launch keeps more blocks in flight
-  // than one an SM: an eighth more blocks than SMs.
-  Launch launch = chooseLaunch(p);
-  return 8 * launch.gridX * launch.gridY < 9 * p.sms();
+  // Otherwise the pieces pay where the kernel that reads the rows as they
+  // lie has more blocks in flight than one an SM: an eighth more than SMs.
+  // Its blocks: the package's launch of the product (chooseLaunch, which
+  // the compiler asks too, for its tile's and S's defaults), whose element
+  // variant is never persistent: every tile in every slice.
+  Problem asked = p;
+  asked.tile.reset();
+  asked.splits.reset();
+  Launch launch = chooseLaunch(asked);
+  return 8 * double(launch.tiles) * double(launch.slices) < 9.0 * p.sms();
 }
 
 //===----------------------------------------------------------------------===//

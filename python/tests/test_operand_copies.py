@@ -64,6 +64,17 @@ def test_narrow_products_of_many_blocks_leave_rows_to_the_pieces(m, n, k, a_byte
                                        sm_count=132) is copies
 
 
+@pytest.mark.parametrize("offset,row,batch,align", [
+    (0, 4100, 0, 8), (0, 4098, 0, 4), (0, 4097, 0, 2), (0, 4096, 0, 16), (2, 4096, 0, 4),
+    (4, 4096, 8196, 8), (0, 4096, 4097, 2), (0, -4, 0, 8), (0, 2**62, 0, 16),
+    (0, 2**63 - 1, 0, 2)])
+def test_row_align_bytes(offset, row, batch, align):
+    """policy::rowAlignBytes: the bytes an f16 operand's start and strides
+    (elements) all lie on; negative strides and strides past 2^62 elements
+    (whose bytes would overflow 64 bits) too."""
+    assert C.row_align_bytes(offset, row, batch) == align
+
+
 @pytest.mark.parametrize("first,k,copied", [
     (0, 4100, False),   # rows and start on 8 bytes: read in pieces as they lie
     (2, 4100, True),    # a start 4 bytes on: 4-byte pieces, copied

@@ -296,3 +296,23 @@ func.func @few_blocks(%a: tensor<17x5372xf16>, %b: tensor<3388x5372xf16>) -> ten
        ins(%a, %b : tensor<17x5372xf16>, tensor<3388x5372xf16>) outs(%f : tensor<17x3388xf16>) -> tensor<17x3388xf16>
   return %c : tensor<17x3388xf16>
 }
+
+// -----
+
+// A batch of dynamic size: its launch is not known, so A's copy stays
+// (policy::copiesUnalignedOperands); with a static batch the same narrow
+// product of 8-byte rows is left as it lies.
+// CHECK-LABEL: func @dynamic_batch_narrow
+// CHECK: linalg.copy ins(%arg0 : tensor<?x4096x4100xf16>)
+// CHECK: gpupoor.matmul
+// CHECK-LABEL: func @static_batch_narrow
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+func.func @dynamic_batch_narrow(%a: tensor<?x4096x4100xf16>, %b: tensor<?x4100x16xf16>, %c: tensor<?x4096x16xf16>) -> tensor<?x4096x16xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x4096x4100xf16>, tensor<?x4100x16xf16>) outs(%c : tensor<?x4096x16xf16>) -> tensor<?x4096x16xf16>
+  return %r : tensor<?x4096x16xf16>
+}
+func.func @static_batch_narrow(%a: tensor<2x4096x4100xf16>, %b: tensor<2x4100x16xf16>, %c: tensor<2x4096x16xf16>) -> tensor<2x4096x16xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x4096x4100xf16>, tensor<2x4100x16xf16>) outs(%c : tensor<2x4096x16xf16>) -> tensor<2x4096x16xf16>
+  return %r : tensor<2x4096x16xf16>
+}

@@ -145,21 +145,22 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// them; 8 or 4, read by the element kernels in cp.async pieces; 2, an
 /// element at a time. Measured on an H200 (docs/design/decisions.md,
 /// "Unaligned operands copied into padded rows" and "Narrow products read
-/// in pieces"): products of sizes no multiple of 8 ran 0.10-0.28x cuBLAS
-/// f32acc read by elements and 0.72-1.00x copied. Not copied: a product of
-/// one row or column, which reads each operand once; one of fewer than
-/// kMinCopiedWork multiply-adds, whose time the copy's launch would add to
-/// (128 x 130 x 130: 0.50x against 0.44x); and, on sm_90a, a narrow product
-/// whose copies would all read pieces, would move at least half of its
-/// operands' elements and at least kPieceReadMinCopy of them, on the 32-bit
-/// kernels (operands of at most kMax32BitOffset elements), where the pieces
-/// cost less than the copy's read and write: 8-byte pieces of a product of
-/// kPieceReadRows rows or columns at most, and 4- or 8-byte ones of
-/// kPieceReadWaveRows at most whose launch (chooseLaunch) has an eighth
-/// more blocks than the SMs, enough in flight to hide the pieces' latency
-/// (200 held-out narrow products: 0.911x cuBLAS f32acc under the rule, 0.784x
-/// always copied, geomeans; the 67 it leaves as they lie 1.074x against
-/// 0.687x).
+/// in pieces"): three of a sweep's six odd products of sizes no multiple of
+/// 8 ran 0.10-0.28x cuBLAS f32acc read by elements and 0.72-1.00x copied. Not
+/// copied: a product of one row or column, which reads each operand once; one
+/// of fewer than kMinCopiedWork multiply-adds, whose time the copy's launch
+/// would add to (128 x 130 x 130: 0.50x against 0.44x); and, on sm_90a, a
+/// narrow product whose copies would all read pieces, would move at least half
+/// of its operands' elements and at least kPieceReadMinCopy of them, on the
+/// 32-bit kernels (operands of at most kMax32BitOffset elements), where the
+/// pieces cost less than the copy's read and write: 8-byte pieces of a product
+/// of kPieceReadRows rows or columns at most, and 4- or 8-byte ones of
+/// kPieceReadWaveRows at most whose launch (chooseLaunch: its tiles times
+/// its slices) has an eighth more blocks than the SMs, enough in flight to
+/// hide the pieces' latency (200 held-out products of 2 to 63 rows or
+/// columns: 0.911x cuBLAS f32acc under the rule, 0.784x always copied,
+/// geomeans; the 67 it leaves as they lie 1.074x against 0.687x). A
+/// dynamic batch keeps the copies.
 bool copiesUnalignedOperands(const Problem &problem, int64_t aRowBytes,
                              int64_t bRowBytes);
 

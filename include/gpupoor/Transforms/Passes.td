@@ -111,7 +111,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     sm_90a, not a narrow product whose copies would move most of its
     elements and whose rows the element kernels read in 8- or 4-byte
     pieces: 16 rows or columns at most with 8-byte rows, 64 at most where
-    the launch has more blocks than SMs), so that the fast kernels read it,
+    the launch has an eighth more blocks than SMs;
+    `policy::copiesUnalignedOperands` gives the whole rule), so that the
+    fast kernels read it,
     as the Python package copies it.
   }];
   let options = [

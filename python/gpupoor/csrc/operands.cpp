@@ -80,17 +80,19 @@ std::optional<policy::Problem> problemOf(const at::Tensor &a,
 
 /// Whether the policy copies a's and b's rows that lie off 16 bytes into
 /// padded rows (policy::copiesUnalignedOperands, on how they lie:
-/// rowBytes); where the chip is not known, as for any product whose copies
-/// pay.
+/// rowBytes); where the chip is not known, by the rules of one without the
+/// pieces' (sm_80's).
 bool unalignedCopiesPay(const at::Tensor &a, const at::Tensor &b,
                         int64_t slices, int64_t maxSplits,
                         const DeviceInfo *info) {
   int64_t aBytes = rowBytes(a), bBytes = rowBytes(b);
   if (aBytes == policy::kRowAlignBytes && bBytes == policy::kRowAlignBytes)
     return false;
-  std::optional<policy::Problem> p = problemOf(
-      a, b, slices, maxSplits, info ? *info : deviceInfo(a.get_device()));
-  return !p || policy::copiesUnalignedOperands(*p, aBytes, bBytes);
+  DeviceInfo device = info ? *info : deviceInfo(a.get_device());
+  if (device.chips.empty() || !policy::parseChip(device.chips.front()))
+    device.chips = {"sm_80"};
+  std::optional<policy::Problem> p = problemOf(a, b, slices, maxSplits, device);
+  return policy::copiesUnalignedOperands(*p, aBytes, bBytes);
 }
 
 std::atomic<UnalignedCopies> unalignedCopies{UnalignedCopies::Policy};

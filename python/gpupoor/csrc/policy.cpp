@@ -107,6 +107,47 @@ py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
                   "grid"_a = py::make_tuple(l.gridX, l.gridY));
 }
 
+/// The rules of the copies into padded rows (policy::copiesUnalignedOperands,
+/// rowAlignBytes).
+void bindCopyRules(py::module_ &m) {
+  m.def(
+      "copies_unaligned_operands",
+      [](int64_t m, int64_t n, int64_t k, int64_t aRowBytes, int64_t bRowBytes,
+         const std::string &chip, const std::string &bLayout, int64_t smCount) {
+        for (int64_t bytes : {aRowBytes, bRowBytes})
+          if (bytes != 2 && bytes != 4 && bytes != 8 && bytes != kRowAlignBytes)
+            throw py::value_error(
+                "a_row_bytes and b_row_bytes must be 2, 4, 8 or 16, got " +
+                std::to_string(aRowBytes) + " and " +
+                std::to_string(bRowBytes));
+        Problem p;
+        p.chip = chipArg(chip);
+        p.shape = CShape{false, 1, sizeArg("m", m, 1), sizeArg("n", n, 1)};
+        p.k = sizeArg("k", k, 1);
+        p.bLayout = bLayoutArg(bLayout);
+        p.smCount = sizeArg("sm_count", smCount);
+        return copiesUnalignedOperands(p, aRowBytes, bRowBytes);
+      },
+      "m"_a, "n"_a, "k"_a, "a_row_bytes"_a = 2, "b_row_bytes"_a = 2,
+      "chip"_a = "sm_90a", "b_layout"_a = "nk", "sm_count"_a = 0,
+      "Whether a call copies operands whose rows lie off 16 bytes into "
+      "padded rows before an M x K by K x N product ("
+      "copiesUnalignedOperands; a batch's element counts), A's and B's rows "
+      "lying on a_row_bytes and b_row_bytes (16: as the fast kernels read "
+      "them, 8 or 4: read in cp.async pieces, 2: by elements), on `chip` "
+      "with `sm_count` SMs (0: the chip's), B stored as `b_layout` says.");
+  m.def(
+      "row_align_bytes",
+      [](int64_t offsetElems, int64_t rowStride, int64_t batchStride) {
+        return rowAlignBytes(offsetElems, rowStride, batchStride);
+      },
+      "offset_elems"_a, "row_stride"_a, "batch_stride"_a = 0,
+      "The bytes (16, 8, 4 or 2) an f16 operand's start (elements past a "
+      "16-byte aligned base) and its strides between rows and batch "
+      "elements are all multiples of (rowAlignBytes; a stride of 0 "
+      "counts as any), as copies_unaligned_operands takes them.");
+}
+
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -257,40 +298,5 @@ PYBIND11_MODULE(_C, m) {
   m.attr("MAX_SPLITS") = kMaxSplits;
   m.attr("MAX_SLICES") = kMaxSlices;
   m.attr("LIBRARY_MAX_SPLITS") = gpupoor::package::kLibraryMaxSplits;
-  m.def(
-      "copies_unaligned_operands",
-      [](int64_t m, int64_t n, int64_t k, int64_t aRowBytes, int64_t bRowBytes,
-         const std::string &chip, const std::string &bLayout, int64_t smCount) {
-        for (int64_t bytes : {aRowBytes, bRowBytes})
-          if (bytes != 2 && bytes != 4 && bytes != 8 && bytes != kRowAlignBytes)
-            throw py::value_error(
-                "a_row_bytes and b_row_bytes must be 2, 4, 8 or 16, got " +
-                std::to_string(aRowBytes) + " and " +
-                std::to_string(bRowBytes));
-        Problem p;
-        p.chip = chipArg(chip);
-        p.shape = CShape{false, 1, sizeArg("m", m, 1), sizeArg("n", n, 1)};
-        p.k = sizeArg("k", k, 1);
-        p.bLayout = bLayoutArg(bLayout);
-        p.smCount = sizeArg("sm_count", smCount);
-        return copiesUnalignedOperands(p, aRowBytes, bRowBytes);
-      },
-      "m"_a, "n"_a, "k"_a, "a_row_bytes"_a = 2, "b_row_bytes"_a = 2,
-      "chip"_a = "sm_90a", "b_layout"_a = "nk", "sm_count"_a = 0,
-      "Whether a call copies operands whose rows lie off 16 bytes into "
-      "padded rows before an M x K by K x N product ("
-      "copiesUnalignedOperands; a batch's element counts), A's and B's rows "
-      "lying on a_row_bytes and b_row_bytes (16: as the fast kernels read "
-      "them, 8 or 4: read in cp.async pieces, 2: by elements), on `chip` "
-      "with `sm_count` SMs (0: the chip's), B stored as `b_layout` says.");
-  m.def(
-      "row_align_bytes",
-      [](int64_t offsetElems, int64_t rowStride, int64_t batchStride) {
-        return rowAlignBytes(offsetElems, rowStride, batchStride);
-      },
-      "offset_elems"_a, "row_stride"_a, "batch_stride"_a = 0,
-      "The bytes (16, 8, 4 or 2) an f16 operand's start (elements past a "
-      "16-byte aligned base) and its strides between rows and batch "
-      "elements are all multiples of (rowAlignBytes; a stride of 0 "
-      "counts as any), as copies_unaligned_operands takes them.");
+  bindCopyRules(m);
 }

@@ -398,6 +398,75 @@ func.func @epilogue_wide_integer(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %
 
 // -----
 
+func.func @epilogue_untranslatable_type(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'arith.truncf' op cannot be in a gpupoor.matmul epilogue: its element types are not integers, f16, bf16, f32 or f64, the ones the lowerings compute with}}
+    %t = arith.truncf %acc : f32 to f8E4M3FN
+    %e = arith.extf %t : f8E4M3FN to f32
+    gpupoor.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_rounding_mode(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    // expected-error @+1 {{'arith.truncf' op cannot be in a gpupoor.matmul epilogue: the lowerings do not honour an explicit rounding mode}}
+    %t = arith.truncf %acc to_nearest_away : f32 to f16
+    %e = arith.extf %t : f16 to f32
+    gpupoor.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_powi_exponent(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    %n = arith.fptosi %acc : f32 to i64
+    // expected-error @+1 {{'math.fpowi' op cannot be in a gpupoor.matmul epilogue: its exponent is neither an i32 nor a constant that fits in one}}
+    %p = math.fpowi %acc, %n : f32, i64
+    gpupoor.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_index_addui_extended(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    %i = arith.fptoui %acc : f32 to i64
+    %x = arith.index_cast %i : i64 to index
+    // expected-error @+1 {{'arith.addui_extended' op cannot be in a gpupoor.matmul epilogue: arith-to-llvm cannot lower it on index}}
+    %s, %carry = arith.addui_extended %x, %x : index, i1
+    %j = arith.index_cast %s : index to i64
+    %f = arith.uitofp %j : i64 to f32
+    gpupoor.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_no_lowering(%a: tensor<32x64xf16>, %b: tensor<64x16xf16>, %c: tensor<32x16xf32>) {
+  %r = gpupoor.matmul %a, %b outs(%c : tensor<32x16xf32>) strategy(#gpupoor.split_k<tile = [32, 16, 32], inner = f16, outer = f32>) : tensor<32x64xf16>, tensor<64x16xf16> -> tensor<32x16xf32> epilogue {
+  ^bb0(%acc: f32, %o: f32):
+    %lo = arith.constant 0.0 : f32
+    %hi = arith.constant 6.0 : f32
+    // expected-error @+1 {{'math.clampf' op cannot be in a gpupoor.matmul epilogue: the kernels' NVVM lowering or the CPU loops' lowering has no pattern for it}}
+    %y = math.clampf %acc to [%lo, %hi] : f32
+    gpupoor.yield %y : f32
+  }
+  return
+}
+
+// -----
+
 // Static sizes whose bytes overflow an int64, or whose tiles exceed grid x
 // (2^31 - 1 blocks): the host code's index arithmetic would overflow.
 func.func @size_overflow(%a: memref<1099511627776x64xf16>, %b: memref<64x1099511627776xf16>, %c: memref<1099511627776x1099511627776xf16>) {

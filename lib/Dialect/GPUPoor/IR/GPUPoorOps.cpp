@@ -220,22 +220,6 @@ bool MatmulOp::readsInit() {
   return block && !block->getArguments().back().use_empty();
 }
 
-bool mlir::gpupoor::isValidEpilogueOp(Operation *op) {
-  StringRef dialect = op->getName().getDialectNamespace();
-  if ((dialect != "arith" && dialect != "math") || op->getNumRegions() ||
-      !isMemoryEffectFree(op))
-    return false;
-  // Integers up to 64 bits: wider ones (fptosi to i128) need libcalls the
-  // NVPTX backend does not have, and abort it.
-  auto scalar = [](Type t) {
-    return t.isIntOrIndexOrFloat() &&
-           (!isa<IntegerType>(t) ||
-            t.getIntOrFloatBitWidth() <= kMaxDeviceIntegerWidth);
-  };
-  return llvm::all_of(op->getOperandTypes(), scalar) &&
-         llvm::all_of(op->getResultTypes(), scalar);
-}
-
 LogicalResult MatmulOp::verifyRegions() {
   Block *block = getEpilogueBlock();
   if (!block)
@@ -269,11 +253,14 @@ LogicalResult MatmulOp::verifyRegions() {
     return yield.emitOpError("yields ")
            << yield.getValue().getType() << ", expected " << cElt
            << " (init's element type)";
-  for (Operation &op : block->without_terminator())
+  for (Operation &op : block->without_terminator()) {
     if (!isValidEpilogueOp(&op))
       return op.emitOpError("cannot be in a gpupoor.matmul epilogue: only "
                             "side-effect free arith and math ops on scalars "
                             "(integers of at most 64 bits)");
+    if (StringRef why = whyUntranslatableEpilogueOp(&op); !why.empty())
+      return op.emitOpError("cannot be in a gpupoor.matmul epilogue: ") << why;
+  }
   return success();
 }
 

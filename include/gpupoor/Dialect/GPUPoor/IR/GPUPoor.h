@@ -67,6 +67,12 @@ constexpr unsigned kMaxDeviceIntegerWidth = 64;
 /// element.
 bool isValidEpilogueOp(Operation *op);
 
+/// Why a lowering of the epilogue cannot translate `op`, an op
+/// isValidEpilogueOp takes (an epilogue is cloned into a kernel, lowered to
+/// NVVM, or into host loops, lowered to LLVM and libm, and must translate
+/// both ways); empty where both do.
+StringRef whyUntranslatableEpilogueOp(Operation *op);
+
 //===----------------------------------------------------------------------===//
 // The policy's rules (gpupoor/Policy) on the dialect's types
 //===----------------------------------------------------------------------===//

@@ -46,7 +46,12 @@ def GPUPoor_MatmulOp : GPUPoor_Op<"matmul", [
     the element of `init` at the same place, as in `linalg.generic`; it
     yields C's element. Its ops are side-effect free `arith` and `math` ops
     on scalars, so every element is computed on its own and the lowerings
-    clone the region into their store paths. `init` is read only when the
+    clone the region into their store paths; each must be one both
+    lowerings translate (the kernels' NVVM one and the CPU loops'): integers
+    of at most 64 bits, index, f16, bf16, f32 or f64, no explicit rounding
+    mode, and not `math.clampf`, `math.ipowi`, `math.isnormal`,
+    `math.isinf` or the scaling casts (docs/design/Numerics.md has the
+    whole list). `init` is read only when the
     region uses its argument (`C += A * B` reads it; a plain product does
     not). Without a region the op is `C = acc` (then `acc` has C's type).
 

@@ -51,6 +51,20 @@ OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
   return c;
 }
 
+OperandChecks mlir::gpupoor::policy::cTensorMapChecks(bool batched) {
+  OperandChecks c;
+  c.unitStride = {"stride_cn"};
+  c.strideMultipleOf8 = {"stride_cm", "N"};
+  c.pointerAligned16 = {"c_ptr"};
+  c.positiveRowStride = {{"stride_cm", "M"}};
+  // A batched C's map steps a batch element at a time.
+  if (batched) {
+    c.strideMultipleOf8.push_back("stride_cb");
+    c.positiveRowStride.push_back({"stride_cb", "batch"});
+  }
+  return c;
+}
+
 namespace {
 /// The parameter values, each read by name (a missing one is the
 /// launcher's bug, reported as a violation rather than read as 0).

@@ -101,32 +101,14 @@ class GpupoorKernel:
             return self.splits
         return splits_for(self.meta, k)
 
-    def check_requires(self, a, b, c, stride_bk, stride_bn, ins=(), batch_strides=None):
-        """Raises ValueError when the operands break the manifest's `requires`
+    def check_requires(self, args, a, b, c, ins=()):
+        """Raises ValueError when the operands break the manifest's `checks`
         (as a launcher outside MLIR must check; the MLIR host code does).
-        batch_strides: a batched launch's (batch, A's, B's batch strides)."""
-        if self.aligned and a.numel() and b.numel() and batch_strides:
-            batch, sab, sbb = batch_strides
-            if sab % 8 or sbb % 8:
-                raise ValueError("cp.async kernel needs batch strides of a multiple of 8 elements")
-            if "tensormap" in self.meta["param_types"] and batch > 1 and min(sab, sbb) <= 0:
-                raise ValueError("TMA kernel needs positive batch strides (tensor maps)")
-        if self.aligned and a.numel() and b.numel():
-            inner_b = stride_bk if self.kernel_nk else stride_bn
-            outer_b = stride_bn if self.kernel_nk else stride_bk
-            # A's rows, outer_a apart: M as M x K, K as K x M.
-            inner_a, outer_a = a.stride(-1), a.stride(-2)
-            rows_a = a.shape[-2]
-            if self.km:
-                inner_a, outer_a, rows_a = outer_a, inner_a, a.shape[-1]
-            if inner_a != 1 or inner_b != 1:
-                raise ValueError("cp.async kernel needs unit inner strides")
-            if outer_a % 8 or outer_b % 8 or a.data_ptr() % 16 or b.data_ptr() % 16:
-                raise ValueError("cp.async kernel needs 16-byte aligned rows and pointers")
-            # B's rows, outer_b apart: N as N x K, K as K x N.
-            if "tensormap" in self.meta["param_types"] and (
-                    (outer_a <= 0 and rows_a > 1) or (outer_b <= 0 and b.shape[-2] > 1)):
-                raise ValueError("TMA kernel needs positive row strides (tensor maps)")
+        args: the launch's parameter values by ABI name."""
+        if a.numel() and b.numel():
+            why = violation(self.meta.get("checks", {}), args)
+            if why:
+                raise ValueError(f"{self.meta['kernel']}: {why}")
         if self.meta.get("size_type", "i32") == "i32":
             limit = 2**31 - 1
             views = [(t.shape, t.stride()) for t in (a, b, c)]
@@ -179,8 +161,13 @@ class GpupoorKernel:
         if len(ins) != len(self.meta["epilogue_inputs"]):
             raise ValueError(f"the kernel takes {len(self.meta['epilogue_inputs'])} epilogue "
                              f"operands, got {len(ins)}")
-        self.check_requires(a, b, c, stride_bk, stride_bn, ins,
-                            (batch, outer[0].stride(0), outer[1].stride(0)) if self.batched else None)
+        abi = dict(M=m, N=n, K=k, a_ptr=a.data_ptr(), b_ptr=b.data_ptr(), c_ptr=c.data_ptr(),
+                   stride_am=a.stride(0), stride_ak=a.stride(1), stride_bk=stride_bk,
+                   stride_bn=stride_bn, stride_cm=c.stride(0), stride_cn=c.stride(1))
+        if self.batched:
+            abi.update(batch=batch, stride_ab=outer[0].stride(0), stride_bb=outer[1].stride(0),
+                       stride_cb=outer[2].stride(0))
+        self.check_requires(abi, a, b, c, ins)
         # Clusters along M (manifest cluster_m) take whole clusters of row
         # tiles, and a persistent grid of whole clusters (one at least).
         pair = self.meta.get("cluster_m", 1)
@@ -241,11 +228,7 @@ class GpupoorKernel:
             if "c_desc" in maps:
                 # The kernel stores C by TMA where the map describes C (the
                 # manifest's encode_if), from its lanes otherwise.
-                described = c.stride(1) == 1 and c.stride(0) % 8 == 0 and n % 8 == 0 \
-                    and c.data_ptr() % 16 == 0 and (c.stride(0) > 0 or m <= 1)
-                if self.batched:
-                    cb = outer[2].stride(0)
-                    described = described and cb % 8 == 0 and (cb > 0 or batch <= 1)
+                described = violation(maps["c_desc"]["encode_if"], abi) is None
                 args += (tensor_maps.encode(c.data_ptr(), n, m, c.stride(0),
                                             maps["c_desc"]["box_dim"][1],
                                             l2_promotion=maps["c_desc"]["l2_promotion"],
@@ -297,6 +280,26 @@ class GpupoorKernel:
         if slices <= 1:
             return None, None
         return self.buffers(tiles * slices * self.meta["workspace_bytes_per_tile_slice"], tiles)
+
+
+def violation(checks, args):
+    """Why the parameter values `args` (by ABI name) break `checks` (a
+    manifest's `checks` or a tensor map's `encode_if`, read as data as a
+    launcher outside MLIR reads them), or None. The bounds (max_size,
+    max_offset, max_work_tiles) are check_requires' own."""
+    for name in checks.get("unit_stride", []):
+        if args[name] != 1:
+            return f"{name} = {args[name]}, not 1"
+    for name in checks.get("stride_multiple_of_8", []):
+        if args[name] % 8:
+            return f"{name} = {args[name]} is not a multiple of 8"
+    for name in checks.get("pointer_aligned_16", []):
+        if args[name] % 16:
+            return f"{name} is not 16-byte aligned"
+    for stride, rows in checks.get("positive_row_stride", []):
+        if args[stride] <= 0 and args[rows] > 1:
+            return f"{stride} = {args[stride]} with {rows} = {args[rows]} rows (a tensor map steps forward)"
+    return None
 
 
 def model_slices(kern):

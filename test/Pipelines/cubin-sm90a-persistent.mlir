@@ -95,7 +95,25 @@
 // JSON-NEXT: "box_dim": [
 // JSON-NEXT: 64,
 // JSON-NEXT: 16
-// JSON: "encode_if": "stride_cn == 1, stride_cm % 8 == 0, N % 8 == 0, c_ptr % 16 == 0, stride_cm > 0 or M <= 1; else 128 zero bytes",
+// JSON: "else": "128 zero bytes",
+// JSON-NEXT: "encode_if": {
+// JSON-NEXT: "pointer_aligned_16": [
+// JSON-NEXT: "c_ptr"
+// JSON-NEXT: ],
+// JSON-NEXT: "positive_row_stride": [
+// JSON-NEXT: [
+// JSON-NEXT: "stride_cm",
+// JSON-NEXT: "M"
+// JSON-NEXT: ]
+// JSON-NEXT: ],
+// JSON-NEXT: "stride_multiple_of_8": [
+// JSON-NEXT: "stride_cm",
+// JSON-NEXT: "N"
+// JSON-NEXT: ],
+// JSON-NEXT: "unit_stride": [
+// JSON-NEXT: "stride_cn"
+// JSON-NEXT: ]
+// JSON-NEXT: },
 // JSON: "global_address": "c_ptr",
 // JSON-NEXT: "global_dim": [
 // JSON-NEXT: "N",

@@ -9,7 +9,9 @@
 // `checks` as data) and whether a launch's parameter values meet them
 // (violation, which the PyTorch package's launcher calls through gpupoor._C
 // to pick the first kernel of a variant that takes them). The emitted host
-// code checks the same conditions as IR (HostLaunch.cpp).
+// code checks the same conditions as IR (HostLaunch.cpp). Also where C's
+// tensor map describes C (cTensorMapChecks), which the kernels and their
+// launchers both check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,8 +55,8 @@ struct KernelTraits {
 
 /// A kernel's requirements, by ABI parameter name.
 struct OperandChecks {
-  /// Parameters that must be 1; multiples of 8 (16-byte rows); 16-byte
-  /// aligned pointers.
+  /// Parameters that must be 1; multiples of 8 (strides of 16-byte rows,
+  /// or a size whose rows end on 16 bytes); 16-byte aligned pointers.
   std::vector<std::string> unitStride, strideMultipleOf8, pointerAligned16;
   /// [stride, rows] pairs whose stride must be positive where rows > 1 (a
   /// tensor map steps forward a row at a time).
@@ -71,6 +73,18 @@ struct OperandChecks {
 
 /// The checks a kernel of `traits` needs.
 OperandChecks requiredChecks(const KernelTraits &traits);
+
+/// Where C's tensor map describes C (a kernel that stores an f16 C by TMA,
+/// whose manifest has a `c_desc`), by ABI parameter name. Not a requirement
+/// of the kernel: the launcher encodes the map only where these hold (128
+/// zero bytes otherwise), and the kernel, checking the same, stores C from
+/// its lanes otherwise. A unit column stride; rows of whole 16-byte units
+/// that also end on one (stride_cm and N multiples of 8: a TMA box writes
+/// whole 16 bytes, past a row that ends inside them); a 16-byte aligned
+/// pointer; rows (and a batched C's elements) stepping forward. The
+/// compiler's kernels and host code (as IR), the manifest (as data) and
+/// the package (through violation) all take this one list.
+OperandChecks cTensorMapChecks(bool batched);
 
 /// What the bounds of a 32-bit kernel read besides the parameters.
 struct CheckedKernel {

@@ -7,6 +7,8 @@
 
 #include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 
+#include "gpupoor/Conversion/GPUKernel/OperandChecksIR.h"
+
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/SplitKUtils.h"
 
@@ -17,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <numeric>
 #include <optional>
@@ -410,27 +413,27 @@ void EpilogueEmitter::emitTmaStores(
   Value laneByte = mul(remU(kc.lane, idx(4)), idx(4));
   Value rowOrigin = add(kc.m0, mul(kc.warpRow, idx(c.warpM())));
   Value colOrigin = add(kc.n0, mul(kc.warpCol, idx(c.warpN())));
-  // C's tensor map describes C (the host code encoded it) where its rows
-  // take 16-byte vectors, end on 16 bytes (N % 8 == 0) and step forward;
-  // otherwise the lanes store their fragments, guarded (a staged read-back
-  // beside the boxes' addresses held more registers than the kernel has:
-  // ptxas spilled). A row ending inside 16 bytes is not TMA's: on an H200
-  // its stores wrote whole 16 bytes, columns N to N + 3 of a C of N = 260
-  // in rows of 264 (run_gpu_suite.py's c_layout_suite). A batched C's map
-  // also steps its batch elements.
-  Value byTma = arith::AndIOp::create(
-      b, cTakesVectors(c.epilogueVector()),
-      arith::OrIOp::create(
-          b,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, args.strideCm,
-                                idx(0)),
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.m, idx(1))));
-  byTma = arith::AndIOp::create(
-      b, byTma,
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
-                            remU(kc.n, idx(c.epilogueVector())), idx(0)));
-  if (args.cBatchStepsForward)
-    byTma = arith::AndIOp::create(b, byTma, args.cBatchStepsForward);
+  // C's tensor map describes C (the host code encoded it) where the
+  // policy's conditions hold (policy::cTensorMapChecks, which the launchers
+  // check too); otherwise the lanes store their fragments, guarded (a
+  // staged read-back beside the boxes' addresses held more registers than
+  // the kernel has: ptxas spilled). A row ending inside 16 bytes is not
+  // TMA's: on an H200 its stores wrote whole 16 bytes, columns N to N + 3
+  // of a C of N = 260 in rows of 264 (run_gpu_suite.py's c_layout_suite).
+  auto valueOf = [&](StringRef name) {
+    Value v = llvm::StringSwitch<Value>(name)
+                  .Case("M", kc.m)
+                  .Case("N", kc.n)
+                  .Case("batch", kc.batches)
+                  .Case("c_ptr", args.cPtr)
+                  .Case("stride_cm", args.strideCm)
+                  .Case("stride_cn", args.strideCn)
+                  .Case("stride_cb", args.strideCb)
+                  .Default(Value());
+    assert(v && "C's tensor-map checks name a parameter the kernel lacks");
+    return v;
+  };
+  Value byTma = emitChecksHold(b, policy::cTensorMapChecks(c.batched), valueOf);
   SmallVector<Value, 3> boxOrigin = {Value(), i32(rowOrigin)};
   if (c.batched)
     boxOrigin.push_back(i32(kc.batch));

@@ -7,6 +7,7 @@
 #include "gpupoor/Conversion/GPUKernel/HostLaunch.h"
 
 #include "gpupoor/Conversion/GPUKernel/KernelABI.h"
+#include "gpupoor/Conversion/GPUKernel/OperandChecksIR.h"
 #include "gpupoor/Conversion/SplitKUtils.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelRequirements.h"
 
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::gpupoor;
@@ -173,80 +175,58 @@ Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
   return all;
 }
 
-/// i1: `ptr` is 16-byte aligned.
-Value aligned16(ImplicitLocOpBuilder &b, Value ptr) {
-  Value addr = LLVM::PtrToIntOp::create(b, b.getI64Type(), ptr);
-  Value low = arith::AndIOp::create(
-      b, addr, arith::ConstantIntOp::create(b, b.getI64Type(), 15));
-  return cmp(b, arith::CmpIPredicate::eq, low, 0);
+/// The launch's values by ABI parameter name (policy::OperandChecks'),
+/// for a kernel of `spec`.
+Value launchValue(const KernelSpec &spec, const LaunchOperands &o,
+                  StringRef name) {
+  // B's rows are b0 apart: N of them as N x K, K as K x N.
+  Value bk = spec.bTransposed ? o.b1 : o.b0;
+  Value bn = spec.bTransposed ? o.b0 : o.b1;
+  Value v = llvm::StringSwitch<Value>(name)
+                .Case("M", o.m)
+                .Case("N", o.n)
+                .Case("K", o.k)
+                .Case("batch", o.batch)
+                .Case("a_ptr", o.aPtr)
+                .Case("b_ptr", o.bPtr)
+                .Case("c_ptr", o.cPtr)
+                .Case("stride_am", o.am)
+                .Case("stride_ak", o.ak)
+                .Case("stride_bk", bk)
+                .Case("stride_bn", bn)
+                .Case("stride_cm", o.cm)
+                .Case("stride_cn", o.cn)
+                .Case("stride_ab", o.ab)
+                .Case("stride_bb", o.bb)
+                .Case("stride_cb", o.cb)
+                .Default(Value());
+  assert(v && "a check names a parameter the host code does not read");
+  return v;
 }
 
-/// i1: `stride` (f16 elements) is a multiple of 16 bytes.
-Value multipleOf8(ImplicitLocOpBuilder &b, Value stride) {
-  Value low =
-      arith::AndIOp::create(b, stride, arith::ConstantIndexOp::create(b, 7));
-  return cmp(b, arith::CmpIPredicate::eq, low, 0);
+/// i1: the requirements of `spec`'s copies hold (policy::requiredChecks,
+/// as the manifest lists them): the cp.async kernel's (`tma` false: unit
+/// inner strides of A and B, 16-byte rows and pointers) or its tensor
+/// maps' (rows stepping forward). The bounds are checked apart.
+Value emitCopyChecksHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                         const LaunchOperands &o, bool tma) {
+  policy::KernelTraits traits = spec.traits();
+  traits.asyncCopies = !tma;
+  traits.tmaCopies = tma;
+  traits.persistent = false;
+  traits.indexBitwidth = 64;
+  return emitChecksHold(b, policy::requiredChecks(traits), [&](StringRef name) {
+    return launchValue(spec, o, name);
+  });
 }
 
-/// i1: `stride` steps forward a row where there is more than one row (a
-/// tensor map cannot broadcast a row or step backwards).
-Value rowsForward(ImplicitLocOpBuilder &b, Value stride, Value rows) {
-  using P = arith::CmpIPredicate;
-  return arith::OrIOp::create(b, cmp(b, P::sgt, stride, 0),
-                              cmp(b, P::sle, rows, 1))
-      .getResult();
-}
-
-/// i1: the cp.async kernel's requirements hold: unit inner strides of A and
-/// B, rows of a multiple of 8 elements (16 bytes), 16-byte aligned pointers
-/// (a batched product's every element's: batch strides of a multiple of 8
-/// elements).
-Value emitAsyncCopiesHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
-                          const LaunchOperands &o) {
-  using P = arith::CmpIPredicate;
-  // A's rows: M of K, or K of M where the kernel reads A along M.
-  Value aInner = spec.aMMajor() ? o.am : o.ak;
-  Value aRows = spec.aMMajor() ? o.ak : o.am;
-  SmallVector<Value> conds = {cmp(b, P::eq, aInner, 1), cmp(b, P::eq, o.b1, 1),
-                              multipleOf8(b, aRows),    multipleOf8(b, o.b0),
-                              aligned16(b, o.aPtr),     aligned16(b, o.bPtr)};
-  if (o.ab)
-    conds.append({multipleOf8(b, o.ab), multipleOf8(b, o.bb)});
-  return allOf(b, conds);
-}
-
-/// i1: C's tensor map describes C for the TMA store epilogue (f16 C): unit
-/// inner stride, 16-byte rows and pointer, rows ending on 16 bytes, rows
-/// stepping forward. The kernel computes the same condition
-/// (EpilogueEmitter::emitTmaStores).
-Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
-  SmallVector<Value> conds = {cmp(b, arith::CmpIPredicate::eq, o.cn, 1),
-                              multipleOf8(b, o.cm), multipleOf8(b, o.n),
-                              aligned16(b, o.cPtr), rowsForward(b, o.cm, o.m)};
-  // A batched C's map steps a batch element at a time.
-  if (o.cb)
-    conds.append({multipleOf8(b, o.cb), rowsForward(b, o.cb, o.batch)});
-  return allOf(b, conds);
-}
-
-/// i1: the TMA kernel's tensor maps describe A and B: each row stride
-/// positive where there is more than one row (a tensor map cannot
-/// broadcast a row or step backwards; the cp.async kernel can). Strides
-/// below 2^39 elements, sizes below 2^32: the 32-bit kernel's bounds.
-Value emitTensorMapsHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
-                         const LaunchOperands &o) {
-  // A's rows: M of them as M x K, K as K x M (read along M). B's rows are
-  // b0 apart: N of them as N x K, K as K x N.
-  SmallVector<Value> conds = {
-      spec.aMMajor() ? rowsForward(b, o.ak, o.k) : rowsForward(b, o.am, o.m),
-      rowsForward(b, o.b0, spec.bTransposed ? o.n : o.k)};
-  // A batched kernel's maps step forward a batch element at a time (a
-  // broadcast operand, stride 0, takes the cp.async kernel; whole 16-byte
-  // units are the cp.async requirement, which the TMA kernel's includes).
-  if (o.ab)
-    conds.append(
-        {rowsForward(b, o.ab, o.batch), rowsForward(b, o.bb, o.batch)});
-  return allOf(b, conds);
+/// i1: C's tensor map describes C for the TMA store epilogue
+/// (policy::cTensorMapChecks, which the kernel checks too).
+Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                        const LaunchOperands &o) {
+  return emitChecksHold(
+      b, policy::cTensorMapChecks(spec.batched),
+      [&](StringRef name) { return launchValue(spec, o, name); });
 }
 
 /// i1: every size, stride and last element offset of A, B and C fits the
@@ -467,7 +447,7 @@ SmallVector<Value> emitTensorMaps(ImplicitLocOpBuilder &b, MatmulOp op,
   if (spec.tmaStores()) {
     LLVM::StoreOp::create(b, LLVM::ZeroOp::create(b, tensorMapType(ctx)),
                           maps[2], kTensorMapAlign);
-    auto ifMap = scf::IfOp::create(b, emitTmaStoresHold(b, o),
+    auto ifMap = scf::IfOp::create(b, emitTmaStoresHold(b, spec, o),
                                    /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMap.thenBlock());
@@ -585,12 +565,12 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     SmallVector<Value> conds;
     if (spec.asyncCopies) {
       if (!asyncOk)
-        asyncOk = emitAsyncCopiesHold(b, spec, o);
+        asyncOk = emitCopyChecksHold(b, spec, o, /*tma=*/false);
       conds.push_back(asyncOk);
     }
     if (spec.tmaCopies) {
       if (!tmaOk)
-        tmaOk = emitTensorMapsHold(b, spec, o);
+        tmaOk = emitCopyChecksHold(b, spec, o, /*tma=*/true);
       conds.push_back(tmaOk);
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {

@@ -257,20 +257,9 @@ KernelArgs mlir::gpupoor::kernelArgsAt(KernelContext &kc, gpu::GPUFuncOp func,
           batchElement(b, ptrs[first], type, batchIndex, ptrs[first + 3]);
     }
   }
-  if (spec.batched && spec.tmaStores()) {
-    // In i64: a 32-bit index would drop the stride's high bits.
-    Value cb = entry.getArgument(14);
-    Type i64 = b.getI64Type();
-    auto cst = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
-    Value whole = arith::CmpIOp::create(
-        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, cb, cst(7)),
-        cst(0));
-    Value forward = arith::OrIOp::create(
-        b, arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, cb, cst(0)),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::sle, kc.batches,
-                              arith::ConstantIndexOp::create(b, 1)));
-    args.cBatchStepsForward = arith::AndIOp::create(b, whole, forward);
-  }
+  // In i64: a 32-bit index would drop the stride's high bits.
+  if (spec.batched)
+    args.strideCb = entry.getArgument(14);
   auto arg = [&](unsigned i) { return ptrs[i]; };
   Value strideAm = argIndex(6), strideAk = argIndex(7);
   Value strideBk = argIndex(8), strideBn = argIndex(9);

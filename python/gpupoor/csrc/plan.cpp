@@ -6,6 +6,7 @@
 
 #include "plan.h"
 
+#include "gpupoor/Policy/Checks.h"
 #include "gpupoor/Policy/KernelConfig.h"
 
 #include <c10/util/Exception.h>
@@ -225,13 +226,18 @@ void planMaps(Plan &plan, const KernelInfo &kern, const at::Tensor &a,
       bRowsK ? Operand{"b_desc", 1, n, k, b.stride(-2), batchStride(b)}
              : Operand{"b_desc", 1, k, n, b.stride(-1), batchStride(b)}};
   if (slotOf(kern, "c_desc") >= 0) {
-    auto cPtr = reinterpret_cast<uintptr_t>(c.data_ptr());
-    // (EpilogueEmitter::emitTmaStores' condition: rows ending on 16 bytes.)
-    bool describes =
-        c.stride(-1) == 1 && cPtr % 16 == 0 && c.stride(-2) % 8 == 0 &&
-        n % 8 == 0 && (c.stride(-2) > 0 || m <= 1) &&
-        (!kern.batched ||
-         (c.stride(0) % 8 == 0 && (c.stride(0) > 0 || batch <= 1)));
+    // The policy's conditions, which the kernel checks too.
+    std::map<std::string, int64_t> cArgs = {
+        {"M", m},
+        {"N", n},
+        {"c_ptr", int64_t(reinterpret_cast<uintptr_t>(c.data_ptr()))},
+        {"stride_cm", c.stride(-2)},
+        {"stride_cn", c.stride(-1)}};
+    if (kern.batched)
+      cArgs.insert({{"batch", batch}, {"stride_cb", c.stride(0)}});
+    bool describes = !policy::violation(policy::cTensorMapChecks(kern.batched),
+                                        policy::CheckedKernel{}, cArgs,
+                                        /*slices=*/1);
     if (describes)
       operands.push_back({"c_desc", 2, n, m, c.stride(-2), batchStride(c)});
     else

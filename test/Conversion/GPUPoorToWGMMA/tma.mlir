@@ -174,6 +174,11 @@ func.func @linear(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>)
 // CHECK: %[[ELC64:.*]] = arith.index_cast %[[ELC]] : index to i64
 // CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[ELC64]], %[[CB]] : i64
 // CHECK-NEXT: llvm.getelementptr %[[CPTR]][%[[OFF]]]
+// It stores by TMA where C's map describes C (policy::cTensorMapChecks,
+// which the host code checks too): among the rest, a batch stride of whole
+// 16-byte units stepping forward.
+// CHECK: arith.andi %[[CB]], %{{.*}} : i64
+// CHECK: arith.cmpi sgt, %[[CB]], %{{.*}} : i64
 // CHECK: %[[ELC32:.*]] = arith.index_cast %[[ELC]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[ELC32]]]
 // CHECK: gpu.func @gpupoor_matmul_0_async(

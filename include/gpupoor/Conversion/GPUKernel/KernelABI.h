@@ -62,10 +62,9 @@ struct KernelArgs {
   /// C's pointer.
   Value cPtr;
   Value strideCm, strideCn;
-  /// A batched TMA-store kernel's i1: C's batch stride steps whole 16-byte
-  /// units forward where there is more than one batch element (C's tensor
-  /// map describes C then); null otherwise.
-  Value cBatchStepsForward;
+  /// A batched kernel's C batch stride (i64, as passed), which whether C's
+  /// tensor map describes C reads; null otherwise.
+  Value strideCb;
   /// The epilogue's operands as M x N memrefs (strides 0 where they
   /// broadcast).
   SmallVector<Value> epilogueInputs;

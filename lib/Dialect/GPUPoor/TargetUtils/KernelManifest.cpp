@@ -60,6 +60,38 @@ static std::string str(Type t) {
   return s;
 }
 
+/// `checks` as the manifest holds them, by ABI parameter name, in a form
+/// launchers evaluate without parsing prose (policy::violation evaluates
+/// them; gpupoor._C.violation from Python).
+static llvm::json::Object checksJson(const policy::OperandChecks &checks) {
+  auto names = [](const std::vector<std::string> &list) {
+    llvm::json::Array a;
+    for (const std::string &name : list)
+      a.push_back(name);
+    return a;
+  };
+  llvm::json::Object c;
+  if (!checks.unitStride.empty())
+    c["unit_stride"] = names(checks.unitStride);
+  if (!checks.strideMultipleOf8.empty())
+    c["stride_multiple_of_8"] = names(checks.strideMultipleOf8);
+  if (!checks.pointerAligned16.empty())
+    c["pointer_aligned_16"] = names(checks.pointerAligned16);
+  if (!checks.positiveRowStride.empty()) {
+    llvm::json::Array pairs;
+    for (const auto &[stride, rows] : checks.positiveRowStride)
+      pairs.push_back(llvm::json::Array{stride, rows});
+    c["positive_row_stride"] = std::move(pairs);
+  }
+  if (checks.maxWorkTiles)
+    c["max_work_tiles"] = *checks.maxWorkTiles;
+  if (checks.maxSize)
+    c["max_size"] = *checks.maxSize;
+  if (checks.maxOffset)
+    c["max_offset"] = *checks.maxOffset;
+  return c;
+}
+
 /// How a launcher encodes the TMA kernel's a_desc and b_desc (and c_desc)
 /// (cuTensorMapEncodeTiled). A batched kernel's maps have a third
 /// dimension, the batch, in boxes of one element.
@@ -119,12 +151,8 @@ static llvm::json::Object tensorMaps(const KernelSpec &spec) {
             spec.warpM(), KernelSpec::cL2PromotionBytes());
     // The kernel reads the map only where it describes C, and stores from
     // its lanes otherwise (no requirement on C).
-    cMap["encode_if"] =
-        std::string("stride_cn == 1, stride_cm % 8 == 0, N % 8 == 0, "
-                    "c_ptr % 16 == 0, stride_cm > 0 or M <= 1") +
-        (spec.batched ? ", stride_cb % 8 == 0, stride_cb > 0 or batch <= 1"
-                      : "") +
-        "; else 128 zero bytes";
+    cMap["encode_if"] = checksJson(policy::cTensorMapChecks(spec.batched));
+    cMap["else"] = "128 zero bytes";
     maps["c_desc"] = std::move(cMap);
   }
   return maps;
@@ -162,47 +190,10 @@ static std::string requirements(const KernelSpec &spec) {
   return req.empty() ? "none" : req;
 }
 
-/// The requirements of `requirements` in a form launchers evaluate without
-/// parsing prose (policy::requiredChecks, which policy::violation
-/// evaluates); the same conditions the emitted host code checks
-/// (HostLaunch.cpp), named by ABI parameter.
+/// The kernel's requirements (policy::requiredChecks), the same conditions
+/// the emitted host code checks (HostLaunch.cpp).
 static llvm::json::Object checks(const KernelSpec &spec) {
-  policy::KernelTraits traits;
-  traits.asyncCopies = spec.asyncCopies;
-  traits.aMMajor = spec.aMMajor();
-  traits.bTransposed = spec.bTransposed;
-  traits.batched = spec.batched;
-  traits.tmaCopies = spec.tmaCopies;
-  traits.persistent = spec.persistent();
-  traits.indexBitwidth = spec.indexBitwidth;
-  traits.smCount = getChipInfo(spec.chip).smCount;
-  policy::OperandChecks required = policy::requiredChecks(traits);
-  auto names = [](const std::vector<std::string> &list) {
-    llvm::json::Array a;
-    for (const std::string &name : list)
-      a.push_back(name);
-    return a;
-  };
-  llvm::json::Object c;
-  if (!required.unitStride.empty())
-    c["unit_stride"] = names(required.unitStride);
-  if (!required.strideMultipleOf8.empty())
-    c["stride_multiple_of_8"] = names(required.strideMultipleOf8);
-  if (!required.pointerAligned16.empty())
-    c["pointer_aligned_16"] = names(required.pointerAligned16);
-  if (!required.positiveRowStride.empty()) {
-    llvm::json::Array pairs;
-    for (const auto &[stride, rows] : required.positiveRowStride)
-      pairs.push_back(llvm::json::Array{stride, rows});
-    c["positive_row_stride"] = std::move(pairs);
-  }
-  if (required.maxWorkTiles)
-    c["max_work_tiles"] = *required.maxWorkTiles;
-  if (required.maxSize)
-    c["max_size"] = *required.maxSize;
-  if (required.maxOffset)
-    c["max_offset"] = *required.maxOffset;
-  return c;
+  return checksJson(policy::requiredChecks(spec.traits()));
 }
 
 /// How the kernel (or, with splits_arg, the host code) derives S where the

@@ -341,3 +341,16 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
   }
   return success();
 }
+
+policy::KernelTraits KernelSpec::traits() const {
+  policy::KernelTraits t;
+  t.asyncCopies = asyncCopies;
+  t.aMMajor = aMMajor();
+  t.bTransposed = bTransposed;
+  t.batched = batched;
+  t.tmaCopies = tmaCopies;
+  t.persistent = persistent();
+  t.indexBitwidth = indexBitwidth;
+  t.smCount = getChipInfo(chip).smCount;
+  return t;
+}

@@ -17,6 +17,7 @@
 
 #include "gpupoor/Dialect/GPUPoor/IR/GPUPoor.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
+#include "gpupoor/Policy/Checks.h"
 
 #include <algorithm>
 
@@ -212,6 +213,9 @@ struct KernelSpec {
   /// never idle, so its shared-memory epilogue has a buffer of its own
   /// (ownEpilogueBuffer).
   bool persistent() const { return tmaCopies && persistentTiles; }
+  /// What decides the kernel's requirements (policy::requiredChecks: the
+  /// manifest's `checks`, the host code's checks).
+  policy::KernelTraits traits() const;
   /// Whether the persistent blocks split the work tiles past their whole
   /// waves by chunks of K (StreamK.h); such a kernel takes the workspace.
   bool streamK() const { return persistent() && streamKTiles; }

@@ -7,6 +7,8 @@ import pytest
 # The package from this checkout, installed or not.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gpu_reference import BACKENDS  # noqa: E402
+
 
 def pytest_configure(config):
     # Here too, not only in pyproject.toml: the tests also run from a copy
@@ -32,3 +34,9 @@ def gpupoor_opt():
     if not os.access(path, os.X_OK):
         pytest.skip("gpupoor-opt not built")
     return path
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Each backend of $GPUPOOR_TEST_BACKENDS (mlir, triton) in turn."""
+    return request.param

@@ -1,7 +1,13 @@
-"""Inputs and float64 references shared by the GPU tests."""
+"""Inputs, float64 references and backends shared by the GPU tests."""
+
+import os
 
 import torch
 import torch.nn.functional as F
+
+
+# The backends the GPU tests run (the `backend` fixture, conftest.py).
+BACKENDS = [b for b in os.environ.get("GPUPOOR_TEST_BACKENDS", "mlir,triton").split(",") if b]
 
 
 def ints(*shape, dtype=torch.float16, gen=None):

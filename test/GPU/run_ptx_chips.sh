@@ -14,7 +14,8 @@
 # LOGS:  every log, and summary.txt (printed last)
 #
 # Environment: CHIPS (default "sm_80 sm_86 sm_89"); PYTEST_FILES (default
-# test_gpu.py, and test_gpu_arguments.py where it exists); MEMCHECK_TESTS
+# test_gpu.py and the test_gpu_*.py files of every chip, those that exist);
+# MEMCHECK_TESTS
 # (pytest -k of the package tests memcheck runs), SAN_KERNELS (suite kernels
 # memcheck runs, --sanitize-shape), RACE_KERNELS (racecheck's);
 # SUITE_SHARDS: processes a chip's suite runs in (default 2); JIT_SECONDS,
@@ -31,7 +32,7 @@ mkdir -p "$logs"
 logs=$(realpath "$logs")
 export PYTHONUNBUFFERED=1 GPUPOOR_COMPILE=0 GPUPOOR_TEST_BACKENDS=mlir
 export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-/tmp/gpupoor-jit-cache} CUDA_CACHE_MAXSIZE=4294967296
-files=${PYTEST_FILES:-tests/test_gpu.py $( [[ -f $root/python/tests/test_gpu_arguments.py ]] && echo tests/test_gpu_arguments.py)}
+files=${PYTEST_FILES:-$(cd "$root/python" && ls tests/test_gpu.py tests/test_gpu_{unaligned,autograd,torch,launches,batched,arguments}.py 2>/dev/null)}
 memcheck_tests=${MEMCHECK_TESTS:-(exact_on_small_integers and (7-136-1032 or 33-1000-4104 or 300-264-2056)) or strided_and_misaligned or (bias_and_activation and 77) or slices_exact_and_deterministic[3] or decode_with_bias[None-5]}
 san_kernels=${SAN_KERNELS:-kn_f32 kn_f16 nk_bias_relu kn_bias_gelu_f32out kn_f32_p0 nk_f16_m32_p7 kn_full_epilogue kn_f32_batched_p0 gen_nk_bias_relu}
 race_kernels=${RACE_KERNELS:-kn_f32 kn_f32_p0}
@@ -134,7 +135,7 @@ for chip in $chips; do
   pids+=($!)
   (cd "$root/python" && GPUPOOR_CHIP=$chip GPUPOOR_KERNEL_DIR=$lib timeout "${SAN_SECONDS:-120}" \
      compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-     python3 -m pytest -q -p no:cacheprovider tests/test_gpu.py -k "$memcheck_tests") \
+     python3 -m pytest -q -p no:cacheprovider $files -k "$memcheck_tests") \
     >"$logs/memcheck_pytest_$chip.log" 2>&1 &
   pids+=($!)
 done

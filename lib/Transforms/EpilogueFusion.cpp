@@ -67,8 +67,11 @@ Source resolve(Value x, AffineMap map, const GroupValues &group, Value out,
     return {Source::Chain, x, {}};
   while (true) {
     DenseElementsAttr dense;
+    // (Of a type the region may compute with: a splat becomes a scalar
+    // constant in it.)
     if (matchPattern(x, m_Constant(&dense)) && dense.isSplat() &&
-        dense.getElementType().isIntOrFloat())
+        dense.getElementType().isIntOrFloat() &&
+        isEpilogueScalarType(dense.getElementType()))
       return {Source::Splat, {}, {}, dense.getSplatValue<TypedAttr>()};
     if (auto fill = x.getDefiningOp<linalg::FillOp>()) {
       // A fill may convert its value to the element type: not then.

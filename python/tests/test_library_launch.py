@@ -520,6 +520,72 @@ def test_launcher_fills_every_batched_kernel_parameter(compiled_manifests, layou
             assert (mp[7], mp[8]) == (batch, 2 * operands[mp[1]].stride(0)), what
 
 
+def _encode_if_holds(encode_if, args):
+    """Whether the parameter values `args` (by ABI name) meet a manifest's
+    `encode_if`, read from the data alone, as a launcher outside MLIR reads
+    it (docs/reference/kernel-abi.md)."""
+    return (all(args[p] == 1 for p in encode_if.get("unit_stride", [])) and
+            all(args[p] % 8 == 0 for p in encode_if.get("stride_multiple_of_8", [])) and
+            all(args[p] % 16 == 0 for p in encode_if.get("pointer_aligned_16", [])) and
+            all(args[s] > 0 or args[r] <= 1 for s, r in encode_if.get("positive_row_stride", [])))
+
+
+@pytest.mark.parametrize("layouts,family,batch", [("nk", "pl", 0), ("kn", "plch", 0),
+                                                  ("bnk", "pl", 8)])
+def test_c_map_encoded_where_the_manifest_says(compiled_manifests, layouts, family, batch):
+    """The plan encodes C's tensor map exactly where the chosen kernel's
+    manifest's `encode_if` holds on C, and passes zero bytes (zero_map_slot)
+    elsewhere: C of N off 8 columns, rows a multiple of 8, 4 or 2 elements
+    apart, a start 2 bytes off 16, one row, a batch stride off 8 elements."""
+    lib = _RepresentativeLibrary(compiled_manifests)
+    find = functools.partial(find_variant, library=lib)
+    key_layouts = layouts.lstrip("b")
+    # (The batched plan takes its family at BATCHED_SHAPES' size.)
+    m, k, ns = (1024, 1024, (1024, 1020)) if batch else (300, 256, (520, 516))
+    seen = set()
+    C._force_choice(family, 0)
+    try:
+        for n, ld, offset, rows, pad in itertools.product(
+                ns, (0, 8, 4, 2), (0, 1), (m, 1), (0, 4) if batch else (0,)):
+            width = n + ld
+            b_shape = (n, k) if key_layouts == "nk" else (k, n)
+            if batch:
+                a = torch.empty(batch, rows, k, dtype=torch.float16)
+                b = torch.empty(batch, *b_shape, dtype=torch.float16)
+                step = rows * width + pad
+                store = torch.empty(batch * step + offset, dtype=torch.float16)[offset:]
+                c = store.as_strided((batch, rows, n), (step, width, 1))
+            else:
+                a = torch.empty(rows, k, dtype=torch.float16)
+                b = torch.empty(*b_shape, dtype=torch.float16)
+                store = torch.empty(rows * width + offset, dtype=torch.float16)[offset:]
+                c = store.as_strided((rows, n), (width, 1))
+            if key_layouts == "nk":
+                b = b.transpose(-2, -1)
+            p = C.describe_plan(a, b, None, c, "none", "f32", 32, 0, list(HOPPER[0]),
+                                HOPPER[1], find_variant=find)
+            key = lib.found[-1]
+            rep = lib.reps[(_layouts(key), key.tile, key.epilogue != "none")]
+            manifests = [mf for mf in compiled_manifests[rep] if mf["kernel"] == p["kernel"]]
+            what = (layouts, n, ld, offset, rows, pad, p["kernel"])
+            if "c_desc" not in p["params"]:
+                continue
+            args = {"M": rows, "N": n, "c_ptr": c.data_ptr(), "stride_cm": c.stride(-2),
+                    "stride_cn": c.stride(-1)}
+            if batch:
+                args.update(batch=batch, stride_cb=c.stride(0))
+            encode_if = manifests[0]["tensor_maps"]["c_desc"]["encode_if"]
+            holds = _encode_if_holds(encode_if, args)
+            seen.add(holds)
+            c_maps = [mp for mp in p["maps"] if mp[1] == 2]
+            assert (len(c_maps) == 1) == holds, what
+            assert (p["zero_map_slot"] is None) == holds, what
+    finally:
+        C._force_choice(None)
+    # Both ways, on a kernel that stores C by TMA.
+    assert seen == {True, False}, seen
+
+
 def test_off_sector_rows_take_64_byte_l2_promotion(compiled_manifests):
     """A TMA operand whose rows (or address) are 16- but not 32-byte aligned
     is encoded with 64-byte L2 promotion, else with the manifest's 256

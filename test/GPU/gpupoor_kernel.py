@@ -287,6 +287,9 @@ def violation(checks, args):
     manifest's `checks` or a tensor map's `encode_if`, read as data as a
     launcher outside MLIR reads them), or None. The bounds (max_size,
     max_offset, max_work_tiles) are check_requires' own."""
+    if not isinstance(checks, dict):
+        raise ValueError(f"manifest: checks as data expected, got {checks!r} "
+                         "(a manifest of an older gpupoor-opt: rebuild the kernels)")
     for name in checks.get("unit_stride", []):
         if args[name] != 1:
             return f"{name} = {args[name]}, not 1"

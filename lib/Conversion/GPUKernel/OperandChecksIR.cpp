@@ -1,5 +1,4 @@
-//===- OperandChecksIR.cpp - policy checks as IR
-//---------------------------===//
+//===- OperandChecksIR.cpp - policy checks as IR --------------------------===//
 //
 // Part of the gpupoor project, under the MIT License.
 //

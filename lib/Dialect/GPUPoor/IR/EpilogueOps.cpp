@@ -46,18 +46,19 @@ bool mlir::gpupoor::isValidEpilogueOp(Operation *op) {
 // every arith and math op over each element type through both pipelines to
 // PTX and x86.)
 
-/// The element types both lowerings compute with. The 4-, 6- and 8-bit
-/// floats and tf32 have no LLVM type (arith-to-llvm leaves their extf,
-/// truncf and arithmetic unconverted), and the NVPTX backend has no f80 or
-/// f128 (it aborts on their arithmetic).
-static bool loweredType(Type t) {
-  return isa<IntegerType, IndexType, Float16Type, BFloat16Type, Float32Type,
-             Float64Type>(t);
+// The element types both lowerings compute with. The 4-, 6- and 8-bit
+// floats and tf32 have no LLVM type (arith-to-llvm leaves their extf,
+// truncf and arithmetic unconverted), and the NVPTX backend has no f80 or
+// f128 (it aborts on their arithmetic).
+bool mlir::gpupoor::isEpilogueScalarType(Type t) {
+  if (auto integer = dyn_cast<IntegerType>(t))
+    return integer.getWidth() <= kMaxDeviceIntegerWidth;
+  return isa<IndexType, Float16Type, BFloat16Type, Float32Type, Float64Type>(t);
 }
 
 StringRef mlir::gpupoor::whyUntranslatableEpilogueOp(Operation *op) {
-  if (!llvm::all_of(op->getOperandTypes(), loweredType) ||
-      !llvm::all_of(op->getResultTypes(), loweredType))
+  if (!llvm::all_of(op->getOperandTypes(), isEpilogueScalarType) ||
+      !llvm::all_of(op->getResultTypes(), isEpilogueScalarType))
     return "its element types are not integers, f16, bf16, f32 or f64, the "
            "ones the lowerings compute with";
   // arith-to-llvm makes a rounding mode a constrained intrinsic, which

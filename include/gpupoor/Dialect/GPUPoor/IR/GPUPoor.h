@@ -67,6 +67,10 @@ constexpr unsigned kMaxDeviceIntegerWidth = 64;
 /// element.
 bool isValidEpilogueOp(Operation *op);
 
+/// Whether both epilogue lowerings compute with `t`: integers of at most
+/// kMaxDeviceIntegerWidth bits, index, f16, bf16, f32 and f64.
+bool isEpilogueScalarType(Type t);
+
 /// Why a lowering of the epilogue cannot translate `op`, an op
 /// isValidEpilogueOp takes (an epilogue is cloned into a kernel, lowered to
 /// NVVM, or into host loops, lowered to LLVM and libm, and must translate

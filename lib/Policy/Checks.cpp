@@ -84,39 +84,46 @@ struct Args {
 };
 } // namespace
 
+OffsetBounds mlir::gpupoor::policy::offsetBounds(int64_t epilogueInputs) {
+  OffsetBounds bounds;
+  bounds.ranged = {"M",         "N",         "K",
+                   "stride_am", "stride_ak", "stride_bk",
+                   "stride_bn", "stride_cm", "stride_cn"};
+  bounds.views = {{"A", "M", "stride_am", "K", "stride_ak"},
+                  {"B", "K", "stride_bk", "N", "stride_bn"},
+                  {"C", "M", "stride_cm", "N", "stride_cn"}};
+  // The kernel reads epilogue operands as M x N views.
+  for (int64_t i = 0; i < epilogueInputs; ++i) {
+    std::string in = "in" + std::to_string(i);
+    bounds.ranged.push_back("stride_" + in + "m");
+    bounds.ranged.push_back("stride_" + in + "n");
+    bounds.views.push_back(
+        {in, "M", "stride_" + in + "m", "N", "stride_" + in + "n"});
+  }
+  return bounds;
+}
+
 /// The bounds of a 32-bit kernel (OperandChecks::maxSize, maxOffset).
 static std::optional<std::string> check32Bit(const OperandChecks &c,
                                              const CheckedKernel &kernel,
                                              Args &arg, int64_t slices) {
   int64_t top = *c.maxSize, most = *c.maxOffset;
-  for (const auto &[name, value] : arg.values) {
-    bool size = name == "M" || name == "N" || name == "K";
-    // Strides of one batch element (batch strides are i64 parameters).
-    bool stride = name.rfind("stride_", 0) == 0 && name.back() != 'b';
-    if ((size || stride) && (value < 0 || value > top))
+  int64_t inputs = 0;
+  while (arg.has("in" + std::to_string(inputs) + "_ptr"))
+    ++inputs;
+  OffsetBounds bounds = offsetBounds(inputs);
+  for (const std::string &name : bounds.ranged)
+    if (int64_t value = arg(name); value < 0 || value > top)
       return name + " = " + std::to_string(value) + " is outside [0, " +
              std::to_string(top) + "] (32-bit kernel)";
-  }
-  int64_t m = arg("M"), n = arg("N"), k = arg("K");
-  struct View {
-    std::string what;
-    int64_t rows;
-    std::string rowStride;
-    int64_t cols;
-    std::string colStride;
-  };
-  std::vector<View> views = {{"A", m, "stride_am", k, "stride_ak"},
-                             {"B", k, "stride_bk", n, "stride_bn"},
-                             {"C", m, "stride_cm", n, "stride_cn"}};
-  for (int i = 0; arg.has("in" + std::to_string(i) + "_ptr"); ++i) {
-    std::string in = "in" + std::to_string(i);
-    views.push_back({in, m, "stride_" + in + "m", n, "stride_" + in + "n"});
-  }
-  for (const View &v : views)
-    if ((v.rows - 1) * arg(v.rowStride) + (v.cols - 1) * arg(v.colStride) >
+  // (Below 2^62 each, the sizes and strides checked.)
+  for (const OffsetView &v : bounds.views)
+    if ((arg(v.rows) - 1) * arg(v.rowStride) +
+            (arg(v.cols) - 1) * arg(v.colStride) >
         most)
       return v.what + "'s last element offset passes " + std::to_string(most) +
              " (32-bit kernel)";
+  int64_t n = arg("N"), m = arg("M");
   if (ceilDiv(n, kernel.tile[1]) * kernel.groupM > most)
     return std::string("N is too large for the 32-bit kernel's block order");
   if (slices > 1) {

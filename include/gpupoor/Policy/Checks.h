@@ -74,6 +74,23 @@ struct OperandChecks {
 /// The checks a kernel of `traits` needs.
 OperandChecks requiredChecks(const KernelTraits &traits);
 
+/// One operand's last element offset, (rows - 1) * rowStride + (cols - 1) *
+/// colStride, by ABI parameter name.
+struct OffsetView {
+  std::string what, rows, rowStride, cols, colStride;
+};
+/// What a 32-bit kernel's offset bounds (OperandChecks::maxSize, maxOffset)
+/// bound, by ABI parameter name: each of `ranged` in [0, maxSize] (M, N, K
+/// and one batch element's strides), each view's last element offset at
+/// most maxOffset (A, B, C and the `epilogueInputs` epilogue operands' M x
+/// N views). violation evaluates them on a launch's values, the emitted host
+/// code as IR (gpupoor::emitOffsetBoundsHold).
+struct OffsetBounds {
+  std::vector<std::string> ranged;
+  std::vector<OffsetView> views;
+};
+OffsetBounds offsetBounds(int64_t epilogueInputs);
+
 /// Where C's tensor map describes C (a kernel that stores an f16 C by TMA,
 /// whose manifest has a `c_desc`), by ABI parameter name. Not a requirement
 /// of the kernel: the launcher encodes the map only where these hold (128

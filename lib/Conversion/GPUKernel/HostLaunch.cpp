@@ -200,6 +200,11 @@ Value launchValue(const KernelSpec &spec, const LaunchOperands &o,
                 .Case("stride_bb", o.bb)
                 .Case("stride_cb", o.cb)
                 .Default(Value());
+  // An epilogue operand's: in<i>_ptr, stride_in<i>m, stride_in<i>n.
+  unsigned i;
+  if (!v && name.consume_front("stride_in") && !name.consumeInteger(10, i) &&
+      i < o.inPtrs.size())
+    v = name == "m" ? o.inStridesM[i] : name == "n" ? o.inStridesN[i] : Value();
   assert(v && "a check names a parameter the host code does not read");
   return v;
 }
@@ -229,38 +234,13 @@ Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
       [&](StringRef name) { return launchValue(spec, o, name); });
 }
 
-/// i1: every size, stride and last element offset of A, B and C fits the
-/// 32-bit kernel (kMax32BitSize, kMax32BitOffset). Every term is below 2^62
-/// once the sizes and strides are checked.
-Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const LaunchOperands &o) {
-  using P = arith::CmpIPredicate;
-  SmallVector<Value> conds;
-  for (Value v : {o.m, o.n, o.k, o.am, o.ak, o.b0, o.b1, o.cm, o.cn}) {
-    conds.push_back(cmp(b, P::sge, v, 0));
-    conds.push_back(cmp(b, P::sle, v, kMax32BitSize));
-  }
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  auto last = [&](Value rows, Value rowStride, Value cols, Value colStride) {
-    Value r = arith::MulIOp::create(b, arith::SubIOp::create(b, rows, one),
-                                    rowStride);
-    Value c = arith::MulIOp::create(b, arith::SubIOp::create(b, cols, one),
-                                    colStride);
-    return cmp(b, P::sle, arith::AddIOp::create(b, r, c), kMax32BitOffset);
-  };
-  Value bRows = memref::DimOp::create(b, o.b, 0);
-  Value bCols = memref::DimOp::create(b, o.b, 1);
-  conds.push_back(last(o.m, o.am, o.k, o.ak));
-  conds.push_back(last(bRows, o.b0, bCols, o.b1));
-  conds.push_back(last(o.m, o.cm, o.n, o.cn));
-  // The kernel reads epilogue operands as M x N views.
-  for (auto [sm, sn] : llvm::zip_equal(o.inStridesM, o.inStridesN)) {
-    for (Value v : {sm, sn}) {
-      conds.push_back(cmp(b, P::sge, v, 0));
-      conds.push_back(cmp(b, P::sle, v, kMax32BitSize));
-    }
-    conds.push_back(last(o.m, sm, o.n, sn));
-  }
-  return allOf(b, conds);
+/// i1: every size, stride and last element offset of A, B, C and the
+/// epilogue operands fits `spec`'s 32-bit kernel (policy::offsetBounds).
+Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const KernelSpec &spec,
+                           const LaunchOperands &o) {
+  return emitOffsetBoundsHold(
+      b, policy::requiredChecks(spec.traits()), o.inPtrs.size(),
+      [&](StringRef name) { return launchValue(spec, o, name); });
 }
 
 /// The launch's grid: T C tiles of every batch element along x (1 <= T <
@@ -575,7 +555,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     }
     if (spec.indexBitwidth == 32 && !fitsProven) {
       if (!fits)
-        fits = emitOffsetsFit32Bits(b, o);
+        fits = emitOffsetsFit32Bits(b, spec, o);
       conds.push_back(fits);
     }
     // The grouped block order multiplies group_m by the column tiles in
@@ -613,7 +593,7 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     if (spec.persistent()) {
       if (!stepsFit)
         stepsFit = cmp(b, arith::CmpIPredicate::sle, slice.tiles,
-                       kMax32BitOffset - getChipInfo(spec.chip).smCount);
+                       *policy::requiredChecks(spec.traits()).maxWorkTiles);
       conds.push_back(stepsFit);
     }
     return conds.empty() ? Value() : allOf(b, conds);

@@ -32,6 +32,16 @@ static Value lowBitsZero(ImplicitLocOpBuilder &b, Value x, int64_t mask) {
                  0);
 }
 
+/// i1: every one of `conds` (true where there are none).
+static Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
+  if (conds.empty())
+    return arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+  Value all = conds.front();
+  for (Value c : conds.drop_front())
+    all = arith::AndIOp::create(b, all, c);
+  return all;
+}
+
 Value mlir::gpupoor::emitChecksHold(ImplicitLocOpBuilder &b,
                                     const policy::OperandChecks &checks,
                                     function_ref<Value(StringRef)> valueOf) {
@@ -51,10 +61,31 @@ Value mlir::gpupoor::emitChecksHold(ImplicitLocOpBuilder &b,
     Value oneRow = compare(b, P::sle, valueOf(rows), 1);
     conds.push_back(arith::OrIOp::create(b, forward, oneRow));
   }
-  if (conds.empty())
-    return arith::ConstantIntOp::create(b, b.getI1Type(), 1);
-  Value all = conds.front();
-  for (Value c : ArrayRef(conds).drop_front())
-    all = arith::AndIOp::create(b, all, c);
-  return all;
+  return allOf(b, conds);
+}
+
+Value mlir::gpupoor::emitOffsetBoundsHold(
+    ImplicitLocOpBuilder &b, const policy::OperandChecks &checks,
+    int64_t epilogueInputs, function_ref<Value(StringRef)> valueOf) {
+  assert(checks.maxSize && checks.maxOffset && "a 32-bit kernel's bounds");
+  using P = arith::CmpIPredicate;
+  policy::OffsetBounds bounds = policy::offsetBounds(epilogueInputs);
+  SmallVector<Value> conds;
+  for (const std::string &name : bounds.ranged) {
+    Value v = valueOf(name);
+    conds.push_back(compare(b, P::sge, v, 0));
+    conds.push_back(compare(b, P::sle, v, *checks.maxSize));
+  }
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto term = [&](StringRef count, StringRef stride) {
+    return arith::MulIOp::create(
+        b, arith::SubIOp::create(b, valueOf(count), one), valueOf(stride));
+  };
+  for (const policy::OffsetView &v : bounds.views) {
+    Value rows = term(v.rows, v.rowStride);
+    Value cols = term(v.cols, v.colStride);
+    conds.push_back(compare(b, P::sle, arith::AddIOp::create(b, rows, cols),
+                            *checks.maxOffset));
+  }
+  return allOf(b, conds);
 }

@@ -29,6 +29,16 @@ Value emitChecksHold(ImplicitLocOpBuilder &b,
                      const policy::OperandChecks &checks,
                      function_ref<Value(StringRef)> valueOf);
 
+/// i1: a 32-bit kernel's offset bounds (`checks`' maxSize and maxOffset,
+/// over policy::offsetBounds of `epilogueInputs` operands) hold for the
+/// index values `valueOf` gives by ABI parameter name. Every term is below
+/// 2^62 where the sizes and strides are in bounds (and the conjunction
+/// false otherwise).
+Value emitOffsetBoundsHold(ImplicitLocOpBuilder &b,
+                           const policy::OperandChecks &checks,
+                           int64_t epilogueInputs,
+                           function_ref<Value(StringRef)> valueOf);
+
 } // namespace mlir::gpupoor
 
 #endif // GPUPOOR_CONVERSION_GPUKERNEL_OPERANDCHECKSIR_H

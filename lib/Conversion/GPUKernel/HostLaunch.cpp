@@ -200,7 +200,7 @@ Value launchValue(const KernelSpec &spec, const LaunchOperands &o,
                 .Case("stride_bb", o.bb)
                 .Case("stride_cb", o.cb)
                 .Default(Value());
-  // An epilogue operand's: in<i>_ptr, stride_in<i>m, stride_in<i>n.
+  // An epilogue operand's strides: stride_in<i>m, stride_in<i>n.
   unsigned i;
   if (!v && name.consume_front("stride_in") && !name.consumeInteger(10, i) &&
       i < o.inPtrs.size())

@@ -8,7 +8,6 @@
 #include "gpupoor/Conversion/GPUKernel/Epilogue.h"
 
 #include "gpupoor/Conversion/GPUKernel/OperandChecksIR.h"
-
 #include "gpupoor/Conversion/GPUKernel/SharedLayout.h"
 #include "gpupoor/Conversion/SplitKUtils.h"
 

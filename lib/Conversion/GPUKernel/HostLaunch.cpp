@@ -161,20 +161,6 @@ LaunchOperands readOperands(ImplicitLocOpBuilder &b, MatmulOp op) {
   return o;
 }
 
-Value cmp(ImplicitLocOpBuilder &b, arith::CmpIPredicate pred, Value x,
-          int64_t y) {
-  Value cst = x.getType().isIndex()
-                  ? Value(arith::ConstantIndexOp::create(b, y))
-                  : Value(arith::ConstantIntOp::create(b, x.getType(), y));
-  return arith::CmpIOp::create(b, pred, x, cst);
-}
-Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
-  Value all = conds.front();
-  for (Value c : conds.drop_front())
-    all = arith::AndIOp::create(b, all, c);
-  return all;
-}
-
 /// The launch's values by ABI parameter name (policy::OperandChecks'),
 /// for a kernel of `spec`.
 Value launchValue(const KernelSpec &spec, const LaunchOperands &o,
@@ -270,12 +256,15 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   if (op.isBatched()) {
     // ceil(M/BM) and ceil(N/BN) are below 2^62 each: a product past
     // 2^31 - 1 per factor is caught before the next multiplication.
-    Value fits = cmp(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset);
+    Value fits =
+        compareConst(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset);
     tiles = arith::MulIOp::create(b, tiles, o.batch);
     fits = arith::AndIOp::create(
-        b, fits, cmp(b, arith::CmpIPredicate::sle, o.batch, kMax32BitOffset));
+        b, fits,
+        compareConst(b, arith::CmpIPredicate::sle, o.batch, kMax32BitOffset));
     fits = arith::AndIOp::create(
-        b, fits, cmp(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset));
+        b, fits,
+        compareConst(b, arith::CmpIPredicate::sle, tiles, kMax32BitOffset));
     cf::AssertOp::create(b, fits,
                          "gpupoor.matmul: batch * ceil(M/BM) * ceil(N/BN) "
                          "blocks exceed the grid (2^31 - 1)");
@@ -491,7 +480,7 @@ void emitLaunch(ImplicitLocOpBuilder &b, MatmulOp op, const KernelVariant &v,
                                               spec.clusterM * spec.clusterM));
   if (spec.parallel())
     emitWorkspace(
-        b, op, spec, cmp(b, arith::CmpIPredicate::sgt, grid.slices, 1),
+        b, op, spec, compareConst(b, arith::CmpIPredicate::sgt, grid.slices, 1),
         arith::MulIOp::create(b, grid.tiles, grid.slices), grid.tiles, args);
   else if (spec.streamK())
     // The kernel touches G slots only where T > G (then G < 2^31).
@@ -568,7 +557,8 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
             b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
         Value product = arith::MulIOp::create(
             b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
-        groupOk = cmp(b, arith::CmpIPredicate::sle, product, kMax32BitOffset);
+        groupOk = compareConst(b, arith::CmpIPredicate::sle, product,
+                               kMax32BitOffset);
       }
       conds.push_back(groupOk);
     }
@@ -592,8 +582,9 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
     // not wrap. Elsewhere the next variant (not persistent) runs.
     if (spec.persistent()) {
       if (!stepsFit)
-        stepsFit = cmp(b, arith::CmpIPredicate::sle, slice.tiles,
-                       *policy::requiredChecks(spec.traits()).maxWorkTiles);
+        stepsFit =
+            compareConst(b, arith::CmpIPredicate::sle, slice.tiles,
+                         *policy::requiredChecks(spec.traits()).maxWorkTiles);
       conds.push_back(stepsFit);
     }
     return conds.empty() ? Value() : allOf(b, conds);

@@ -12,9 +12,9 @@
 using namespace mlir;
 using namespace mlir::gpupoor;
 
-/// i1: `x` (an integer or index) `pred` the constant `y`.
-static Value compare(ImplicitLocOpBuilder &b, arith::CmpIPredicate pred,
-                     Value x, int64_t y) {
+Value mlir::gpupoor::compareConst(ImplicitLocOpBuilder &b,
+                                  arith::CmpIPredicate pred, Value x,
+                                  int64_t y) {
   Value cst = x.getType().isIndex()
                   ? Value(arith::ConstantIndexOp::create(b, y))
                   : Value(arith::ConstantIntOp::create(b, x.getType(), y));
@@ -28,12 +28,11 @@ static Value lowBitsZero(ImplicitLocOpBuilder &b, Value x, int64_t mask) {
   Value cst = x.getType().isIndex()
                   ? Value(arith::ConstantIndexOp::create(b, mask))
                   : Value(arith::ConstantIntOp::create(b, x.getType(), mask));
-  return compare(b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, x, cst),
-                 0);
+  return compareConst(b, arith::CmpIPredicate::eq,
+                      arith::AndIOp::create(b, x, cst), 0);
 }
 
-/// i1: every one of `conds` (true where there are none).
-static Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
+Value mlir::gpupoor::allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds) {
   if (conds.empty())
     return arith::ConstantIntOp::create(b, b.getI1Type(), 1);
   Value all = conds.front();
@@ -50,15 +49,15 @@ Value mlir::gpupoor::emitChecksHold(ImplicitLocOpBuilder &b,
   using P = arith::CmpIPredicate;
   SmallVector<Value> conds;
   for (const std::string &name : checks.unitStride)
-    conds.push_back(compare(b, P::eq, valueOf(name), 1));
+    conds.push_back(compareConst(b, P::eq, valueOf(name), 1));
   // (x & 7 == 0 is x % 8 == 0 for negative x too.)
   for (const std::string &name : checks.strideMultipleOf8)
     conds.push_back(lowBitsZero(b, valueOf(name), 7));
   for (const std::string &name : checks.pointerAligned16)
     conds.push_back(lowBitsZero(b, valueOf(name), 15));
   for (const auto &[stride, rows] : checks.positiveRowStride) {
-    Value forward = compare(b, P::sgt, valueOf(stride), 0);
-    Value oneRow = compare(b, P::sle, valueOf(rows), 1);
+    Value forward = compareConst(b, P::sgt, valueOf(stride), 0);
+    Value oneRow = compareConst(b, P::sle, valueOf(rows), 1);
     conds.push_back(arith::OrIOp::create(b, forward, oneRow));
   }
   return allOf(b, conds);
@@ -73,8 +72,8 @@ Value mlir::gpupoor::emitOffsetBoundsHold(
   SmallVector<Value> conds;
   for (const std::string &name : bounds.ranged) {
     Value v = valueOf(name);
-    conds.push_back(compare(b, P::sge, v, 0));
-    conds.push_back(compare(b, P::sle, v, *checks.maxSize));
+    conds.push_back(compareConst(b, P::sge, v, 0));
+    conds.push_back(compareConst(b, P::sle, v, *checks.maxSize));
   }
   Value one = arith::ConstantIndexOp::create(b, 1);
   auto term = [&](StringRef count, StringRef stride) {
@@ -84,8 +83,8 @@ Value mlir::gpupoor::emitOffsetBoundsHold(
   for (const policy::OffsetView &v : bounds.views) {
     Value rows = term(v.rows, v.rowStride);
     Value cols = term(v.cols, v.colStride);
-    conds.push_back(compare(b, P::sle, arith::AddIOp::create(b, rows, cols),
-                            *checks.maxOffset));
+    conds.push_back(compareConst(
+        b, P::sle, arith::AddIOp::create(b, rows, cols), *checks.maxOffset));
   }
   return allOf(b, conds);
 }

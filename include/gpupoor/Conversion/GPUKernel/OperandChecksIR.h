@@ -16,9 +16,16 @@
 
 #include "gpupoor/Policy/Checks.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::gpupoor {
+
+/// i1: `x` (an integer or index) `pred` the constant `y`.
+Value compareConst(ImplicitLocOpBuilder &b, arith::CmpIPredicate pred, Value x,
+                   int64_t y);
+/// i1: every one of `conds` (true where there are none).
+Value allOf(ImplicitLocOpBuilder &b, ArrayRef<Value> conds);
 
 /// i1: every check of `checks` holds for the values `valueOf` gives by ABI
 /// parameter name (integers or index; pointers as LLVM pointers). The

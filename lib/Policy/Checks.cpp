@@ -8,6 +8,9 @@
 
 #include "PolicyUtils.h"
 
+#include <algorithm>
+#include <limits>
+
 using namespace mlir::gpupoor::policy;
 
 OperandChecks mlir::gpupoor::policy::requiredChecks(const KernelTraits &t) {
@@ -84,55 +87,149 @@ struct Args {
 };
 } // namespace
 
-OffsetBounds mlir::gpupoor::policy::offsetBounds(int64_t epilogueInputs) {
-  OffsetBounds bounds;
-  bounds.ranged = {"M",         "N",         "K",
-                   "stride_am", "stride_ak", "stride_bk",
-                   "stride_bn", "stride_cm", "stride_cn"};
-  bounds.views = {{"A", "M", "stride_am", "K", "stride_ak"},
-                  {"B", "K", "stride_bk", "N", "stride_bn"},
-                  {"C", "M", "stride_cm", "N", "stride_cn"}};
+std::vector<Bound>
+mlir::gpupoor::policy::offsetBounds(const OperandChecks &checks,
+                                    int64_t epilogueInputs) {
+  int64_t top = *checks.maxSize, most = *checks.maxOffset;
+  std::vector<std::string> ranged = {"M",         "N",         "K",
+                                     "stride_am", "stride_ak", "stride_bk",
+                                     "stride_bn", "stride_cm", "stride_cn"};
+  std::vector<std::pair<std::string, OffsetView>> views = {
+      {"A", {"M", "stride_am", "K", "stride_ak"}},
+      {"B", {"K", "stride_bk", "N", "stride_bn"}},
+      {"C", {"M", "stride_cm", "N", "stride_cn"}}};
   // The kernel reads epilogue operands as M x N views.
   for (int64_t i = 0; i < epilogueInputs; ++i) {
     std::string in = "in" + std::to_string(i);
-    bounds.ranged.push_back("stride_" + in + "m");
-    bounds.ranged.push_back("stride_" + in + "n");
-    bounds.views.push_back(
-        {in, "M", "stride_" + in + "m", "N", "stride_" + in + "n"});
+    ranged.push_back("stride_" + in + "m");
+    ranged.push_back("stride_" + in + "n");
+    views.push_back(
+        {in, {"M", "stride_" + in + "m", "N", "stride_" + in + "n"}});
   }
+  std::vector<Bound> bounds;
+  for (const std::string &name : ranged)
+    bounds.push_back({Bound::Kind::Range, name, {}, 1, 1, top, ""});
+  for (const auto &[what, view] : views)
+    bounds.push_back({Bound::Kind::LastOffset, what, view, 1, 1, most, ""});
   return bounds;
 }
 
-/// The bounds of a 32-bit kernel (OperandChecks::maxSize, maxOffset).
-static std::optional<std::string> check32Bit(const OperandChecks &c,
-                                             const CheckedKernel &kernel,
-                                             Args &arg, int64_t slices) {
-  int64_t top = *c.maxSize, most = *c.maxOffset;
-  int64_t inputs = 0;
-  while (arg.has("in" + std::to_string(inputs) + "_ptr"))
-    ++inputs;
-  OffsetBounds bounds = offsetBounds(inputs);
-  for (const std::string &name : bounds.ranged)
-    if (int64_t value = arg(name); value < 0 || value > top)
-      return name + " = " + std::to_string(value) + " is outside [0, " +
-             std::to_string(top) + "] (32-bit kernel)";
-  // (Below 2^62 each, the sizes and strides checked.)
-  for (const OffsetView &v : bounds.views)
-    if ((arg(v.rows) - 1) * arg(v.rowStride) +
-            (arg(v.cols) - 1) * arg(v.colStride) >
-        most)
-      return v.what + "'s last element offset passes " + std::to_string(most) +
-             " (32-bit kernel)";
-  int64_t n = arg("N"), m = arg("M");
-  if (ceilDiv(n, kernel.tile[1]) * kernel.groupM > most)
-    return std::string("N is too large for the 32-bit kernel's block order");
-  if (slices > 1) {
-    // Every batch element's tiles (saturating: tileCount).
-    int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, m, n,
-                              kernel.tile[0], kernel.tile[1]);
-    if (tiles > most / slices / (kernel.sliceSumElems + 4))
-      return std::string("the slice sums pass 2^31 elements (32-bit kernel)");
+std::vector<Bound>
+mlir::gpupoor::policy::kernelBounds(const OperandChecks &checks,
+                                    const CheckedKernel &kernel,
+                                    int64_t epilogueInputs) {
+  std::vector<Bound> bounds = offsetBounds(checks, epilogueInputs);
+  int64_t most = *checks.maxOffset;
+  // The grouped block order multiplies group_m by the column tiles.
+  bounds.push_back({Bound::Kind::Scaled,
+                    "N",
+                    {},
+                    kernel.tile[1],
+                    kernel.groupM,
+                    most,
+                    "N is too large for the 32-bit kernel's block order"});
+  // Each slot of slice sums holds a tile slice's sums and its flag.
+  if (kernel.sliceSumElems > 0)
+    bounds.push_back({Bound::Kind::Scaled,
+                      "sum_slots",
+                      {},
+                      1,
+                      kernel.sliceSumElems + 4,
+                      most,
+                      "the slice sums pass 2^31 elements (32-bit kernel)"});
+  return bounds;
+}
+
+int64_t mlir::gpupoor::policy::sumSlots(int64_t tiles, int64_t slices) {
+  int64_t slots = 0;
+  if (slices <= 1)
+    return 0;
+  if (__builtin_mul_overflow(tiles, slices, &slots))
+    return std::numeric_limits<int64_t>::max();
+  return slots;
+}
+
+namespace {
+/// A bound on an integer, or none (unbounded). Products and sums of two
+/// int64 values are exact in 128 bits.
+using Limit = std::optional<__int128>;
+
+/// [lo, hi] of (size - 1) * stride, sizes and strides not negative (the
+/// Range bounds').
+std::pair<Limit, Limit> termRange(KnownRange size, KnownRange stride) {
+  __int128 sLo = __int128(std::max<int64_t>(size.lo.value_or(0), 0)) - 1;
+  __int128 tLo = std::max<int64_t>(stride.lo.value_or(0), 0);
+  Limit sHi = size.hi ? Limit(__int128(*size.hi) - 1) : std::nullopt;
+  Limit tHi = stride.hi ? Limit(__int128(*stride.hi)) : std::nullopt;
+  // The least is sLo * tLo, unless the size may be 0 (sLo = -1): then
+  // -stride at its largest.
+  Limit lo = sLo >= 0 ? Limit(sLo * tLo) : tHi ? Limit(-*tHi) : std::nullopt;
+  // The most: at most 0 for a size of at most 1 or a zero stride (a
+  // broadcast, whatever the size), else the largest of both.
+  Limit hi;
+  if (sHi && *sHi < 0)
+    hi = -tLo;
+  else if ((sHi && *sHi == 0) || (tHi && *tHi <= 0))
+    hi = 0;
+  else if (sHi && tHi)
+    hi = *sHi * *tHi;
+  return {lo, hi};
+}
+
+/// ceil(x / d) for x >= 0, d > 0.
+__int128 ceilDiv128(__int128 x, int64_t d) { return (x + d - 1) / d; }
+} // namespace
+
+std::optional<bool> mlir::gpupoor::policy::boundHolds(
+    const Bound &bound,
+    const std::function<KnownRange(const std::string &)> &known,
+    std::string *why) {
+  Limit lo, hi;
+  switch (bound.kind) {
+  case Bound::Kind::Range: {
+    KnownRange v = known(bound.name);
+    bool below = v.hi && *v.hi < 0, above = v.lo && *v.lo > bound.limit;
+    if (below || above) {
+      if (why)
+        *why = bound.name + " = " + std::to_string(above ? *v.lo : *v.hi) +
+               " is outside [0, " + std::to_string(bound.limit) +
+               "] (32-bit kernel)";
+      return false;
+    }
+    if (v.lo && *v.lo >= 0 && v.hi && *v.hi <= bound.limit)
+      return true;
+    return std::nullopt;
   }
+  case Bound::Kind::LastOffset: {
+    const OffsetView &v = bound.view;
+    auto [rowsLo, rowsHi] = termRange(known(v.rows), known(v.rowStride));
+    auto [colsLo, colsHi] = termRange(known(v.cols), known(v.colStride));
+    if (rowsLo && colsLo)
+      lo = *rowsLo + *colsLo;
+    if (rowsHi && colsHi)
+      hi = *rowsHi + *colsHi;
+    if (why)
+      *why = bound.name + "'s last element offset passes " +
+             std::to_string(bound.limit) + " (32-bit kernel)";
+    break;
+  }
+  case Bound::Kind::Scaled: {
+    // (Not negative: N by its Range bound, sum_slots by what it counts.)
+    KnownRange v = known(bound.name);
+    lo = ceilDiv128(std::max<int64_t>(v.lo.value_or(0), 0), bound.divisor) *
+         bound.factor;
+    if (v.hi)
+      hi =
+          ceilDiv128(std::max<int64_t>(*v.hi, 0), bound.divisor) * bound.factor;
+    if (why)
+      *why = bound.broken;
+    break;
+  }
+  }
+  if (lo && *lo > bound.limit)
+    return false;
+  if (hi && *hi <= bound.limit)
+    return true;
   return std::nullopt;
 }
 
@@ -165,8 +262,22 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
                "kernel's " +
                std::to_string(*c.maxWorkTiles);
     }
-    if (c.maxSize && c.maxOffset)
-      return check32Bit(c, kernel, arg, slices);
+    if (!c.maxSize || !c.maxOffset)
+      return std::nullopt;
+    int64_t inputs = 0;
+    while (arg.has("in" + std::to_string(inputs) + "_ptr"))
+      ++inputs;
+    auto known = [&](const std::string &name) {
+      if (name != "sum_slots")
+        return KnownRange::exactly(arg(name));
+      int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, arg("M"),
+                                arg("N"), kernel.tile[0], kernel.tile[1]);
+      return KnownRange::exactly(sumSlots(tiles, slices));
+    };
+    std::string why;
+    for (const Bound &bound : kernelBounds(c, kernel, inputs))
+      if (boundHolds(bound, known, &why) == false)
+        return why;
     return std::nullopt;
   }();
   if (arg.missing)

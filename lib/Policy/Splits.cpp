@@ -112,6 +112,11 @@ int64_t mlir::gpupoor::policy::sliceBlocksPerSM(Chip chip, const Tile &tile) {
   return twoWarpgroups || eightWarps ? 1 : 2;
 }
 
+int64_t mlir::gpupoor::policy::mostSumSlots(Chip chip, const Tile &tile,
+                                            int64_t smCount) {
+  return sliceBlocksPerSM(chip, tile) * smCount;
+}
+
 int64_t mlir::gpupoor::policy::sliceOneSliceShare(Chip chip, const Tile &tile) {
   return chip == Chip::SM90a && tile[0] <= 64 ? 3 : 0;
 }

@@ -7,6 +7,7 @@ plan is worked out on host tensors against the manifests this checkout's
 gpupoor-opt writes. An activation without a bias takes the bias_<act>
 variant, whose kernel has a bias parameter (in0_ptr)."""
 
+import collections
 import dataclasses
 import functools
 import itertools
@@ -584,6 +585,65 @@ def test_c_map_encoded_where_the_manifest_says(compiled_manifests, layouts, fami
         C._force_choice(None)
     # Both ways, on a kernel that stores C by TMA.
     assert seen == {True, False}, seen
+
+
+def _bound_broken(bounds, args):
+    """The first of a manifest's 32-bit `bounds` that the parameter values
+    `args` (by ABI name, and sum_slots) break, read from the data alone, as
+    a launcher outside MLIR reads it (docs/reference/kernel-abi.md)."""
+    for bound in bounds:
+        if "range" in bound:
+            value = args[bound["range"]]
+            broken = not bound["at_least"] <= value <= bound["at_most"]
+        elif "last_offset" in bound:
+            rows, row_stride, cols, col_stride = (args[p] for p in bound["view"])
+            broken = (rows - 1) * row_stride + (cols - 1) * col_stride > bound["at_most"]
+        else:
+            value = -(-args[bound["ceil_div"]] // bound["by"])
+            broken = value * bound["times"] > bound["at_most"]
+        if broken:
+            return bound
+    return None
+
+
+def test_bounds_refuse_what_the_launcher_refuses(compiled_manifests):
+    """A 32-bit kernel's manifest lists its bounds as data (checks.bounds);
+    read from the data alone they refuse exactly the launches the package's
+    launcher refuses (policy::violation), on operands that meet the
+    kernel's other checks, with sizes and strides up to 2^32 and slices
+    up to 65535. A 64-bit kernel lists none."""
+    import random
+    rng = random.Random(0)
+    kinds = collections.Counter()
+    for manifests in compiled_manifests.values():
+        for mf in manifests:
+            checks = mf["checks"]
+            if "max_offset" not in checks:
+                assert "bounds" not in checks, mf["kernel"]
+                continue
+            bm, bn, _ = mf["tile"]
+            parallel = mf["slices"] != 1
+            for _ in range(60):
+                size = lambda: rng.choice([rng.randrange(1, 5000), rng.randrange(1, 2**32)])
+                args = {name: 8 * rng.choice([rng.randrange(0, 5000), rng.randrange(0, 2**29)])
+                        for name in mf["params"] if name.startswith("stride_")}
+                args.update(M=size(), N=size(), K=size(), batch=rng.randrange(1, 64))
+                args.update({name: 1 for name in checks.get("unit_stride", [])})
+                args.update({name: 4096 for name in mf["params"] if name.endswith("_ptr")})
+                slices = rng.choice([1, 2, 7, 65535]) if parallel else 1
+                tiles = -(-args["M"] // bm) * -(-args["N"] // bn) * args["batch"]
+                sum_slots = tiles * slices if slices > 1 else 0
+                broken = _bound_broken(checks["bounds"], {**args, "sum_slots": sum_slots})
+                if broken is None and tiles > checks.get("max_work_tiles", tiles):
+                    broken = {"work": "tiles"}
+                why = C.kernel_violation(mf, args, slices)
+                assert (why is None) == (broken is None), (mf["kernel"], args, slices, why, broken)
+                kinds["none" if broken is None else
+                      broken.get("range") and "range" or broken.get("last_offset") and
+                      "last_offset" or broken.get("ceil_div", "work tiles")] += 1
+    # Launches each kind refuses (the slice sums' on parallel kernels), and
+    # ones they take.
+    assert set(kinds) >= {"none", "range", "last_offset", "sum_slots"}, kinds
 
 
 def test_off_sector_rows_take_64_byte_l2_promotion(compiled_manifests):

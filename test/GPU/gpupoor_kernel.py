@@ -101,22 +101,19 @@ class GpupoorKernel:
             return self.splits
         return splits_for(self.meta, k)
 
-    def check_requires(self, args, a, b, c, ins=()):
+    def check_requires(self, args, a, b):
         """Raises ValueError when the operands break the manifest's `checks`
-        (as a launcher outside MLIR must check; the MLIR host code does).
-        args: the launch's parameter values by ABI name."""
-        if a.numel() and b.numel():
-            why = violation(self.meta.get("checks", {}), args)
-            if why:
-                raise ValueError(f"{self.meta['kernel']}: {why}")
-        if self.meta.get("size_type", "i32") == "i32":
-            limit = 2**31 - 1
-            views = [(t.shape, t.stride()) for t in (a, b, c)]
-            views += [(c.shape, (sm, sn)) for _, sm, sn, *_ in ins]
-            for shape, strides in views:
-                last = sum((d - 1) * s for d, s in zip(shape, strides))
-                if max(list(shape) + list(strides) + [last]) > limit - 8192:
-                    raise ValueError("32-bit kernel needs sizes, strides and offsets below 2^31")
+        (its conditions and a 32-bit kernel's bounds, read as data as a
+        launcher outside MLIR must read them; the MLIR host code checks the
+        same). args: the launch's parameter values by ABI name, T (tiles)
+        and sum_slots (T * P' where P' > 1 slices run, else 0)."""
+        checks = self.meta.get("checks", {})
+        why = violation(checks, args) if a.numel() and b.numel() else None
+        why = why or bounds_violation(checks.get("bounds", []), args)
+        if not why and args["tiles"] > checks.get("max_work_tiles", args["tiles"]):
+            why = f"{args['tiles']} work tiles pass the persistent kernel's {checks['max_work_tiles']}"
+        if why:
+            raise ValueError(f"{self.meta['kernel']}: {why}")
 
     def __call__(self, a, b, c, ins=()):
         """C = epilogue(A*B, ...) with `ins` the epilogue's operands, each
@@ -167,7 +164,12 @@ class GpupoorKernel:
         if self.batched:
             abi.update(batch=batch, stride_ab=outer[0].stride(0), stride_bb=outer[1].stride(0),
                        stride_cb=outer[2].stride(0))
-        self.check_requires(abi, a, b, c, ins)
+        for i, (_, sm, sn, *_) in enumerate(ins):
+            abi.update({f"stride_in{i}m": sm, f"stride_in{i}n": sn})
+        slices = self.num_slices(m, n, k, batch)
+        tiles = -(-m // self.bm) * -(-n // self.bn) * batch
+        abi.update(tiles=tiles, sum_slots=tiles * slices if slices > 1 else 0)
+        self.check_requires(abi, a, b)
         # Clusters along M (manifest cluster_m) take whole clusters of row
         # tiles, and a persistent grid of whole clusters (one at least).
         pair = self.meta.get("cluster_m", 1)
@@ -176,7 +178,6 @@ class GpupoorKernel:
             return
         if grid >= 2**31:
             raise ValueError("batch * ceil(M/BM) * ceil(N/BN) exceeds the grid")
-        slices = self.num_slices(m, n, k, batch)
         if self.persistent:
             blocks = self.persistent_blocks or torch.cuda.get_device_properties(
                 c.device).multi_processor_count
@@ -285,8 +286,8 @@ class GpupoorKernel:
 def violation(checks, args):
     """Why the parameter values `args` (by ABI name) break `checks` (a
     manifest's `checks` or a tensor map's `encode_if`, read as data as a
-    launcher outside MLIR reads them), or None. The bounds (max_size,
-    max_offset, max_work_tiles) are check_requires' own."""
+    launcher outside MLIR reads them), or None. The bounds (`bounds`,
+    max_work_tiles) are bounds_violation's and check_requires'."""
     if not isinstance(checks, dict):
         raise ValueError(f"manifest: checks as data expected, got {checks!r} "
                          "(a manifest of an older gpupoor-opt: rebuild the kernels)")
@@ -302,6 +303,29 @@ def violation(checks, args):
     for stride, rows in checks.get("positive_row_stride", []):
         if args[stride] <= 0 and args[rows] > 1:
             return f"{stride} = {args[stride]} with {rows} = {args[rows]} rows (a tensor map steps forward)"
+    return None
+
+
+def bounds_violation(bounds, args):
+    """Why the parameter values `args` (by ABI name, and sum_slots) break a
+    32-bit kernel's bounds (a manifest's checks.bounds, read as data), or
+    None."""
+    for bound in bounds:
+        most = bound["at_most"]
+        if "range" in bound:
+            name, least = bound["range"], bound["at_least"]
+            if not least <= args[name] <= most:
+                return f"{name} = {args[name]} is outside [{least}, {most}] (32-bit kernel)"
+        elif "last_offset" in bound:
+            rows, row_stride, cols, col_stride = (args[name] for name in bound["view"])
+            if (rows - 1) * row_stride + (cols - 1) * col_stride > most:
+                return f"{bound['last_offset']}'s last element offset passes {most} (32-bit kernel)"
+        elif "ceil_div" in bound:
+            name = bound["ceil_div"]
+            if -(-args[name] // bound["by"]) * bound["times"] > most:
+                return f"ceil({name} / {bound['by']}) * {bound['times']} passes {most} (32-bit kernel)"
+        else:
+            raise ValueError(f"manifest: a bound of no known kind: {bound}")
     return None
 
 

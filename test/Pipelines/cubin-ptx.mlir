@@ -52,7 +52,28 @@
 // JSON: "batched": false,
 // JSON: "block_size": 128,
 // JSON: "c_type": "f16",
+// The 32-bit kernel's bounds (policy::kernelBounds), as data: M, N, K
+// and the strides in [0, 2^31 - 1 - 8192], the operands' last element
+// offsets and the block order's ceil(N / 128) * 8 at most 2^31 - 1; a
+// sequential kernel has no slice sums to bound.
 // JSON: "checks": {
+// JSON-NEXT: "bounds": [
+// JSON-NEXT: {
+// JSON-NEXT: "at_least": 0,
+// JSON-NEXT: "at_most": 2147475455,
+// JSON-NEXT: "range": "M"
+// JSON: "last_offset": "in0",
+// JSON-NEXT: "view": [
+// JSON-NEXT: "M",
+// JSON-NEXT: "stride_in0m",
+// JSON-NEXT: "N",
+// JSON-NEXT: "stride_in0n"
+// JSON: "at_most": 2147483647,
+// JSON-NEXT: "by": 128,
+// JSON-NEXT: "ceil_div": "N",
+// JSON-NEXT: "times": 8
+// JSON-NEXT: }
+// JSON-NEXT: ],
 // JSON-NEXT: "max_offset": 2147483647,
 // JSON-NEXT: "max_size": 2147475455,
 // JSON-NEXT: "pointer_aligned_16": [

@@ -77,9 +77,11 @@
 // FALLBACK-NOT: {{(ld|st|atom|red)\.global|cp\.async}}
 // FALLBACK: griddepcontrol.wait;
 
-// C takes no requirement: the kernel checks whether C's map describes C.
+// C takes no requirement beyond the 32-bit bounds: the kernel checks
+// whether C's map describes C.
 // JSON: "checks": {
 // JSON-NOT: "c_ptr"
+// JSON: "max_work_tiles":
 // JSON-NOT: "stride_cm"
 // JSON-NOT: "stride_cn"
 // JSON: "dependent_launch": true,

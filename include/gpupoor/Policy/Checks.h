@@ -20,6 +20,7 @@
 
 #include "gpupoor/Policy/Splits.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,10 +65,8 @@ struct OperandChecks {
   /// T = ceil(M/BM) ceil(N/BN) (times batch) at most this (a persistent
   /// block steps its work tile by the grid in 32 bits).
   std::optional<int64_t> maxWorkTiles;
-  /// A 32-bit kernel's bounds: 0 <= M, N, K and every stride <= maxSize;
-  /// the last element offset of A, B, C and each epilogue operand's M x N
-  /// view, ceil(N/BN) * group_m and, where P' > 1 slices run, T * P' *
-  /// (sums a tile slice + 4) each <= maxOffset.
+  /// A 32-bit kernel's: the largest size or stride and the largest element
+  /// offset or index its bounds allow (kernelBounds lists them).
   std::optional<int64_t> maxSize, maxOffset;
 };
 
@@ -77,19 +76,80 @@ OperandChecks requiredChecks(const KernelTraits &traits);
 /// One operand's last element offset, (rows - 1) * rowStride + (cols - 1) *
 /// colStride, by ABI parameter name.
 struct OffsetView {
-  std::string what, rows, rowStride, cols, colStride;
+  std::string rows, rowStride, cols, colStride;
 };
+
+/// One bound of a 32-bit kernel on a launch's values, by ABI parameter name
+/// (and `sum_slots`: the slots of slice sums a launch indexes, T * P' where
+/// P' > 1 slices run, else 0).
+struct Bound {
+  enum class Kind {
+    /// 0 <= `name` <= limit.
+    Range,
+    /// The last element offset of operand `name`'s `view` at most limit.
+    LastOffset,
+    /// ceil(`name` / divisor) * factor at most limit.
+    Scaled,
+  };
+  Kind kind;
+  std::string name;
+  OffsetView view;
+  int64_t divisor = 1, factor = 1;
+  int64_t limit = 0;
+  /// Scaled: what a launch that breaks it passes (its violation's words).
+  std::string broken;
+};
+
 /// What a 32-bit kernel's offset bounds (OperandChecks::maxSize, maxOffset)
-/// bound, by ABI parameter name: each of `ranged` in [0, maxSize] (M, N, K
-/// and one batch element's strides), each view's last element offset at
-/// most maxOffset (A, B, C and the `epilogueInputs` epilogue operands' M x
-/// N views). violation evaluates them on a launch's values, the emitted host
-/// code as IR (gpupoor::emitOffsetBoundsHold).
-struct OffsetBounds {
-  std::vector<std::string> ranged;
-  std::vector<OffsetView> views;
+/// bound: M, N, K and one batch element's strides each in [0, maxSize]
+/// (Range), then the last element offsets of A, B, C and the
+/// `epilogueInputs` epilogue operands' M x N views at most maxOffset
+/// (LastOffset). The bounds of the operands alone, which the compiler
+/// proves from the types before it has a kernel.
+std::vector<Bound> offsetBounds(const OperandChecks &checks,
+                                int64_t epilogueInputs);
+
+/// What the bounds of a 32-bit kernel read besides the parameters.
+struct CheckedKernel {
+  Tile tile;
+  int64_t groupM = 1;
+  /// Elements of one tile's sums of one slice (every row its MMAs compute:
+  /// sm_90a's at least 64); 0 for a kernel without slice sums.
+  int64_t sliceSumElems = 0;
 };
-OffsetBounds offsetBounds(int64_t epilogueInputs);
+
+/// Every bound of a 32-bit kernel (`checks` with maxSize and maxOffset):
+/// offsetBounds, then the grouped block order's ceil(N / BN) * group_m and,
+/// for a kernel with slice sums, sum_slots * (sliceSumElems + 4) (a tile
+/// slice's sums and its flag) each at most maxOffset. violation evaluates them
+/// on a launch's values, the compiler on what the types tell
+/// (gpupoor::boundHoldsStatically), the emitted host code as IR
+/// (gpupoor::emitBoundsHold) and the manifest writes them as data.
+std::vector<Bound> kernelBounds(const OperandChecks &checks,
+                                const CheckedKernel &kernel,
+                                int64_t epilogueInputs);
+
+/// sum_slots of a launch of `tiles` C tiles in `slices` slices: T * P'
+/// where P' > 1, else 0 (saturating at INT64_MAX).
+int64_t sumSlots(int64_t tiles, int64_t slices);
+
+/// What is known of a parameter's value: at least `lo` and at most `hi`
+/// where they are set. A launch knows each value exactly; a compile-time
+/// type knows its static sizes and strides.
+struct KnownRange {
+  std::optional<int64_t> lo, hi;
+  static KnownRange exactly(int64_t v) { return {v, v}; }
+};
+
+/// Whether `bound` holds on parameter values known as `known` says: true
+/// where what is known proves it, false where it breaks it (`why`, when
+/// given, says how), nullopt where unknown values decide. A LastOffset or
+/// Scaled bound takes the sizes and strides it reads as the Range bounds
+/// have them (not negative): where those fail, the whole list does.
+std::optional<bool>
+boundHolds(const Bound &bound,
+           const std::function<KnownRange(const std::string &)> &known,
+           std::string *why = nullptr);
 
 /// Where C's tensor map describes C (a kernel that stores an f16 C by TMA,
 /// whose manifest has a `c_desc`), by ABI parameter name. Not a requirement
@@ -102,15 +162,6 @@ OffsetBounds offsetBounds(int64_t epilogueInputs);
 /// compiler's kernels and host code (as IR), the manifest (as data) and
 /// the package (through violation) all take this one list.
 OperandChecks cTensorMapChecks(bool batched);
-
-/// What the bounds of a 32-bit kernel read besides the parameters.
-struct CheckedKernel {
-  Tile tile;
-  int64_t groupM = 1;
-  /// Elements of one tile's sums of one slice (every row its MMAs compute:
-  /// sm_90a's at least 64).
-  int64_t sliceSumElems = 0;
-};
 
 /// Why the kernel cannot take these parameter values (by ABI name;
 /// pointers as addresses; M, N and K nonzero), or none when every check

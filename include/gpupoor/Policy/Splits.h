@@ -213,6 +213,11 @@ int64_t numSlices(int64_t slices, int64_t tiles, int64_t splits,
 /// product that runs the mma.sync kernel).
 int64_t sliceBlocksPerSM(Chip chip, const Tile &tile);
 
+/// The most sum_slots (T P', Checks.h) an automatic slice count gives
+/// where P' > 1 slices run: numSlices keeps all T P' blocks in one wave of
+/// sliceBlocksPerSM blocks an SM.
+int64_t mostSumSlots(Chip chip, const Tile &tile, int64_t smCount);
+
 /// Q, the share of the SMs from which tiles run one slice (T Q >= SMs), or
 /// 0 for none: 3 for sm_90a's one-warpgroup wgmma tiles (64 rows, and the
 /// 32-row swapped tile), whose memory-bound products stream the weights as

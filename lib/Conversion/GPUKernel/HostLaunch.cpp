@@ -220,15 +220,6 @@ Value emitTmaStoresHold(ImplicitLocOpBuilder &b, const KernelSpec &spec,
       [&](StringRef name) { return launchValue(spec, o, name); });
 }
 
-/// i1: every size, stride and last element offset of A, B, C and the
-/// epilogue operands fits `spec`'s 32-bit kernel (policy::offsetBounds).
-Value emitOffsetsFit32Bits(ImplicitLocOpBuilder &b, const KernelSpec &spec,
-                           const LaunchOperands &o) {
-  return emitOffsetBoundsHold(
-      b, policy::requiredChecks(spec.traits()), o.inPtrs.size(),
-      [&](StringRef name) { return launchValue(spec, o, name); });
-}
-
 /// The launch's grid: T C tiles of every batch element along x (1 <= T <
 /// 2^31, asserted), P' slices along y; and S where the kernel takes it
 /// (KernelSpec::takesSplits), the one the slices were counted with.
@@ -275,6 +266,32 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   if (spec.parallel())
     slices = emitSliceCount(b, strategy, tiles, splits, o.k);
   return {tiles, slices, splits};
+}
+
+/// i1: `spec`'s 32-bit bounds (policy::kernelBounds) that the types of
+/// `op` leave open hold for this launch; none where the types prove all.
+/// sum_slots is T P' where P' > 1, with T taken as at most 2^31 (which
+/// already breaks the bound) so that the product cannot wrap.
+Value emitBoundsFit32Bits(ImplicitLocOpBuilder &b, MatmulOp op,
+                          const KernelSpec &spec, const LaunchOperands &o,
+                          const SliceLaunch &slice) {
+  SmallVector<policy::Bound> open;
+  for (const policy::Bound &bound :
+       policy::kernelBounds(policy::requiredChecks(spec.traits()),
+                            spec.checkedKernel(), o.inPtrs.size()))
+    if (boundHoldsStatically(op, bound) != std::optional<bool>(true))
+      open.push_back(bound);
+  if (open.empty())
+    return Value();
+  return emitBoundsHold(b, open, [&](StringRef name) -> Value {
+    if (name != "sum_slots")
+      return launchValue(spec, o, name);
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+    Value tiles = arith::MinSIOp::create(b, slice.tiles, cst(int64_t(1) << 31));
+    Value slots = arith::MulIOp::create(b, tiles, slice.slices);
+    Value sliced = compareConst(b, arith::CmpIPredicate::sgt, slice.slices, 1);
+    return arith::SelectOp::create(b, sliced, slots, cst(0));
+  });
 }
 
 /// The runtime's function `name`, declared in `op`'s module: ptr(i64).
@@ -527,9 +544,8 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
   LaunchOperands o = readOperands(b, op);
   SliceLaunch slice = emitGrid(b, op, o, variants.front().spec);
   // Each requirement the types leave open is checked once.
-  Value asyncOk, tmaOk, fits, groupOk, sumsFit, stepsFit;
-  bool fitsProven = offsetsFit32Bits(op) == std::optional<bool>(true);
-  bool sumsProven = sliceSumsFit32Bits(op) == std::optional<bool>(true);
+  Value asyncOk, tmaOk, stepsFit;
+  std::optional<Value> fits;
   auto requirement = [&](const KernelSpec &spec) -> Value {
     SmallVector<Value> conds;
     if (spec.asyncCopies) {
@@ -542,40 +558,13 @@ void mlir::gpupoor::emitHostLaunch(MatmulOp op,
         tmaOk = emitCopyChecksHold(b, spec, o, /*tma=*/true);
       conds.push_back(tmaOk);
     }
-    if (spec.indexBitwidth == 32 && !fitsProven) {
+    // A 32-bit kernel's bounds the types leave open (every 32-bit variant
+    // shares the configured tile, group_m and slices).
+    if (spec.indexBitwidth == 32) {
       if (!fits)
-        fits = emitOffsetsFit32Bits(b, spec, o);
-      conds.push_back(fits);
-    }
-    // The grouped block order multiplies group_m by the column tiles in
-    // the kernel's index width (for a static N the conversion has checked).
-    // Every variant shares the configured tile and group_m.
-    if (spec.indexBitwidth == 32 &&
-        ShapedType::isDynamic(op.getInitType().getShape().back())) {
-      if (!groupOk) {
-        Value tilesN = arith::CeilDivSIOp::create(
-            b, o.n, arith::ConstantIndexOp::create(b, spec.bn));
-        Value product = arith::MulIOp::create(
-            b, tilesN, arith::ConstantIndexOp::create(b, spec.groupM));
-        groupOk = compareConst(b, arith::CmpIPredicate::sle, product,
-                               kMax32BitOffset);
-      }
-      conds.push_back(groupOk);
-    }
-    // A 32-bit kernel indexes the slice sums in 32 bits.
-    if (spec.indexBitwidth == 32 && spec.parallel() && !sumsProven) {
-      if (!sumsFit) {
-        // T <= (2^31 - 1) / (P' (BM BN + 4)), in a form that cannot wrap:
-        // P' < 2^16 and BM BN <= 2^24.
-        Value perTile = arith::MulIOp::create(
-            b, slice.slices,
-            arith::ConstantIndexOp::create(b, spec.sliceSumElems() + 4));
-        Value most = arith::DivSIOp::create(
-            b, arith::ConstantIndexOp::create(b, kMax32BitOffset), perTile);
-        sumsFit = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                        slice.tiles, most);
-      }
-      conds.push_back(sumsFit);
+        fits = emitBoundsFit32Bits(b, op, spec, o, slice);
+      if (*fits)
+        conds.push_back(*fits);
     }
     // A persistent block steps its work tile by the grid (at most the
     // SMs) in the kernel's 32-bit index: the step past the last tile must

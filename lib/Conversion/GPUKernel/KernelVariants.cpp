@@ -50,25 +50,31 @@ mlir::gpupoor::kernelVariants(MatmulOp op, const KernelSpec &spec) {
         "copies = async needs unit inner strides and rows (and batch "
         "strides) of a multiple of 8 elements in A and B, which their "
         "types rule out");
-  std::optional<bool> fits = offsetsFit32Bits(op);
-  if (spec.indexBitwidth == 32 && fits == std::optional<bool>(false))
-    return op.emitOpError("index_bitwidth = 32 needs every size, stride and "
-                          "element offset below 2^31, which the operand "
-                          "types rule out");
-  int64_t n = op.getInitType().getShape().back();
-  if (spec.indexBitwidth == 32 && !ShapedType::isDynamic(n) &&
-      llvm::divideCeil(n, spec.bn) * spec.groupM > kMax32BitOffset)
-    return op.emitOpError("index_bitwidth = 32 needs group_m * ceil(N / BN) "
-                          "below 2^31");
+  // A 32-bit kernel's bounds the types break are an error; those they
+  // leave open, the host code checks before it launches it, and launches
+  // a 64-bit kernel where they fail.
+  bool boundsProven = true;
+  if (spec.indexBitwidth == 32) {
+    for (const policy::Bound &bound : policy::kernelBounds(
+             checks32Bit(), spec.checkedKernel(), spec.numEpilogueInputs())) {
+      std::optional<bool> holds = boundHoldsStatically(op, bound);
+      // (Of the scaled bounds only the block order's: the types never
+      // break the slice sums', whose sum_slots may be 0.)
+      if (holds == false)
+        return op.emitOpError(
+            bound.kind == policy::Bound::Kind::Scaled
+                ? "index_bitwidth = 32 needs group_m * ceil(N / BN) below 2^31"
+                : "index_bitwidth = 32 needs every size, stride and element "
+                  "offset below 2^31, which the operand types rule out");
+      boundsProven &= holds == true;
+    }
+  }
   KernelVariantList variants = {{"", spec}};
   if (spec.tmaCopies && spec.batched)
     variants.push_back({"_async", withAsyncCopies(spec)});
   if (spec.asyncCopies)
     variants.push_back({"_elements", withElementCopies(spec)});
-  bool sumsFit =
-      !spec.parallel() || sliceSumsFit32Bits(op) == std::optional<bool>(true);
-  if (spec.indexBitwidth == 32 &&
-      (fits != std::optional<bool>(true) || !sumsFit)) {
+  if (!boundsProven) {
     KernelSpec wide = withElementCopies(spec);
     wide.indexBitwidth = 64;
     variants.push_back({"_i64", wide});

@@ -63,28 +63,43 @@ Value mlir::gpupoor::emitChecksHold(ImplicitLocOpBuilder &b,
   return allOf(b, conds);
 }
 
-Value mlir::gpupoor::emitOffsetBoundsHold(
-    ImplicitLocOpBuilder &b, const policy::OperandChecks &checks,
-    int64_t epilogueInputs, function_ref<Value(StringRef)> valueOf) {
-  assert(checks.maxSize && checks.maxOffset && "a 32-bit kernel's bounds");
+Value mlir::gpupoor::emitBoundsHold(ImplicitLocOpBuilder &b,
+                                    ArrayRef<policy::Bound> bounds,
+                                    function_ref<Value(StringRef)> valueOf) {
   using P = arith::CmpIPredicate;
-  policy::OffsetBounds bounds = policy::offsetBounds(epilogueInputs);
-  SmallVector<Value> conds;
-  for (const std::string &name : bounds.ranged) {
-    Value v = valueOf(name);
-    conds.push_back(compareConst(b, P::sge, v, 0));
-    conds.push_back(compareConst(b, P::sle, v, *checks.maxSize));
-  }
+  using Kind = policy::Bound::Kind;
   Value one = arith::ConstantIndexOp::create(b, 1);
   auto term = [&](StringRef count, StringRef stride) {
     return arith::MulIOp::create(
         b, arith::SubIOp::create(b, valueOf(count), one), valueOf(stride));
   };
-  for (const policy::OffsetView &v : bounds.views) {
-    Value rows = term(v.rows, v.rowStride);
-    Value cols = term(v.cols, v.colStride);
-    conds.push_back(compareConst(
-        b, P::sle, arith::AddIOp::create(b, rows, cols), *checks.maxOffset));
+  SmallVector<Value> conds;
+  for (const policy::Bound &bound : bounds) {
+    switch (bound.kind) {
+    case Kind::Range: {
+      Value v = valueOf(bound.name);
+      conds.push_back(compareConst(b, P::sge, v, 0));
+      conds.push_back(compareConst(b, P::sle, v, bound.limit));
+      break;
+    }
+    case Kind::LastOffset: {
+      const policy::OffsetView &v = bound.view;
+      Value last = arith::AddIOp::create(b, term(v.rows, v.rowStride),
+                                         term(v.cols, v.colStride));
+      conds.push_back(compareConst(b, P::sle, last, bound.limit));
+      break;
+    }
+    case Kind::Scaled: {
+      // ceil(x / d) * f <= limit as ceil(x / d) <= floor(limit / f): no
+      // product to wrap.
+      Value v = valueOf(bound.name);
+      if (bound.divisor != 1)
+        v = arith::CeilDivSIOp::create(
+            b, v, arith::ConstantIndexOp::create(b, bound.divisor));
+      conds.push_back(compareConst(b, P::sle, v, bound.limit / bound.factor));
+      break;
+    }
+    }
   }
   return allOf(b, conds);
 }

@@ -13,6 +13,14 @@
 // CHECK: %[[S:.*]] = arith.minsi %{{.*}}, %c65535 : index
 // CHECK: %[[P3:.*]] = arith.minsi %c3{{.*}}, %[[S]] : index
 // CHECK: %[[P:.*]] = arith.maxsi %[[P3]], %c1{{.*}} : index
+// The 32-bit kernel's bound on its slice sums (policy::kernelBounds):
+// sum_slots, T P' (T taken as at most 2^31) where P' > 1, at most
+// (2^31 - 1) / (BM BN + 4).
+// CHECK: %[[TMOST:.*]] = arith.minsi %{{.*}}, %c2147483648 : index
+// CHECK: %[[SLOTS:.*]] = arith.muli %[[TMOST]], %[[P]] : index
+// CHECK: %[[SLICED:.*]] = arith.cmpi sgt, %[[P]], %c1
+// CHECK: %[[SUMSLOTS:.*]] = arith.select %[[SLICED]], %[[SLOTS]], %c0
+// CHECK: arith.cmpi sle, %[[SUMSLOTS]], %c1046531 : index
 // CHECK: %[[MULTI:.*]] = arith.cmpi sgt, %[[P]], %c1
 // CHECK: %[[BYTES:.*]] = arith.select %[[MULTI]], %{{.*}}, %c0
 // CHECK: %[[BYTES64:.*]] = arith.index_cast %[[BYTES]] : index to i64
@@ -102,6 +110,10 @@ func.func @parallel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16
 // CHECK: %[[TWICE:.*]] = arith.muli %[[P1:.*]], %c2{{[_0-9]*}} : index
 // CHECK: %[[BETTER:.*]] = arith.cmpi sgt, %[[P2:.*]], %[[TWICE]] : index
 // CHECK: arith.select %[[BETTER]], %[[P2]], %[[P1]] : index
+// Where P' > 1 such slices keep T P' within 264 blocks: the slice sums'
+// bound holds whatever the shape, and the host code does not check it.
+// CHECK-NOT: arith.minsi %{{.*}}, %c2147483648
+// CHECK: gpu.launch_func
 func.func @automatic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
       strategy(#gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>)

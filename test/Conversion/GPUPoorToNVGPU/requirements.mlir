@@ -78,13 +78,19 @@ func.func @huge(%a: memref<65536x65536xf16>, %b: memref<65536x128xf16>, %c: memr
 // Dynamic shapes: both requirements at run time. The cp.async kernel where
 // both hold, element copies where the operands fit 32 bits, else element
 // copies with 64-bit indices.
-// The 32-bit bounds are policy::offsetBounds': M, N, K and six strides
-// in [0, 2^31 - 1 - 8192], then A's, B's and C's last element offsets at
-// most 2^31 - 1.
+// The 32-bit bounds are policy::kernelBounds' that the types leave open:
+// M, N, K and the three strides not static (the inner ones are 1) in
+// [0, 2^31 - 1 - 8192], A's, B's and C's last element offsets at most
+// 2^31 - 1, and the block order's ceil(N / 128) at most (2^31 - 1) / 8
+// (group_m 8). A sequential kernel has no slice sums to bound.
 // CHECK-LABEL: func @dynamic
 // CHECK: llvm.ptrtoint
-// CHECK-COUNT-9: arith.cmpi sle, %{{.*}}, %c2147475455{{.*}} : index
+// CHECK-COUNT-6: arith.cmpi sle, %{{.*}}, %c2147475455{{.*}} : index
+// CHECK-NOT: arith.cmpi sle, %{{.*}}, %c2147475455
 // CHECK-COUNT-3: arith.cmpi sle, %{{.*}}, %c2147483647{{.*}} : index
+// CHECK: %[[COLS:.*]] = arith.ceildivsi %{{.*}}, %c128{{.*}} : index
+// CHECK: arith.cmpi sle, %[[COLS]], %c268435455 : index
+// CHECK-NOT: arith.minsi
 // CHECK: scf.if
 // CHECK: gpu.launch_func @gpupoor_matmul_0_module::@gpupoor_matmul_0
 // CHECK: } else {

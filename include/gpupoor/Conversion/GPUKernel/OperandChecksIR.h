@@ -36,15 +36,13 @@ Value emitChecksHold(ImplicitLocOpBuilder &b,
                      const policy::OperandChecks &checks,
                      function_ref<Value(StringRef)> valueOf);
 
-/// i1: a 32-bit kernel's offset bounds (`checks`' maxSize and maxOffset,
-/// over policy::offsetBounds of `epilogueInputs` operands) hold for the
-/// index values `valueOf` gives by ABI parameter name. Every term is below
-/// 2^62 where the sizes and strides are in bounds (and the conjunction
-/// false otherwise).
-Value emitOffsetBoundsHold(ImplicitLocOpBuilder &b,
-                           const policy::OperandChecks &checks,
-                           int64_t epilogueInputs,
-                           function_ref<Value(StringRef)> valueOf);
+/// i1: every one of `bounds` (a 32-bit kernel's, policy::kernelBounds')
+/// holds for the index values `valueOf` gives by ABI parameter name (and
+/// sum_slots). A LastOffset's terms are below 2^62 where the sizes and
+/// strides it reads are in their Range bounds, which a caller leaves out
+/// only where they are proven.
+Value emitBoundsHold(ImplicitLocOpBuilder &b, ArrayRef<policy::Bound> bounds,
+                     function_ref<Value(StringRef)> valueOf);
 
 } // namespace mlir::gpupoor
 

@@ -190,10 +190,47 @@ static std::string requirements(const KernelSpec &spec) {
   return req.empty() ? "none" : req;
 }
 
-/// The kernel's requirements (policy::requiredChecks), the same conditions
-/// the emitted host code checks (HostLaunch.cpp).
+/// A 32-bit kernel's bounds (policy::kernelBounds) as data: `range` (a
+/// parameter in [at_least, at_most]), `last_offset` (an operand's view:
+/// rows, row stride, columns, column stride) and `ceil_div` (ceil(name /
+/// by) * times), each at most `at_most`.
+static llvm::json::Array boundsJson(ArrayRef<policy::Bound> bounds) {
+  llvm::json::Array list;
+  for (const policy::Bound &bound : bounds) {
+    llvm::json::Object o;
+    switch (bound.kind) {
+    case policy::Bound::Kind::Range:
+      o["range"] = bound.name;
+      o["at_least"] = 0;
+      break;
+    case policy::Bound::Kind::LastOffset: {
+      const policy::OffsetView &v = bound.view;
+      o["last_offset"] = bound.name;
+      o["view"] = llvm::json::Array{v.rows, v.rowStride, v.cols, v.colStride};
+      break;
+    }
+    case policy::Bound::Kind::Scaled:
+      o["ceil_div"] = bound.name;
+      o["by"] = bound.divisor;
+      o["times"] = bound.factor;
+      break;
+    }
+    o["at_most"] = bound.limit;
+    list.push_back(std::move(o));
+  }
+  return list;
+}
+
+/// The kernel's requirements (policy::requiredChecks, a 32-bit kernel's
+/// bounds listed), the same conditions the emitted host code checks
+/// (HostLaunch.cpp).
 static llvm::json::Object checks(const KernelSpec &spec) {
-  return checksJson(policy::requiredChecks(spec.traits()));
+  policy::OperandChecks required = policy::requiredChecks(spec.traits());
+  llvm::json::Object c = checksJson(required);
+  if (required.maxSize && required.maxOffset)
+    c["bounds"] = boundsJson(policy::kernelBounds(
+        required, spec.checkedKernel(), spec.numEpilogueInputs()));
+  return c;
 }
 
 /// How the kernel (or, with splits_arg, the host code) derives S where the

@@ -45,36 +45,6 @@ std::optional<MatrixLayout> matrixLayout(Value memref) {
 
 bool isStatic(int64_t v) { return !ShapedType::isDynamic(v); }
 
-/// Whether the matrix fits 32-bit indexing: true/false when every number
-/// is static or one static number already breaks it, nullopt otherwise.
-std::optional<bool> fits32Bits(const MatrixLayout &l) {
-  int64_t numbers[] = {l.rows, l.cols, l.rowStride, l.colStride};
-  for (int64_t v : numbers)
-    if (isStatic(v) && (v < 0 || v > kMax32BitSize))
-      return false;
-  // The last element's offset, (rows - 1) * rowStride + (cols - 1) *
-  // colStride, term by term: a zero stride (a broadcast) makes its term 0
-  // whatever the size. Each term is below 2^62: no overflow.
-  int64_t last = 0;
-  bool known = true;
-  for (auto [size, stride] :
-       {std::pair(l.rows, l.rowStride), std::pair(l.cols, l.colStride)}) {
-    if (stride == 0 || size == 0)
-      continue;
-    if (!isStatic(size) || !isStatic(stride)) {
-      known = false;
-      continue;
-    }
-    last += (size - 1) * stride;
-  }
-  if (last > kMax32BitOffset)
-    return false;
-  // Sizes the kernel indexes with must fit too, even along a zero stride.
-  if (!known || !isStatic(l.rows) || !isStatic(l.cols))
-    return std::nullopt;
-  return true;
-}
-
 } // namespace
 
 std::optional<bool> mlir::gpupoor::asyncCopiesHold(MatmulOp op) {
@@ -123,48 +93,99 @@ static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
   return l;
 }
 
-std::optional<bool> mlir::gpupoor::sliceSumsFit32Bits(MatmulOp op) {
+/// The most sum_slots a launch of `op`'s kernel indexes: 0 where one
+/// slice runs; where automatic slices run more, policy::mostSumSlots; for
+/// a named count, its tiles times it where C's shape is static.
+static policy::KnownRange staticSumSlots(MatmulOp op) {
   SplitKAttr strategy = op.getStrategy();
-  int64_t tileElems =
-      KernelSpec::mmaRowsOf(strategy.getChip(), strategy.getTileM()) *
-          strategy.getTileN() +
-      4;
-  if (strategy.getSlices() == 1)
-    return true;
-  // Automatic: T x P' stays within two blocks an SM (past it P' = 1 and
-  // there are no sums).
-  int64_t blocks = 2 * getChipInfo(strategy.getChip()).smCount;
-  if (strategy.getSlices() > 0) {
-    ShapedType init = op.getInitType();
-    if (!init.hasStaticShape())
-      return std::nullopt;
-    blocks = staticTileCount(init.getShape(), strategy.getTileM(),
-                             strategy.getTileN()) *
-             strategy.getSlices();
+  int64_t slices = strategy.getSlices();
+  if (slices == 1)
+    return policy::KnownRange::exactly(0);
+  if (slices == 0)
+    return {0, policy::mostSumSlots(toPolicy(strategy.getChip()),
+                                    toPolicyTile(strategy.getTile()),
+                                    getChipInfo(strategy.getChip()).smCount)};
+  ShapedType init = op.getInitType();
+  if (!init.hasStaticShape())
+    return {0, std::nullopt};
+  return {0,
+          policy::sumSlots(staticTileCount(init.getShape(), strategy.getTileM(),
+                                           strategy.getTileN()),
+                           slices)};
+}
+
+/// What `op`'s types tell of the launch's parameter `name` (a bound's, by
+/// ABI name; HostLaunch.cpp's launchValue reads the same at run time): its
+/// static value, else at least 0 for a size.
+static policy::KnownRange staticValue(MatmulOp op, StringRef name) {
+  auto known = [](int64_t v, std::optional<int64_t> least = std::nullopt) {
+    return isStatic(v) ? policy::KnownRange::exactly(v)
+                       : policy::KnownRange{least, std::nullopt};
+  };
+  if (name == "sum_slots")
+    return staticSumSlots(op);
+  std::optional<MatrixLayout> a = matrixLayout(op.getA()),
+                              b = matrixLayout(op.getB()),
+                              c = matrixLayout(op.getInit());
+  // Sizes are those of the types whatever their layout.
+  auto aType = cast<ShapedType>(op.getA().getType());
+  ShapedType cType = op.getInitType();
+  bool aTransposed = op.getStrategy().isATransposed();
+  int64_t rank = aType.getRank();
+  if (name == "M")
+    return known(aType.getDimSize(rank - (aTransposed ? 1 : 2)), 0);
+  if (name == "K")
+    return known(aType.getDimSize(rank - (aTransposed ? 2 : 1)), 0);
+  if (name == "N")
+    return known(cType.getDimSize(cType.getRank() - 1), 0);
+  std::optional<int64_t> stride;
+  // A[m][k] at m * am + k * ak; B's rows N apart as N x K, K as K x N.
+  bool bTransposed = op.getStrategy().getBLayout() == BLayout::NK;
+  if (a && (name == "stride_am" || name == "stride_ak"))
+    stride = (name == "stride_am") != aTransposed ? a->rowStride : a->colStride;
+  else if (b && (name == "stride_bk" || name == "stride_bn"))
+    stride = (name == "stride_bk") != bTransposed ? b->rowStride : b->colStride;
+  else if (c && name == "stride_cm")
+    stride = c->rowStride;
+  else if (c && name == "stride_cn")
+    stride = c->colStride;
+  // An epilogue operand's strides along C's rows and columns:
+  // stride_in<i>m, stride_in<i>n.
+  unsigned i;
+  StringRef rest = name;
+  if (!stride && rest.consume_front("stride_in") &&
+      !rest.consumeInteger(10, i) && i < op.getEpilogueIns().size()) {
+    AffineMap map = cast<AffineMapAttr>(op.getEpilogueMaps()[i]).getValue();
+    if (std::optional<MatrixLayout> l =
+            epilogueLayout(op, op.getEpilogueIns()[i], map))
+      stride = rest == "m"   ? std::optional(l->rowStride)
+               : rest == "n" ? std::optional(l->colStride)
+                             : std::nullopt;
   }
-  if (blocks <= kMax32BitOffset / tileElems)
-    return true;
-  return std::nullopt;
+  return stride ? known(*stride) : policy::KnownRange{};
+}
+
+std::optional<bool>
+mlir::gpupoor::boundHoldsStatically(MatmulOp op, const policy::Bound &bound) {
+  return policy::boundHolds(
+      bound, [&](const std::string &name) { return staticValue(op, name); });
+}
+
+policy::OperandChecks mlir::gpupoor::checks32Bit() {
+  policy::KernelTraits traits;
+  traits.indexBitwidth = 32;
+  return policy::requiredChecks(traits);
 }
 
 std::optional<bool> mlir::gpupoor::offsetsFit32Bits(MatmulOp op) {
-  bool allTrue = true;
-  SmallVector<std::optional<MatrixLayout>> layouts;
-  for (Value v : {op.getA(), op.getB(), op.getInit()})
-    layouts.push_back(matrixLayout(v));
-  for (auto [in, map] :
-       llvm::zip_equal(op.getEpilogueIns(),
-                       op.getEpilogueMaps().getAsValueRange<AffineMapAttr>()))
-    layouts.push_back(epilogueLayout(op, in, map));
-  for (std::optional<MatrixLayout> l : layouts) {
-    if (!l)
-      return std::nullopt;
-    std::optional<bool> fits = fits32Bits(*l);
-    if (fits && !*fits)
+  std::optional<bool> all = true;
+  for (const policy::Bound &bound :
+       policy::offsetBounds(checks32Bit(), op.getEpilogueIns().size())) {
+    std::optional<bool> holds = boundHoldsStatically(op, bound);
+    if (holds == false)
       return false;
-    allTrue &= fits.value_or(false);
+    if (!holds)
+      all = std::nullopt;
   }
-  if (allTrue)
-    return true;
-  return std::nullopt;
+  return all;
 }

@@ -6,10 +6,10 @@
 //
 // A kernel with 16-byte cp.async copies needs unit inner strides of A and B,
 // rows and pointers aligned to 16 bytes; a kernel with 32-bit indices needs
-// every size, stride and element offset below 2^31. This proves or
-// disproves them from a gpupoor.matmul's memref types where the types tell;
-// the host code checks the rest at run time and then launches a kernel
-// variant that needs less (HostLaunch.cpp).
+// every size, stride and element offset below 2^31 (policy::kernelBounds).
+// This proves or disproves them from a gpupoor.matmul's memref types where
+// the types tell; the host code checks the rest at run time and then
+// launches a kernel variant that needs less (HostLaunch.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,17 +31,20 @@ using policy::kMax32BitSize;
 /// tell (pointer alignment is never in the type).
 std::optional<bool> asyncCopiesHold(MatmulOp op);
 
+/// The checks of a 32-bit kernel's bounds (maxSize and maxOffset alone).
+policy::OperandChecks checks32Bit();
+
+/// Whether `bound` (policy::kernelBounds') holds for every launch of memref
+/// `op`, from what its types and strategy tell of the parameters: true or
+/// false where they tell, nullopt otherwise (the host code checks it then).
+std::optional<bool> boundHoldsStatically(MatmulOp op,
+                                         const policy::Bound &bound);
+
 /// Whether every size, stride and element offset of A, B and C (of one
 /// batch element) and of the M x N views of the epilogue's operands stays
-/// within the 32-bit limits above: true or false when the types tell,
-/// nullopt otherwise.
+/// within the 32-bit limits (policy::offsetBounds): true or false when the
+/// types tell, nullopt otherwise.
 std::optional<bool> offsetsFit32Bits(MatmulOp op);
-
-/// Whether a 32-bit parallel split-k kernel indexes every slice sum of its
-/// workspace (T tiles x P' slices x BM * BN elements) below 2^31: true when
-/// the strategy or the static shape bounds T x P' enough (automatic slices
-/// never exceed one wave of blocks), nullopt otherwise.
-std::optional<bool> sliceSumsFit32Bits(MatmulOp op);
 
 } // namespace mlir::gpupoor
 

@@ -216,6 +216,11 @@ struct KernelSpec {
   /// What decides the kernel's requirements (policy::requiredChecks: the
   /// manifest's `checks`, the host code's checks).
   policy::KernelTraits traits() const;
+  /// What its 32-bit bounds read besides the parameters
+  /// (policy::kernelBounds): the slice sums' size where it has them.
+  policy::CheckedKernel checkedKernel() const {
+    return {{bm, bn, bk}, groupM, parallel() ? sliceSumElems() : 0};
+  }
   /// Whether the persistent blocks split the work tiles past their whole
   /// waves by chunks of K (StreamK.h); such a kernel takes the workspace.
   bool streamK() const { return persistent() && streamKTiles; }

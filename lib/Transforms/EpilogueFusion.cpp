@@ -64,7 +64,7 @@ bool isScalarConstant(Value v) {
 Source resolve(Value x, AffineMap map, const GroupValues &group, Value out,
                SetVector<Operation *> *folded = nullptr) {
   if (group.contains(x))
-    return {Source::Chain, x, {}};
+    return {Source::Chain, x, {}, {}};
   while (true) {
     DenseElementsAttr dense;
     // (Of a type the region may compute with: a splat becomes a scalar
@@ -117,8 +117,21 @@ bool clonableBody(linalg::LinalgOp g, Operation *&untranslatable,
     return v.getParentBlock() == body || isScalarConstant(v);
   };
   for (Operation &op : body->without_terminator()) {
-    if (!isValidEpilogueOp(&op) || !llvm::all_of(op.getOperands(), inside))
+    if (!isValidEpilogueOp(&op))
       return false;
+    for (Value v : op.getOperands()) {
+      if (inside(v))
+        continue;
+      // A constant from outside the body that the region could hold but
+      // no lowering translates (an f8 one) is untranslatable too.
+      Operation *def = v.getDefiningOp();
+      if (def && matchPattern(v, m_Constant()) && isValidEpilogueOp(def) &&
+          !whyUntranslatableEpilogueOp(def).empty()) {
+        untranslatable = def;
+        why = whyUntranslatableEpilogueOp(def);
+      }
+      return false;
+    }
     why = whyUntranslatableEpilogueOp(&op);
     if (!why.empty()) {
       untranslatable = &op;

@@ -197,6 +197,33 @@ func.func @truncf_f8(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x
 
 // -----
 
+// An f8 constant from outside the body: the body stays in its consumer,
+// and the remark names the constant.
+// CHECK-LABEL: func @outer_f8_constant
+// CHECK: %[[R:.*]] = gpupoor.matmul
+// CHECK-SAME: -> tensor<32x32xf32>{{$}}
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[R]]
+// CHECK: arith.extf
+// REMARK: remark: [Missed] EpilogueFusion | Category:gpupoor-split-k | Remark="'arith.constant' stays outside the matmul's epilogue: its element types are not integers, f16, bf16, f32 or f64, the ones the lowerings compute with"
+func.func @outer_f8_constant(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>) -> tensor<32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f8E4M3FN
+  %e = tensor.empty() : tensor<32x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x32xf16>) outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %h = arith.extf %half : f8E4M3FN to f32
+    %y = arith.mulf %x, %h : f32
+    linalg.yield %y : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+
+// -----
+
 // f128 (and f80): the NVPTX backend has none, and aborts on their
 // arithmetic.
 // CHECK-LABEL: func @f128

@@ -183,7 +183,7 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
                                                  int64_t maxSplits,
                                                  const DeviceInfo *info) {
   bool batched = a.dim() == 3;
-  int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+  int64_t m = a.size(-2), k = a.size(-1);
   // A read along M (a transposed activation, the weight gradient's
   // grad^T) takes a kernel that reads it so where the policy's launch reads
   // A as K x M, first copied as it lies into padded rows where its rows lie

@@ -76,6 +76,9 @@ enum class HostTarget { CPU, GPULaunches };
 static void addHostToLLVM(OpPassManager &pm, HostTarget target) {
   bool cpu = target == HostTarget::CPU;
   pm.addPass(createGPUPoorCheckMemorySpaces());
+  // The buffer deallocation pipeline copies a buffer a function returns
+  // that it does not own (bufferization.clone): an allocation and a copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

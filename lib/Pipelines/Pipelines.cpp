@@ -62,6 +62,10 @@ static void addSplitKAndBufferize(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // It copies a buffer a function returns without owning it
+  // (bufferization.clone): as an allocation and a copy, which
+  // gpupoor-to-cubin's gpupoor-offload-to-gpu moves to the device.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
 namespace {
@@ -76,9 +80,6 @@ enum class HostTarget { CPU, GPULaunches };
 static void addHostToLLVM(OpPassManager &pm, HostTarget target) {
   bool cpu = target == HostTarget::CPU;
   pm.addPass(createGPUPoorCheckMemorySpaces());
-  // The buffer deallocation pipeline copies a buffer a function returns
-  // that it does not own (bufferization.clone): an allocation and a copy.
-  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -10,13 +10,3 @@ func.func @host_load(%a: memref<16x64xf16>, %b: memref<64x16xf16>, %c: memref<16
   return %v : f16
 }
 
-// -----
-
-// A constant the function returns: the caller would get host memory (the
-// deallocation pipeline returns a clone of it, a host copy).
-func.func @returns_constant() -> memref<4xf16> {
-  // expected-error @+1 {{host code would access GPU memory here ('bufferization.clone')}}
-  %g = memref.get_global @four : memref<4xf16>
-  return %g : memref<4xf16>
-}
-memref.global "private" constant @four : memref<4xf16> = dense<1.0>

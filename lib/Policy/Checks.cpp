@@ -108,9 +108,10 @@ mlir::gpupoor::policy::offsetBounds(const OperandChecks &checks,
   }
   std::vector<Bound> bounds;
   for (const std::string &name : ranged)
-    bounds.push_back({Bound::Kind::Range, name, {}, 1, 1, top, ""});
+    bounds.push_back({Bound::Kind::Range, name, {}, 1, 1, top, "", 0});
   for (const auto &[what, view] : views)
-    bounds.push_back({Bound::Kind::LastOffset, what, view, 1, 1, most, ""});
+    bounds.push_back(
+        {Bound::Kind::LastOffset, what, view, 1, 1, most, "", top});
   return bounds;
 }
 
@@ -127,7 +128,8 @@ mlir::gpupoor::policy::kernelBounds(const OperandChecks &checks,
                     kernel.tile[1],
                     kernel.groupM,
                     most,
-                    "N is too large for the 32-bit kernel's block order"});
+                    "N is too large for the 32-bit kernel's block order",
+                    0});
   // Each slot of slice sums holds a tile slice's sums and its flag.
   if (kernel.sliceSumElems > 0)
     bounds.push_back({Bound::Kind::Scaled,
@@ -136,7 +138,8 @@ mlir::gpupoor::policy::kernelBounds(const OperandChecks &checks,
                       1,
                       kernel.sliceSumElems + 4,
                       most,
-                      "the slice sums pass 2^31 elements (32-bit kernel)"});
+                      "the slice sums pass 2^31 elements (32-bit kernel)",
+                      0});
   return bounds;
 }
 
@@ -154,25 +157,23 @@ namespace {
 /// int64 values are exact in 128 bits.
 using Limit = std::optional<__int128>;
 
-/// [lo, hi] of (size - 1) * stride, sizes and strides not negative (the
+/// [lo, hi] of (size - 1) * stride, sizes and strides in [0, most] (the
 /// Range bounds').
-std::pair<Limit, Limit> termRange(KnownRange size, KnownRange stride) {
-  __int128 sLo = __int128(std::max<int64_t>(size.lo.value_or(0), 0)) - 1;
-  __int128 tLo = std::max<int64_t>(stride.lo.value_or(0), 0);
-  Limit sHi = size.hi ? Limit(__int128(*size.hi) - 1) : std::nullopt;
-  Limit tHi = stride.hi ? Limit(__int128(*stride.hi)) : std::nullopt;
+std::pair<Limit, Limit> termRange(KnownRange size, KnownRange stride,
+                                  int64_t most) {
+  auto clamp = [&](std::optional<int64_t> v, int64_t unknown) {
+    return std::clamp<int64_t>(v.value_or(unknown), 0, most);
+  };
+  __int128 sLo = __int128(clamp(size.lo, 0)) - 1;
+  __int128 tLo = clamp(stride.lo, 0);
+  __int128 sHi = __int128(clamp(size.hi, most)) - 1;
+  __int128 tHi = clamp(stride.hi, most);
   // The least is sLo * tLo, unless the size may be 0 (sLo = -1): then
-  // -stride at its largest.
-  Limit lo = sLo >= 0 ? Limit(sLo * tLo) : tHi ? Limit(-*tHi) : std::nullopt;
-  // The most: at most 0 for a size of at most 1 or a zero stride (a
-  // broadcast, whatever the size), else the largest of both.
-  Limit hi;
-  if (sHi && *sHi < 0)
-    hi = -tLo;
-  else if ((sHi && *sHi == 0) || (tHi && *tHi <= 0))
-    hi = 0;
-  else if (sHi && tHi)
-    hi = *sHi * *tHi;
+  // -stride at its largest. The most: -tLo for a size of 0, 0 for a size
+  // of at most 1 or a zero stride (a broadcast, whatever the size), else
+  // the largest of both.
+  __int128 lo = sLo >= 0 ? sLo * tLo : -tHi;
+  __int128 hi = sHi < 0 ? -tLo : sHi == 0 || tHi == 0 ? 0 : sHi * tHi;
   return {lo, hi};
 }
 
@@ -202,12 +203,12 @@ std::optional<bool> mlir::gpupoor::policy::boundHolds(
   }
   case Bound::Kind::LastOffset: {
     const OffsetView &v = bound.view;
-    auto [rowsLo, rowsHi] = termRange(known(v.rows), known(v.rowStride));
-    auto [colsLo, colsHi] = termRange(known(v.cols), known(v.colStride));
-    if (rowsLo && colsLo)
-      lo = *rowsLo + *colsLo;
-    if (rowsHi && colsHi)
-      hi = *rowsHi + *colsHi;
+    auto [rowsLo, rowsHi] =
+        termRange(known(v.rows), known(v.rowStride), bound.termLimit);
+    auto [colsLo, colsHi] =
+        termRange(known(v.cols), known(v.colStride), bound.termLimit);
+    lo = *rowsLo + *colsLo;
+    hi = *rowsHi + *colsHi;
     if (why)
       *why = bound.name + "'s last element offset passes " +
              std::to_string(bound.limit) + " (32-bit kernel)";
@@ -237,6 +238,14 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
     const OperandChecks &c, const CheckedKernel &kernel,
     const std::map<std::string, int64_t> &values, int64_t slices) {
   Args arg{values, std::nullopt};
+  // T, the launch's tiles: whole clusters of row tiles (launchTiles),
+  // saturating (tileCount) for any sizes the launcher passes.
+  auto launchTileCount = [&] {
+    int64_t c = kernel.clusterM;
+    int64_t rowTiles = ceilDiv(ceilDiv(arg("M"), kernel.tile[0]), c) * c;
+    return tileCount(arg.has("batch") ? arg("batch") : 1, rowTiles, arg("N"), 1,
+                     kernel.tile[1]);
+  };
   std::optional<std::string> why = [&]() -> std::optional<std::string> {
     for (const std::string &name : c.unitStride)
       if (int64_t v = arg(name); v != 1)
@@ -253,9 +262,7 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
                " = " + std::to_string(arg(rows)) +
                " rows (a tensor map needs a positive row stride)";
     if (c.maxWorkTiles) {
-      // Saturating (tileCount): the sizes are any the launcher passes.
-      int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, arg("M"),
-                                arg("N"), kernel.tile[0], kernel.tile[1]);
+      int64_t tiles = launchTileCount();
       if (tiles > *c.maxWorkTiles)
         return std::to_string(tiles) +
                " work tiles pass the persistent "
@@ -264,15 +271,17 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
     }
     if (!c.maxSize || !c.maxOffset)
       return std::nullopt;
+    // (A launcher's error: the bounds would not see the slices.)
+    if (slices > 1 && kernel.sliceSumElems == 0)
+      return std::to_string(slices) +
+             " slices of a kernel without slice sums (32-bit kernel)";
     int64_t inputs = 0;
     while (arg.has("in" + std::to_string(inputs) + "_ptr"))
       ++inputs;
     auto known = [&](const std::string &name) {
       if (name != "sum_slots")
         return KnownRange::exactly(arg(name));
-      int64_t tiles = tileCount(arg.has("batch") ? arg("batch") : 1, arg("M"),
-                                arg("N"), kernel.tile[0], kernel.tile[1]);
-      return KnownRange::exactly(sumSlots(tiles, slices));
+      return KnownRange::exactly(sumSlots(launchTileCount(), slices));
     };
     std::string why;
     for (const Bound &bound : kernelBounds(c, kernel, inputs))

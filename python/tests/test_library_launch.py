@@ -625,19 +625,31 @@ def test_bounds_refuse_what_the_launcher_refuses(compiled_manifests):
             parallel = mf["slices"] != 1
             for _ in range(60):
                 size = lambda: rng.choice([rng.randrange(1, 5000), rng.randrange(1, 2**32)])
-                args = {name: 8 * rng.choice([rng.randrange(0, 5000), rng.randrange(0, 2**29)])
+                args = {name: 8 * rng.choice([rng.randrange(1, 5000), rng.randrange(1, 2**29)])
                         for name in mf["params"] if name.startswith("stride_")}
                 args.update(M=size(), N=size(), K=size(), batch=rng.randrange(1, 64))
                 args.update({name: 1 for name in checks.get("unit_stride", [])})
                 args.update({name: 4096 for name in mf["params"] if name.endswith("_ptr")})
                 slices = rng.choice([1, 2, 7, 65535]) if parallel else 1
-                tiles = -(-args["M"] // bm) * -(-args["N"] // bn) * args["batch"]
+                # T, whole clusters of row tiles.
+                q = mf["cluster_m"]
+                tiles = -(-args["M"] // (bm * q)) * q * -(-args["N"] // bn) * args["batch"]
                 sum_slots = tiles * slices if slices > 1 else 0
-                broken = _bound_broken(checks["bounds"], {**args, "sum_slots": sum_slots})
-                if broken is None and tiles > checks.get("max_work_tiles", tiles):
-                    broken = {"work": "tiles"}
+                # (The launcher checks the persistent kernel's work tiles
+                # first.)
+                broken = ({"work": "tiles"} if tiles > checks.get("max_work_tiles", tiles)
+                          else _bound_broken(checks["bounds"], {**args, "sum_slots": sum_slots}))
                 why = C.kernel_violation(mf, args, slices)
                 assert (why is None) == (broken is None), (mf["kernel"], args, slices, why, broken)
+                # The same bound, in the launcher's words.
+                said = {"range": lambda b: f"{b['range']} = ",
+                        "last_offset": lambda b: f"{b['last_offset']}'s last element offset",
+                        "ceil_div": lambda b: {"N": "block order",
+                                               "sum_slots": "slice sums"}[b["ceil_div"]],
+                        "work": lambda b: "work tiles"}
+                if broken is not None:
+                    kind = next(k for k in said if k in broken)
+                    assert said[kind](broken) in why, (mf["kernel"], why, broken)
                 kinds["none" if broken is None else
                       broken.get("range") and "range" or broken.get("last_offset") and
                       "last_offset" or broken.get("ceil_div", "work tiles")] += 1

@@ -44,6 +44,11 @@ class GpupoorKernel:
             self.meta = json.load(f)
         if "splits" not in self.meta["params"]:
             check_split_rule(self.meta)
+        checks = self.meta.get("checks", {})
+        if "max_offset" in checks and "bounds" not in checks:
+            # A 32-bit kernel whose bounds only the launcher would know.
+            raise ValueError(f"{self.meta['kernel']}: a 32-bit kernel's manifest without "
+                             "checks.bounds (an older gpupoor-opt's): rebuild the kernels")
         # A cubin, or PTX (build_kernels.py --formats isa: the manifest's
         # `ptx`), which the driver compiles for this GPU when it loads it: an
         # older chip's kernels (sm_80, sm_86, sm_89) run on a newer GPU so.
@@ -166,14 +171,13 @@ class GpupoorKernel:
                        stride_cb=outer[2].stride(0))
         for i, (_, sm, sn, *_) in enumerate(ins):
             abi.update({f"stride_in{i}m": sm, f"stride_in{i}n": sn})
-        slices = self.num_slices(m, n, k, batch)
-        tiles = -(-m // self.bm) * -(-n // self.bn) * batch
-        abi.update(tiles=tiles, sum_slots=tiles * slices if slices > 1 else 0)
-        self.check_requires(abi, a, b)
         # Clusters along M (manifest cluster_m) take whole clusters of row
         # tiles, and a persistent grid of whole clusters (one at least).
         pair = self.meta.get("cluster_m", 1)
         grid = (-(-m // (self.bm * pair)) * pair) * (-(-n // self.bn)) * batch
+        slices = self.num_slices(m, n, k, batch)
+        abi.update(tiles=grid, sum_slots=grid * slices if slices > 1 else 0)
+        self.check_requires(abi, a, b)
         if grid == 0:
             return
         if grid >= 2**31:

@@ -81,12 +81,15 @@ struct OffsetView {
 
 /// One bound of a 32-bit kernel on a launch's values, by ABI parameter name
 /// (and `sum_slots`: the slots of slice sums a launch indexes, T * P' where
-/// P' > 1 slices run, else 0).
+/// P' > 1 slices run, else 0, T the launch's tiles, whole clusters of row
+/// tiles).
 struct Bound {
   enum class Kind {
     /// 0 <= `name` <= limit.
     Range,
-    /// The last element offset of operand `name`'s `view` at most limit.
+    /// The last element offset of operand `name`'s `view` at most limit,
+    /// its sizes and strides in [0, termLimit] (the Range bounds' limit,
+    /// which it takes as holding).
     LastOffset,
     /// ceil(`name` / divisor) * factor at most limit.
     Scaled,
@@ -98,6 +101,7 @@ struct Bound {
   int64_t limit = 0;
   /// Scaled: what a launch that breaks it passes (its violation's words).
   std::string broken;
+  int64_t termLimit = 0;
 };
 
 /// What a 32-bit kernel's offset bounds (OperandChecks::maxSize, maxOffset)
@@ -116,6 +120,9 @@ struct CheckedKernel {
   /// Elements of one tile's sums of one slice (every row its MMAs compute:
   /// sm_90a's at least 64); 0 for a kernel without slice sums.
   int64_t sliceSumElems = 0;
+  /// Blocks a cluster along M: a launch takes whole clusters of row tiles
+  /// (launchTiles), and T counts them.
+  int64_t clusterM = 1;
 };
 
 /// Every bound of a 32-bit kernel (`checks` with maxSize and maxOffset):
@@ -145,7 +152,8 @@ struct KnownRange {
 /// where what is known proves it, false where it breaks it (`why`, when
 /// given, says how), nullopt where unknown values decide. A LastOffset or
 /// Scaled bound takes the sizes and strides it reads as the Range bounds
-/// have them (not negative): where those fail, the whole list does.
+/// have them (a LastOffset's in [0, termLimit], a Scaled's not negative):
+/// where those fail, the whole list does.
 std::optional<bool>
 boundHolds(const Bound &bound,
            const std::function<KnownRange(const std::string &)> &known,

@@ -263,8 +263,15 @@ SliceLaunch emitGrid(ImplicitLocOpBuilder &b, MatmulOp op,
   Value slices = cst(1), splits;
   if (spec.parallel() || spec.takesSplits())
     splits = emitSplitGeometry(b, o.k, strategy).splits;
+  // P' counts the product's tiles, whatever the clusters, as the policy
+  // does (policy::launchSlices of CShape::tiles).
   if (spec.parallel())
-    slices = emitSliceCount(b, strategy, tiles, splits, o.k);
+    slices = emitSliceCount(
+        b, strategy,
+        spec.clusterM == 1 ? tiles
+                           : emitTileCount(b, strategy, o.m, o.n,
+                                           op.isBatched() ? o.batch : Value()),
+        splits, o.k);
   return {tiles, slices, splits};
 }
 

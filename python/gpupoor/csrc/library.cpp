@@ -252,7 +252,7 @@ void checkSets(const KernelInfo &k) {
 }
 
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {
-  return {kernel.tile, kernel.groupM, kernel.sumsPerTileSlice};
+  return {kernel.tile, kernel.groupM, kernel.sumsPerTileSlice, kernel.clusterM};
 }
 
 const char *epilogueName(Epilogue e) {

@@ -246,19 +246,24 @@ PYBIND11_MODULE(_C, m) {
       "violation",
       [](const py::dict &checks, const std::vector<int64_t> &tile,
          int64_t groupM, int64_t sliceSumElems,
-         const std::map<std::string, int64_t> &args, int64_t slices) {
+         const std::map<std::string, int64_t> &args, int64_t slices,
+         int64_t clusterM) {
+        if (!clusterSizeSupported(clusterM))
+          throw py::value_error("cluster_m must be 1, 2 or 4, got " +
+                                std::to_string(clusterM));
         CheckedKernel kernel{tileArg(tile), sizeArg("group_m", groupM, 1),
-                             sizeArg("slice_sum_elems", sliceSumElems)};
+                             sizeArg("slice_sum_elems", sliceSumElems),
+                             clusterM};
         return violation(gpupoor::package::checksOf(checks), kernel, args,
                          sizeArg("slices", slices, 1));
       },
       "checks"_a, "tile"_a, "group_m"_a, "slice_sum_elems"_a, "args"_a,
-      "slices"_a,
+      "slices"_a, "cluster_m"_a = 1,
       "Why a kernel whose manifest has these `checks` cannot take the "
       "parameter "
       "values `args` (by ABI name; M, N, K nonzero) launched with `slices` "
-      "slices, "
-      "or None when every check holds (gpupoor/Policy/Checks.h).");
+      "slices (in clusters of `cluster_m` blocks along M), or None when "
+      "every check holds (gpupoor/Policy/Checks.h).");
   m.def(
       "family_info",
       [](const std::string &name) {

@@ -8,6 +8,7 @@
 
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/ChipInfo.h"
 #include "gpupoor/Dialect/GPUPoor/TargetUtils/KernelSpec.h"
+#include "gpupoor/Policy/Tiles.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -94,24 +95,36 @@ static std::optional<MatrixLayout> epilogueLayout(MatmulOp op, Value in,
 }
 
 /// The most sum_slots a launch of `op`'s kernel indexes: 0 where one
-/// slice runs; where automatic slices run more, policy::mostSumSlots; for
-/// a named count, its tiles times it where C's shape is static.
+/// slice runs; where automatic slices run more, policy::mostSumSlots times
+/// the blocks a cluster (the slices count the product's tiles, a launch
+/// whole clusters of row tiles: at most that many times as many); for
+/// a named count, its tiles (whole clusters of row tiles, launchTiles) times
+/// it where C's shape is static.
 static policy::KnownRange staticSumSlots(MatmulOp op) {
   SplitKAttr strategy = op.getStrategy();
   int64_t slices = strategy.getSlices();
   if (slices == 1)
     return policy::KnownRange::exactly(0);
+  KernelConfigAttr config = op.getConfigAttr();
+  if (!config)
+    return {0, std::nullopt};
   if (slices == 0)
     return {0, policy::mostSumSlots(toPolicy(strategy.getChip()),
                                     toPolicyTile(strategy.getTile()),
-                                    getChipInfo(strategy.getChip()).smCount)};
+                                    getChipInfo(strategy.getChip()).smCount) *
+                   config.getClusterM()};
   ShapedType init = op.getInitType();
   if (!init.hasStaticShape())
     return {0, std::nullopt};
-  return {0,
-          policy::sumSlots(staticTileCount(init.getShape(), strategy.getTileM(),
-                                           strategy.getTileN()),
-                           slices)};
+  ArrayRef<int64_t> shape = init.getShape();
+  policy::CShape c;
+  c.batched = shape.size() == 3;
+  c.batch = c.batched ? shape.front() : 1;
+  c.m = shape[shape.size() - 2];
+  c.n = shape.back();
+  int64_t tiles = policy::launchTiles(c, toPolicyTile(strategy.getTile()),
+                                      config.getClusterM());
+  return {0, policy::sumSlots(tiles, slices)};
 }
 
 /// What `op`'s types tell of the launch's parameter `name` (a bound's, by

@@ -6,7 +6,8 @@
 //
 // A kernel with 16-byte cp.async copies needs unit inner strides of A and B,
 // rows and pointers aligned to 16 bytes; a kernel with 32-bit indices needs
-// every size, stride and element offset below 2^31 (policy::kernelBounds).
+// its sizes, strides, element offsets, block order and slice sums within
+// 32-bit bounds (policy::kernelBounds).
 // This proves or disproves them from a gpupoor.matmul's memref types where
 // the types tell; the host code checks the rest at run time and then
 // launches a kernel variant that needs less (HostLaunch.cpp).

@@ -219,7 +219,7 @@ struct KernelSpec {
   /// What its 32-bit bounds read besides the parameters
   /// (policy::kernelBounds): the slice sums' size where it has them.
   policy::CheckedKernel checkedKernel() const {
-    return {{bm, bn, bk}, groupM, parallel() ? sliceSumElems() : 0};
+    return {{bm, bn, bk}, groupM, parallel() ? sliceSumElems() : 0, clusterM};
   }
   /// Whether the persistent blocks split the work tiles past their whole
   /// waves by chunks of K (StreamK.h); such a kernel takes the workspace.

@@ -116,22 +116,26 @@ bool clonableBody(linalg::LinalgOp g, Operation *&untranslatable,
   auto inside = [&](Value v) {
     return v.getParentBlock() == body || isScalarConstant(v);
   };
-  for (Operation &op : body->without_terminator()) {
-    if (!isValidEpilogueOp(&op))
-      return false;
-    for (Value v : op.getOperands()) {
-      if (inside(v))
-        continue;
-      // A constant from outside the body that the region could hold but
-      // no lowering translates (an f8 one) is untranslatable too.
+  // Whether every one of `values` is the body's or a constant it may hold;
+  // where not, a constant from outside that the region could hold but no
+  // lowering translates (an f8 one) is the untranslatable op.
+  auto allInside = [&](ValueRange values) {
+    if (llvm::all_of(values, inside))
+      return true;
+    for (Value v : values) {
       Operation *def = v.getDefiningOp();
       if (def && matchPattern(v, m_Constant()) && isValidEpilogueOp(def) &&
           !whyUntranslatableEpilogueOp(def).empty()) {
         untranslatable = def;
         why = whyUntranslatableEpilogueOp(def);
+        break;
       }
-      return false;
     }
+    return false;
+  };
+  for (Operation &op : body->without_terminator()) {
+    if (!isValidEpilogueOp(&op) || !allInside(op.getOperands()))
+      return false;
     why = whyUntranslatableEpilogueOp(&op);
     if (!why.empty()) {
       untranslatable = &op;
@@ -139,7 +143,7 @@ bool clonableBody(linalg::LinalgOp g, Operation *&untranslatable,
     }
   }
   Operation *yield = body->getTerminator();
-  return yield->getNumOperands() == 1 && inside(yield->getOperand(0));
+  return yield->getNumOperands() == 1 && allInside(yield->getOperands());
 }
 
 /// Whether `g`, which reads values of the group, can join it: it computes

@@ -65,7 +65,7 @@ static void addSplitKAndBufferize(OpPassManager &pm,
   // It copies a buffer a function returns without owning it
   // (bufferization.clone): as an allocation and a copy, which
   // gpupoor-to-cubin's gpupoor-offload-to-gpu moves to the device.
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createGPUPoorLowerClones());
 }
 
 namespace {

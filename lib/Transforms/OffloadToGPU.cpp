@@ -58,8 +58,8 @@ void synchronously(IRRewriter &rewriter, Location loc, MakeFn make) {
 
 /// A constant tensor is a memref.global in host memory: the device reads a
 /// copy of it, freed at the end of the block. Not where the global's memref
-/// leaves the block (returned, yielded): gpupoor-check-host-memory then
-/// reports it.
+/// leaves the block (yielded; a returned one is a copy, the buffer
+/// deallocation's clone): gpupoor-check-host-memory then reports it.
 void copyGlobalToDevice(IRRewriter &rewriter, memref::GetGlobalOp global) {
   Block *block = global->getBlock();
   Operation *terminator = block->getTerminator();

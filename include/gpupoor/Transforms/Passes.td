@@ -217,6 +217,33 @@ def GPUPoorCheckMemorySpaces
   }];
 }
 
+def GPUPoorLowerClones : Pass<"gpupoor-lower-clones", "::mlir::ModuleOp"> {
+  let summary = "Copy a buffer a function returns without owning it, in its "
+                "own layout";
+  let description = [{
+    The buffer deallocation pipeline returns (or yields) a copy of a buffer
+    a function does not own: `bufferization.clone`. This pass makes it an
+    allocation and a `linalg.copy`: an identity-layout clone a `memref.alloc`
+    of its shape; any other a 1-D allocation spanning the source's layout
+    (its offset and last element), viewed by `memref.reinterpret_cast` with
+    the source's offset, sizes and strides. The host code asserts at run
+    time that the strides are not negative. In `gpupoor-to-cubin`,
+    `gpupoor-offload-to-gpu` then moves both to the device.
+
+    Upstream's `convert-bufferization-to-memref` allocates an identity
+    layout, and refuses a clone of a static layout that no cast reaches
+    (a subview of a wider buffer); its `memref.copy` of a strided buffer
+    calls MLIR's C runner utilities, which gpupoor's host code does not
+    link.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def GPUPoorOffloadToGPU : Pass<"gpupoor-offload-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Move the host code's work on device buffers to the GPU";
   let description = [{

@@ -148,6 +148,27 @@ void bindCopyRules(py::module_ &m) {
       "counts as any), as copies_unaligned_operands takes them.");
 }
 
+/// `cluster_m`, checked: 1, 2 or 4.
+int64_t clusterArg(int64_t clusterM) {
+  if (!clusterSizeSupported(clusterM))
+    throw py::value_error("cluster_m must be 1, 2 or 4, got " +
+                          std::to_string(clusterM));
+  return clusterM;
+}
+
+/// gpupoor._C.violation: policy::violation of a manifest's `checks`.
+std::optional<std::string>
+violationOf(const py::dict &checks, const std::vector<int64_t> &tile,
+            int64_t groupM, int64_t sliceSumElems,
+            const std::map<std::string, int64_t> &args, int64_t slices,
+            int64_t clusterM) {
+  CheckedKernel kernel{tileArg(tile), sizeArg("group_m", groupM, 1),
+                       sizeArg("slice_sum_elems", sliceSumElems),
+                       clusterArg(clusterM)};
+  return violation(gpupoor::package::checksOf(checks), kernel, args,
+                   sizeArg("slices", slices, 1));
+}
+
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -231,39 +252,21 @@ PYBIND11_MODULE(_C, m) {
       "launch_grid",
       [](int64_t tiles, int64_t slices, bool persistent, int64_t smCount,
          int64_t clusterM) {
-        if (!clusterSizeSupported(clusterM))
-          throw py::value_error("cluster_m must be 1, 2 or 4, got " +
-                                std::to_string(clusterM));
-        auto [x, y] =
-            launchGrid(sizeArg("tiles", tiles), sizeArg("slices", slices, 1),
-                       persistent, sizeArg("sm_count", smCount, 1), clusterM);
+        auto [x, y] = launchGrid(
+            sizeArg("tiles", tiles), sizeArg("slices", slices, 1), persistent,
+            sizeArg("sm_count", smCount, 1), clusterArg(clusterM));
         return py::make_tuple(x, y);
       },
       "tiles"_a, "slices"_a, "persistent"_a, "sm_count"_a, "cluster_m"_a = 1,
       "The grid (x, y) of a launch of `tiles` C tiles in `slices` slices "
       "(a persistent one in whole clusters of `cluster_m` blocks).");
-  m.def(
-      "violation",
-      [](const py::dict &checks, const std::vector<int64_t> &tile,
-         int64_t groupM, int64_t sliceSumElems,
-         const std::map<std::string, int64_t> &args, int64_t slices,
-         int64_t clusterM) {
-        if (!clusterSizeSupported(clusterM))
-          throw py::value_error("cluster_m must be 1, 2 or 4, got " +
-                                std::to_string(clusterM));
-        CheckedKernel kernel{tileArg(tile), sizeArg("group_m", groupM, 1),
-                             sizeArg("slice_sum_elems", sliceSumElems),
-                             clusterM};
-        return violation(gpupoor::package::checksOf(checks), kernel, args,
-                         sizeArg("slices", slices, 1));
-      },
-      "checks"_a, "tile"_a, "group_m"_a, "slice_sum_elems"_a, "args"_a,
-      "slices"_a, "cluster_m"_a = 1,
-      "Why a kernel whose manifest has these `checks` cannot take the "
-      "parameter "
-      "values `args` (by ABI name; M, N, K nonzero) launched with `slices` "
-      "slices (in clusters of `cluster_m` blocks along M), or None when "
-      "every check holds (gpupoor/Policy/Checks.h).");
+  m.def("violation", &violationOf, "checks"_a, "tile"_a, "group_m"_a,
+        "slice_sum_elems"_a, "args"_a, "slices"_a, "cluster_m"_a = 1,
+        "Why a kernel whose manifest has these `checks` cannot take the "
+        "parameter "
+        "values `args` (by ABI name; M, N, K nonzero) launched with `slices` "
+        "slices (in clusters of `cluster_m` blocks along M), or None when "
+        "every check holds (gpupoor/Policy/Checks.h).");
   m.def(
       "family_info",
       [](const std::string &name) {

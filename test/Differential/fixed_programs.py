@@ -7,6 +7,10 @@
   operand it computes;
 - C += A*B accumulating into a memref argument in place (static and
   dynamic), where the generated programs take C as a tensor argument;
+- a function that returns a buffer it does not own (C from one branch of
+  an scf.if), which its caller accumulates into: the copy the buffer
+  deallocation pipeline makes (gpupoor-lower-clones, on the GPU an
+  allocation and a copy kernel);
 - static products whose sm_90a kernels the generated shapes seldom reach:
   B as K x N in clusters of two (rows off 32-byte sectors), and A as K x M
   of 8, 16 and 32 rows run swapped (on memrefs, which cannot be copied,
@@ -125,6 +129,36 @@ def accumulate_memref(static: bool) -> Program:
                    f"fixed: C += A*B into a {'static' if static else 'dynamic'} memref in place")
 
 
+def returned_copy() -> Program:
+    """OUT = C_in + A*B, accumulated into the copy of C_in that @pick
+    returns: @pick yields C_in itself from one branch of an scf.if, a
+    buffer it does not own, which the buffer deallocation pipeline clones
+    (gpupoor-lower-clones); C_in stays as it was."""
+    m, n, k = 72, 136, 320
+    t = lambda r, c: f"tensor<{r}x{c}xf16>"  # noqa: E731
+    args = f"%a: {t(m, k)}, %b: {t(k, n)}, %cin: {t(m, n)}"
+    types = f"{t(m, k)}, {t(k, n)}, {t(m, n)}"
+    matmul = lambda init: (f"linalg.matmul ins(%a, %b : {t(m, k)}, {t(k, n)}) "  # noqa: E731
+                           f"outs({init} : {t(m, n)}) -> {t(m, n)}")
+    source = (f"func.func private @pick({args}, %p: i1) -> {t(m, n)} {{\n"
+              f"  %r = scf.if %p -> {t(m, n)} {{\n"
+              f"    %mm = {matmul('%cin')}\n"
+              f"    scf.yield %mm : {t(m, n)}\n"
+              "  } else {\n"
+              f"    scf.yield %cin : {t(m, n)}\n"
+              "  }\n"
+              f"  return %r : {t(m, n)}\n}}\n"
+              f"func.func @kernel({args}, %out: memref<{m}x{n}xf16>) {{\n"
+              "  %false = arith.constant false\n"
+              f"  %r = func.call @pick(%a, %b, %cin, %false) : ({types}, i1) -> {t(m, n)}\n"
+              f"  %s = {matmul('%r')}\n"
+              f"  bufferization.materialize_in_destination %s in restrict writable %out"
+              f" : ({t(m, n)}, memref<{m}x{n}xf16>) -> ()\n  return\n}}\n")
+    return Program(source, [("a", "int", (m, k), np.float16), ("b", "int", (k, n), np.float16),
+                            ("cin", "int", (m, n), np.float16)], (m, n), np.float16, [],
+                   "fixed: C += A*B into the copy of C a callee returns (a buffer it does not own)")
+
+
 def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> Program:
     """C = A*B of static sizes, A stored K x M where `a_km` (a transposed
     activation), B stored K x N where `b_kn`, else N x K."""
@@ -188,7 +222,7 @@ def inputs(p: Program, rng: np.random.Generator) -> list[np.ndarray]:
 def programs() -> list[Program]:
     out = [math_alone(n, b) for n, b in MATH_OPS]
     out += [math_prologue(n, b) for n, b in MATH_OPS]
-    out += [accumulate_memref(True), accumulate_memref(False)]
+    out += [accumulate_memref(True), accumulate_memref(False), returned_copy()]
     out += [static_matmul(16, 1000, 2040, True, False, "A as K x M, 16 rows (swapped)"),
             static_matmul(1000, 1000, 1000, False, True, "B as K x N (sm_90a: clusters)"),
             static_matmul(520, 1000, 1000, True, True, "A as K x M, B as K x N (clusters)"),

@@ -27,12 +27,14 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Numerics"))
 from cpu_kernel import GPUPOOR_OPT, _run, compile_with, memref  # noqa: E402
 
+import fixed_programs  # noqa: E402
 import programs  # noqa: E402
 
 REFERENCE = ("--pass-pipeline=builtin.module("
              "one-shot-bufferize{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map}, "
-             "buffer-deallocation-pipeline, func.func(convert-linalg-to-loops), "
+             "buffer-deallocation-pipeline, convert-bufferization-to-memref, "
+             "func.func(convert-linalg-to-loops), "
              "convert-scf-to-cf, expand-strided-metadata, lower-affine, arith-expand, "
              "func.func(llvm-request-c-wrappers), convert-math-to-llvm, convert-math-to-libm, "
              "convert-arith-to-llvm, finalize-memref-to-llvm, convert-func-to-llvm, "
@@ -92,3 +94,21 @@ def test_program(index):
     assert not differ.any(), (f"seed {SEED} index {index}: {p.description}: "
                               f"{int(differ.sum())} of {got.size} outputs differ, e.g. "
                               f"{got[differ][:3]} instead of {want[differ][:3]}\n{p.source}")
+
+
+def test_returned_copy():
+    """A callee that returns a buffer it does not own (the GPU leg's fixed
+    program, fixed_programs.returned_copy): gpupoor's CPU pipeline copies it
+    (gpupoor-lower-clones) where upstream's lowering of the reference does
+    (convert-bufferization-to-memref); both C_in + A*B exactly."""
+    p = fixed_programs.returned_copy()
+    arrays = fixed_programs.inputs(p, np.random.default_rng(11))
+    libs = [compile_fresh(p.source, ("--gpupoor-cpu-pipeline",)),
+            compile_fresh(p.source, REFERENCE)]
+    a, b, cin = arrays
+    got, want = (run(lib, arrays, p.out_shape, p.out_dtype) for lib in libs)
+    for lib in libs:
+        unload(lib)
+    exact = cin.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
+    assert np.array_equal(want.astype(np.float64), exact)
+    assert np.array_equal(got.view(np.uint16), want.view(np.uint16))

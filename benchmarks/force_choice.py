@@ -16,8 +16,9 @@ bytes launched as they lie (the element kernels) / copied into padded rows
 first, whatever policy::copiesUnalignedOperands says (an A stored K x M in
 rows off 16 bytes is padded either way: policy::Strategy::padsA).
 Every shape also runs the package's default (`default`) and cuBLAS f32acc.
-A choice whose kernel the library lacks is skipped, and a shape whose default
-it lacks (its record then holds only `skipped`), the run going on.
+A choice whose kernel the library lacks is skipped; a shape whose default it
+lacks is recorded without `candidates` (its `skipped` says why), and the run
+goes on.
 
 Timing as bench_sweep.py's: CUDA-graph replays of --reps calls, the weights
 rotated beyond L2, products of 50 us and more settled first; --rounds

@@ -7,10 +7,10 @@
   operand it computes;
 - C += A*B accumulating into a memref argument in place (static and
   dynamic), where the generated programs take C as a tensor argument;
-- a function that returns a buffer it does not own (C from one branch of
-  an scf.if), which its caller accumulates into: the copy the buffer
-  deallocation pipeline makes (gpupoor-lower-clones, on the GPU an
-  allocation and a copy kernel);
+- a function that returns either a product of its own or C, a buffer it
+  does not own (an scf.if), which its caller accumulates into: the copy
+  the buffer deallocation pipeline makes of C (gpupoor-lower-clones, on
+  the GPU an allocation and a copy kernel);
 - static products whose sm_90a kernels the generated shapes seldom reach:
   B as K x N in clusters of two (rows off 32-byte sectors), and A as K x M
   of 8, 16 and 32 rows run swapped (on memrefs, which cannot be copied,
@@ -130,10 +130,11 @@ def accumulate_memref(static: bool) -> Program:
 
 
 def returned_copy() -> Program:
-    """OUT = C_in + A*B, accumulated into the copy of C_in that @pick
-    returns: @pick yields C_in itself from one branch of an scf.if, a
-    buffer it does not own, which the buffer deallocation pipeline clones
-    (gpupoor-lower-clones); C_in stays as it was."""
+    """OUT = C_in + A*B, accumulated into the buffer @pick returns: where
+    %p holds, a product of its own; else C_in itself, a buffer @pick does
+    not own, which the buffer deallocation pipeline copies
+    (bufferization.clone, gpupoor-lower-clones). @kernel takes the second
+    branch; C_in stays as it was."""
     m, n, k = 72, 136, 320
     t = lambda r, c: f"tensor<{r}x{c}xf16>"  # noqa: E731
     args = f"%a: {t(m, k)}, %b: {t(k, n)}, %cin: {t(m, n)}"
@@ -142,7 +143,10 @@ def returned_copy() -> Program:
                            f"outs({init} : {t(m, n)}) -> {t(m, n)}")
     source = (f"func.func private @pick({args}, %p: i1) -> {t(m, n)} {{\n"
               f"  %r = scf.if %p -> {t(m, n)} {{\n"
-              f"    %mm = {matmul('%cin')}\n"
+              "    %zero = arith.constant 0.0 : f16\n"
+              f"    %e = tensor.empty() : {t(m, n)}\n"
+              f"    %z = linalg.fill ins(%zero : f16) outs(%e : {t(m, n)}) -> {t(m, n)}\n"
+              f"    %mm = {matmul('%z')}\n"
               f"    scf.yield %mm : {t(m, n)}\n"
               "  } else {\n"
               f"    scf.yield %cin : {t(m, n)}\n"
@@ -157,7 +161,6 @@ def returned_copy() -> Program:
     return Program(source, [("a", "int", (m, k), np.float16), ("b", "int", (k, n), np.float16),
                             ("cin", "int", (m, n), np.float16)], (m, n), np.float16, [],
                    "fixed: C += A*B into the copy of C a callee returns (a buffer it does not own)")
-
 
 def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> Program:
     """C = A*B of static sizes, A stored K x M where `a_km` (a transposed

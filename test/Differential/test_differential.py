@@ -98,17 +98,29 @@ def test_program(index):
 
 def test_returned_copy():
     """A callee that returns a buffer it does not own (the GPU leg's fixed
-    program, fixed_programs.returned_copy): gpupoor's CPU pipeline copies it
+    program, fixed_programs.returned_copy): bufferized, the callee returns
+    a bufferization.clone of C_in; gpupoor's CPU pipeline copies it
     (gpupoor-lower-clones) where upstream's lowering of the reference does
-    (convert-bufferization-to-memref); both C_in + A*B exactly."""
+    (convert-bufferization-to-memref): both C_in + A*B exactly, C_in
+    unchanged (not accumulated into in place)."""
     p = fixed_programs.returned_copy()
+    bufferized = _run([GPUPOOR_OPT, "-", "--pass-pipeline=builtin.module(one-shot-bufferize{"
+                       "bufferize-function-boundaries}, buffer-deallocation-pipeline)"],
+                      input=p.source)
+    assert "bufferization.clone" in bufferized, bufferized
     arrays = fixed_programs.inputs(p, np.random.default_rng(11))
-    libs = [compile_fresh(p.source, ("--gpupoor-cpu-pipeline",)),
-            compile_fresh(p.source, REFERENCE)]
     a, b, cin = arrays
-    got, want = (run(lib, arrays, p.out_shape, p.out_dtype) for lib in libs)
-    for lib in libs:
-        unload(lib)
     exact = cin.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
-    assert np.array_equal(want.astype(np.float64), exact)
-    assert np.array_equal(got.view(np.uint16), want.view(np.uint16))
+    outs = []
+    for passes in (("--gpupoor-cpu-pipeline",), REFERENCE):
+        lib = compile_fresh(p.source, passes)
+        copies = [np.array(x, copy=True, order="C") for x in arrays]
+        out = np.full(p.out_shape, np.nan, dtype=p.out_dtype)
+        fn = lib._mlir_ciface_kernel
+        fn.restype = None
+        fn(*[ctypes.byref(memref(x)) for x in copies + [out]])
+        unload(lib)
+        assert np.array_equal(copies[2], cin), f"{passes}: C_in written"
+        outs.append(out)
+    assert np.array_equal(outs[1].astype(np.float64), exact)
+    assert np.array_equal(outs[0].view(np.uint16), outs[1].view(np.uint16))

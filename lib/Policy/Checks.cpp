@@ -7,6 +7,7 @@
 #include "gpupoor/Policy/Checks.h"
 
 #include "PolicyUtils.h"
+#include "gpupoor/Policy/Tiles.h"
 
 #include <algorithm>
 #include <limits>
@@ -158,9 +159,9 @@ namespace {
 using Limit = std::optional<__int128>;
 
 /// [lo, hi] of (size - 1) * stride, sizes and strides in [0, most] (the
-/// Range bounds').
-std::pair<Limit, Limit> termRange(KnownRange size, KnownRange stride,
-                                  int64_t most) {
+/// Range bounds'): both ends always known.
+std::pair<__int128, __int128> termRange(KnownRange size, KnownRange stride,
+                                        int64_t most) {
   auto clamp = [&](std::optional<int64_t> v, int64_t unknown) {
     return std::clamp<int64_t>(v.value_or(unknown), 0, most);
   };
@@ -207,8 +208,8 @@ std::optional<bool> mlir::gpupoor::policy::boundHolds(
         termRange(known(v.rows), known(v.rowStride), bound.termLimit);
     auto [colsLo, colsHi] =
         termRange(known(v.cols), known(v.colStride), bound.termLimit);
-    lo = *rowsLo + *colsLo;
-    hi = *rowsHi + *colsHi;
+    lo = rowsLo + colsLo;
+    hi = rowsHi + colsHi;
     if (why)
       *why = bound.name + "'s last element offset passes " +
              std::to_string(bound.limit) + " (32-bit kernel)";
@@ -238,13 +239,12 @@ std::optional<std::string> mlir::gpupoor::policy::violation(
     const OperandChecks &c, const CheckedKernel &kernel,
     const std::map<std::string, int64_t> &values, int64_t slices) {
   Args arg{values, std::nullopt};
-  // T, the launch's tiles: whole clusters of row tiles (launchTiles),
-  // saturating (tileCount) for any sizes the launcher passes.
+  // T, the launch's tiles: whole clusters of row tiles, saturating for any
+  // sizes the launcher passes (launchTiles).
   auto launchTileCount = [&] {
-    int64_t c = kernel.clusterM;
-    int64_t rowTiles = ceilDiv(ceilDiv(arg("M"), kernel.tile[0]), c) * c;
-    return tileCount(arg.has("batch") ? arg("batch") : 1, rowTiles, arg("N"), 1,
-                     kernel.tile[1]);
+    CShape shape{arg.has("batch"), arg.has("batch") ? arg("batch") : 1,
+                 arg("M"), arg("N")};
+    return launchTiles(shape, kernel.tile, kernel.clusterM);
   };
   std::optional<std::string> why = [&]() -> std::optional<std::string> {
     for (const std::string &name : c.unitStride)

@@ -772,7 +772,9 @@ Chip mlir::gpupoor::policy::kernelChip(Chip chip, ALayout aLayout,
 
 int64_t mlir::gpupoor::policy::launchTiles(const CShape &shape,
                                            const Tile &tile, int64_t clusterM) {
-  CShape whole = shape;
-  whole.m = ceilDiv(shape.m, tile[0] * clusterM) * tile[0] * clusterM;
-  return whole.tiles(tile[0], tile[1]);
+  // Whole clusters of row tiles, counted as rows of one (no overflow for
+  // any M; tileCount saturates).
+  int64_t rowTiles = ceilDiv(ceilDiv(shape.m, tile[0]), clusterM) * clusterM;
+  return tileCount(shape.batched ? shape.batch : 1, rowTiles, shape.n, 1,
+                   tile[1]);
 }

@@ -7,7 +7,11 @@
 A SPEC is LAYOUT:MxNxK=CHOICE,... with layouts as bench_sweep.py's (nk: B
 stored N x K, kn: B as K x N, km: A stored K x M with B as K x N). A
 CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
-the package's choice (SLICES and SPLITS 0: the policy's), `splits=S`: S
+the package's choice (SLICES and SPLITS 0: the policy's): that family
+itself, its persistence, clusters, stream-K and handover (exact=True), or
+with --as-tile the family the rules launch its tile as (as the tuner's
+candidates and this tool's records before 2026-12-05 ran: `pl`, `plc`,
+`plk` and `plh` alike the rules' twin of 128 x 256), `splits=S`: S
 chunks and the policy's choice for them (a given S may change the tile it
 picks), or `copy`: A
 copied M x K first (`x.contiguous()`) and the policy's choice for that, or
@@ -91,7 +95,7 @@ def parse_choice(choice: str) -> tuple[str | None, int, int]:
 
 
 def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: int,
-              reps: int) -> dict:
+              reps: int, exact: bool = True) -> dict:
     """One shape's record: cuBLAS f32acc's time and each choice's speed
     against it and error."""
     import torch
@@ -113,7 +117,7 @@ def run_shape(layout: str, m: int, n: int, k: int, choices: list[str], rounds: i
 
     def force(choice: str) -> None:
         family, slices, splits = parse_choice(choice)
-        C._force_choice(family, slices, True, splits)
+        C._force_choice(family, slices, True, splits, exact)
         C._copy_unaligned({"nopad": "never", "pad": "always"}.get(choice, "policy"))
 
     def unforce() -> None:
@@ -178,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=6)
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--json", help="write the records here")
+    p.add_argument("--as-tile", action="store_true",
+                   help="a FAMILY names its tile, launched as the rules launch it")
     args = p.parse_args(argv)
     specs = [parse_spec(s) for s in args.specs]
     if args.rounds < 1 or args.reps < 1:
@@ -187,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
 
     runs = []
     for layout, m, n, k, choices in specs:
-        rec = run_shape(layout, m, n, k, choices, args.rounds, args.reps)
+        rec = run_shape(layout, m, n, k, choices, args.rounds, args.reps, not args.as_tile)
         runs.append(rec)
         # After each shape: a fault later in a long run keeps what it timed.
         if args.json:
@@ -196,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                            "date": datetime.date.today().isoformat(),
                            "command": "python3 benchmarks/force_choice.py " + " ".join(
                                (argv if argv is not None else sys.argv[1:])),
+                           "families": "tile" if args.as_tile else "exact",
                            "runs": runs}, f, indent=1)
         if "candidates" in rec:
             print(f"{layout}:{m}x{n}x{k} cublas {rec['cublas_f32acc_us']:.1f}us "

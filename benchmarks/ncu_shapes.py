@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             family, slices, splits = force_choice.parse_choice(choice)
             copies = {"nopad": "never", "pad": "always"}.get(choice, "policy")
             calls.append((choice, lambda f=family, s=slices, sp=splits, cp=copies: (
-                C._force_choice(f, s, True, sp), C._copy_unaligned(cp),
+                C._force_choice(f, s, True, sp, True), C._copy_unaligned(cp),
                 split_k_sequential(x, w))))
         for name, call in calls:
             for _ in range(3):

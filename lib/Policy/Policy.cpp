@@ -240,8 +240,10 @@ struct FamilyRow {
   bool sm90aOnly, swapped, persistent;
   /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
   /// (policy's nMajorB160Pays), the wide decode tile runs B as N x K
-  /// only (wideDecodeTileFits), and 176 or 224 columns are no whole atoms
-  /// of B as K x N (wgmmaTakesNMajorB).
+  /// only (wideDecodeTileFits), 176 columns are no whole atoms of B as
+  /// K x N (wgmmaTakesNMajorB), and its 224 in seven 32-column atoms lost
+  /// to 128 x 256 (docs/design/decisions.md, "128 x 224 tiles of B as K x N:
+  /// not adopted").
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
@@ -571,6 +573,16 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   l.askedSlices = s.askedSlices;
   if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout, p.shape.batched))
     l.family = Family::Large;
+  // A family forced as it is, where it runs the strategy's tile as the
+  // strategy runs it (swapped or not): that family, none of its twins.
+  bool exact = p.forced && p.forced->exact &&
+               familyBuilds(p.forced->family, p.chip, p.aLayout, p.bLayout,
+                            p.shape.batched) &&
+               familyTile(p.forced->family, p.chip, p.bLayout) ==
+                   familyTile(l.family, p.chip, p.bLayout) &&
+               familySwapped(p.forced->family) == familySwapped(l.family);
+  if (exact)
+    l.family = p.forced->family;
   l.tile = familyTile(l.family, p.chip, p.bLayout);
   l.swapped = familySwapped(l.family);
   auto [aLayout, bLayout] = l.swapped ? swappedLayouts(p.aLayout, p.bLayout)
@@ -592,7 +604,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   // take them (wgmmaBlocksPerSM): its variant of the family, whose tile,
   // slices and grid are the same.
   if (std::optional<Family> twin = twinOf(kTwoBlocksPerSMTwins, l.family);
-      twin && l.chip == Chip::SM90a &&
+      !exact && twin && l.chip == Chip::SM90a &&
       wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
@@ -610,21 +622,21 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
                  [&](Family f) {
                    return familyConfig(f, p.chip).clusterM == wantedClusterM;
                  });
-      twin && l.chip == Chip::SM90a &&
+      !exact && twin && l.chip == Chip::SM90a &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // Stream-K where the compiler's static kernel of the tile would take it
   // (streamKPays, on the launch's SMs): the persistent family's variant
   // whose blocks share the last wave's tiles.
   if (std::optional<Family> twin = twinOf(kStreamKTwins, l.family);
-      twin && streamKPays(cp, sms) &&
+      !exact && twin && streamKPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // The split handover where the compiler's static kernel of the tile
   // would take it (gpupoor-select-kernel-config: not with stream-K, whose
   // families have no such twin), on the launch's SMs.
   if (std::optional<Family> twin = twinOf(kSplitHandoverTwins, l.family);
-      twin && splitHandoverPays(cp, sms) &&
+      !exact && twin && splitHandoverPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;

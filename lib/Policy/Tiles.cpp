@@ -255,7 +255,11 @@ static constexpr int64_t kThreeWarpgroupWideSpeedPercent = 90;
 /// 4096 0.866 / 0.947 (252 tiles of 128 x 176 against 232 of 128 x 192),
 /// 512 x 14336 x 4096 1.005 / 1.105 (256 of 128 x 224 against 224 of 128 x
 /// 256), 1024 x 14336 x 4096 0.870 / 0.943; B as K x N reads whole atoms,
-/// which those widths are not (wgmmaTakesNMajorB). Then the three-warpgroup
+/// which 176 columns are not (wgmmaTakesNMajorB), and 224 in seven atoms of
+/// 32 lost (H100, the package under forced choices x cuBLAS f32acc, 128 x
+/// 224 against the rules' 128 x 256: 1032 x 5976 x 1648 0.568 / 0.814,
+/// 1024 x 14336 x 4096 0.961 / 1.075, benchmarks/data/
+/// kn224_tiles_h100_sm_90a.json). Then the three-warpgroup
 /// 192 x 192 tile (kThreeWarpgroupWideTile), its wave costed as 1.5 of 128
 /// rows at kThreeWarpgroupWideSpeedPercent, where it beats that choice by
 /// the same 5%.
@@ -297,7 +301,7 @@ static Tile wideTile(const CShape &shape, int64_t k, int64_t sms,
       std::tie(best, bestCost) = std::pair(w.columns, cost(w));
   }
   // B as N x K also 224 and 176 columns, where they cost less than that
-  // choice (no whole atoms of B as K x N: wgmmaTakesNMajorB).
+  // choice (B as K x N: above).
   static constexpr Width kNKWidths[] = {{224, 97}, {176, 91}};
   if (bLayout == BLayout::NK)
     for (Width w : kNKWidths)

@@ -636,6 +636,36 @@ def test_split_handover_on_the_devices_sms():
         assert got[-1] == want, sms
 
 
+def test_forced_family_exact_or_as_its_tile():
+    """A forced family names its tile, launched as the rules launch that
+    tile: at 1032 x 5976 x 1648 with B as K x N (its rows off 32-byte
+    sectors) 128 x 256 persistent in clusters of two with the split
+    handover (plch), whichever 128 x 256 family is forced. With exact=True
+    the family itself runs (benchmarks/force_choice.py's choices), but one
+    the layouts have no kernels of, which leaves the rules' choice."""
+    got = []
+
+    def find(chip, b_layout, outer, epilogue, out, family, *rest):
+        got.append(family)
+        return None
+
+    a = torch.empty(1032, 1648, dtype=torch.float16)
+    b = torch.empty(1648, 5976, dtype=torch.float16)
+    c = torch.empty(1032, 5976, dtype=torch.float16)
+    for family, exact, want in (("pl", False, "plch"), ("plk", False, "plch"),
+                                ("large", False, "plch"), ("pl", True, "pl"),
+                                ("plk", True, "plk"), ("large", True, "large"),
+                                ("plch", True, "plch"), ("pl224h", True, "plch")):
+        C._force_choice(family, 0, True, 0, exact)
+        try:
+            with pytest.raises(RuntimeError, match=f"no kernel kn_f32_none_f16_{want}_s32 "):
+                C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132,
+                                find_variant=find)
+        finally:
+            C._force_choice(None)
+        assert got[-1] == want, (family, exact)
+
+
 def _plan_on_manifest(manifest, m, family=None):
     """The package's plan of an m x 4096 x 4096 product (B as N x K) whose
     variant is the one kernel `manifest` (never launched), `family` forced."""

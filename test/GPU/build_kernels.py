@@ -284,6 +284,22 @@ VARIANTS = {
     "nk_f32_128x224_c2": (dict(b_layout="nk"), "outer-type=f32 tile=128,224,64 cluster-m=2"),
     "km_nk_f32_128x224_pers": (dict(a_layout="km", b_layout="nk"),
                                "outer-type=f32 tile=128,224,64 persistent=true"),
+    # 224 columns of B as K x N: seven 32-column atoms of 64-byte swizzled
+    # rows, a block a tile, in slices, persistent (with stream-K), in
+    # clusters of two (also persistent), batched, with a bias and GELU, f32
+    # out; A as K x M; the cp.async kernel's copies.
+    "kn_f32_128x224": (dict(), "outer-type=f32 tile=128,224,64"),
+    "kn_f16_128x224_p3": (dict(), "outer-type=f16 slices=3 tile=128,224,64"),
+    "kn_f32out_128x224_sk": (dict(out_type="f32"),
+                             "outer-type=f32 tile=128,224,64 persistent=true stream-k=true"),
+    "kn_f32_128x224_c2": (dict(), "outer-type=f32 tile=128,224,64 cluster-m=2"),
+    "kn_f32_128x224_pc2": (dict(), "outer-type=f32 tile=128,224,64 persistent=true cluster-m=2"),
+    "kn_bat_f32_128x224": (dict(batched=True), "outer-type=f32 tile=128,224,64"),
+    "kn_bias_gelu_128x224_pers": (dict(bias="f16", epilogue="gelu"),
+                                  "outer-type=f32 tile=128,224,64 persistent=true"),
+    "km_kn_f32_128x224_pers": (dict(a_layout="km"),
+                               "outer-type=f32 tile=128,224,64 persistent=true"),
+    "kn_f32_128x224_cpa": (dict(), "outer-type=f32 tile=128,224,64 tma=false"),
     "nk_swap_bias_relu_16x4096x4096": (dict(shape=(16, 4096, 4096), b_layout="nk", bias="f16",
                                             epilogue="relu"), "outer-type=f32 slices=0"),
     # Fewer swapped 64-row tiles than a quarter of the SMs: 32-row tiles,

@@ -30,6 +30,10 @@ enum class Family : uint32_t;
 struct TunedChoice {
   Family family;
   int64_t slices = 0;
+  /// Launch `family` itself (a benchmark's forced choice) rather than the
+  /// family the rules launch its tile as: its persistence, clusters,
+  /// stream-K and handover, not those chooseLaunch's twins would take.
+  bool exact = false;
 };
 
 /// One product as the compiler or a launcher sees it.

@@ -183,14 +183,15 @@ inline bool thinTileFits(int64_t bn, int64_t bk) {
 
 /// Whether sm_90a's wgmma kernel reads B as K x N (N-major) in a tile of
 /// `bn` columns and `bk` rows of K: whole atoms of kSwizzleCols columns,
-/// three or five atoms of 32 (96 or 160 columns, 64-byte swizzled rows:
-/// cuBLAS's 192 x 96 tile, the 128-row tile of 160), or one narrow atom
+/// three, five or seven atoms of 32 (96, 160 or 224 columns, 64-byte
+/// swizzled rows: cuBLAS's 192 x 96 tile, the 128-row tiles of 160 and
+/// 224), or one narrow atom
 /// (KernelSpec::bAtomCols) of 16 or 32 columns (32- or 64-byte swizzled
 /// rows) or of 8 (unswizzled 16-byte rows; BK >= 128, so that the fallback
 /// kernels' 16-byte copies, a row each, cover the tile).
 inline bool wgmmaTakesNMajorB(int64_t bn, int64_t bk) {
-  return bn % kSwizzleCols == 0 || bn == 96 || bn == 160 || bn == 16 ||
-         bn == 32 || (bn == 8 && bk >= 2 * kSwizzleCols);
+  return bn % kSwizzleCols == 0 || bn == 96 || bn == 160 || bn == 224 ||
+         bn == 16 || bn == 32 || (bn == 8 && bk >= 2 * kSwizzleCols);
 }
 
 /// sm_90a's tile of the transposed product C^T = B^T A^T for a static 2-D

@@ -376,13 +376,13 @@ void bindLauncher(py::module_ &m) {
   m.def(
       "_force_choice",
       [](const std::optional<std::string> &family, int64_t slices, bool table,
-         int64_t splits) {
+         int64_t splits, bool exact) {
         std::optional<policy::TunedChoice> choice;
         if (family) {
           std::optional<policy::Family> f = policy::parseFamily(*family);
           TORCH_CHECK_VALUE(f, "unknown kernel family '", *family, "'");
           TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
-          choice = policy::TunedChoice{*f, slices};
+          choice = policy::TunedChoice{*f, slices, exact};
         }
         TORCH_CHECK_VALUE(0 <= splits && splits <= policy::kMaxSplits,
                           "splits must be in [0, ", policy::kMaxSplits,
@@ -392,13 +392,16 @@ void bindLauncher(py::module_ &m) {
         forgetPlans();
       },
       "family"_a, "slices"_a = 0, "table"_a = true, "splits"_a = 0,
+      "exact"_a = false,
       "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "
       "bench_sweep.py --rules): from now on every static 2-D product the "
-      "tuned table would decide takes `family` and `slices` (0: the rule's) "
-      "where its layouts have that family; None: the table's again, or with "
-      "table=False the rules' alone; and every launch S = `splits` (0: the "
-      "policy's; the kernels take S from the launch). Forgets the plans "
-      "made.");
+      "tuned table would decide takes `family`'s tile and `slices` (0: the "
+      "rule's) where its layouts have that family, launched as the rules "
+      "launch that tile (its persistence, clusters, stream-K and handover "
+      "theirs), or with exact=True as `family` itself; None: the table's "
+      "again, or with table=False the rules' alone; and every launch S = "
+      "`splits` (0: the policy's; the kernels take S from the launch). "
+      "Forgets the plans made.");
   m.def(
       "select_kernel",
       [](const std::vector<py::dict> &manifests,

@@ -37,9 +37,9 @@ func.func @km_thin(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // -----
 
 func.func @kn_bn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as K x N (b_layout = kn) in atoms of 64 columns, or of 8, 16 or 32: BN must be 8, 16, 32, 96, 160 or a multiple of 64, got 224}}
+  // expected-error @+1 {{'gpupoor.matmul' op the sm_90a kernel reads B as K x N (b_layout = kn) in atoms of 64 columns, or of 8, 16 or 32: BN must be 8, 16, 32, 96, 160, 224 or a multiple of 64, got 176}}
   gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [128, 224, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
+      strategy(#gpupoor.split_k<tile = [128, 176, 64], inner = f16, outer = f32, b_layout = kn, chip = sm_90a>)
       config(#gpupoor.kernel_config<warps = [8, 1], stages = 4, group_m = 8, copies = tma, fragment_prefetch = 0, shared_outer_rows = 0, epilogue_passes = 0, handover = convert, index_bitwidth = 32>)
       : memref<?x?xf16>, memref<?x?xf16>
   return

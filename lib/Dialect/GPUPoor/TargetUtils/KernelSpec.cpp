@@ -163,14 +163,14 @@ KernelSpec::verifyWgmma(function_ref<InFlightDiagnostic()> emitError) const {
                           "got "
                        << bm;
   // B as K x N lies in atoms of 64 of its columns (N-major, wgmma's
-  // transposed B): a tile takes whole atoms, three or five of 32 columns
-  // (96, 160), or is one atom of 8, 16 or 32 (bAtomCols; the policy's
-  // rule).
+  // transposed B): a tile takes whole atoms, three, five or seven of 32
+  // columns (96, 160, 224), or is one atom of 8, 16 or 32 (bAtomCols; the
+  // policy's rule).
   if (!bTransposed && !policy::wgmmaTakesNMajorB(bn, bk))
     return emitError()
            << "the sm_90a kernel reads B as K x N (b_layout = "
               "kn) in atoms of 64 columns, or of 8, 16 or 32: "
-              "BN must be 8, 16, 32, 96, 160 or a multiple of 64, got "
+              "BN must be 8, 16, 32, 96, 160, 224 or a multiple of 64, got "
            << bn;
   // An 8-column tile is B as K x N's unswizzled atom of 16-byte rows (a
   // row a copy, TMA's or a thread's); B as N x K was not measured so

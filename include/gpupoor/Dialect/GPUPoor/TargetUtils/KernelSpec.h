@@ -277,7 +277,7 @@ struct KernelSpec {
   /// would load four times the bytes into shared memory (zeros past M):
   /// H200, the package's km decode products at 0.45-0.96 of cuBLAS against
   /// 0.88-1.06 with A copied M x K.
-  /// A tile of 96 or 160 columns is three or five atoms of 32
+  /// A tile of 96, 160 or 224 columns is three, five or seven atoms of 32
   /// (policy::wgmmaTakesNMajorB).
   int64_t bAtomCols() const {
     if (!swizzleAtoms() || bTransposed || bn % kSwizzleCols == 0)

@@ -10,8 +10,9 @@ CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
 the package's choice (SLICES and SPLITS 0: the policy's): that family
 itself, its persistence, clusters, stream-K and handover (exact=True), or
 with --as-tile the family the rules launch its tile as (as the tuner's
-candidates and this tool's records before 2026-12-05 ran: `pl`, `plc`,
-`plk` and `plh` alike the rules' twin of 128 x 256), `splits=S`: S
+candidates and this tool's records whose `families` is not `exact` ran:
+`pl`, `plc`, `plk` and `plh` alike the rules' twin of 128 x 256; a
+persistent family takes no SLICES > 1 exactly), `splits=S`: S
 chunks and the policy's choice for them (a given S may change the tile it
 picks), or `copy`: A
 copied M x K first (`x.contiguous()`) and the policy's choice for that, or

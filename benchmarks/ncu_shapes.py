@@ -8,7 +8,8 @@ a profiler range, for Nsight Compute to measure.
       nk:1040x1712x1512=default,w160c kn:288x2144x2408
 
 A SPEC is force_choice.py's (LAYOUT:MxNxK[=CHOICE,...]; no choice: the
-package's default), but for `copy`. A choice's range holds every kernel
+package's default), but for `copy`, each family forced as itself
+(force_choice.py's default; ncu files before 2026-12-05 forced its tile). A choice's range holds every kernel
 its call launches (the copies of operands whose rows lie off 16 bytes
 among them). Operands as bench_sweep.operands (random normal, the
 last of the rotated weights); each call runs three times untimed first, then

@@ -241,9 +241,10 @@ struct FamilyRow {
   /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
   /// (policy's nMajorB160Pays), the wide decode tile runs B as N x K
   /// only (wideDecodeTileFits), 176 columns are no whole atoms of B as
-  /// K x N (wgmmaTakesNMajorB), and its 224 in seven 32-column atoms lost
-  /// to 128 x 256 (docs/design/decisions.md, "128 x 224 tiles of B as K x N:
-  /// not adopted").
+  /// K x N (wgmmaTakesNMajorB), and its 224 in seven 32-column atoms, which
+  /// take no split handover (KernelSpec::splitHandoverColumnUnit), lost to
+  /// the rules' choice (docs/design/decisions.md, "128 x 224 tiles of B as
+  /// K x N: not adopted").
   bool nkOnly;
   /// Also for A as K x M (on sm_90a): the families of 64- and 128-row
   /// wgmma tiles.
@@ -573,9 +574,10 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   l.askedSlices = s.askedSlices;
   if (!familyBuilds(l.family, p.chip, p.aLayout, p.bLayout, p.shape.batched))
     l.family = Family::Large;
-  // A family forced as it is, where it runs the strategy's tile as the
-  // strategy runs it (swapped or not): that family, none of its twins.
-  bool exact = p.forced && p.forced->exact &&
+  // A family forced as it is, where the strategy took the forced choice
+  // (tunedChoice: a static 2-D product) and the family runs its tile as
+  // the strategy runs it (swapped or not): that family, none of its twins.
+  bool exact = s.tuned && p.forced && p.forced->exact &&
                familyBuilds(p.forced->family, p.chip, p.aLayout, p.bLayout,
                             p.shape.batched) &&
                familyTile(p.forced->family, p.chip, p.bLayout) ==

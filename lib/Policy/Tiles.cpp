@@ -256,10 +256,10 @@ static constexpr int64_t kThreeWarpgroupWideSpeedPercent = 90;
 /// 512 x 14336 x 4096 1.005 / 1.105 (256 of 128 x 224 against 224 of 128 x
 /// 256), 1024 x 14336 x 4096 0.870 / 0.943; B as K x N reads whole atoms,
 /// which 176 columns are not (wgmmaTakesNMajorB), and 224 in seven atoms of
-/// 32 lost (H100, the package under forced choices x cuBLAS f32acc, 128 x
-/// 224 against the rules' 128 x 256: 1032 x 5976 x 1648 0.568 / 0.814,
-/// 1024 x 14336 x 4096 0.961 / 1.075, benchmarks/data/
-/// kn224_tiles_h100_sm_90a.json). Then the three-warpgroup
+/// 32, which take no split handover, lost (H100, the package under forced
+/// choices x cuBLAS f32acc, 128 x 224 against the rules' choice: 1032 x
+/// 5976 x 1648 0.568-0.570 / 0.817, 1024 x 14336 x 4096 0.961-0.962 / 1.075,
+/// benchmarks/data/kn224_tiles_h100_sm_90a.json). Then the three-warpgroup
 /// 192 x 192 tile (kThreeWarpgroupWideTile), its wave costed as 1.5 of 128
 /// rows at kThreeWarpgroupWideSpeedPercent, where it beats that choice by
 /// the same 5%.

@@ -168,7 +168,8 @@ def test_sm90a_families_only_for_sm90a():
     # three-warpgroup t192, plt192 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
-    # and 224 columns (no whole atoms of B as K x N: w176, pl176, w176c,
+    # and 224 columns (176: no whole atoms of B as K x N; 224: seven 32-column
+    # atoms, which lost: w176, pl176, w176c,
     # pl176c, pl176k, w224, pl224, w224c, pl224c, pl224k, and the split handover's
     # 128 x 192 and 128 x 160 tiles, whose halves are no whole atoms either:
     # pl192h, pl160h, pl176h, pl224h and their cluster twins ending in ch);
@@ -664,6 +665,20 @@ def test_forced_family_exact_or_as_its_tile():
         finally:
             C._force_choice(None)
         assert got[-1] == want, (family, exact)
+    # A batch of products takes no forced choice (tunedChoice), exact or not.
+    a3 = torch.empty(8, 1024, 1024, dtype=torch.float16)
+    for exact in (False, True):
+        C._force_choice("large", 0, True, 0, exact)
+        try:
+            with pytest.raises(RuntimeError, match="no kernel bkn_f32_none_f16_pl_s32 "):
+                C.describe_plan(a3, a3, None, a3, "none", "f32", 32, 0, ["sm_90a"], 132,
+                                find_variant=find)
+        finally:
+            C._force_choice(None)
+    # A persistent family runs one slice: exactly, it takes no more.
+    with pytest.raises(ValueError, match="persistent"):
+        C._force_choice("pl", 3, True, 0, True)
+    C._force_choice(None)
 
 
 def _plan_on_manifest(manifest, m, family=None):

@@ -55,7 +55,8 @@ struct Problem {
   /// The SMs to plan for (0: the chip's reference part, getChipInfo).
   int64_t smCount = 0;
   /// A choice to take instead of the tuned table's (the tuner's candidates);
-  /// taken where the table's would be.
+  /// taken where the table's would be (tunedChoice), and there, if exact,
+  /// launched as that family itself (chooseLaunch).
   std::optional<TunedChoice> forced;
   /// Whether the tuned table decides where it has a row (false: the rules
   /// alone, as the tuner times them).
@@ -532,7 +533,8 @@ int64_t sizeClass(int64_t size);
 /// The launch of `problem` (every size static; `problem.chip`: the
 /// library's chip; `problem.tile` unset; `problem.splits` unset: the
 /// tile's default split count): chooseStrategy's choice mapped onto the
-/// families (familyOf), with the slices of the family's kernel
+/// families (familyOf and its twins; a forced exact choice's own family
+/// where the strategy took it), with the slices of the family's kernel
 /// (launchSlices) and its grid: x the tiles (a persistent kernel's at most
 /// one an SM), y the slices.
 Launch chooseLaunch(const Problem &problem);

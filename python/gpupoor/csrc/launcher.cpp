@@ -382,6 +382,13 @@ void bindLauncher(py::module_ &m) {
           std::optional<policy::Family> f = policy::parseFamily(*family);
           TORCH_CHECK_VALUE(f, "unknown kernel family '", *family, "'");
           TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
+          // (A persistent kernel runs one slice: its launch would drop them.)
+          TORCH_CHECK_VALUE(!exact || slices <= 1 ||
+                                !policy::familyPersistent(*f),
+                            "family '", *family,
+                            "' is persistent (one slice): exact=True takes no "
+                            "slices > 1, got ",
+                            slices);
           choice = policy::TunedChoice{*f, slices, exact};
         }
         TORCH_CHECK_VALUE(0 <= splits && splits <= policy::kMaxSplits,

@@ -9,9 +9,9 @@ a profiler range, for Nsight Compute to measure.
 
 A SPEC is force_choice.py's (LAYOUT:MxNxK[=CHOICE,...]; no choice: the
 package's default), but for `copy`, each family forced as itself
-(force_choice.py's default; ncu files before 2026-12-05 forced its tile). A choice's range holds every kernel
-its call launches (the copies of operands whose rows lie off 16 bytes
-among them). Operands as bench_sweep.operands (random normal, the
+(force_choice.py's default; ncu files before 2026-12-05 forced its tile).
+A choice's range holds every kernel its call launches (the copies of
+operands whose rows lie off 16 bytes among them). Operands as bench_sweep.operands (random normal, the
 last of the rotated weights); each call runs three times untimed first, then
 once between cudaProfilerStart and cudaProfilerStop. Prints, to stderr, the
 order of the ranges (cuBLAS first, then each choice), which ncu's rows

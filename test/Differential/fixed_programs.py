@@ -162,6 +162,7 @@ def returned_copy() -> Program:
                             ("cin", "int", (m, n), np.float16)], (m, n), np.float16, [],
                    "fixed: C += A*B into the copy of C a callee returns (a buffer it does not own)")
 
+
 def static_matmul(m: int, n: int, k: int, a_km: bool, b_kn: bool, what: str) -> Program:
     """C = A*B of static sizes, A stored K x M where `a_km` (a transposed
     activation), B stored K x N where `b_kn`, else N x K."""

@@ -137,7 +137,9 @@ def ConvertGPUPoorToWGMMA : Pass<"convert-gpupoor-to-wgmma", "::mlir::ModuleOp">
       `nvvm.wgmma.mma_async` m64nBNk16 with f16 accumulators, both operands
       read from shared memory through matrix descriptors (128-byte swizzle,
       atoms of 64 columns: A as M x K, B as N x K, or B as K x N read
-      N-major through wgmma's transposed B with `BN` a multiple of 64);
+      N-major through wgmma's transposed B with `BN` a multiple of 64, or
+      in 32-column atoms of 64-byte rows for `BN` = 96, 160 or 224, or one
+      narrow atom of 8, 16 or 32 columns: policy::wgmmaTakesNMajorB);
     * a tile's wgmma run asynchronously as one commit group; the next
       tile's barrier follows a wait for all but the newest group, so the
       cp.async ring runs `stages - 2` tiles ahead and a refill takes the

@@ -328,7 +328,9 @@ def GPUPoorSelectKernelConfig : Pass<"gpupoor-select-kernel-config"> {
     no fragment prefetch, no shared outer rows, the convert handover.
     That kernel reads A as M x K or K x M (whole 64-row atoms: BM a
     multiple of 64) and B as N x K or K x N (whole 64-column atoms: BN a
-    multiple of 64) in 128-byte rows: an sm_90a op with a tile it cannot
+    multiple of 64 in 128-byte rows; or 96, 160 or 224 columns in 32-column
+    atoms of 64-byte rows, or one narrow atom of 8, 16 or 32:
+    policy::wgmmaTakesNMajorB): an sm_90a op with a tile it cannot
     take (wgmmaTakes) is retargeted to sm_90 (the mma.sync kernel, which
     runs on sm_90a) and configured as below.
 

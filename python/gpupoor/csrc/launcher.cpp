@@ -356,6 +356,32 @@ void launch(const at::Tensor &a, const at::Tensor &b,
             std::to_string(p.gridY) + ")");
 }
 
+/// gpupoor._C._force_choice: the forced choice every later plan takes
+/// (setForcedChoice), its arguments checked by name.
+static void forceChoice(const std::optional<std::string> &family,
+                        int64_t slices, bool table, int64_t splits,
+                        bool exact) {
+  std::optional<policy::TunedChoice> choice;
+  if (family) {
+    std::optional<policy::Family> f = policy::parseFamily(*family);
+    TORCH_CHECK_VALUE(f, "unknown kernel family '", *family, "'");
+    TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
+    // (A persistent kernel runs one slice: its launch would drop them.)
+    TORCH_CHECK_VALUE(!exact || slices <= 1 || !policy::familyPersistent(*f),
+                      "family '", *family,
+                      "' is persistent (one slice): exact=True takes no "
+                      "slices > 1, got ",
+                      slices);
+    choice = policy::TunedChoice{*f, slices, exact};
+  }
+  TORCH_CHECK_VALUE(0 <= splits && splits <= policy::kMaxSplits,
+                    "splits must be in [0, ", policy::kMaxSplits, "], got ",
+                    splits);
+  setForcedChoice(choice, table, splits);
+  std::lock_guard<std::mutex> planGuard(planMutex);
+  forgetPlans();
+}
+
 void bindLauncher(py::module_ &m) {
   m.def(
       "set_resolver",
@@ -373,42 +399,17 @@ void bindLauncher(py::module_ &m) {
       "-> [(manifest, image path)] or None`, and the row-copy kernel of the "
       "padded copies, `find_row_copy(chip) -> (manifest, image path) or "
       "None` (None: torch's copies). Forgets what the previous ones said.");
-  m.def(
-      "_force_choice",
-      [](const std::optional<std::string> &family, int64_t slices, bool table,
-         int64_t splits, bool exact) {
-        std::optional<policy::TunedChoice> choice;
-        if (family) {
-          std::optional<policy::Family> f = policy::parseFamily(*family);
-          TORCH_CHECK_VALUE(f, "unknown kernel family '", *family, "'");
-          TORCH_CHECK_VALUE(slices >= 0, "slices must be >= 0, got ", slices);
-          // (A persistent kernel runs one slice: its launch would drop them.)
-          TORCH_CHECK_VALUE(!exact || slices <= 1 ||
-                                !policy::familyPersistent(*f),
-                            "family '", *family,
-                            "' is persistent (one slice): exact=True takes no "
-                            "slices > 1, got ",
-                            slices);
-          choice = policy::TunedChoice{*f, slices, exact};
-        }
-        TORCH_CHECK_VALUE(0 <= splits && splits <= policy::kMaxSplits,
-                          "splits must be in [0, ", policy::kMaxSplits,
-                          "], got ", splits);
-        setForcedChoice(choice, table, splits);
-        std::lock_guard<std::mutex> planGuard(planMutex);
-        forgetPlans();
-      },
-      "family"_a, "slices"_a = 0, "table"_a = true, "splits"_a = 0,
-      "exact"_a = false,
-      "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "
-      "bench_sweep.py --rules): from now on every static 2-D product the "
-      "tuned table would decide takes `family`'s tile and `slices` (0: the "
-      "rule's) where its layouts have that family, launched as the rules "
-      "launch that tile (its persistence, clusters, stream-K and handover "
-      "theirs), or with exact=True as `family` itself; None: the table's "
-      "again, or with table=False the rules' alone; and every launch S = "
-      "`splits` (0: the policy's; the kernels take S from the launch). "
-      "Forgets the plans made.");
+  m.def("_force_choice", forceChoice, "family"_a, "slices"_a = 0,
+        "table"_a = true, "splits"_a = 0, "exact"_a = false,
+        "For the tuner and the benchmarks only (benchmarks/tune_policy.py, "
+        "bench_sweep.py --rules): from now on every static 2-D product the "
+        "tuned table would decide takes `family`'s tile and `slices` (0: the "
+        "rule's) where its layouts have that family, launched as the rules "
+        "launch that tile (its persistence, clusters, stream-K and handover "
+        "theirs), or with exact=True as `family` itself; None: the table's "
+        "again, or with table=False the rules' alone; and every launch S = "
+        "`splits` (0: the policy's; the kernels take S from the launch). "
+        "Forgets the plans made.");
   m.def(
       "select_kernel",
       [](const std::vector<py::dict> &manifests,

@@ -27,6 +27,13 @@
 //     one copy instruction instead of one a 64-column atom.
 // Shares are of the copy bandwidth (a 1 GiB device-to-device copy, read and
 // written bytes) measured first, as bench_skinny.py reports them.
+//
+//   ./read_floor kn
+//
+// reads weights stored K x N instead (x @ w's w, the swapped decode kernel's
+// A read along its M): "K x N" kernels (tmaReadKN) read column tiles of W
+// columns, BK rows a stage, beside the same bytes stored N x K in the
+// swapped tile's row tiles, each at one or two blocks an SM.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -34,6 +41,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(x)                                                               \
@@ -207,6 +215,66 @@ __global__ void __launch_bounds__(32)
   keep(acc, out);
 }
 
+
+// A weight stored K x N (`x @ w`'s w; the swapped decode kernel's A read
+// along its M): block b reads columns [W c, W c + W) of rows [R p, R p + R),
+// c = b % (N / W), p = b / (N / W), so adjacent blocks read adjacent columns;
+// a stage is W / 64 boxes of 64 columns by BK rows (the 128-byte swizzle).
+template <int W, int BK, int S>
+__global__ void __launch_bounds__(32)
+    tmaReadKN(const __grid_constant__ CUtensorMap w, unsigned *out,
+              int colTiles, int partRows) {
+  constexpr int boxes = W / 64, stageBytes = W * BK * 2;
+  extern __shared__ char raw[];
+  char *ring = reinterpret_cast<char *>(
+      (reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
+  auto *full = reinterpret_cast<uint64_t *>(ring + S * stageBytes);
+  bool issues = threadIdx.x == 0;
+  if (issues) {
+    for (int s = 0; s < S; ++s)
+      asm volatile("mbarrier.init.shared.b64 [%0], 1;"
+                   :
+                   : "r"(sharedAddress(&full[s])));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  __syncwarp();
+  waitAndSignal();
+  int col0 = (blockIdx.x % colTiles) * W;
+  int row0 = (blockIdx.x / colTiles) * partRows, steps = partRows / BK;
+  auto issue = [&](int step) {
+    int s = step % S;
+    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;"
+                 :
+                 : "r"(sharedAddress(&full[s])), "r"(stageBytes)
+                 : "memory");
+    for (int a = 0; a < boxes; ++a)
+      loadBox(ring + s * stageBytes + a * BK * 128, &w, col0 + a * 64,
+              row0 + step * BK, &full[s]);
+  };
+  if (issues)
+    for (int t = 0; t < S && t < steps; ++t)
+      issue(t);
+  unsigned acc = 0;
+  for (int t = 0; t < steps; ++t) {
+    int s = t % S;
+    asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared.b64 p, "
+                 "[%0], %1; @!p bra W; }"
+                 :
+                 : "r"(sharedAddress(&full[s])), "r"((t / S) & 1)
+                 : "memory");
+    acc ^= *reinterpret_cast<volatile unsigned *>(ring + s * stageBytes +
+                                                  threadIdx.x * 4);
+    __syncwarp();
+    if (issues && t + S < steps)
+      issue(t + S);
+  }
+  keep(acc, out);
+}
+
+template <int W, int BK, int S> struct KNShape {
+  static constexpr int w = W, bk = BK, stages = S;
+};
+
 template <int C, int R, int S, int XR, bool D3 = false> struct TmaShape {
   static constexpr int c = C, r = R, stages = S, xRows = XR;
   static constexpr bool d3 = D3;
@@ -321,7 +389,100 @@ struct Bench {
 
 } // namespace
 
-int main() {
+// `read_floor kn`: weights stored K x N read in column tiles (tmaReadKN)
+// beside the same bytes stored N x K read in row tiles (tmaRead), over K in
+// `parts` runs a tile; blocks an SM held to `perSM` by shared memory.
+static int knMain(Bench &bench, int sms, double copyGBs, unsigned *out) {
+  const int shapes[][2] = {
+      {13824, 5120}, {28672, 8192}, {10240, 8192}, {14336, 4096}};
+  for (const auto &shape : shapes) {
+    int n = shape[0], k = shape[1];
+    size_t bytes = size_t(n) * k * 2;
+    int copies = std::max<int>(4, int(400e6 / bytes) + 1);
+    std::vector<uint4 *> w(copies);
+    for (uint4 *&p : w) {
+      CHECK(cudaMalloc(&p, bytes));
+      CHECK(cudaMemset(p, 0x3c, bytes));
+    }
+    auto report = [&](const char *what, int grid, float us) {
+      std::printf("  %-52s %4d blocks: %7.2f us %6.0f GB/s (%.1f%%)\n", what,
+                  grid, us, bytes / (us * 1e3),
+                  100.0 * bytes / (us * 1e3) / copyGBs);
+    };
+    std::printf("\nweight %d x %d (%.1f MB, %d copies)\n", n, k, bytes / 1e6,
+                copies);
+    auto kn = [&](auto shape, int parts, int perSM) {
+      using Shape = decltype(shape);
+      constexpr int wc = Shape::w, bk = Shape::bk, st = Shape::stages;
+      if (n % wc || k % (parts * bk))
+        return;
+      auto kernel = tmaReadKN<wc, bk, st>;
+      size_t smem = std::max<size_t>(size_t(st) * wc * bk * 2 + 8 * st + 1024,
+                                     size_t(220 * 1024 / perSM));
+      CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      std::vector<CUtensorMap> maps;
+      for (uint4 *p : w) {
+        const cuuint64_t dims[2] = {cuuint64_t(n), cuuint64_t(k)};
+        const cuuint64_t strides[1] = {cuuint64_t(n) * 2};
+        const cuuint32_t box[2] = {64, cuuint32_t(bk)};
+        maps.push_back(encode(p, 2, dims, strides, box));
+      }
+      int grid = n / wc * parts;
+      float us = bench.time([&](int i) {
+        launch(kernel, grid, 32, smem, bench.stream, maps[i % copies], out,
+               n / wc, k / parts);
+      });
+      char what[96];
+      std::snprintf(what, sizeof what,
+                    "K x N: %3d columns, %3d rows a stage, %2d stages, "
+                    "%d part%s, %d/SM",
+                    wc, bk, st, parts, parts > 1 ? "s" : "", perSM);
+      report(what, grid, us);
+    };
+    kn(KNShape<64, 128, 4>(), 1, 2);
+    kn(KNShape<64, 128, 8>(), 1, 1);
+    kn(KNShape<64, 64, 12>(), 1, 1);
+    kn(KNShape<128, 64, 6>(), 1, 2);
+    kn(KNShape<128, 64, 12>(), 1, 1);
+    kn(KNShape<256, 64, 6>(), 1, 1);
+    kn(KNShape<256, 64, 6>(), 2, 1);
+    kn(KNShape<256, 64, 6>(), 4, 1);
+    kn(KNShape<256, 32, 12>(), 2, 1);
+    kn(KNShape<512, 32, 6>(), 4, 1);
+    // The same bytes as N x K: the swapped tile of 64 weight rows, 256 bytes
+    // a row a stage, as the decode kernels read a weight stored N x K.
+    auto nk = [&](auto shape, int perSM) {
+      using Shape = decltype(shape);
+      constexpr int c = Shape::c, r = Shape::r;
+      auto kernel = tmaRead<c, r, Shape::stages, 0, false>;
+      size_t smem = std::max<size_t>(size_t(Shape::stages) * r * c +
+                                         8 * Shape::stages + 1024,
+                                     size_t(220 * 1024 / perSM));
+      CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      std::vector<CUtensorMap> maps;
+      for (uint4 *p : w)
+        maps.push_back(tensorMap(p, n, k, r));
+      float us = bench.time([&](int i) {
+        launch(kernel, n / r, 32, smem, bench.stream, maps[i % copies],
+               maps[0], out, k);
+      });
+      char what[96];
+      std::snprintf(what, sizeof what, "N x K: %2d rows, %3d B a row a stage, "
+                    "%2d stages, %d/SM", r, c, Shape::stages, perSM);
+      report(what, n / r, us);
+    };
+    nk(TmaShape<256, 64, 4, 0>(), 2);
+    nk(TmaShape<256, 64, 8, 0>(), 1);
+    for (uint4 *p : w)
+      CHECK(cudaFree(p));
+  }
+  CHECK(cudaFree(out));
+  return 0;
+}
+
+int main(int argc, char **argv) {
   Bench bench;
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -331,6 +492,8 @@ int main() {
               copyGBs);
   unsigned *out;
   CHECK(cudaMalloc(&out, 1 << 20));
+  if (argc > 1 && std::string(argv[1]) == "kn")
+    return knMain(bench, sms, copyGBs, out);
   const int shapes[][2] = {{2048, 5120}, {4096, 4096}, {4096, 14336},
                            {14336, 4096}};
   for (const auto &shape : shapes) {

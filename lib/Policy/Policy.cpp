@@ -239,8 +239,7 @@ struct FamilyRow {
   std::optional<Tile> tile;
   bool sm90aOnly, swapped, persistent;
   /// B as N x K only: 64 x 160 tiles of B as K x N lost to 64 x 192
-  /// (policy's nMajorB160Pays), the wide decode tile runs B as N x K
-  /// only (wideDecodeTileFits), 176 columns are no whole atoms of B as
+  /// (policy's nMajorB160Pays), 176 columns are no whole atoms of B as
   /// K x N (wgmmaTakesNMajorB), and its 224 in seven 32-column atoms, which
   /// take no split handover (KernelSpec::splitHandoverColumnUnit), lost to
   /// the rules' choice (docs/design/decisions.md, "128 x 224 tiles of B as
@@ -314,7 +313,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S16C,  "s16c",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S32C,  "s32c",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
-  {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, true,  false, 0, 0},
+  {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, false, false, 0, 0},
   {Family::M192N96, "m192n96", kThreeWarpgroupTile, true, false, false, false, true, 0, 0},
   {Family::W176,  "w176",  Tile{128, 176, 64}, true,  false, false, true,  true,  0, 0},
   {Family::PL176, "pl176", Tile{128, 176, 64}, true,  false, true,  true,  true,  0, 0},

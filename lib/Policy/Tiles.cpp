@@ -508,85 +508,6 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   return narrowerPays ? wideTile(shape, k, sms, bLayout) : Tile{128, 256, 64};
 }
 
-/// sm_90a's decode products (M <= 16) run transposed where their swapped
-/// 64 x 16 tiles (kSwappedDecodeTile: B's rows along wgmma's M, A's few rows
-/// along its n16) number up to two blocks an SM; from a third of the SMs one
-/// slice each, fewer take slices (numSlices) where K >= 2048 (gpupoor-split-k's
-/// resolveSlices). Measured with the 64 x 16 x 64 tile (the decode tile
-/// then) on an H100 (benchmarks/bench_skinny.py,
-/// docs/design/decisions.md#swapped-decode-products), weights from HBM,
-/// against the mma.sync 16 x 128 x 128 tile with parallel slices: 1 x 4096
-/// x 4096 16.2 us (16.9; cuBLAS f32acc 16.8), 1 x 4096 x 14336 44.4 (46.0;
-/// 45.0), 1 x 8192 x 4096 26.3 (28.1; 26.0), 1 x 6144 x 4096 23.1 (23.9;
-/// 21.8), 1 x 3072 x 4096 13.1 (13.1; 14.6), the same at M = 16. With fewer
-/// tiles (N = 2048: 32) one slice ran 15.0 us against 12.8, and four slices
-/// (the rule's) 12.3-12.6 against the mma.sync tile's 13.2 (cuBLAS
-/// 12.8-12.9; 16 x 2048 x 5120 the same); two slices of N = 4096 ran 2-7%
-/// slower than one. Past a
-/// wave, with one block an SM, 1 x 11008 x 4096 ran 41.6 us against 36.9
-/// and 1 x 14336 x 4096 46.6 against 43.7; two blocks an SM
-/// (wgmmaBlocksPerSM) keep up to two waves' tiles resident: 1 x 14336 x
-/// 4096 42.8 us against 43.5 (cuBLAS 42.8), 16 x 14336 x 4096 43.4 against
-/// 43.2 (43.5).
-///
-/// Where 64-row tiles would take slices (N < 33 x 64 on an H100), 32 x 16 x
-/// 256 tiles (KernelSpec::mmaRows) take the weight in twice the blocks,
-/// without slices from N = 2048, and read 512 bytes of each row a stage
-/// (benchmarks/read_floor.cu: a TMA reader of that pattern ran 8.6 us at 2048
-/// x 5120 against 10.1 for 64-row tiles). Measured on an H100
-/// (bench_skinny.py, docs/design/decisions.md#32-row-decode-tiles), µs against
-/// the 64-row tile: 1 x 2048 x 5120 10.4 against 11.1 (four slices), 16 x 2048
-/// x 5120 10.3 against 11.2; 1 x 1024 x 4096 7.1 (four slices; eight of 64-row
-/// tiles ran 8.1-8.3 the day before); at N = 4096 (no slices either way) 14.0
-/// against 13.9.
-std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
-    const CShape &shape, ALayout aLayout, BLayout bLayout, Chip chip, int64_t k,
-    std::optional<int64_t> splits, int64_t maxSplits, int64_t smCount) {
-  // The swapped kernel reads B as its A and A as its B (swappedLayouts): A
-  // as K x M is its B as K x N, whose 8, 16 or 32 columns are one atom of
-  // 16-, 32- or 64-byte rows (KernelSpec::bAtomCols). A as M x K of 17 to 32
-  // rows keeps kThinTile.
-  if (chip != Chip::SM90a || shape.batched || !shape.isStatic())
-    return std::nullopt;
-  if (shape.m > 32 || (shape.m > 16 && aLayout != ALayout::KM))
-    return std::nullopt;
-  // Past two 64-row tiles an SM the 16 x 128 mma.sync tile streams a
-  // weight stored N x K faster, and 16 rows of any weight; up to 8 rows of
-  // a weight stored K x N run faster swapped there too. On an H200, with
-  // the swapped tile at BK = 64 then (package, forced families, x cuBLAS
-  // f32acc, decisions.md "Swapped
-  // decode products of a wide weight stored K x N"): 1-8 x 28672 x 8192
-  // 0.98-1.00 against 0.93-0.97, 1 x 32000 x 4096 0.98 against 0.92; 16
-  // rows 0.99 against 1.01, 16 x 32000 x 4096 0.97 against 1.02; B as N x K
-  // 0.906 against 0.950 at 1 x 28672 x 8192.
-  int64_t tiles = ceilDiv(shape.n, 64);
-  bool wideKN = bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows;
-  if (!swappedTilesAtMost(shape, 2 * smCount) && !wideKN)
-    return std::nullopt;
-  // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
-  // one atom of 64-byte rows (kSwappedKMTile); up to 8 rows the 64 x 8 tile
-  // of unswizzled 16-byte rows (kSwappedKM8Tile).
-  if (shape.m > 16)
-    return kSwappedKMTile;
-  if (aLayout == ALayout::KM && shape.m <= kSwappedKM8Tile[1])
-    return kSwappedKM8Tile;
-  // Where 64-row tiles would meet in slices (under a quarter of the SMs),
-  // 32-row tiles of BK = 256 (KernelSpec::mmaRows) spread the weight over
-  // twice the blocks, a chunk each K tile (kThinSwappedTile): where the
-  // splits are the default and at most that many K tiles, so that no chunk
-  // is longer than the default's.
-  // (B as K x N is the kernel's A as K x M, in atoms of 64 rows: no
-  // 32-row tile; A as K x M its B as K x N, whose atom of 64 columns a
-  // stage would hold 256 rows of.)
-  if (4 * tiles < smCount && !splits && !isDynamic(k) &&
-      bLayout == BLayout::NK && aLayout == ALayout::MK) {
-    int64_t kTiles = ceilDiv(k, kThinSwappedTile[2]);
-    if (kTiles >= defaultNumSplits(k, maxSplits) && kTiles <= maxSplits)
-      return kThinSwappedTile;
-  }
-  return kSwappedDecodeTile;
-}
-
 /// The fewest and most of kSwappedFillTile's columns over A's rows, and the
 /// shortest K (swappedFillTile).
 static constexpr int64_t kSwappedFillMinColumnTiles = 3;
@@ -689,15 +610,23 @@ bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
                                                Chip chip, int64_t smCount,
                                                BLayout bLayout) {
   const Tile &t = kWideDecodeTile;
-  // B as N x K, in whole K tiles a chunk (the decode rule's chunks of 128,
-  // up to kDefaultMaxSplits of them). Through the package on an H200, x the
-  // 16 x 128 x 64 tile's family (m16): B as K x N 16 x 28672 x 8192 0.97x;
-  // B as N x K with K = 8200, 3 x 28000 x 8200, 0.90x
-  // (benchmarks/data/wide_decode_tile_sm_90a.json).
+  // In whole K tiles a chunk (the decode rule's chunks of 128, up to
+  // kDefaultMaxSplits of them); B as K x N up to kWideSwappedKNRows rows.
+  // Through the package on an H200, x the 16 x 128 x 64 tile's family
+  // (m16): B as K x N 16 x 28672 x 8192 0.97x; B as N x K with K = 8200, 3
+  // x 28000 x 8200, 0.90x (benchmarks/data/wide_decode_tile_sm_90a.json).
+  // B as K x N of 1-8 rows on H100s, x cuBLAS f32acc, against the swapped
+  // tile (three calls, benchmarks/data/kn_decode_h100_sm_90a.json): 28672 x
+  // 8192 0.977-1.007 against 0.929-0.955, 32000 x 4096 1.010-1.035 against
+  // 0.977-0.994; 26624 x 5120 (104 tiles) level (0.963-1.031 against
+  // 0.972-1.027). From K = kMmaDecodeKNMinK, as the 16 x 128 tile.
+  bool layoutTakes = bLayout == BLayout::NK ||
+                     (bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows &&
+                      !isDynamic(k) && k >= kMmaDecodeKNMinK);
   return (chip == Chip::SM90 || chip == Chip::SM90a) && shape.isStatic() &&
-         !shape.batched && bLayout == BLayout::NK && !isDynamic(k) &&
-         k >= t[2] && k % t[2] == 0 && k / t[2] <= kDefaultMaxSplits &&
-         shape.m <= t[0] && shape.tiles(t[0], t[1] / 2) > smCount &&
+         !shape.batched && layoutTakes && !isDynamic(k) && k >= t[2] &&
+         k % t[2] == 0 && k / t[2] <= kDefaultMaxSplits && shape.m <= t[0] &&
+         shape.tiles(t[0], t[1] / 2) > smCount &&
          4 * shape.tiles(t[0], t[1]) >= 3 * smCount &&
          shape.tiles(t[0], t[1]) <= smCount && mmaStagesFit(t, chip);
 }

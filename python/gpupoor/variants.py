@@ -67,9 +67,9 @@ OUT_TYPES = ("f16", "f32")
 # ninetySixFills); m192n96: sm_90a's
 # 192x96x64 tile over three consumer warpgroups, a filling tile from K =
 # 1536 on in one slice for M > 192 (policy::kThreeWarpgroupTile); m16n256: sm_90's
-# 16x256x128 mma.sync tile (sm_90a's library, W stored N x K only) for
-# decode products of a weight of about one SM's worth of 256-row tiles
-# (policy::wideDecodeTileFits); n16, n16w: sm_90a's decode tile unswapped
+# 16x256x128 mma.sync tile (sm_90a's library) for decode products of a
+# weight of about one SM's worth of 256-row tiles (policy::wideDecodeTileFits;
+# W stored K x N up to 8 rows); n16, n16w: sm_90a's decode tile unswapped
 # for products of at most 16 columns (policy::kNarrowTile), one and two
 # blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only);
 # x96q: sm_90a's 64x96x64 tile of the transposed product in clusters of
@@ -185,8 +185,8 @@ class VariantKey:
 
     def builds_for(self, chip: str) -> bool:
         """Whether the library holds this variant for `chip`: the
-        SM90A_TILES only for sm_90a, some of them (m64n160, m16n256) for B
-        as N x K only (elsewhere m64, large and m16 serve), the narrow
+        SM90A_TILES only for sm_90a, some of them (m64n160, the 128-row tiles
+        of 176 and 224 columns) for B as N x K only, the narrow
         tile's clusters for B as K x N only; A as K x M only for sm_90a's
         wgmma families."""
         return _C.family_builds(self.tile, chip, self.b_layout, self.a_layout, self.batched)

@@ -159,7 +159,7 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     # (The batched variants: test_batched_products_take_batched_families.)
     keys = [k for k in library_variants() if not k.batched]
-    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
+    # 32 variants of each of large, m16, m16n256, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
@@ -167,7 +167,7 @@ def test_sm90a_families_only_for_sm90a():
     # n16, n16w, the transposed product's x96q, x128 and x128c and the
     # three-warpgroup t192, plt192 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
-    # x 192), of the wide decode tile m16n256 and of the 128-row tiles of 176
+    # x 192) and of the 128-row tiles of 176
     # and 224 columns (176: no whole atoms of B as K x N; 224: seven 32-column
     # atoms, which lost: w176, pl176, w176c,
     # pl176c, pl176k, w224, pl224, w224c, pl224c, pl224k, and the split handover's
@@ -177,7 +177,7 @@ def test_sm90a_families_only_for_sm90a():
     # every family but m16, m16n256 (mma.sync kernels, which read A through its
     # strides), m32 and m32w (the 32-row tile's A atoms), the swapped ones
     # included (their B, A as K x N), on sm_90a only.
-    nk_only = {"m64n160", "m16n256", "w176", "pl176", "w176c", "pl176c", "w224", "pl224",
+    nk_only = {"m64n160", "w176", "pl176", "w176c", "pl176c", "w224", "pl224",
                "w224c", "pl224c", "pl176k", "pl224k", "pl192h", "pl160h", "pl176h", "pl224h",
                "pl192ch", "pl160ch", "pl176ch", "pl224ch"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
@@ -188,7 +188,7 @@ def test_sm90a_families_only_for_sm90a():
     # whole 128-byte atoms: A as K x M, measured with B as K x N only).
     km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 48 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 49 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
@@ -360,7 +360,10 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 25344) == "m16n256"           # 99
     assert _family(4, 28672, k=8192) == "m16n256"   # 112
     assert _family(16, 33792) == "m16n256"          # 132
-    assert _family(16, 28672, k=8192, b="kn") == "m16"  # B as N x K only
+    # B as K x N: up to 8 rows (kWideSwappedKNRows), not 16.
+    assert _family(4, 28672, k=8192, b="kn") == "m16n256"
+    assert _family(8, 32000, b="kn") == "m16n256"   # 125
+    assert _family(16, 28672, k=8192, b="kn") == "m16"
     assert _family(1, 28672, k=8200) == "m16"       # whole K tiles a chunk
     assert _family(1, 33793) == "m16"               # 133
     assert _family(1, 28672, chip="sm_80", sms=108) == "m16"
@@ -370,6 +373,20 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 4096, chip="sm_90") == "m16"
     assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
     assert _family(1, 14336, b="kn") == "s16w"
+    # 8 to 16 rows of B as K x N (kMmaDecodeKNRows): the 16 x 128 tile
+    # where its tiles take one slice (from 89 tiles), else swapped.
+    assert _family(8, 13824, k=5120, b="kn") == "m16"   # 108 tiles
+    assert _family(16, 11392, b="kn") == "m16"          # 89
+    assert _family(16, 11264, b="kn") == "s16w"         # 88: three slices
+    assert _family(8, 11008, b="kn") == "s16w"          # 86: three
+    assert _family(7, 13824, k=5120, b="kn") == "s16w"
+    assert _family(8, 13824, k=5120) == "s16w"          # B as N x K
+    assert _family(8, 13824, k=5120, b="kn", a="km") == "s8wc"
+    # Below K = 2048 (kMmaDecodeKNMinK: the swapped tile's four sums a chunk
+    # keep the error down) swapped, the 16 x 256 tile too.
+    assert _family(8, 14336, k=1024, b="kn") == "s16w"
+    assert _family(8, 14336, k=2048, b="kn") == "m16"
+    assert _family(4, 28672, k=1920, b="kn") == "s16w"
     # A as K x M: the swapped kernel reads it as its B as K x N where its
     # rows fill its boxes of 8 or 16 columns (M = 8, 16), in clusters of
     # four at one block an SM (64 tiles: s8q, s16q) and of two at two (224:
@@ -388,10 +405,11 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     launch = rules("sm_90a", 16, 8192, 8192, "nk", 0, 32, 132, "km")
     assert (launch["family"], launch["a_layout"]) == ("s16c", "km")
     # 8 rows: s8wc at two blocks an SM; past two blocks an SM's tiles copied
-    # M x K (every tile reads all of A in 16-byte rows).
+    # M x K (every tile reads all of A in 16-byte rows), for the 16 x 256
+    # tile where it fits.
     for m, n, k, b, want in ((8, 8192, 8192, "kn", ("s8c", "km")),
                              (8, 14336, 4096, "nk", ("s8wc", "km")),
-                             (8, 28672, 8192, "kn", ("s16w", "mk"))):
+                             (8, 28672, 8192, "kn", ("m16n256", "mk"))):
         launch = rules("sm_90a", m, n, k, b, 0, 32, 132, "km")
         assert (launch["family"], launch["a_layout"]) == want, (m, n, k, b)
     # 32 rows: the swapped 64 x 32 tile (s32q in clusters of four, s32wc

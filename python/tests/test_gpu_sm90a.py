@@ -164,6 +164,34 @@ def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
     assert torch.equal(y.double(), ref(x, w))
 
 
+@pytest.mark.parametrize("m,n,k,want", [
+    # B as K x N up to 8 rows where the 16 x 256 tile fits (112, 100 and
+    # 125 tiles: policy::wideDecodeTileFits), from 8 rows on the 16 x 128
+    # tile where its tiles take one slice (108, 89, 94:
+    # policy::kMmaDecodeKNRows), swapped below K = 2048 and where they
+    # would take slices (86).
+    (4, 28672, 8192, "m16n256"), (7, 25600, 4096, "m16n256"), (1, 32000, 2048, "m16n256"),
+    (8, 13824, 5120, "m16"), (13, 11392, 8200, "m16"), (16, 12032, 3080, "m16"),
+    (8, 14336, 1024, "s16w"), (8, 11008, 4096, "s16w")])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_decode_of_b_as_k_by_n_on_mma_tiles_exact(m, n, k, want, activation):
+    """Decode products of B stored K x N (rows padded by 8 elements) where
+    the rules take sm_90's mma.sync tiles over the swapped one: the family
+    as named, exact on small integers with and without a bias and ReLU."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, _, g = _sm90a_family_operands(m, 8, 8, "kn")
+    x = ints(m, k, gen=g)
+    w = ints(k, n + 8, gen=g)[:, :n]
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", "f32", DEFAULT_MAX_SPLITS, 0,
+                         list(chips), sm_count)
+    assert p["family"] == want
+    y = split_k_sequential(x, w, bias, activation=activation, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 @pytest.mark.parametrize("m,n,k,ld", [
     # 16 rows, dense or in rows padded to 24 / 32 (whose pad the map's M
     # bounds); N and K tails; past the SMs two blocks an SM (s16w).

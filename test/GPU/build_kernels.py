@@ -228,6 +228,15 @@ VARIANTS = {
                                         "outer-type=f32 slices=0"),
     "kn_wide_decode_bias_relu_16x32000x4096": (dict(shape=(16, 32000, 4096), bias="f16",
                                                     epilogue="relu"), "outer-type=f32 slices=0"),
+    # B as K x N: the 16 x 256 tile up to 8 rows (policy::wideDecodeTileFits)
+    # and the 16 x 128 one from 8 rows where its tiles take one slice
+    # (policy::kMmaDecodeKNRows), as the rules take them.
+    "kn_wide_decode_f32_4x28672x8192": (dict(shape=(4, 28672, 8192)), "outer-type=f32 slices=0"),
+    "kn_wide_decode_bias_f16_7x25600x4096": (dict(shape=(7, 25600, 4096), bias="f16"),
+                                             "outer-type=f16 slices=0"),
+    "kn_mma_decode_f32_8x13824x5120": (dict(shape=(8, 13824, 5120)), "outer-type=f32 slices=0"),
+    "kn_mma_decode_gelu_13x11392x8192": (dict(shape=(13, 11392, 8192), bias="f16",
+                                              epilogue="gelu"), "outer-type=f32 slices=0"),
     # 192-row tiles over three consumer warpgroups, and 96 columns (B as K x
     # N: three 32-column atoms of 64-byte swizzled rows): alone, in
     # slices, persistent with stream-K, in clusters of two, batched, with

@@ -288,15 +288,28 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 
 // -----
 
-// B as K x N past two swapped tiles an SM: up to 8 rows still swapped
-// (policy::kWideSwappedKNRows), 9 and 16 rows on sm_90's decode tile.
+// B as K x N past two swapped tiles an SM: up to 7 rows still swapped
+// (policy::kWideSwappedKNRows) where the 16 x 256 tile does not fit
+// (policy::wideDecodeTileFits: 17024 / 256 = 67 tiles, under three
+// quarters of the SMs); 8, 9 and 16 rows on sm_90's decode tile
+// (policy::kMmaDecodeKNRows), whose 133 tiles take one slice.
 // CHECK-LABEL: func @decode_wide_kn
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
+// CHECK-LABEL: func @decode_wide_kn8
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
 // CHECK-LABEL: func @decode_wide_kn16
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
 // CHECK-LABEL: func @decode_wide_kn9
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
-func.func @decode_wide_kn(%a: tensor<8x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<8x17024xf16> {
+func.func @decode_wide_kn(%a: tensor<7x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<7x17024xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<7x17024xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<7x17024xf16>) -> tensor<7x17024xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<7x4096xf16>, tensor<4096x17024xf16>)
+                     outs(%c : tensor<7x17024xf16>) -> tensor<7x17024xf16>
+  return %r : tensor<7x17024xf16>
+}
+func.func @decode_wide_kn8(%a: tensor<8x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<8x17024xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<8x17024xf16>
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x17024xf16>) -> tensor<8x17024xf16>
@@ -319,6 +332,86 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
   %r = linalg.matmul ins(%a, %b : tensor<9x4096xf16>, tensor<4096x17024xf16>)
                      outs(%c : tensor<9x17024xf16>) -> tensor<9x17024xf16>
   return %r : tensor<9x17024xf16>
+}
+
+// -----
+
+// B as K x N of up to 8 rows where the 16 x 256 tile fits
+// (policy::wideDecodeTileFits: 28672 / 256 = 112 tiles, from three quarters
+// of the SMs to all of them): that tile, not swapped; 16 rows keep the
+// 16 x 128 one. 8 rows of B as K x N within two swapped tiles an SM: the
+// 16 x 128 tile where its tiles take one slice (13824 / 128 = 108), swapped
+// where they would take slices (11008 / 128 = 86: three).
+// CHECK-LABEL: func @decode_wide_tile_kn
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-LABEL: func @decode_wide_tile_kn8
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-LABEL: func @decode_wide_tile_kn16
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-LABEL: func @decode_kn8_one_slice
+// CHECK: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK-LABEL: func @decode_kn8_slices
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
+// Below K = 2048 (policy::kMmaDecodeKNMinK) swapped.
+// CHECK-LABEL: func @decode_kn8_short_k
+// CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
+// CHECK-LABEL: func @decode_wide_tile_kn_short_k
+// CHECK: strategy(#gpupoor.split_k<splits = 15, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
+func.func @decode_wide_tile_kn(%a: tensor<1x8192xf16>, %b: tensor<8192x28672xf16>) -> tensor<1x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<1x28672xf16>) -> tensor<1x28672xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1x8192xf16>, tensor<8192x28672xf16>)
+                     outs(%c : tensor<1x28672xf16>) -> tensor<1x28672xf16>
+  return %r : tensor<1x28672xf16>
+}
+func.func @decode_wide_tile_kn8(%a: tensor<8x8192xf16>, %b: tensor<8192x28672xf16>) -> tensor<8x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x28672xf16>) -> tensor<8x28672xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<8x8192xf16>, tensor<8192x28672xf16>)
+                     outs(%c : tensor<8x28672xf16>) -> tensor<8x28672xf16>
+  return %r : tensor<8x28672xf16>
+}
+func.func @decode_wide_tile_kn16(%a: tensor<16x8192xf16>, %b: tensor<8192x28672xf16>) -> tensor<16x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<16x28672xf16>) -> tensor<16x28672xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<16x8192xf16>, tensor<8192x28672xf16>)
+                     outs(%c : tensor<16x28672xf16>) -> tensor<16x28672xf16>
+  return %r : tensor<16x28672xf16>
+}
+func.func @decode_kn8_one_slice(%a: tensor<8x5120xf16>, %b: tensor<5120x13824xf16>) -> tensor<8x13824xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x13824xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x13824xf16>) -> tensor<8x13824xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<8x5120xf16>, tensor<5120x13824xf16>)
+                     outs(%c : tensor<8x13824xf16>) -> tensor<8x13824xf16>
+  return %r : tensor<8x13824xf16>
+}
+func.func @decode_kn8_slices(%a: tensor<8x4096xf16>, %b: tensor<4096x11008xf16>) -> tensor<8x11008xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x11008xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x11008xf16>) -> tensor<8x11008xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<8x4096xf16>, tensor<4096x11008xf16>)
+                     outs(%c : tensor<8x11008xf16>) -> tensor<8x11008xf16>
+  return %r : tensor<8x11008xf16>
+}
+func.func @decode_kn8_short_k(%a: tensor<8x1024xf16>, %b: tensor<1024x14336xf16>) -> tensor<8x14336xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x14336xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<8x14336xf16>) -> tensor<8x14336xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<8x1024xf16>, tensor<1024x14336xf16>)
+                     outs(%c : tensor<8x14336xf16>) -> tensor<8x14336xf16>
+  return %r : tensor<8x14336xf16>
+}
+func.func @decode_wide_tile_kn_short_k(%a: tensor<4x1920xf16>, %b: tensor<1920x28672xf16>) -> tensor<4x28672xf16> {
+  %cst = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x28672xf16>
+  %c = linalg.fill ins(%cst : f16) outs(%e : tensor<4x28672xf16>) -> tensor<4x28672xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<4x1920xf16>, tensor<1920x28672xf16>)
+                     outs(%c : tensor<4x28672xf16>) -> tensor<4x28672xf16>
+  return %r : tensor<4x28672xf16>
 }
 
 // -----
@@ -432,7 +525,8 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true, sets = 4>
 // 8 rows run swapped on A as it lies too, in the 64 x 8 tile
 // (policy::kSwappedKM8Tile: 16-byte rows); past two blocks an SM's swapped
-// tiles (N = 28672: 448) A is copied M x K for the 64 x 16 tile.
+// tiles (N = 28672: 448) A is copied M x K for sm_90's 16 x 256 tile
+// (policy::wideDecodeTileFits).
 // CHECK-LABEL: func @rows8_km
 // CHECK-NOT: linalg.transpose
 // CHECK: gpupoor.matmul %arg0, %arg1
@@ -441,9 +535,9 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK-LABEL: func @rows8_wide_km
 // CHECK: %[[COPY8:.*]] = linalg.transpose ins(%arg0 : tensor<8192x8xf16>)
 // CHECK: gpupoor.matmul %[[COPY8]], %arg1
-// CHECK-SAME: tile = [64, 16, 128]
+// CHECK-SAME: tile = [16, 256, 128]
 // CHECK-NOT: a_layout = km
-// CHECK-SAME: swapped = true
+// CHECK-SAME: chip = sm_90>
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
 // 32-row tile, which keeps two f16 sums a chunk (64 columns).
 // CHECK-LABEL: func @rows24_km

@@ -47,8 +47,30 @@ inline constexpr int64_t kSwizzleCols = 64;
 inline constexpr Tile kDefaultTile = {128, 128, 32};
 
 /// The most rows of A whose decode products with B stored K x N run
-/// swapped past two 64-row swapped tiles an SM (selectSwappedTile).
+/// swapped past two 64-row swapped tiles an SM (selectSwappedTile), and
+/// take the 16 x 256 tile where it fits (wideDecodeTileFits).
 inline constexpr int64_t kWideSwappedKNRows = 8;
+
+/// The fewest rows of A (stored M x K) whose decode products with B stored
+/// K x N run sm_90's 16 x 128 mma.sync tile rather than the swapped one,
+/// where that tile's launch takes one slice (selectSwappedTile). Through
+/// the package on H100s, x cuBLAS f32acc, 16 x 128 / swapped, three calls
+/// (benchmarks/data/kn_decode_h100_sm_90a.json): 8 rows of 12288 x 4096,
+/// 13824 x 5120, 14336 x 4096 and 15360 x 5120 0.997-1.120 against
+/// 0.969-1.088, 16 rows 1.019-1.134 against 0.984-1.087; where it takes
+/// slices level or slower (16 x 10240 x 8192 1.021-1.025 against
+/// 1.017-1.018, 8 x 11008 x 4096 0.937-0.947 against 0.995-0.999); 1 row
+/// slower (0.907-1.056 against 0.951-1.077).
+inline constexpr int64_t kMmaDecodeKNRows = 8;
+
+/// The shortest K at which decode products with B stored K x N take sm_90's
+/// decode tiles over the swapped one (kMmaDecodeKNRows, wideDecodeTileFits):
+/// their one f16 sum a chunk (the swapped tile keeps four, accumulatorSets)
+/// erred past a third of cuBLAS f16acc's below it, on an H100 at 8 x 14336
+/// x 1024 4.9e-4 against 11.8e-4 (the swapped tile 3.3e-4); at K = 2048
+/// (16 x 13312 x 2048) 4.9e-4 against 16.5e-4
+/// (benchmarks/data/kn_decode_h100_sm_90a.json).
+inline constexpr int64_t kMmaDecodeKNMinK = 2048;
 
 /// sm_90a's swapped decode tile [BN, BM, BK] (selectSwappedTile): 64 weight
 /// rows along wgmma's M, up to 16 rows of A along its n16, 128 of K a
@@ -81,8 +103,9 @@ inline constexpr Tile kNarrowTile = kSwappedDecodeTile;
 /// one block an SM, three stages of 128 of K (204 KiB).
 inline constexpr Tile kWideDecodeTile = {16, 256, 128};
 
-/// Whether a static 2-D product of at most 16 rows with B as N x K takes
-/// kWideDecodeTile on `chip` (sm_90 or sm_90a's mma.sync kernel) with
+/// Whether a static 2-D product of at most 16 rows with B as N x K (or of
+/// at most kWideSwappedKNRows with B as K x N) takes kWideDecodeTile on
+/// `chip` (sm_90 or sm_90a's mma.sync kernel) with
 /// `smCount` SMs.
 bool wideDecodeTileFits(const CShape &shape, int64_t k, Chip chip,
                         int64_t smCount, BLayout bLayout);

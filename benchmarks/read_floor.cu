@@ -150,14 +150,13 @@ __device__ void loadBox3(char *dst, const CUtensorMap *map, int atom, int row,
                : "memory");
 }
 
-// One warp a block; its lane 0 issues, all wait. A stage holds C / 128
-// boxes of R rows (and as many of XR rows of x), each 1024-byte aligned for
-// the swizzle.
-template <int C, int R, int S, int XR, bool D3>
-__global__ void __launch_bounds__(32)
-    tmaRead(const __grid_constant__ CUtensorMap w,
-            const __grid_constant__ CUtensorMap x, unsigned *out, int k) {
-  constexpr int boxes = C / 128, stageBytes = (R + XR) * C;
+// The ring a read-only TMA kernel streams through: S stages of `stageBytes`
+// in dynamic shared memory (1024-byte aligned for the swizzle), an mbarrier
+// each. One warp a block; its lane 0 issues `issue(step, stage, full)` for
+// `steps` steps, refilling a stage once every lane has read it; returns the
+// lanes' fold of what they read (keep).
+template <int S, typename Issue>
+__device__ unsigned streamRing(int stageBytes, int steps, Issue issue) {
   extern __shared__ char raw[];
   char *ring = reinterpret_cast<char *>(
       (reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
@@ -172,31 +171,17 @@ __global__ void __launch_bounds__(32)
   }
   __syncwarp();
   waitAndSignal();
-  int row0 = blockIdx.x * R, steps = k * 2 / C;
-  auto issue = [&](int step) {
+  auto start = [&](int step) {
     int s = step % S;
     asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;"
                  :
                  : "r"(sharedAddress(&full[s])), "r"(stageBytes)
                  : "memory");
-    if constexpr (D3) {
-      // One 3-D box a stage and operand: (64 columns, rows, atoms).
-      loadBox3(ring + s * stageBytes, &w, step * boxes, row0, &full[s]);
-      if (XR)
-        loadBox3(ring + s * stageBytes + R * C, &x, step * boxes, 0, &full[s]);
-    } else {
-      for (int a = 0; a < boxes; ++a) {
-        int col = step * (C / 2) + a * 64;
-        loadBox(ring + s * stageBytes + a * R * 128, &w, col, row0, &full[s]);
-        if (XR)
-          loadBox(ring + s * stageBytes + R * C + a * XR * 128, &x, col, 0,
-                  &full[s]);
-      }
-    }
+    issue(step, ring + s * stageBytes, &full[s]);
   };
   if (issues)
     for (int t = 0; t < S && t < steps; ++t)
-      issue(t);
+      start(t);
   unsigned acc = 0;
   for (int t = 0; t < steps; ++t) {
     int s = t % S;
@@ -210,65 +195,52 @@ __global__ void __launch_bounds__(32)
     // Every lane has read the stage before it is refilled.
     __syncwarp();
     if (issues && t + S < steps)
-      issue(t + S);
+      start(t + S);
   }
-  keep(acc, out);
+  return acc;
 }
 
+// A stage holds C / 128 boxes of R rows (and as many of XR rows of x).
+template <int C, int R, int S, int XR, bool D3>
+__global__ void __launch_bounds__(32)
+    tmaRead(const __grid_constant__ CUtensorMap w,
+            const __grid_constant__ CUtensorMap x, unsigned *out, int k) {
+  constexpr int boxes = C / 128, stageBytes = (R + XR) * C;
+  int row0 = blockIdx.x * R;
+  auto issue = [&](int step, char *stage, uint64_t *full) {
+    if constexpr (D3) {
+      // One 3-D box a stage and operand: (64 columns, rows, atoms).
+      loadBox3(stage, &w, step * boxes, row0, full);
+      if (XR)
+        loadBox3(stage + R * C, &x, step * boxes, 0, full);
+    } else {
+      for (int a = 0; a < boxes; ++a) {
+        int col = step * (C / 2) + a * 64;
+        loadBox(stage + a * R * 128, &w, col, row0, full);
+        if (XR)
+          loadBox(stage + R * C + a * XR * 128, &x, col, 0, full);
+      }
+    }
+  };
+  keep(streamRing<S>(stageBytes, k * 2 / C, issue), out);
+}
 
 // A weight stored K x N (`x @ w`'s w; the swapped decode kernel's A read
 // along its M): block b reads columns [W c, W c + W) of rows [R p, R p + R),
 // c = b % (N / W), p = b / (N / W), so adjacent blocks read adjacent columns;
-// a stage is W / 64 boxes of 64 columns by BK rows (the 128-byte swizzle).
+// a stage is W / 64 boxes of 64 columns by BK rows.
 template <int W, int BK, int S>
 __global__ void __launch_bounds__(32)
     tmaReadKN(const __grid_constant__ CUtensorMap w, unsigned *out,
               int colTiles, int partRows) {
-  constexpr int boxes = W / 64, stageBytes = W * BK * 2;
-  extern __shared__ char raw[];
-  char *ring = reinterpret_cast<char *>(
-      (reinterpret_cast<uintptr_t>(raw) + 1023) & ~uintptr_t(1023));
-  auto *full = reinterpret_cast<uint64_t *>(ring + S * stageBytes);
-  bool issues = threadIdx.x == 0;
-  if (issues) {
-    for (int s = 0; s < S; ++s)
-      asm volatile("mbarrier.init.shared.b64 [%0], 1;"
-                   :
-                   : "r"(sharedAddress(&full[s])));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-  }
-  __syncwarp();
-  waitAndSignal();
   int col0 = (blockIdx.x % colTiles) * W;
-  int row0 = (blockIdx.x / colTiles) * partRows, steps = partRows / BK;
-  auto issue = [&](int step) {
-    int s = step % S;
-    asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;"
-                 :
-                 : "r"(sharedAddress(&full[s])), "r"(stageBytes)
-                 : "memory");
-    for (int a = 0; a < boxes; ++a)
-      loadBox(ring + s * stageBytes + a * BK * 128, &w, col0 + a * 64,
-              row0 + step * BK, &full[s]);
+  int row0 = (blockIdx.x / colTiles) * partRows;
+  auto issue = [&](int step, char *stage, uint64_t *full) {
+    for (int a = 0; a < W / 64; ++a)
+      loadBox(stage + a * BK * 128, &w, col0 + a * 64, row0 + step * BK,
+              full);
   };
-  if (issues)
-    for (int t = 0; t < S && t < steps; ++t)
-      issue(t);
-  unsigned acc = 0;
-  for (int t = 0; t < steps; ++t) {
-    int s = t % S;
-    asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared.b64 p, "
-                 "[%0], %1; @!p bra W; }"
-                 :
-                 : "r"(sharedAddress(&full[s])), "r"((t / S) & 1)
-                 : "memory");
-    acc ^= *reinterpret_cast<volatile unsigned *>(ring + s * stageBytes +
-                                                  threadIdx.x * 4);
-    __syncwarp();
-    if (issues && t + S < steps)
-      issue(t + S);
-  }
-  keep(acc, out);
+  keep(streamRing<S>(W * BK * 2, partRows / BK, issue), out);
 }
 
 template <int W, int BK, int S> struct KNShape {
@@ -387,6 +359,17 @@ struct Bench {
   }
 };
 
+// Copies of a weight of `bytes`, more than 400 MB of them, so that each
+// launch (rotating through them) finds its weight in HBM.
+std::vector<uint4 *> weightCopies(size_t bytes) {
+  std::vector<uint4 *> w(std::max<int>(4, int(400e6 / bytes) + 1));
+  for (uint4 *&p : w) {
+    CHECK(cudaMalloc(&p, bytes));
+    CHECK(cudaMemset(p, 0x3c, bytes));
+  }
+  return w;
+}
+
 } // namespace
 
 // `read_floor kn`: weights stored K x N read in column tiles (tmaReadKN)
@@ -398,12 +381,8 @@ static int knMain(Bench &bench, int sms, double copyGBs, unsigned *out) {
   for (const auto &shape : shapes) {
     int n = shape[0], k = shape[1];
     size_t bytes = size_t(n) * k * 2;
-    int copies = std::max<int>(4, int(400e6 / bytes) + 1);
-    std::vector<uint4 *> w(copies);
-    for (uint4 *&p : w) {
-      CHECK(cudaMalloc(&p, bytes));
-      CHECK(cudaMemset(p, 0x3c, bytes));
-    }
+    std::vector<uint4 *> w = weightCopies(bytes);
+    int copies = int(w.size());
     auto report = [&](const char *what, int grid, float us) {
       std::printf("  %-52s %4d blocks: %7.2f us %6.0f GB/s (%.1f%%)\n", what,
                   grid, us, bytes / (us * 1e3),
@@ -499,13 +478,8 @@ int main(int argc, char **argv) {
   for (const auto &shape : shapes) {
     int n = shape[0], k = shape[1];
     size_t bytes = size_t(n) * k * 2;
-    // More than 400 MB of copies: each launch finds its weight in HBM.
-    int copies = std::max<int>(4, int(400e6 / bytes) + 1);
-    std::vector<uint4 *> w(copies);
-    for (uint4 *&p : w) {
-      CHECK(cudaMalloc(&p, bytes));
-      CHECK(cudaMemset(p, 0x3c, bytes));
-    }
+    std::vector<uint4 *> w = weightCopies(bytes);
+    int copies = int(w.size());
     auto share = [&](float us) { return 100.0 * bytes / (us * 1e3) / copyGBs; };
     std::printf("\nN x K = %d x %d (%.1f MB, %d copies): 90%% of the copy "
                 "bandwidth is %.2f us\n",

@@ -375,7 +375,7 @@ std::vector<uint4 *> weightCopies(size_t bytes) {
 // `read_floor kn`: weights stored K x N read in column tiles (tmaReadKN)
 // beside the same bytes stored N x K read in row tiles (tmaRead), over K in
 // `parts` runs a tile; blocks an SM held to `perSM` by shared memory.
-static int knMain(Bench &bench, int sms, double copyGBs, unsigned *out) {
+static int knMain(Bench &bench, double copyGBs, unsigned *out) {
   const int shapes[][2] = {
       {13824, 5120}, {28672, 8192}, {10240, 8192}, {14336, 4096}};
   for (const auto &shape : shapes) {
@@ -472,7 +472,7 @@ int main(int argc, char **argv) {
   unsigned *out;
   CHECK(cudaMalloc(&out, 1 << 20));
   if (argc > 1 && std::string(argv[1]) == "kn")
-    return knMain(bench, sms, copyGBs, out);
+    return knMain(bench, copyGBs, out);
   const int shapes[][2] = {{2048, 5120}, {4096, 4096}, {4096, 14336},
                            {14336, 4096}};
   for (const auto &shape : shapes) {

@@ -29,8 +29,7 @@ using namespace mlir::gpupoor::policy;
 static bool mmaDecodeTilePaysKN(const CShape &shape, ALayout aLayout,
                                 BLayout bLayout, int64_t k, int64_t smCount) {
   if (aLayout != ALayout::MK || bLayout != BLayout::KN ||
-      shape.m < kMmaDecodeKNRows || shape.m > 16 || isDynamic(k) ||
-      k < kMmaDecodeKNMinK)
+      shape.m < kMmaDecodeKNRows || isDynamic(k) || k < kMmaDecodeKNMinK)
     return false;
   Tile tile = selectTile(shape, k, Chip::SM90, smCount, bLayout);
   return numSlices(0, shape.tiles(tile[0], tile[1]), kMaxSlices, smCount,
@@ -86,18 +85,23 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   if (mmaDecodeTilePaysKN(shape, aLayout, bLayout, k, smCount))
     return std::nullopt;
   // Past two 64-row tiles an SM the 16 x 128 mma.sync tile streams a
-  // weight stored N x K faster, and 16 rows of any weight; up to 8 rows of
-  // a weight stored K x N run faster swapped there too, where the 16 x 256
-  // tile does not fit (wideDecodeTileFits). On an H200, with the swapped
-  // tile at BK = 64 then (package, forced families, x cuBLAS f32acc,
-  // decisions.md "Swapped decode products of a wide weight stored K x N"):
-  // 1-8 x 28672 x 8192 0.98-1.00 against 0.93-0.97 for the 16 x 128 tile, 1
-  // x 32000 x 4096 0.98 against 0.92; 16 rows 0.99 against 1.01, 16 x 32000
-  // x 4096 0.97 against 1.02; B as N x K 0.906 against 0.950 at 1 x 28672 x
-  // 8192.
+  // weight stored N x K faster, and 16 rows of any weight. Up to 8 rows of
+  // a weight stored K x N stay swapped there (kWideSwappedKNRows) but for
+  // those above (from 8 rows, A as M x K) and where A as M x K takes the
+  // 16 x 256 tile (wideDecodeTileFits; A as K x M, which a memref cannot
+  // copy, was not measured on it). On an H200, with the swapped tile at BK
+  // = 64 then (package, forced families, x cuBLAS f32acc, decisions.md
+  // "Swapped decode products of a wide weight stored K x N"): 1-8 x 28672
+  // x 8192 0.98-1.00 against 0.93-0.97 for the 16 x 128 tile, 1 x 32000 x
+  // 4096 0.98 against 0.92; 16 rows 0.99 against 1.01, 16 x 32000 x 4096
+  // 0.97 against 1.02; B as N x K 0.906 against 0.950 at 1 x 28672 x 8192.
+  // On an H100 the 16 x 128 tile led from 8 rows, and the 16 x 256 tile
+  // led (decisions.md "Decode products of B as K x N on the mma.sync
+  // tiles").
   int64_t tiles = ceilDiv(shape.n, 64);
   bool wideKN = bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows &&
-                !wideDecodeTileFits(shape, k, chip, smCount, bLayout);
+                !(aLayout == ALayout::MK &&
+                  wideDecodeTileFits(shape, k, chip, smCount, bLayout));
   if (!swappedTilesAtMost(shape, 2 * smCount) && !wideKN)
     return std::nullopt;
   // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N

@@ -130,7 +130,8 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
   // every tile reads all of A in 16-byte rows, and past those (B as K x N
   // of 28672 columns, 448 tiles) the copy and the 16-column tile ran 0.979
   // of cuBLAS against 0.915 (H200, docs/design/decisions.md, "Decode
-  // products of 8 rows of A as K x M").
+  // products of 8 rows of A as K x M"); the copy now takes the 16 x 256
+  // tile there (wideDecodeTileFits).
   if (m % kSectorElems != 0 &&
       (m != kSwappedKM8Tile[1] || !swappedTilesAtMost(p.shape, 2 * p.sms())))
     return true;

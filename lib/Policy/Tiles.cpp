@@ -622,7 +622,7 @@ bool mlir::gpupoor::policy::wideDecodeTileFits(const CShape &shape, int64_t k,
   // 0.972-1.027). From K = kMmaDecodeKNMinK, as the 16 x 128 tile.
   bool layoutTakes = bLayout == BLayout::NK ||
                      (bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows &&
-                      !isDynamic(k) && k >= kMmaDecodeKNMinK);
+                      k >= kMmaDecodeKNMinK);
   return (chip == Chip::SM90 || chip == Chip::SM90a) && shape.isStatic() &&
          !shape.batched && layoutTakes && !isDynamic(k) && k >= t[2] &&
          k % t[2] == 0 && k / t[2] <= kDefaultMaxSplits && shape.m <= t[0] &&
@@ -649,7 +649,8 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
       // three of 16 x 128 x 128 take 108 KiB, past sm_86's and sm_89's 99.
       if (!mmaStagesFit(decode, chip))
         decode[2] = 64;
-      // A weight stored N x K with more 16 x 128 tiles than SMs, whose
+      // A weight stored N x K (K x N: wideDecodeTileFits) with more 16 x
+      // 128 tiles than SMs, whose
       // 16 x 256 tiles number from three quarters of the SMs to all of them
       // (N of 25089 to 33792 on 132 SMs): the 256-row tile, one block an
       // SM, streams it faster than two blocks of the 128-row tile on part

@@ -387,6 +387,16 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(8, 14336, k=1024, b="kn") == "s16w"
     assert _family(8, 14336, k=2048, b="kn") == "m16"
     assert _family(4, 28672, k=1920, b="kn") == "s16w"
+    assert _family(4, 28672, k=2048, b="kn") == "m16n256"
+    # The 16 x 256 tile's bounds with B as K x N (99 to 132 tiles), and 9
+    # rows (the 16 x 128 tile, one slice) where it fits.
+    assert _family(4, 25088, b="kn") == "s16w"      # 98
+    assert _family(4, 25344, b="kn") == "m16n256"   # 99
+    assert _family(4, 33792, b="kn") == "m16n256"   # 132
+    assert _family(4, 33856, b="kn") == "s16w"      # 133
+    assert _family(9, 28672, k=8192, b="kn") == "m16"
+    assert _family(8, 11264, b="kn") == "s16w"      # 88 tiles of 16 x 128
+    assert _family(8, 11392, b="kn") == "m16"       # 89
     # A as K x M: the swapped kernel reads it as its B as K x N where its
     # rows fill its boxes of 8 or 16 columns (M = 8, 16), in clusters of
     # four at one block an SM (64 tiles: s8q, s16q) and of two at two (224:

@@ -270,7 +270,8 @@ def test_sm90a_eight_dense_rows_of_a_as_k_by_m_exact(n, k):
     # K tails of the 128-deep K tile (policy::kSwappedDecodeTile): K under
     # one tile, a part tile after whole ones; N tails; past the SMs two
     # blocks an SM (s16w); B as K x N of 8 rows past two tiles an SM
-    # (17024 / 64 = 266: policy::kWideSwappedKNRows).
+    # (17024 / 64 = 266: policy::kWideSwappedKNRows), K below
+    # policy::kMmaDecodeKNMinK.
     (1, 200, 72, "nk"), (5, 4160, 1000, "nk"), (16, 136, 4104, "nk"), (16, 9000, 264, "nk"),
     (1, 200, 72, "kn"), (5, 4160, 1000, "kn"), (16, 136, 4104, "kn"), (16, 9000, 264, "kn"),
     (8, 17024, 264, "kn")])

@@ -219,7 +219,9 @@ VARIANTS = {
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     # The 16 x 256 x 128 mma.sync decode tile (policy::kWideDecodeTile):
     # dynamic, with S from the launch and in slices; static where the policy
-    # takes it (a 28672- and a 32000-row weight, bias and ReLU after).
+    # takes it (a 28672-row weight stored N x K), and the 16 x 128 tile that
+    # 16 rows of a 32000-column weight stored K x N take (bias and ReLU
+    # after).
     "nk_f32_m16n256_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,256,128"),
     "kn_f16_m16n256_p3": (dict(), "outer-type=f16 slices=3 tile=16,256,128"),
     "nk_f32_m16n256_sarg": (dict(b_layout="nk"),
@@ -330,10 +332,12 @@ VARIANTS = {
                                        "outer-type=f32 slices=0"),
     "kn_swap_bias_gelu_1x2048x5120": (dict(shape=(1, 2048, 5120), bias="f16", epilogue="gelu"),
                                       "outer-type=f32 slices=0"),
-    "kn_swap_f16_16x14336x4096": (dict(shape=(16, 14336, 4096)), "outer-type=f16"),
+    # Two blocks an SM (172 tiles), where the 16 x 128 tile would take
+    # slices (86 tiles: policy::kMmaDecodeKNRows).
+    "kn_swap_f16_16x11008x4096": (dict(shape=(16, 11008, 4096)), "outer-type=f16"),
     # Past two swapped tiles an SM (17024 / 64 = 266): 8 rows still swapped
-    # (policy::kWideSwappedKNRows), two blocks an SM; K = 1000 ends in a
-    # part of a K tile.
+    # below K = 2048 (policy::kWideSwappedKNRows, kMmaDecodeKNMinK), two
+    # blocks an SM; K = 1000 ends in a part of a K tile.
     "kn_swap_wide_f32_8x17024x1000": (dict(shape=(8, 17024, 1000)), "outer-type=f32 slices=0"),
     # A as K x M (a transposed activation, as in a weight gradient): sm_90a's
     # wgmma kernel reads it M-major, by TMA and by cp.async, with B either

@@ -291,8 +291,9 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // B as K x N past two swapped tiles an SM: up to 7 rows still swapped
 // (policy::kWideSwappedKNRows) where the 16 x 256 tile does not fit
 // (policy::wideDecodeTileFits: 17024 / 256 = 67 tiles, under three
-// quarters of the SMs); 8, 9 and 16 rows on sm_90's decode tile
-// (policy::kMmaDecodeKNRows), whose 133 tiles take one slice.
+// quarters of the SMs); 8 rows on sm_90's decode tile, whose 133 tiles
+// take one slice (policy::kMmaDecodeKNRows), and 9 and 16 rows as past two
+// swapped tiles an SM.
 // CHECK-LABEL: func @decode_wide_kn
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // CHECK-LABEL: func @decode_wide_kn8
@@ -357,6 +358,16 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // CHECK: strategy(#gpupoor.split_k<splits = 8, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // CHECK-LABEL: func @decode_wide_tile_kn_short_k
 // CHECK: strategy(#gpupoor.split_k<splits = 15, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
+// With slices chosen, one slice (no `slices` in the strategy) on both tiles.
+// AUTO-LABEL: func @decode_wide_tile_kn8
+// AUTO: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// AUTO-LABEL: func @decode_kn8_one_slice
+// AUTO: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// A memref's A as K x M, which cannot be copied, stays swapped where A as
+// M x K takes the 16 x 256 tile (not measured on it).
+// CHECK-LABEL: func @decode_wide_tile_km_memref
+// CHECK: tile = [64, 8, 128]
+// CHECK-SAME: a_layout = km, chip = sm_90a, swapped = true
 func.func @decode_wide_tile_kn(%a: tensor<1x8192xf16>, %b: tensor<8192x28672xf16>) -> tensor<1x28672xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x28672xf16>
@@ -412,6 +423,12 @@ func.func @decode_wide_tile_kn_short_k(%a: tensor<4x1920xf16>, %b: tensor<1920x2
   %r = linalg.matmul ins(%a, %b : tensor<4x1920xf16>, tensor<1920x28672xf16>)
                      outs(%c : tensor<4x28672xf16>) -> tensor<4x28672xf16>
   return %r : tensor<4x28672xf16>
+}
+func.func @decode_wide_tile_km_memref(%a: memref<8192x8xf16>, %b: memref<8192x28672xf16>, %c: memref<8x28672xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                ins(%a, %b : memref<8192x8xf16>, memref<8192x28672xf16>)
+                outs(%c : memref<8x28672xf16>)
+  return
 }
 
 // -----

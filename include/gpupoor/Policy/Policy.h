@@ -358,10 +358,10 @@ enum class Family : uint32_t {
   S16C,
   S32C,
   S8C,
-  /// sm_90a's library only, B as N x K only: sm_90's 16 x 256 x 128
+  /// sm_90a's library only, A as M x K only: sm_90's 16 x 256 x 128
   /// mma.sync tile (kWideDecodeTile), where a decode product's weight has
   /// from three quarters of the SMs to as many 256-row tiles
-  /// (wideDecodeTileFits).
+  /// (wideDecodeTileFits; B as K x N up to kWideSwappedKNRows rows).
   M16N256,
   /// sm_90a only: the decode tile kSwappedDecodeTile run unswapped
   /// (kNarrowTile) for products of at most 16 columns over more than 32

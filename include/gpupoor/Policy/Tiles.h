@@ -46,9 +46,12 @@ inline constexpr int64_t kSwizzleCols = 64;
 /// The tile that stands for every matmul where no shape is known.
 inline constexpr Tile kDefaultTile = {128, 128, 32};
 
-/// The most rows of A whose decode products with B stored K x N run
+/// The most rows of A whose decode products with B stored K x N may run
 /// swapped past two 64-row swapped tiles an SM (selectSwappedTile), and
-/// take the 16 x 256 tile where it fits (wideDecodeTileFits).
+/// the most that take the 16 x 256 tile where it fits (wideDecodeTileFits,
+/// A as M x K). Past two swapped tiles an SM, 8 rows of A as M x K from K =
+/// kMmaDecodeKNMinK take the 16 x 128 tile (kMmaDecodeKNRows: its tiles
+/// then number more than 132): swapped there, up to 7.
 inline constexpr int64_t kWideSwappedKNRows = 8;
 
 /// The fewest rows of A (stored M x K) whose decode products with B stored
@@ -104,8 +107,8 @@ inline constexpr Tile kNarrowTile = kSwappedDecodeTile;
 inline constexpr Tile kWideDecodeTile = {16, 256, 128};
 
 /// Whether a static 2-D product of at most 16 rows with B as N x K (or of
-/// at most kWideSwappedKNRows with B as K x N) takes kWideDecodeTile on
-/// `chip` (sm_90 or sm_90a's mma.sync kernel) with
+/// at most kWideSwappedKNRows with B as K x N and K >= kMmaDecodeKNMinK)
+/// takes kWideDecodeTile on `chip` (sm_90 or sm_90a's mma.sync kernel) with
 /// `smCount` SMs.
 bool wideDecodeTileFits(const CShape &shape, int64_t k, Chip chip,
                         int64_t smCount, BLayout bLayout);
@@ -411,7 +414,10 @@ bool isFillingTile(const Tile &tile);
 /// static 2-D decode products (M <= 16, A either way, B either way), and
 /// those of 17 to 32 rows of A as K x M (kSwappedKMTile), whose swapped
 /// 64-row tiles number up to two blocks an SM, or any number of them for
-/// up to kWideSwappedKNRows rows with B stored K x N. `k`: the product's
+/// up to kWideSwappedKNRows rows with B stored K x N where sm_90's tiles do
+/// not take them; std::nullopt from kMmaDecodeKNRows rows of A as M x K
+/// and B stored K x N where the 16 x 128 tiles take one slice. `k`: the
+/// product's
 /// K; `splits`: the splits its options give (none: the default), at most
 /// `maxSplits`. A 32-row tile (kThinSwappedTile, A M x K, B N x K) takes one
 /// chunk a K tile: its splits are ceil(K / 256) (tileNumSplits).

@@ -283,6 +283,39 @@ def test_three_warpgroup_tile_as_the_compiler_chooses_it():
     assert _family(1536, 1536, k=1536, chip="sm_90") == "large"
 
 
+def test_decode_of_b_as_k_by_n_on_mma_tiles():
+    """Decode products of B stored K x N on sm_90's mma.sync tiles over the
+    swapped one (wideDecodeTileFits, kMmaDecodeKNRows, kMmaDecodeKNMinK)."""
+    # B as K x N: up to 8 rows (kWideSwappedKNRows), not 16.
+    assert _family(4, 28672, k=8192, b="kn") == "m16n256"
+    assert _family(8, 32000, b="kn") == "m16n256"   # 125
+    assert _family(16, 28672, k=8192, b="kn") == "m16"
+    # 8 to 16 rows of B as K x N (kMmaDecodeKNRows): the 16 x 128 tile
+    # where its tiles take one slice (from 89 tiles), else swapped.
+    assert _family(8, 13824, k=5120, b="kn") == "m16"   # 108 tiles
+    assert _family(16, 11392, b="kn") == "m16"          # 89
+    assert _family(16, 11264, b="kn") == "s16w"         # 88: three slices
+    assert _family(8, 11008, b="kn") == "s16w"          # 86: three
+    assert _family(7, 13824, k=5120, b="kn") == "s16w"
+    assert _family(8, 13824, k=5120) == "s16w"          # B as N x K
+    assert _family(8, 13824, k=5120, b="kn", a="km") == "s8wc"
+    # Below K = 2048 (kMmaDecodeKNMinK: the swapped tile's four sums a chunk
+    # keep the error down) swapped, the 16 x 256 tile too.
+    assert _family(8, 14336, k=1024, b="kn") == "s16w"
+    assert _family(8, 14336, k=2048, b="kn") == "m16"
+    assert _family(4, 28672, k=1920, b="kn") == "s16w"
+    assert _family(4, 28672, k=2048, b="kn") == "m16n256"
+    # The 16 x 256 tile's bounds with B as K x N (99 to 132 tiles), and 9
+    # rows (the 16 x 128 tile, one slice) where it fits.
+    assert _family(4, 25088, b="kn") == "s16w"      # 98
+    assert _family(4, 25344, b="kn") == "m16n256"   # 99
+    assert _family(4, 33792, b="kn") == "m16n256"   # 132
+    assert _family(4, 33856, b="kn") == "s16w"      # 133
+    assert _family(9, 28672, k=8192, b="kn") == "m16"
+    assert _family(8, 11264, b="kn") == "s16w"      # 88 tiles of 16 x 128
+    assert _family(8, 11392, b="kn") == "m16"       # 89
+
+
 def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     """gpupoor-split-k's choices (oneWaveMidTile, wideTile,
     selectSwappedTile, persistent=auto) mapped onto the families."""
@@ -360,10 +393,6 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 25344) == "m16n256"           # 99
     assert _family(4, 28672, k=8192) == "m16n256"   # 112
     assert _family(16, 33792) == "m16n256"          # 132
-    # B as K x N: up to 8 rows (kWideSwappedKNRows), not 16.
-    assert _family(4, 28672, k=8192, b="kn") == "m16n256"
-    assert _family(8, 32000, b="kn") == "m16n256"   # 125
-    assert _family(16, 28672, k=8192, b="kn") == "m16"
     assert _family(1, 28672, k=8200) == "m16"       # whole K tiles a chunk
     assert _family(1, 33793) == "m16"               # 133
     assert _family(1, 28672, chip="sm_80", sms=108) == "m16"
@@ -373,30 +402,6 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(1, 4096, chip="sm_90") == "m16"
     assert _family(1, 4096, b="kn") == "s16"       # its A: B read along N
     assert _family(1, 14336, b="kn") == "s16w"
-    # 8 to 16 rows of B as K x N (kMmaDecodeKNRows): the 16 x 128 tile
-    # where its tiles take one slice (from 89 tiles), else swapped.
-    assert _family(8, 13824, k=5120, b="kn") == "m16"   # 108 tiles
-    assert _family(16, 11392, b="kn") == "m16"          # 89
-    assert _family(16, 11264, b="kn") == "s16w"         # 88: three slices
-    assert _family(8, 11008, b="kn") == "s16w"          # 86: three
-    assert _family(7, 13824, k=5120, b="kn") == "s16w"
-    assert _family(8, 13824, k=5120) == "s16w"          # B as N x K
-    assert _family(8, 13824, k=5120, b="kn", a="km") == "s8wc"
-    # Below K = 2048 (kMmaDecodeKNMinK: the swapped tile's four sums a chunk
-    # keep the error down) swapped, the 16 x 256 tile too.
-    assert _family(8, 14336, k=1024, b="kn") == "s16w"
-    assert _family(8, 14336, k=2048, b="kn") == "m16"
-    assert _family(4, 28672, k=1920, b="kn") == "s16w"
-    assert _family(4, 28672, k=2048, b="kn") == "m16n256"
-    # The 16 x 256 tile's bounds with B as K x N (99 to 132 tiles), and 9
-    # rows (the 16 x 128 tile, one slice) where it fits.
-    assert _family(4, 25088, b="kn") == "s16w"      # 98
-    assert _family(4, 25344, b="kn") == "m16n256"   # 99
-    assert _family(4, 33792, b="kn") == "m16n256"   # 132
-    assert _family(4, 33856, b="kn") == "s16w"      # 133
-    assert _family(9, 28672, k=8192, b="kn") == "m16"
-    assert _family(8, 11264, b="kn") == "s16w"      # 88 tiles of 16 x 128
-    assert _family(8, 11392, b="kn") == "m16"       # 89
     # A as K x M: the swapped kernel reads it as its B as K x N where its
     # rows fill its boxes of 8 or 16 columns (M = 8, 16), in clusters of
     # four at one block an SM (64 tiles: s8q, s16q) and of two at two (224:

@@ -38,6 +38,7 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
   splitK.slices = options.slices;
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
+  splitK.sets = options.sets;
   splitK.relaxF32Accumulation = options.relaxF32Accumulation;
   splitK.foldLayouts = options.foldLayouts;
   splitK.tunedTable = options.tunedTable;

@@ -277,14 +277,6 @@ void GPUPoorSelectKernelConfigPass::runOnOperation() {
         !wgmmaTakes(strategy.getALayout(), strategy.getBLayout(),
                     strategy.getTile()))
       chip = Chip::SM90;
-    // Several f16 sums a chunk are the wgmma kernel's alone.
-    if (chip != Chip::SM90a && strategy.getSets() > 1) {
-      op.emitOpError() << "keeps " << strategy.getSets()
-                       << " f16 sums a chunk (sets), which only sm_90a's "
-                          "wgmma kernel does; its tile and layouts are the "
-                          "mma.sync kernel's";
-      return WalkResult::interrupt();
-    }
     Type outer = f16OuterIsExact(op) ? Float16Type::get(op.getContext())
                                      : strategy.getOuter();
     if (chip != strategy.getChip() || outer != strategy.getOuter())

@@ -458,6 +458,10 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
              << "has an operand of more than 2^48 elements (batch * M * N, "
                 "M * K or K * N): more than any device holds";
     policy::Strategy chosen = policy::chooseStrategy(problem);
+    // Sums asked for replace the rules'; the attribute's verifier checks
+    // them against the tile.
+    if (options.sets)
+      chosen.sets = options.sets;
     // An A stored K x M that the policy copies M x K first is read as M x K.
     if (chosen.copiesA)
       match->aLayout = ALayout::MK;
@@ -552,6 +556,7 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     resolved.maxSplits = maxSplits;
     resolved.relaxF32Accumulation = relaxF32Accumulation;
     resolved.slices = slices;
+    resolved.sets = sets;
     resolved.tunedTable = tunedTable;
     // Empty: chosen per matmul (policy::chooseStrategy).
     resolved.tile.assign(tile.begin(), tile.end());
@@ -719,6 +724,11 @@ mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
   auto diag = [&]() {
     return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
   };
+  // Sums asked for are checked against each matmul's tile when it has one.
+  if (options.sets < 0 || (options.sets && !llvm::isPowerOf2_64(options.sets)))
+    return emitError(loc) << "gpupoor-split-k: sets must be 0 (the chip's "
+                             "rules) or a power of two, got "
+                          << options.sets;
   SmallVector<int64_t, 3> tile = options.tile;
   if (tile.empty())
     tile = defaultTile();

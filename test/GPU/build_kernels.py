@@ -239,6 +239,20 @@ VARIANTS = {
     "kn_mma_decode_f32_8x13824x5120": (dict(shape=(8, 13824, 5120)), "outer-type=f32 slices=0"),
     "kn_mma_decode_gelu_13x11392x8192": (dict(shape=(13, 11392, 8192), bias="f16",
                                               epilogue="gelu"), "outer-type=f32 slices=0"),
+    # Several f16 sums a chunk on the mma.sync kernel (sets): the decode
+    # tiles in automatic and fixed slices, f16 outer sums, S from the
+    # launch, the tensor-core handover, the element copies, a 32-row tile,
+    # and a static decode product.
+    "nk_f32_m16_sets4_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64 sets=4"),
+    "kn_f16_m16n256_sets4_p3": (dict(), "outer-type=f16 slices=3 tile=16,256,128 sets=4"),
+    "kn_f32_m16_sets2_sarg": (dict(), "outer-type=f32 tile=16,128,128 splits-arg=true sets=2"),
+    "nk_f32_m16_sets4_mmah": (dict(b_layout="nk"),
+                              "outer-type=f32 tile=16,128,64 sets=4 mma-handover=true"),
+    "gen_kn_f32_m16_sets4_p3": (dict(), "outer-type=f32 slices=3 tile=16,128,64 sets=4 "
+                                "async-copies=false"),
+    "nk_f16_m32_sets2_p0": (dict(b_layout="nk"), "outer-type=f16 slices=0 tile=32,128,64 sets=2"),
+    "kn_mma_decode_sets4_f32_8x13824x5120": (dict(shape=(8, 13824, 5120)),
+                                             "outer-type=f32 slices=0 sets=4"),
     # 192-row tiles over three consumer warpgroups, and 96 columns (B as K x
     # N: three 32-column atoms of 64-byte swizzled rows): alone, in
     # slices, persistent with stream-K, in clusters of two, batched, with

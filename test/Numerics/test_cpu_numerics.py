@@ -313,6 +313,28 @@ def test_thin_tile_matches_model(rng):
     assert "tile = [32, 64, 128]" in ir and "sets = 2" in ir and "splits = 8" in ir, ir
 
 
+def test_mma_sync_decode_sets_match_model(rng):
+    """On sm_90 a static decode product of 8 rows runs the mma.sync kernel's
+    16 x 128 x 128 tile, one f16 sum a chunk by the rules; `sets=4` keeps
+    four, k16 steps t, t + 4 of each K tile in sum t (the order the GPU
+    kernel sums them, gpupoor-split-k's option). The CPU lowering of that
+    op is bit for bit the model's sums; K = 1000 leaves the last tile 104
+    elements (6.5 k16 steps: sum 2 takes the half step)."""
+    import subprocess
+    from cpu_kernel import GPUPOOR_OPT
+    kern = kernel(8, "f16", b_layout="nk", shape=(8, 4096, 1000), split_k="chip=sm_90 sets=4")
+    ir = subprocess.run(
+        [GPUPOOR_OPT, "--gpupoor-split-k=splits=8 outer-type=f16 slices=1 chip=sm_90 sets=4"],
+        input=kern.source, capture_output=True, text=True, check=True).stdout
+    assert "tile = [16, 128, 128]" in ir and "chip = sm_90" in ir and "sets = 4" in ir, ir
+    a, b = inputs((0, 8, 4096, 1000), "normal", rng, "nk")
+    c = call(kern, a, b, 4096)
+    ref = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk", sets=4)
+    np.testing.assert_array_equal(c.view(np.uint16), ref.astype(np.float16).view(np.uint16))
+    one = model.split_k_matmul(a, b, 8, "f16", 128, b_layout="nk")
+    assert (one.astype(np.float16).view(np.uint16) != c.view(np.uint16)).any()
+
+
 def test_default_splits_at_least_12_from_k_2017():
     """gpu_poor's rule gives 8 chunks for 64 to 80 blocks of 32 (K in
     (2016, 2560]), 0.38 of a plain f16 sum's error; the default takes 12

@@ -53,15 +53,3 @@ func.func @swapped(%a: memref<1x4096xf16>, %b: memref<4096x4096xf16>, %c: memref
       : memref<1x4096xf16>, memref<4096x4096xf16>
   return
 }
-
-// -----
-
-// B as K x N of 48 columns is no whole atom: the mma.sync kernel's, which
-// keeps one f16 sum a chunk.
-func.func @sets_mma_sync(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'gpupoor.matmul' op keeps 2 f16 sums a chunk (sets), which only sm_90a's wgmma kernel does; its tile and layouts are the mma.sync kernel's}}
-  gpupoor.matmul %a, %b outs(%c : memref<?x?xf16>)
-      strategy(#gpupoor.split_k<tile = [64, 48, 64], inner = f16, outer = f32, chip = sm_90a, sets = 2>)
-      : memref<?x?xf16>, memref<?x?xf16>
-  return
-}

@@ -5,6 +5,7 @@
 // RUN: not gpupoor-opt %s -gpupoor-split-k=max-splits=0 2>&1 | FileCheck %s --check-prefix=MAX
 // RUN: not gpupoor-opt %s -gpupoor-split-k=slices=-3 2>&1 | FileCheck %s --check-prefix=SLICES
 // RUN: not gpupoor-opt %s -gpupoor-split-k="splits=2 slices=70000" 2>&1 | FileCheck %s --check-prefix=SLICESMAX
+// RUN: not gpupoor-opt %s -gpupoor-split-k=sets=3 2>&1 | FileCheck %s --check-prefix=SETS
 
 // Bad pass options are reported before anything is rewritten.
 // OUTER: error: gpupoor-split-k: outer-type must be f16 or f32, got 'bf16'
@@ -14,6 +15,7 @@
 // MAX: error: gpupoor-split-k: invalid strategy options: max_splits must be in [1, 65536], got 0
 // SLICES: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got -3
 // SLICESMAX: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got 70000
+// SETS: error: gpupoor-split-k: sets must be 0 (the chip's rules) or a power of two, got 3
 func.func @f() {
   return
 }

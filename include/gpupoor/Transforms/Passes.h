@@ -50,6 +50,9 @@ struct SplitKPatternOptions {
   int64_t maxSplits = policy::kDefaultMaxSplits;
   /// [BM, BN, BK], or empty to choose per matmul (selectTile).
   SmallVector<int64_t, 3> tile;
+  /// The f16 sums a chunk keeps, or 0 for the chip's rules
+  /// (policy::accumulatorSets).
+  int64_t sets = 0;
   /// The outer sum's type, f16 or f32; null means f32.
   Type outerType;
   Chip chip = Chip::SM80;

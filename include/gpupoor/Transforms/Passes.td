@@ -72,7 +72,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     32-row tile takes as many (at 0.985x the speed), and the 128 x 256 tile
     at least `ceil(K / 256)` (`policy::tileNumSplits`; for a dynamic K the
     host code evaluates it). `splits` or a
-    `gpupoor.splits` integer attribute on the matmul fixes it.
+    `gpupoor.splits` integer attribute on the matmul fixes it. Each chunk
+    keeps the f16 sums the chip's rules give its tile
+    (`policy::accumulatorSets`), or `sets` of them.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different
@@ -130,6 +132,10 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     ListOption<"tile", "tile", "int64_t",
                "Tile [BM, BN, BK] (default: the policy's for the shape and "
                "chip, policy::selectTile)">,
+    Option<"sets", "sets", "int64_t", /*default=*/"0",
+           "f16 sums each chunk keeps, k16 step j into sum j mod sets (0: "
+           "the chip's rules, policy::accumulatorSets; else a power of two "
+           "dividing each matmul's BK / 16)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "
            "kernel for A as M x K and B either way; the sm_90 mma.sync "

@@ -41,7 +41,7 @@ void MmaKernelBuilder::emitTile(Value kb, SmallVector<Value> &inner,
     copies->emitGroup(refill, full, fullIf);
     Value stage = copies->stageView(kb);
     for (int64_t ks = 0; ks < kSteps; ++ks)
-      inner = mma->emitMma(mma->load(stage, ks), inner);
+      emitStep(mma->load(stage, ks), ks, inner);
     return;
   }
   // Step ks loads the fragments of step ks + dist, in the next tile once
@@ -73,15 +73,27 @@ void MmaKernelBuilder::emitTile(Value kb, SmallVector<Value> &inner,
     if (ks == 0 && barrierStep != 0)
       copies->emitGroup(refill, full, fullIf);
     SmallVector<Value> now(ahead.begin(), ahead.begin() + setSize);
-    inner = mma->emitMma(now, inner);
+    emitStep(now, ks, inner);
     ahead.erase(ahead.begin(), ahead.begin() + setSize);
     ahead.append(next);
   }
 }
 
+void MmaKernelBuilder::emitStep(ArrayRef<Value> frags, int64_t ks,
+                                SmallVector<Value> &inner) {
+  // Sum ks mod sets: BK / 16 is a multiple of sets (SplitKAttr's verifier)
+  // and chunks start on K tiles, so it is k16 step j of the chunk's j mod
+  // sets, as the numerics model and the CPU lowering sum.
+  int64_t numFrags = outer->numFrags();
+  auto sum =
+      MutableArrayRef<Value>(inner).slice(ks % c.sets() * numFrags, numFrags);
+  SmallVector<Value> next = mma->emitMma(frags, ValueRange(sum));
+  llvm::copy(next, sum.begin());
+}
+
 scf::ForOp MmaKernelBuilder::emitTileLoop(Value lo, Value hi,
                                           ArrayRef<Value> init, bool full) {
-  int64_t numFrags = outer->numFrags();
+  int64_t numFrags = innerCount();
   auto loop = scf::ForOp::create(b, lo, hi, idx(1), init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -96,7 +108,7 @@ scf::ForOp MmaKernelBuilder::emitTileLoop(Value lo, Value hi,
 }
 
 void MmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
-  int64_t numFrags = outer->numFrags();
+  int64_t numFrags = innerCount();
   int64_t numRegOuter = outer->numInRegisters();
   ValueRange iter = chunkLoop.getRegionIterArgs();
   SmallVector<Value> regs(iter.take_front(numRegOuter));
@@ -129,7 +141,12 @@ void MmaKernelBuilder::emitChunk(scf::ForOp chunkLoop) {
   // of copies).
   emitTile(kbLast, inner, cur, /*full=*/false,
            wholeTilesEnd ? lt(kbLast, wholeTilesEnd) : Value());
-  SmallVector<Value> yielded = outer->emitHandover(inner, regs);
+  // The chunk's sums enter the outer sums in turn, sum 0 first.
+  SmallVector<Value> yielded(regs);
+  int64_t perSum = outer->numFrags();
+  for (int64_t s = 0; s < c.sets(); ++s)
+    yielded =
+        outer->emitHandover(ArrayRef(inner).slice(s * perSum, perSum), yielded);
   yielded.append(cur);
   scf::YieldOp::create(b, yielded);
 }

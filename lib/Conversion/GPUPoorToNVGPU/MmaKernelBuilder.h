@@ -47,6 +47,12 @@ private:
   /// steps (one set after another).
   void emitTile(Value kb, SmallVector<Value> &inner, SmallVector<Value> &ahead,
                 bool full, Value fullIf = {});
+  /// The mma.sync of k16 step `ks` of a K tile (its fragments `frags`)
+  /// into f16 sum ks mod sets of `inner` (KernelSpec::sets).
+  void emitStep(ArrayRef<Value> frags, int64_t ks, SmallVector<Value> &inner);
+  /// The f16 sums' fragments a warp carries: `sets` sums of its outer sums'
+  /// fragments each.
+  int64_t innerCount() const { return c.sets() * outer->numFrags(); }
   /// A loop over the K tiles [lo, hi) of a chunk, carrying the f16 sums and
   /// the prefetched fragments.
   scf::ForOp emitTileLoop(Value lo, Value hi, ArrayRef<Value> init, bool full);

@@ -717,13 +717,6 @@ func.func @sets_not_dividing_steps(%a: tensor<1x4096xf16>, %b: tensor<4096x4096x
   return
 }
 
-// -----
-
-func.func @sets_mma_sync(%a: tensor<16x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<16x4096xf16>) {
-  // expected-error @+1 {{sets = 2 needs chip sm_90a (the wgmma kernel), got sm_90}}
-  %r = gpupoor.matmul %a, %b outs(%c : tensor<16x4096xf16>) strategy(#gpupoor.split_k<tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 2>) : tensor<16x4096xf16>, tensor<4096x4096xf16> -> tensor<16x4096xf16>
-  return
-}
 
 // -----
 

@@ -104,10 +104,6 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "sets = " << sets
                        << " must be a power of two dividing BK / 16 = "
                        << steps;
-  if (sets > 1 && chip != Chip::SM90a)
-    return emitError() << "sets = " << sets
-                       << " needs chip sm_90a (the wgmma kernel), got "
-                       << stringifyChip(chip);
 
   if (!inner.isF16())
     return emitError() << "inner accumulator type must be f16, got " << inner;

@@ -272,19 +272,30 @@ KernelSpec::verify(function_ref<InFlightDiagnostic()> emitError) const {
                                        : " (B as K x N: whole atoms a half)")
                        << ", got " << bm << "x" << bn << "x" << bk
                        << (tmaCopies ? "" : " without TMA copies");
-  // Several sums a chunk: each a warpgroup's whole tile (no split
-  // handover), in registers beside the next chunk's (the deferred
+  // Several sums a chunk: on sm_90a each a warpgroup's whole tile (no
+  // split handover), in registers beside the next chunk's (the deferred
   // handover), as many columns as one sum of the widest tile that defers
   // at one block an SM. (At two blocks an SM the 64 x 32 tile's four sums,
   // 128 registers a thread in all, did not spill: lit's ptxas checks.)
-  if (sets() > 1 && (splitHandover || chip != Chip::SM90a ||
-                     sets() * bn > kDeferredHandoverMaxBN))
+  if (sets() > 1 && chip == Chip::SM90a &&
+      (splitHandover || sets() * bn > kDeferredHandoverMaxBN))
     return emitError() << "sets = " << sets()
                        << " takes sm_90a's wgmma kernel without the split "
                           "handover and sets * BN <= "
                        << kDeferredHandoverMaxBN << ", got " << bm << "x" << bn
                        << "x" << bk
                        << (splitHandover ? " with the split handover" : "");
+  // On the mma.sync kernel a warp's sums are loop values beside its outer
+  // sums: at most as many fragments as one sum of a 64 x 64 warp tile.
+  if (sets() > 1 && chip != Chip::SM90a &&
+      sets() * mTiles() * nTiles() > kMmaSetFragments)
+    return emitError() << "sets = " << sets()
+                       << " on the mma.sync kernel takes at most "
+                       << kMmaSetFragments
+                       << " f16 fragments a warp in all (sets * a warp's m16 "
+                          "x n8 tiles), got "
+                       << sets() * mTiles() * nTiles() << " (a warp tile of "
+                       << warpM() << "x" << warpN() << ")";
   // Both handovers' code and the shared tiles' would not fit the
   // registers (96 bytes of spills at 128 x 256).
   if (splitHandover && streamKTiles)

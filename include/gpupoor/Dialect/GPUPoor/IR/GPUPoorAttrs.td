@@ -184,12 +184,14 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       plain op on the swapped operands (C as a transposed view); the
       CPU lowering computes C as it stands (the same chunks in the same
       order, so the same result).
-    * `sets`: the f16 sums a chunk keeps (default 1; more only on sm_90a's
-      wgmma kernel without the split handover and with `sets * BN <= 128`,
-      a power of two dividing BK / 16). k16 step j of each of a chunk's K tiles adds into sum
-      j mod `sets`; the chunk's sums enter the outer sum one after the
-      other, sum 0 first, so a chunk of L elements is `sets` f16 sums of
-      L / `sets` (docs/design/Numerics.md). The chip's rules give the
+    * `sets`: the f16 sums a chunk keeps (default 1; a power of two
+      dividing BK / 16; more than one on sm_90a's wgmma kernel without the
+      split handover and with `sets * BN <= 128`, on the mma.sync kernel
+      where a warp's sums take at most 32 m16 x n8 fragments,
+      `KernelSpec::kMmaSetFragments`). k16 step j of each of a chunk's K
+      tiles adds into sum j mod `sets`; the chunk's sums enter the outer
+      sum one after the other, sum 0 first, so a chunk of L elements is
+      `sets` f16 sums of L / `sets` (docs/design/Numerics.md). The chip's rules give the
       swapped tiles (8, 16 or 32 columns) and the narrow tile (16 columns,
       unswapped: `policy::kNarrowTile`) four, sm_90a's 32-row tile
       (`policy::kThinTile`) two (`policy::accumulatorSets`).

@@ -155,6 +155,10 @@ struct KernelSpec {
   /// registers a thread. ptxas spilled 104 bytes at 64 x 160, and 16 at 64
   /// x 128 two blocks an SM (128 registers a thread at launch).
   static constexpr int64_t kDeferredHandoverMaxBN = 128;
+  /// The f16 sums' m16 x n8 fragments a warp of the mma.sync kernel may
+  /// carry over all its sets (sets > 1): one sum of a 64 x 64 warp tile's,
+  /// 64 registers, four sums of the 16-row decode tiles' warps (16 x 64).
+  static constexpr int64_t kMmaSetFragments = 32;
   /// Whether the TMA kernel's consumers hand a chunk's f16 sums over
   /// behind the next chunk's first wgmma group rather than after draining
   /// the chain at the chunk's end: tiles of one consumer warpgroup up to

@@ -242,7 +242,7 @@ VARIANTS = {
     # Several f16 sums a chunk on the mma.sync kernel (sets): the decode
     # tiles in automatic and fixed slices, f16 outer sums, S from the
     # launch, the tensor-core handover, the element copies, a 32-row tile,
-    # and a static decode product.
+    # a static decode product.
     "nk_f32_m16_sets4_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,128,64 sets=4"),
     "kn_f16_m16n256_sets4_p3": (dict(), "outer-type=f16 slices=3 tile=16,256,128 sets=4"),
     "kn_f32_m16_sets2_sarg": (dict(), "outer-type=f32 tile=16,128,128 splits-arg=true sets=2"),
@@ -253,6 +253,13 @@ VARIANTS = {
     "nk_f16_m32_sets2_p0": (dict(b_layout="nk"), "outer-type=f16 slices=0 tile=32,128,64 sets=2"),
     "kn_mma_decode_sets4_f32_8x13824x5120": (dict(shape=(8, 13824, 5120)),
                                              "outer-type=f32 slices=0 sets=4"),
+    # Two sums where a warp's outer sums are half in shared memory (32 x
+    # 256: warps of 32 x 64), and fragments loaded 0 and 2 steps ahead.
+    "nk_f32_m32n256_sets2_so": (dict(b_layout="nk"), "outer-type=f32 tile=32,256,64 sets=2"),
+    "kn_f32_m16_sets4_pf0": (dict(), "outer-type=f32 slices=2 tile=16,128,128 sets=4 "
+                             "fragment-prefetch=0"),
+    "nk_f16_m16_sets2_pf2": (dict(b_layout="nk"), "outer-type=f16 tile=16,128,64 sets=2 "
+                             "fragment-prefetch=2"),
     # 192-row tiles over three consumer warpgroups, and 96 columns (B as K x
     # N: three 32-column atoms of 64-byte swizzled rows): alone, in
     # slices, persistent with stream-K, in clusters of two, batched, with

@@ -313,13 +313,14 @@ def test_thin_tile_matches_model(rng):
     assert "tile = [32, 64, 128]" in ir and "sets = 2" in ir and "splits = 8" in ir, ir
 
 
-def test_mma_sync_decode_sets_match_model(rng):
-    """On sm_90 a static decode product of 8 rows runs the mma.sync kernel's
-    16 x 128 x 128 tile, one f16 sum a chunk by the rules; `sets=4` keeps
-    four, k16 steps t, t + 4 of each K tile in sum t (the order the GPU
-    kernel sums them, gpupoor-split-k's option). The CPU lowering of that
-    op is bit for bit the model's sums; K = 1000 leaves the last tile 104
-    elements (6.5 k16 steps: sum 2 takes the half step)."""
+def test_sets_option_on_mma_sync_tile_matches_model(rng):
+    """gpupoor-split-k's `sets=4` on the strategy of the mma.sync kernel's
+    16 x 128 x 128 decode tile (sm_90, 8 rows; one f16 sum a chunk by the
+    rules): four sums, k16 steps t, t + 4 of each K tile in sum t. This
+    checks the option and the CPU loop form of that strategy, bit for bit
+    the model's sums (the GPU kernel's own order is the GPU suite's to
+    check); K = 1000 leaves the last tile 104 elements (6.5 k16 steps: sum
+    2 takes the half step)."""
     import subprocess
     from cpu_kernel import GPUPOOR_OPT
     kern = kernel(8, "f16", b_layout="nk", shape=(8, 4096, 1000), split_k="chip=sm_90 sets=4")

@@ -175,8 +175,9 @@ void MmaKernelBuilder::build() {
   outer.emplace(kc);
   wholeTilesEnd = copies->emitWholeTilesEnd();
 
-  // for each chunk s: inner = 0; for each K tile of the chunk: inner +=
-  // A_kb B_kb; outer += inner. The fragments of the next k step travel
+  // for each chunk s: inner[0..sets) = 0; for each K tile of the chunk and
+  // k16 step j of it: inner[j mod sets] += A_kb,j B_kb,j; outer +=
+  // inner[0], ..., inner[sets - 1]. The fragments of the next k step travel
   // through both loops.
   SmallVector<Value> chunkInit = outer->initialRegisters();
   chunkInit.append(frags);

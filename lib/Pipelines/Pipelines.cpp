@@ -39,6 +39,7 @@ splitKOptions(const SplitKOptionsBase<Derived> &options) {
   splitK.outerType = options.outerType;
   splitK.tile.assign(options.tile.begin(), options.tile.end());
   splitK.sets = options.sets;
+  splitK.swap = options.swap;
   splitK.relaxF32Accumulation = options.relaxF32Accumulation;
   splitK.foldLayouts = options.foldLayouts;
   splitK.tunedTable = options.tunedTable;

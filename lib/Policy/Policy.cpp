@@ -28,6 +28,16 @@ static std::optional<FillSplits> fillSplits(const Problem &p,
   return FillSplits{p.splits, p.maxSplits};
 }
 
+/// The tile the rules give the transposed product C^T = B^T A^T (a swap
+/// asked for without a tile): selectTile's for the transposed shape and the
+/// exchanged layouts.
+static Tile transposedTile(const Problem &p, int64_t askedSlices) {
+  auto [aLayout, bLayout] = swappedLayouts(p.aLayout, p.bLayout);
+  Chip chip = kernelChip(p.chip, aLayout, bLayout, std::nullopt);
+  return selectTile(p.shape.transposed(), p.k, chip, p.sms(), bLayout, aLayout,
+                    fillSplits(p, askedSlices));
+}
+
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A stored K x M that is copied first: the M x K product's strategy.
   // On sm_90a one whose rows lie off 16 bytes is otherwise copied as it
@@ -61,20 +71,26 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     if (isFillingTile(rules))
       tuned.reset();
   }
+  // A swap asked for overrides a table row that says otherwise.
+  if (tuned && p.swap && familySwapped(tuned->family) != *p.swap)
+    tuned.reset();
   s.tuned = tuned.has_value();
   s.askedSlices = p.slices ? p.slices : (tuned ? tuned->slices : 0);
   // A decode product may run transposed; its tile and slices are then the
   // swapped product's.
   std::optional<Tile> swappedTile;
+  bool rulesSwap = !p.swap.has_value();
   if (tuned && familySwapped(tuned->family))
     swappedTile = familyTile(tuned->family, p.chip, p.bLayout);
-  else if (!p.tile && !tuned)
+  else if (p.swap == true)
+    swappedTile = p.tile ? *p.tile : transposedTile(p, s.askedSlices);
+  else if (!p.tile && !tuned && rulesSwap)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
   // Few rows whose 64-row tiles leave SMs idle (the transposed product in
   // clusters), or 128 x 128 tiles whose clusters spill a wave where the
   // transposed product's fit it: that product, in one slice.
-  if (!swappedTile && !p.tile && !tuned) {
+  if (!swappedTile && !p.tile && !tuned && rulesSwap) {
     swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices,
                                   p.aLayout, p.bLayout);
     if (!swappedTile)
@@ -96,7 +112,9 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // one reads the operands exchanged.
   auto [aLayout, bLayout] = s.swapped ? swappedLayouts(p.aLayout, p.bLayout)
                                       : std::pair(p.aLayout, p.bLayout);
-  s.chip = kernelChip(chip, aLayout, bLayout, s.tile);
+  // (From the chip asked for: a tile asked for the transposed product may
+  // be one the wgmma kernel does not take as the product stands.)
+  s.chip = kernelChip(p.chip, aLayout, bLayout, s.tile);
   s.sets = accumulatorSets(s.chip, s.tile);
   s.splits = p.splits;
   // With a static K the rule is evaluated now, so the IR says what runs.

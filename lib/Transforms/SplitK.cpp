@@ -448,6 +448,11 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
                            !rowsOff16Bytes(op.getDpsInputs()[0]);
     if (!options.tile.empty())
       problem.tile = toPolicyTile(options.tile);
+    if (options.swap == true && problem.shape.batched)
+      return op->emitOpError()
+             << "is batched: swap=true takes 2-D products (C's transposed "
+                "view)";
+    problem.swap = options.swap;
     // Static sizes past any device's memory, whose counts the policy would
     // overflow: an error (as verifyStaticSizes' below), before the policy.
     auto diag = [&]() { return op->emitOpError(); };
@@ -557,6 +562,8 @@ struct GPUPoorSplitKPass : gpupoor::impl::GPUPoorSplitKBase<GPUPoorSplitKPass> {
     resolved.relaxF32Accumulation = relaxF32Accumulation;
     resolved.slices = slices;
     resolved.sets = sets;
+    if (swap != SwapChoice::Auto)
+      resolved.swap = swap == SwapChoice::Always;
     resolved.tunedTable = tunedTable;
     // Empty: chosen per matmul (policy::chooseStrategy).
     resolved.tile.assign(tile.begin(), tile.end());
@@ -724,6 +731,12 @@ mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
   auto diag = [&]() {
     return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
   };
+  // The transposed products are the wgmma kernel's (A as K x M where B is
+  // K x N) and 2-D (gpupoor-swap-operands transposes C's view).
+  if (options.swap == true && options.chip != Chip::SM90a)
+    return emitError(loc) << "gpupoor-split-k: swap=true needs chip=sm_90a, "
+                             "got "
+                          << stringifyChip(options.chip);
   // Sums asked for are checked against each matmul's tile when it has one.
   if (options.sets < 0 || (options.sets && !llvm::isPowerOf2_64(options.sets)))
     return emitError(loc) << "gpupoor-split-k: sets must be 0 (the chip's "

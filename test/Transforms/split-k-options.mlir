@@ -6,6 +6,8 @@
 // RUN: not gpupoor-opt %s -gpupoor-split-k=slices=-3 2>&1 | FileCheck %s --check-prefix=SLICES
 // RUN: not gpupoor-opt %s -gpupoor-split-k="splits=2 slices=70000" 2>&1 | FileCheck %s --check-prefix=SLICESMAX
 // RUN: not gpupoor-opt %s -gpupoor-split-k=sets=3 2>&1 | FileCheck %s --check-prefix=SETS
+// RUN: not gpupoor-opt %s -gpupoor-split-k="chip=sm_90 swap=true" 2>&1 | FileCheck %s --check-prefix=SWAP
+// RUN: not gpupoor-opt %s -gpupoor-split-k=swap=maybe 2>&1 | FileCheck %s --check-prefix=SWAPVAL
 
 // Bad pass options are reported before anything is rewritten.
 // OUTER: error: gpupoor-split-k: outer-type must be f16 or f32, got 'bf16'
@@ -16,6 +18,8 @@
 // SLICES: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got -3
 // SLICESMAX: error: gpupoor-split-k: slices must be 0 (chosen) or in [1, 65535], got 70000
 // SETS: error: gpupoor-split-k: sets must be 0 (the chip's rules) or a power of two, got 3
+// SWAP: error: gpupoor-split-k: swap=true needs chip=sm_90a, got sm_90
+// SWAPVAL: for the --swap option: Cannot find option named 'maybe'!
 func.func @f() {
   return
 }

@@ -43,6 +43,9 @@ struct SplitKOptionsBase : public PassPipelineOptions<Derived> {
       llvm::cl::init(Defaults().outerType)};
   ::mlir::detail::PassOptions::ListOption<int64_t> tile{
       *this, "tile", llvm::cl::desc("See gpupoor-split-k")};
+  ::mlir::detail::PassOptions::Option<SwapChoice> swap{
+      *this, "swap", llvm::cl::desc("See gpupoor-split-k"),
+      llvm::cl::init(Defaults().swap), swapChoices()};
   ::mlir::detail::PassOptions::Option<int64_t> sets{
       *this, "sets", llvm::cl::desc("See gpupoor-split-k"),
       llvm::cl::init(Defaults().sets)};

@@ -52,6 +52,10 @@ struct Problem {
   int64_t slices = 0;
   /// The tile asked for (none: chosen).
   std::optional<Tile> tile;
+  /// Whether the product runs transposed, C^T = B^T A^T (none: as the rules
+  /// and the tuned table say). Asked for, the tile is the transposed
+  /// product's: `tile`, else selectTile's for the transposed shape.
+  std::optional<bool> swap;
   /// The SMs to plan for (0: the chip's reference part, getChipInfo).
   int64_t smCount = 0;
   /// A choice to take instead of the tuned table's (the tuner's candidates);

@@ -24,6 +24,7 @@ using MmaHandoverChoice = AutoChoice;
 using PersistentChoice = AutoChoice;
 using StreamKChoice = AutoChoice;
 using SplitHandoverChoice = AutoChoice;
+using SwapChoice = AutoChoice;
 
 /// The spellings of such an option, saying where auto and true apply; for
 /// the pass and the pipelines alike.
@@ -44,6 +45,14 @@ inline auto splitHandoverChoices() {
   return autoChoices("static products of at most two work tiles a block, "
                      "or in tiles narrower than 256 columns",
                      "sm_90a TMA kernels of two consumer warpgroups");
+}
+inline auto swapChoices() {
+  return autoChoices("the rules' transposed products (decode tiles, few "
+                     "rows, clusters that spill a wave) and the tuned "
+                     "table's",
+                     "2-D products on sm_90a, C^T = B^T A^T in `tile` (the "
+                     "transposed product's) or the tile the rules give the "
+                     "transposed shape");
 }
 inline auto streamKChoices() {
   return autoChoices("static persistent grids whose last wave is short",

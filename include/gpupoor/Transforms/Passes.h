@@ -53,6 +53,8 @@ struct SplitKPatternOptions {
   /// The f16 sums a chunk keeps, or 0 for the chip's rules
   /// (policy::accumulatorSets).
   int64_t sets = 0;
+  /// Whether products run transposed (none: the rules' choice).
+  std::optional<bool> swap;
   /// The outer sum's type, f16 or f32; null means f32.
   Type outerType;
   Chip chip = Chip::SM80;

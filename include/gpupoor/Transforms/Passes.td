@@ -132,6 +132,13 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     ListOption<"tile", "tile", "int64_t",
                "Tile [BM, BN, BK] (default: the policy's for the shape and "
                "chip, policy::selectTile)">,
+    Option<"swap", "swap", "::mlir::gpupoor::SwapChoice",
+           /*default=*/"::mlir::gpupoor::SwapChoice::Auto",
+           "Run the product transposed, C^T = B^T A^T (the swapped operands, "
+           "C's transposed view): true, false or auto (default: the rules' "
+           "and the tuned table's choice). true takes 2-D products on "
+           "sm_90a; `tile` is then the transposed product's",
+           "::mlir::gpupoor::swapChoices()">,
     Option<"sets", "sets", "int64_t", /*default=*/"0",
            "f16 sums each chunk keeps, k16 step j into sum j mod sets (0: "
            "the chip's rules, policy::accumulatorSets; else a power of two "

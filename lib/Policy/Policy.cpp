@@ -65,7 +65,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // But the rules' filling tile over a row of the table (tuned before the
   // rules had one): on an H200 it beat the row's 128 x 128 tile where it
   // applies (docs/design/decisions.md#64-row-tiles-that-fill-one-wave).
-  if (tuned && !p.forced && !p.tile && p.shape.m > 128) {
+  if (tuned && !p.forced && !p.tile && p.swap != true && p.shape.m > 128) {
     Tile rules = selectTile(p.shape, p.k, chip, sms, p.bLayout, p.aLayout,
                             fillSplits(p, p.slices));
     if (isFillingTile(rules))
@@ -79,18 +79,17 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // A decode product may run transposed; its tile and slices are then the
   // swapped product's.
   std::optional<Tile> swappedTile;
-  bool rulesSwap = !p.swap.has_value();
   if (tuned && familySwapped(tuned->family))
     swappedTile = familyTile(tuned->family, p.chip, p.bLayout);
-  else if (p.swap == true)
-    swappedTile = p.tile ? *p.tile : transposedTile(p, s.askedSlices);
-  else if (!p.tile && !tuned && rulesSwap)
+  else if (p.swap == true && p.tile)
+    swappedTile = *p.tile;
+  else if (!p.tile && !tuned && p.swap != false)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
   // Few rows whose 64-row tiles leave SMs idle (the transposed product in
   // clusters), or 128 x 128 tiles whose clusters spill a wave where the
   // transposed product's fit it: that product, in one slice.
-  if (!swappedTile && !p.tile && !tuned && rulesSwap) {
+  if (!swappedTile && !p.tile && !tuned && p.swap != false) {
     swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices,
                                   p.aLayout, p.bLayout);
     if (!swappedTile)
@@ -98,6 +97,10 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     if (swappedTile)
       s.askedSlices = 1;
   }
+  // A swap asked for where the rules have none: the tile they give the
+  // transposed shape.
+  if (!swappedTile && p.swap == true)
+    swappedTile = transposedTile(p, s.askedSlices);
   s.swapped = swappedTile.has_value();
   CShape shape = s.swapped ? p.shape.transposed() : p.shape;
   if (s.swapped)
@@ -154,9 +157,11 @@ bool mlir::gpupoor::policy::copiesKMajorA(const Problem &p) {
       (m != kSwappedKM8Tile[1] || !swappedTilesAtMost(p.shape, 2 * p.sms())))
     return true;
   // 8, 16 or 32 rows: read as they lie where the rules run the product
-  // swapped (a tile named in the options runs it unswapped).
-  if (!p.tile && selectSwappedTile(p.shape, ALayout::KM, p.bLayout, p.chip, p.k,
-                                   p.splits, p.maxSplits, p.sms()))
+  // swapped (a tile named in the options, or swap = false, runs it
+  // unswapped).
+  if (!p.tile && p.swap != false &&
+      selectSwappedTile(p.shape, ALayout::KM, p.bLayout, p.chip, p.k, p.splits,
+                        p.maxSplits, p.sms()))
     return false;
   return m <= 16 || (!isDynamic(p.k) && p.k > kCopiedThinAK);
 }
@@ -241,6 +246,7 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
   Problem asked = p;
   asked.tile.reset();
   asked.splits.reset();
+  asked.swap.reset();
   Launch launch = chooseLaunch(asked);
   return 8 * double(launch.tiles) * double(launch.slices) < 9.0 * p.sms();
 }

@@ -463,6 +463,18 @@ struct MatmulToSplitK : OpInterfaceRewritePattern<linalg::LinalgOp> {
              << "has an operand of more than 2^48 elements (batch * M * N, "
                 "M * K or K * N): more than any device holds";
     policy::Strategy chosen = policy::chooseStrategy(problem);
+    // A transposed product asked for runs on the wgmma kernel, whose column
+    // stores write C's transposed view; a tile it does not take there
+    // would be sm_90's mma.sync kernel writing C two bytes at a time.
+    if (options.swap == true && fromPolicy(chosen.chip) != Chip::SM90a) {
+      auto [bm, bn, bk] = chosen.tile;
+      return op->emitOpError()
+             << "swap=true: sm_90a's wgmma kernel does not take the "
+                "transposed product in "
+             << bm << "x" << bn << "x" << bk
+             << " tiles (its A as K x M in atoms of 64 rows, its B as K x N "
+                "in whole atoms); name a tile it takes";
+    }
     // Sums asked for replace the rules'; the attribute's verifier checks
     // them against the tile.
     if (options.sets)
@@ -731,8 +743,9 @@ mlir::gpupoor::verifySplitKPatternOptions(const SplitKPatternOptions &options,
   auto diag = [&]() {
     return emitError(loc) << "gpupoor-split-k: invalid strategy options: ";
   };
-  // The transposed products are the wgmma kernel's (A as K x M where B is
-  // K x N) and 2-D (gpupoor-swap-operands transposes C's view).
+  // Transposed products asked for are sm_90a's wgmma kernel's (checked
+  // again on each matmul's tile) and 2-D (gpupoor-swap-operands transposes
+  // C's view).
   if (options.swap == true && options.chip != Chip::SM90a)
     return emitError(loc) << "gpupoor-split-k: swap=true needs chip=sm_90a, "
                              "got "

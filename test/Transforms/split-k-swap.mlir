@@ -42,6 +42,8 @@ func.func @odd(%x: tensor<1032x1648xf16>, %w: tensor<1648x5976xf16>) -> tensor<1
 // kernel's 16-row tile in the slices that tile's 32 blocks take.
 // RULES-LABEL: func @decode
 // RULES: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
+// SWAP-LABEL: func @decode
+// SWAP: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // NOSWAP-LABEL: func @decode
 // NOSWAP: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90>)
 func.func @decode(%x: tensor<1x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {

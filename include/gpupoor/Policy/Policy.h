@@ -54,7 +54,8 @@ struct Problem {
   std::optional<Tile> tile;
   /// Whether the product runs transposed, C^T = B^T A^T (none: as the rules
   /// and the tuned table say). Asked for, the tile is the transposed
-  /// product's: `tile`, else selectTile's for the transposed shape.
+  /// product's: `tile`, else the rules' transposed tile where they have
+  /// one, else selectTile's for the transposed shape.
   std::optional<bool> swap;
   /// The SMs to plan for (0: the chip's reference part, getChipInfo).
   int64_t smCount = 0;

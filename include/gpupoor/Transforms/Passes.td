@@ -137,7 +137,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "Run the product transposed, C^T = B^T A^T (the swapped operands, "
            "C's transposed view): true, false or auto (default: the rules' "
            "and the tuned table's choice). true takes 2-D products on "
-           "sm_90a; `tile` is then the transposed product's",
+           "sm_90a's wgmma kernel; `tile` is then the transposed product's",
            "::mlir::gpupoor::swapChoices()">,
     Option<"sets", "sets", "int64_t", /*default=*/"0",
            "f16 sums each chunk keeps, k16 step j into sum j mod sets (0: "

@@ -253,6 +253,13 @@ VARIANTS = {
     "nk_f16_m32_sets2_p0": (dict(b_layout="nk"), "outer-type=f16 slices=0 tile=32,128,64 sets=2"),
     "kn_mma_decode_sets4_f32_8x13824x5120": (dict(shape=(8, 13824, 5120)),
                                              "outer-type=f32 slices=0 sets=4"),
+    # Odd products transposed on request (swap=true) in tile widths that
+    # fill whole waves, and such a width as the product stands (B as N x K).
+    "kn_swap208_f32_1032x5976x1648": (dict(shape=(1032, 5976, 1648)),
+                                      "outer-type=f32 swap=true tile=128,208,64 persistent=false"),
+    "kn_swap144_bias_848x7432x1720": (dict(shape=(848, 7432, 1720), bias="f16"),
+                                      "outer-type=f32 swap=true tile=128,144,64 persistent=false"),
+    "nk_f16_208_p0": (dict(b_layout="nk"), "outer-type=f16 slices=0 tile=128,208,64"),
     # Two sums where a warp's outer sums are half in shared memory (32 x
     # 256: warps of 32 x 64), and fragments loaded 0 and 2 steps ahead.
     "nk_f32_m32n256_sets2_so": (dict(b_layout="nk"), "outer-type=f32 tile=32,256,64 sets=2"),

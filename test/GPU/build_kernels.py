@@ -260,6 +260,7 @@ VARIANTS = {
     "kn_swap144_bias_848x7432x1720": (dict(shape=(848, 7432, 1720), bias="f16"),
                                       "outer-type=f32 swap=true tile=128,144,64 persistent=false"),
     "nk_f16_208_p0": (dict(b_layout="nk"), "outer-type=f16 slices=0 tile=128,208,64"),
+    "kn_f32_swap144": (dict(), "outer-type=f32 swap=true tile=128,144,64"),
     # Two sums where a warp's outer sums are half in shared memory (32 x
     # 256: warps of 32 x 64), and fragments loaded 0 and 2 steps ahead.
     "nk_f32_m32n256_sets2_so": (dict(b_layout="nk"), "outer-type=f32 tile=32,256,64 sets=2"),

@@ -73,8 +73,9 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     accumulators, the strategy's `sets` of them a chunk (k16 step j of a K
     tile into sum j mod `sets`); one loop per split-k chunk whose last tile
     is peeled, so that adding the f16 accumulators into the outer
-    accumulators (sum 0 first) overlaps with its mma.sync; an epilogue (the op's region, cloned per element, its
-    operands read at clamped indices, C read where the region reads it) that
+    accumulators (sum 0 first) overlaps with its mma.sync; an epilogue (the
+    op's region, cloned per element, its operands read at clamped indices,
+    C read where the region reads it) that
     stages each warp's share of C through its own region of the idle
     stages and stores guarded 16-byte row vectors (`epilogue_passes`).
     The split geometry is the loop form's (see `convert-gpupoor-to-loops`),

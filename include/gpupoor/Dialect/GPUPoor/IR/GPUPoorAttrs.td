@@ -191,10 +191,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       `KernelSpec::kMmaSetFragments`). k16 step j of each of a chunk's K
       tiles adds into sum j mod `sets`; the chunk's sums enter the outer
       sum one after the other, sum 0 first, so a chunk of L elements is
-      `sets` f16 sums of L / `sets` (docs/design/Numerics.md). The chip's rules give the
-      swapped tiles (8, 16 or 32 columns) and the narrow tile (16 columns,
-      unswapped: `policy::kNarrowTile`) four, sm_90a's 32-row tile
-      (`policy::kThinTile`) two (`policy::accumulatorSets`).
+      `sets` f16 sums of L / `sets` (docs/design/Numerics.md). The chip's
+      rules give the swapped tiles (8, 16 or 32 columns) and the narrow
+      tile (16 columns, unswapped: `policy::kNarrowTile`) four, sm_90a's
+      32-row tile (`policy::kThinTile`) two (`policy::accumulatorSets`).
 
     Example:
 

@@ -33,9 +33,8 @@ static std::optional<FillSplits> fillSplits(const Problem &p,
 /// exchanged layouts.
 static Tile transposedTile(const Problem &p, int64_t askedSlices) {
   auto [aLayout, bLayout] = swappedLayouts(p.aLayout, p.bLayout);
-  Chip chip = kernelChip(p.chip, aLayout, bLayout, std::nullopt);
-  return selectTile(p.shape.transposed(), p.k, chip, p.sms(), bLayout, aLayout,
-                    fillSplits(p, askedSlices));
+  return selectTile(p.shape.transposed(), p.k, p.chip, p.sms(), bLayout,
+                    aLayout, fillSplits(p, askedSlices));
 }
 
 Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {

@@ -121,7 +121,12 @@ def scan_launches(sweep: dict, chip: str, sm_count: int) -> dict:
                    met_by_more_chunks=sum(r["fewest_chunks_same_sets"] is not None for r in above),
                    met_by_a_candidate=sum(r["fewest_chunks_any_sets"] is not None for r in above))
     print(json.dumps(summary))
-    return dict(chip=chip, sm_count=sm_count, summary=summary, above_third=above,
+    return dict(what="The split-k model's error of the launch the rules choose now for each product "
+                     "(err_rules_model, on at least 32 x 256 outputs seeded by the shape; err_gpupoor: the "
+                     "sweep's measured error, under the rules of its run) and, for those above a third of "
+                     "the sweep's cuBLAS f16acc error, of candidate chunk counts and f16 sums a chunk; a "
+                     "computation, not a measurement.",
+                chip=chip, sm_count=sm_count, summary=summary, above_third=above,
                 off_sweep_by_5pct=[{k: r[k] for k in ("layout", "shape", "tile", "splits", "sets",
                                                       "err_gpupoor", "err_rules_model")} for r in changed])
 

@@ -20,7 +20,7 @@ also gets the model's error of the launch the rules choose now
 (gpupoor._C.choose_launch: tile, S, P', f16 sums a chunk), which shows where
 a rule changed since the sweep ran; and where that error exceeds the third,
 the model's errors of sets 1, 2, 4, 8 (up to BK / 16) at S, 2S and 4S chunks
-(capped at K's tiles and 256), with the fewest chunks that meet it. Kernels
+(capped at K's tiles and the default max splits), with the fewest chunks that meet it. Kernels
 do not take every candidate (sm_90a's wgmma kernel: sets * BN <= 128), which
 the scan does not judge. These run on at least 32 x 256 outputs of the
 product (its rows and columns where fewer), seeded by its shape.
@@ -57,18 +57,14 @@ def model_errors(k: int) -> tuple[float, float]:
     return errs[0], errs[1]
 
 
-MAX_SPLITS = 256
-LAYOUTS = {"nk": ("mk", "nk"), "kn": ("mk", "kn"), "km": ("km", "kn")}
-
-
 def launch_errors(row: dict, chip: str, sm_count: int) -> dict:
     """The model's error of the rules' launch for `row`'s product and, where
     it exceeds a third of the sweep's cuBLAS f16acc error, of candidates."""
     from gpupoor import _C
 
     m, n, k = row["shape"]
-    a_layout, b_layout = LAYOUTS[row["layout"]]
-    launch = _C.choose_launch(chip, m, n, k, b_layout, 0, MAX_SPLITS, sm_count, a_layout=a_layout)
+    a_layout, b_layout = ("km", "kn") if row["layout"] == "km" else ("mk", row["layout"])
+    launch = _C.choose_launch(chip, m, n, k, b_layout, 0, _C.DEFAULT_MAX_SPLITS, sm_count, a_layout=a_layout)
     bk, splits, sets = launch["tile"][2], launch["splits"], launch["sets"]
     slices = max(launch["slices"], 1)
     rng = np.random.default_rng([m, n, k])
@@ -87,7 +83,7 @@ def launch_errors(row: dict, chip: str, sm_count: int) -> dict:
                err_gpupoor=row["err"]["gpupoor"], err_rules_model=error(splits, sets),
                third_of_f16acc=round(third, 7), candidates=[])
     if out["err_rules_model"] > third:
-        for s in sorted({min(splits * mult, -(-k // bk), MAX_SPLITS) for mult in (1, 2, 4)}):
+        for s in sorted({min(splits * mult, -(-k // bk), _C.DEFAULT_MAX_SPLITS) for mult in (1, 2, 4)}):
             for sums in (1, 2, 4, 8):
                 if (s, sums) != (splits, sets) and bk >= 16 * sums:
                     e = error(s, sums)

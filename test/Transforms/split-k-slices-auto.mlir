@@ -10,7 +10,7 @@
 // chunks of 128, S = 32, policy::tileNumSplits): P1 = 4, P2 = 8, no
 // better than 4.
 // CHECK-LABEL: func.func @decode
-// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 4, chip = sm_90, sets = 4>
 // sm_80: P1 = 3, P2 = 6.
 // SM80-LABEL: func.func @decode
 // SM80: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3>
@@ -28,7 +28,7 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // busiest SM's work is not less): one slice, the sequential kernel (not
 // printed).
 // CHECK-LABEL: func.func @wide_n
-// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>
 // SM80-LABEL: func.func @wide_n
 // SM80: #gpupoor.split_k<splits = 16, tile = [16, 128, 128], inner = f16, outer = f32>
 func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<1x14336xf16> {
@@ -45,7 +45,7 @@ func.func @wide_n(%a: tensor<1x4096xf16>, %b: tensor<4096x14336xf16>) -> tensor<
 // S = 128): T = 24, P1 = 5, P2 = 11 > 10: eleven slices, two blocks on
 // most SMs. sm_80: P1 = 4, P2 = 9 > 8.
 // CHECK-LABEL: func.func @two_an_sm
-// CHECK: #gpupoor.split_k<splits = 128, tile = [16, 128, 128], inner = f16, outer = f32, slices = 11, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 128, tile = [16, 128, 128], inner = f16, outer = f32, slices = 11, chip = sm_90, sets = 4>
 // SM80-LABEL: func.func @two_an_sm
 // SM80: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 9>
 func.func @two_an_sm(%a: tensor<1x16384xf16>, %b: tensor<16384x3072xf16>) -> tensor<1x3072xf16> {
@@ -79,7 +79,7 @@ func.func @batched(%a: tensor<16x256x2048xf16>, %b: tensor<16x2048x256xf16>, %c:
 // the same rule. A gpupoor.slices attribute overrides the option.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: #gpupoor.split_k<tile = [128, 128, 32], inner = f16, outer = f32, slices = 0, chip = sm_90>
-// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, slices = 3, chip = sm_90, sets = 4>
 func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>,
                    %x: tensor<1x4096xf16>, %w: tensor<4096x4096xf16>, %y: tensor<1x4096xf16>) -> (tensor<?x?xf16>, tensor<1x4096xf16>) {
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf16>) -> tensor<?x?xf16>
@@ -96,7 +96,7 @@ func.func @dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf16>
 // tiles (@prefill_many: 48 x 4 = 192) the 128 x 128 tile stays. sm_80 keeps
 // its tiles.
 // CHECK-LABEL: func.func @decode_short
-// CHECK: #gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, chip = sm_90>
+// CHECK: #gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, chip = sm_90, sets = 4>
 // CHECK-LABEL: func.func @prefill_short
 // CHECK: #gpupoor.split_k<splits = 4, tile = [128, 64, 32], inner = f16, outer = f32, chip = sm_90>
 // CHECK-LABEL: func.func @prefill_long
@@ -131,7 +131,7 @@ func.func @prefill_many(%a: tensor<48x512x512xf16>, %b: tensor<48x512x128xf16>, 
 // CHECK-LABEL: func.func @large_dynamic_k
 // CHECK: #gpupoor.split_k<tile = [256, 128, 64], inner = f16, outer = f32, slices = 0, chip = sm_90>
 // CHECK-LABEL: func.func @decode_dynamic_k
-// CHECK: #gpupoor.split_k<tile = [16, 128, 128], inner = f16, outer = f32, slices = 0, chip = sm_90>
+// CHECK: #gpupoor.split_k<tile = [16, 128, 128], inner = f16, outer = f32, slices = 0, chip = sm_90, sets = 4>
 func.func @large_dynamic_k(%a: tensor<4096x?xf16>, %b: tensor<?x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<4096x?xf16>, tensor<?x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
   return %r : tensor<4096x4096xf16>

@@ -14,7 +14,7 @@
 // A tile the wgmma kernel cannot take (16 rows) gets the sm_90 mma.sync
 // kernel.
 // SMALL-LABEL: func @linear
-// SMALL: tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>
+// SMALL: tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>
 func.func @linear(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<4096x4096xf16>
@@ -78,7 +78,7 @@ func.func @one_block_an_sm(%a: tensor<256x32768xf16>, %b: tensor<2560x32768xf16>
 // AUTO-LABEL: func @decode
 // AUTO: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // SMALL-LABEL: func @decode
-// SMALL: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// SMALL: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
 func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>
@@ -275,7 +275,7 @@ func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>)
 // decode tile, which the wgmma kernel (64 rows a warpgroup) cannot take:
 // the op is retargeted.
 // CHECK-LABEL: func @decode_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
 func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> tensor<16x17024xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x17024xf16>
@@ -297,11 +297,11 @@ func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> t
 // CHECK-LABEL: func @decode_wide_kn
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // CHECK-LABEL: func @decode_wide_kn8
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_wide_kn16
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_wide_kn9
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 func.func @decode_wide_kn(%a: tensor<7x4096xf16>, %b: tensor<4096x17024xf16>) -> tensor<7x17024xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<7x17024xf16>
@@ -344,13 +344,13 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // 16 x 128 tile where its tiles take one slice (13824 / 128 = 108), swapped
 // where they would take slices (11008 / 128 = 86: three).
 // CHECK-LABEL: func @decode_wide_tile_kn
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_wide_tile_kn8
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_wide_tile_kn16
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_kn8_one_slice
-// CHECK: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @decode_kn8_slices
 // CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // Below K = 2048 (policy::kMmaDecodeKNMinK) swapped.
@@ -360,9 +360,9 @@ func.func @decode_wide_kn9(%a: tensor<9x4096xf16>, %b: tensor<4096x17024xf16>) -
 // CHECK: strategy(#gpupoor.split_k<splits = 15, tile = [64, 16, 128], inner = f16, outer = f32, chip = sm_90a, swapped = true, sets = 4>)
 // With slices chosen, one slice (no `slices` in the strategy) on both tiles.
 // AUTO-LABEL: func @decode_wide_tile_kn8
-// AUTO: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90>)
+// AUTO: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // AUTO-LABEL: func @decode_kn8_one_slice
-// AUTO: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90>)
+// AUTO: strategy(#gpupoor.split_k<splits = 40, tile = [16, 128, 128], inner = f16, outer = f32, chip = sm_90, sets = 4>)
 // A memref's A as K x M, which cannot be copied, stays swapped where A as
 // M x K takes the 16 x 256 tile (not measured on it).
 // CHECK-LABEL: func @decode_wide_tile_km_memref
@@ -554,7 +554,7 @@ func.func @decode_kn(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tenso
 // CHECK: gpupoor.matmul %[[COPY8]], %arg1
 // CHECK-SAME: tile = [16, 256, 128]
 // CHECK-NOT: a_layout = km
-// CHECK-SAME: chip = sm_90>
+// CHECK-SAME: chip = sm_90, sets = 4>
 // 24 rows (48-byte rows of A, off 32-byte sectors) are copied M x K for the
 // 32-row tile, which keeps two f16 sums a chunk (64 columns).
 // CHECK-LABEL: func @rows24_km
@@ -768,7 +768,7 @@ func.func @narrow_n_64(%a: tensor<16384x512xf16>, %b: tensor<64x512xf16>) -> ten
 // A batched decode product (no swapped form: it is 3-D) takes sm_90's
 // decode tile, with BK = 64 where K is one 128-wide tile.
 // CHECK-LABEL: func @decode_batched_short_k
-// CHECK: strategy(#gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 2, tile = [16, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
 func.func @decode_batched_short_k(%a: tensor<32x1x128xf16>, %b: tensor<32x4096x128xf16>, %c: tensor<32x1x4096xf16>) -> tensor<32x1x4096xf16> {
   %r = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
                            ins(%a, %b : tensor<32x1x128xf16>, tensor<32x4096x128xf16>)
@@ -871,9 +871,9 @@ func.func @mid_rows_filling_kn(%a: tensor<128x8192xf16>, %b: tensor<8192x10240xf
 // SM. 20480 rows (80 tiles of 16 x 256, under three quarters of the SMs)
 // keep 16 x 128 x 128.
 // CHECK-LABEL: func @wide_decode
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
 // CHECK-LABEL: func @wide_decode_few_tiles
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
 func.func @wide_decode(%a: tensor<1x8192xf16>, %b: tensor<28672x8192xf16>) -> tensor<1x28672xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x28672xf16>

@@ -45,7 +45,7 @@ func.func @odd(%x: tensor<1032x1648xf16>, %w: tensor<1648x5976xf16>) -> tensor<1
 // SWAP-LABEL: func @decode
 // SWAP: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // NOSWAP-LABEL: func @decode
-// NOSWAP: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90>)
+// NOSWAP: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90, sets = 4>)
 func.func @decode(%x: tensor<1x4096xf16>, %w: tensor<4096x4096xf16>) -> tensor<1x4096xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x4096xf16>

@@ -140,6 +140,19 @@ inline constexpr int64_t kDecodeSets = 4;
 /// 0.908x: it keeps one.
 inline constexpr int64_t kThinTileSets = 2;
 
+/// The f16 sums a chunk of sm_90's 16-row decode tiles keeps (16 x 128 and
+/// kWideDecodeTile, the mma.sync kernel sm_90a runs them on:
+/// accumulatorSets), alternating over a K tile's k16 steps. Their chunks of
+/// kDecodeChunk in one sum erred 4.8e-4 to 4.9e-4, more than a third of
+/// cuBLAS f16acc's at A as K x M of 2 and 4 rows x 28672 x 8192. On an H100
+/// (the compiler's static kernels, the six decode products of 1 to 16 rows
+/// x 13824 x 5120 and x 28672 x 8192 that the tiles ran, B as K x N and N x
+/// K, CUDA-graph replay, weights beyond L2, x the same kernel with one sum),
+/// 4 sums ran at 0.995x to 1.009x (level within the run's noise) for an
+/// error of 3.2e-4 to 3.3e-4, 2 sums at 0.990x to 1.010x for 3.9e-4
+/// (benchmarks/data/mma_decode_sets_h100_sm_90a.json).
+inline constexpr int64_t kMmaDecodeSets = 4;
+
 /// One parameter of the default split rule (tileNumSplits) as a kernel's
 /// manifest names it in `split_rule`.
 struct SplitRuleParam {
@@ -165,7 +178,8 @@ std::vector<SplitRuleParam> splitRuleParams(Chip chip, const Tile &tile,
 /// 4096, 4 of 64: on an H200 0.995x the speed of one sum, the slowest
 /// 0.986x, error 4.4e-4 against 7.5e-4 over 14 products of A as K x M of
 /// 32 rows, benchmarks/data/decode_sets_sm_90a.json); sm_90a's 32-row tile
-/// (kThinTile) kThinTileSets; every other kernel one.
+/// (kThinTile) kThinTileSets; sm_90's 16 x 128 and 16 x 256 decode tiles of
+/// at least 64 of K a stage kMmaDecodeSets; every other kernel one.
 int64_t accumulatorSets(Chip chip, const Tile &tile);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and

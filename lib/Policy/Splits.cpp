@@ -66,9 +66,9 @@ int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
   if (swappedTile)
     return std::clamp<int64_t>(tile[2] / 16, 1, kDecodeSets);
   // sm_90's 16-row decode tiles (the mma.sync kernel that sm_90a runs
-  // them on): four sums alternating over a K tile's k16 steps, as many
-  // fragments as KernelSpec::kMmaSetFragments lets their 16 x 64 warp
-  // tiles keep (kMmaDecodeSets).
+  // them on): four sums alternating over a K tile's k16 steps, within the
+  // fragments KernelSpec::kMmaSetFragments lets their 16 x 32 and 16 x 64
+  // warp tiles keep (kMmaDecodeSets).
   if (chip == Chip::SM90 && tile[0] == 16 && tile[2] >= 16 * kMmaDecodeSets &&
       (tile[1] == 128 || tile[1] == kWideDecodeTile[1]))
     return kMmaDecodeSets;

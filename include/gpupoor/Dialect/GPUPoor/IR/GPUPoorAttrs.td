@@ -193,8 +193,10 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       sum one after the other, sum 0 first, so a chunk of L elements is
       `sets` f16 sums of L / `sets` (docs/design/Numerics.md). The chip's
       rules give the swapped tiles (8, 16 or 32 columns) and the narrow
-      tile (16 columns, unswapped: `policy::kNarrowTile`) four, sm_90a's
-      32-row tile (`policy::kThinTile`) two (`policy::accumulatorSets`).
+      tile (16 columns, unswapped: `policy::kNarrowTile`) four, sm_90's
+      16 x 128 and 16 x 256 mma.sync decode tiles four
+      (`policy::kMmaDecodeSets`), sm_90a's 32-row tile (`policy::kThinTile`)
+      two (`policy::accumulatorSets`).
 
     Example:
 

@@ -373,6 +373,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::X128,  "x128",  kSwappedMidTile,    true,  true,  false, false, true,  0, 0},
   {Family::X128C, "x128c", kSwappedMidTile,    true,  true,  false, false, true,  0, 1, 2},
   {Family::X64Q,  "x64q",  kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, true, false, true},
+  {Family::N32,   "n32",   kRows64Tile,        true,  false, false, false, true,  0, 0},
+  {Family::N32W,  "n32w",  kRows64Tile,        true,  false, false, false, true,  0, 2},
 };
 // clang-format on
 
@@ -472,7 +474,7 @@ static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
     {Family::S16, Family::S16W}, {Family::S32, Family::S32W},
     {Family::S8, Family::S8W},   {Family::M32, Family::M32W},
     {Family::M64, Family::M64W}, {Family::N64, Family::N64W},
-    {Family::N16, Family::N16W}};
+    {Family::N16, Family::N16W}, {Family::N32, Family::N32W}};
 static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
@@ -548,6 +550,8 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
                          : Family::M64N256;
   if (wgmma && t == Tile{64, 96, 64})
     return Family::M64N96;
+  if (wgmma && t == kRows64Tile)
+    return Family::N32;
   if (t[0] <= 64)
     return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
   // sm_90a's 128-row tiles and 192 x 192: persistent where the compiler's

@@ -160,7 +160,7 @@ def test_sm90a_families_only_for_sm90a():
     # (The batched variants: test_batched_products_take_batched_families.)
     keys = [k for k in library_variants() if not k.batched]
     # 32 variants of each of large, m16, m16n256, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
-    # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, the cluster families m64c,
+    # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, n32, n32w, the cluster families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
@@ -188,13 +188,13 @@ def test_sm90a_families_only_for_sm90a():
     # whole 128-byte atoms: A as K x M, measured with B as K x N only).
     km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 49 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 51 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
+    assert len(km) == 2 * 2 * 4 * 2 * 58 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
                                                        + len(km_kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
@@ -239,8 +239,14 @@ def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132, a="mk"):
 
 def test_families_where_they_fit_one_wave():
     """The policy's static choices at run time, on an H100's 132 SMs: the
-    one-warpgroup tiles for M <= 128 (n64 where its tiles fit one wave)."""
-    assert _family(64, 4096) == "n64"       # 64 tiles
+    one-warpgroup tiles for M <= 128 (n64 where its tiles fit one wave, n32
+    for 33 to 64 rows there)."""
+    assert _family(64, 4096) == "n32"       # 64 tiles of 64 x 64: 128 of 64 x 32
+    assert _family(33, 4096) == "n32"
+    assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
+    assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
+    assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles
+    assert _family(72, 4096) == "n64"       # 128 tiles
     assert _family(128, 4096) == "n64"      # 128 tiles
     assert _family(128, 4224) == "n64"      # 2 x 66 = 132
     assert _family(128, 4288) == "m64"      # 2 x 67 > 132
@@ -249,11 +255,13 @@ def test_families_where_they_fit_one_wave():
     assert _family(64, 17000) == "m64w"     # 133: two blocks an SM
     assert _family(64, 17000, chip="sm_90") == "m64"  # mma.sync: no such variant
     assert _family(40, 1280, b="kn") == "n64w"   # 20 tiles x 13 slices: two an SM
+    assert _family(40, 4360, b="kn") == "n64"    # 137 tiles of 64 x 32: 64 x 64
     assert _family(17, 1280, b="kn") == "m32w"
     assert _family(16, 1280) == "s16w"           # 20 swapped tiles x 13 slices
     assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
     # B as K x N: the same wgmma tiles (N-major B).
-    assert _family(64, 4096, b="kn") == "n64"
+    assert _family(64, 4096, b="kn") == "n32"
+    assert _family(128, 4096, b="kn") == "n64"
     assert _family(64, 14336, b="kn") == "m64"
     assert _family(64, 17000, b="kn") == "m64w"
     assert _family(64, 17000, a="km") == "m64w"
@@ -263,7 +271,7 @@ def test_families_where_they_fit_one_wave():
     assert _family(17, 8192) == "m32"
     assert _family(32, 8448) == "m32"       # 132 tiles
     assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
-    assert _family(33, 5120) == "n64"
+    assert _family(33, 5120) == "n64"       # 160 tiles of 64 x 32: 64 x 64
     assert _family(32, 5120, b="kn") == "m32"
     assert _family(32, 5120, a="km") == "s32q"   # swapped: A as its B as K x N
     assert _family(200, 4096, chip="sm_80") == "large"

@@ -141,11 +141,11 @@ def _sm90a_family_operands(m, n, k, layout):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13).
+    # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13, 10 x 13).
     (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
     (64, 17000, 136, "nk", "m64w"), (64, 17000, 136, "kn", "m64w"),
-    (64, 17000, 136, "kmnk", "m64w"), (40, 1280, 4104, "nk", "n64w"),
-    (40, 1280, 4104, "kn", "n64w"), (64, 1280, 4104, "kmkn", "n64w"),
+    (64, 17000, 136, "kmnk", "m64w"), (72, 640, 4104, "nk", "n64w"),
+    (100, 640, 4104, "kn", "n64w"), (128, 640, 4104, "kmkn", "n64w"),
     (20, 1280, 4104, "kn", "m32w")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
@@ -304,7 +304,10 @@ def test_sm90a_swapped_decode_exact(m, n, k, layout, slices, outer, activation):
     ("m64", 72, 208, 1320),
     # Past the SMs: their two-blocks-an-SM variants (64 x 128 two blocks an
     # SM drains: KernelSpec::kDeferredHandoverMaxBN).
-    ("m64", 72, 8528, 1312), ("n64", 72, 4240, 1312), ("m32", 72, 2832, 1312)])
+    ("m64", 72, 8528, 1312), ("n64", 72, 4240, 1312), ("m32", 72, 2832, 1312),
+    # Four f16 sums a chunk (policy::accumulatorSets), one and two blocks an
+    # SM.
+    ("n32", 40, 208, 1312), ("n32", 40, 4240, 1312)])
 @pytest.mark.parametrize("splits", [3, 4, 6, 9])
 @pytest.mark.parametrize("slices", [1, 2, 3])
 @pytest.mark.parametrize("layout", ["nk", "kn", "kmkn"])
@@ -329,7 +332,7 @@ def test_sm90a_deferred_handover_exact(family, m, n, k, splits, slices, layout):
         y = split_k_sequential(x, w, backend="mlir")
     finally:
         _C._force_choice(None)
-    tile = {"m64": (64, 128), "n64": (64, 64), "m32": (32, 64)}[family]
+    tile = {"m64": (64, 128), "n64": (64, 64), "m32": (32, 64), "n32": (64, 32)}[family]
     want = family
     if k % 16 and slices == 1:
         want += "c"
@@ -456,6 +459,24 @@ def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
     static kernel would (policy::quadClusterPays): exact on small integers
     over partly empty clusters, M, N and K tails, both B layouts, A as
     K x M, both outer types and an epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 33 to 64 rows whose 64 x 64 tiles fit one wave in one slice: 64 x 32
+    # tiles, four f16 sums a chunk (policy::kRows64Tile): M tails (33, 40,
+    # 63), N tails (2824 = 88 x 32 + 8, 3000, 2890, 3016, 4104), K tails
+    # (560, 1277, 2056, 2000, 1032), both B layouts, A as K x M, and operands
+    # copied into padded rows (2890 and 1277: no multiples of 8).
+    (33, 2824, 560, "nk", "n32"), (40, 3000, 1277, "kn", "n32"),
+    (63, 2890, 2056, "kmkn", "n32"), (64, 3016, 2000, "kmnk", "n32"),
+    (64, 4104, 1032, "nk", "n32")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):
+    """The 64 x 32 tile of 33 to 64 rows (n32): exact on small integers
+    over M, N and K tails, both B layouts and A as K x M, both outer types and
+    an epilogue."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
 
 

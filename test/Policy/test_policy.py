@@ -81,7 +81,7 @@ def test_the_grid_covers_every_choice(policy):
               (256, 128, 64), (128, 64, 32), (64, 16, 128), (32, 16, 256), (32, 64, 128),
               (64, 160, 64), (64, 192, 64), (64, 256, 64), (64, 32, 128), (64, 8, 128),
               (16, 256, 128), (192, 96, 64), (128, 176, 64), (128, 224, 64), (64, 96, 64),
-              (192, 192, 64)):
+              (192, 192, 64), (64, 32, 64)):
         assert t in tiles, t
     assert any(d["strategy"]["slices"] > 1 for d in policy)
     families = {d["launch"]["family"] for d in policy if "launch" in d}
@@ -96,7 +96,7 @@ def test_the_grid_covers_every_choice(policy):
                         "plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                         "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "n16", "n16w",
                         "n16q", "n16c", "n16wc", "m64q", "m64n96", "x96q", "t192",
-                        "plt192", "x128", "x128c", "x64q"}
+                        "plt192", "x128", "x128c", "x64q", "n32", "n32w"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

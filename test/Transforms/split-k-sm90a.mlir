@@ -91,14 +91,15 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 
 // -----
 
-// 16 < M <= 128: one warpgroup's 64-row wgmma tile, 64 x 64 x 64 where its
-// tiles (1 x 64 here) fit the 132 SMs in one wave.
+// 16 < M <= 128: one warpgroup's 64-row wgmma tile; where 64 x 64 tiles (1
+// x 64 here) fit the 132 SMs in one wave, 33 to 64 rows take 64 x 32 x 64
+// with four f16 sums a chunk (policy::kRows64Tile).
 // CHECK-LABEL: func @mid
-// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
-// Automatic slices: these 64 tiles cover a third of the SMs or more, so
-// one slice (numSlices alone would give 2).
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
+// Automatic slices: these 128 tiles cover a third of the SMs or more, so
+// one slice.
 // AUTO-LABEL: func @mid
-// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
 func.func @mid(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<64x4096xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x4096xf16>
@@ -241,7 +242,9 @@ func.func @mid_wide(%a: tensor<64x4096xf16>, %b: tensor<14336x4096xf16>) -> tens
 // -----
 
 // Fewer tiles than a quarter of the SMs (64 x 2048: 32 of 64 x 64): the
-// automatic count, P1 = 4 (P2 = 8 is not more than twice that).
+// automatic count, P1 = 4 (P2 = 8 is not more than twice that); under a
+// third of the SMs, 64 x 64 in slices rather than 64 x 32 tiles in one
+// (policy::kRows64Tile).
 // AUTO-LABEL: func @mid_few_tiles
 // AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
 func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<64x2048xf16> {

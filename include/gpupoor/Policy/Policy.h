@@ -399,6 +399,12 @@ enum class Family : uint32_t {
   /// 64 x 64 x 64 tile (kSwappedFillNMajorTile, swappedFillTile) in
   /// clusters of four, one block an SM.
   X64Q,
+  /// sm_90a only: the one-warpgroup 64 x 32 x 64 tile (kRows64Tile) of 33
+  /// to 64 rows, four f16 sums a chunk (accumulatorSets), one and two
+  /// blocks an SM (the rules take two only where slices fill the grid
+  /// past the SMs).
+  N32,
+  N32W,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -421,7 +427,8 @@ inline constexpr Family kFamilies[] = {
     Family::PL128CH, Family::PL176CH, Family::PL224CH, Family::N16,
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
-    Family::X128,    Family::X128C,   Family::X64Q};
+    Family::X128,    Family::X128C,   Family::X64Q,    Family::N32,
+    Family::N32W};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

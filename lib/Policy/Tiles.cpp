@@ -468,14 +468,15 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
       return {128, *columns, 64};
     return {128, 128, 64};
   }
-  // 33 to 64 rows whose 64 x 64 tiles are many enough to take one slice
-  // (numSlices' one-slice share) and whose 64 x 32 tiles fit one wave a
-  // block an SM: 64 x 32, four f16 sums a chunk, in twice the blocks
-  // (kRows64Tile). Fewer 64 x 64 tiles take slices, which 64 x 32 ones,
-  // past that share, would not (64 x 2048: 32 x 4 blocks, against 64 x 1);
-  // more 64 x 32 tiles would run two blocks an SM, which was not measured.
-  // A batch keeps 64 x 64 (familyBatched).
-  if (shape.m > 32 && shape.m <= 64 && !shape.batched &&
+  // 56 to 64 rows (A as K x M: 64) whose 64 x 64 tiles are many enough to
+  // take one slice (numSlices' one-slice share) and whose 64 x 32 tiles fit
+  // one wave a block an SM: 64 x 32, four f16 sums a chunk, in twice the
+  // blocks (kRows64Tile, kRows64MinRows). Fewer 64 x 64 tiles take slices,
+  // which 64 x 32 ones, past that share, would not (64 x 2048: 32 x 4
+  // blocks, against 64 x 1); more 64 x 32 tiles would run two blocks an SM,
+  // which measured no better. A batch keeps 64 x 64 (familyBatched).
+  if (shape.m >= kRows64MinRows && shape.m <= 64 && !shape.batched &&
+      (aLayout == ALayout::MK || shape.m == 64) &&
       shape.tiles(kRows64Tile[0], kRows64Tile[1]) <= sms &&
       shape.tiles(64, 64) * sliceOneSliceShare(Chip::SM90a, kRows64Tile) >= sms)
     return kRows64Tile;

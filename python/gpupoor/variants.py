@@ -41,7 +41,7 @@ OUT_TYPES = ("f16", "f32")
 # compiler's wideTile), a block a tile and persistent; w224, w176 and
 # pl224, pl176: the same of 224 and 176 columns (B as N x K only); pl128: mid
 # with persistent blocks; m32: sm_90a's 32x64x128 tile for 17 <= M <= 32
-# (B as N x K); n32, n32w: sm_90a's 64x32x64 tile of 33 to 64 rows (four
+# (B as N x K); n32, n32w: sm_90a's 64x32x64 tile of 56 to 64 rows (four
 # f16 sums a chunk, policy::kRows64Tile), one and two blocks an SM; m32w, m64w, n64w: m32,
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, w224c,

@@ -240,9 +240,11 @@ def _family(m, n, b="nk", chip="sm_90a", k=4096, slices=0, sms=132, a="mk"):
 def test_families_where_they_fit_one_wave():
     """The policy's static choices at run time, on an H100's 132 SMs: the
     one-warpgroup tiles for M <= 128 (n64 where its tiles fit one wave, n32
-    for 33 to 64 rows there)."""
+    for 56 to 64 rows there, A as K x M 64)."""
     assert _family(64, 4096) == "n32"       # 64 tiles of 64 x 64: 128 of 64 x 32
-    assert _family(33, 4096) == "n32"
+    assert _family(56, 4096) == "n32" and _family(55, 4096) == "n64"  # kRows64MinRows
+    assert _family(33, 4096) == "n64"
+    assert _family(64, 4096, a="km") == "n32" and _family(63, 4096, a="km") == "n64"
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
     assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles

@@ -463,18 +463,20 @@ def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 33 to 64 rows whose 64 x 64 tiles fit one wave in one slice: 64 x 32
-    # tiles, four f16 sums a chunk (policy::kRows64Tile): M tails (33, 40,
-    # 63), N tails (2824 = 88 x 32 + 8, 3000, 2890, 3016, 4104), K tails
-    # (560, 1277, 2056, 2000, 1032), both B layouts, A as K x M, and operands
-    # copied into padded rows (2890 and 1277: no multiples of 8).
-    (33, 2824, 560, "nk", "n32"), (40, 3000, 1277, "kn", "n32"),
-    (63, 2890, 2056, "kmkn", "n32"), (64, 3016, 2000, "kmnk", "n32"),
-    (64, 4104, 1032, "nk", "n32")])
+    # 56 to 64 rows (A as K x M: 64) whose 64 x 64 tiles fit one wave in one
+    # slice: 64 x 32 tiles, four f16 sums a chunk (policy::kRows64Tile): M
+    # tails (56, 57, 63), N tails (2824 = 88 x 32 + 8, 3000, 2890, 3016,
+    # 4104), K tails (560, 1277, 2056, 2000, 1032), both B layouts, A as K x
+    # M, and operands copied into padded rows (2890 and 1277: no multiples of
+    # 8); A as K x M short of 64 rows keeps n64.
+    (56, 2824, 560, "nk", "n32"), (57, 3000, 1277, "kn", "n32"),
+    (63, 2890, 2056, "nk", "n32"), (64, 2890, 2056, "kmkn", "n32"),
+    (64, 3016, 2000, "kmnk", "n32"), (64, 4104, 1032, "nk", "n32"),
+    (63, 3016, 2000, "kmnk", "n64")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):
-    """The 64 x 32 tile of 33 to 64 rows (n32): exact on small integers
+    """The 64 x 32 tile of 56 to 64 rows (n32): exact on small integers
     over M, N and K tails, both B layouts and A as K x M, both outer types and
     an epilogue."""
     _exact_on_family(m, n, k, layout, want, outer, activation)

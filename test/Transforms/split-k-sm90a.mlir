@@ -92,8 +92,8 @@ func.func @decode(%a: tensor<1x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<1
 // -----
 
 // 16 < M <= 128: one warpgroup's 64-row wgmma tile; where 64 x 64 tiles (1
-// x 64 here) fit the 132 SMs in one wave, 33 to 64 rows take 64 x 32 x 64
-// with four f16 sums a chunk (policy::kRows64Tile).
+// x 64 here) fit the 132 SMs in one wave, 56 to 64 rows take 64 x 32 x 64
+// with four f16 sums a chunk (policy::kRows64Tile, kRows64MinRows).
 // CHECK-LABEL: func @mid
 // CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
 // Automatic slices: these 128 tiles cover a third of the SMs or more, so
@@ -106,6 +106,44 @@ func.func @mid(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<64x
   %c = linalg.fill ins(%cst : f16) outs(%e : tensor<64x4096xf16>) -> tensor<64x4096xf16>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<64x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<64x4096xf16>) -> tensor<64x4096xf16>
+  return %r : tensor<64x4096xf16>
+}
+
+// -----
+
+// Fewer than policy::kRows64MinRows rows keep 64 x 64 x 64 with one sum,
+// and so does A stored K x M short of 64 rows (56 here); A as K x M of 64 rows takes
+// 64 x 32 x 64.
+// CHECK-LABEL: func @mid_rows_55
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @mid_rows_55(%a: tensor<55x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<55x4096xf16>) -> tensor<55x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<55x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<55x4096xf16>) -> tensor<55x4096xf16>
+  return %r : tensor<55x4096xf16>
+}
+// CHECK-LABEL: func @mid_rows_56
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
+func.func @mid_rows_56(%a: tensor<56x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<56x4096xf16>) -> tensor<56x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<56x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<56x4096xf16>) -> tensor<56x4096xf16>
+  return %r : tensor<56x4096xf16>
+}
+// CHECK-LABEL: func @mid_km_rows_56
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a>)
+func.func @mid_km_rows_56(%a: tensor<4096x56xf16>, %b: tensor<4096x4096xf16>, %c: tensor<56x4096xf16>) -> tensor<56x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x56xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<56x4096xf16>) -> tensor<56x4096xf16>
+  return %r : tensor<56x4096xf16>
+}
+// CHECK-LABEL: func @mid_km_rows_64
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, a_layout = km, chip = sm_90a, sets = 4>)
+func.func @mid_km_rows_64(%a: tensor<4096x64xf16>, %b: tensor<4096x4096xf16>, %c: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<4096x64xf16>, tensor<4096x4096xf16>)
                      outs(%c : tensor<64x4096xf16>) -> tensor<64x4096xf16>
   return %r : tensor<64x4096xf16>
 }

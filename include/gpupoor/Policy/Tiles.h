@@ -175,20 +175,29 @@ inline bool isSwappedDecodeKMTile(const Tile &tile) {
 /// 35.1).
 inline constexpr Tile kThinTile = {32, 64, 128};
 
-/// sm_90a's one-warpgroup tile for a static 2-D product of 33 to 64 rows
-/// whose 64 x 64 tiles take one slice (ruleWgmmaTile: at least a third of
-/// the SMs' worth, sliceOneSliceShare) and whose 64 x 32 tiles fit one wave
-/// a block an SM (N of 2753 to 4224 on 132 SMs): 32 columns, whose four
-/// f16 sums a chunk (accumulatorSets) the 64 x 64 tile's registers do not
-/// take. At 64 rows that tile's one sum erred 6.4e-4 to 8.2e-4 (K = 4096 to
-/// 14336), more than a third of cuBLAS f16acc's; 64 x 32 x 64 with four
-/// sums erred 3.9e-4 to 4.6e-4, within it. On an H100 (the compiler's
-/// static kernels, CUDA-graph replay, weights beyond L2; 64 x 4096 x K of
-/// K = 4096, 11008 and 14336, B as N x K and K x N, A as K x M), x cuBLAS
-/// f32acc, 64 x 32 / 64 x 64: 0.996-1.103 against 1.004-1.104, the slowest
-/// 0.996 against 1.004 (64 x 4096 x 11008, B as N x K), the same kernel
-/// built twice up to 0.6% apart (benchmarks/data/rows64_sets_h100_sm_90a.json).
+/// sm_90a's one-warpgroup tile for a static 2-D product of kRows64MinRows
+/// to 64 rows (A as K x M: 64) whose 64 x 64 tiles take one slice
+/// (ruleWgmmaTile: at least a third of the SMs' worth, sliceOneSliceShare)
+/// and whose 64 x 32 tiles fit one wave a block an SM (N of 2753 to 4224 on
+/// 132 SMs): 32 columns, whose four f16 sums a chunk (accumulatorSets) the
+/// 64 x 64 tile's registers do not take. At 64 rows that tile's one sum
+/// erred 6.4e-4 to 8.2e-4 (K = 4096 to 14336), more than a third of cuBLAS
+/// f16acc's; 64 x 32 x 64 with four sums erred 3.9e-4 to 4.6e-4, within
+/// it (the compiler's static kernels on an H100,
+/// benchmarks/data/rows64_sets_h100_sm_90a.json).
 inline constexpr Tile kRows64Tile = {64, 32, 64};
+
+/// The fewest rows kRows64Tile takes. Through the package on an H100
+/// (CUDA-graph replay, weights beyond L2, x cuBLAS f32acc; 64 x 32 / 64 x
+/// 64, each launched as the rules launch its tile; N of 2816 to 4096, K of
+/// 1024 to 14336; benchmarks/data/rows64_grid_h100_sm_90a.json): A as M x K,
+/// 56 to 64 rows, geomean 0.995 over 102 products, least 0.972, error 3.3e-4
+/// to 4.6e-4 against 4.8e-4 to 8.2e-4; fewer rows lost up to 17% (36 x 2880
+/// x 11008, B as N x K, 0.827). A as K x M: 64 rows 0.992 (14 products,
+/// least 0.981), 54 to 62 rows 0.902 (least 0.791), fewer 0.832. Past one
+/// wave (56 to 64 rows, N of 5120 to 8192, 64 x 32 two blocks an SM) 0.999
+/// over 15 products, 0.927 to 1.047: not taken there.
+inline constexpr int64_t kRows64MinRows = 56;
 
 /// sm_90a's 192 x 96 x 64 tile: three consumer warpgroups of 64 rows (f16
 /// sums take half the registers of f32 ones: 160 a thread at 512 threads),
@@ -403,7 +412,7 @@ int64_t launchTiles(const CShape &shape, const Tile &tile, int64_t clusterM);
 /// and sm_89, where three stages of BK = 128 exceed a block's shared
 /// memory), 32 x 128 x 64 up to 32 (sm_90a: kThinTile), 64 x 128 x 64 up
 /// to 128 (sm_90a: 64 x 64 x 64 where those tiles fit one wave, and
-/// kRows64Tile for 33 to 64 rows where it fits): fewer
+/// kRows64Tile for 56 to 64 rows where it fits): fewer
 /// wasted MMA rows, and with slices enough blocks to stream the weights. On
 /// sm_90 a static product of at least 256 tiles of 256 x 128 x 64 (the
 /// batch counted) takes that tile, eight 64 x 64 warps: on an H100

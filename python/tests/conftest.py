@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def gpupoor_opt():
     """gpupoor-opt of this checkout's build (or $GPUPOOR_OPT)."""
     path = os.environ.get("GPUPOOR_OPT") or str(

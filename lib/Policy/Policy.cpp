@@ -64,10 +64,15 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // But the rules' filling tile over a row of the table (tuned before the
   // rules had one): on an H200 it beat the row's 128 x 128 tile where it
   // applies (docs/design/decisions.md#64-row-tiles-that-fill-one-wave).
-  if (tuned && !p.forced && !p.tile && p.swap != true && p.shape.m > 128) {
+  // And their 64 x 32 tile of 56 to 64 rows (kRows64Tile), tuned after the
+  // table, level with its 64 x 64 tile in speed with four f16 sums for one
+  // (docs/design/decisions.md#a-32-column-tile-for-56-to-64-rows).
+  bool rows64 = p.shape.m >= kRows64MinRows && p.shape.m <= 64;
+  if (tuned && !p.forced && !p.tile && p.swap != true &&
+      (p.shape.m > 128 || rows64)) {
     Tile rules = selectTile(p.shape, p.k, chip, sms, p.bLayout, p.aLayout,
                             fillSplits(p, p.slices));
-    if (isFillingTile(rules))
+    if (isFillingTile(rules) || rules == kRows64Tile)
       tuned.reset();
   }
   // A swap asked for overrides a table row that says otherwise.

@@ -621,12 +621,29 @@ def test_tuned_table_decides_its_classes():
         m, n, k = (1 << int(c) for c in (mc, nc, kc))
         a, b = a.lower(), b.lower()
         launch = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a)
+        rules = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a, tuned=False)
+        if rules["family"] == "n32":
+            # The rules' 64 x 32 tile replaces the row's 64 x 64 (below).
+            assert family == "N64" and launch == rules, (a, b, m, n, k)
+            continue
         assert launch["family"] in variants.get(family, {family.lower()}), (a, b, m, n, k)
         assert launch["asked_slices"] == int(slices), (a, b, m, n, k)
         assert launch["a_layout"] == a
-        rules = C.choose_launch("sm_90a", m, n, k, b, 0, 32, 132, a, tuned=False)
         differs += rules["family"] != launch["family"] or rules["slices"] != launch["slices"]
     assert differs > 0
+
+
+def test_rows_of_64_over_the_tuned_rows():
+    """The rules' 64 x 32 tile of 56 to 64 rows (policy::kRows64Tile, four
+    f16 sums) replaces the tuned table's 64 x 64 rows, tuned before it; fewer
+    rows, and A as K x M short of 64, keep the row (n64, one slice)."""
+    for m, a, want in ((64, "mk", "n32"), (56, "mk", "n32"), (55, "mk", "n64"),
+                       (50, "mk", "n64"), (64, "km", "n32"), (56, "km", "n64")):
+        b = "kn" if a == "km" else "nk"
+        launch = C.choose_launch("sm_90a", m, 4096, 4096, b, 0, 32, 132, a)
+        assert launch["family"] == want, (m, a, launch)
+        assert launch["asked_slices"] == (0 if want == "n32" else 1), (m, a, launch)
+        assert launch["slices"] == 1
 
 
 def test_gpu_cases_take_their_families():

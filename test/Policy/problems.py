@@ -92,6 +92,10 @@ def problems(count: int, seed: int = 0) -> list[dict]:
                     "slices": 2})
         out.append({"chip": chip, "m": 8, "n": 14336, "k": 4096, "b": "kn", "a": "km",
                     "slices": 2})
+        # 56 to 64 rows in 64 x 32 tiles (policy::kRows64Tile) over the
+        # tuned table's row, one slice and, two asked for, two blocks an SM.
+        out.append({"chip": chip, "m": 56, "n": 4096, "k": 4096, "b": "kn"})
+        out.append({"chip": chip, "m": 64, "n": 4096, "k": 4096, "b": "nk", "slices": 2})
         # One wave of 64 x 96 tiles (ninetySixFills), both B layouts and A
         # as K x M; with slices asked, 64 x 128 (no m64n96 twin of two
         # blocks an SM).

@@ -91,3 +91,26 @@ func.func @row_over_rules(%a: tensor<256x2112xf16>, %b: tensor<4160x2112xf16>) -
                      outs(%c : tensor<256x4160xf16>) -> tensor<256x4160xf16>
   return %r : tensor<256x4160xf16>
 }
+
+// -----
+
+// 64 x 4096 x 4096 and 50 x 4096 x 4096, B as N x K: the class (M 33-64, N
+// and K 2049-4096) has a row (N64, one slice). From policy::kRows64MinRows
+// rows the rules' 64 x 32 tile with four f16 sums (policy::kRows64Tile)
+// replaces it, tuned after the table; fewer rows keep the row's 64 x 64.
+// CHECK-LABEL: func @rows_64_over_the_row
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 32, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 4>)
+// CHECK-LABEL: func @rows_50_keep_the_row
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @rows_64_over_the_row(%a: tensor<64x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<64x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<64x4096xf16>) -> tensor<64x4096xf16>
+  return %r : tensor<64x4096xf16>
+}
+func.func @rows_50_keep_the_row(%a: tensor<50x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<50x4096xf16>) -> tensor<50x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<50x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<50x4096xf16>) -> tensor<50x4096xf16>
+  return %r : tensor<50x4096xf16>
+}

@@ -449,6 +449,22 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   return fillingTile(shape, k, *fill, sms, bLayout, aLayout, rule);
 }
 
+/// Whether kRows64Tile's operand rows lie on 128-byte lines: K a multiple
+/// of 64 (A's rows stored M x K, B's stored N x K) and, B stored K x N, N
+/// too. Off them its twice as many blocks lost what the 64 x 64 tile did
+/// not. Through the package on an H100, 64 x 32 / 64 x 64 on held-out random
+/// products of 56 to 64 rows
+/// (benchmarks/data/rows64_heldout_h100_sm_90a.json): K a multiple of 64, B
+/// as N x K 1.004 (18 products, least 0.991), B as K x N with N a multiple
+/// of 64 0.995 (23, least 0.978), with N off it 0.944 (10, least 0.898); K
+/// a multiple of 8 but not of 64 0.887 (26, least 0.759), K off 8 (operands
+/// copied into padded rows) 0.975 (19, least 0.892).
+static bool rowsOnLines(int64_t k, int64_t n, BLayout bLayout) {
+  constexpr int64_t kLine = 64;
+  return !isDynamic(k) && k % kLine == 0 &&
+         (bLayout == BLayout::NK || n % kLine == 0);
+}
+
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                           BLayout bLayout, ALayout aLayout, bool slicesChosen) {
   if (!shape.isStatic())
@@ -468,15 +484,17 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
       return {128, *columns, 64};
     return {128, 128, 64};
   }
-  // 56 to 64 rows (A as K x M: 64) whose 64 x 64 tiles are many enough to
-  // take one slice (numSlices' one-slice share) and whose 64 x 32 tiles fit
-  // one wave a block an SM: 64 x 32, four f16 sums a chunk, in twice the
-  // blocks (kRows64Tile, kRows64MinRows). Fewer 64 x 64 tiles take slices,
-  // which 64 x 32 ones, past that share, would not (64 x 2048: 32 x 4
-  // blocks, against 64 x 1); more 64 x 32 tiles would run two blocks an SM,
-  // which measured no better. A batch keeps 64 x 64 (familyBatched).
+  // 56 to 64 rows (A as K x M: 64) on 128-byte lines (rowsOnLines) whose
+  // 64 x 64 tiles are many enough to take one slice (numSlices' one-slice
+  // share) and whose 64 x 32 tiles fit one wave a block an SM: 64 x 32, four
+  // f16 sums a chunk, in twice the blocks (kRows64Tile, kRows64MinRows).
+  // Fewer 64 x 64 tiles take slices, which 64 x 32 ones, past that share,
+  // would not (64 x 2048: 32 x 4 blocks, against 64 x 1); more 64 x 32 tiles
+  // would run two blocks an SM, which measured no better. A batch keeps 64
+  // x 64 (familyBatched).
   if (shape.m >= kRows64MinRows && shape.m <= 64 && !shape.batched &&
       (aLayout == ALayout::MK || shape.m == 64) &&
+      rowsOnLines(k, shape.n, bLayout) &&
       shape.tiles(kRows64Tile[0], kRows64Tile[1]) <= sms &&
       shape.tiles(64, 64) * sliceOneSliceShare(Chip::SM90a, kRows64Tile) >= sms)
     return kRows64Tile;

@@ -245,6 +245,9 @@ def test_families_where_they_fit_one_wave():
     assert _family(56, 4096) == "n32" and _family(55, 4096) == "n64"  # kRows64MinRows
     assert _family(33, 4096) == "n64"
     assert _family(64, 4096, a="km") == "n32" and _family(63, 4096, a="km") == "n64"
+    # Off 128-byte lines (policy's rowsOnLines): K, or N of B as K x N.
+    assert _family(64, 4096, k=4000) == "n64" and _family(64, 4000) == "n32"
+    assert _family(64, 4000, b="kn") == "n64"
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
     assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles

@@ -463,16 +463,17 @@ def test_sm90a_quad_clusters_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
-    # 56 to 64 rows (A as K x M: 64) whose 64 x 64 tiles fit one wave in one
-    # slice: 64 x 32 tiles, four f16 sums a chunk (policy::kRows64Tile): M
-    # tails (56, 57, 63), N tails (2824 = 88 x 32 + 8, 3000, 2890, 3016,
-    # 4104), K tails (560, 1277, 2056, 2000, 1032), both B layouts, A as K x
-    # M, and operands copied into padded rows (2890 and 1277: no multiples of
-    # 8); A as K x M short of 64 rows keeps n64.
-    (56, 2824, 560, "nk", "n32"), (57, 3000, 1277, "kn", "n32"),
-    (63, 2890, 2056, "nk", "n32"), (64, 2890, 2056, "kmkn", "n32"),
-    (64, 3016, 2000, "kmnk", "n32"), (64, 4104, 1032, "nk", "n32"),
-    (63, 3016, 2000, "kmnk", "n64")])
+    # 56 to 64 rows (A as K x M: 64) on 128-byte lines (K, and N of B as K x
+    # N, multiples of 64) whose 64 x 64 tiles fit one wave in one slice: 64 x
+    # 32 tiles, four f16 sums a chunk (policy::kRows64Tile): M tails (56, 57,
+    # 63), N tails of B as N x K (2824 = 88 x 32 + 8, 4104), every layout;
+    # off those lines, and A as K x M short of 64 rows, n64. (K tails on
+    # n32: test_sm90a_deferred_handover_exact.)
+    (56, 2824, 576, "nk", "n32"), (57, 3008, 1280, "kn", "n32"),
+    (63, 2944, 2048, "nk", "n32"), (64, 2944, 2048, "kmkn", "n32"),
+    (64, 3016, 1984, "kmnk", "n32"), (64, 4104, 1024, "nk", "n32"),
+    (63, 3016, 2000, "kmnk", "n64"), (64, 3000, 1280, "kn", "n64"),
+    (64, 3008, 1288, "nk", "n64")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):

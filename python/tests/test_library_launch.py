@@ -182,7 +182,7 @@ _REPRESENTED += list(BATCHED_SHAPES)
 _REPRESENTED += [("kn", "m16n256")]
 # 64 x 32 tiles of 56 to 64 rows in one wave (policy::kRows64Tile), and two
 # blocks an SM (slices beyond the SMs); after the rest, for the same reason.
-_ROWS64_SHAPES = {(lay, "n32"): (64, 4000) for lay in ("kn", "nk", "kmkn", "kmnk")}
+_ROWS64_SHAPES = {(lay, "n32"): (64, 4032) for lay in ("kn", "nk", "kmkn", "kmnk")}
 FAMILY_SHAPES.update(_ROWS64_SHAPES)
 _REPRESENTED += list(_ROWS64_SHAPES) + [(lay, "n32w") for lay in ("kn", "nk", "kmkn", "kmnk")]
 HOPPER = (("sm_90a", "sm_90"), 132)

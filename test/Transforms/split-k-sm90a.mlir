@@ -147,6 +147,22 @@ func.func @mid_km_rows_64(%a: tensor<4096x64xf16>, %b: tensor<4096x4096xf16>, %c
                      outs(%c : tensor<64x4096xf16>) -> tensor<64x4096xf16>
   return %r : tensor<64x4096xf16>
 }
+// Off 128-byte lines (K, or N of B as K x N, no multiple of 64): 64 x 64.
+// CHECK-LABEL: func @mid_k_tail
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @mid_k_tail(%a: tensor<64x4000xf16>, %b: tensor<4096x4000xf16>, %c: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<64x4000xf16>, tensor<4096x4000xf16>)
+                     outs(%c : tensor<64x4096xf16>) -> tensor<64x4096xf16>
+  return %r : tensor<64x4096xf16>
+}
+// CHECK-LABEL: func @mid_kn_n_off_lines
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a>)
+func.func @mid_kn_n_off_lines(%a: tensor<64x4096xf16>, %b: tensor<4096x4000xf16>, %c: tensor<64x4000xf16>) -> tensor<64x4000xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x4096xf16>, tensor<4096x4000xf16>)
+                     outs(%c : tensor<64x4000xf16>) -> tensor<64x4000xf16>
+  return %r : tensor<64x4000xf16>
+}
 
 // -----
 

@@ -176,7 +176,8 @@ inline bool isSwappedDecodeKMTile(const Tile &tile) {
 inline constexpr Tile kThinTile = {32, 64, 128};
 
 /// sm_90a's one-warpgroup tile for a static 2-D product of kRows64MinRows
-/// to 64 rows (A as K x M: 64) whose 64 x 64 tiles take one slice
+/// to 64 rows (A as K x M: 64), its operand rows on 128-byte lines (K, and N
+/// of B as K x N, multiples of 64), whose 64 x 64 tiles take one slice
 /// (ruleWgmmaTile: at least a third of the SMs' worth, sliceOneSliceShare)
 /// and whose 64 x 32 tiles fit one wave a block an SM (N of 2753 to 4224 on
 /// 132 SMs): 32 columns, whose four f16 sums a chunk (accumulatorSets) the

@@ -67,9 +67,9 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // And their 64 x 32 tile of 56 to 64 rows (kRows64Tile), tuned after the
   // table, level with its 64 x 64 tile in speed with four f16 sums for one
   // (docs/design/decisions.md#a-32-column-tile-for-56-to-64-rows).
-  bool rows64 = p.shape.m >= kRows64MinRows && p.shape.m <= 64;
+  // (The rules give no filling tile up to 64 rows, nor kRows64Tile past.)
   if (tuned && !p.forced && !p.tile && p.swap != true &&
-      (p.shape.m > 128 || rows64)) {
+      (p.shape.m > 128 || p.shape.m <= 64)) {
     Tile rules = selectTile(p.shape, p.k, chip, sms, p.bLayout, p.aLayout,
                             fillSplits(p, p.slices));
     if (isFillingTile(rules) || rules == kRows64Tile)

@@ -195,7 +195,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       rules give the swapped tiles (8, 16 or 32 columns) and the narrow
       tile (16 columns, unswapped: `policy::kNarrowTile`) four, sm_90's
       16 x 128 and 16 x 256 mma.sync decode tiles four
-      (`policy::kMmaDecodeSets`), sm_90a's 32-row tile (`policy::kThinTile`)
+      (`policy::kMmaDecodeSets`), sm_90a's 64 x 32 tile of 56 to 64 rows
+      (`policy::kRows64Tile`) four, its 32-row tile (`policy::kThinTile`)
       two (`policy::accumulatorSets`).
 
     Example:

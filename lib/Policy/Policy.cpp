@@ -122,11 +122,12 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // (From the chip asked for: a tile asked for the transposed product may
   // be one the wgmma kernel does not take as the product stands.)
   s.chip = kernelChip(p.chip, aLayout, bLayout, s.tile);
-  s.sets = accumulatorSets(s.chip, s.tile);
   s.splits = p.splits;
   // With a static K the rule is evaluated now, so the IR says what runs.
   if (!s.splits && !isDynamic(p.k))
     s.splits = tileNumSplits(s.chip, s.tile, p.k, p.maxSplits);
+  s.sets = chunkSets(s.chip, s.tile, p.k, s.splits.value_or(kDynamic),
+                     p.shape.batched);
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
@@ -290,6 +291,8 @@ struct FamilyRow {
   /// B as K x N only (on sm_90a): the unswapped narrow tile's clusters,
   /// which share a narrow N-major B (clusterBlocks).
   bool knOnly = false;
+  /// The f16 sums a chunk keeps (0: the tile's, accumulatorSets).
+  int64_t sets = 0;
 };
 } // namespace
 
@@ -380,6 +383,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::X64Q,  "x64q",  kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, true, false, true},
   {Family::N32,   "n32",   kRows64Tile,        true,  false, false, false, true,  0, 0},
   {Family::N32W,  "n32w",  kRows64Tile,        true,  false, false, false, true,  0, 2},
+  {Family::N64S,  "n64s",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, 1, false, false, false, false, kLongChunkSets},
+  {Family::N64SW, "n64sw", Tile{64, 64, 64},   true,  false, false, false, true,  0, 2, 1, false, false, false, false, kLongChunkSets},
 };
 // clang-format on
 
@@ -453,6 +458,12 @@ bool mlir::gpupoor::policy::familyPersistent(Family family) {
   return row(family).persistent;
 }
 
+int64_t mlir::gpupoor::policy::familySets(Family family, Chip chip,
+                                          const Tile &tile) {
+  int64_t sets = row(family).sets;
+  return sets ? sets : accumulatorSets(chip, tile);
+}
+
 FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
                                                  bool batched) {
   const FamilyRow &r = row(family);
@@ -468,6 +479,7 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
   c.clusterM = r.clusterM;
   c.streamK = r.streamK;
   c.columnStores = r.swapped;
+  c.sets = r.sets;
   return c;
 }
 
@@ -476,10 +488,11 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
 /// clusterBlocks: a family may have one of each cluster size), and the
 /// persistent ones with stream-K (streamKPays): family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
-    {Family::S16, Family::S16W}, {Family::S32, Family::S32W},
-    {Family::S8, Family::S8W},   {Family::M32, Family::M32W},
-    {Family::M64, Family::M64W}, {Family::N64, Family::N64W},
-    {Family::N16, Family::N16W}, {Family::N32, Family::N32W}};
+    {Family::S16, Family::S16W},  {Family::S32, Family::S32W},
+    {Family::S8, Family::S8W},    {Family::M32, Family::M32W},
+    {Family::M64, Family::M64W},  {Family::N64, Family::N64W},
+    {Family::N16, Family::N16W},  {Family::N32, Family::N32W},
+    {Family::N64S, Family::N64SW}};
 static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
@@ -557,8 +570,11 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
     return Family::M64N96;
   if (wgmma && t == kRows64Tile)
     return Family::N32;
+  // (The 64 x 64 tile's two sums a chunk: chunkSets.)
+  if (wgmma && t == Tile{64, 64, 64})
+    return s.sets == kLongChunkSets ? Family::N64S : Family::N64;
   if (t[0] <= 64)
-    return wgmma && t[0] == 64 && t[1] == 64 ? Family::N64 : Family::M64;
+    return Family::M64;
   // sm_90a's 128-row tiles and 192 x 192: persistent where the compiler's
   // would be (gpupoor-select-kernel-config's persistent=auto: one slice,
   // and persistentPays on the launch's SMs).
@@ -622,7 +638,6 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   auto [aLayout, bLayout] = l.swapped ? swappedLayouts(p.aLayout, p.bLayout)
                                       : std::pair(p.aLayout, p.bLayout);
   l.chip = kernelChip(p.chip, aLayout, bLayout, l.tile);
-  l.sets = accumulatorSets(l.chip, l.tile);
   // S: the call's, else the tile's default, which the launch passes to the
   // families' kernels (splits-arg).
   l.splits =
@@ -673,6 +688,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
       !exact && twin && splitHandoverPays(cp, sms) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
+  l.sets = familySets(l.family, l.chip, l.tile);
   int64_t clusterM = familyConfig(l.family, p.chip).clusterM;
   l.tiles = launchTiles(shape, l.tile, clusterM);
   std::tie(l.gridX, l.gridY) =

@@ -42,7 +42,9 @@ OUT_TYPES = ("f16", "f32")
 # pl224, pl176: the same of 224 and 176 columns (B as N x K only); pl128: mid
 # with persistent blocks; m32: sm_90a's 32x64x128 tile for 17 <= M <= 32
 # (B as N x K); n32, n32w: sm_90a's 64x32x64 tile of 56 to 64 rows (four
-# f16 sums a chunk, policy::kRows64Tile), one and two blocks an SM; m32w, m64w, n64w: m32,
+# f16 sums a chunk, policy::kRows64Tile), one and two blocks an SM; n64s,
+# n64sw: n64 and n64w with two f16 sums a chunk, for chunks of at least
+# 320 (policy::chunkSets); m32w, m64w, n64w: m32,
 # m64 and n64 two blocks an SM (sm_90a), where their grid exceeds the SMs;
 # m64c, midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, w224c,
 # pl224c, w176c, pl176c: those
@@ -116,6 +118,8 @@ def family_options(family: str, chip: str, batched: bool = False) -> str:
         opts.append("stream-k=true")
     if config["column_stores"]:
         opts.append("column-stores=true")
+    if config["sets"]:
+        opts.append(f"sets={config['sets']}")
     return " ".join(opts)
 
 

@@ -160,7 +160,8 @@ def test_sm90a_families_only_for_sm90a():
     # (The batched variants: test_batched_products_take_batched_families.)
     keys = [k for k in library_variants() if not k.batched]
     # 32 variants of each of large, m16, m16n256, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
-    # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, n32, n32w, the cluster families m64c,
+    # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, n32, n32w, n64s, n64sw, the cluster
+    # families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
@@ -188,13 +189,13 @@ def test_sm90a_families_only_for_sm90a():
     # whole 128-byte atoms: A as K x M, measured with B as K x N only).
     km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 51 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 53 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 58 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
+    assert len(km) == 2 * 2 * 4 * 2 * 60 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
                                                        + len(km_kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
@@ -673,16 +674,17 @@ def test_gpu_cases_take_their_families():
     assert not wrong, wrong
 
 
-def _plan_on_manifest(manifest, m, family=None):
+def _plan_on_manifest(manifest, m, family=None, exact=False):
     """The package's plan of an m x 4096 x 4096 product (B as N x K) whose
-    variant is the one kernel `manifest` (never launched), `family` forced."""
+    variant is the one kernel `manifest` (never launched), `family`'s tile
+    forced (with `exact`, the family itself)."""
     def find(*args):
         return [(manifest, "unused.cubin")]
     a = torch.empty(m, 4096, dtype=torch.float16)
     b = torch.empty(4096, 4096, dtype=torch.float16).T
     c = torch.empty(m, 4096, dtype=torch.float16)
     if family:
-        C._force_choice(family, 0)
+        C._force_choice(family, 0, exact=exact)
     try:
         C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132, find_variant=find)
     finally:
@@ -730,13 +732,31 @@ def test_stale_split_rule_is_refused():
             assert "split rule" not in str(e), e
 
 
+def test_long_chunks_take_two_sums():
+    """sm_90a's 64 x 64 tile keeps two f16 sums a chunk (n64s, n64sw) where
+    its chunks are at least 320 long (policy::chunkSets), in every layout;
+    shorter chunks, a batch and the mma.sync library keep n64's one."""
+    launch = C.choose_launch("sm_90a", 128, 4096, 11008, "nk", 0, 256, 132, "mk", tuned=False)
+    assert (launch["family"], launch["splits"], launch["sets"]) == ("n64s", 32, 2)  # chunks of 344
+    for a, b in (("mk", "kn"), ("km", "nk"), ("km", "kn")):
+        assert _family(128, 4096, k=11008, a=a, b=b) == "n64s"
+    assert _family(128, 4096, k=4096) == "n64"               # 16 chunks of 256
+    assert _family(40, 1280, b="kn", k=5120) == "n64sw"      # 16 of 320, two blocks an SM
+    assert _family(40, 1280, b="kn", k=4608) == "n64w"       # 16 of 288
+    assert _family(128, 4096, k=11008, chip="sm_90") == "m64"
+    batched = C.choose_launch("sm_90a", 128, 2048, 11008, "nk", 0, 256, 132, "mk", batch=2)
+    assert tuple(batched["tile"]) == (64, 64, 64)
+    assert (batched["family"], batched["sets"]) == ("n64", 1)
+
+
 def test_stale_sets_are_refused():
     """A kernel keeps the f16 sums a chunk the policy gave its tile when it
     was built (its manifest's sets): one of a library whose policy gave
     another count (sm_90a's 32-row tile before its two sums) rounds
     otherwise than the compiler's kernel of the product, and is refused by
     name; the policy's count, and a manifest without sets on a tile of one
-    sum, pass that check."""
+    sum, pass that check. The count is the family's (policy::familySets):
+    n64s keeps two sums of the 64 x 64 tile, n64 one."""
     base = {"kernel": "gpupoor_matmul_0", "chip": "sm_90a", "params": ["splits"],
             "param_types": ["i32"], "dynamic_shared_memory": 0, "block_size": 384,
             "tile": [32, 64, 128]}
@@ -745,14 +765,24 @@ def test_stale_sets_are_refused():
         _plan_on_manifest(manifest, 32, "m32")
 
     assert C.choose_launch("sm_90a", 32, 4096, 4096, "nk", 0, 256, 132, "mk")["sets"] == 2
-    for manifest, message in (({**base, "sets": 1}, r"sets 1, .*its tile \(2\)"),
-                              (base, r"sets 1, .*its tile \(2\)"),
-                              ({**base, "sets": 4}, r"sets 4, .*its tile \(2\)")):
+    for manifest, message in (({**base, "sets": 1}, r"sets 1, .*its family m32 \(2\)"),
+                              (base, r"sets 1, .*its family m32 \(2\)"),
+                              ({**base, "sets": 4}, r"sets 4, .*its family m32 \(2\)")):
         with pytest.raises(ValueError, match="gpupoor_matmul_0: " + message):
             plan(manifest)
     for manifest in ({**base, "sets": 2}, {**base, "tile": [64, 128, 64]}):
         try:
             plan(manifest)
+        except (ValueError, RuntimeError) as e:
+            assert "f16 sums a chunk" not in str(e), e
+    n64 = {**base, "tile": [64, 64, 64], "block_size": 256}
+    for family, manifest, message in (("n64s", n64, r"sets 1, .*its family n64s \(2\)"),
+                                      ("n64", {**n64, "sets": 2}, r"sets 2, .*its family n64 \(1\)")):
+        with pytest.raises(ValueError, match="gpupoor_matmul_0: " + message):
+            _plan_on_manifest(manifest, 128, family, exact=True)
+    for family, manifest in (("n64s", {**n64, "sets": 2}), ("n64", n64)):
+        try:
+            _plan_on_manifest(manifest, 128, family, exact=True)
         except (ValueError, RuntimeError) as e:
             assert "f16 sums a chunk" not in str(e), e
 

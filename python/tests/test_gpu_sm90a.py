@@ -312,7 +312,8 @@ def test_sm90a_swapped_decode_exact(m, n, k, layout, slices, outer, activation):
 @pytest.mark.parametrize("slices", [1, 2, 3])
 @pytest.mark.parametrize("layout", ["nk", "kn", "kmkn"])
 def test_sm90a_deferred_handover_exact(family, m, n, k, splits, slices, layout):
-    """The one-warpgroup families up to 128 columns hand each chunk over
+    """The one-warpgroup families up to 128 columns (and 64 x 64 with two
+    f16 sums a chunk) hand each chunk over
     behind the next chunk's first wgmma group (KernelSpec::defersHandover):
     chunks in unrolled groups of four and the rest one by one, so S below,
     at and past a group (3, 4, 6 = a group and two, 9 = two and one), in
@@ -334,6 +335,10 @@ def test_sm90a_deferred_handover_exact(family, m, n, k, splits, slices, layout):
         _C._force_choice(None)
     tile = {"m64": (64, 128), "n64": (64, 64), "m32": (32, 64), "n32": (64, 32)}[family]
     want = family
+    # (64 x 64 in chunks of at least 320, S = 3 and 4 here: two f16 sums a
+    # chunk, policy::chunkSets.)
+    if family == "n64" and -(-k // splits) >= 320:
+        want = "n64s"
     if k % 16 and slices == 1:
         want += "c"
     elif -(-m // tile[0]) * -(-n // tile[1]) * min(slices, splits) > sm_count:
@@ -481,6 +486,26 @@ def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):
     over M, N and K tails, both B layouts and A as K x M, both outer types and
     an epilogue."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # The 64 x 64 tile in chunks of at least 320: two f16 sums a chunk
+    # (policy::chunkSets). M tails (100, 72, 120), N tails (4040 = 63 x 64 +
+    # 8, 3000, 4104, 2888, 1000), K tails (5200 = 81 x 64 + 16, 6160, 5136,
+    # 8200 = 128 x 64 + 8), both B layouts and A as K x M, one slice and
+    # several (32 tiles x 4, 42 x 3), two blocks an SM (20 tiles x 13).
+    (100, 4040, 5200, "nk", "n64s"), (128, 3000, 6160, "kn", "n64s"),
+    (72, 4104, 5136, "kmkn", "n64s"), (120, 2888, 5136, "kmnk", "n64s"),
+    (128, 1000, 5200, "nk", "n64s"), (100, 1288, 8200, "kmkn", "n64s"),
+    (40, 1280, 5120, "kn", "n64sw")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_long_chunks_exact(m, n, k, layout, want, outer, activation):
+    """The 64 x 64 tile's two f16 sums a chunk (n64s, n64sw): exact on
+    small integers over M, N and K tails, both B layouts and A as K x M,
+    slices, both outer types and an epilogue."""
+    p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert p["sets"] == 2, p
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [

@@ -185,6 +185,12 @@ _REPRESENTED += [("kn", "m16n256")]
 _ROWS64_SHAPES = {(lay, "n32"): (64, 4032) for lay in ("kn", "nk", "kmkn", "kmnk")}
 FAMILY_SHAPES.update(_ROWS64_SHAPES)
 _REPRESENTED += list(_ROWS64_SHAPES) + [(lay, "n32w") for lay in ("kn", "nk", "kmkn", "kmnk")]
+# 64 x 64 tiles with two f16 sums a chunk, in chunks of 344 (policy::
+# chunkSets), and two blocks an SM; after the rest, for the same reason.
+_LONG_CHUNK_SHAPES = {(lay, "n64s"): (128, 2048) for lay in ("kn", "nk", "kmkn", "kmnk")}
+_K_OF["n64s"] = 11008
+FAMILY_SHAPES.update(_LONG_CHUNK_SHAPES)
+_REPRESENTED += list(_LONG_CHUNK_SHAPES) + [(lay, "n64sw") for lay in ("kn", "nk", "kmkn", "kmnk")]
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 

@@ -96,7 +96,8 @@ def test_the_grid_covers_every_choice(policy):
                         "plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                         "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "n16", "n16w",
                         "n16q", "n16c", "n16wc", "m64q", "m64n96", "x96q", "t192",
-                        "plt192", "x128", "x128c", "x64q", "n32", "n32w"}
+                        "plt192", "x128", "x128c", "x64q", "n32", "n32w", "n64s",
+                        "n64sw"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

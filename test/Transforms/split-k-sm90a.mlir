@@ -298,9 +298,10 @@ func.func @mid_wide(%a: tensor<64x4096xf16>, %b: tensor<14336x4096xf16>) -> tens
 // Fewer tiles than a quarter of the SMs (64 x 2048: 32 of 64 x 64): the
 // automatic count, P1 = 4 (P2 = 8 is not more than twice that); under a
 // third of the SMs, 64 x 64 in slices rather than 64 x 32 tiles in one
-// (policy::kRows64Tile).
+// (policy::kRows64Tile). Its chunks of 320 keep two f16 sums
+// (policy::chunkSets).
 // AUTO-LABEL: func @mid_few_tiles
-// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a>)
+// AUTO: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, slices = 4, chip = sm_90a, sets = 2>)
 func.func @mid_few_tiles(%a: tensor<64x5120xf16>, %b: tensor<2048x5120xf16>) -> tensor<64x2048xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<64x2048xf16>
@@ -1115,4 +1116,53 @@ func.func @one_row_unaligned_km(%a: tensor<4100x1xf16>, %b: tensor<4100x4096xf16
                      ins(%a, %b : tensor<4100x1xf16>, tensor<4100x4096xf16>)
                      outs(%c : tensor<1x4096xf16>) -> tensor<1x4096xf16>
   return %r : tensor<1x4096xf16>
+}
+
+// -----
+
+// The 64 x 64 tile keeps two f16 sums a chunk where its chunks are at
+// least 320 long (policy::chunkSets): 11008 in 32 chunks of 344.
+// CHECK-LABEL: func @long_chunks_two_sums
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, sets = 2>)
+func.func @long_chunks_two_sums(%a: tensor<128x11008xf16>, %b: tensor<4096x11008xf16>, %c: tensor<128x4096xf16>) -> tensor<128x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x11008xf16>, tensor<4096x11008xf16>)
+                     outs(%c : tensor<128x4096xf16>) -> tensor<128x4096xf16>
+  return %r : tensor<128x4096xf16>
+}
+
+// -----
+
+// Chunks of 256 (4096 in 16) keep one.
+// CHECK-LABEL: func @chunks_of_256_one_sum
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @chunks_of_256_one_sum(%a: tensor<128x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<128x4096xf16>) -> tensor<128x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<128x4096xf16>) -> tensor<128x4096xf16>
+  return %r : tensor<128x4096xf16>
+}
+
+// -----
+
+// A dynamic K: the kernel's sums are fixed before its chunks are known,
+// one.
+// CHECK-LABEL: func @dynamic_k_one_sum
+// CHECK: strategy(#gpupoor.split_k<tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @dynamic_k_one_sum(%a: tensor<128x?xf16>, %b: tensor<4096x?xf16>, %c: tensor<128x4096xf16>) -> tensor<128x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x?xf16>, tensor<4096x?xf16>)
+                     outs(%c : tensor<128x4096xf16>) -> tensor<128x4096xf16>
+  return %r : tensor<128x4096xf16>
+}
+
+// -----
+
+// A batch keeps one (the products measured were unbatched).
+// CHECK-LABEL: func @batched_one_sum
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a>)
+func.func @batched_one_sum(%a: tensor<2x128x11008xf16>, %b: tensor<2x11008x2048xf16>, %c: tensor<2x128x2048xf16>) -> tensor<2x128x2048xf16> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x128x11008xf16>, tensor<2x11008x2048xf16>)
+                           outs(%c : tensor<2x128x2048xf16>) -> tensor<2x128x2048xf16>
+  return %r : tensor<2x128x2048xf16>
 }

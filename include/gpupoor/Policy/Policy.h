@@ -93,7 +93,7 @@ struct Strategy {
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
   int64_t slices = 0;
-  /// The f16 sums a chunk keeps (accumulatorSets).
+  /// The f16 sums a chunk keeps (chunkSets).
   int64_t sets = 1;
   /// The slices asked for: the problem's, else the tuned choice's (0:
   /// launchSlices' rule).
@@ -405,6 +405,10 @@ enum class Family : uint32_t {
   /// past the SMs).
   N32,
   N32W,
+  /// sm_90a only: N64 and N64W with two f16 sums a chunk, which the rules
+  /// take for unbatched products whose chunks are long (chunkSets).
+  N64S,
+  N64SW,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -428,7 +432,7 @@ inline constexpr Family kFamilies[] = {
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
     Family::X128,    Family::X128C,   Family::X64Q,    Family::N32,
-    Family::N32W};
+    Family::N32W,    Family::N64S,    Family::N64SW};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -454,6 +458,11 @@ bool familyBatched(Family family);
 Tile familyTile(Family family, Chip chip, BLayout bLayout);
 bool familySwapped(Family family);
 bool familyPersistent(Family family);
+/// The f16 sums a chunk of the family's kernels keep, whose kernel chip
+/// and tile are `chip` and `tile` (its manifest's): its own where the
+/// family names them (N64S: kLongChunkSets), else the tile's
+/// (accumulatorSets).
+int64_t familySets(Family family, Chip chip, const Tile &tile);
 
 /// How the library compiles a family's kernels for `chip` besides its tile
 /// (0 or false: the compiler's choice for dynamic shapes).
@@ -481,6 +490,8 @@ struct FamilyConfig {
   /// epilogue's column stores (gpupoor-select-kernel-config's
   /// column-stores=true), as the compiler's kernels of swapped ops.
   bool columnStores = false;
+  /// The f16 sums a chunk keeps (gpupoor-split-k's sets; 0: the tile's).
+  int64_t sets = 0;
 };
 /// `batched`: the family's batched variants, which take no split handover
 /// (splitHandoverPays: the compiler's static kernel of a batch takes none).
@@ -505,7 +516,7 @@ struct Launch {
   /// S (the call's, else the tile's default, tileNumSplits) and P'.
   int64_t splits = 1;
   int64_t slices = 1;
-  /// The f16 sums a chunk keeps (accumulatorSets).
+  /// The f16 sums a chunk keeps (familySets).
   int64_t sets = 1;
   /// T, the kernel's C tiles (launchTiles), and the grid.
   int64_t tiles = 0;

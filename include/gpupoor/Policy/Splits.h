@@ -182,6 +182,34 @@ std::vector<SplitRuleParam> splitRuleParams(Chip chip, const Tile &tile,
 /// at least 64 of K a stage kMmaDecodeSets; every other kernel one.
 int64_t accumulatorSets(Chip chip, const Tile &tile);
 
+/// The shortest chunk (K / S, rounded up) from which sm_90a's 64 x 64 x 64
+/// tile keeps kLongChunkSets f16 sums a chunk (chunkSets). On an H100 (the
+/// compiler's static kernels, CUDA-graph replay, weights beyond L2, x the
+/// same kernel with one sum) two sums ran at 0.994x to 1.006x in chunks of
+/// 320 to 896 (K = 5120 to 28672, 64 and 128 rows, every layout) for an
+/// error 0.73x to 0.76x one sum's; in chunks of 256 (K = 4096) at 0.977x
+/// to 0.993x, in chunks of 128 at 0.913x to 0.988x
+/// (benchmarks/data/n64_sets_h100_sm_90a.txt). A chunk's second sum costs
+/// its conversions and adds at the handover, which a long chunk hides.
+/// Through the package (the n64s and n64sw families against n64 and n64w,
+/// same H100, benchmarks/data/n64s_h100_sm_90a.json): the sweep's 17
+/// products this moves ran at 0.997x (geomean; the slowest 0.989x, chunks
+/// of 320), 51 held-out products of 33 to 128 rows in chunks of at least
+/// 320 at 0.996x (0.984x), for an error 0.73x to 0.76x; 21 in chunks of
+/// 257 to 319 would have run at 0.992x (0.978x).
+inline constexpr int64_t kLongChunkSetsMinChunk = 320;
+inline constexpr int64_t kLongChunkSets = 2;
+
+/// The f16 sums a chunk keeps for a product of K = `k` in `splits` chunks
+/// by a kernel of `chip` and `tile`: accumulatorSets, but kLongChunkSets
+/// for sm_90a's 64 x 64 x 64 tile where K and S are known and the chunks
+/// are at least kLongChunkSetsMinChunk long, unbatched (the products
+/// measured; the package's library has no batched kernel of two sums).
+/// A dynamic K or S keeps the tile's: the kernel's sums are fixed when it
+/// is compiled.
+int64_t chunkSets(Chip chip, const Tile &tile, int64_t k, int64_t splits,
+                  bool batched);
+
 /// The default S of a product of K = `k` run by a kernel of `chip` and
 /// `tile`: defaultNumSplits, but at least ceil(K / longestChunk) where the
 /// tile has one, at most `maxSplits`. The host code and the loop form

@@ -73,8 +73,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     at least `ceil(K / 256)` (`policy::tileNumSplits`; for a dynamic K the
     host code evaluates it). `splits` or a
     `gpupoor.splits` integer attribute on the matmul fixes it. Each chunk
-    keeps the f16 sums the chip's rules give its tile
-    (`policy::accumulatorSets`), or `sets` of them.
+    keeps the f16 sums the chip's rules give its tile and, for a static K
+    and S, its chunks' length (`policy::chunkSets`: sm_90a's 64 x 64 tile
+    two in chunks of at least 320), or `sets` of them.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different
@@ -141,7 +142,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
            "::mlir::gpupoor::swapChoices()">,
     Option<"sets", "sets", "int64_t", /*default=*/"0",
            "f16 sums each chunk keeps, k16 step j into sum j mod sets (0: "
-           "the chip's rules, policy::accumulatorSets; else a power of two "
+           "the chip's rules, policy::chunkSets; else a power of two "
            "dividing each matmul's BK / 16)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_80, sm_86, sm_89, sm_90 or sm_90a (the wgmma "

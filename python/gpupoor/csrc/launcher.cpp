@@ -496,7 +496,7 @@ void bindLauncher(py::module_ &m) {
             "zero_map_slot"_a = opt(p->zeroMapSlot), "maps"_a = maps,
             "grid"_a = py::make_tuple(p->gridX, p->gridY), "tiles"_a = p->tiles,
             "slices"_a = p->slices, "sum_bytes"_a = p->sumBytes,
-            "epilogue"_a = epilogueName(key.epilogue),
+            "sets"_a = p->info->sets, "epilogue"_a = epilogueName(key.epilogue),
             "dependent"_a = p->info->dependent && dependentLaunches());
       },
       "a"_a, "b"_a, "bias"_a, "c"_a, "activation"_a, "outer"_a, "max_splits"_a,

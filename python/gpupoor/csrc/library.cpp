@@ -237,14 +237,14 @@ void checkSplitRule(const KernelInfo &k, int64_t maxSplits) {
             " (this package's rule has no " + name + ")");
 }
 
-void checkSets(const KernelInfo &k) {
+void checkSets(const KernelInfo &k, policy::Family family) {
   std::optional<policy::Chip> chip = policy::parseChip(k.chip);
   TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
                     k.chip);
-  int64_t want = policy::accumulatorSets(*chip, k.tile);
+  int64_t want = policy::familySets(family, *chip, k.tile);
   TORCH_CHECK_VALUE(k.sets == want, "kernel manifest of ", k.name, ": sets ",
                     k.sets, ", not the f16 sums a chunk this package gives ",
-                    "its tile (", want,
+                    "its family ", policy::familyName(family), " (", want,
                     "): a kernel of another gpupoor; rebuild the kernel "
                     "library (python -m gpupoor.build_library) with this "
                     "gpupoor's gpupoor-opt, or point GPUPOOR_KERNEL_DIR at "

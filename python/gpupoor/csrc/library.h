@@ -122,11 +122,11 @@ KernelInfo kernelOf(const pybind11::dict &manifest, const std::string &image);
 /// gpupoor would run another S.
 void checkSplitRule(const KernelInfo &kernel, int64_t maxSplits);
 
-/// Refuses a kernel whose f16 sums a chunk (its manifest's sets) are not
-/// the ones this package's policy gives its chip and tile
-/// (policy::accumulatorSets): a library from another gpupoor would round
-/// otherwise than the compiler's kernel of the same product.
-void checkSets(const KernelInfo &kernel);
+/// Refuses a kernel of `family` whose f16 sums a chunk (its manifest's
+/// sets) are not the ones this package's policy gives the family on its
+/// chip and tile (policy::familySets): a library from another gpupoor
+/// would round otherwise than the compiler's kernel of the same product.
+void checkSets(const KernelInfo &kernel, policy::Family family);
 
 /// What the policy's bounds checks read of a kernel besides its parameters.
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel);

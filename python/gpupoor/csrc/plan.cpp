@@ -332,7 +332,7 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   std::optional<policy::Chip> chip = policy::parseChip(first.chip);
   TORCH_CHECK(chip, "kernel manifest: unknown chip ", first.chip);
   for (const KernelInfo &kern : *variant)
-    checkSets(kern);
+    checkSets(kern, family);
   // S is the policy's launch's, which the variant's kernels take as a
   // parameter (splits-arg); kernels that evaluate S themselves run their
   // own default, of their chip, tile and variant's max_k_splits (the

@@ -232,7 +232,7 @@ PYBIND11_MODULE(_C, m) {
             "stages"_a = c.stages, "blocks_per_sm"_a = c.blocksPerSM,
             "persistent"_a = c.persistent, "split_handover"_a = c.splitHandover,
             "cluster_m"_a = c.clusterM, "stream_k"_a = c.streamK,
-            "column_stores"_a = c.columnStores);
+            "column_stores"_a = c.columnStores, "sets"_a = c.sets);
       },
       "family"_a, "chip"_a, "batched"_a = false,
       "How the library compiles a family's kernels for `chip` besides its "

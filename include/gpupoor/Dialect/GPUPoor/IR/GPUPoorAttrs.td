@@ -197,7 +197,8 @@ def GPUPoor_SplitKAttr : GPUPoor_Attr<"SplitK", "split_k"> {
       16 x 128 and 16 x 256 mma.sync decode tiles four
       (`policy::kMmaDecodeSets`), sm_90a's 64 x 32 tile of 56 to 64 rows
       (`policy::kRows64Tile`) four, its 32-row tile (`policy::kThinTile`)
-      two (`policy::accumulatorSets`).
+      two (`policy::accumulatorSets`), and its 64 x 64 tile two where a
+      static K and S make chunks of at least 320 (`policy::chunkSets`).
 
     Example:
 

@@ -465,6 +465,30 @@ static bool rowsOnLines(int64_t k, int64_t n, BLayout bLayout) {
          (bLayout == BLayout::NK || n % kLine == 0);
 }
 
+/// 65 to kWideRowsMaxRows rows from K = kWideRowsMinK on take 64 x 128
+/// tiles where 64 x 64 ones would fit one wave (rowsTakeWiderTile). Their
+/// second row tile is part padding, and a 64 x 64 block's one consumer
+/// warpgroup streams its K with no unit of the SM busy: on an H100 (ncu,
+/// 82 x 3040 x 4856) 64 x 64 tiles read 126 MB through L2 at 53% of its
+/// throughput and 30% of the tensor pipe's, where cuBLAS read 69 MB
+/// (benchmarks/data/ncu_rows128_heldout_h100_sm_90a.txt). Through the
+/// package on an H100, 64 x 128 over 64 x 64 on 150 random products of 33
+/// to 128 rows (benchmarks/data/rows128_tiles_h100_sm_90a.json): 1.147
+/// (geomean) over the 40 of 65 to 120 rows from K = 3072 that 64 x 64 tiles
+/// ran (the slowest 0.824); the rest of 65 to 128 rows 0.970 (22), 33 to 64
+/// rows 0.929 where 64 x 64 tiles fill half the SMs (34). Past 120 rows the
+/// second row tile is nearly full (126 x 3312 x 15680: 0.736); below K =
+/// 3072 64 x 64 won (0.746 to 0.950). On 100 other random products, the 35
+/// of 65 to 120 rows from K = 3072: 1.181 (the slowest 0.955), x cuBLAS
+/// f32acc 0.809 -> 0.956 (geomean), 19 -> 14 below 0.85.
+static constexpr int64_t kWideRowsMaxRows = 120;
+static constexpr int64_t kWideRowsMinK = 3072;
+
+static bool rowsTakeWiderTile(const CShape &shape, int64_t k) {
+  return shape.m > 64 && shape.m <= kWideRowsMaxRows && !shape.batched &&
+         !isDynamic(k) && k >= kWideRowsMinK;
+}
+
 static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                           BLayout bLayout, ALayout aLayout, bool slicesChosen) {
   if (!shape.isStatic())
@@ -499,7 +523,10 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
       shape.tiles(64, 64) * sliceOneSliceShare(Chip::SM90a, kRows64Tile) >= sms)
     return kRows64Tile;
   if (shape.m <= 128)
-    return {64, shape.tiles(64, 64) <= sms ? 64 : 128, 64};
+    return {64,
+            shape.tiles(64, 64) <= sms && !rowsTakeWiderTile(shape, k) ? 64
+                                                                       : 128,
+            64};
   int64_t wideTiles = std::max<int64_t>(shape.tiles(128, 256), 1);
   // A narrow N whose 128-row tiles fit one wave: 64-row tiles, twice as
   // many, two blocks an SM, 64 columns wide where N fits them. Measured on

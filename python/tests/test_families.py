@@ -252,7 +252,10 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
     assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles
-    assert _family(72, 4096) == "n64"       # 128 tiles
+    assert _family(72, 4096) == "m64"       # 65 to 120 rows from K = 3072: 64 x 128
+    assert _family(72, 4096, k=3064) == "n64"    # 128 tiles
+    assert _family(120, 4096) == "m64" and _family(121, 4096) == "n64"
+    assert _family(72, 4096, k=3072, b="kn", a="km") == "m64"
     assert _family(128, 4096) == "n64"      # 128 tiles
     assert _family(128, 4224) == "n64"      # 2 x 66 = 132
     assert _family(128, 4288) == "m64"      # 2 x 67 > 132

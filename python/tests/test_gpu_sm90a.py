@@ -144,8 +144,8 @@ def _sm90a_family_operands(m, n, k, layout):
     # Grids beyond the SMs: C tiles (133, 141) or tiles x slices (20 x 13, 10 x 13).
     (32, 9000, 264, "nk", "m32w"), (20, 1280, 4104, "nk", "m32w"),
     (64, 17000, 136, "nk", "m64w"), (64, 17000, 136, "kn", "m64w"),
-    (64, 17000, 136, "kmnk", "m64w"), (72, 640, 4104, "nk", "n64w"),
-    (100, 640, 4104, "kn", "n64w"), (128, 640, 4104, "kmkn", "n64w"),
+    (64, 17000, 136, "kmnk", "m64w"), (121, 640, 4104, "nk", "n64w"),
+    (124, 640, 4104, "kn", "n64w"), (128, 640, 4104, "kmkn", "n64w"),
     (20, 1280, 4104, "kn", "m32w")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 def test_sm90a_two_blocks_an_sm_exact(m, n, k, layout, want, outer):
@@ -490,13 +490,14 @@ def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # The 64 x 64 tile in chunks of at least 320: two f16 sums a chunk
-    # (policy::chunkSets). M tails (100, 72, 120), N tails (4040 = 63 x 64 +
-    # 8, 3000, 4104, 2888, 1000), K tails (5200 = 81 x 64 + 16, 6160, 5136,
-    # 8200 = 128 x 64 + 8), both B layouts and A as K x M, one slice and
-    # several (32 tiles x 4, 42 x 3), two blocks an SM (20 tiles x 13).
-    (100, 4040, 5200, "nk", "n64s"), (128, 3000, 6160, "kn", "n64s"),
-    (72, 4104, 5136, "kmkn", "n64s"), (120, 2888, 5136, "kmnk", "n64s"),
-    (128, 1000, 5200, "nk", "n64s"), (100, 1288, 8200, "kmkn", "n64s"),
+    # (policy::chunkSets). M tails (124, 126, 122, 121; 65 to 120 rows take
+    # 64 x 128 tiles from K = 3072), N tails (4040 = 63 x 64 + 8, 3000, 4104,
+    # 2888, 1000), K tails (5200 = 81 x 64 + 16, 6160, 5136, 8200 = 128 x 64
+    # + 8), both B layouts and A as K x M, one slice and several (32 tiles x
+    # 4, 42 x 3), two blocks an SM (20 tiles x 13).
+    (124, 4040, 5200, "nk", "n64s"), (128, 3000, 6160, "kn", "n64s"),
+    (126, 4104, 5136, "kmkn", "n64s"), (122, 2888, 5136, "kmnk", "n64s"),
+    (128, 1000, 5200, "nk", "n64s"), (121, 1288, 8200, "kmkn", "n64s"),
     (40, 1280, 5120, "kn", "n64sw")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
@@ -506,6 +507,24 @@ def test_sm90a_long_chunks_exact(m, n, k, layout, want, outer, activation):
     slices, both outer types and an epilogue."""
     p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
     assert p["sets"] == 2, p
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 65 to 120 rows from K = 3072: 64 x 128 tiles where 64 x 64 ones would
+    # fit one wave (the policy's rowsTakeWiderTile), in clusters of two where
+    # K's rows lie off 32-byte sectors (m64c). M tails (100, 72, 78, 113),
+    # N tails (4040, 4104, 1288, 1944, 3688), K tails, both B layouts and A
+    # as K x M, slices (22 tiles x 6, 32 x 4).
+    (100, 4040, 5200, "nk", "m64c"), (72, 4104, 5136, "kmkn", "m64c"),
+    (100, 1288, 8200, "kmkn", "m64"), (78, 1944, 5840, "kn", "m64"),
+    (113, 3688, 5848, "kmnk", "m64c")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_rows_of_65_to_120_exact(m, n, k, layout, want, outer, activation):
+    """The 64 x 128 tile of 65 to 120 rows from K = 3072: exact on small
+    integers over M, N and K tails, both B layouts and A as K x M, slices,
+    both outer types and an epilogue."""
+    _exact_on_family(m, n, k, layout, want, outer, activation)
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [

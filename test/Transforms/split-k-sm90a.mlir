@@ -1166,3 +1166,28 @@ func.func @batched_one_sum(%a: tensor<2x128x11008xf16>, %b: tensor<2x11008x2048x
                            outs(%c : tensor<2x128x2048xf16>) -> tensor<2x128x2048xf16>
   return %r : tensor<2x128x2048xf16>
 }
+
+// -----
+
+// 65 to 120 rows from K = 3072 take 64 x 128 tiles where 64 x 64 ones would
+// fit one wave (policy's rowsTakeWiderTile).
+// CHECK-LABEL: func @rows_of_100_wider_tile
+// CHECK: strategy(#gpupoor.split_k<splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @rows_of_100_wider_tile(%a: tensor<100x4096xf16>, %b: tensor<3072x4096xf16>, %c: tensor<100x3072xf16>) -> tensor<100x3072xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x4096xf16>, tensor<3072x4096xf16>)
+                     outs(%c : tensor<100x3072xf16>) -> tensor<100x3072xf16>
+  return %r : tensor<100x3072xf16>
+}
+
+// -----
+
+// Below K = 3072 they keep 64 x 64.
+// CHECK-LABEL: func @rows_of_100_short_k
+// CHECK: strategy(#gpupoor.split_k<splits = 12, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a>)
+func.func @rows_of_100_short_k(%a: tensor<100x2048xf16>, %b: tensor<3072x2048xf16>, %c: tensor<100x3072xf16>) -> tensor<100x3072xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x2048xf16>, tensor<3072x2048xf16>)
+                     outs(%c : tensor<100x3072xf16>) -> tensor<100x3072xf16>
+  return %r : tensor<100x3072xf16>
+}

@@ -216,13 +216,19 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
     return false;
   bool copiesA = aRowBytes < kRowAlignBytes;
   bool copiesB = bRowBytes < kRowAlignBytes;
-  // (By division: M x N x K need not fit 64 bits.)
-  if (!(copiesA || copiesB) || shape.m <= 1 || shape.n <= 1 ||
-      p.k < ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n))
+  if (!(copiesA || copiesB))
     return false;
   int64_t narrow = std::min(shape.m, shape.n);
   int64_t pieceBytes = std::min(copiesA ? aRowBytes : kRowAlignBytes,
                                 copiesB ? bRowBytes : kRowAlignBytes);
+  // One row (column): the other operand, the weight, is read once, in
+  // pieces as fast as copied; an element at a time (rows of 2 bytes) not,
+  // whatever the work.
+  if (narrow <= 1)
+    return (shape.m <= 1 ? bRowBytes : aRowBytes) < 4;
+  // (By division: M x N x K need not fit 64 bits.)
+  if (p.k < ceilDiv(ceilDiv(kMinCopiedWork, shape.m), shape.n))
+    return false;
   // The pieces' rules are sm_90a's, where they were measured; other chips'
   // kernels and families keep the copies, as does a dynamic batch, whose
   // launch is not known.

@@ -185,6 +185,28 @@ def test_padded_copies_in_a_cuda_graph():
 
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("layout,n,k", [("nk", 934, 1561), ("kn", 1333, 1790), ("nk", 300, 211)])
+def test_one_row_copies_a_weight_read_by_elements(layout, n, k):
+    """A product of one row whose weight's rows lie on 2 bytes (read an
+    element at a time as they lie) copies it into padded rows first,
+    whatever its work (policy::copiesUnalignedOperands): the launch reads
+    rows of the padded length; exact."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C
+
+    g = torch.Generator(device="cuda").manual_seed(n + k)
+    x = ints(1, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
+    chips, sm_count = _mlir_backend.device_info(0)
+    c = torch.empty(1, n, device="cuda", dtype=torch.float16)
+    p = C.describe_plan(x, w, None, c, "none", "f32", 256, 0, list(chips), sm_count)
+    strides = {p["values"][i] for i, name in enumerate(p["params"]) if name.startswith("stride_")}
+    assert C.padded_row_elems(k if layout == "nk" else n) in strides, p
+    y = split_k_sequential(x, w, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 @pytest.mark.parametrize("m,n,k", [(1, 20000, 1031), (16, 136, 1031), (4096, 16, 4100),
                                    (8, 4100, 4100), (12000, 40, 4020)])
 def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):

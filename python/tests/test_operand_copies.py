@@ -9,20 +9,38 @@ from gpupoor._native import C
 
 
 @pytest.mark.parametrize("m,n,k,copies", [
-    (1, 20000, 1031, False),    # one row: each operand read once
-    (2000, 1, 1031, False),     # one column
+    (1, 20000, 1031, True),     # one row read an element at a time
+    (2000, 1, 1031, True),      # one column
+    (1, 300, 211, True),        # whatever the work
     (16, 136, 1031, False),     # 2.2e6 multiply-adds: the copy's launch costs
     (128, 128, 256, True),      # 2^22, the least copied
     (128, 128, 255, False),
     (96, 136, 1031, True),
     (2, 4100, 4052, True),      # a decode product of two rows
     (327, 1234, 4052, True)])
-def test_unaligned_operands_copied_past_one_row_and_kMinCopiedWork(m, n, k, copies):
+def test_unaligned_operands_copied_past_kMinCopiedWork(m, n, k, copies):
     """policy::copiesUnalignedOperands, which the launcher asks before it
-    copies an operand whose rows lie off 16 bytes into padded rows."""
+    copies an operand whose rows lie off 16 bytes into padded rows (here
+    rows of 2 bytes, read an element at a time as they lie)."""
     assert C.copies_unaligned_operands(m, n, k) is copies
     with pytest.raises(ValueError, match="m must be >= 1"):
         C.copies_unaligned_operands(0, n, k)
+
+
+@pytest.mark.parametrize("m,n,k,a_bytes,b_bytes,copies", [
+    (1, 20000, 1030, 16, 4, False),   # one row: the weight read once, in 4-byte pieces
+    (1, 20000, 1028, 16, 8, False),
+    (1, 20000, 1031, 16, 2, True),    # an element at a time
+    (1, 20000, 1031, 2, 16, False),   # the one row off: not the weight
+    (2000, 1, 1030, 4, 16, False),    # one column: A the weight
+    (2000, 1, 1031, 2, 16, True),
+    (2000, 1, 1031, 16, 2, False)])
+def test_one_row_copied_only_where_read_by_elements(m, n, k, a_bytes, b_bytes, copies):
+    """A product of one row or column reads each operand once: its weight
+    (the other operand) read in cp.async pieces as it lies, copied where it
+    would be read an element at a time
+    (benchmarks/data/decode_odd_rows_h100_sm_90a.json)."""
+    assert C.copies_unaligned_operands(m, n, k, a_bytes, b_bytes) is copies
 
 
 @pytest.mark.parametrize("m,n,k,a_bytes,b_bytes,copies", [
@@ -97,6 +115,28 @@ def test_launch_operands_copy_by_how_their_rows_lie(first, k, copied):
                    for name in ("stride_am", "stride_ak", "stride_bk", "stride_bn")} - {1}
     padded = C.padded_row_elems(k)
     assert row_strides == ({padded} if copied else {k}), (p["params"], p["values"])
+
+
+@pytest.mark.parametrize("layout,n,k,copied", [
+    ("nk", 934, 1561, True),     # the weight's rows of 1561: read by elements
+    ("kn", 1333, 1790, True),    # of 1333
+    ("nk", 934, 1562, False),    # of 1562: 4-byte pieces
+    ("kn", 1332, 1790, False)])  # of 1332: 8-byte pieces
+def test_one_row_launch_copies_a_weight_read_by_elements(layout, n, k, copied):
+    """A product of one row plans on a copy of its weight where the weight's
+    rows lie on 2 bytes, and on the weight as it lies where they lie on 4 or
+    8 (policy::copiesUnalignedOperands)."""
+    from test_library import manifest
+    x = torch.empty(1, k, dtype=torch.float16)
+    w = torch.empty(n, k, dtype=torch.float16).T if layout == "nk" else \
+        torch.empty(k, n, dtype=torch.float16)
+    launch = C.choose_launch("sm_90a", 1, n, k, layout, 0, 32, 132, "mk")
+    man = manifest(chip="sm_90a", tile=list(launch["tile"]), sets=launch["sets"], checks={})
+    p = C.describe_plan(x, w, None, torch.empty(1, n, dtype=torch.float16), "none", "f32", 32,
+                        0, ["sm_90a"], 132, find_variant=lambda *key: [(man, "")])
+    strides = {p["values"][i] for i, name in enumerate(p["params"]) if name.startswith("stride_")}
+    row = k if layout == "nk" else n
+    assert (C.padded_row_elems(row) in strides) is copied, (p["params"], p["values"])
 
 
 @pytest.mark.parametrize("cols,padded", [

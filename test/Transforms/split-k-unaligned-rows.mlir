@@ -316,3 +316,23 @@ func.func @static_batch_narrow(%a: tensor<2x4096x4100xf16>, %b: tensor<2x4100x16
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x4096x4100xf16>, tensor<2x4100x16xf16>) outs(%c : tensor<2x4096x16xf16>) -> tensor<2x4096x16xf16>
   return %r : tensor<2x4096x16xf16>
 }
+
+// -----
+
+// One row whose weight's rows lie on 2 bytes (K = 4051): the element kernels
+// would read the weight an element at a time, so it is copied into padded
+// rows whatever the work (policy::copiesUnalignedOperands); with K = 4052
+// (@row above: 8-byte pieces) it is read as it lies.
+// CHECK-LABEL: func @row_by_elements
+// CHECK: %[[PB:.*]] = tensor.empty() : tensor<1234x4064xf16>
+// CHECK: %[[SB:.*]] = tensor.extract_slice %[[PB]][0, 0] [1234, 4051] [1, 1]
+// CHECK: %[[B:.*]] = linalg.copy ins(%arg1 : tensor<1234x4051xf16>) outs(%[[SB]] : tensor<1234x4051xf16>)
+// CHECK: gpupoor.matmul %{{.*}}, %[[B]]
+func.func @row_by_elements(%a: tensor<1x4051xf16>, %b: tensor<1234x4051xf16>) -> tensor<1x1234xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x1234xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<1x1234xf16>) -> tensor<1x1234xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<1x4051xf16>, tensor<1234x4051xf16>) outs(%f : tensor<1x1234xf16>) -> tensor<1x1234xf16>
+  return %c : tensor<1x1234xf16>
+}

@@ -157,8 +157,15 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// "Unaligned operands copied into padded rows" and "Narrow products read
 /// in pieces"): three of a sweep's six odd products of sizes no multiple of
 /// 8 ran 0.10-0.28x cuBLAS f32acc read by elements and 0.72-1.00x copied. Not
-/// copied: a product of one row or column, which reads each operand once; one
-/// of fewer than kMinCopiedWork multiply-adds, whose time the copy's launch
+/// copied: a product of one row or column whose other operand (the
+/// weight) the element kernels read in 4- or 8-byte pieces, which reads
+/// each operand once (copied, such weights of one-row products ran 0.78x
+/// and 0.62x the speed as they lie; weights of rows of 2 bytes, read an
+/// element at a time, ran 2.41x copied, on all 34 of 72 held-out random
+/// products of one row on an H100:
+/// benchmarks/data/decode_odd_rows_h100_sm_90a.json); one
+/// of fewer than kMinCopiedWork multiply-adds (unless of one row or
+/// column), whose time the copy's launch
 /// would add to (128 x 130 x 130: 0.50x against 0.44x); and, on sm_90a, a
 /// narrow product whose copies would all read pieces, would move at least half
 /// of its operands' elements and at least kPieceReadMinCopy of them, on the

@@ -577,7 +577,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   if (wgmma && t == kRows64Tile)
     return Family::N32;
   // (The 64 x 64 tile's two sums a chunk: chunkSets.)
-  if (wgmma && t == Tile{64, 64, 64})
+  if (wgmma && t[0] == 64 && t[1] == 64)
     return s.sets == kLongChunkSets ? Family::N64S : Family::N64;
   if (t[0] <= 64)
     return Family::M64;

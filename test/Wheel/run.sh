@@ -51,4 +51,5 @@ env -u GPUPOOR_OPT -u PYTHONPATH "$venv_python" -m pytest -q -p no:cacheprovider
   tests/test_arguments.py tests/test_launcher.py tests/test_gpu.py \
   tests/test_gpu_unaligned.py tests/test_gpu_autograd.py tests/test_gpu_torch.py \
   tests/test_gpu_launches.py tests/test_gpu_batched.py tests/test_gpu_sm90a.py \
+  tests/test_gpu_sm90a_rows.py \
   tests/test_gpu_arguments.py

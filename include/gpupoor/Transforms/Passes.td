@@ -110,7 +110,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     8 elements is copied into rows so padded (a `tensor.empty` of
     the padded shape, the `tensor.extract_slice` of the operand's, a
     `linalg.copy`) where `policy::copiesUnalignedOperands` says the copy
-    pays (more than one row and column, 2^22 multiply-adds or more; on
+    pays (a product of one row or column where its other operand's rows
+    lie on 2 bytes; else more than one row and column, 2^22 multiply-adds
+    or more; on
     sm_90a, not a narrow product whose copies would move most of its
     elements and whose rows the element kernels read in 8- or 4-byte
     pieces: 16 rows or columns at most with 8-byte rows, 64 at most where

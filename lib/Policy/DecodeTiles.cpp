@@ -6,7 +6,7 @@
 //
 // sm_90a's decode products (M <= 16, and A stored K x M of up to 32 rows):
 // the swapped tile, or none where sm_90's mma.sync tiles (selectTile) stream
-// the weight faster.
+// the weight faster; and the transposed product of 65 to 128 rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,8 @@
 
 #include "PolicyUtils.h"
 
+#include "gpupoor/Policy/Chips.h"
+#include "gpupoor/Policy/KernelConfig.h"
 #include "gpupoor/Policy/Splits.h"
 
 #include <optional>
@@ -126,4 +128,28 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
       return kThinSwappedTile;
   }
   return kSwappedDecodeTile;
+}
+
+std::optional<Tile> mlir::gpupoor::policy::swappedRowsTile(
+    const CShape &shape, int64_t k, Chip chip, int64_t smCount,
+    int64_t askedSlices, ALayout aLayout, BLayout bLayout) {
+  const ChipInfo &info = getChipInfo(chip);
+  if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
+      isDynamic(k) || askedSlices > 1 || k < kSwappedRowsMinK ||
+      shape.m < kSwappedRowsMinRows || shape.m > kSwappedRowsMaxRows ||
+      shape.n % 8 != 0 || smCount != info.smCount)
+    return std::nullopt;
+  int64_t tiles = ceilDiv(shape.n, kSwappedRowsTile[0]);
+  if (3 * tiles < smCount || tiles > 4 * info.maxClustersOf4)
+    return std::nullopt;
+  // The transposed product's launch as the kernel configuration sees it
+  // (SelectKernelConfig): persistent clusters of four where they pay, as
+  // measured; a block a tile in clusters (A's rows on sectors) lost.
+  ConfigProblem p = staticConfigProblem(
+      chip, kSwappedRowsTile, shape.transposed(), k,
+      swappedLayouts(aLayout, bLayout).second, /*slices=*/1, std::nullopt);
+  p.swapped = true;
+  if (!quadClusterPays(p, smCount))
+    return std::nullopt;
+  return kSwappedRowsTile;
 }

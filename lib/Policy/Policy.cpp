@@ -90,12 +90,16 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else if (!p.tile && !tuned && p.swap != false)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
-  // Few rows whose 64-row tiles leave SMs idle (the transposed product in
+  // Few rows whose 64-row tiles leave SMs idle, or 65 to 128 rows whose
+  // 64-row tiles read the weight more than once (the transposed product in
   // clusters), or 128 x 128 tiles whose clusters spill a wave where the
   // transposed product's fit it: that product, in one slice.
   if (!swappedTile && !p.tile && !tuned && p.swap != false) {
     swappedTile = swappedFillTile(p.shape, p.k, chip, sms, s.askedSlices,
                                   p.aLayout, p.bLayout);
+    if (!swappedTile)
+      swappedTile = swappedRowsTile(p.shape, p.k, chip, sms, s.askedSlices,
+                                    p.aLayout, p.bLayout);
     if (!swappedTile)
       swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
     if (swappedTile)
@@ -391,6 +395,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N32W,  "n32w",  kRows64Tile,        true,  false, false, false, true,  0, 2},
   {Family::N64S,  "n64s",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, 1, false, false, false, false, kLongChunkSets},
   {Family::N64SW, "n64sw", Tile{64, 64, 64},   true,  false, false, false, true,  0, 2, 1, false, false, false, false, kLongChunkSets},
+  {Family::X64N128Q, "x64n128q", kSwappedRowsTile, true, true, true, false, true, 0, 1, kSwappedFillClusterM},
 };
 // clang-format on
 
@@ -551,6 +556,7 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
            : t == kSwappedKM8Tile        ? Family::S8
            : t == kSwappedFillTile       ? Family::X96Q
            : t == kSwappedFillNMajorTile ? Family::X64Q
+           : t == kSwappedRowsTile       ? Family::X64N128Q
            : t == kSwappedMidTile        ? Family::X128
                                          : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the

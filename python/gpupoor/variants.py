@@ -83,7 +83,10 @@ OUT_TYPES = ("f16", "f32")
 # cost less than the 128-row tiles' (policy::wideTile); x128, x128c: sm_90a's
 # 128x128x64 tile of the transposed product, a block a tile, and in clusters
 # of two, where the product's 128x128 tiles in clusters spill a wave and the
-# transposed product's fit it (policy::swappedMidTile).
+# transposed product's fit it (policy::swappedMidTile); x64n128q: sm_90a's
+# 64x128x64 tile of the transposed product in clusters of four, persistent,
+# for 65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
+# fill from a third of the SMs (policy::swappedRowsTile).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

@@ -125,7 +125,7 @@ def test_families_are_the_policys():
                                 "pl224", "pl176c", "pl224c", "pl176k", "pl224k", "plh",
                                 "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                                 "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "m64q",
-                                "plt192")
+                                "plt192", "x64n128q")
     assert launch["family"] == "pl" and launch["grid"] == (132, 1)
     assert all("persistent=true" in VariantKey(b_layout="nk", tile=f).pipeline_options("sm_90a")
                for f in PERSISTENT_TILES)
@@ -164,7 +164,7 @@ def test_sm90a_families_only_for_sm90a():
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
     # pl192k, pl160k, pl128k, the split-handover ones plh, pl128h, plch, pl128ch,
     # the filling m64n192, m64n256, m192n96, the 64 x 96 m64n96, the narrow
-    # n16, n16w, the transposed product's x96q, x128 and x128c and the
+    # n16, n16w, the transposed product's x96q, x128, x128c and x64n128q and the
     # three-warpgroup t192, plt192 (both B layouts),
     # 16 nk variants of each of m64n160 (64 x 160 tiles of B as K x N lost to 64
     # x 192) and of the 128-row tiles of 176
@@ -188,13 +188,13 @@ def test_sm90a_families_only_for_sm90a():
     # whole 128-byte atoms: A as K x M, measured with B as K x N only).
     km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 53 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 54 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 60 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
+    assert len(km) == 2 * 2 * 4 * 2 * 61 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
                                                        + len(km_kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
@@ -251,9 +251,9 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
     assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles
-    assert _family(72, 4096) == "m64"       # 65 to 120 rows from K = 3072: 64 x 128
+    assert _family(72, 4096, k=3072) == "m64"    # 65 to 120 rows from K = 3072: 64 x 128
     assert _family(72, 4096, k=3064) == "n64"    # 128 tiles
-    assert _family(120, 4096) == "m64" and _family(121, 4096) == "n64"
+    assert _family(120, 4096, k=3072) == "m64" and _family(121, 4096, k=3072) == "n64"
     assert _family(72, 4096, k=3072, b="kn", a="km") == "m64"
     assert _family(128, 4096) == "n64"      # 128 tiles
     assert _family(128, 4224) == "n64"      # 2 x 66 = 132
@@ -283,6 +283,31 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 5120, b="kn") == "m32"
     assert _family(32, 5120, a="km") == "s32q"   # swapped: A as its B as K x N
     assert _family(200, 4096, chip="sm_80") == "large"
+
+
+def test_transposed_product_of_65_to_128_rows():
+    """65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
+    number from a third of the SMs (44 of 132) to 30 clusters of four, A's
+    rows off 32-byte sectors: the transposed product in 64 x 128 tiles,
+    persistent clusters of four sharing A's tile (policy::swappedRowsTile),
+    in one slice."""
+    for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km")):
+        assert _family(100, 4096, b=b, a=a) == "x64n128q"
+    launch = C.choose_launch("sm_90a", 100, 4096, 4096, "nk", 0, 32, 132, tuned=False)
+    assert launch["swapped"] and launch["slices"] == 1
+    assert (launch["tiles"], launch["grid"]) == (64, (64, 1))
+    assert _family(65, 4096) == "x64n128q" and _family(64, 4096) == "n32"
+    assert _family(127, 4096) == "x64n128q"
+    assert _family(128, 4096) == "n64"         # rows on sectors: no persistent clusters
+    assert _family(96, 4096) == "m64"          # the same
+    assert _family(100, 4096, k=4088) == "m64c"    # K under 4096
+    assert _family(100, 2816) == "x64n128q" and _family(100, 2752) == "m64"  # 44 | 43 tiles
+    assert _family(100, 7680) == "x64n128q" and _family(100, 7688) == "m64c"  # 30 | 31 clusters
+    assert _family(100, 4100) == "m64c"        # C's rows off 16 bytes
+    assert _family(100, 4096, slices=2) == "m64"   # slices asked
+    assert _family(100, 4096, sms=114) == "m64"    # another part
+    assert _family(100, 4096, chip="sm_90") == "m64"   # no wgmma kernel
+    assert C.choose_launch("sm_90a", 100, 4096, 4096, "nk", 0, 32, 132)["family"] == "x64n128q"
 
 
 def test_three_warpgroup_tile_as_the_compiler_chooses_it():
@@ -472,7 +497,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
                                   "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q",
-                                  "x128", "x128c", "x64q"}
+                                  "x128", "x128c", "x64q", "x64n128q"}
 
 
 def test_clusters_where_rows_start_off_sectors():

@@ -36,12 +36,13 @@ def test_sm90a_rows_of_64_exact(m, n, k, layout, want, outer, activation):
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # The 64 x 64 tile in chunks of at least 320: two f16 sums a chunk
     # (policy::chunkSets). M tails (124, 126, 122, 121; 65 to 120 rows take
-    # 64 x 128 tiles from K = 3072), N tails (4040 = 63 x 64 + 8, 3000, 4104,
-    # 2888, 1000), K tails (5200 = 81 x 64 + 16, 6160, 5136, 8200 = 128 x 64
+    # 64 x 128 tiles from K = 3072), N tails (2744 = 42 x 64 + 56, 3000,
+    # 2696, 2632, 1000: from 2753, 65 to 128 rows off sectors run
+    # transposed), K tails (5200 = 81 x 64 + 16, 6160, 5136, 8200 = 128 x 64
     # + 8), both B layouts and A as K x M, one slice and several (32 tiles x
     # 4, 42 x 3), two blocks an SM (20 tiles x 13).
-    (124, 4040, 5200, "nk", "n64s"), (128, 3000, 6160, "kn", "n64s"),
-    (126, 4104, 5136, "kmkn", "n64s"), (122, 2888, 5136, "kmnk", "n64s"),
+    (124, 2744, 5200, "nk", "n64s"), (128, 3000, 6160, "kn", "n64s"),
+    (126, 2696, 5136, "kmkn", "n64s"), (122, 2632, 5136, "kmnk", "n64s"),
     (128, 1000, 5200, "nk", "n64s"), (121, 1288, 8200, "kmkn", "n64s"),
     (40, 1280, 5120, "kn", "n64sw")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
@@ -57,12 +58,13 @@ def test_sm90a_long_chunks_exact(m, n, k, layout, want, outer, activation):
 @pytest.mark.parametrize("m,n,k,layout,want", [
     # 65 to 120 rows from K = 3072: 64 x 128 tiles where 64 x 64 ones would
     # fit one wave (the policy's rowsTakeWiderTile), in clusters of two where
-    # K's rows lie off 32-byte sectors (m64c). M tails (100, 72, 78, 113),
-    # N tails (4040, 4104, 1288, 1944, 3688), K tails, both B layouts and A
-    # as K x M, slices (22 tiles x 6, 32 x 4).
-    (100, 4040, 5200, "nk", "m64c"), (72, 4104, 5136, "kmkn", "m64c"),
+    # K's rows lie off 32-byte sectors (m64c; from K = 4096 such products
+    # run transposed). M tails (100, 72, 78, 113), N tails (4040, 4104, 1288,
+    # 1944, 3688), K tails, both B layouts and A as K x M, slices (22 tiles x
+    # 6, 32 x 4).
+    (100, 4040, 3848, "nk", "m64c"), (72, 4104, 3592, "kmkn", "m64c"),
     (100, 1288, 8200, "kmkn", "m64"), (78, 1944, 5840, "kn", "m64"),
-    (113, 3688, 5848, "kmnk", "m64c")])
+    (113, 3688, 3848, "kmnk", "m64c")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_rows_of_65_to_120_exact(m, n, k, layout, want, outer, activation):
@@ -70,6 +72,32 @@ def test_sm90a_rows_of_65_to_120_exact(m, n, k, layout, want, outer, activation)
     integers over M, N and K tails, both B layouts and A as K x M, slices,
     both outer types and an epilogue."""
     _exact_on_family(m, n, k, layout, want, outer, activation)
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
+    # fill a third of the SMs to 30 clusters of four (the policy's
+    # swappedRowsTile): the transposed product in 64 x 128 tiles (all of A's
+    # rows along wgmma's N), clusters of four sharing A's tile, persistent,
+    # C^T stored in column vectors. M tails (124, 126, 122, 100, 72, 113, 78,
+    # 65: A's rows short of the tile's 128 columns), the transposed
+    # product's M tails (4040 = 63 x 64 + 8: 64 row tiles; 2888, 4104, 3688,
+    # 3120; 7680: 120 tiles, 30 whole clusters), K tails (5200 = 81 x 64 + 16,
+    # 5136, 5848, 4104, 4100 off 16 bytes: copied into padded rows), both B
+    # layouts and A as K x M.
+    (124, 4040, 5200, "nk", "x64n128q"), (126, 4104, 5136, "kmkn", "x64n128q"),
+    (122, 2888, 5136, "kmnk", "x64n128q"), (100, 4040, 5200, "nk", "x64n128q"),
+    (72, 4104, 5136, "kmkn", "x64n128q"), (113, 3688, 5848, "kmnk", "x64n128q"),
+    (78, 3120, 4104, "kn", "x64n128q"), (65, 7680, 4096, "kn", "x64n128q"),
+    (127, 2824, 4100, "nk", "x64n128q")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_rows_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's transposed product of 65 to 128 rows in 64 x 128 tiles and
+    persistent clusters of four, its C^T stored by column vectors, taken as
+    the compiler's static kernel would: exact on small integers."""
+    p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert p["swapped"] and p["slices"] == 1, p
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [

@@ -191,6 +191,13 @@ _LONG_CHUNK_SHAPES = {(lay, "n64s"): (128, 2048) for lay in ("kn", "nk", "kmkn",
 _K_OF["n64s"] = 11008
 FAMILY_SHAPES.update(_LONG_CHUNK_SHAPES)
 _REPRESENTED += list(_LONG_CHUNK_SHAPES) + [(lay, "n64sw") for lay in ("kn", "nk", "kmkn", "kmnk")]
+# The transposed product of 65 to 128 rows in 64 x 128 tiles, persistent
+# clusters of four (policy::swappedRowsTile: 64 tiles, from K = 4096);
+# after the rest, for the same reason.
+_SWAPPED_ROWS_SHAPES = {(lay, "x64n128q"): (100, 4096) for lay in ("kn", "nk", "kmkn", "kmnk")}
+_K_OF["x64n128q"] = 4096
+FAMILY_SHAPES.update(_SWAPPED_ROWS_SHAPES)
+_REPRESENTED += list(_SWAPPED_ROWS_SHAPES)
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 
@@ -405,13 +412,13 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices, and 64 x 96 one
         # wave of them, and the transposed products one slice: named ones
-        # (more than one for x96q, x64q, x128, x128c) keep the rules' tile.
+        # (more than one for x96q, x64q, x128, x128c, x64n128q) keep the rules' tile.
         if (tile in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96") and slices) or \
-                (tile in ("x96q", "x64q", "x128", "x128c") and slices > 1):
+                (tile in ("x96q", "x64q", "x128", "x128c", "x64n128q") and slices > 1):
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
             assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96",
-                                     "x96q", "x64q", "x128", "x128c"), what
+                                     "x96q", "x64q", "x128", "x128c", "x64n128q"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

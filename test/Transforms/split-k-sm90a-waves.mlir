@@ -250,3 +250,69 @@ func.func @swapped_fill_many_clusters(%a: tensor<240x2408xf16>, %b: tensor<2408x
                      outs(%c : tensor<240x2624xf16>) -> tensor<240x2624xf16>
   return %r : tensor<240x2624xf16>
 }
+
+// -----
+
+// 65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
+// number from a third of the SMs to 30 clusters of four (swappedRowsTile):
+// the transposed product in 64 x 128 tiles, one slice (persistent clusters
+// of four sharing A's tile: select-kernel-config), every layout (100 x
+// 4096: 64 tiles; 72 x 4104: 65; 113 x 3688: 58). Not with A's rows on
+// 32-byte sectors (128 rows, whose clusters would not run persistent), K
+// under 4096, 43 tiles (N = 2752) or 31 clusters (N = 7688).
+// CHECK-LABEL: func @swapped_rows_nk
+// CHECK: splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_rows_kn
+// CHECK: splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_rows_km
+// CHECK: splits = 16, tile = [64, 128, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_rows_on_sectors
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_rows_short_k
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_rows_few_tiles
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_rows_many_clusters
+// CHECK-NOT: swapped = true
+// CHECK: return
+func.func @swapped_rows_nk(%a: tensor<100x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<100x4096xf16>) -> tensor<100x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<100x4096xf16>) -> tensor<100x4096xf16>
+  return %r : tensor<100x4096xf16>
+}
+func.func @swapped_rows_kn(%a: tensor<72x5136xf16>, %b: tensor<5136x4104xf16>, %c: tensor<72x4104xf16>) -> tensor<72x4104xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<72x5136xf16>, tensor<5136x4104xf16>)
+                     outs(%c : tensor<72x4104xf16>) -> tensor<72x4104xf16>
+  return %r : tensor<72x4104xf16>
+}
+func.func @swapped_rows_km(%a: tensor<5136x113xf16>, %b: tensor<5136x3688xf16>, %c: tensor<113x3688xf16>) -> tensor<113x3688xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<5136x113xf16>, tensor<5136x3688xf16>)
+                     outs(%c : tensor<113x3688xf16>) -> tensor<113x3688xf16>
+  return %r : tensor<113x3688xf16>
+}
+func.func @swapped_rows_on_sectors(%a: tensor<128x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<128x4096xf16>) -> tensor<128x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<128x4096xf16>, tensor<4096x4096xf16>)
+                     outs(%c : tensor<128x4096xf16>) -> tensor<128x4096xf16>
+  return %r : tensor<128x4096xf16>
+}
+func.func @swapped_rows_short_k(%a: tensor<100x4088xf16>, %b: tensor<4096x4088xf16>, %c: tensor<100x4096xf16>) -> tensor<100x4096xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x4088xf16>, tensor<4096x4088xf16>)
+                     outs(%c : tensor<100x4096xf16>) -> tensor<100x4096xf16>
+  return %r : tensor<100x4096xf16>
+}
+func.func @swapped_rows_few_tiles(%a: tensor<100x4096xf16>, %b: tensor<2752x4096xf16>, %c: tensor<100x2752xf16>) -> tensor<100x2752xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x4096xf16>, tensor<2752x4096xf16>)
+                     outs(%c : tensor<100x2752xf16>) -> tensor<100x2752xf16>
+  return %r : tensor<100x2752xf16>
+}
+func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x4096xf16>, %c: tensor<100x7688xf16>) -> tensor<100x7688xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<100x4096xf16>, tensor<7688x4096xf16>)
+                     outs(%c : tensor<100x7688xf16>) -> tensor<100x7688xf16>
+  return %r : tensor<100x7688xf16>
+}

@@ -416,6 +416,10 @@ enum class Family : uint32_t {
   /// take for unbatched products whose chunks are long (chunkSets).
   N64S,
   N64SW,
+  /// sm_90a only: the transposed product's 64 x 128 x 64 tile
+  /// (kSwappedRowsTile, swappedRowsTile) of 65 to 128 rows in clusters of
+  /// four, persistent, one block an SM.
+  X64N128Q,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -439,7 +443,7 @@ inline constexpr Family kFamilies[] = {
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
     Family::X128,    Family::X128C,   Family::X64Q,    Family::N32,
-    Family::N32W,    Family::N64S,    Family::N64SW};
+    Family::N32W,    Family::N64S,    Family::N64SW,   Family::X64N128Q};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

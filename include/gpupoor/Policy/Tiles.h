@@ -271,11 +271,19 @@ inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
 /// least 1.043x, 7 stages 1.050x, 10 1.024x.
 inline constexpr int64_t kSwappedFillNMajorStages = 8;
 
+/// sm_90a's tile of the transposed product C^T = B^T A^T for 65 to 128 rows
+/// (swappedRowsTile): 64 rows of B^T along wgmma's M, all of A's rows
+/// along its n128, in clusters of kSwappedFillClusterM along the transposed
+/// product's M sharing A's tile by TMA multicast, persistent
+/// (quadClusterPays); C^T's view stored in 16-byte column vectors.
+inline constexpr Tile kSwappedRowsTile = {64, 128, 64};
+
 /// Whether `tile` is one of the transposed fill tiles above (clusters of
-/// kSwappedFillClusterM sharing A's tile): a swapped strategy of either
-/// tile, whatever its layouts (one written by hand too), launches so.
+/// kSwappedFillClusterM sharing A's tile): a swapped strategy of any of
+/// them, whatever its layouts (one written by hand too), launches so.
 inline bool isSwappedFillTile(const Tile &tile) {
-  return tile == kSwappedFillTile || tile == kSwappedFillNMajorTile;
+  return tile == kSwappedFillTile || tile == kSwappedFillNMajorTile ||
+         tile == kSwappedRowsTile;
 }
 
 /// kSwappedFillTile for a static 2-D product on sm_90a where A's rows make
@@ -314,6 +322,39 @@ inline bool isSwappedFillTile(const Tile &tile) {
 /// / 0.788: with its weight in L2 13.7 / 12.4 us, read from DRAM 14.0 /
 /// 13.7).
 std::optional<Tile> swappedFillTile(const CShape &shape, int64_t k, Chip chip,
+                                    int64_t smCount, int64_t askedSlices,
+                                    ALayout aLayout, BLayout bLayout);
+
+/// The fewest and most rows, and the shortest K, swappedRowsTile takes.
+inline constexpr int64_t kSwappedRowsMinRows = 65;
+inline constexpr int64_t kSwappedRowsMaxRows = 128;
+inline constexpr int64_t kSwappedRowsMinK = 4096;
+
+/// kSwappedRowsTile for a static 2-D product on sm_90a of
+/// kSwappedRowsMinRows to kSwappedRowsMaxRows rows, K from kSwappedRowsMinK,
+/// C's rows ending on 16 bytes (N % 8 == 0: C^T takes column vectors),
+/// whose transposed product's 64-row tiles number from a third of the
+/// `smCount` SMs (fewer take slices, which clusters do not) to four times
+/// the clusters of four the chip holds at once (ChipInfo::maxClustersOf4),
+/// where those clusters run persistent (quadClusterPays: A's rows off
+/// 32-byte sectors); the reference part's SM count only; none where slices
+/// are asked (`askedSlices` > 1). The 64-row tiles the rules gave these
+/// products read the weight once per 64 rows of A (or twice as many
+/// blocks in clusters of two) and A's tile once per block; one 128-column
+/// tile of the transposed product covers A's rows, its weight read once,
+/// A's tile shared by four blocks. cuBLAS runs them in clusters too (nvjet
+/// 64x48 tiles, 4 x 2 clusters, half the L2 bytes:
+/// benchmarks/data/ncu_rows128_heldout_h100_sm_90a.txt). Measured on an
+/// H100 (the compiler's static kernels, CUDA-graph replay, weights beyond
+/// L2, x cuBLAS f32acc, benchmarks/data/swapped_rows_h100_sm_90a.json): on
+/// 30 held-out random products of 65 to 128 rows, N 2760 to 7680, K 4096
+/// to 16384, every layout, 1.121x the rules' speed (geomean; 0.971x at
+/// worst, 128 x 4928 x 14560 with B as K x N, whose rows on sectors keep
+/// it a block a tile: excluded); the 29 it takes 1.126x (0.988x at worst),
+/// below 0.85x cuBLAS 4 of them against 14. Up to 64 rows the 64 x 64 x
+/// 64 tile so (18 products) gained 1.127x but lost up to 0.882x: not
+/// taken.
+std::optional<Tile> swappedRowsTile(const CShape &shape, int64_t k, Chip chip,
                                     int64_t smCount, int64_t askedSlices,
                                     ALayout aLayout, BLayout bLayout);
 

@@ -242,13 +242,21 @@ void checkSets(const KernelInfo &k, policy::Family family) {
   TORCH_CHECK_VALUE(chip, "kernel manifest of ", k.name, ": unknown chip ",
                     k.chip);
   int64_t want = policy::familySets(family, *chip, k.tile);
-  TORCH_CHECK_VALUE(k.sets == want, "kernel manifest of ", k.name, ": sets ",
-                    k.sets, ", not the f16 sums a chunk this package gives ",
-                    "its family ", policy::familyName(family), " (", want,
-                    "): a kernel of another gpupoor; rebuild the kernel "
-                    "library (python -m gpupoor.build_library) with this "
-                    "gpupoor's gpupoor-opt, or point GPUPOOR_KERNEL_DIR at "
-                    "one it built");
+  // The message is composed here, as checkSplitRule's: on the GPU machine
+  // TORCH_CHECK's own formatting of these arguments crashed (a fault under
+  // its ostream insertion, in library.cpp's build there).
+  if (k.sets != want)
+    TORCH_CHECK_VALUE(
+        false, "kernel manifest of " + k.name + ": sets " +
+                   std::to_string(k.sets) +
+                   ", not the f16 sums a chunk this package gives its "
+                   "family " +
+                   std::string(policy::familyName(family)) + " (" +
+                   std::to_string(want) +
+                   "): a kernel of another gpupoor; rebuild the kernel "
+                   "library (python -m gpupoor.build_library) with this "
+                   "gpupoor's gpupoor-opt, or point GPUPOOR_KERNEL_DIR at "
+                   "one it built");
 }
 
 policy::CheckedKernel checkedKernel(const KernelInfo &kernel) {

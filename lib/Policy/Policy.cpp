@@ -131,7 +131,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   if (!s.splits && !isDynamic(p.k))
     s.splits = tileNumSplits(s.chip, s.tile, p.k, p.maxSplits);
   s.sets = chunkSets(s.chip, s.tile, p.k, s.splits.value_or(kDynamic),
-                     p.shape.batched);
+                     p.shape.batched, s.swapped);
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.

@@ -183,6 +183,10 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_km_64
 // CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
+// In chunks of 375 the transposed 64 x 64 tile keeps one f16 sum a chunk
+// (chunkSets: two only unswapped), as the package's x64q does.
+// CHECK-LABEL: func @swapped_fill_km_64_long_chunks
+// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_km_nk
 // CHECK: splits = 16, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_off_16_bytes
@@ -216,6 +220,12 @@ func.func @swapped_fill_km(%a: tensor<2408x288xf16>, %b: tensor<2408x2144xf16>, 
 func.func @swapped_fill_km_64(%a: tensor<3560x352xf16>, %b: tensor<3560x1224xf16>, %c: tensor<352x1224xf16>) -> tensor<352x1224xf16> {
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
                      ins(%a, %b : tensor<3560x352xf16>, tensor<3560x1224xf16>)
+                     outs(%c : tensor<352x1224xf16>) -> tensor<352x1224xf16>
+  return %r : tensor<352x1224xf16>
+}
+func.func @swapped_fill_km_64_long_chunks(%a: tensor<6000x352xf16>, %b: tensor<6000x1224xf16>, %c: tensor<352x1224xf16>) -> tensor<352x1224xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<6000x352xf16>, tensor<6000x1224xf16>)
                      outs(%c : tensor<352x1224xf16>) -> tensor<352x1224xf16>
   return %r : tensor<352x1224xf16>
 }

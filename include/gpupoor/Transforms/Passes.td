@@ -93,8 +93,8 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     (`swapped = true`: C^T = B A^T, whose operands gpupoor-swap-operands
     then exchanges), as may 2-D products of 65 to 128 rows from K = 4096
     whose transposed product's 64 x 128 tiles fill the chip in persistent
-    clusters of four (`policy::swappedRowsTile`); on memrefs, which cannot be copied, A as K x M of 1
-    to 32 rows. An A stored K x M (on tensors) is transposed M x K first
+    clusters of four (`policy::swappedRowsTile`); on memrefs, which cannot
+    be copied, A as K x M of 1 to 32 rows. An A stored K x M (on tensors) is transposed M x K first
     where the policy's kernels would read it slowly along M
     (`policy::copiesKMajorA`: on sm_90a up to 31 rows but 8 and 16, 8
     past two blocks an SM's swapped tiles, and 16 or 32 rows the rules do

@@ -14,7 +14,6 @@
 
 #include "PolicyUtils.h"
 
-#include "gpupoor/Policy/Chips.h"
 #include "gpupoor/Policy/KernelConfig.h"
 #include "gpupoor/Policy/Splits.h"
 
@@ -133,18 +132,17 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
 std::optional<Tile> mlir::gpupoor::policy::swappedRowsTile(
     const CShape &shape, int64_t k, Chip chip, int64_t smCount,
     int64_t askedSlices, ALayout aLayout, BLayout bLayout) {
-  const ChipInfo &info = getChipInfo(chip);
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
       isDynamic(k) || askedSlices > 1 || k < kSwappedRowsMinK ||
       shape.m < kSwappedRowsMinRows || shape.m > kSwappedRowsMaxRows ||
-      shape.n % 8 != 0 || smCount != info.smCount)
-    return std::nullopt;
-  int64_t tiles = ceilDiv(shape.n, kSwappedRowsTile[0]);
-  if (3 * tiles < smCount || tiles > 4 * info.maxClustersOf4)
+      shape.n % 8 != 0 ||
+      3 * ceilDiv(shape.n, kSwappedRowsTile[0]) < smCount)
     return std::nullopt;
   // The transposed product's launch as the kernel configuration sees it
   // (SelectKernelConfig): persistent clusters of four where they pay, as
   // measured; a block a tile in clusters (A's rows on sectors) lost.
+  // quadClusterPays also bounds the clusters by those the chip runs at once
+  // and takes the reference part's SM count only.
   ConfigProblem p = staticConfigProblem(
       chip, kSwappedRowsTile, shape.transposed(), k,
       swappedLayouts(aLayout, bLayout).second, /*slices=*/1, std::nullopt);

@@ -135,8 +135,7 @@ std::optional<Tile> mlir::gpupoor::policy::swappedRowsTile(
   if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
       isDynamic(k) || askedSlices > 1 || k < kSwappedRowsMinK ||
       shape.m < kSwappedRowsMinRows || shape.m > kSwappedRowsMaxRows ||
-      shape.n % 8 != 0 ||
-      3 * ceilDiv(shape.n, kSwappedRowsTile[0]) < smCount)
+      shape.n % 8 != 0 || 3 * ceilDiv(shape.n, kSwappedRowsTile[0]) < smCount)
     return std::nullopt;
   // The transposed product's launch as the kernel configuration sees it
   // (SelectKernelConfig): persistent clusters of four where they pay, as

@@ -47,6 +47,28 @@ def cuda_include():
                        "CUDA_HOME to a CUDA toolkit, or install PyTorch's nvidia-* wheels")
 
 
+def shared_libstdcxx():
+    """The libstdc++ shared library PyTorch's libraries run on, as this
+    process (which imported torch) mapped it; None where none is mapped.
+
+    The extension links it by path, so that it shares that C++ runtime: a
+    compiler that links libstdc++ statically (a GCC built without the shared
+    library, as on one of the project's GPU machines: g++ 13 in /opt/gcc)
+    gives the extension its own copy of the iostreams and locales, and every
+    TORCH_CHECK that formats an integer then faulted in
+    std::ostream::_M_insert<long> instead of raising (a minimal extension
+    built there alike). Ahead of the driver's own -lstdc++ on the link line,
+    the shared library defines those symbols first."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if os.path.basename(path).startswith("libstdc++.so") and os.path.isfile(path):
+                return path
+    return None
+
+
+STDCXX = shared_libstdcxx() if os.path.exists("/proc/self/maps") else None
+
 extensions = [CppExtension(
     "gpupoor._C",
     [*(f"gpupoor/csrc/{name}.cpp" for name in ("policy", "library", "loader", "plan", "launcher", "operands", "ops")),
@@ -56,7 +78,7 @@ extensions = [CppExtension(
     # The C++ standard is the one PyTorch builds its extensions with (its
     # headers change with it).
     extra_compile_args=["-O2", "-fvisibility=hidden"],
-    extra_link_args=[f"-Wl,-rpath,{p}" for p in library_paths()],
+    extra_link_args=[f"-Wl,-rpath,{p}" for p in library_paths()] + ([STDCXX] if STDCXX else []),
 )]
 
 setup(ext_modules=extensions,

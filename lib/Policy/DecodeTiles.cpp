@@ -6,7 +6,7 @@
 //
 // sm_90a's decode products (M <= 16, and A stored K x M of up to 32 rows):
 // the swapped tile, or none where sm_90's mma.sync tiles (selectTile) stream
-// the weight faster; and the transposed product of 65 to 128 rows.
+// the weight faster; and the transposed product of 33 to 128 rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,4 +149,27 @@ std::optional<Tile> mlir::gpupoor::policy::swappedRowsTile(
   if (!quadClusterPays(p, smCount))
     return std::nullopt;
   return kSwappedRowsTile;
+}
+
+std::optional<Tile> mlir::gpupoor::policy::swappedFewRowsTile(
+    const CShape &shape, int64_t k, Chip chip, int64_t smCount,
+    int64_t askedSlices, ALayout aLayout, BLayout bLayout) {
+  if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
+      isDynamic(k) || askedSlices > 1 || k < kSwappedFewRowsMinK ||
+      shape.m < kSwappedFewRowsMinRows || shape.m > kSwappedFewRowsMaxRows ||
+      shape.n % 8 != 0)
+    return std::nullopt;
+  // The 64 x 32 tiles of 56 to 64 rows in one wave (kRows64Tile, up to N =
+  // 4224) stay: measured against the 64 x 64 tile, not against this one.
+  if (selectTile(shape, k, chip, smCount, bLayout, aLayout) == kRows64Tile)
+    return std::nullopt;
+  // The transposed product's 64-row tiles, in clusters of four that the
+  // reference part's GPCs hold at once (as quadClusterPays counts them);
+  // under half the SMs they lost.
+  const ChipInfo &info = getChipInfo(chip);
+  int64_t tiles = ceilDiv(shape.n, kSwappedFillNMajorTile[0]);
+  if (smCount != info.smCount || 2 * tiles < smCount ||
+      ceilDiv(tiles, kSwappedFillClusterM) > info.maxClustersOf4)
+    return std::nullopt;
+  return kSwappedFillNMajorTile;
 }

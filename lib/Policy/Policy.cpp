@@ -90,7 +90,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   else if (!p.tile && !tuned && p.swap != false)
     swappedTile = selectSwappedTile(p.shape, p.aLayout, p.bLayout, chip, p.k,
                                     p.splits, p.maxSplits, sms);
-  // Few rows whose 64-row tiles leave SMs idle, or 65 to 128 rows whose
+  // Few rows whose 64-row tiles leave SMs idle, or 33 to 128 rows whose
   // 64-row tiles read the weight more than once (the transposed product in
   // clusters), or 128 x 128 tiles whose clusters spill a wave where the
   // transposed product's fit it: that product, in one slice.
@@ -100,6 +100,9 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     if (!swappedTile)
       swappedTile = swappedRowsTile(p.shape, p.k, chip, sms, s.askedSlices,
                                     p.aLayout, p.bLayout);
+    if (!swappedTile)
+      swappedTile = swappedFewRowsTile(p.shape, p.k, chip, sms, s.askedSlices,
+                                       p.aLayout, p.bLayout);
     if (!swappedTile)
       swappedTile = swappedMidTile(p.shape, p.k, chip, sms, s.askedSlices);
     if (swappedTile)
@@ -390,7 +393,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::PLT192, "plt192", kThreeWarpgroupWideTile, true, false, true, false, true, 0, 0},
   {Family::X128,  "x128",  kSwappedMidTile,    true,  true,  false, false, true,  0, 0},
   {Family::X128C, "x128c", kSwappedMidTile,    true,  true,  false, false, true,  0, 1, 2},
-  {Family::X64Q,  "x64q",  kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, true, false, true},
+  {Family::X64Q,  "x64q",  kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM},
   {Family::N32,   "n32",   kRows64Tile,        true,  false, false, false, true,  0, 0},
   {Family::N32W,  "n32w",  kRows64Tile,        true,  false, false, false, true,  0, 2},
   {Family::N64S,  "n64s",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, 1, false, false, false, false, kLongChunkSets},

@@ -78,7 +78,9 @@ OUT_TYPES = ("f16", "f32")
 # x96q: sm_90a's 64x96x64 tile of the transposed product in clusters of
 # four, for products of 193 to 384 rows whose 64-row tiles leave SMs idle
 # (policy::swappedFillTile), and x64q its 64x64x64 tile for A stored K x M
-# with B stored K x N where those clusters fit the chip's at once; t192, plt192: sm_90a's 192x192x64 tile over
+# with B stored K x N where those clusters fit the chip's at once, and for
+# 33 to 64 rows from K = 2048, every layout, whose transposed product's
+# 64-row tiles fill from half the SMs (policy::swappedFewRowsTile); t192, plt192: sm_90a's 192x192x64 tile over
 # three consumer warpgroups, a block a tile and persistent, where its waves
 # cost less than the 128-row tiles' (policy::wideTile); x128, x128c: sm_90a's
 # 128x128x64 tile of the transposed product, a block a tile, and in clusters

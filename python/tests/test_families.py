@@ -184,33 +184,29 @@ def test_sm90a_families_only_for_sm90a():
     # 16 kn variants of the narrow tile's clusters (n16q, n16c, n16wc: a
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
-    # 16 kmkn variants of x64q (the transposed product's N-major B, A^T, in
-    # whole 128-byte atoms: A as K x M, measured with B as K x N only).
-    km_kn_only = {"x64q"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 54 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 55 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 61 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only)
-                                                       + len(km_kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 62 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
-               "s8c"} | km_kn_only
+               "s8c"}
     for family in SM90A_TILES:
         a = "km" if family in km_only else "mk"
         fam = [k for k in keys if k.tile == family and k.a_layout == a]
-        assert len(fam) == (16 if family in nk_only | kn_only | km_kn_only else 32)
+        assert len(fam) == (16 if family in nk_only | kn_only else 32)
         assert all(k.b_layout == "nk" for k in fam) == (family in nk_only)
-        assert all(k.b_layout == "kn" for k in fam) == (family in kn_only | km_kn_only)
+        assert all(k.b_layout == "kn" for k in fam) == (family in kn_only)
         assert all(k.builds_for("sm_90a") for k in fam)
         assert VariantKey(b_layout="kn", tile=family, a_layout=a).builds_for("sm_90a") == \
             (family not in nk_only)
         assert VariantKey(b_layout="nk", tile=family, a_layout=a).builds_for("sm_90a") == \
-            (family not in kn_only | km_kn_only)
+            (family not in kn_only)
         assert not any(k.builds_for(chip) for k in fam
                        for chip in ("sm_80", "sm_86", "sm_89", "sm_90"))
     assert all(k.builds_for("sm_80") for k in keys
@@ -250,7 +246,8 @@ def test_families_where_they_fit_one_wave():
     assert _family(64, 4000, b="kn") == "n64"
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
-    assert _family(64, 4224) == "n32" and _family(64, 4288) == "n64"  # 132 | 134 tiles
+    assert _family(64, 4224) == "n32"       # 132 tiles
+    assert _family(64, 4288) == "x64q"      # 134: past them, the transposed product
     assert _family(72, 4096, k=3072) == "m64"    # 65 to 120 rows from K = 3072: 64 x 128
     assert _family(72, 4096, k=3064) == "n64"    # 128 tiles
     assert _family(120, 4096, k=3072) == "m64" and _family(121, 4096, k=3072) == "n64"
@@ -263,7 +260,8 @@ def test_families_where_they_fit_one_wave():
     assert _family(64, 17000) == "m64w"     # 133: two blocks an SM
     assert _family(64, 17000, chip="sm_90") == "m64"  # mma.sync: no such variant
     assert _family(40, 1280, b="kn") == "n64w"   # 20 tiles x 13 slices: two an SM
-    assert _family(40, 4360, b="kn") == "n64"    # 137 tiles of 64 x 32: 64 x 64
+    assert _family(40, 4360, b="kn", k=2040) == "n64"   # 137 tiles of 64 x 32: 64 x 64
+    assert _family(40, 4360, b="kn") == "x64q"   # from K = 2048 transposed
     assert _family(17, 1280, b="kn") == "m32w"
     assert _family(16, 1280) == "s16w"           # 20 swapped tiles x 13 slices
     assert _family(64, 4096, chip="sm_90") == "m64"   # mma.sync library
@@ -279,7 +277,7 @@ def test_families_where_they_fit_one_wave():
     assert _family(17, 8192) == "m32"
     assert _family(32, 8448) == "m32"       # 132 tiles
     assert _family(32, 8512) == "m32w"      # 133: two blocks an SM
-    assert _family(33, 5120) == "n64"       # 160 tiles of 64 x 32: 64 x 64
+    assert _family(33, 5120, k=2040) == "n64"   # 160 tiles of 64 x 32: 64 x 64
     assert _family(32, 5120, b="kn") == "m32"
     assert _family(32, 5120, a="km") == "s32q"   # swapped: A as its B as K x N
     assert _family(200, 4096, chip="sm_80") == "large"
@@ -551,10 +549,30 @@ def test_transposed_product_of_a_as_k_x_m_in_64_columns():
     assert _family(352, 1224, k=3560, a="km") == "x96q"           # B as N x K: not measured
     assert _family(352, 1224, k=3560, b="kn") == "x96q"           # A as M x K
     assert _family(352, 1224, k=3560, b="kn", a="km", sms=114) != "x64q"  # another part
-    with pytest.raises(ValueError, match="A as M x K"):
-        VariantKey(b_layout="kn", tile="x64q")
-    assert not VariantKey(b_layout="nk", tile="x64q", a_layout="km").builds_for("sm_90a")
-    assert VariantKey(b_layout="kn", tile="x64q", a_layout="km").builds_for("sm_90a")
+
+
+def test_transposed_product_of_33_to_64_rows():
+    """33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
+    number from half the SMs (66 of 132) to 30 clusters of four: the
+    transposed product in 64 x 64 tiles, clusters of four sharing A's tile
+    (policy::swappedFewRowsTile, the package's x64q), in one slice, one f16
+    sum a chunk where the unswapped 64 x 64 tile (n64s) keeps two."""
+    for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km"), ("nk", "km")):
+        assert _family(46, 6768, k=7048, b=b, a=a) == "x64q"
+        assert VariantKey(b_layout=b, tile="x64q", a_layout=a).builds_for("sm_90a")
+    launch = C.choose_launch("sm_90a", 64, 5120, 13824, "nk", 0, 32, 132, tuned=False)
+    assert launch["swapped"] and launch["slices"] == 1 and launch["sets"] == 1
+    assert (launch["tiles"], launch["grid"]) == (80, (80, 1))
+    assert _family(33, 5120) == "x64q" and _family(32, 5120) != "x64q"
+    assert _family(64, 5120) == "x64q" and _family(65, 5120, k=2048) != "x64q"
+    assert _family(48, 5120, k=2048) == "x64q" and _family(48, 5120, k=2040) == "n64"
+    assert _family(48, 4168) == "x64q" and _family(48, 4160) == "n64"    # 66 | 65 tiles
+    assert _family(48, 7680) == "x64q" and _family(48, 7688) != "x64q"   # 30 | 31 clusters
+    assert _family(48, 5124) != "x64q"                 # C's rows off 16 bytes
+    assert _family(48, 5120, slices=2) != "x64q"       # slices asked
+    assert _family(48, 5120, sms=114) != "x64q"        # another part
+    assert _family(48, 5120, chip="sm_90") != "x64q"   # no wgmma kernel
+    assert C.choose_launch("sm_90a", 48, 5120, 4096, "nk", 0, 32, 132)["family"] == "x64q"
 
 
 def test_transposed_product_where_clusters_spill_a_wave():

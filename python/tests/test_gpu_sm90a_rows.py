@@ -1,7 +1,7 @@
 """sm_90a's tiles for 33 to 128 rows and for more rows in one wave of 64-row
 tiles on a GPU: the 64 x 32 tile of 56 to 64 rows, the 64 x 64 tile's two
-f16 sums in long chunks, 64 x 128 tiles of 65 to 120 rows, the narrow
-fills. Exact results on {-1, 0, 1} inputs over M, N and K tails, both B
+f16 sums in long chunks, 64 x 128 tiles of 65 to 120 rows, the transposed
+products of 33 to 128 rows, the narrow fills. Exact results on {-1, 0, 1} inputs over M, N and K tails, both B
 layouts and A as K x M. Skipped off sm_90a; needs CUDA and the kernel
 library."""
 
@@ -98,6 +98,29 @@ def test_sm90a_swapped_rows_exact(m, n, k, layout, want, outer, activation):
     the compiler's static kernel would: exact on small integers."""
     p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
     assert p["swapped"] and p["slices"] == 1, p
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
+    # 33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
+    # fill half the SMs to 30 clusters of four (the policy's
+    # swappedFewRowsTile): the transposed product in 64 x 64 tiles (all of
+    # A's rows along wgmma's N), clusters of four sharing A's tile, one f16
+    # sum a chunk, C^T stored in column vectors. M tails (46, 33, 57, 63, 48:
+    # A's rows short of the tile's 64 columns; 64), the transposed product's
+    # M tails (4168 = 65 x 64 + 8: 66 row tiles; 5000, 6776, 4232; 7680: 120
+    # tiles, 30 whole clusters), K tails (5200 = 81 x 64 + 16, 5136, 2056,
+    # 4100 off 16 bytes: copied into padded rows), every layout.
+    (46, 4168, 5200, "nk", "x64q"), (33, 7680, 2048, "kn", "x64q"),
+    (64, 5000, 4100, "kmkn", "x64q"), (57, 6776, 5136, "kmnk", "x64q"),
+    (63, 4232, 5200, "kmkn", "x64q"), (48, 5120, 2056, "kn", "x64q")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_swapped_few_rows_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's transposed product of 33 to 64 rows in 64 x 64 tiles and
+    clusters of four, its C^T stored by column vectors, taken as the
+    compiler's static kernel would: exact on small integers."""
+    p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert p["swapped"] and p["slices"] == 1 and p["sets"] == 1, p
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [

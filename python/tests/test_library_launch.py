@@ -198,6 +198,13 @@ _SWAPPED_ROWS_SHAPES = {(lay, "x64n128q"): (100, 4096) for lay in ("kn", "nk", "
 _K_OF["x64n128q"] = 4096
 FAMILY_SHAPES.update(_SWAPPED_ROWS_SHAPES)
 _REPRESENTED += list(_SWAPPED_ROWS_SHAPES)
+# The transposed product of 33 to 64 rows in x64q's 64 x 64 tiles, clusters
+# of four (policy::swappedFewRowsTile: 80 tiles at _K_OF's K, from 2048), in
+# the layouts the 193-to-384-row rule leaves; after the rest, for the same
+# reason.
+_SWAPPED_FEW_ROWS_SHAPES = {(lay, "x64q"): (48, 5120) for lay in ("kn", "nk", "kmnk")}
+FAMILY_SHAPES.update(_SWAPPED_FEW_ROWS_SHAPES)
+_REPRESENTED += list(_SWAPPED_FEW_ROWS_SHAPES)
 HOPPER = (("sm_90a", "sm_90"), 132)
 
 

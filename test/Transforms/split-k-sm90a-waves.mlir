@@ -326,3 +326,89 @@ func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x
                      outs(%c : tensor<100x7688xf16>) -> tensor<100x7688xf16>
   return %r : tensor<100x7688xf16>
 }
+
+// -----
+
+// 33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
+// number from half the SMs to 30 clusters of four (swappedFewRowsTile): the
+// transposed product in 64 x 64 tiles, one slice, one f16 sum a chunk
+// (clusters of four sharing A's tile: select-kernel-config), every layout
+// (46 x 4168: 66 tiles; 33 x 7680 at K = 2048: 120; 64 x 5120: 80). Not
+// under 33 rows, over 64 (65 rows at K = 2048, under swappedRowsTile's K),
+// K under 2048, 65 tiles (N = 4160), 31 clusters (N = 7688), C's rows off
+// 16 bytes, or slices asked.
+// CHECK-LABEL: func @swapped_few_rows_nk
+// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_few_rows_kn
+// CHECK: splits = 12, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_few_rows_km
+// CHECK: splits = 32, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_few_rows_32_rows
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_65_rows
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_short_k
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_few_tiles
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_many_clusters
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_c_off_16_bytes
+// CHECK-NOT: swapped = true
+// CHECK: return
+// SLICES-LABEL: func @swapped_few_rows_nk
+// SLICES-NOT: swapped = true
+// SLICES: return
+func.func @swapped_few_rows_nk(%a: tensor<46x4096xf16>, %b: tensor<4168x4096xf16>, %c: tensor<46x4168xf16>) -> tensor<46x4168xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<46x4096xf16>, tensor<4168x4096xf16>)
+                     outs(%c : tensor<46x4168xf16>) -> tensor<46x4168xf16>
+  return %r : tensor<46x4168xf16>
+}
+func.func @swapped_few_rows_kn(%a: tensor<33x2048xf16>, %b: tensor<2048x7680xf16>, %c: tensor<33x7680xf16>) -> tensor<33x7680xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<33x2048xf16>, tensor<2048x7680xf16>)
+                     outs(%c : tensor<33x7680xf16>) -> tensor<33x7680xf16>
+  return %r : tensor<33x7680xf16>
+}
+func.func @swapped_few_rows_km(%a: tensor<13824x64xf16>, %b: tensor<13824x5120xf16>, %c: tensor<64x5120xf16>) -> tensor<64x5120xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<13824x64xf16>, tensor<13824x5120xf16>)
+                     outs(%c : tensor<64x5120xf16>) -> tensor<64x5120xf16>
+  return %r : tensor<64x5120xf16>
+}
+func.func @swapped_few_rows_32_rows(%a: tensor<32x4096xf16>, %b: tensor<5120x4096xf16>, %c: tensor<32x5120xf16>) -> tensor<32x5120xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<32x4096xf16>, tensor<5120x4096xf16>)
+                     outs(%c : tensor<32x5120xf16>) -> tensor<32x5120xf16>
+  return %r : tensor<32x5120xf16>
+}
+func.func @swapped_few_rows_65_rows(%a: tensor<65x2048xf16>, %b: tensor<5120x2048xf16>, %c: tensor<65x5120xf16>) -> tensor<65x5120xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<65x2048xf16>, tensor<5120x2048xf16>)
+                     outs(%c : tensor<65x5120xf16>) -> tensor<65x5120xf16>
+  return %r : tensor<65x5120xf16>
+}
+func.func @swapped_few_rows_short_k(%a: tensor<48x2040xf16>, %b: tensor<5120x2040xf16>, %c: tensor<48x5120xf16>) -> tensor<48x5120xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<48x2040xf16>, tensor<5120x2040xf16>)
+                     outs(%c : tensor<48x5120xf16>) -> tensor<48x5120xf16>
+  return %r : tensor<48x5120xf16>
+}
+func.func @swapped_few_rows_few_tiles(%a: tensor<48x4096xf16>, %b: tensor<4160x4096xf16>, %c: tensor<48x4160xf16>) -> tensor<48x4160xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<48x4096xf16>, tensor<4160x4096xf16>)
+                     outs(%c : tensor<48x4160xf16>) -> tensor<48x4160xf16>
+  return %r : tensor<48x4160xf16>
+}
+func.func @swapped_few_rows_many_clusters(%a: tensor<48x4096xf16>, %b: tensor<7688x4096xf16>, %c: tensor<48x7688xf16>) -> tensor<48x7688xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<48x4096xf16>, tensor<7688x4096xf16>)
+                     outs(%c : tensor<48x7688xf16>) -> tensor<48x7688xf16>
+  return %r : tensor<48x7688xf16>
+}
+func.func @swapped_few_rows_c_off_16_bytes(%a: tensor<48x4096xf16>, %b: tensor<5124x4096xf16>, %c: tensor<48x5124xf16>) -> tensor<48x5124xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<48x4096xf16>, tensor<5124x4096xf16>)
+                     outs(%c : tensor<48x5124xf16>) -> tensor<48x5124xf16>
+  return %r : tensor<48x5124xf16>
+}

@@ -171,19 +171,20 @@ def implementations(rules: bool = False) -> dict:
 
 
 def operands(layout: str, m: int, n: int, k: int, pad: bool = False, batch: int = 0):
-    """x (M x K; stored K x M for km, in rows of a multiple of 8 elements
-    with `pad`), the weights B (K x N) rotated over enough copies to fill 4x
-    the L2, and their count; random normal. With a batch, each is that
-    many of them, (batch, M, K) and (batch, K, N)."""
+    """x (M x K; stored K x M for km and kmnk, in rows of a multiple of 8
+    elements with `pad`), the weights B (K x N; stored N x K for nk and
+    kmnk) rotated over enough copies to fill 4x the L2, and their count;
+    random normal. With a batch, each is that many of them, (batch, M, K)
+    and (batch, K, N)."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     lead = (batch,) if batch else ()
     rotate = max(1, min(32, -(-4 * l2 // (max(batch, 1) * n * k * 2))))
-    if layout == "nk":
+    if layout in ("nk", "kmnk"):
         bs = [torch.randn(*lead, n, k, device="cuda").half().transpose(-2, -1)
               for _ in range(rotate)]
     else:
         bs = [torch.randn(*lead, k, n, device="cuda").half() for _ in range(rotate)]
-    if layout == "km":
+    if layout in ("km", "kmnk"):
         x = torch.randn(*lead, k, -(-m // 8) * 8 if pad else m,
                         device="cuda").half()[..., :m].transpose(-2, -1)
     else:

@@ -5,7 +5,8 @@
       nk:1x28672x8192=m16,s16w kn:16x4096x14336=s16,s16/2 km:32x5120x5120=s32,copy
 
 A SPEC is LAYOUT:MxNxK=CHOICE,... with layouts as bench_sweep.py's (nk: B
-stored N x K, kn: B as K x N, km: A stored K x M with B as K x N). A
+stored N x K, kn: B as K x N, km: A stored K x M with B as K x N, and
+kmnk: A stored K x M with B as N x K). A
 CHOICE is FAMILY[/SLICES[/SPLITS]], which gpupoor._C._force_choice makes
 the package's choice (SLICES and SPLITS 0: the policy's): that family
 itself, its persistence, clusters, stream-K and handover (exact=True), or
@@ -61,8 +62,8 @@ def parse_spec(spec: str) -> tuple[str, int, int, int, list[str]]:
         m, n, k = map(int, dims.split("x"))
     except ValueError:
         raise SystemExit(f"force_choice: a spec is LAYOUT:MxNxK=CHOICE,..., got {spec!r}")
-    if layout not in ("nk", "kn", "km"):
-        raise SystemExit(f"force_choice: layout must be nk, kn or km, got {layout!r}")
+    if layout not in ("nk", "kn", "km", "kmnk"):
+        raise SystemExit(f"force_choice: layout must be nk, kn, km or kmnk, got {layout!r}")
     names = [c for c in choices.split(",") if c]
     for c in names:
         parse_choice(c)

@@ -134,7 +134,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   if (!s.splits && !isDynamic(p.k))
     s.splits = tileNumSplits(s.chip, s.tile, p.k, p.maxSplits);
   s.sets = chunkSets(s.chip, s.tile, p.k, s.splits.value_or(kDynamic),
-                     p.shape.batched, s.swapped);
+                     p.shape.batched);
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
@@ -399,6 +399,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N64S,  "n64s",  Tile{64, 64, 64},   true,  false, false, false, true,  0, 0, 1, false, false, false, false, kLongChunkSets},
   {Family::N64SW, "n64sw", Tile{64, 64, 64},   true,  false, false, false, true,  0, 2, 1, false, false, false, false, kLongChunkSets},
   {Family::X64N128Q, "x64n128q", kSwappedRowsTile, true, true, true, false, true, 0, 1, kSwappedFillClusterM},
+  {Family::X64SQ, "x64sq", kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, false, false, false, kLongChunkSets},
 };
 // clang-format on
 
@@ -555,13 +556,14 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   // families where their grid exceeds the SMs; the filling tiles' families
   // run one wave, a block an SM: selectTile, tunedChoice.)
   if (s.swapped)
-    return t == kSwappedKMTile           ? Family::S32
-           : t == kSwappedKM8Tile        ? Family::S8
-           : t == kSwappedFillTile       ? Family::X96Q
-           : t == kSwappedFillNMajorTile ? Family::X64Q
-           : t == kSwappedRowsTile       ? Family::X64N128Q
-           : t == kSwappedMidTile        ? Family::X128
-                                         : Family::S16;
+    return t == kSwappedKMTile     ? Family::S32
+           : t == kSwappedKM8Tile  ? Family::S8
+           : t == kSwappedFillTile ? Family::X96Q
+           : t == kSwappedFillNMajorTile
+               ? (s.sets == kLongChunkSets ? Family::X64SQ : Family::X64Q)
+           : t == kSwappedRowsTile ? Family::X64N128Q
+           : t == kSwappedMidTile  ? Family::X128
+                                   : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)

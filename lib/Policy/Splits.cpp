@@ -78,14 +78,12 @@ int64_t mlir::gpupoor::policy::accumulatorSets(Chip chip, const Tile &tile) {
 }
 
 int64_t mlir::gpupoor::policy::chunkSets(Chip chip, const Tile &tile, int64_t k,
-                                         int64_t splits, bool batched,
-                                         bool swapped) {
+                                         int64_t splits, bool batched) {
   int64_t sets = accumulatorSets(chip, tile);
   bool longChunks =
       !isDynamic(k) && !isDynamic(splits) && splits > 0 &&
       ceilDiv(std::max<int64_t>(k, 0), splits) >= kLongChunkSetsMinChunk;
-  if (chip == Chip::SM90a && tile == Tile{64, 64, 64} && longChunks &&
-      !batched && !swapped)
+  if (chip == Chip::SM90a && tile == Tile{64, 64, 64} && longChunks && !batched)
     return kLongChunkSets;
   return sets;
 }

@@ -88,7 +88,8 @@ OUT_TYPES = ("f16", "f32")
 # transposed product's fit it (policy::swappedMidTile); x64n128q: sm_90a's
 # 64x128x64 tile of the transposed product in clusters of four, persistent,
 # for 65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
-# fill from a third of the SMs (policy::swappedRowsTile).
+# fill from a third of the SMs (policy::swappedRowsTile); x64sq: x64q with two
+# f16 sums a chunk where its chunks are long (policy::chunkSets).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

@@ -185,13 +185,13 @@ def test_sm90a_families_only_for_sm90a():
     # narrow B stored K x N is what they share), for either A layout.
     kn_only = {"n16q", "n16c", "n16wc"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 55 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 62 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 63 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -247,7 +247,8 @@ def test_families_where_they_fit_one_wave():
     assert _family(32, 4096, a="km") != "n32"    # 32 rows: the swapped tiles
     assert _family(64, 2816) == "n32" and _family(64, 2752) == "n64"  # 43 tiles: slices
     assert _family(64, 4224) == "n32"       # 132 tiles
-    assert _family(64, 4288) == "x64q"      # 134: past them, the transposed product
+    assert _family(64, 4288) == "n64"       # 134 tiles
+    assert _family(64, 4288, b="kn") == "x64q"   # past them, the transposed product
     assert _family(72, 4096, k=3072) == "m64"    # 65 to 120 rows from K = 3072: 64 x 128
     assert _family(72, 4096, k=3064) == "n64"    # 128 tiles
     assert _family(120, 4096, k=3072) == "m64" and _family(121, 4096, k=3072) == "n64"
@@ -495,7 +496,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
                                   "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q",
-                                  "x128", "x128c", "x64q", "x64n128q"}
+                                  "x128", "x128c", "x64q", "x64n128q", "x64sq"}
 
 
 def test_clusters_where_rows_start_off_sectors():
@@ -555,16 +556,23 @@ def test_transposed_product_of_33_to_64_rows():
     """33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
     number from half the SMs (66 of 132) to 30 clusters of four: the
     transposed product in 64 x 64 tiles, clusters of four sharing A's tile
-    (policy::swappedFewRowsTile, the package's x64q), in one slice, one f16
-    sum a chunk where the unswapped 64 x 64 tile (n64s) keeps two."""
+    (policy::swappedFewRowsTile, the package's x64q), in one slice, two f16
+    sums a chunk in chunks of 320 or more as the unswapped 64 x 64 tile
+    (x64sq, n64s); not 64 rows with B stored N x K."""
     for b, a in (("nk", "mk"), ("kn", "mk"), ("kn", "km"), ("nk", "km")):
-        assert _family(46, 6768, k=7048, b=b, a=a) == "x64q"
-        assert VariantKey(b_layout=b, tile="x64q", a_layout=a).builds_for("sm_90a")
-    launch = C.choose_launch("sm_90a", 64, 5120, 13824, "nk", 0, 32, 132, tuned=False)
-    assert launch["swapped"] and launch["slices"] == 1 and launch["sets"] == 1
+        assert _family(46, 6768, k=4096, b=b, a=a) == "x64q"      # chunks of 256
+        assert _family(46, 6768, k=7048, b=b, a=a) == "x64sq"     # of 441: two sums
+        for family in ("x64q", "x64sq"):
+            assert VariantKey(b_layout=b, tile=family, a_layout=a).builds_for("sm_90a")
+    launch = C.choose_launch("sm_90a", 64, 5120, 13824, "kn", 0, 32, 132, tuned=False)
+    assert launch["swapped"] and launch["slices"] == 1 and launch["sets"] == 2
     assert (launch["tiles"], launch["grid"]) == (80, (80, 1))
+    assert C.choose_launch("sm_90a", 64, 5120, 4096, "kn", 0, 32, 132)["sets"] == 1
     assert _family(33, 5120) == "x64q" and _family(32, 5120) != "x64q"
-    assert _family(64, 5120) == "x64q" and _family(65, 5120, k=2048) != "x64q"
+    assert _family(64, 5120, b="kn") == "x64q" and _family(65, 5120, k=2048) != "x64q"
+    assert _family(64, 5120) == "n64"        # 64 rows of B as N x K
+    assert _family(64, 5120, a="km") == "n64"
+    assert _family(64, 5120, b="kn", a="km") == "x64q"
     assert _family(48, 5120, k=2048) == "x64q" and _family(48, 5120, k=2040) == "n64"
     assert _family(48, 4168) == "x64q" and _family(48, 4160) == "n64"    # 66 | 65 tiles
     assert _family(48, 7680) == "x64q" and _family(48, 7688) != "x64q"   # 30 | 31 clusters

@@ -203,6 +203,9 @@ _REPRESENTED += list(_SWAPPED_ROWS_SHAPES)
 # the layouts the 193-to-384-row rule leaves; after the rest, for the same
 # reason.
 _SWAPPED_FEW_ROWS_SHAPES = {(lay, "x64q"): (48, 5120) for lay in ("kn", "nk", "kmnk")}
+# And x64sq, its two f16 sums a chunk in chunks of 344 (policy::chunkSets).
+_SWAPPED_FEW_ROWS_SHAPES.update({(lay, "x64sq"): (48, 5120) for lay in ("kn", "nk", "kmkn", "kmnk")})
+_K_OF["x64sq"] = 11008
 FAMILY_SHAPES.update(_SWAPPED_FEW_ROWS_SHAPES)
 _REPRESENTED += list(_SWAPPED_FEW_ROWS_SHAPES)
 HOPPER = (("sm_90a", "sm_90"), 132)
@@ -419,13 +422,13 @@ def test_launcher_fills_every_kernel_parameter(compiled_manifests, monkeypatch, 
             min(slices, C.default_splits(k, 32)) > 1 else tile
         # The filling tiles' cost assumes the chosen slices, and 64 x 96 one
         # wave of them, and the transposed products one slice: named ones
-        # (more than one for x96q, x64q, x128, x128c, x64n128q) keep the rules' tile.
+        # (more than one for x96q, x64q, x128, x128c, x64n128q, x64sq) keep the rules' tile.
         if (tile in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96") and slices) or \
-                (tile in ("x96q", "x64q", "x128", "x128c", "x64n128q") and slices > 1):
+                (tile in ("x96q", "x64q", "x128", "x128c", "x64n128q", "x64sq") and slices > 1):
             want_tile = C.choose_launch("sm_90a", m, n, k, layout[-2:], slices, 32, HOPPER[1],
                                         "km" if layout.startswith("km") else "mk")["family"]
             assert want_tile not in ("m64n160", "m64n192", "m64n256", "m192n96", "m64n96",
-                                     "x96q", "x64q", "x128", "x128c", "x64n128q"), what
+                                     "x96q", "x64q", "x128", "x128c", "x64n128q", "x64sq"), what
         assert variant.key.tile == want_tile == p["family"], what
         # The policy's tiles and grid (clusters: whole pairs of row tiles).
         if slices == 0:

@@ -183,10 +183,10 @@ func.func @ninety_six_off_sectors(%a: tensor<200x600xf16>, %b: tensor<2200x600xf
 // CHECK: splits = 12, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_km_64
 // CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
-// In chunks of 375 the transposed 64 x 64 tile keeps one f16 sum a chunk
-// (chunkSets: two only unswapped), as the package's x64q does.
+// In chunks of 375 the transposed 64 x 64 tile keeps two f16 sums a chunk
+// (chunkSets), as the package's x64sq does.
 // CHECK-LABEL: func @swapped_fill_km_64_long_chunks
-// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true>
+// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true, sets = 2>
 // CHECK-LABEL: func @swapped_fill_km_nk
 // CHECK: splits = 16, tile = [64, 96, 64], inner = f16, outer = f32, {{[^s]*}}chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_fill_off_16_bytes
@@ -331,18 +331,19 @@ func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x
 
 // 33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
 // number from half the SMs to 30 clusters of four (swappedFewRowsTile): the
-// transposed product in 64 x 64 tiles, one slice, one f16 sum a chunk
-// (clusters of four sharing A's tile: select-kernel-config), every layout
-// (46 x 4168: 66 tiles; 33 x 7680 at K = 2048: 120; 64 x 5120: 80). Not
+// transposed product in 64 x 64 tiles, one slice, two f16 sums a chunk in
+// chunks of 320 or more (chunkSets; clusters of four sharing A's tile:
+// select-kernel-config), every layout (46 x 4168: 66 tiles; 33 x 7680 at
+// K = 2048: 120; 64 x 5120: 80, chunks of 432). Not
 // under 33 rows, over 64 (65 rows at K = 2048, under swappedRowsTile's K),
 // K under 2048, 65 tiles (N = 4160), 31 clusters (N = 7688), C's rows off
-// 16 bytes, or slices asked.
+// 16 bytes, 64 rows with B stored N x K, or slices asked.
 // CHECK-LABEL: func @swapped_few_rows_nk
 // CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_few_rows_kn
 // CHECK: splits = 12, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_few_rows_km
-// CHECK: splits = 32, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true>
+// CHECK: splits = 32, tile = [64, 64, 64], inner = f16, outer = f32, a_layout = km, chip = sm_90a, swapped = true, sets = 2>
 // CHECK-LABEL: func @swapped_few_rows_32_rows
 // CHECK-NOT: swapped = true
 // CHECK-LABEL: func @swapped_few_rows_65_rows
@@ -354,6 +355,8 @@ func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x
 // CHECK-LABEL: func @swapped_few_rows_many_clusters
 // CHECK-NOT: swapped = true
 // CHECK-LABEL: func @swapped_few_rows_c_off_16_bytes
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_64_rows_nk
 // CHECK-NOT: swapped = true
 // CHECK: return
 // SLICES-LABEL: func @swapped_few_rows_nk
@@ -411,4 +414,10 @@ func.func @swapped_few_rows_c_off_16_bytes(%a: tensor<48x4096xf16>, %b: tensor<5
                      ins(%a, %b : tensor<48x4096xf16>, tensor<5124x4096xf16>)
                      outs(%c : tensor<48x5124xf16>) -> tensor<48x5124xf16>
   return %r : tensor<48x5124xf16>
+}
+func.func @swapped_few_rows_64_rows_nk(%a: tensor<64x5120xf16>, %b: tensor<5120x5120xf16>, %c: tensor<64x5120xf16>) -> tensor<64x5120xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<64x5120xf16>, tensor<5120x5120xf16>)
+                     outs(%c : tensor<64x5120xf16>) -> tensor<64x5120xf16>
+  return %r : tensor<64x5120xf16>
 }

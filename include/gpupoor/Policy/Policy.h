@@ -402,8 +402,8 @@ enum class Family : uint32_t {
   /// two along the transposed product's M.
   X128,
   X128C,
-  /// sm_90a only, A as K x M and B as K x N only: the transposed product's
-  /// 64 x 64 x 64 tile (kSwappedFillNMajorTile, swappedFillTile) in
+  /// sm_90a only: the transposed product's 64 x 64 x 64 tile
+  /// (kSwappedFillNMajorTile; swappedFillTile, swappedFewRowsTile) in
   /// clusters of four, one block an SM.
   X64Q,
   /// sm_90a only: the one-warpgroup 64 x 32 x 64 tile (kRows64Tile) of 33
@@ -420,6 +420,9 @@ enum class Family : uint32_t {
   /// (kSwappedRowsTile, swappedRowsTile) of 65 to 128 rows in clusters of
   /// four, persistent, one block an SM.
   X64N128Q,
+  /// sm_90a only: X64Q with two f16 sums a chunk, which the rules take
+  /// where its chunks are long (chunkSets).
+  X64SQ,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -443,7 +446,8 @@ inline constexpr Family kFamilies[] = {
     Family::N16W,    Family::N16Q,    Family::N16C,    Family::N16WC,
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
     Family::X128,    Family::X128C,   Family::X64Q,    Family::N32,
-    Family::N32W,    Family::N64S,    Family::N64SW,   Family::X64N128Q};
+    Family::N32W,    Family::N64S,    Family::N64SW,   Family::X64N128Q,
+    Family::X64SQ};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);
@@ -471,7 +475,7 @@ bool familySwapped(Family family);
 bool familyPersistent(Family family);
 /// The f16 sums a chunk of the family's kernels keep, whose kernel chip
 /// and tile are `chip` and `tile` (its manifest's): its own where the
-/// family names them (N64S: kLongChunkSets), else the tile's
+/// family names them (N64S, X64SQ: kLongChunkSets), else the tile's
 /// (accumulatorSets).
 int64_t familySets(Family family, Chip chip, const Tile &tile);
 

@@ -203,13 +203,14 @@ inline constexpr int64_t kLongChunkSets = 2;
 /// The f16 sums a chunk keeps for a product of K = `k` in `splits` chunks
 /// by a kernel of `chip` and `tile`: accumulatorSets, but kLongChunkSets
 /// for sm_90a's 64 x 64 x 64 tile where K and S are known and the chunks
-/// are at least kLongChunkSetsMinChunk long, unbatched and not `swapped`
-/// (the products measured; the package's library has no batched kernel of
-/// two sums, and the transposed product's 64 x 64 family, x64q, keeps one,
-/// as measured). A dynamic K or S keeps the tile's: the kernel's sums are
-/// fixed when it is compiled.
+/// are at least kLongChunkSetsMinChunk long, unbatched (the products
+/// measured; the package's library has no batched kernel of two sums); the
+/// transposed product's 64 x 64 tile too (x64sq: with two sums its 33 to
+/// 64 rows ran as fast as with one, for the unswapped tile's error:
+/// swappedFewRowsTile). A dynamic K or S keeps the tile's: the kernel's
+/// sums are fixed when it is compiled.
 int64_t chunkSets(Chip chip, const Tile &tile, int64_t k, int64_t splits,
-                  bool batched, bool swapped);
+                  bool batched);
 
 /// The default S of a product of K = `k` run by a kernel of `chip` and
 /// `tile`: defaultNumSplits, but at least ceil(K / longestChunk) where the

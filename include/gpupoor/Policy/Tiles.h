@@ -370,22 +370,24 @@ inline constexpr int64_t kSwappedFewRowsMinK = 2048;
 /// the clusters of four the chip holds at once (ChipInfo::maxClustersOf4):
 /// N of 4168 to 7680 on 132 SMs; the reference part's SM count only; none
 /// where slices are asked (`askedSlices` > 1), nor where the rules give
-/// kRows64Tile (56 to 64 rows up to N = 4224). In clusters of
-/// kSwappedFillClusterM sharing A's tile, a block a tile (the package's
-/// x64q). The 64 x 64 tiles the rules gave these products (n64, n64s) read
-/// A's tile once per block and the weight in 64-column strips of 64-row
-/// tiles; one 64-column tile of the transposed product holds all of A's
-/// rows, read once a cluster. Measured on an H100 (the compiler's static
-/// kernels, CUDA-graph replay, weights beyond L2, x cuBLAS f32acc,
-/// benchmarks/data/swapped_rows_h100_sm_90a.json, `few_rows`): on 36
-/// random products of 33 to 64 rows, N 4224 to 7680, K 4096 to 16384,
-/// every layout, 1.157x the rules' speed (geomean; 0.992x at worst), below
-/// 0.85x cuBLAS none against 6; on 24 held-out ones 1.181x (0.988x at
-/// worst), on 9 of K 2096 to 3984 1.110x (1.036x at worst). One f16 sum a
-/// chunk (chunkSets: unswapped tiles keep two in chunks of 320 or more):
-/// the error rose up to 1.37x (8.1e-4 against 6.0e-4 at 46 x 6768 x 7048),
-/// under a third of cuBLAS f16acc's. Below half the SMs (N 3104 to 4056)
-/// the tile lost 0.88x to 0.91x.
+/// kRows64Tile (56 to 64 rows up to N = 4224), nor for 64 rows with B
+/// stored N x K. In clusters of kSwappedFillClusterM sharing A's tile, a
+/// block a tile, two f16 sums a chunk in long chunks as the unswapped tile
+/// (chunkSets; the package's x64q and x64sq). The 64 x 64 tiles the rules
+/// gave these products (n64, n64s) read A's tile in every block and pad it
+/// to 64 rows; one 64-column tile of the transposed product holds all of
+/// A's rows, read once a cluster. Measured on an H100 (CUDA-graph replay,
+/// weights beyond L2, x cuBLAS f32acc,
+/// benchmarks/data/swapped_rows_h100_sm_90a.json, `few_rows`), static
+/// kernels of one f16 sum: on 36 random products of 33 to 64 rows, N 4224
+/// to 7680, K 4096 to 16384, every layout, 1.157x the rules' speed
+/// (geomean; 0.992x at worst), below 0.85x cuBLAS none against 6; on 24
+/// held-out ones 1.181x (0.988x at worst), on 9 of K 2096 to 3984 1.110x
+/// (1.036x at worst). Through the package, two sums in long chunks: on the
+/// 97 products of every layout the rule takes 1.148x the family before
+/// (0.977x at worst), below 0.85x cuBLAS none against 9; two sums ran
+/// 0.995x one sum's speed for 0.73x-0.75x its error. Below half the SMs (N
+/// 3104 to 4056) the tile lost 0.88x to 0.91x.
 std::optional<Tile> swappedFewRowsTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        int64_t askedSlices, ALayout aLayout,

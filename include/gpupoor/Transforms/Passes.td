@@ -75,7 +75,7 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `gpupoor.splits` integer attribute on the matmul fixes it. Each chunk
     keeps the f16 sums the chip's rules give its tile and, for a static K
     and S, its chunks' length (`policy::chunkSets`: sm_90a's 64 x 64 tile
-    two in chunks of at least 320, unbatched and not swapped), or `sets` of
+    two in chunks of at least 320, unbatched, swapped too), or `sets` of
     them.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on

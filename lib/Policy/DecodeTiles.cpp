@@ -180,11 +180,18 @@ std::optional<Tile> mlir::gpupoor::policy::swappedFewRowsTile(
   if (selectTile(shape, k, chip, smCount, bLayout, aLayout) == kRows64Tile)
     return std::nullopt;
   // The transposed product's 64-row tiles, in clusters of four that the
-  // reference part's GPCs hold at once (as quadClusterPays counts them);
-  // under half the SMs they lost.
+  // reference part's GPCs hold at once (as quadClusterPays counts them),
+  // from half the SMs; with B stored K x N, but for 64 rows, from a third:
+  // below half the SMs (static kernels on an H100, N 2752 to 4160,
+  // swapped_rows_h100_sm_90a.json's `under_half` sets) the tile gained on
+  // all 16 products of B stored K x N (1.213x geomean, 1.048x at worst),
+  // 1.197x on 16 held-out ones (0.908x at worst; under 0.85x cuBLAS 4 ->
+  // 0), and lost on three of eight of B stored N x K (0.91x at worst) and
+  // on two of four of 64 rows (0.893x).
   const ChipInfo &info = getChipInfo(chip);
   int64_t tiles = ceilDiv(shape.n, kSwappedFillNMajorTile[0]);
-  if (smCount != info.smCount || 2 * tiles < smCount ||
+  bool fromAThird = bLayout == BLayout::KN && shape.m < kSwappedFewRowsMaxRows;
+  if (smCount != info.smCount || (fromAThird ? 3 : 2) * tiles < smCount ||
       ceilDiv(tiles, kSwappedFillClusterM) > info.maxClustersOf4)
     return std::nullopt;
   return kSwappedFillNMajorTile;

@@ -554,7 +554,8 @@ def test_transposed_product_of_a_as_k_x_m_in_64_columns():
 
 def test_transposed_product_of_33_to_64_rows():
     """33 to 64 rows from K = 2048 whose transposed product's 64-row tiles
-    number from half the SMs (66 of 132) to 30 clusters of four: the
+    number from half the SMs (66 of 132; with B stored K x N up to 63 rows
+    from a third, 44) to 30 clusters of four: the
     transposed product in 64 x 64 tiles, clusters of four sharing A's tile
     (policy::swappedFewRowsTile, the package's x64q), in one slice, two f16
     sums a chunk in chunks of 320 or more as the unswapped 64 x 64 tile
@@ -575,6 +576,10 @@ def test_transposed_product_of_33_to_64_rows():
     assert _family(64, 5120, b="kn", a="km") == "x64q"
     assert _family(48, 5120, k=2048) == "x64q" and _family(48, 5120, k=2040) == "n64"
     assert _family(48, 4168) == "x64q" and _family(48, 4160) == "n64"    # 66 | 65 tiles
+    # B stored K x N: from a third of the SMs (44 tiles), but for 64 rows.
+    assert _family(40, 2816, b="kn") == "x64q" and _family(40, 2752, b="kn") == "n64"
+    assert _family(63, 2760, b="kn", a="km") == "x64q"
+    assert _family(64, 3000, b="kn") == "n64" and _family(64, 4168, b="kn") == "x64q"
     assert _family(48, 7680) == "x64q" and _family(48, 7688) != "x64q"   # 30 | 31 clusters
     assert _family(48, 5124) != "x64q"                 # C's rows off 16 bytes
     assert _family(48, 5120, slices=2) != "x64q"       # slices asked

@@ -108,13 +108,15 @@ def test_sm90a_swapped_rows_exact(m, n, k, layout, want, outer, activation):
     # sum a chunk, two in chunks of 320 or more (x64sq), C^T stored in column
     # vectors. M tails (46, 33, 57, 63, 48, 40: A's rows short of the tile's
     # 64 columns; 64), the transposed product's M tails (4168 = 65 x 64 + 8:
-    # 66 row tiles; 5000, 6776, 4232, 7128; 7680: 120 tiles, 30 whole
+    # 66 row tiles; 5000, 6776, 4232, 7128; with B stored K x N from a third
+    # of the SMs, 2760: 44, and 3000; 7680: 120 tiles, 30 whole
     # clusters), K tails (5200 = 81 x 64 + 16, 5136, 2056, 12040, 4100 off 16
     # bytes: copied into padded rows), every layout.
     (46, 4168, 5200, "nk", "x64sq"), (33, 7680, 2048, "kn", "x64q"),
     (64, 5000, 4100, "kmkn", "x64q"), (57, 6776, 5136, "kmnk", "x64sq"),
     (63, 4232, 5200, "kmkn", "x64sq"), (48, 5120, 2056, "kn", "x64q"),
-    (40, 7128, 12040, "kn", "x64sq")])
+    (40, 7128, 12040, "kn", "x64sq"), (45, 2760, 5136, "kmkn", "x64sq"),
+    (38, 3000, 3000, "kn", "x64q")])
 @pytest.mark.parametrize("outer", ["f32", "f16"])
 @pytest.mark.parametrize("activation", [None, "relu"])
 def test_sm90a_swapped_few_rows_exact(m, n, k, layout, want, outer, activation):

@@ -337,7 +337,9 @@ func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x
 // K = 2048: 120; 64 x 5120: 80, chunks of 432). Not
 // under 33 rows, over 64 (65 rows at K = 2048, under swappedRowsTile's K),
 // K under 2048, 65 tiles (N = 4160), 31 clusters (N = 7688), C's rows off
-// 16 bytes, 64 rows with B stored N x K, or slices asked.
+// 16 bytes, 64 rows with B stored N x K, or slices asked. With B stored
+// K x N up to 63 rows from a third of the SMs (40 x 2816: 44 tiles; not 43
+// at N = 2752, nor 64 rows at N = 3000, nor B as N x K at N = 2816).
 // CHECK-LABEL: func @swapped_few_rows_nk
 // CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true>
 // CHECK-LABEL: func @swapped_few_rows_kn
@@ -357,6 +359,14 @@ func.func @swapped_rows_many_clusters(%a: tensor<100x4096xf16>, %b: tensor<7688x
 // CHECK-LABEL: func @swapped_few_rows_c_off_16_bytes
 // CHECK-NOT: swapped = true
 // CHECK-LABEL: func @swapped_few_rows_64_rows_nk
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_kn_a_third
+// CHECK: splits = 16, tile = [64, 64, 64], inner = f16, outer = f32, chip = sm_90a, swapped = true>
+// CHECK-LABEL: func @swapped_few_rows_kn_under_a_third
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_kn_64_rows_under_half
+// CHECK-NOT: swapped = true
+// CHECK-LABEL: func @swapped_few_rows_nk_under_half
 // CHECK-NOT: swapped = true
 // CHECK: return
 // SLICES-LABEL: func @swapped_few_rows_nk
@@ -420,4 +430,25 @@ func.func @swapped_few_rows_64_rows_nk(%a: tensor<64x5120xf16>, %b: tensor<5120x
                      ins(%a, %b : tensor<64x5120xf16>, tensor<5120x5120xf16>)
                      outs(%c : tensor<64x5120xf16>) -> tensor<64x5120xf16>
   return %r : tensor<64x5120xf16>
+}
+func.func @swapped_few_rows_kn_a_third(%a: tensor<40x4096xf16>, %b: tensor<4096x2816xf16>, %c: tensor<40x2816xf16>) -> tensor<40x2816xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<40x4096xf16>, tensor<4096x2816xf16>)
+                     outs(%c : tensor<40x2816xf16>) -> tensor<40x2816xf16>
+  return %r : tensor<40x2816xf16>
+}
+func.func @swapped_few_rows_kn_under_a_third(%a: tensor<40x4096xf16>, %b: tensor<4096x2752xf16>, %c: tensor<40x2752xf16>) -> tensor<40x2752xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<40x4096xf16>, tensor<4096x2752xf16>)
+                     outs(%c : tensor<40x2752xf16>) -> tensor<40x2752xf16>
+  return %r : tensor<40x2752xf16>
+}
+func.func @swapped_few_rows_kn_64_rows_under_half(%a: tensor<64x4096xf16>, %b: tensor<4096x3000xf16>, %c: tensor<64x3000xf16>) -> tensor<64x3000xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x4096xf16>, tensor<4096x3000xf16>)
+                     outs(%c : tensor<64x3000xf16>) -> tensor<64x3000xf16>
+  return %r : tensor<64x3000xf16>
+}
+func.func @swapped_few_rows_nk_under_half(%a: tensor<40x4096xf16>, %b: tensor<2816x4096xf16>, %c: tensor<40x2816xf16>) -> tensor<40x2816xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<40x4096xf16>, tensor<2816x4096xf16>)
+                     outs(%c : tensor<40x2816xf16>) -> tensor<40x2816xf16>
+  return %r : tensor<40x2816xf16>
 }

@@ -366,9 +366,10 @@ inline constexpr int64_t kSwappedFewRowsMinK = 2048;
 /// static 2-D product on sm_90a of kSwappedFewRowsMinRows to
 /// kSwappedFewRowsMaxRows rows, K from kSwappedFewRowsMinK, C's rows ending
 /// on 16 bytes (N % 8 == 0: C^T takes column vectors), whose transposed
-/// product's 64-row tiles number from half the `smCount` SMs to four times
-/// the clusters of four the chip holds at once (ChipInfo::maxClustersOf4):
-/// N of 4168 to 7680 on 132 SMs; the reference part's SM count only; none
+/// product's 64-row tiles number from half the `smCount` SMs (with B
+/// stored K x N up to 63 rows from a third) to four times the clusters of
+/// four the chip holds at once (ChipInfo::maxClustersOf4): N of 4168 (2753)
+/// to 7680 on 132 SMs; the reference part's SM count only; none
 /// where slices are asked (`askedSlices` > 1), nor where the rules give
 /// kRows64Tile (56 to 64 rows up to N = 4224), nor for 64 rows with B
 /// stored N x K. In clusters of kSwappedFillClusterM sharing A's tile, a
@@ -387,7 +388,9 @@ inline constexpr int64_t kSwappedFewRowsMinK = 2048;
 /// 97 products of every layout the rule takes 1.148x the family before
 /// (0.977x at worst), below 0.85x cuBLAS none against 9; two sums ran
 /// 0.995x one sum's speed for 0.73x-0.75x its error. Below half the SMs (N
-/// 3104 to 4056) the tile lost 0.88x to 0.91x.
+/// 2752 to 4160) it gained 1.213x on 16 products of B stored K x N, 1.197x
+/// on 16 held-out ones (0.908x at worst), and lost on three of eight of B
+/// stored N x K and on two of four of 64 rows.
 std::optional<Tile> swappedFewRowsTile(const CShape &shape, int64_t k,
                                        Chip chip, int64_t smCount,
                                        int64_t askedSlices, ALayout aLayout,

@@ -259,7 +259,8 @@ inline constexpr int64_t kSwappedFillClusterM = 4;
 /// (swappedFillTile), in clusters of kSwappedFillClusterM too: A as K x M
 /// makes the transposed product's B (A^T) N-major, whose 96 columns are
 /// three 32-column atoms of 64-byte rows, 64 one atom of 128-byte rows
-/// (measured with B as K x N only, which alone takes it).
+/// (measured there with B as K x N only, which alone takes it there;
+/// swappedFewRowsTile takes it for 33 to 64 rows in every layout).
 inline constexpr Tile kSwappedFillNMajorTile = {64, 64, 64};
 /// The most stages of kSwappedFillNMajorTile in clusters of
 /// kSwappedFillClusterM (policy::clusterStages): 8 of its 16 KiB, where

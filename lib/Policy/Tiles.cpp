@@ -114,6 +114,42 @@ static int64_t narrowTileColumns(const CShape &shape, int64_t k, int64_t sms,
                                                                        : 128;
 }
 
+/// The shortest K at which a product of more than 128 rows that the rules
+/// give 64 x 128 tiles for few wide tiles takes 128 x 128 tiles in slices
+/// instead (slicedMidTilePays).
+static constexpr int64_t kSlicedMidMinK = 6144;
+
+/// Whether such a product takes 128 x 128 tiles, fewer than half the SMs,
+/// in the slices numSlices gives them (floor(SMs / tiles)) where its 64 x
+/// 128 tiles fit one wave in one slice (a third of the SMs or more:
+/// sliceOneSliceShare; fewer take slices themselves): from K =
+/// kSlicedMidMinK, with the slices chosen and the operands' rows on 32-byte
+/// sectors (off them the 64 x 128 tiles run in clusters, m64c and m64q,
+/// which 128 x 128 tiles did not beat). A slice of K on most SMs with two
+/// consumer warpgroups each ran faster than one consumer warpgroup's whole
+/// K on fewer. Through the package on an H100 (forced choices, CUDA-graph
+/// replays; benchmarks/data/sliced_mid_tiles_h100_sm_90a.json,
+/// docs/design/decisions.md#128-x-128-tiles-in-slices-for-a-long-k), 128 x
+/// 128 in slices over 64 x 128: fitted on 44 products of 44 to 131 such
+/// tiles, of which 12 of the 14 the rule takes gained (1.235x geomean; 1767
+/// x 512 x 8656 lost 0.912x), 5 of the 6 below K = 6144 lost (403 x 1504 x
+/// 4224 0.823x) and all 4 off sectors (0.815x-0.898x); on 30 held-out
+/// products the rule takes, 28 gained, 1.26x geomean (0.949x to 1.758x), x
+/// cuBLAS f32acc 0.714 -> 0.9, 23 -> 13 below 0.85. The sweep's 256 x 4096 x
+/// 11008 and 14336 (128 tiles of 64 x 128, which ran up to 1.226x cuBLAS)
+/// lost 0.858x-0.979x, still 0.997x cuBLAS or more.
+static bool slicedMidTilePays(const CShape &shape, int64_t k, int64_t sms,
+                              bool slicesChosen) {
+  // (Fewer 128 x 128 tiles than half the SMs leave fewer 64 x 128 ones than
+  // the SMs.)
+  return slicesChosen && !shape.batched && shape.m > 128 && !isDynamic(k) &&
+         k >= kSlicedMidMinK && rowsSectorAligned(shape.n, k) &&
+         shape.tiles(64, 128) *
+                 sliceOneSliceShare(Chip::SM90a, {64, 128, 64}) >=
+             sms &&
+         2 * shape.tiles(128, 128) < sms;
+}
+
 /// Whether a static M > 64 takes the 128 x 128 x 64 tile (two warpgroups of
 /// 64 x 128, six stages with an SM each: wgmmaStages): where 128 x 256
 /// tiles fill fewer than half the SMs but 128 x 128 tiles fill from half
@@ -443,7 +479,10 @@ static Tile selectWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
                             const std::optional<FillSplits> &fill) {
   // (`fill` is given where the slices are chosen.)
   Tile rule = ruleWgmmaTile(shape, k, sms, bLayout, aLayout, fill.has_value());
-  if (!fill || !shape.isStatic() || shape.m <= 64 ||
+  // (128 x 128 tiles in slices were measured against 64 x 128 ones only.)
+  bool slicedMid = rule == Tile{128, 128, 64} &&
+                   slicedMidTilePays(shape, k, sms, fill.has_value());
+  if (!fill || !shape.isStatic() || shape.m <= 64 || slicedMid ||
       (shape.m <= 128 && (isDynamic(k) || k < kMidRowsFillingMinK)))
     return rule;
   return fillingTile(shape, k, *fill, sms, bLayout, aLayout, rule);
@@ -555,11 +594,16 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   // little K: 64-row tiles; 64 columns wide where those fit one wave and K
   // is at most kMaxNarrowFillK (narrowFills), else 96 where those fit it
   // (narrowTileColumns).
+  // From K = kSlicedMidMinK, 128 x 128 tiles in slices
+  // (slicedMidTilePays).
   bool fewWide = 2 * wideTiles < sms;
-  if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK))
+  if (fewWide && (isDynamic(k) || k / (sms / wideTiles) < kMinWideSliceK)) {
+    if (slicedMidTilePays(shape, k, sms, slicesChosen))
+      return {128, 128, 64};
     return {64,
             narrowTileColumns(shape, k, sms, bLayout, aLayout, slicesChosen),
             64};
+  }
   // Fewer wide tiles than half the SMs take slices (the waves below count
   // tiles of one slice).
   bool narrowerPays = !fewWide && !shape.batched;

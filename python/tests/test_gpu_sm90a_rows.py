@@ -129,6 +129,26 @@ def test_sm90a_swapped_few_rows_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # More than 128 rows whose 64 x 128 tiles fill from a third of the SMs to
+    # one wave, K from 6144, rows on 32-byte sectors (the policy's
+    # slicedMidTilePays): 128 x 128 tiles in floor(SMs / tiles) slices. M
+    # tails (341 = 2 x 128 + 85, 1847, 1704), N tails (1936 = 15 x 128 + 16,
+    # 336, 144: one tile of 128 and one of 16), K tails (6160 = 96 x 64 + 16,
+    # 13040), 2 to 5 slices, every layout.
+    (341, 1936, 6144, "nk", "mid"), (1847, 336, 6160, "kn", "mid"),
+    (224, 1456, 13040, "kmkn", "mid"), (304, 1312, 8192, "kmnk", "mid"),
+    (1704, 144, 6160, "kn", "mid")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_sliced_mid_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 128 x 128 tiles in slices taken over one slice of 64 x 128
+    tiles for a long K, as the compiler's static kernel would: exact on small
+    integers."""
+    p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert not p["swapped"] and p["slices"] > 1, p
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # More than 128 rows whose 128 x 256 tiles fill under half the SMs, in
     # one wave of 64 x 64 tiles at K <= 2048 (the policy's narrowFills): M
     # tails (552 = 8 x 64 + 40, 272 = 4 x 64 + 16), N tails (1960 = 30 x 64 +

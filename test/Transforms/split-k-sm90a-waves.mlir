@@ -452,3 +452,64 @@ func.func @swapped_few_rows_nk_under_half(%a: tensor<40x4096xf16>, %b: tensor<28
                      outs(%c : tensor<40x2816xf16>) -> tensor<40x2816xf16>
   return %r : tensor<40x2816xf16>
 }
+
+// -----
+// More than 128 rows whose 64 x 128 tiles fill from a third of the SMs to
+// one wave in one slice, K from 6144, rows on 32-byte sectors: 128 x 128
+// tiles in floor(SMs / tiles) slices (341 x 1936 x 10656: 96 tiles of 64 x
+// 128, 48 of 128 x 128 in two slices; 993 x 304 x 13776, B stored K x N:
+// 24 in five; 224 x 1456 x 13040, A stored K x M: 24 in five). Not below
+// K = 6144 (6128), with N off sectors (1944: 64 x 128 in clusters), where
+// 64 x 128 tiles number under a third of the SMs (341 x 768: 36, which take
+// slices themselves), nor where slices are asked.
+// CHECK-LABEL: func @sliced_mid
+// CHECK: splits = 32, tile = [128, 128, 64], inner = f16, outer = f32, b_layout = nk, slices = 2, chip = sm_90a>
+// CHECK-LABEL: func @sliced_mid_kn
+// CHECK: splits = 32, tile = [128, 128, 64], inner = f16, outer = f32, slices = 5, chip = sm_90a>
+// CHECK-LABEL: func @sliced_mid_km
+// CHECK: splits = 32, tile = [128, 128, 64], inner = f16, outer = f32, a_layout = km, slices = 5, chip = sm_90a>
+// CHECK-LABEL: func @sliced_mid_short_k
+// CHECK: tile = [64, 128, 64]
+// CHECK-LABEL: func @sliced_mid_off_sectors
+// CHECK: tile = [64, 128, 64]
+// CHECK-LABEL: func @sliced_mid_few_tiles
+// CHECK: tile = [64, 128, 64]
+// CHECK: return
+// SLICES-LABEL: func @sliced_mid
+// SLICES: tile = [64, 128, 64]
+// SLICES: return
+func.func @sliced_mid(%a: tensor<341x10656xf16>, %b: tensor<1936x10656xf16>, %c: tensor<341x1936xf16>) -> tensor<341x1936xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<341x10656xf16>, tensor<1936x10656xf16>)
+                     outs(%c : tensor<341x1936xf16>) -> tensor<341x1936xf16>
+  return %r : tensor<341x1936xf16>
+}
+func.func @sliced_mid_kn(%a: tensor<993x13776xf16>, %b: tensor<13776x304xf16>, %c: tensor<993x304xf16>) -> tensor<993x304xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<993x13776xf16>, tensor<13776x304xf16>)
+                     outs(%c : tensor<993x304xf16>) -> tensor<993x304xf16>
+  return %r : tensor<993x304xf16>
+}
+func.func @sliced_mid_km(%a: tensor<13040x224xf16>, %b: tensor<13040x1456xf16>, %c: tensor<224x1456xf16>) -> tensor<224x1456xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<13040x224xf16>, tensor<13040x1456xf16>)
+                     outs(%c : tensor<224x1456xf16>) -> tensor<224x1456xf16>
+  return %r : tensor<224x1456xf16>
+}
+func.func @sliced_mid_short_k(%a: tensor<341x6128xf16>, %b: tensor<1936x6128xf16>, %c: tensor<341x1936xf16>) -> tensor<341x1936xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<341x6128xf16>, tensor<1936x6128xf16>)
+                     outs(%c : tensor<341x1936xf16>) -> tensor<341x1936xf16>
+  return %r : tensor<341x1936xf16>
+}
+func.func @sliced_mid_off_sectors(%a: tensor<341x10656xf16>, %b: tensor<1944x10656xf16>, %c: tensor<341x1944xf16>) -> tensor<341x1944xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<341x10656xf16>, tensor<1944x10656xf16>)
+                     outs(%c : tensor<341x1944xf16>) -> tensor<341x1944xf16>
+  return %r : tensor<341x1944xf16>
+}
+func.func @sliced_mid_few_tiles(%a: tensor<341x10656xf16>, %b: tensor<768x10656xf16>, %c: tensor<341x768xf16>) -> tensor<341x768xf16> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<341x10656xf16>, tensor<768x10656xf16>)
+                     outs(%c : tensor<341x768xf16>) -> tensor<341x768xf16>
+  return %r : tensor<341x768xf16>
+}

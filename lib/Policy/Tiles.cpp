@@ -610,49 +610,6 @@ static Tile ruleWgmmaTile(const CShape &shape, int64_t k, int64_t sms,
   return narrowerPays ? wideTile(shape, k, sms, bLayout) : Tile{128, 256, 64};
 }
 
-/// The fewest and most of kSwappedFillTile's columns over A's rows, and the
-/// shortest K (swappedFillTile).
-static constexpr int64_t kSwappedFillMinColumnTiles = 3;
-static constexpr int64_t kSwappedFillMaxColumnTiles = 4;
-static constexpr int64_t kSwappedFillMinK = 2048;
-static constexpr int64_t kSwappedFillMaxK = 6144;
-/// The most clusters of four: on an H200, at 30 (as many as its GPCs hold at
-/// once, ChipInfo::maxClustersOf4) 232 x 2560 x 5376 lost (0.836 -> 0.762
-/// x cuBLAS), from 32 on (a second wave of clusters) six products ran
-/// 0.54-0.86x the rules' speed; up to 28 none lost more than 3%.
-static constexpr int64_t kSwappedFillMaxClusters = 28;
-
-std::optional<Tile> mlir::gpupoor::policy::swappedFillTile(
-    const CShape &shape, int64_t k, Chip chip, int64_t smCount,
-    int64_t askedSlices, ALayout aLayout, BLayout bLayout) {
-  if (chip != Chip::SM90a || shape.batched || !shape.isStatic() ||
-      isDynamic(k) || askedSlices > 1 || k < kSwappedFillMinK ||
-      k > kSwappedFillMaxK || shape.n % 8 != 0)
-    return std::nullopt;
-  int64_t columnTiles = ceilDiv(shape.m, kSwappedFillTile[1]);
-  if (columnTiles < kSwappedFillMinColumnTiles ||
-      columnTiles > kSwappedFillMaxColumnTiles)
-    return std::nullopt;
-  // The transposed product's blocks: whole clusters of row tiles
-  // (launchTiles), which the reference part's GPCs hold at once (its SM
-  // count only, as quadClusterPays).
-  auto clustersOf = [&](const Tile &tile) {
-    return launchTiles(shape.transposed(), tile, kSwappedFillClusterM) /
-           kSwappedFillClusterM;
-  };
-  int64_t clusters = clustersOf(kSwappedFillTile);
-  if (smCount != getChipInfo(chip).smCount ||
-      clusters > kSwappedFillMaxClusters ||
-      2 * clusters * kSwappedFillClusterM < smCount)
-    return std::nullopt;
-  // A as K x M and B as K x N: 64 columns of the transposed product's
-  // N-major B a tile where their clusters fit the chip's at once.
-  if (aLayout == ALayout::KM && bLayout == BLayout::KN &&
-      clustersOf(kSwappedFillNMajorTile) <= getChipInfo(chip).maxClustersOf4)
-    return kSwappedFillNMajorTile;
-  return kSwappedFillTile;
-}
-
 std::optional<Tile> mlir::gpupoor::policy::swappedMidTile(const CShape &shape,
                                                           int64_t k, Chip chip,
                                                           int64_t smCount,

@@ -433,6 +433,14 @@ static bool threeWarpgroupTileFills(const CShape &shape, int64_t k,
                       fill.of(t, k), sms) == 1;
 }
 
+/// The fewest rows at which the one-warpgroup filling tiles (64 x 160, 64 x
+/// 192, 64 x 256) no longer replace the 128 x 128 tile of one wave: fitted
+/// on the products of benchmarks/data/sliced_mid_tiles_h100_sm_90a.json's
+/// `fit` where 128 x 128 met them, held out on an H100
+/// (benchmarks/data/mid_over_filling_h100_sm_90a.json: 22 of 27 products
+/// gained, 1.149x geomean; two lost, 0.685x and 0.834x).
+static constexpr int64_t kOneWarpgroupFillingMaxM = 512;
+
 /// `rule`, the rules' tile for a static product of more than 64 rows, or
 /// a filling tile (kFillingTiles) whose one wave costs its busiest SM less
 /// (oneWaveCost). Only as measured: where the rule's tile is a 128-row one
@@ -450,6 +458,8 @@ static Tile fillingTile(const CShape &shape, int64_t k, const FillSplits &fill,
   Tile chosen = rule;
   for (const Tile &t : kFillingTiles) {
     if (!wgmmaTakes(aLayout, bLayout, t) ||
+        (t[0] < 128 && rule == Tile{128, 128, 64} &&
+         shape.m >= kOneWarpgroupFillingMaxM) ||
         (bLayout == BLayout::KN && t[1] == 160 && !nMajorB160Pays(t, shape)) ||
         (t == kThreeWarpgroupTile &&
          !threeWarpgroupTileFills(shape, k, fill, sms)))

@@ -129,6 +129,24 @@ def test_sm90a_swapped_few_rows_exact(m, n, k, layout, want, outer, activation):
 
 
 @pytest.mark.parametrize("m,n,k,layout,want", [
+    # 512 rows or more whose 128 x 128 tiles fit one wave, rows on 32-byte
+    # sectors: those tiles, not the one-warpgroup filling tiles (the
+    # policy's kOneWarpgroupFillingMaxM). M tails (1098 = 8 x 128 + 74, 2423,
+    # 1771), N tails (1104, 1424, 400, 688), K tails (6704 = 104 x 64 + 48,
+    # 3568), every layout.
+    (1098, 1104, 6704, "kn", "mid"), (688, 1424, 8112, "kmkn", "mid"),
+    (2423, 400, 3568, "nk", "mid"), (1771, 688, 8288, "kmnk", "mid")])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+def test_sm90a_mid_over_filling_exact(m, n, k, layout, want, outer, activation):
+    """sm_90a's 128 x 128 tiles of one wave kept over the 64-row filling
+    tiles from 512 rows, as the compiler's static kernel would: exact on
+    small integers."""
+    p, *_ = _exact_on_family(m, n, k, layout, want, outer, activation)
+    assert not p["swapped"] and p["slices"] == 1, p
+
+
+@pytest.mark.parametrize("m,n,k,layout,want", [
     # More than 128 rows whose 64 x 128 tiles fill from a third of the SMs to
     # one wave, K from 6144, rows on 32-byte sectors (the policy's
     # slicedMidTilePays): 128 x 128 tiles in floor(SMs / tiles) slices. M

@@ -513,3 +513,22 @@ func.func @sliced_mid_few_tiles(%a: tensor<341x10656xf16>, %b: tensor<768x10656x
                      outs(%c : tensor<341x768xf16>) -> tensor<341x768xf16>
   return %r : tensor<341x768xf16>
 }
+
+// -----
+// From 512 rows the 128 x 128 tiles of one wave stay (1098 x 1104 x 6704,
+// B stored K x N: 81 tiles) where below it the one-warpgroup filling tile
+// takes over (496 x 2096 x 6704: 88 tiles of 64 x 192 for 68 of 128 x 128).
+// CHECK-LABEL: func @mid_over_filling
+// CHECK: splits = 16, tile = [128, 128, 64], inner = f16, outer = f32, chip = sm_90a>
+// CHECK-LABEL: func @filling_under_512_rows
+// CHECK: tile = [64, 192, 64]
+func.func @mid_over_filling(%a: tensor<1098x6704xf16>, %b: tensor<6704x1104xf16>, %c: tensor<1098x1104xf16>) -> tensor<1098x1104xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<1098x6704xf16>, tensor<6704x1104xf16>)
+                     outs(%c : tensor<1098x1104xf16>) -> tensor<1098x1104xf16>
+  return %r : tensor<1098x1104xf16>
+}
+func.func @filling_under_512_rows(%a: tensor<496x6704xf16>, %b: tensor<6704x2096xf16>, %c: tensor<496x2096xf16>) -> tensor<496x2096xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<496x6704xf16>, tensor<6704x2096xf16>)
+                     outs(%c : tensor<496x2096xf16>) -> tensor<496x2096xf16>
+  return %r : tensor<496x2096xf16>
+}

@@ -63,7 +63,8 @@ OUT_TYPES = ("f16", "f32")
 # or in tiles narrower than 256 columns (policy::splitHandoverPays); m64n160, m64n192, m64n256:
 # sm_90a's one-warpgroup tiles of 64 rows and 160-256 columns (160 for B as
 # N x K only), where their tiles fill one wave with less work an SM than
-# the 128-row tiles (policy's filling tiles, M > 64); m64n96: sm_90a's
+# the 128-row tiles (policy's filling tiles, M > 64; not over one wave of
+# 128 x 128 tiles from M = 512); m64n96: sm_90a's
 # 64x96x64 tile, where the rules give 64-row tiles over M > 128 and those
 # of 96 columns fit one wave in more blocks than of 128 (rows on 32-byte
 # sectors, K <= 2048, 1024 with B as K x N or A as K x M: policy's

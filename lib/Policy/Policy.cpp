@@ -302,7 +302,8 @@ struct FamilyRow {
   /// A persistent family with the split handover (FamilyConfig).
   bool handover = false;
   /// B as K x N only (on sm_90a): the unswapped narrow tile's clusters,
-  /// which share a narrow N-major B (clusterBlocks).
+  /// which share a narrow N-major B (clusterBlocks), and the wide decode
+  /// tile (a weight stored N x K runs swapped: selectSwappedTile).
   bool knOnly = false;
   /// The f16 sums a chunk keeps (0: the tile's, accumulatorSets).
   int64_t sets = 0;
@@ -358,7 +359,7 @@ static const FamilyRow kFamilyRows[] = {
   {Family::S16C,  "s16c",  kSwappedDecodeTile, true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S32C,  "s32c",  kSwappedKMTile,     true,  true,  false, false, true,  0, 1, 2, false, true},
   {Family::S8C,   "s8c",   kSwappedKM8Tile,    true,  true,  false, false, true,  0, 1, 2, false, true},
-  {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, false, false, 0, 0},
+  {Family::M16N256, "m16n256", kWideDecodeTile,  true,  false, false, false, false, 0, 0, 1, false, false, false, true},
   {Family::M192N96, "m192n96", kThreeWarpgroupTile, true, false, false, false, true, 0, 0},
   {Family::W176,  "w176",  Tile{128, 176, 64}, true,  false, false, true,  true,  0, 0},
   {Family::PL176, "pl176", Tile{128, 176, 64}, true,  false, true,  true,  true,  0, 0},

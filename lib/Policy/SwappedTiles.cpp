@@ -88,9 +88,20 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   // its tiles take one slice each (kMmaDecodeKNRows).
   if (mmaDecodeTilePaysKN(shape, aLayout, bLayout, k, smCount))
     return std::nullopt;
-  // Past two 64-row tiles an SM the 16 x 128 mma.sync tile streams a
-  // weight stored N x K faster, and 16 rows of any weight. Up to 8 rows of
-  // a weight stored K x N stay swapped there (kWideSwappedKNRows) but for
+  // Past two 64-row tiles an SM the swapped tile keeps a weight stored N x
+  // K (A as M x K; A as K x M was not measured there). Through the package
+  // on an H100, x cuBLAS f32acc (two blocks an SM: s16w; B as N x K,
+  // benchmarks/data/decode_past_two_waves_h100_sm_90a.json): 40 products
+  // of 1 to 16 rows, N 17000 to 32000, 1.019 (geomean; 0.930 at worst)
+  // against the 16 x 128 and 16 x 256 mma.sync tiles' 0.989 (0.704; the
+  // 16 x 128 tile ran 0.70-0.87 at 19000 x 5000); 18 held-out
+  // ones (LM heads of 128256 and 151936 columns, K 1536 to 8192, K and N
+  // off 64) 1.027 (0.860) against 0.929 (0.630), 1.106x of the old choice
+  // (0.989x to 1.521x). With the swapped tile at BK = 64 and one sum a
+  // chunk, the mma.sync tiles had streamed it faster.
+  //
+  // Up to 8 rows of
+  // a weight stored K x N stay swapped there too (kWideSwappedKNRows) but for
   // those above (from 8 rows, A as M x K) and where A as M x K takes the
   // 16 x 256 tile (wideDecodeTileFits; A as K x M, which a memref cannot
   // copy, was not measured on it). On an H200, with the swapped tile at BK
@@ -98,15 +109,15 @@ std::optional<Tile> mlir::gpupoor::policy::selectSwappedTile(
   // "Swapped decode products of a wide weight stored K x N"): 1-8 x 28672
   // x 8192 0.98-1.00 against 0.93-0.97 for the 16 x 128 tile, 1 x 32000 x
   // 4096 0.98 against 0.92; 16 rows 0.99 against 1.01, 16 x 32000 x 4096
-  // 0.97 against 1.02; B as N x K 0.906 against 0.950 at 1 x 28672 x 8192.
-  // On an H100 the 16 x 128 tile led from 8 rows, and the 16 x 256 tile
-  // led (decisions.md "Decode products of B as K x N on the mma.sync
-  // tiles").
+  // 0.97 against 1.02. On an H100 the 16 x 128 tile led from 8 rows, and
+  // the 16 x 256 tile led (decisions.md "Decode products of B as K x N on
+  // the mma.sync tiles").
   int64_t tiles = ceilDiv(shape.n, 64);
   bool wideKN = bLayout == BLayout::KN && shape.m <= kWideSwappedKNRows &&
                 !(aLayout == ALayout::MK &&
                   wideDecodeTileFits(shape, k, chip, smCount, bLayout));
-  if (!swappedTilesAtMost(shape, 2 * smCount) && !wideKN)
+  bool wideNK = bLayout == BLayout::NK && aLayout == ALayout::MK;
+  if (!swappedTilesAtMost(shape, 2 * smCount) && !wideKN && !wideNK)
     return std::nullopt;
   // 17 to 32 rows of A as K x M: the swapped 64 x 32 tile, its B as K x N
   // one atom of 64-byte rows (kSwappedKMTile); up to 8 rows the 64 x 8 tile

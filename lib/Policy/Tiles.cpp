@@ -718,8 +718,9 @@ Tile mlir::gpupoor::policy::selectTile(const CShape &shape, int64_t k,
       // three of 16 x 128 x 128 take 108 KiB, past sm_86's and sm_89's 99.
       if (!mmaStagesFit(decode, chip))
         decode[2] = 64;
-      // A weight stored N x K (K x N: wideDecodeTileFits) with more 16 x
-      // 128 tiles than SMs, whose
+      // A weight stored N x K (K x N: wideDecodeTileFits; on sm_90a a 2-D
+      // product of it runs swapped, selectSwappedTile, but for a memref's
+      // A as K x M) with more 16 x 128 tiles than SMs, whose
       // 16 x 256 tiles number from three quarters of the SMs to all of them
       // (N of 25089 to 33792 on 132 SMs): the 256-row tile, one block an
       // SM, streams it faster than two blocks of the 128-row tile on part

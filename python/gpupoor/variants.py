@@ -71,9 +71,9 @@ OUT_TYPES = ("f16", "f32")
 # ninetySixFills); m192n96: sm_90a's
 # 192x96x64 tile over three consumer warpgroups, a filling tile from K =
 # 1536 on in one slice for M > 192 (policy::kThreeWarpgroupTile); m16n256: sm_90's
-# 16x256x128 mma.sync tile (sm_90a's library) for decode products of a
-# weight of about one SM's worth of 256-row tiles (policy::wideDecodeTileFits;
-# W stored K x N up to 8 rows); n16, n16w: sm_90a's decode tile unswapped
+# 16x256x128 mma.sync tile (sm_90a's library) for decode products of up
+# to 8 rows and a weight stored K x N of about one SM's worth of 256-row
+# tiles (policy::wideDecodeTileFits); n16, n16w: sm_90a's decode tile unswapped
 # for products of at most 16 columns (policy::kNarrowTile), one and two
 # blocks an SM, and n16q, n16c, n16wc in clusters (B as K x N only);
 # x96q: sm_90a's 64x96x64 tile of the transposed product in clusters of

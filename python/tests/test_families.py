@@ -158,7 +158,7 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     # (The batched variants: test_batched_products_take_batched_families.)
     keys = [k for k in library_variants() if not k.batched]
-    # 32 variants of each of large, m16, m16n256, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, n32, n32w, n64s, n64sw, the cluster
     # families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
@@ -182,16 +182,18 @@ def test_sm90a_families_only_for_sm90a():
                "pl192ch", "pl160ch", "pl176ch", "pl224ch"}
     no_km = {"m16", "m16n256", "m32", "m32w"}
     # 16 kn variants of the narrow tile's clusters (n16q, n16c, n16wc: a
-    # narrow B stored K x N is what they share), for either A layout.
-    kn_only = {"n16q", "n16c", "n16wc"}
+    # narrow B stored K x N is what they share), for either A layout, and
+    # of m16n256 (a weight stored N x K runs swapped), A as M x K.
+    kn_only = {"n16q", "n16c", "n16wc", "m16n256"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 56 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    per_a = 2 * 2 * 4 * 2 * 55 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
         VariantKey(tile="s16q")
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
-    assert len(km) == 2 * 2 * 4 * 2 * 63 + 2 * 4 * 2 * (len(nk_only - no_km) + len(kn_only))
+    assert len(km) == 2 * 2 * 4 * 2 * 63 + 2 * 4 * 2 * (len(nk_only - no_km) +
+                                                        len(kn_only - no_km))
     assert {k.tile for k in km} == set(TILES) - no_km
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
@@ -427,14 +429,20 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert _family(16, 8512) == "s16w"              # 133: two an SM
     assert _family(1, 14336) == "s16w"              # 224
     assert _family(1, 16896) == "s16w"              # 264
-    assert _family(1, 16960) == "m16"               # 265; 67 of 16 x 256
-    # 16 x 256 tiles from three quarters of the SMs to all (kWideDecodeTile).
-    assert _family(1, 25088) == "m16"               # 98 of 16 x 256
-    assert _family(1, 25344) == "m16n256"           # 99
-    assert _family(4, 28672, k=8192) == "m16n256"   # 112
-    assert _family(16, 33792) == "m16n256"          # 132
-    assert _family(1, 28672, k=8200) == "m16"       # whole K tiles a chunk
-    assert _family(1, 33793) == "m16"               # 133
+    # Past two an SM B as N x K stays swapped, two blocks an SM (265 tiles;
+    # 448; an LM head's 2004), 16 x 256 tiles or not (policy::selectSwappedTile).
+    assert _family(1, 16960) == "s16w"
+    assert _family(4, 28672, k=8192) == "s16w" and _family(16, 33792) == "s16w"
+    assert _family(1, 128256) == "s16w"
+    # B as K x N up to 8 rows: 16 x 256 tiles from three quarters of the SMs
+    # to all (kWideDecodeTile), else swapped; 16 rows the 16 x 128 tile.
+    assert _family(1, 25088, b="kn") == "s16w"      # 98 of 16 x 256
+    assert _family(1, 25344, b="kn") == "m16n256"   # 99
+    assert _family(4, 28672, b="kn", k=8192) == "m16n256"  # 112
+    assert _family(8, 33792, b="kn") == "m16n256"   # 132
+    assert _family(16, 33792, b="kn") == "m16"
+    assert _family(1, 28672, b="kn", k=8200) == "s16w"  # whole K tiles a chunk
+    assert _family(1, 33793, b="kn") == "s16w"      # 133
     assert _family(1, 28672, chip="sm_80", sms=108) == "m16"
     assert _family(1, 28672, k=8192, chip="sm_90") == "m16"  # sm_90a's library only
     assert _family(1, 2048) == "s16"                # 32: in slices (the 32-row tile's nearest)
@@ -470,15 +478,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # 32 rows: the swapped 64 x 32 tile (s32q in clusters of four, s32wc
     # past the SMs in clusters of two), whatever K; 24 rows (off 32-byte
     # sectors) copied for the 32-row tile. Past two
-    # swapped tiles an SM unswapped: 16 rows copied (the 16-row tile would
-    # read A an element at a time), 32 rows read as they lie in 64-row
-    # tiles up to a K of 8192.
+    # swapped tiles an SM: 16 rows copied, then B as N x K swapped as A as
+    # M x K is (the 16-row tile would read A an element at a time), 32 rows
+    # unswapped, read as they lie in 64-row tiles up to a K of 8192.
     for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32q", "km")),
                              (32, 4096, 14336, "nk", ("s32q", "km")),
                              (32, 14336, 4096, "kn", ("s32wc", "km")),
                              (32, 8192, 8192, "kn", ("s32c", "km")),
                              (24, 4096, 4096, "kn", ("m32", "mk")),
-                             (16, 17024, 1024, "nk", ("m16", "mk")),
+                             (16, 17024, 1024, "nk", ("s16w", "mk")),
                              (32, 17024, 1024, "kn", ("m64w", "km")),
                              (32, 17024, 8208, "kn", ("m32w", "mk"))):
         launch = rules("sm_90a", m, n, k, b, 0, 32, 132, "km")

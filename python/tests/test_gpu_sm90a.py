@@ -269,10 +269,11 @@ def test_sm90a_eight_dense_rows_of_a_as_k_by_m_exact(n, k):
 @pytest.mark.parametrize("m,n,k,layout", [
     # K tails of the 128-deep K tile (policy::kSwappedDecodeTile): K under
     # one tile, a part tile after whole ones; N tails; past the SMs two
-    # blocks an SM (s16w); B as K x N of 8 rows past two tiles an SM
-    # (17024 / 64 = 266: policy::kWideSwappedKNRows), K below
-    # policy::kMmaDecodeKNMinK.
+    # blocks an SM (s16w), B as N x K past two tiles an SM too (266, 297
+    # tiles); B as K x N of 8 rows past two tiles an SM (17024 / 64 = 266:
+    # policy::kWideSwappedKNRows), K below policy::kMmaDecodeKNMinK.
     (1, 200, 72, "nk"), (5, 4160, 1000, "nk"), (16, 136, 4104, "nk"), (16, 9000, 264, "nk"),
+    (1, 17000, 264, "nk"), (16, 19000, 1000, "nk"),
     (1, 200, 72, "kn"), (5, 4160, 1000, "kn"), (16, 136, 4104, "kn"), (16, 9000, 264, "kn"),
     (8, 17024, 264, "kn")])
 @pytest.mark.parametrize("slices", [0, 3])

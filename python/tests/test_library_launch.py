@@ -31,7 +31,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("kn", "m64"): (100, 4240),
               ("kn", "large"): (1024, 4096), ("kn", "n64"): (33, 256),
               ("kn", "mid"): (512, 4096), ("kn", "pl"): (4096, 4096),
-              ("nk", "m16"): (4, 17000), ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
+              ("nk", "m16"): None, ("nk", "s16"): (16, 136), ("nk", "s16w"): (1, 9000),
               ("nk", "n64"): (33, 250), ("nk", "m64"): (100, 4240),
               ("nk", "large"): (1024, 4096), ("nk", "mid"): (512, 4096),
               ("nk", "pl"): (4096, 4096),
@@ -82,8 +82,11 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               # off sectors (at _K_OF's K).
               ("nk", "x128"): (1040, 1720), ("kn", "x128"): (1040, 1720),
               ("nk", "x128c"): (1040, 1712), ("kn", "x128c"): (1040, 1712),
-              # The wide decode tile: 112 tiles of 16 x 256 (K of 128).
-              ("nk", "m16n256"): (4, 28672),
+              # (None: represented only, in the places of B as N x K's m16
+              # and m16n256, which 2-D decode products no longer take on
+              # sm_90a (they run swapped: policy::selectSwappedTile), as the
+              # representatives' types rotate with their order.)
+              ("kn", "m16n256"): None,
               # The three-warpgroup filling tile: 128 tiles of 192 x 96 (K
               # of 1536: kThreeWarpgroupMinK).
               ("nk", "m192n96"): (1536, 1536), ("kn", "m192n96"): (1536, 1536),
@@ -116,7 +119,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
               ("nk", "n16w"): (9000, 16), ("kn", "n16wc"): (9000, 16),
               ("kn", "n16q"): (1000, 16), ("kn", "n16c"): (7000, 16)}
 # K where FAMILY_SHAPES' family needs more than 64 (a stream-K run's K:
-# policy::streamKPays; the wide decode tile's K tile: wideDecodeTileFits;
+# policy::streamKPays;
 # the 192 x 96 tile's least K: kThreeWarpgroupMinK; two K tiles a chunk:
 # splitHandoverPays; one wave of 128 x 128 and 128 x 256 tiles a block a
 # tile past K = 3072: oneWavePersistentPays; the transposed product of few
@@ -124,7 +127,7 @@ _MK_SHAPES = {("kn", "m16"): (16, 17000), ("kn", "s16"): (16, 136), ("kn", "s16w
 # sectors or off them: swappedMidTile, clusterPays).
 _K_OF = {"x96q": 2408, "x64q": 3560, "x128": 1536, "x128c": 1512, "plt192": 1000, "plk": 4096, "pl192k": 4096, "pl160k": 4096, "pl128k": 8192, "pl224k": 4096,
          "pl176k": 4096, **{f: 4096 for f in ("mid", "large", "midc", "largec")},
-         "m16n256": 128, "m192n96": 1536,
+         "m192n96": 1536,
          **{f: 256 for f in ("plh", "pl192h", "pl160h", "pl128h", "pl176h", "pl224h", "plch",
                              "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch")}}
 FAMILY_SHAPES = {**_MK_SHAPES,
@@ -178,8 +181,12 @@ _REPRESENTED += list(BATCHED_SHAPES)
 # The wide decode tile with B as K x N, which the rules take from K = 2048
 # only (policy::kMmaDecodeKNMinK), where its S (chunks of 128) is not
 # gpu_poor's default that test_launcher_fills_every_kernel_parameter
-# checks. (Last: the representatives' types rotate with their order.)
+# checks; the 16-row tile of B as N x K, which sm_90a's rules take for a
+# batch only (a 2-D product runs swapped: policy::selectSwappedTile), is
+# _MK_SHAPES' None. (Last: the representatives' types rotate with their
+# order; this one's, not its place in _MK_SHAPES', are the test's.)
 _REPRESENTED += [("kn", "m16n256")]
+FAMILY_SHAPES = {lt: mn for lt, mn in FAMILY_SHAPES.items() if mn is not None}
 # 64 x 32 tiles of 56 to 64 rows in one wave (policy::kRows64Tile), and two
 # blocks an SM (slices beyond the SMs); after the rest, for the same reason.
 _ROWS64_SHAPES = {(lay, "n32"): (64, 4032) for lay in ("kn", "nk", "kmkn", "kmnk")}

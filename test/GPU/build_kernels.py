@@ -218,16 +218,20 @@ VARIANTS = {
                                 "outer-type=f32 slices=0"),
     "nk_swap_f32_1x4096x14336": (dict(shape=(1, 4096, 14336), b_layout="nk"), "outer-type=f32"),
     # The 16 x 256 x 128 mma.sync decode tile (policy::kWideDecodeTile):
-    # dynamic, with S from the launch and in slices; static where the policy
-    # takes it (a 28672-row weight stored N x K), and the 16 x 128 tile that
-    # 16 rows of a 32000-column weight stored K x N take (bias and ReLU
-    # after).
+    # dynamic, with S from the launch and in slices; the swapped tile that a
+    # 28672-row weight stored N x K takes past two tiles an SM (448 tiles,
+    # two blocks an SM), and the 16 x 128 tile that 16 rows of a
+    # 32000-column weight stored K x N take (bias and ReLU after).
     "nk_f32_m16n256_p0": (dict(b_layout="nk"), "outer-type=f32 slices=0 tile=16,256,128"),
     "kn_f16_m16n256_p3": (dict(), "outer-type=f16 slices=3 tile=16,256,128"),
     "nk_f32_m16n256_sarg": (dict(b_layout="nk"),
                             "outer-type=f32 tile=16,256,128 splits-arg=true"),
-    "nk_wide_decode_f32_4x28672x8192": (dict(shape=(4, 28672, 8192), b_layout="nk"),
-                                        "outer-type=f32 slices=0"),
+    "nk_swap_wide_f32_4x28672x8192": (dict(shape=(4, 28672, 8192), b_layout="nk"),
+                                      "outer-type=f32 slices=0"),
+    # The same past two tiles an SM (297) with N and K tails, a bias and f16
+    # outer sums.
+    "nk_swap_wide_bias_f16_16x19000x1000": (dict(shape=(16, 19000, 1000), b_layout="nk",
+                                                 bias="f16"), "outer-type=f16 slices=0"),
     "kn_wide_decode_bias_relu_16x32000x4096": (dict(shape=(16, 32000, 4096), bias="f16",
                                                     epilogue="relu"), "outer-type=f32 slices=0"),
     # B as K x N: the 16 x 256 tile up to 8 rows (policy::wideDecodeTileFits)

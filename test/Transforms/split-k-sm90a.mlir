@@ -329,11 +329,10 @@ func.func @decode_two_waves(%a: tensor<16x4096xf16>, %b: tensor<14336x4096xf16>)
 
 // -----
 
-// More swapped tiles than two an SM (17024 / 64 = 266 > 264): sm_90's
-// decode tile, which the wgmma kernel (64 rows a warpgroup) cannot take:
-// the op is retargeted.
+// More swapped tiles than two an SM (17024 / 64 = 266 > 264): a weight
+// stored N x K stays swapped (policy::selectSwappedTile).
 // CHECK-LABEL: func @decode_wide
-// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
+// CHECK: strategy(#gpupoor.split_k<splits = 32, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 func.func @decode_wide(%a: tensor<16x4096xf16>, %b: tensor<17024x4096xf16>) -> tensor<16x17024xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<16x17024xf16>
@@ -923,15 +922,14 @@ func.func @mid_rows_filling_kn(%a: tensor<128x8192xf16>, %b: tensor<8192x10240xf
 
 // -----
 
-// Decode of a weight stored N x K of 224 tiles of 16 x 128 (more than two
-// swapped 64-row tiles an SM: the mma.sync kernel) but 112 of 16 x 256
-// (three quarters of the SMs to all): the 16 x 256 x 128 tile, one block an
-// SM. 20480 rows (80 tiles of 16 x 256, under three quarters of the SMs)
-// keep 16 x 128 x 128.
+// Decode of a weight stored N x K past two swapped 64-row tiles an SM,
+// whose 16 x 256 tiles number three quarters of the SMs to all (28672 rows,
+// policy::wideDecodeTileFits) or fewer (20480): the swapped tile either
+// way (the 16 x 256 tile stays B as K x N's: @decode_wide_tile_kn).
 // CHECK-LABEL: func @wide_decode
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 256, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 // CHECK-LABEL: func @wide_decode_few_tiles
-// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [16, 128, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90, sets = 4>)
+// CHECK: strategy(#gpupoor.split_k<splits = 64, tile = [64, 16, 128], inner = f16, outer = f32, b_layout = nk, chip = sm_90a, swapped = true, sets = 4>)
 func.func @wide_decode(%a: tensor<1x8192xf16>, %b: tensor<28672x8192xf16>) -> tensor<1x28672xf16> {
   %cst = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x28672xf16>

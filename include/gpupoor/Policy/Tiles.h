@@ -520,13 +520,13 @@ bool isFillingTile(const Tile &tile);
 /// static 2-D decode products (M <= 16, A either way, B either way), and
 /// those of 17 to 32 rows of A as K x M (kSwappedKMTile), whose swapped
 /// 64-row tiles number up to two blocks an SM, or any number of them for
-/// up to kWideSwappedKNRows rows with B stored K x N where sm_90's tiles do
-/// not take them; std::nullopt from kMmaDecodeKNRows rows of A as M x K
-/// and B stored K x N where the 16 x 128 tiles take one slice. `k`: the
-/// product's
-/// K; `splits`: the splits its options give (none: the default), at most
-/// `maxSplits`. A 32-row tile (kThinSwappedTile, A M x K, B N x K) takes one
-/// chunk a K tile: its splits are ceil(K / 256) (tileNumSplits).
+/// A as M x K with B stored N x K, and for up to kWideSwappedKNRows rows
+/// with B stored K x N where sm_90's tiles do not take them; std::nullopt from
+/// kMmaDecodeKNRows rows of A as M x K and B stored K x N where the 16 x 128
+/// tiles take one slice. `k`: the product's K; `splits`: the splits its options
+/// give (none: the default), at most `maxSplits`. A 32-row tile
+/// (kThinSwappedTile, A M x K, B N x K) takes one chunk a K tile: its splits
+/// are ceil(K / 256) (tileNumSplits).
 std::optional<Tile> selectSwappedTile(const CShape &shape, ALayout aLayout,
                                       BLayout bLayout, Chip chip, int64_t k,
                                       std::optional<int64_t> splits,

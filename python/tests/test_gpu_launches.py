@@ -196,3 +196,29 @@ def test_dependent_launches_back_to_back(m, k, keep):
         p = _C.describe_plan(x0, ws[0].T, None, c, "none", "f32", DEFAULT_MAX_SPLITS, 0,
                              list(chips), sm_count)
         assert p["dependent"], p["kernel"]
+
+
+def test_process_exits_cleanly_without_the_caching_allocator():
+    """The package's cached device tensors (slice sums and counters, the
+    implicit bias of an activation without one) outlive the CUDA driver at
+    exit: a process that used them without PyTorch's caching allocator (as
+    under compute-sanitizer) still exits 0."""
+    import subprocess
+    import sys
+
+    import gpupoor
+
+    script = (
+        "import torch\n"
+        "from gpupoor.kernels import split_k_sequential\n"
+        "x = torch.randint(-1, 2, (16, 1024), device='cuda').half()\n"
+        "w = torch.randint(-1, 2, (1024, 4096), device='cuda').half()\n"
+        "y = split_k_sequential(x, w, activation='relu', slices=2, backend='mlir')\n"
+        "assert torch.equal(y.double(), (x.double() @ w.double()).relu())\n"
+        "print('ok')\n")
+    env = dict(os.environ, PYTORCH_NO_CUDA_MEMORY_CACHING="1",
+               PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(gpupoor.__file__)),
+                                           os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]

@@ -79,7 +79,12 @@ constexpr size_t kMaxPlans = 4096;
 struct Workspace {
   at::Tensor sums, locks;
 };
-std::map<std::pair<int, uintptr_t>, Workspace> workspaces;
+// This map, captureLocks and implicitBiases hold device tensors for the
+// process and are never destroyed: static destructors run after the CUDA
+// driver has shut down, and a tensor freed then without PyTorch's caching
+// allocator (PYTORCH_NO_CUDA_MEMORY_CACHING=1, as under compute-sanitizer)
+// throws from its destructor, which aborts the process at exit.
+auto &workspaces = *new std::map<std::pair<int, uintptr_t>, Workspace>();
 
 bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status;
@@ -100,7 +105,7 @@ struct CaptureLocks {
   unsigned long long id = 0;
   at::Tensor locks;
 };
-std::map<std::pair<int, uintptr_t>, CaptureLocks> captureLocks;
+auto &captureLocks = *new std::map<std::pair<int, uintptr_t>, CaptureLocks>();
 
 /// The cached workspace of (device, stream), grown to the plan's needs (a
 /// copy of its handles: another thread on the stream may grow it); while
@@ -143,7 +148,9 @@ Workspace workspaceFor(int device, cudaStream_t stream, const Plan &p,
 // tensor per (device, dtype, N) for the process; a launch captured into a
 // CUDA graph gets its own in the graph's pool, filled by a kernel captured
 // before the launch (each replay refills it).
-std::map<std::tuple<int, int, int64_t>, at::Tensor> implicitBiases;
+// (Never destroyed, as workspaces.)
+auto &implicitBiases =
+    *new std::map<std::tuple<int, int, int64_t>, at::Tensor>();
 
 at::Tensor implicitBias(const at::Tensor &c, int64_t n, bool graph) {
   auto make = [&] { return at::full({n}, -0.0, c.options()); };

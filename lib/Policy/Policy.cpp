@@ -616,6 +616,28 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
   return persistent ? Family::PL : Family::Large;
 }
 
+bool mlir::gpupoor::policy::elementReadsDecode(const Problem &p,
+                                               const Launch &l) {
+  // (Fewer tiles take the rule's slices, as measured: the twin ran level
+  // there, 4 x 2560 x 6002 0.597 against 0.599 in three slices.)
+  return p.elementReads && l.chip == Chip::SM90a && l.swapped &&
+         l.tile == kSwappedDecodeTile && l.aLayout == ALayout::MK &&
+         3 * l.tiles >= p.sms();
+}
+
+/// The element kernels' slices where elementReadSlices takes more.
+static constexpr int64_t kElementReadSlices = 2;
+int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
+                                                 int64_t splits,
+                                                 int64_t smCount) {
+  // The element kernels read less a block than the TMA kernel, so their
+  // grid must fill the SMs (measurements: Policy.h).
+  if (4 * tiles > 3 * smCount)
+    return slices;
+  return std::clamp<int64_t>(kElementReadSlices, 1,
+                             std::max<int64_t>(splits, 1));
+}
+
 Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   Strategy s = chooseStrategy(p);
   if (s.copiesA) {
@@ -667,12 +689,17 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
                  ? 1
                  : launchSlices(l.askedSlices, l.chip, l.tile, p.k, l.tiles,
                                 l.splits, sms);
+  bool elementDecode = elementReadsDecode(p, l);
+  if (elementDecode && l.askedSlices == 0)
+    l.slices = elementReadSlices(l.slices, l.tiles, l.splits, sms);
   // Two blocks an SM where the compiler's static kernel of the tile would
-  // take them (wgmmaBlocksPerSM): its variant of the family, whose tile,
-  // slices and grid are the same.
+  // take them (wgmmaBlocksPerSM), and for the element kernels of the
+  // swapped decode tile: its variant of the family, whose tile, slices and
+  // grid are the same.
   if (std::optional<Family> twin = twinOf(kTwoBlocksPerSMTwins, l.family);
       !exact && twin && l.chip == Chip::SM90a &&
-      wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 &&
+      (wgmmaBlocksPerSM(l.tile, gridExceedsSMs(l.tiles, l.slices, sms)) == 2 ||
+       elementDecode) &&
       familyBuilds(*twin, p.chip, l.aLayout, p.bLayout, p.shape.batched))
     l.family = *twin;
   // Clusters along M where the compiler's static kernel of the tile would

@@ -226,3 +226,34 @@ def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
     assert torch.equal(y.double(), ref(x, w))
     names = {e.name for e in prof.events() if e.name.startswith("gpupoor_matmul")}
     assert names and all(name.endswith("_elements") for name in names), names
+
+
+@pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
+@pytest.mark.parametrize("layout,m,n,k,slices", [
+    # 64, 80 and 65 tiles (rows of 8-byte words): two slices; 128 tiles:
+    # one; 32 tiles (under a third of the SMs): the rules' launch, s16.
+    ("nk", 1, 4096, 4100, 2), ("nk", 16, 5120, 1028, 2), ("kn", 5, 4100, 1000, 2),
+    ("nk", 4, 8192, 1028, 1), ("nk", 1, 2048, 4100, 0)])
+def test_decode_element_kernels_fill_the_sms(layout, m, n, k, slices):
+    """sm_90a's decode products whose weight rows lie off 16 bytes, read as
+    they lie by the swapped tile's element kernels, run two blocks an SM
+    (s16w) from a third of the SMs' worth of tiles, in two slices up to
+    three quarters (policy's elementReadsDecode, elementReadSlices), as
+    describe_plan shows; exact."""
+    from gpupoor import _mlir_backend
+    from gpupoor._native import C
+
+    chips, sm_count = _mlir_backend.device_info(0)
+    if chips[:1] != ("sm_90a",) or sm_count != 132:
+        pytest.skip("sm_90a's families, as a 132-SM device chooses them")
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    x = ints(m, k, gen=g)
+    w = ints(n, k, gen=g).T if layout == "nk" else ints(k, n, gen=g)
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = C.describe_plan(x, w, None, c, "none", "f32", 32, 0, list(chips), sm_count)
+    assert p["family"] == ("s16" if n == 2048 else "s16w"), p
+    assert p["kernel"].endswith("_elements"), p
+    want = C.choose_launch("sm_90a", m, n, k, layout, 0, 32, sm_count, tuned=False)["slices"]
+    assert p["slices"] == (slices or want), p
+    y = split_k_sequential(x, w, backend="mlir")
+    assert torch.equal(y.double(), ref(x, w))

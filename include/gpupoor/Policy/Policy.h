@@ -74,6 +74,10 @@ struct Problem {
   /// does not is copied into padded rows on sm_90a where the caller can
   /// copy (Strategy::padsA), else M x K (also where copiesKMajorA says so).
   bool aRowsAligned = true;
+  /// Whether the launch reads an operand by the element kernels (its rows
+  /// lie off 16 bytes and it is not copied into padded rows): the
+  /// package's launch, which knows its operands (elementReadsDecode).
+  bool elementReads = false;
 
   int64_t sms() const {
     return smCount > 0 ? smCount : getChipInfo(chip).smCount;
@@ -576,6 +580,30 @@ int64_t sizeClass(int64_t size);
 /// (launchSlices) and its grid: x the tiles (a persistent kernel's at most
 /// one an SM), y the slices.
 Launch chooseLaunch(const Problem &problem);
+
+/// Whether launch `l` of `p` runs the swapped decode tile's element
+/// kernels (Problem::elementReads; A as M x K, whose B the kernel reads as
+/// N x K: the tile measured so) over at least a third of the SMs' worth of
+/// tiles, which take the family's two-blocks-an-SM twin and, where no
+/// slices are asked for, elementReadSlices.
+bool elementReadsDecode(const Problem &p, const Launch &l);
+
+/// The slices of the swapped decode tile's element kernels
+/// (elementReadsDecode): two up to three quarters of the SMs' worth of
+/// tiles (launchSlices gives one from a third), else the rule's `slices`.
+/// The element kernels read less a block than the TMA kernel, so their
+/// grid must fill the SMs. On an H100 through the package, x cuBLAS
+/// f32acc, forced families (benchmarks/data/element_decode_h100_sm_90a.json),
+/// the tile two blocks an SM in two slices / the rules' one slice a block
+/// an SM: 1 x 4096 x 4100 1.124 / 0.678, 16 x 4096 x 4100 1.281 / 0.795,
+/// 1 x 4096 x 14338 0.863 / 0.416, 16 x 5120 x 5124 1.066 / 0.888, B as
+/// K x N 1 x 4100 x 4096 0.907 / 0.534, 1 x 6150 x 4096 (97 tiles) 0.795 /
+/// 0.522; at 128 tiles one slice led (4 x 8192 x 4100 1.259, two 1.215).
+/// Two blocks an SM (the family's `w` twin) led one on every product
+/// measured from a third of the SMs, in one slice and in two. Held out, 16
+/// products: 1.339x the old rules' speed (geomean; 0.996x to 2.012x).
+int64_t elementReadSlices(int64_t slices, int64_t tiles, int64_t splits,
+                          int64_t smCount);
 
 } // namespace mlir::gpupoor::policy
 

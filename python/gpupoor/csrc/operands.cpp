@@ -44,11 +44,6 @@ int64_t rowBytes(const at::Tensor &t) {
       t.size(other) == 1 ? 0 : t.stride(other), t.dim() < 3 ? 0 : t.stride(0));
 }
 
-/// Whether the fast kernels read `t`'s rows as they lie (rowBytes).
-bool rowsAligned(const at::Tensor &t) {
-  return rowBytes(t) == policy::kRowAlignBytes;
-}
-
 /// The policy's problem of a times b (A read along M where a has a unit
 /// stride along M only; B as N x K likewise), on `info`'s first chip and SM
 /// count; none where the chip is not known.
@@ -166,6 +161,10 @@ at::Tensor alignedRows(const at::Tensor &t) {
 } // namespace
 
 void setUnalignedCopies(UnalignedCopies copies) { unalignedCopies = copies; }
+
+bool rowsAligned(const at::Tensor &t) {
+  return rowBytes(t) == policy::kRowAlignBytes;
+}
 
 at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
   at::Tensor s = alongLast ? t : t.transpose(-2, -1);

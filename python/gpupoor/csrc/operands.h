@@ -42,6 +42,11 @@ launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,
 enum class UnalignedCopies { Policy, Never, Always };
 void setUnalignedCopies(UnalignedCopies copies);
 
+/// Whether the fast kernels read `t`'s rows as they lie (start, row and
+/// batch strides on 16 bytes: policy::rowAlignBytes); else a launch on it
+/// reads it by the element kernels.
+bool rowsAligned(const at::Tensor &t);
+
 /// A copy of `t` with unit stride along its last dimension (`alongLast`)
 /// or the one before, in a fresh allocation whose rows are padded as
 /// policy::paddedRowElems says: the view the fast kernels read.

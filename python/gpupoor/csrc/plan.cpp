@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plan.h"
+#include "operands.h"
 
 #include "gpupoor/Policy/Checks.h"
 #include "gpupoor/Policy/KernelConfig.h"
@@ -91,10 +92,13 @@ struct Choice {
   /// (setForcedChoice).
   int64_t splits;
   bool forcedSplits;
+  /// Whether the launch runs the swapped decode tile's element kernels
+  /// (policy::elementReadsDecode), whose slices elementReadSlices gives.
+  bool elementDecode = false;
 };
 Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
                      const policy::CShape &shape, int64_t k, int64_t slices,
-                     const Finder &find) {
+                     bool elementReads, const Finder &find) {
   std::optional<Choice> first;
   std::optional<policy::TunedChoice> forced;
   bool useTable;
@@ -115,6 +119,7 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
     p.bLayout = key.nk ? policy::BLayout::NK : policy::BLayout::KN;
     p.aLayout = key.km ? policy::ALayout::KM : policy::ALayout::MK;
     p.slices = slices;
+    p.elementReads = elementReads;
     p.maxSplits = key.maxSplits;
     if (splits)
       p.splits = splits;
@@ -144,14 +149,18 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
     // own max_k_splits.
     VariantKey shared = chosen;
     shared.maxSplits = kLibraryMaxSplits;
+    bool elementDecode = policy::elementReadsDecode(p, l);
     if (!first)
-      first = Choice{nullptr, l.family, shared, l.askedSlices, l.splits, splits > 0};
+      first = Choice{nullptr,  l.family,   shared,       l.askedSlices,
+                     l.splits, splits > 0, elementDecode};
     if (auto v = find(chipName, shared, l.family, /*prebuilt=*/true);
         v && (shared.maxSplits == chosen.maxSplits || takesSplits(*v)))
-      return {v, l.family, shared, l.askedSlices, l.splits, splits > 0};
+      return {v,        l.family,   shared,       l.askedSlices,
+              l.splits, splits > 0, elementDecode};
     if (shared.maxSplits != chosen.maxSplits)
       if (auto v = find(chipName, chosen, l.family, /*prebuilt=*/true))
-        return {v, l.family, chosen, l.askedSlices, l.splits, splits > 0};
+        return {v,        l.family,   chosen,       l.askedSlices,
+                l.splits, splits > 0, elementDecode};
   }
   // Compiled on demand (the package's options take S from the launch),
   // or a library's variant of kLibraryMaxSplits built without that: then
@@ -304,8 +313,11 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   TORCH_CHECK(a.dim() == (key.batched ? 3 : 2),
               "gpupoor: the launcher's A does not match its variant key");
   policy::CShape shape{key.batched, batch, m, n};
-  auto [variant, family, chosen, askedSlices, splits, splitsForced] =
-      chooseVariant(info, key, shape, k, slices, find);
+  // Operands whose rows lie off 16 bytes: the element kernels read them.
+  bool elementReads = !rowsAligned(a) || !rowsAligned(b);
+  auto [variant, family, chosen, askedSlices, splits, splitsForced,
+        elementDecode] =
+      chooseVariant(info, key, shape, k, slices, elementReads, find);
   if (!variant) {
     std::string chips;
     for (const auto &chip : info.chips)
@@ -347,9 +359,11 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   if (first.persistent) {
     slices = 1;
   } else {
-    slices = policy::launchSlices(askedSlices, *chip, first.tile, k,
-                                  shape.tiles(first.tile[0], first.tile[1]),
+    int64_t tiles = shape.tiles(first.tile[0], first.tile[1]);
+    slices = policy::launchSlices(askedSlices, *chip, first.tile, k, tiles,
                                   splits, info.smCount);
+    if (elementDecode && askedSlices == 0)
+      slices = policy::elementReadSlices(slices, tiles, splits, info.smCount);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
   args["splits"] = splits;

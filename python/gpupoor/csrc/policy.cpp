@@ -78,8 +78,10 @@ py::tuple tileTuple(const Tile &t) { return py::make_tuple(t[0], t[1], t[2]); }
 py::dict chooseLaunchPy(const std::string &chip, int64_t m, int64_t n,
                         int64_t k, const std::string &bLayout, int64_t slices,
                         int64_t maxSplits, int64_t smCount,
-                        const std::string &aLayout, bool tuned, int64_t batch) {
+                        const std::string &aLayout, bool tuned, int64_t batch,
+                        bool elementReads) {
   Problem p;
+  p.elementReads = elementReads;
   // batch 0: a 2-D product; else a batch of that many (linalg.batch_matmul).
   p.shape.batched = sizeArg("batch", batch) > 0;
   p.shape.batch = std::max<int64_t>(batch, 1);
@@ -203,13 +205,15 @@ PYBIND11_MODULE(_C, m) {
   m.def("choose_launch", &chooseLaunchPy, "chip"_a, "m"_a, "n"_a, "k"_a,
         "b_layout"_a, "slices"_a, "max_splits"_a, "sm_count"_a,
         "a_layout"_a = "mk", "tuned"_a = true, "batch"_a = 0,
+        "element_reads"_a = false,
         "What to launch for an M x K by K x N product (batch > 0: a batch of "
         "that many) on a device of `sm_count` "
         "SMs from `chip`'s library: the kernel family, the A layout its "
         "variant reads, its chip and tile, whether it computes C^T, S, P', the "
         "f16 sums a chunk keeps (sets), its C tiles and grid (tuned=False: by "
         "the rules alone, without the tuned "
-        "table).");
+        "table; element_reads: an operand's rows lie off 16 bytes, which the "
+        "element kernels read).");
   m.def(
       "size_class",
       [](int64_t size) { return sizeClass(sizeArg("size", size, 1)); },

@@ -256,16 +256,27 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
     return true;
   if (narrow <= kPieceReadRows && pieceBytes >= 8)
     return false;
-  // Otherwise the pieces pay where the kernel that reads the rows as they
-  // lie has more blocks in flight than one an SM: an eighth more than SMs.
-  // Its blocks: the package's launch of the product (chooseLaunch, which
-  // the compiler asks too, for its tile's and S's defaults), whose element
-  // variant is never persistent: every tile in every slice.
+  // The package's launch of the product as the rows lie (chooseLaunch,
+  // which the compiler asks too, for its tile's and S's defaults), whose
+  // element variant is never persistent: every tile in every slice.
   Problem asked = p;
   asked.tile.reset();
   asked.splits.reset();
   asked.swap.reset();
+  asked.elementReads = true;
   Launch launch = chooseLaunch(asked);
+  // A decode product on the swapped decode tile's element kernels (two
+  // blocks an SM from a third of the SMs: elementReadsDecode) reads its
+  // weight once, faster in 4-byte pieces than copied. On an H100 through
+  // the package, x cuBLAS f32acc
+  // (benchmarks/data/element_decode_h100_sm_90a.json, `copies`), 10 products of
+  // 2 to 16 rows: 0.641-1.049 as they lie against 0.493-0.759 copied (16 x 8192
+  // x 4102 0.887 against 0.493).
+  if (shape.m <= kPieceReadRows && launch.swapped &&
+      launch.tile == kSwappedDecodeTile && launch.aLayout == ALayout::MK)
+    return false;
+  // Otherwise the pieces pay where the kernel that reads the rows as they
+  // lie has more blocks in flight than one an SM: an eighth more than SMs.
   return 8 * double(launch.tiles) * double(launch.slices) < 9.0 * p.sms();
 }
 

@@ -233,7 +233,10 @@ def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
     # 64, 80 and 65 tiles (rows of 8-byte words): two slices; 128 tiles:
     # one; 32 tiles (under a third of the SMs): the rules' launch, s16.
     ("nk", 1, 4096, 4100, 2), ("nk", 16, 5120, 1028, 2), ("kn", 5, 4100, 1000, 2),
-    ("nk", 4, 8192, 1028, 1), ("nk", 1, 2048, 4100, 0)])
+    ("nk", 4, 8192, 1028, 1), ("nk", 1, 2048, 4100, 0),
+    # Rows of 4-byte words, which a decode product's launch reads as they
+    # lie (policy::copiesUnalignedOperands): 64 tiles, B as K x N 79.
+    ("nk", 4, 4096, 1030, 2), ("kn", 8, 5002, 1000, 2)])
 def test_decode_element_kernels_fill_the_sms(layout, m, n, k, slices):
     """sm_90a's decode products whose weight rows lie off 16 bytes, read as
     they lie by the swapped tile's element kernels, run two blocks an SM

@@ -68,7 +68,11 @@ def test_narrow_products_leave_8_byte_rows_to_the_pieces(m, n, k, a_bytes, b_byt
     (31, 15008, 4020, 8, 8, "nk", "sm_90a", False),  # m32w: 235 blocks on 132 SMs
     (17, 3388, 5372, 8, 8, "nk", "sm_90a", True),    # m32: 53 blocks
     (5, 15502, 14476, 8, 4, "kn", "sm_90a", False),  # 4-byte pieces, s16w: 243 blocks
-    (5, 2000, 14476, 8, 4, "kn", "sm_90a", True),    # 4-byte pieces, few blocks
+    (20, 2000, 14476, 8, 4, "kn", "sm_90a", True),   # 4-byte pieces, few blocks (m32)
+    # Decode products on the swapped decode tile's element kernels: as they
+    # lie, whatever the blocks (few: 32 tiles; 128 tiles, B as N x K).
+    (5, 2000, 14476, 8, 4, "kn", "sm_90a", False),
+    (16, 8192, 4102, 4, 4, "nk", "sm_90a", False),
     (64, 30000, 4020, 8, 8, "nk", "sm_90a", False),  # 64 rows, m64w: 235 blocks
     (65, 15008, 4020, 8, 8, "nk", "sm_90a", True),   # past kPieceReadWaveRows
     (16, 4096, 4100, 8, 8, "nk", "sm_80", True),     # other chips keep the copies
@@ -76,8 +80,8 @@ def test_narrow_products_leave_8_byte_rows_to_the_pieces(m, n, k, a_bytes, b_byt
 def test_narrow_products_of_many_blocks_leave_rows_to_the_pieces(m, n, k, a_bytes, b_bytes,
                                                                 b_layout, chip, copies):
     """Up to 64 rows or columns, 4- or 8-byte pieces pay where the policy's
-    launch (choose_launch) has an eighth more blocks than SMs; sm_90a's
-    rules only."""
+    launch (choose_launch) has an eighth more blocks than SMs, and for decode
+    products on the swapped decode tile; sm_90a's rules only."""
     assert C.copies_unaligned_operands(m, n, k, a_bytes, b_bytes, chip=chip, b_layout=b_layout,
                                        sm_count=132) is copies
 

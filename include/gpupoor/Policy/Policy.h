@@ -180,8 +180,12 @@ inline constexpr int64_t kCopiedThinAK = 8192;
 /// its slices) has an eighth more blocks than the SMs, enough in flight to
 /// hide the pieces' latency (200 held-out products of 2 to 63 rows or
 /// columns: 0.911x cuBLAS f32acc under the rule, 0.784x always copied,
-/// geomeans; the 67 it leaves as they lie 1.074x against 0.687x). A
-/// dynamic batch keeps the copies.
+/// geomeans; the 67 it leaves as they lie 1.074x against 0.687x); and a
+/// decode product (up to kPieceReadRows rows) whose launch as its rows lie
+/// is the swapped decode tile's element kernels (elementReadsDecode), in
+/// 4- or 8-byte pieces (on an H100, 8 held-out products 1.436x as they lie,
+/// benchmarks/data/element_decode_h100_sm_90a.json). A dynamic batch keeps
+/// the copies.
 bool copiesUnalignedOperands(const Problem &problem, int64_t aRowBytes,
                              int64_t bRowBytes);
 

@@ -267,6 +267,27 @@ func.func @narrow_a_alone(%a: tensor<16x4100xf16>, %b: tensor<4100x4096xf16>) ->
 
 // -----
 
+// A decode product of rows on 4 bytes (K = 4102) whose launch as they lie
+// is the swapped decode tile's element kernels: left as it lies on sm_90a
+// (policy::copiesUnalignedOperands), unlike @narrow_4_byte_rows' 16
+// columns of 4096 rows; copied on sm_80.
+// CHECK-LABEL: func @decode_4_byte_rows
+// CHECK-NOT: linalg.copy
+// CHECK: gpupoor.matmul %arg0, %arg1
+// SM80-LABEL: func @decode_4_byte_rows
+// SM80-COUNT-2: linalg.copy
+// SM80: gpupoor.matmul
+func.func @decode_4_byte_rows(%a: tensor<4x4102xf16>, %b: tensor<4096x4102xf16>) -> tensor<4x4096xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x4096xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  %c = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+       ins(%a, %b : tensor<4x4102xf16>, tensor<4096x4102xf16>) outs(%f : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  return %c : tensor<4x4096xf16>
+}
+
+// -----
+
 // Up to 64 rows or columns (policy::kPieceReadWaveRows), rows on 4 or 8
 // bytes are left to the pieces where the launch has an eighth more blocks
 // than SMs: 31 x 15008 x 4020 (235 blocks on sm_90a's 132 SMs) as it lies,

@@ -118,8 +118,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     or more; on
     sm_90a, not a narrow product whose copies would move most of its
     elements and whose rows the element kernels read in 8- or 4-byte
-    pieces: 16 rows or columns at most with 8-byte rows, 64 at most where
-    the launch has an eighth more blocks than SMs;
+    pieces: 16 rows or columns at most with 8-byte rows, a decode product
+    on the swapped decode tile with 4-byte ones, 64 at most where the
+    launch has an eighth more blocks than SMs;
     `policy::copiesUnalignedOperands` gives the whole rule), so that the
     fast kernels read it,
     as the Python package copies it.

@@ -215,6 +215,14 @@ int64_t mlir::gpupoor::policy::rowAlignBytes(int64_t offsetElems,
   return bytes;
 }
 
+/// Whether `l` runs sm_90a's swapped decode tile with A as M x K (whose
+/// B the kernel reads as N x K): the launch the element-kernel rules
+/// (elementReadsDecode, copiesUnalignedOperands) were measured on.
+static bool swappedDecodeLaunch(const Launch &l) {
+  return l.chip == Chip::SM90a && l.swapped && l.tile == kSwappedDecodeTile &&
+         l.aLayout == ALayout::MK;
+}
+
 bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
                                                     int64_t aRowBytes,
                                                     int64_t bRowBytes) {
@@ -272,8 +280,7 @@ bool mlir::gpupoor::policy::copiesUnalignedOperands(const Problem &p,
   // (benchmarks/data/element_decode_h100_sm_90a.json, `copies`), 10 products of
   // 2 to 16 rows: 0.641-1.049 as they lie against 0.493-0.759 copied (16 x 8192
   // x 4102 0.887 against 0.493).
-  if (shape.m <= kPieceReadRows && launch.swapped &&
-      launch.tile == kSwappedDecodeTile && launch.aLayout == ALayout::MK)
+  if (shape.m <= kPieceReadRows && swappedDecodeLaunch(launch))
     return false;
   // Otherwise the pieces pay where the kernel that reads the rows as they
   // lie has more blocks in flight than one an SM: an eighth more than SMs.
@@ -631,9 +638,7 @@ bool mlir::gpupoor::policy::elementReadsDecode(const Problem &p,
                                                const Launch &l) {
   // (Fewer tiles take the rule's slices, as measured: the twin ran level
   // there, 4 x 2560 x 6002 0.597 against 0.599 in three slices.)
-  return p.elementReads && l.chip == Chip::SM90a && l.swapped &&
-         l.tile == kSwappedDecodeTile && l.aLayout == ALayout::MK &&
-         3 * l.tiles >= p.sms();
+  return p.elementReads && swappedDecodeLaunch(l) && 3 * l.tiles >= p.sms();
 }
 
 /// The element kernels' slices where elementReadSlices takes more.

@@ -25,10 +25,14 @@
 // CHECK-NOT: wgmma.mma_async
 // CHECK: wgmma.commit_group.sync.aligned;
 
-// The fallback copies the same atoms element by element and runs the same
-// wgmmas.
+// The fallback copies the same atoms in 8- or 4-byte pieces (or element by
+// element) and runs the same wgmmas, in two loops: whole K tiles, whose
+// refills take pieces without zero fill, then the guarded rest.
 // ELEM: .visible .entry gpupoor_matmul_0_elements(
 // ELEM-COUNT-16: wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16
+// ELEM: cp.async.ca.shared.global {{\[[^]]+\], \[[^]]+\], [48];}}
+// ELEM-COUNT-16: wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16
+// ELEM: cp.async.ca.shared.global {{\[[^]]+\], \[[^]]+\], [48], %r[0-9]+;}}
 // ELEM-NOT: wgmma.mma_async
 
 // The maps' boxes: 64 columns (one atom) by the tile's 32 rows, and by x's

@@ -132,14 +132,18 @@ void CopyPipeline::emitCopies(const CopyPlan &p, Value stage, Value tile,
   Value kBase = mul(tile, idx(c.bk));
   if (full) {
     // The tile lies inside K (and, for A in km and B in kn, its columns
-    // inside M and N): plain 16-byte copies. A zero-filling copy costs
-    // about six more instructions: its fill count travels in the low
-    // address bits.
+    // inside M and N): plain 16-byte copies, or the element kernels' pieces
+    // without fill. A zero-filling copy costs about six more instructions:
+    // its fill count travels in the low address bits.
     for (size_t i = 0; i < p.dstOff.size(); ++i) {
       emitCopy(p, i, [&] {
         Value kIdx = add(kBase, p.kOff[i]);
         Value row = p.kAlongRows ? kIdx : p.fixedIdx[i];
         Value col = p.kAlongRows ? p.fixedIdx[i] : kIdx;
+        if (!c.asyncCopies) {
+          emitElementCopy(p, i, stage, row, col, /*count=*/Value());
+          return;
+        }
         nvgpu::DeviceAsyncCopyOp::create(
             b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
             ValueRange{p.dstOff[i]}, p.gmem, ValueRange{row, col},
@@ -223,8 +227,12 @@ void CopyPipeline::emitPieceCopies(const CopyPlan &p, size_t i, Value stage,
   // rest; one with none reads nothing, from the row's first element (in
   // bounds and aligned, unlike `col` clamped into the row).
   for (int64_t j = 0; j < 8; j += elems) {
-    Value inPiece = maxI(minI(sub(count, idx(j)), idx(elems)), idx(0));
-    Value at = select(lt(idx(0), inPiece), add(col, idx(j)), idx(0));
+    // A whole chunk (no count): whole pieces, without fill.
+    Value inPiece, at = add(col, idx(j));
+    if (count) {
+      inPiece = maxI(minI(sub(count, idx(j)), idx(elems)), idx(0));
+      at = select(lt(idx(0), inPiece), at, idx(0));
+    }
     nvgpu::DeviceAsyncCopyOp::create(
         b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), stage,
         ValueRange{add(p.dstOff[i], idx(j))}, p.unitGmem, ValueRange{row, at},
@@ -242,9 +250,14 @@ void CopyPipeline::emitElementLoads(const CopyPlan &p, size_t i, Value stage,
   Value zeroF16 = arith::ConstantOp::create(b, b.getZeroAttr(f16));
   SmallVector<Value> values;
   for (int64_t e = 0; e < 8; ++e) {
-    Value inside = lt(idx(e), count);
     // The 8 elements of a chunk are adjacent along the row in global
     // memory for every layout.
+    if (!count) {
+      values.push_back(
+          memref::LoadOp::create(b, p.gmem, ValueRange{row, add(col, idx(e))}));
+      continue;
+    }
+    Value inside = lt(idx(e), count);
     Value cl = select(inside, add(col, idx(e)), col);
     Value v = memref::LoadOp::create(b, p.gmem, ValueRange{row, cl});
     values.push_back(select(inside, v, zeroF16));
@@ -303,8 +316,6 @@ void CopyPipeline::emitDrain() {
 }
 
 Value CopyPipeline::emitWholeTilesEnd() {
-  if (!c.asyncCopies)
-    return Value();
   Value fullTiles = divU(kc.k, idx(c.bk));
   // A slice's refills stop at its end: tiles past it are the next slice's.
   if (firstTile)

@@ -60,8 +60,8 @@ public:
   void emitDrain();
 
   /// Tiles below the returned index, as refills, lie inside K and, for A in
-  /// km and B in kn, inside M and N: they take plain copies. Null without
-  /// async copies.
+  /// km and B in kn, inside M and N: they take plain copies (the element
+  /// kernels' whole pieces, without fill or bounds).
   Value emitWholeTilesEnd();
 
 private:
@@ -95,7 +95,8 @@ private:
   /// One chunk of an operand the 16-byte copies cannot read: in cp.async
   /// pieces where the plan's pieceElems says its rows allow, else by
   /// element loads. `col` is the chunk's first column where `count` (its
-  /// elements inside the operand) is positive.
+  /// elements inside the operand) is positive; a null `count`: the whole
+  /// chunk lies inside the operand.
   void emitElementCopy(const CopyPlan &plan, size_t i, Value stage, Value row,
                        Value col, Value count);
   /// The chunk as 8 / `elems` cp.async copies of `elems` elements each.

@@ -641,17 +641,20 @@ bool mlir::gpupoor::policy::elementReadsDecode(const Problem &p,
   return p.elementReads && swappedDecodeLaunch(l) && 3 * l.tiles >= p.sms();
 }
 
-/// The element kernels' slices where elementReadSlices takes more.
-static constexpr int64_t kElementReadSlices = 2;
+/// The element kernels' blocks an SM (the s16w twin's) that
+/// elementReadSlices fills.
+static constexpr int64_t kElementReadBlocksPerSM = 2;
 int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
                                                  int64_t splits,
                                                  int64_t smCount) {
   // The element kernels read less a block than the TMA kernel, so their
-  // grid must fill the SMs (measurements: Policy.h).
-  if (4 * tiles > 3 * smCount)
+  // grid must fill the SMs: as many slices as fit two blocks an SM in one
+  // wave (measurements: Policy.h).
+  int64_t fill =
+      kElementReadBlocksPerSM * smCount / std::max<int64_t>(tiles, 1);
+  if (fill < 2)
     return slices;
-  return std::clamp<int64_t>(kElementReadSlices, 1,
-                             std::max<int64_t>(splits, 1));
+  return std::clamp<int64_t>(fill, 1, std::max<int64_t>(splits, 1));
 }
 
 Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {

@@ -230,18 +230,20 @@ def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
 
 @pytest.mark.skipif("mlir" not in BACKENDS, reason="the mlir backend's kernels")
 @pytest.mark.parametrize("layout,m,n,k,slices", [
-    # 64, 80 and 65 tiles (rows of 8-byte words): two slices; 128 tiles:
-    # one; 32 tiles (under a third of the SMs): the rules' launch, s16.
-    ("nk", 1, 4096, 4100, 2), ("nk", 16, 5120, 1028, 2), ("kn", 5, 4100, 1000, 2),
-    ("nk", 4, 8192, 1028, 1), ("nk", 1, 2048, 4100, 0),
+    # 64, 80, 65 and 128 tiles (rows of 8-byte words): four, three, four
+    # and two slices; 32 tiles (under a third of the SMs): the rules'
+    # launch, s16.
+    ("nk", 1, 4096, 4100, 4), ("nk", 16, 5120, 1028, 3), ("kn", 5, 4100, 1000, 4),
+    ("nk", 4, 8192, 1028, 2), ("nk", 1, 2048, 4100, 0),
     # Rows of 4-byte words, which a decode product's launch reads as they
     # lie (policy::copiesUnalignedOperands): 64 tiles, B as K x N 79.
-    ("nk", 4, 4096, 1030, 2), ("kn", 8, 5002, 1000, 2)])
+    ("nk", 4, 4096, 1030, 4), ("kn", 8, 5002, 1000, 3)])
 def test_decode_element_kernels_fill_the_sms(layout, m, n, k, slices):
     """sm_90a's decode products whose weight rows lie off 16 bytes, read as
     they lie by the swapped tile's element kernels, run two blocks an SM
-    (s16w) from a third of the SMs' worth of tiles, in two slices up to
-    three quarters (policy's elementReadsDecode, elementReadSlices), as
+    (s16w) from a third of the SMs' worth of tiles, in the slices that
+    fill two blocks an SM up to the SMs' worth (policy's
+    elementReadsDecode, elementReadSlices), as
     describe_plan shows; exact."""
     from gpupoor import _mlir_backend
     from gpupoor._native import C

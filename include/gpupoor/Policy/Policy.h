@@ -593,19 +593,21 @@ Launch chooseLaunch(const Problem &problem);
 bool elementReadsDecode(const Problem &p, const Launch &l);
 
 /// The slices of the swapped decode tile's element kernels
-/// (elementReadsDecode): two up to three quarters of the SMs' worth of
-/// tiles (launchSlices gives one from a third), else the rule's `slices`.
-/// The element kernels read less a block than the TMA kernel, so their
-/// grid must fill the SMs. On an H100 through the package, x cuBLAS
-/// f32acc, forced families (benchmarks/data/element_decode_h100_sm_90a.json),
-/// the tile two blocks an SM in two slices / the rules' one slice a block
-/// an SM: 1 x 4096 x 4100 1.124 / 0.678, 16 x 4096 x 4100 1.281 / 0.795,
-/// 1 x 4096 x 14338 0.863 / 0.416, 16 x 5120 x 5124 1.066 / 0.888, B as
-/// K x N 1 x 4100 x 4096 0.907 / 0.534, 1 x 6150 x 4096 (97 tiles) 0.795 /
-/// 0.522; at 128 tiles one slice led (4 x 8192 x 4100 1.259, two 1.215).
-/// Two blocks an SM (the family's `w` twin) led one on every product
-/// measured from a third of the SMs, in one slice and in two. Held out, 16
-/// products: 1.339x the old rules' speed (geomean; 0.996x to 2.012x).
+/// (elementReadsDecode): as many as fit two blocks an SM in one wave
+/// (2 x SMs / tiles, at most the chunks) while that is two or more, else
+/// the rule's `slices` (launchSlices gives one from a third of the SMs).
+/// The element kernels read less a block than the TMA kernel (one
+/// warpgroup, latency-bound: ncu), so their grid must fill the SMs. On an
+/// H100 through the package, x cuBLAS f32acc, the s16w family forced in 1
+/// to 6 slices (benchmarks/data/element_whole_tiles_h100_sm_90a.json,
+/// `slices`), 24 products of 48 to 224 tiles: this rule 0.976 (geomean;
+/// 0.697 at worst) against 0.883 (0.633) for two slices up to three
+/// quarters of the SMs, 1.105x (0.967x to 1.409x; 1 x 4098 x 4096, B as
+/// K x N, 0.892 in four slices against 0.633 in two). Held out (`heldout`),
+/// 16 products: 1.199x (0.937x to 1.552x), 1.054 of cuBLAS (0.880) against
+/// 0.879 (0.694). Past three quarters of the SMs, two slices against one
+/// lost 1-6% on weights stored N x K and gained 26-33% on weights stored
+/// K x N (6 products held out: 1.113x).
 int64_t elementReadSlices(int64_t slices, int64_t tiles, int64_t splits,
                           int64_t smCount);
 

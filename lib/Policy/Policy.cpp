@@ -657,6 +657,16 @@ int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
   return std::clamp<int64_t>(fill, 1, std::max<int64_t>(splits, 1));
 }
 
+int64_t mlir::gpupoor::policy::familyLaunchSlices(
+    int64_t askedSlices, Chip chip, const Tile &tile, int64_t k, int64_t tiles,
+    int64_t splits, int64_t smCount, bool elementDecode) {
+  int64_t slices =
+      launchSlices(askedSlices, chip, tile, k, tiles, splits, smCount);
+  if (elementDecode && askedSlices == 0)
+    return elementReadSlices(slices, tiles, splits, smCount);
+  return slices;
+}
+
 Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   Strategy s = chooseStrategy(p);
   if (s.copiesA) {
@@ -704,13 +714,11 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   CShape shape = l.swapped ? p.shape.transposed() : p.shape;
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();
+  bool elementDecode = elementReadsDecode(p, l);
   l.slices = familyPersistent(l.family)
                  ? 1
-                 : launchSlices(l.askedSlices, l.chip, l.tile, p.k, l.tiles,
-                                l.splits, sms);
-  bool elementDecode = elementReadsDecode(p, l);
-  if (elementDecode && l.askedSlices == 0)
-    l.slices = elementReadSlices(l.slices, l.tiles, l.splits, sms);
+                 : familyLaunchSlices(l.askedSlices, l.chip, l.tile, p.k,
+                                      l.tiles, l.splits, sms, elementDecode);
   // Two blocks an SM where the compiler's static kernel of the tile would
   // take them (wgmmaBlocksPerSM), and for the element kernels of the
   // swapped decode tile: its variant of the family, whose tile, slices and

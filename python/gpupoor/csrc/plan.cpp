@@ -93,7 +93,7 @@ struct Choice {
   int64_t splits;
   bool forcedSplits;
   /// Whether the launch runs the swapped decode tile's element kernels
-  /// (policy::elementReadsDecode), whose slices elementReadSlices gives.
+  /// (policy::elementReadsDecode), whose slices familyLaunchSlices gives.
   bool elementDecode = false;
 };
 Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
@@ -359,11 +359,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
   if (first.persistent) {
     slices = 1;
   } else {
-    int64_t tiles = shape.tiles(first.tile[0], first.tile[1]);
-    slices = policy::launchSlices(askedSlices, *chip, first.tile, k, tiles,
-                                  splits, info.smCount);
-    if (elementDecode && askedSlices == 0)
-      slices = policy::elementReadSlices(slices, tiles, splits, info.smCount);
+    slices =
+        policy::familyLaunchSlices(askedSlices, *chip, first.tile, k,
+                                   shape.tiles(first.tile[0], first.tile[1]),
+                                   splits, info.smCount, elementDecode);
   }
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
   args["splits"] = splits;

@@ -86,8 +86,10 @@ def ConvertGPUPoorToNVGPU : Pass<"convert-gpupoor-to-nvgpu", "::mlir::ModuleOp">
     With `copies = async` the 16-byte copies need the inner strides of A
     and B to be 1 and rows (and pointers) 16-byte aligned: a launcher checks
     that before choosing this kernel. With `copies = elements` the kernel
-    loads tiles element by element instead and takes any strides and
-    alignment (K = 1031, say), at a lower speed. A batched matmul launches
+    takes any strides and alignment (K = 1031, say), at a lower speed: it
+    reads rows that start and lie on 8 or 4 bytes with a unit inner stride
+    in 8- or 4-byte cp.async pieces (zero-filled only in the K tiles that
+    cross an operand's edge), others element by element. A batched matmul launches
     once for the whole batch: the blocks of batch element b follow those of
     element b - 1 along grid x, and the kernel takes the batch strides of
     A, B, C and the epilogue operands (0 where they broadcast) as i64

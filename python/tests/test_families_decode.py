@@ -44,16 +44,19 @@ def test_decode_element_reads_fill_the_sms():
     """The swapped decode tile's element kernels (an operand's rows off 16
     bytes, element_reads): two blocks an SM from a third of the SMs' worth
     of tiles (44 on 132), in as many slices as fill two blocks an SM in one
-    wave (264 // tiles) up to the SMs' worth (132), the rule's one slice
-    past; fewer tiles keep the rules' launch, and so do aligned operands,
-    slices asked for and A as K x M."""
+    wave (264 // tiles) up to the SMs' worth (132), three past it while
+    they fill two such waves (176 tiles), the rule's one slice past that;
+    fewer tiles keep the rules' launch, and so do aligned operands, slices
+    asked for and A as K x M."""
     def launch(m, n, k=4096, b="nk", slices=0, a="mk", element_reads=True):
         r = C.choose_launch("sm_90a", m, n, k, b, slices, 32, 132, a, tuned=False,
                             element_reads=element_reads)
         return r["family"], r["slices"]
     assert launch(1, 64 * 44) == ("s16w", 6) and launch(1, 64 * 43) == ("s16", 3)
     assert launch(1, 64 * 64) == ("s16w", 4) and launch(4, 64 * 80) == ("s16w", 3)
-    assert launch(16, 64 * 132) == ("s16w", 2) and launch(16, 64 * 133) == ("s16w", 1)
+    assert launch(16, 64 * 132) == ("s16w", 2) and launch(16, 64 * 133) == ("s16w", 3)
+    assert launch(1, 64 * 176) == ("s16w", 3) and launch(1, 64 * 177) == ("s16w", 1)
+    assert launch(1, 9218, b="kn") == ("s16w", 3)
     assert launch(1, 64 * 64, k=1024) == ("s16w", 4)
     assert launch(1, 4100, b="kn") == ("s16w", 4)
     assert launch(1, 4096, element_reads=False) == ("s16", 1)

@@ -237,14 +237,17 @@ def test_vector_and_small_products_read_unaligned_operands_as_they_lie(m, n, k):
     ("nk", 4, 8192, 1028, 2), ("nk", 1, 2048, 4100, 0),
     # Rows of 4-byte words, which a decode product's launch reads as they
     # lie (policy::copiesUnalignedOperands): 64 tiles, B as K x N 79.
-    ("nk", 4, 4096, 1030, 4), ("kn", 8, 5002, 1000, 3)])
+    ("nk", 4, 4096, 1030, 4), ("kn", 8, 5002, 1000, 3),
+    # Past the SMs' worth: three slices up to two waves' (145 and 166
+    # tiles), one past (177).
+    ("kn", 1, 9218, 1000, 3), ("nk", 6, 10575, 1076, 3), ("nk", 2, 11328, 1028, 1)])
 def test_decode_element_kernels_fill_the_sms(layout, m, n, k, slices):
     """sm_90a's decode products whose weight rows lie off 16 bytes, read as
     they lie by the swapped tile's element kernels, run two blocks an SM
     (s16w) from a third of the SMs' worth of tiles, in the slices that
-    fill two blocks an SM up to the SMs' worth (policy's
-    elementReadsDecode, elementReadSlices), as
-    describe_plan shows; exact."""
+    fill two blocks an SM up to the SMs' worth and in three past it while
+    they fill two such waves (policy's elementReadsDecode,
+    elementReadSlices), as describe_plan shows; exact."""
     from gpupoor import _mlir_backend
     from gpupoor._native import C
 

@@ -594,8 +594,10 @@ bool elementReadsDecode(const Problem &p, const Launch &l);
 
 /// The slices of the swapped decode tile's element kernels
 /// (elementReadsDecode): as many as fit two blocks an SM in one wave
-/// (2 x SMs / tiles, at most the chunks) while that is two or more, else
-/// the rule's `slices` (launchSlices gives one from a third of the SMs).
+/// (2 x SMs / tiles, at most the chunks) while that is two or more; past
+/// the SMs' worth, three while they fit two such waves (3 x tiles <= 4 x
+/// SMs); else the rule's `slices` (launchSlices gives one from a third of
+/// the SMs).
 /// The element kernels read less a block than the TMA kernel (one
 /// warpgroup, latency-bound: ncu), so their grid must fill the SMs. On an
 /// H100 through the package, x cuBLAS f32acc, the s16w family forced in 1
@@ -607,7 +609,14 @@ bool elementReadsDecode(const Problem &p, const Launch &l);
 /// 16 products: 1.199x (0.937x to 1.552x), 1.054 of cuBLAS (0.880) against
 /// 0.879 (0.694). Past three quarters of the SMs, two slices against one
 /// lost 1-6% on weights stored N x K and gained 26-33% on weights stored
-/// K x N (6 products held out: 1.113x).
+/// K x N (6 products held out: 1.113x). Past the SMs' worth, three slices
+/// against one, the s16w family forced (H100, the package;
+/// benchmarks/data/element_past_sms_h100_sm_90a.json, `fit`): 8 products
+/// of 137 to 173 tiles gained 1.008x-1.328x; at 193 tiles, where three
+/// slices take three waves, they lost (0.949x). Held out (`heldout`), 16
+/// products of 133 to 176 tiles: 1.094x (0.817x to 1.448x), 1.239 of
+/// cuBLAS (0.902 at worst) against 1.133 (0.656); the two that lost, of K
+/// 1076 and 2008, still ran 1.36 and 1.25 of cuBLAS.
 int64_t elementReadSlices(int64_t slices, int64_t tiles, int64_t splits,
                           int64_t smCount);
 

@@ -652,9 +652,10 @@ int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
   // wave (measurements: Policy.h).
   int64_t fill =
       kElementReadBlocksPerSM * smCount / std::max<int64_t>(tiles, 1);
-  // Past the SMs' worth, three slices while their blocks fill two waves of
-  // two blocks an SM: each block a third of the K, two in turn, where one
-  // slice runs a whole K in one (measurements: Policy.h).
+  // Past the SMs' worth, three slices while their blocks fit two waves of
+  // two blocks an SM: an SM then runs two waves of blocks of a third of K
+  // each, where one slice ran one wave of blocks of the whole K, some SMs
+  // holding one block and others two (measurements: Policy.h).
   if (fill < 2 && tiles > smCount &&
       3 * tiles <= 2 * kElementReadBlocksPerSM * smCount)
     fill = 3;

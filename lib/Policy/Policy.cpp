@@ -656,8 +656,7 @@ int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
   // two blocks an SM: an SM then runs two waves of blocks of a third of K
   // each, where one slice ran one wave of blocks of the whole K, some SMs
   // holding one block and others two (measurements: Policy.h).
-  if (fill < 2 && tiles > smCount &&
-      3 * tiles <= 2 * kElementReadBlocksPerSM * smCount)
+  if (tiles > smCount && 3 * tiles <= 2 * kElementReadBlocksPerSM * smCount)
     fill = 3;
   if (fill < 2)
     return slices;
@@ -666,7 +665,10 @@ int64_t mlir::gpupoor::policy::elementReadSlices(int64_t slices, int64_t tiles,
 
 int64_t mlir::gpupoor::policy::familyLaunchSlices(
     int64_t askedSlices, Chip chip, const Tile &tile, int64_t k, int64_t tiles,
-    int64_t splits, int64_t smCount, bool elementDecode) {
+    int64_t splits, int64_t smCount, bool persistent, bool elementDecode) {
+  // A persistent grid's blocks take whole tiles in turn: one slice.
+  if (persistent)
+    return 1;
   int64_t slices =
       launchSlices(askedSlices, chip, tile, k, tiles, splits, smCount);
   if (elementDecode && askedSlices == 0)
@@ -722,10 +724,9 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
   l.tiles = shape.tiles(l.tile[0], l.tile[1]);
   int64_t sms = p.sms();
   bool elementDecode = elementReadsDecode(p, l);
-  l.slices = familyPersistent(l.family)
-                 ? 1
-                 : familyLaunchSlices(l.askedSlices, l.chip, l.tile, p.k,
-                                      l.tiles, l.splits, sms, elementDecode);
+  l.slices =
+      familyLaunchSlices(l.askedSlices, l.chip, l.tile, p.k, l.tiles, l.splits,
+                         sms, familyPersistent(l.family), elementDecode);
   // Two blocks an SM where the compiler's static kernel of the tile would
   // take them (wgmmaBlocksPerSM), and for the element kernels of the
   // swapped decode tile: its variant of the family, whose tile, slices and

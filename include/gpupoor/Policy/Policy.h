@@ -620,14 +620,15 @@ bool elementReadsDecode(const Problem &p, const Launch &l);
 int64_t elementReadSlices(int64_t slices, int64_t tiles, int64_t splits,
                           int64_t smCount);
 
-/// The slices of a launch of a family that is not persistent, `tiles` of
-/// `tile` with `splits` chunks: launchSlices, and for the swapped decode
-/// tile's element kernels (`elementDecode`: elementReadsDecode) where no
-/// slices are asked for, elementReadSlices. chooseLaunch and the package's
-/// launch both take their slices from here.
+/// The slices of a launch of a family, `tiles` of `tile` with `splits`
+/// chunks: one for a persistent family, else launchSlices, and for the
+/// swapped decode tile's element kernels (`elementDecode`:
+/// elementReadsDecode) where no slices are asked for, elementReadSlices.
+/// chooseLaunch and the package's launch both take their slices from here.
 int64_t familyLaunchSlices(int64_t askedSlices, Chip chip, const Tile &tile,
                            int64_t k, int64_t tiles, int64_t splits,
-                           int64_t smCount, bool elementDecode);
+                           int64_t smCount, bool persistent,
+                           bool elementDecode);
 
 } // namespace mlir::gpupoor::policy
 

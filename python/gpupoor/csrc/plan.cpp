@@ -356,14 +356,10 @@ std::unique_ptr<Plan> makePlan(at::Tensor a, at::Tensor b,
       checkSplitRule(kern, chosen.maxSplits);
     splits = policy::tileNumSplits(*chip, first.tile, k, chosen.maxSplits);
   }
-  if (first.persistent) {
-    slices = 1;
-  } else {
-    slices =
-        policy::familyLaunchSlices(askedSlices, *chip, first.tile, k,
-                                   shape.tiles(first.tile[0], first.tile[1]),
-                                   splits, info.smCount, elementDecode);
-  }
+  slices = policy::familyLaunchSlices(askedSlices, *chip, first.tile, k,
+                                      shape.tiles(first.tile[0], first.tile[1]),
+                                      splits, info.smCount, first.persistent,
+                                      elementDecode);
   auto args = kernelArgs(a, b, c, bias, plan->swapped);
   args["splits"] = splits;
   const KernelInfo &kern = chooseKernel(*variant, args, slices,

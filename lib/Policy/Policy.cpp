@@ -138,8 +138,7 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
   // An A copied from K x M on the swapped decode tile: a sum a k16 step
   // (kCopiedDecodeSets), where cuBLAS f16acc errs least.
   if ((copiesA || problem.aCopiedFromKM) && s.swapped &&
-      s.chip == Chip::SM90a && s.tile == kSwappedDecodeTile &&
-      !p.shape.batched)
+      s.chip == Chip::SM90a && s.tile == kSwappedDecodeTile && !p.shape.batched)
     s.sets = kCopiedDecodeSets;
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
@@ -530,11 +529,11 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
 /// clusterBlocks: a family may have one of each cluster size), and the
 /// persistent ones with stream-K (streamKPays): family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
-    {Family::S16, Family::S16W},  {Family::S32, Family::S32W},
-    {Family::S8, Family::S8W},    {Family::M32, Family::M32W},
-    {Family::M64, Family::M64W},  {Family::N64, Family::N64W},
-    {Family::N16, Family::N16W},  {Family::N32, Family::N32W},
-    {Family::N64S, Family::N64SW},  {Family::S16E, Family::S16WE}};
+    {Family::S16, Family::S16W},   {Family::S32, Family::S32W},
+    {Family::S8, Family::S8W},     {Family::M32, Family::M32W},
+    {Family::M64, Family::M64W},   {Family::N64, Family::N64W},
+    {Family::N16, Family::N16W},   {Family::N32, Family::N32W},
+    {Family::N64S, Family::N64SW}, {Family::S16E, Family::S16WE}};
 static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
@@ -588,10 +587,10 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
            : t == kSwappedFillTile ? Family::X96Q
            : t == kSwappedFillNMajorTile
                ? (s.sets == kLongChunkSets ? Family::X64SQ : Family::X64Q)
-           : t == kSwappedRowsTile ? Family::X64N128Q
-           : t == kSwappedMidTile  ? Family::X128
+           : t == kSwappedRowsTile       ? Family::X64N128Q
+           : t == kSwappedMidTile        ? Family::X128
            : s.sets == kCopiedDecodeSets ? Family::S16E
-                                   : Family::S16;
+                                         : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)

@@ -587,10 +587,11 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
            : t == kSwappedFillTile ? Family::X96Q
            : t == kSwappedFillNMajorTile
                ? (s.sets == kLongChunkSets ? Family::X64SQ : Family::X64Q)
-           : t == kSwappedRowsTile       ? Family::X64N128Q
-           : t == kSwappedMidTile        ? Family::X128
-           : s.sets == kCopiedDecodeSets ? Family::S16E
-                                         : Family::S16;
+           : t == kSwappedRowsTile ? Family::X64N128Q
+           : t == kSwappedMidTile  ? Family::X128
+           : t == kSwappedDecodeTile && s.sets == kCopiedDecodeSets
+               ? Family::S16E
+               : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)

@@ -242,7 +242,7 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
 @pytest.mark.parametrize("m,n,k", [
     # One tile, K tails, few tiles in slices; past the SMs two blocks an SM
     # (s16we).
-    (1, 200, 1000), (3, 136, 264), (7, 1000, 2056), (12, 200, 1000), (2, 4096, 4104),
+    (5, 200, 1000), (3, 136, 264), (7, 1000, 2056), (12, 200, 1000), (2, 4096, 4104),
     (4, 9000, 1000), (15, 9000, 264)])
 @pytest.mark.parametrize("slices", [0, 3])
 @pytest.mark.parametrize("outer", ["f32", "f16"])

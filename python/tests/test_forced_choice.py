@@ -77,3 +77,25 @@ def test_forced_family_exact_or_as_its_tile():
     with pytest.raises(ValueError, match="persistent"):
         C._force_choice("pl", 3, True, 0, True)
     C._force_choice(None)
+
+
+def test_copied_k_by_m_decode_plans_eight_sums():
+    """The call's plan, not only the policy's choice, knows that A stored
+    K x M was copied M x K (VariantKey::aCopiedFromKM): 4 rows of it run
+    s16e (eight f16 sums a chunk), the same rows stored M x K s16, and the
+    two plans are not one cached plan."""
+    got = []
+
+    def find(chip, b_layout, outer, epilogue, out, family, *rest):
+        got.append(family)
+        return None
+
+    b = torch.empty(4096, 4096, dtype=torch.float16)
+    c = torch.empty(4, 4096, dtype=torch.float16)
+    for a, want in ((torch.empty(4096, 4, dtype=torch.float16).T, "s16e"),
+                    (torch.empty(4, 4096, dtype=torch.float16), "s16"),
+                    (torch.empty(4096, 4, dtype=torch.float16).T, "s16e")):
+        with pytest.raises(RuntimeError, match=f"no kernel kn_f32_none_f16_{want}_s32 "):
+            C.describe_plan(a, b, None, c, "none", "f32", 32, 0, ["sm_90a"], 132,
+                            find_variant=find)
+        assert got[-1] == want

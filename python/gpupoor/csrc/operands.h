@@ -32,9 +32,14 @@ namespace gpupoor::package {
 /// gpupoor::split_k_matmul launches on them and describe_plan plans on them.
 /// Host tensors are copied by torch.
 /// `info` null: A's device's (deviceInfo), looked up only for A as K x M.
-std::pair<at::Tensor, at::Tensor>
-launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,
-               const DeviceInfo *info = nullptr);
+struct LaunchOperands {
+  at::Tensor a, b;
+  /// Whether `a` is A stored K x M copied M x K (VariantKey::aCopiedFromKM).
+  bool aCopiedFromKM = false;
+};
+LaunchOperands launchOperands(at::Tensor a, at::Tensor b, int64_t slices,
+                              int64_t maxSplits,
+                              const DeviceInfo *info = nullptr);
 
 /// Which calls copy unaligned operands into padded rows: those
 /// policy::copiesUnalignedOperands names (Policy), or, for

@@ -135,6 +135,11 @@ Strategy mlir::gpupoor::policy::chooseStrategy(const Problem &problem) {
     s.splits = tileNumSplits(s.chip, s.tile, p.k, p.maxSplits);
   s.sets = chunkSets(s.chip, s.tile, p.k, s.splits.value_or(kDynamic),
                      p.shape.batched);
+  // An A copied from K x M on the swapped decode tile: a sum a k16 step
+  // (kCopiedDecodeSets), where cuBLAS f16acc errs least.
+  if ((copiesA || problem.aCopiedFromKM) && s.swapped &&
+      s.chip == Chip::SM90a && s.tile == kSwappedDecodeTile && !p.shape.batched)
+    s.sets = kCopiedDecodeSets;
   // P' where the types settle it: min(P, S) for a static S, and for P = 0
   // the automatic count of a static shape; else P, which the host code
   // resolves at run time.
@@ -419,6 +424,8 @@ static const FamilyRow kFamilyRows[] = {
   {Family::N64SW, "n64sw", Tile{64, 64, 64},   true,  false, false, false, true,  0, 2, 1, false, false, false, false, kLongChunkSets},
   {Family::X64N128Q, "x64n128q", kSwappedRowsTile, true, true, true, false, true, 0, 1, kSwappedFillClusterM},
   {Family::X64SQ, "x64sq", kSwappedFillNMajorTile, true, true, false, false, true, 0, 1, kSwappedFillClusterM, false, false, false, false, kLongChunkSets},
+  {Family::S16E,  "s16e",  kSwappedDecodeTile, true,  true,  false, false, false, 0, 0, 1, false, false, false, false, kCopiedDecodeSets},
+  {Family::S16WE, "s16we", kSwappedDecodeTile, true,  true,  false, false, false, 0, 2, 1, false, false, false, false, kCopiedDecodeSets},
 };
 // clang-format on
 
@@ -522,11 +529,11 @@ FamilyConfig mlir::gpupoor::policy::familyConfig(Family family, Chip chip,
 /// clusterBlocks: a family may have one of each cluster size), and the
 /// persistent ones with stream-K (streamKPays): family, variant.
 static const std::pair<Family, Family> kTwoBlocksPerSMTwins[] = {
-    {Family::S16, Family::S16W},  {Family::S32, Family::S32W},
-    {Family::S8, Family::S8W},    {Family::M32, Family::M32W},
-    {Family::M64, Family::M64W},  {Family::N64, Family::N64W},
-    {Family::N16, Family::N16W},  {Family::N32, Family::N32W},
-    {Family::N64S, Family::N64SW}};
+    {Family::S16, Family::S16W},   {Family::S32, Family::S32W},
+    {Family::S8, Family::S8W},     {Family::M32, Family::M32W},
+    {Family::M64, Family::M64W},   {Family::N64, Family::N64W},
+    {Family::N16, Family::N16W},   {Family::N32, Family::N32W},
+    {Family::N64S, Family::N64SW}, {Family::S16E, Family::S16WE}};
 static const std::pair<Family, Family> kClusterTwins[] = {
     {Family::M64, Family::M64C},     {Family::Mid, Family::MidC},
     {Family::PL128, Family::PL128C}, {Family::Large, Family::LargeC},
@@ -582,7 +589,9 @@ Family mlir::gpupoor::policy::familyOf(const Strategy &s, const Problem &p) {
                ? (s.sets == kLongChunkSets ? Family::X64SQ : Family::X64Q)
            : t == kSwappedRowsTile ? Family::X64N128Q
            : t == kSwappedMidTile  ? Family::X128
-                                   : Family::S16;
+           : t == kSwappedDecodeTile && s.sets == kCopiedDecodeSets
+               ? Family::S16E
+               : Family::S16;
   // (The wide decode tile's family is sm_90a's library's: on others the
   // 16-row family.)
   if (t[0] <= 16)
@@ -682,6 +691,7 @@ Launch mlir::gpupoor::policy::chooseLaunch(const Problem &p) {
     // A is copied M x K first: the copy's launch.
     Problem mk = p;
     mk.aLayout = ALayout::MK;
+    mk.aCopiedFromKM = true;
     return chooseLaunch(mk);
   }
   Launch l;

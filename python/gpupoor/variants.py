@@ -90,7 +90,9 @@ OUT_TYPES = ("f16", "f32")
 # 64x128x64 tile of the transposed product in clusters of four, persistent,
 # for 65 to 128 rows from K = 4096 whose transposed product's 64-row tiles
 # fill from a third of the SMs (policy::swappedRowsTile); x64sq: x64q with two
-# f16 sums a chunk where its chunks are long (policy::chunkSets).
+# f16 sums a chunk where its chunks are long (policy::chunkSets); s16e, s16we:
+# s16 and s16w with eight f16 sums a chunk, for an x stored K x M copied M x K
+# first (policy::kCopiedDecodeSets).
 TILES = tuple(_C.FAMILIES)
 _INFO = {f: _C.family_info(f) for f in _C.FAMILIES}
 # The families only sm_90a's library holds (some for B as N x K only:

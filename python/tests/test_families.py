@@ -160,7 +160,8 @@ def test_families_are_the_policys():
 def test_sm90a_families_only_for_sm90a():
     # (The batched variants: test_batched_products_take_batched_families.)
     keys = [k for k in library_variants() if not k.batched]
-    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s32, s32w, pl, w192,
+    # 32 variants of each of large, m16, m64, n64, mid, s16, s16w, s16e, s16we, s32, s32w,
+    # pl, w192,
     # pl192, w160, pl160, pl128, m32, m32w, m64w, n64w, n32, n32w, n64s, n64sw, the cluster
     # families m64c,
     # midc, pl128c, largec, plc, w192c, pl192c, w160c, pl160c, m64q, the stream-K ones plk,
@@ -188,7 +189,11 @@ def test_sm90a_families_only_for_sm90a():
     # of m16n256 (a weight stored N x K runs swapped), A as M x K.
     kn_only = {"n16q", "n16c", "n16wc", "m16n256"}
     assert not set(SWAPPED_TILES) & no_km
-    per_a = 2 * 2 * 4 * 2 * 55 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
+    # The swapped decode tile's eight-sum families, for an A stored K x M
+    # that is copied M x K first: A as M x K only.
+    copied_only = {"s16e", "s16we"}
+    assert copied_only < set(SWAPPED_TILES)
+    per_a = 2 * 2 * 4 * 2 * 57 + 2 * 4 * 2 * (len(nk_only) + len(kn_only))
     km = [k for k in keys if k.a_layout == "km"]
     assert len(keys) == per_a + len(km)
     with pytest.raises(ValueError, match="A as M x K"):
@@ -196,7 +201,7 @@ def test_sm90a_families_only_for_sm90a():
     # (s8*, s16q, s16wc, s16c, s32q, s32wc and s32c: A as K x M only.)
     assert len(km) == 2 * 2 * 4 * 2 * 63 + 2 * 4 * 2 * (len(nk_only - no_km) +
                                                         len(kn_only - no_km))
-    assert {k.tile for k in km} == set(TILES) - no_km
+    assert {k.tile for k in km} == set(TILES) - no_km - copied_only
     assert nk_only < set(SM90A_TILES)
     km_only = {"s16q", "s16wc", "s16c", "s32q", "s32wc", "s32c", "s8", "s8w", "s8q", "s8wc",
                "s8c"}
@@ -419,10 +424,12 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # four at one block an SM (64 tiles: s8q, s16q) and of two at two (224:
     # s16wc; policy::clusterBlocks); other decode products copy it M x K
     # first.
-    assert _family(1, 4096, a="km") == "s16"
+    # The copy runs the swapped decode tile with a sum a k16 step (s16e,
+    # s16we: policy::kCopiedDecodeSets).
+    assert _family(1, 4096, a="km") == "s16e"
     rules = functools.partial(C.choose_launch, tuned=False)
-    for m, a_layout, family in ((1, "mk", "s16"), (4, "mk", "s16"), (8, "km", "s8q"),
-                                (12, "mk", "s16"), (16, "km", "s16q")):
+    for m, a_layout, family in ((1, "mk", "s16e"), (4, "mk", "s16e"), (8, "km", "s8q"),
+                                (12, "mk", "s16e"), (16, "km", "s16q")):
         for b in ("nk", "kn"):
             launch = rules("sm_90a", m, 4096, 4096, b, 0, 32, 132, "km")
             assert (launch["family"], launch["a_layout"]) == (family, a_layout), (m, b)
@@ -443,14 +450,15 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     # past the SMs in clusters of two), whatever K; 24 rows (off 32-byte
     # sectors) copied for the 32-row tile. Past two
     # swapped tiles an SM: 16 rows copied, then B as N x K swapped as A as
-    # M x K is (the 16-row tile would read A an element at a time), 32 rows
+    # M x K is (the 16-row tile would read A an element at a time; eight
+    # sums a chunk, as every copied A), 32 rows
     # unswapped, read as they lie in 64-row tiles up to a K of 8192.
     for m, n, k, b, want in ((32, 4096, 4096, "kn", ("s32q", "km")),
                              (32, 4096, 14336, "nk", ("s32q", "km")),
                              (32, 14336, 4096, "kn", ("s32wc", "km")),
                              (32, 8192, 8192, "kn", ("s32c", "km")),
                              (24, 4096, 4096, "kn", ("m32", "mk")),
-                             (16, 17024, 1024, "nk", ("s16w", "mk")),
+                             (16, 17024, 1024, "nk", ("s16we", "mk")),
                              (32, 17024, 1024, "kn", ("m64w", "km")),
                              (32, 17024, 8208, "kn", ("m32w", "mk"))):
         launch = rules("sm_90a", m, n, k, b, 0, 32, 132, "km")
@@ -468,7 +476,7 @@ def test_mid_and_swapped_tiles_as_the_compiler_chooses_them():
     assert C.choose_launch("sm_90a", 1, 2048, 5120, "nk", 0, 32, 132, tuned=False)["slices"] == 4
     assert set(SWAPPED_TILES) == {"s16", "s16w", "s32", "s32w", "s16q", "s16wc", "s32q",
                                   "s32wc", "s8", "s8w", "s8q", "s8wc", "s16c", "s32c", "s8c", "x96q",
-                                  "x128", "x128c", "x64q", "x64n128q", "x64sq"}
+                                  "x128", "x128c", "x64q", "x64n128q", "x64sq", "s16e", "s16we"}
 
 
 def test_clusters_where_rows_start_off_sectors():

@@ -239,6 +239,36 @@ def test_sm90a_swapped_reads_a_as_k_by_m_exact(m, n, k, ld, slices, outer, activ
     assert torch.equal(y.double(), ref(x, w, bias, activation))
 
 
+@pytest.mark.parametrize("m,n,k", [
+    # One tile, K tails, few tiles in slices; past the SMs two blocks an SM
+    # (s16we).
+    (5, 200, 1000), (3, 136, 264), (7, 1000, 2056), (12, 200, 1000), (2, 4096, 4104),
+    (4, 9000, 1000), (15, 9000, 264)])
+@pytest.mark.parametrize("slices", [0, 3])
+@pytest.mark.parametrize("outer", ["f32", "f16"])
+@pytest.mark.parametrize("activation", [None, "relu"])
+@pytest.mark.parametrize("layout", ["kmnk", "kmkn"])
+def test_sm90a_copied_k_by_m_decode_keeps_eight_sums_exact(m, n, k, slices, outer, activation,
+                                                           layout):
+    """A decode product whose A, stored K x M, is copied M x K first (rows
+    not a multiple of 8: policy::copiesKMajorA) runs the swapped decode
+    tile with a sum a k16 step (s16e, s16we: policy::kCopiedDecodeSets):
+    exact on small integers over N and K tails, slices, both outer types,
+    a bias along the kernel's rows, both B layouts."""
+    from gpupoor._native import C as _C
+
+    chips, sm_count, x, w, g = _sm90a_family_operands(m, n, k, layout)
+    bias = ints(n, gen=g) if activation else None
+    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    p = _C.describe_plan(x, w, bias, c, activation or "none", outer, DEFAULT_MAX_SPLITS, slices,
+                         list(chips), sm_count)
+    two = p["tiles"] * p["slices"] > sm_count
+    assert (p["family"], p["sets"], p["swapped"]) == ("s16we" if two else "s16e", 8, True), p
+    y = split_k_sequential(x, w, bias, activation=activation, outer=outer, slices=slices,
+                           backend="mlir")
+    assert torch.equal(y.double(), ref(x, w, bias, activation))
+
+
 @pytest.mark.parametrize("k", [8, 128, 1000, 1003, 4095, 4104])
 @pytest.mark.parametrize("n", [200, 9000])
 def test_sm90a_eight_dense_rows_of_a_as_k_by_m_exact(n, k):

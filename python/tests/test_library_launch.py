@@ -160,14 +160,17 @@ FAMILY_SHAPES = {**_MK_SHAPES,
 # for slices beyond the SMs: never at K = 64; n16wc's clusters otherwise), pl128k's that the tuned table never chooses,
 # pl192k's of B as N x K that the rules no longer choose (128 x 176 and 128
 # x 224 serve where 128 x 192's last wave is short) and
-# s32's for A as M x K (a tuned row's choice only), and s16w's, s32w's and
-# s8w's for A as K x M (slices asked for), whose kernels
+# s32's for A as M x K (a tuned row's choice only), s16w's, s32w's and
+# s8w's for A as K x M (slices asked for), and s16e's and s16we's (an A
+# stored K x M copied M x K first: the launch's layouts are not the call's),
+# whose kernels
 # test_parameters_follow_the_signature checks.
 _REPRESENTED = list(FAMILY_SHAPES) + [(lay, "n64w") for lay in ("kn", "nk", "kmkn", "kmnk")] + \
     [("kn", "n16w"), ("kmkn", "n16w")] + \
     [("kn", "pl128k"), ("kmnk", "pl128k"), ("nk", "pl192k"), ("kmnk", "pl192k")] + \
     [(lay, f) for lay in ("kn", "nk") for f in ("s32", "s32w")] + \
-    [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")]
+    [(lay, f) for lay in ("kmkn", "kmnk") for f in ("s16w", "s32w", "s8w")] + \
+    [(lay, f) for lay in ("kn", "nk") for f in ("s16e", "s16we")]
 # (batch, M, N) for which an sm_90a device of 132 SMs takes each batched
 # family at K = 1024 in one slice (choose_launch with the batch), by the
 # variant's layouts: a batch's prefixed with b (bkn, bnk, bkmkn, bkmnk).

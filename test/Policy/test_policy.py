@@ -97,7 +97,7 @@ def test_the_grid_covers_every_choice(policy):
                         "pl192ch", "pl160ch", "pl128ch", "pl176ch", "pl224ch", "n16", "n16w",
                         "n16q", "n16c", "n16wc", "m64q", "m64n96", "x96q", "t192",
                         "plt192", "x128", "x128c", "x64q", "n32", "n32w", "n64s",
-                        "n64sw", "x64n128q", "x64sq"}
+                        "n64sw", "x64n128q", "x64sq", "s16e", "s16we"}
 
 
 def test_model_agrees_with_the_policy(problems, policy):

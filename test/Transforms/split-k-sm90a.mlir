@@ -1190,3 +1190,38 @@ func.func @rows_of_100_short_k(%a: tensor<100x2048xf16>, %b: tensor<3072x2048xf1
                      outs(%c : tensor<100x3072xf16>) -> tensor<100x3072xf16>
   return %r : tensor<100x3072xf16>
 }
+
+// -----
+
+// An A stored K x M of rows that are no multiple of 8 is copied M x K first
+// (policy::copiesKMajorA); the swapped decode tile then keeps a sum a k16
+// step (policy::kCopiedDecodeSets), as the package's s16e family does.
+// CHECK-LABEL: func.func @copied_a_decode_keeps_eight_sums
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0 : tensor<4096x4xf16>)
+// CHECK: gpupoor.matmul %[[T]], %arg1
+// CHECK-SAME: tile = [64, 16, 128]
+// CHECK-SAME: swapped = true, sets = 8
+func.func @copied_a_decode_keeps_eight_sums(%x: tensor<4096x4xf16>, %b: tensor<4096x4096xf16>) -> tensor<4x4096xf16> {
+  %z = arith.constant 0.0 : f16
+  %c = tensor.empty() : tensor<4x4096xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %b : tensor<4096x4xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  return %r : tensor<4x4096xf16>
+}
+
+// -----
+
+// The same product of A as M x K keeps the tile's four sums.
+// CHECK-LABEL: func.func @decode_keeps_four_sums
+// CHECK-NOT: linalg.transpose
+// CHECK: gpupoor.matmul %arg0, %arg1
+// CHECK-SAME: tile = [64, 16, 128]
+// CHECK-SAME: swapped = true, sets = 4
+func.func @decode_keeps_four_sums(%x: tensor<4x4096xf16>, %b: tensor<4096x4096xf16>) -> tensor<4x4096xf16> {
+  %z = arith.constant 0.0 : f16
+  %c = tensor.empty() : tensor<4x4096xf16>
+  %f = linalg.fill ins(%z : f16) outs(%c : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  %r = linalg.matmul ins(%x, %b : tensor<4x4096xf16>, tensor<4096x4096xf16>) outs(%f : tensor<4x4096xf16>) -> tensor<4x4096xf16>
+  return %r : tensor<4x4096xf16>
+}

@@ -78,6 +78,10 @@ struct Problem {
   /// lie off 16 bytes and it is not copied into padded rows): the
   /// package's launch, which knows its operands (elementReadsDecode).
   bool elementReads = false;
+  /// Whether A, stored K x M, has been copied M x K (chooseLaunch's
+  /// launch of the copy, Strategy::copiesA): the strategy's sums are then
+  /// the copied product's (kCopiedDecodeSets).
+  bool aCopiedFromKM = false;
 
   int64_t sms() const {
     return smCount > 0 ? smCount : getChipInfo(chip).smCount;
@@ -97,7 +101,8 @@ struct Strategy {
   /// P' where the sizes settle it, else the slices asked for (0: the host
   /// code's launchSlices at run time).
   int64_t slices = 0;
-  /// The f16 sums a chunk keeps (chunkSets).
+  /// The f16 sums a chunk keeps (chunkSets; kCopiedDecodeSets for an A
+  /// copied from K x M on the swapped decode tile).
   int64_t sets = 1;
   /// The slices asked for: the problem's, else the tuned choice's (0:
   /// launchSlices' rule).
@@ -431,6 +436,11 @@ enum class Family : uint32_t {
   /// sm_90a only: X64Q with two f16 sums a chunk, which the rules take
   /// where its chunks are long (chunkSets).
   X64SQ,
+  /// sm_90a only: S16 and S16W with eight f16 sums a chunk, which the rules
+  /// take for an A stored K x M that is copied M x K first
+  /// (kCopiedDecodeSets), one and two blocks an SM.
+  S16E,
+  S16WE,
 };
 inline constexpr Family kFamilies[] = {
     Family::Large,   Family::M16,     Family::M64,     Family::N64,
@@ -455,7 +465,7 @@ inline constexpr Family kFamilies[] = {
     Family::M64Q,    Family::X96Q,    Family::T192,    Family::PLT192,
     Family::X128,    Family::X128C,   Family::X64Q,    Family::N32,
     Family::N32W,    Family::N64S,    Family::N64SW,   Family::X64N128Q,
-    Family::X64SQ};
+    Family::X64SQ,   Family::S16E,    Family::S16WE};
 
 /// The family's name in the package (variants.py's TILES).
 std::string_view familyName(Family family);

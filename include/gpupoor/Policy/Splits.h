@@ -127,6 +127,16 @@ int64_t longestChunk(Chip chip, const Tile &tile);
 /// (benchmarks/data/decode_sets_sm_90a.json).
 inline constexpr int64_t kDecodeSets = 4;
 
+/// The f16 sums a chunk the swapped decode tile keeps where A, stored K x M,
+/// is copied M x K first (copiesKMajorA: rows not a multiple of 8, and 8 or
+/// 16 past the tiles the swapped kernels read them as they lie on): one k16
+/// step of its 128 of K a sum. cuBLAS f16acc errs least on those products
+/// (8.9e-4 to 9.6e-4 at 2 and 4 rows, about a third of its error with A as
+/// M x K), where four sums erred 0.34 to 0.37 of it, at 1.20 to 1.46 of
+/// cuBLAS f32acc's speed (H100,
+/// benchmarks/data/km_decode_sets_h100_sm_90a.json).
+inline constexpr int64_t kCopiedDecodeSets = 8;
+
 /// The f16 sums a chunk of sm_90a's 32-row tile (kThinTile) keeps: two, as
 /// many as its 64 columns leave registers for beside the next chunk's
 /// (KernelSpec::kDeferredHandoverMaxBN). Its chunks of kDecodeChunk erred

@@ -188,7 +188,8 @@ PlanKey planKey(const at::Tensor &a, const at::Tensor &b,
            c.stride(-1),
            bias ? bias->stride(0) : INT64_MIN,
            low(a) | low(b) << 4 | low(c) << 8 | int64_t(implicit) << 12,
-           key.nk | int64_t(key.km) << 1 | int64_t(key.batched) << 2,
+           key.nk | int64_t(key.km) << 1 | int64_t(key.batched) << 2 |
+               int64_t(key.aCopiedFromKM) << 3,
            key.f16Outer,
            int64_t(key.epilogue),
            key.f32Out,
@@ -461,10 +462,13 @@ void bindLauncher(py::module_ &m) {
         c10::cuda::OptionalCUDAGuard guard(
             a.is_cuda() ? std::optional<c10::Device>(a.device())
                         : std::nullopt);
-        std::tie(a, b) = launchOperands(a, b, slices, maxSplits, &info);
+        LaunchOperands ops = launchOperands(a, b, slices, maxSplits, &info);
+        a = ops.a;
+        b = ops.b;
         VariantKey key =
             variantKey(a, b, bias.has_value(), activation, outer == "f16",
                        c.scalar_type() == at::kFloat, maxSplits);
+        key.aCopiedFromKM = ops.aCopiedFromKM;
         std::optional<at::Tensor> launched = bias;
         if (!bias && key.epilogue != Epilogue::None)
           launched = at::full({b.size(-1)}, -0.0, c.options());

@@ -52,6 +52,10 @@ struct VariantKey {
   /// A batch of products (A, B and C rank 3, linalg.batch_matmul's):
   /// policy::familyBatched's families only.
   bool batched = false;
+  /// A is a copy, M x K, of an A stored K x M (launchOperands): the
+  /// policy's Problem::aCopiedFromKM, which chooses the f16 sums a chunk
+  /// of such products. Not part of the variant's name.
+  bool aCopiedFromKM = false;
 };
 
 /// The epilogue's name in variant names ("none", "bias", "bias_relu",

@@ -177,10 +177,8 @@ at::Tensor paddedRows(const at::Tensor &t, bool alongLast) {
   return alongLast ? copy : copy.transpose(-2, -1);
 }
 
-std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
-                                                 int64_t slices,
-                                                 int64_t maxSplits,
-                                                 const DeviceInfo *info) {
+LaunchOperands launchOperands(at::Tensor a, at::Tensor b, int64_t slices,
+                              int64_t maxSplits, const DeviceInfo *info) {
   bool batched = a.dim() == 3;
   int64_t m = a.size(-2), k = a.size(-1);
   // A read along M (a transposed activation, the weight gradient's
@@ -193,15 +191,17 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   // than the element-copy kernels would read again for every tile. The
   // copies' rows are padded to 16 bytes (paddedRows), which the fast
   // kernels need of any K.
+  bool copiedFromKM = false;
   if (a.stride(-2) == 1 && a.stride(-1) != 1) {
     std::optional<policy::Problem> problem = problemOf(
         a, b, slices, maxSplits, info ? *info : deviceInfo(a.get_device()));
     std::optional<policy::Launch> launch;
     if (problem)
       launch = policy::chooseLaunch(*problem);
-    if (!launch || launch->aLayout != policy::ALayout::KM)
+    if (!launch || launch->aLayout != policy::ALayout::KM) {
       a = paddedRows(a, /*alongLast=*/true);
-    else if (launch->padsA)
+      copiedFromKM = true;
+    } else if (launch->padsA)
       a = paddedRows(a, /*alongLast=*/false);
   }
   // Operands whose rows lie off 16 bytes (K, or B's N, no multiple of 8)
@@ -219,7 +219,7 @@ std::pair<at::Tensor, at::Tensor> launchOperands(at::Tensor a, at::Tensor b,
   if (m == 1 && a.stride(-1) == 1)
     a = batched ? a.as_strided({a.size(0), 1, k}, {a.stride(0), k, 1})
                 : a.as_strided({1, k}, {k, 1});
-  return {a, b};
+  return {a, b, copiedFromKM};
 }
 
 } // namespace gpupoor::package

@@ -18,9 +18,15 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
-#include <utility>
 
 namespace gpupoor::package {
+
+/// launchOperands' operands, and whether it copied A stored K x M into
+/// M x K (then VariantKey::aCopiedFromKM).
+struct LaunchOperands {
+  at::Tensor a, b;
+  bool aCopiedFromKM = false;
+};
 
 /// The operands a call of A (M x K) times B (K x N) launches on, on a
 /// device of `info`'s chips: A stored K x M copied M x K where the policy's
@@ -32,9 +38,9 @@ namespace gpupoor::package {
 /// gpupoor::split_k_matmul launches on them and describe_plan plans on them.
 /// Host tensors are copied by torch.
 /// `info` null: A's device's (deviceInfo), looked up only for A as K x M.
-std::pair<at::Tensor, at::Tensor>
-launchOperands(at::Tensor a, at::Tensor b, int64_t slices, int64_t maxSplits,
-               const DeviceInfo *info = nullptr);
+LaunchOperands launchOperands(at::Tensor a, at::Tensor b, int64_t slices,
+                              int64_t maxSplits,
+                              const DeviceInfo *info = nullptr);
 
 /// Which calls copy unaligned operands into padded rows: those
 /// policy::copiesUnalignedOperands names (Policy), or, for

@@ -303,9 +303,12 @@ at::Tensor splitKCuda(const at::Tensor &x, const at::Tensor &weight,
       splitKTriton(a, b, bias, out, maxSplits, outer, o.activation, slices);
     }
   } else {
-    std::tie(a, b) = launchOperands(a, b, slices, maxSplits);
+    LaunchOperands ops = launchOperands(a, b, slices, maxSplits);
+    a = ops.a;
+    b = ops.b;
     VariantKey key = variantKey(a, b, bias.has_value(), o.activation, o.f16Outer,
                                 out.scalar_type() == at::kFloat, maxSplits);
+    key.aCopiedFromKM = ops.aCopiedFromKM;
     launch(a, b, bias, out, key, slices);
   }
   return result;

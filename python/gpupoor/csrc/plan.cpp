@@ -118,6 +118,7 @@ Choice chooseVariant(const DeviceInfo &info, const VariantKey &key,
     p.k = k;
     p.bLayout = key.nk ? policy::BLayout::NK : policy::BLayout::KN;
     p.aLayout = key.km ? policy::ALayout::KM : policy::ALayout::MK;
+    p.aCopiedFromKM = key.aCopiedFromKM;
     p.slices = slices;
     p.elementReads = elementReads;
     p.maxSplits = key.maxSplits;

@@ -132,9 +132,12 @@ inline constexpr int64_t kDecodeSets = 4;
 /// 16 past the tiles the swapped kernels read them as they lie on): one k16
 /// step of its 128 of K a sum. cuBLAS f16acc errs least on those products
 /// (8.9e-4 to 9.6e-4 at 2 and 4 rows, about a third of its error with A as
-/// M x K), where four sums erred 0.34 to 0.37 of it, at 1.20 to 1.46 of
-/// cuBLAS f32acc's speed (H100,
-/// benchmarks/data/km_decode_sets_h100_sm_90a.json).
+/// M x K), where four sums erred 0.34 to 0.37 of it. Through the package on
+/// an H100 (40 products of 2 to 15 rows, x four sums), eight sums ran at
+/// 0.991x (geomean; the slowest 0.978x, each still above cuBLAS f32acc)
+/// for 2.9e-4 to 3.0e-4 against 3.2e-4 to 3.3e-4, at most 0.336 of cuBLAS
+/// f16acc's error against 0.371 (benchmarks/data/
+/// km_decode_eight_sums_h100_sm_90a.json).
 inline constexpr int64_t kCopiedDecodeSets = 8;
 
 /// The f16 sums a chunk of sm_90a's 32-row tile (kThinTile) keeps: two, as

@@ -136,8 +136,8 @@ inline constexpr int64_t kDecodeSets = 4;
 /// an H100 (40 products of 2 to 15 rows, x four sums), eight sums ran at
 /// 0.991x (geomean; the slowest 0.978x, each still above cuBLAS f32acc)
 /// for 2.9e-4 to 3.0e-4 against 3.2e-4 to 3.3e-4, at most 0.336 of cuBLAS
-/// f16acc's error against 0.371 (benchmarks/data/
-/// km_decode_eight_sums_h100_sm_90a.json).
+/// f16acc's error against 0.371
+/// (benchmarks/data/km_decode_eight_sums_h100_sm_90a.json).
 inline constexpr int64_t kCopiedDecodeSets = 8;
 
 /// The f16 sums a chunk of sm_90a's 32-row tile (kThinTile) keeps: two, as

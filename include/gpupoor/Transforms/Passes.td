@@ -75,8 +75,9 @@ def GPUPoorSplitK : Pass<"gpupoor-split-k"> {
     `gpupoor.splits` integer attribute on the matmul fixes it. Each chunk
     keeps the f16 sums the chip's rules give its tile and, for a static K
     and S, its chunks' length (`policy::chunkSets`: sm_90a's 64 x 64 tile
-    two in chunks of at least 320, unbatched, swapped too), or `sets` of
-    them.
+    two in chunks of at least 320, unbatched, swapped too; its swapped
+    decode tile eight, a sum a k16 step, where an A stored K x M is
+    copied M x K first: `policy::kCopiedDecodeSets`), or `sets` of them.
 
     Parallel split-k: `slices` (or a `gpupoor.slices` integer attribute on
     the matmul, in [0, 65536]) names P, the K slices that run in different
